@@ -1,0 +1,30 @@
+#pragma once
+// The subcommands of `banklab`, one function each, one file each (cmd_<name>.cpp).
+//
+// To add a command:
+//   1. declare `int run_<name>(const Args& args);` below;
+//   2. add a row to kCommands in main.cpp: its name, one-line summary, usage text, the flags it
+//      accepts (the parser rejects any other), its positional arguments, and run_<name>;
+//   3. add cmd_<name>.cpp to the banklab executable in app/cli/CMakeLists.txt.
+// main() has parsed the flags and answered --help before run_<name> is called; the command
+// still checks the values (numbers, names, combinations) and reports a bad one with
+// bad_input(), which prints one line on stderr and returns kExitBadInput.
+#include <string_view>
+
+#include "args.hpp"
+
+namespace banklab::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;   // the environment failed: a file, the GPU, a write
+inline constexpr int kExitBadInput = 2;  // the user's input broke a rule; stderr says which
+
+// "banklab: <message>" on stderr, one line; the return values are the exit codes above.
+int bad_input(std::string_view message);
+int failure(std::string_view message);
+
+int run_analyze(const Args& args);   // cmd_analyze.cpp
+int run_presets(const Args& args);   // cmd_presets.cpp
+int run_explain(const Args& args);   // cmd_explain.cpp
+
+}  // namespace banklab::cli

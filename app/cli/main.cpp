@@ -1,0 +1,182 @@
+// banklab: the command line. main() picks the command from the table below, parses its flags,
+// answers --help, and runs it. Exit status: 0 ok, 2 bad input (one line on stderr naming the
+// problem), 1 when the environment fails (a file that cannot be read, a write that fails).
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "args.hpp"
+#include "commands.hpp"
+
+namespace banklab::cli {
+namespace {
+
+struct Command {
+  CommandSyntax syntax;
+  std::string_view summary;  // one line for `banklab --help`
+  std::string_view usage;    // the whole text of `banklab <command> --help`
+  int (*run)(const Args&);
+};
+
+constexpr FlagSpec kAnalyzeFlags[] = {
+    {"preset", "NAME"}, {"dtype", "D"},  {"tile", "RxC"},   {"pad", "P"},
+    {"swizzle", "S"},   {"access", "A"}, {"index", "N"},    {"width", "BYTES"},
+    {"op", "OP"},       {"lanes", "MASK"}, {"offsets", "LIST"}, {"batch", "FILE"},
+    {"json", ""},
+};
+constexpr FlagSpec kJsonFlag[] = {{"json", ""}};
+
+constexpr std::string_view kAnalyzeUsage =
+    R"(usage: banklab analyze [--preset NAME] [--dtype D] [--tile RxC] [--pad P] [--swizzle S]
+                       [--access A] [--index N] [--width BYTES] [--op ld|st] [--lanes MASK]
+                       [--json]
+       banklab analyze --op OP --width BYTES --offsets o0,...,o31 [--lanes MASK] [--json]
+       banklab analyze --batch FILE|- [--json]
+
+Counts the wavefronts of one warp-wide shared-memory instruction, exactly as an H100/H200
+does, and shows which lane hits which bank in which wavefront.
+
+Scenario form: a tile and an access pattern over it.
+  --preset NAME     start from a preset (banklab presets); the flags below override it
+  --dtype D         fp8|int8, bf16|fp16, fp32|float, fp64|double          (default fp32)
+  --tile RxC        rows x columns in elements                             (default 32x32)
+  --pad P           elements appended to every row                         (default 0)
+  --swizzle S       none, xor (column c ^ r), cute:B,M,S, tma32, tma64, tma128
+                                                                           (default none)
+  --access A        row, column, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4, stmatrix.x4
+                                                                           (default column)
+  --index N         the row, column or 16-byte chunk the warp reads        (default 0)
+  --width BYTES     bytes per lane: 1, 2, 4, 8 or 16                (default: the element size)
+  --op ld|st        load or store; implied by ldmatrix/stmatrix            (default ld)
+  --lanes MASK      hex mask of the lanes that take part (bit L = lane L)  (default ffffffff)
+
+Raw form: 32 byte offsets.
+  --op OP           ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4, stmatrix.x4
+  --width BYTES     bytes per lane (16 for the matrix ops, and the default for them)
+  --offsets LIST    32 comma-separated byte offsets, -1 for a lane that takes no part
+
+Batch form: one pattern a line, "OP WIDTH o0,...,o31" (blank lines and lines starting with
+'#' are skipped). One JSON object a line comes out per pattern, in order; a bad line gives an
+object with "ok": false, its line number and the reason, and the rest still runs. The exit
+status is 2 if any line was bad.
+  --batch FILE      the file to read, or - for standard input
+
+  --json            one JSON object instead of the lane table, bank grid and explanation
+
+Examples:
+  banklab analyze --dtype fp32 --tile 32x32 --pad 1 --access column --index 5
+  banklab analyze --preset bf16-pad1 --index 3 --json
+  banklab analyze --op ld --width 8 --offsets 0,8,16,...  (all 32)
+  banklab analyze --batch patterns.txt > results.jsonl
+)";
+
+constexpr std::string_view kPresetsUsage =
+    R"(usage: banklab presets [--json]
+
+Lists every scenario of the lesson by name, with the wavefronts the lesson claims and what it
+teaches. Any name works with 'banklab explain NAME' and 'banklab analyze --preset NAME'.
+
+  --json            a JSON list of objects, each with at least "name"
+)";
+
+constexpr std::string_view kExplainUsage =
+    R"(usage: banklab explain [PRESET] [--json]
+
+Derives a preset's result the way the lesson does: element -> byte -> word -> bank, the bank
+expression, the distinct banks, the n-way conflict, the wavefronts against the floor the
+request size forces, and where the lesson's shortcut does not hold. PRESET defaults to
+fp32-naive; 'banklab presets' lists them all.
+
+  --json            the scenario, its analysis and the explanation as one JSON object
+)";
+
+const Command kCommands[] = {
+    {.syntax = {.command = "analyze", .flags = kAnalyzeFlags},
+     .summary = "count the wavefronts of one access, a raw pattern or a batch of them",
+     .usage = kAnalyzeUsage,
+     .run = run_analyze},
+    {.syntax = {.command = "presets", .flags = kJsonFlag},
+     .summary = "list the lesson's scenarios by name",
+     .usage = kPresetsUsage,
+     .run = run_presets},
+    {.syntax = {.command = "explain",
+                .flags = kJsonFlag,
+                .max_positionals = 1,
+                .positional_name = "PRESET"},
+     .summary = "derive a preset's bank conflicts step by step, as the lesson does",
+     .usage = kExplainUsage,
+     .run = run_explain},
+};
+
+void print_overview(std::FILE* to) {
+  std::fputs(
+      "usage: banklab COMMAND [flags]     banklab COMMAND --help     banklab --version\n\n"
+      "Shared-memory bank conflicts, counted exactly as an H100/H200 counts wavefronts.\n\n"
+      "Commands:\n",
+      to);
+  for (const Command& c : kCommands) {
+    std::fprintf(to, "  %-10.*s %.*s\n", static_cast<int>(c.syntax.command.size()),
+                 c.syntax.command.data(), static_cast<int>(c.summary.size()), c.summary.data());
+  }
+}
+
+int dispatch(std::span<const std::string_view> words) {
+  if (words.empty()) {
+    print_overview(stderr);
+    return kExitBadInput;
+  }
+  const std::string_view first = words.front();
+  if (first == "--help" || first == "-h") {
+    print_overview(stdout);
+    return kExitOk;
+  }
+  if (first == "--version") {
+    std::puts("banklab " BANKLAB_VERSION);
+    return kExitOk;
+  }
+  for (const Command& c : kCommands) {
+    if (c.syntax.command != first) continue;
+    const Expected<Args> args = parse_args(c.syntax, words.subspan(1));
+    if (!args) return bad_input(args.error());
+    if (args->help()) {
+      std::fwrite(c.usage.data(), 1, c.usage.size(), stdout);
+      return kExitOk;
+    }
+    return c.run(*args);
+  }
+  return bad_input("unknown command '" + std::string(first) + "' (see 'banklab --help')");
+}
+
+}  // namespace
+
+int bad_input(std::string_view message) {
+  std::fprintf(stderr, "banklab: %.*s\n", static_cast<int>(message.size()), message.data());
+  return kExitBadInput;
+}
+
+int failure(std::string_view message) {
+  std::fprintf(stderr, "banklab: %.*s\n", static_cast<int>(message.size()), message.data());
+  return kExitFailure;
+}
+
+}  // namespace banklab::cli
+
+int main(int argc, char** argv) {
+  using namespace banklab::cli;
+  const std::vector<std::string_view> words(argv + 1, argv + argc);
+  try {
+    int status = dispatch(words);
+    // Output goes to a pipe or a file as often as to a terminal: a full disk or a closed pipe
+    // must not pass for success.
+    if (std::fflush(stdout) != 0 && status == kExitOk) status = failure("cannot write the output");
+    return status;
+  } catch (const std::bad_alloc&) {
+    return failure("out of memory");
+  } catch (const std::exception& e) {
+    return failure(std::string("internal error: ") + e.what());
+  }
+}
