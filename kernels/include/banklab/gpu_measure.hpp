@@ -1,0 +1,69 @@
+#pragma once
+// Measured, not only predicted: run one warp-wide shared-memory instruction on the GPU and read
+// how many wavefronts and bank conflicts the hardware counted for it.
+//
+// Each access becomes one launch of a one-warp kernel whose only instruction in the measured op
+// class is the one asked for (LDS.U8/U16/32/64/128, STS.*, LDSM.x1/x2/x4, STSM.x4, written in
+// inline PTX). CUPTI's range profiler reads, per launch, the Nsight Compute counters
+//
+//   l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum       -> wavefronts
+//   l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum   -> bank_conflicts
+//   smsp__sass_inst_executed_op_shared_{ld,st}.sum                  -> instructions (must be 1)
+//
+// (op_ld for ld and ldmatrix, op_st for st and stmatrix), so the numbers are the ones
+// `ncu --metrics ...` would print for the same kernel, read in-process and in batches.
+//
+// A plain C++ header: no CUDA or CUPTI type reaches the app. Call it from a worker thread; a
+// call profiles thousands of accesses in one session, so prefer one call with many accesses to
+// many calls with one.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "banklab/access.hpp"
+#include "banklab/expected.hpp"
+#include "banklab/gpu_device.hpp"
+
+namespace banklab::gpu {
+
+// What the hardware counted for one access.
+struct Measurement {
+  bool ok = false;
+  std::string error;  // when !ok: why this access could not be measured (the rest still were)
+  std::int64_t wavefronts = 0;
+  std::int64_t bank_conflicts = 0;
+  // Warp-level shared-memory instructions of the measured class in the kernel: 1 proves the
+  // counters saw the measured instruction alone.
+  std::int64_t instructions = 0;
+  // The bytes the instruction moved were checked against a CPU replay of the access: a load
+  // returned what was stored at its addresses, a store left one of its lanes' bytes there.
+  bool verified = false;
+};
+
+// Whether measure() can run here, and if not, exactly why (no build support, no driver, no
+// device, a device the profiler does not support). Cheap after the first call; does not open a
+// profiling session, so a permission problem is reported by measure() itself.
+struct MeasureSupport {
+  DeviceInfo device;
+  bool ok = false;
+  std::string reason;  // empty when ok
+};
+MeasureSupport measure_support();
+
+// Called after each batch with the number of accesses measured so far and the total.
+using MeasureProgress = std::function<void(std::size_t done, std::size_t total)>;
+
+// One Measurement per access, in order. The whole call fails (an Error whose message says what
+// to do) only when nothing can be measured: no GPU, profiling not permitted for this user
+// (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES), not supported on this device or system, or a CUDA or
+// CUPTI call failing; and when *cancel becomes true between batches. An access that breaks
+// check_access() comes back as a failed Measurement naming the rule.
+Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
+                                           const MeasureProgress& progress = {},
+                                           const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace banklab::gpu
