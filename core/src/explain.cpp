@@ -1,0 +1,396 @@
+#include "banklab/explain.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <map>
+#include <numeric>
+#include <sstream>
+
+namespace banklab {
+
+namespace {
+
+// word(r, c) = floor((a*r + b*c) / div): the 4-byte word of element (r, c) in an unswizzled
+// tile, reduced so the lesson's forms come out: 33r + c (fp32, pad 1), 16r + c/2 (bf16),
+// (33r + c)/2 (bf16, pad 1), 66r + 2c (fp64, pad 1).
+struct WordFormula {
+  std::int64_t a = 0, b = 0, div = 1;
+
+  static WordFormula of(const TileLayout& t) {
+    const std::int64_t pitch = t.pitch_bytes();
+    const std::int64_t e = t.elem_bytes();
+    const std::int64_t g = std::gcd(std::gcd(pitch, e), std::int64_t{kBankWidthBytes});
+    return {pitch / g, e / g, kBankWidthBytes / g};
+  }
+};
+
+std::string term(std::int64_t coef, const std::string& var) {
+  if (coef == 0) return "";
+  if (coef == 1) return var;
+  return std::to_string(coef) + var;
+}
+
+std::string sum(const std::string& x, const std::string& y) {
+  if (x.empty()) return y.empty() ? "0" : y;
+  if (y.empty()) return x;
+  return x + " + " + y;
+}
+
+// The c part of the word: "c", "2c", "c/2", "c/4"; or a number when c is known.
+std::string c_part(const WordFormula& f, const std::string& c_name, std::int64_t c_value,
+                   bool c_known) {
+  if (c_known) {
+    const std::int64_t v = f.a % f.div == 0 ? f.b * c_value / f.div : f.b * c_value;
+    return v == 0 ? "" : std::to_string(v);
+  }
+  if (f.div == 1 || f.a % f.div != 0) return term(f.b, c_name);
+  return term(f.b, c_name) + "/" + std::to_string(f.div);
+}
+
+// word expression with r and c named (or c fixed); mod32 reduces the r coefficient as the bank
+// expression does.
+std::string word_expression(const WordFormula& f, const std::string& r_name,
+                            const std::string& c_name, std::int64_t c_value, bool c_known,
+                            bool mod32) {
+  if (f.div > 1 && f.a % f.div != 0) {
+    const std::string c = c_known ? (f.b * c_value == 0 ? "" : std::to_string(f.b * c_value))
+                                  : term(f.b, c_name);
+    return "(" + sum(term(f.a, r_name), c) + ")/" + std::to_string(f.div);
+  }
+  std::int64_t a = f.div > 1 ? f.a / f.div : f.a;
+  if (mod32) a %= kBankCount;
+  return sum(term(a, r_name), c_part(f, c_name, c_value, c_known));
+}
+
+// "bank = (33r + c) mod 32 = (r + c) mod 32"; the lesson's "= c" when the row term vanishes and
+// the columns stay below 32 banks.
+std::string bank_expression(const WordFormula& f, const TileLayout& t) {
+  const std::string full = word_expression(f, "r", "c", 0, false, false);
+  const std::string reduced = word_expression(f, "r", "c", 0, false, true);
+  std::string out = "bank = (" + full + ") mod 32";
+  const bool row_term_vanishes = reduced.find('r') == std::string::npos;
+  if (row_term_vanishes && f.div == 1 && f.b * (t.cols - 1) < kBankCount) {
+    out += " = " + reduced;
+  } else if (reduced != full) {
+    out += " = (" + reduced + ") mod 32";
+  }
+  return out;
+}
+
+// The bank of lane L's word for a fixed column c: "bank (L + 5) mod 32", or "bank 5 for every
+// lane" when the row term vanishes mod 32.
+std::string lane_bank(const WordFormula& f, std::int64_t c) {
+  const std::string reduced = word_expression(f, "L", "c", c, true, true);
+  if (reduced.find('L') == std::string::npos) return "bank " + reduced + " for every lane";
+  return "bank (" + reduced + ") mod 32";
+}
+
+std::string lane_range(std::uint32_t lanes) {
+  if (!lanes) return "none";
+  const int lo = std::countr_zero(lanes);
+  const int hi = 31 - std::countl_zero(lanes);
+  if (std::popcount(lanes) == hi - lo + 1)
+    return lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi);
+  return std::to_string(std::popcount(lanes)) + " lanes";
+}
+
+std::string plural(std::int64_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string phase_structure(const Analysis& a) {
+  const WarpAccess& x = a.access;
+  if (is_matrix_op(x.op)) {
+    return std::string(op_name(x.op)) + ": each 8x8 matrix is one phase, its 8 row addresses "
+           "(16 B each, 128 B in all) given by lanes 8m..8m+7";
+  }
+  if (x.width <= 4) {
+    return std::to_string(x.width) + "-byte accesses: all 32 lanes form one phase (a wavefront "
+           "carries 32 banks x 4 B = 128 B)";
+  }
+  const std::string w = std::to_string(x.width);
+  if (a.packed) {
+    return w + "-byte loads whose lane pairs (l, l^" + std::to_string(a.packing_partner) +
+           ") are idle or share an address pack two lanes to a slot: " +
+           plural(static_cast<std::int64_t>(a.phases.size()), "phase", "phases") + " of " +
+           std::to_string(std::popcount(a.phases[0].lanes)) + " lanes";
+  }
+  return w + "-byte accesses: " + plural(static_cast<std::int64_t>(a.phases.size()), "phase", "phases") +
+         " of " + std::to_string(std::popcount(a.phases[0].lanes)) + " lanes (" +
+         std::to_string(128 / x.width) + " x " + w + " B = 128 B each)" +
+         (is_load(x.op) ? "; no lane pairs share addresses, so the loads do not pack"
+                        : "; stores never pack");
+}
+
+// The counting part of the derivation, common to tile scenarios and raw offsets.
+void add_counting_steps(const Analysis& a, Explanation* x) {
+  x->steps.push_back(phase_structure(a));
+  bool broadcast = false;
+  for (const LaneRecord& l : a.lanes) broadcast = broadcast || (l.active && l.shares_word);
+  for (std::size_t p = 0; p < a.phases.size(); ++p) {
+    const Phase& ph = a.phases[p];
+    if (!ph.active_lanes) {
+      x->steps.push_back("phase " + std::to_string(p) + " (lanes " + lane_range(ph.lanes) +
+                         "): no active lane, 0 wavefronts");
+      continue;
+    }
+    std::uint32_t banks = 0;
+    std::vector<std::int64_t> words;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      if (!(ph.active_lanes >> lane & 1u)) continue;
+      const LaneRecord& l = a.lanes[lane];
+      for (int k = 0; k < l.word_count; ++k) {
+        banks |= 1u << l.banks[k];
+        words.push_back(l.words[k]);
+      }
+    }
+    std::sort(words.begin(), words.end());
+    const auto distinct = std::unique(words.begin(), words.end()) - words.begin();
+    std::string line = "phase " + std::to_string(p) + " (lanes " + lane_range(ph.lanes) + "): " +
+                       plural(distinct, "distinct word", "distinct words") + " in " +
+                       plural(std::popcount(banks), "bank", "banks") + "; ";
+    if (ph.wavefront_count == 1) {
+      line += "no bank holds two of them -> 1 wavefront";
+    } else {
+      line += "bank " + std::to_string(ph.busiest_bank) + " holds " +
+              std::to_string(ph.wavefront_count) + " -> " + std::to_string(ph.wavefront_count) +
+              "-way, " + std::to_string(ph.wavefront_count) + " wavefronts";
+    }
+    x->steps.push_back(line);
+    if (a.phases.size() > 4 && p == 3) {
+      x->steps.push_back("... and so on for the remaining phases");
+      break;
+    }
+  }
+  if (broadcast) {
+    x->steps.push_back(std::string("lanes on the same word are served together (") +
+                       (is_load(a.access.op) ? "a broadcast" : "one write") +
+                       "), which is not a conflict");
+  }
+  const int w = a.wavefront_count();
+  const int ideal = a.ideal_wavefronts;
+  x->steps.push_back("wavefronts = " + std::to_string(w) + "; ideal = " + std::to_string(ideal) +
+                     " (one per phase with an active lane: " + std::to_string(a.active_lanes) +
+                     " lanes x " + std::to_string(a.access.width) + " B = " +
+                     std::to_string(a.requested_bytes) + " B); bank conflicts = " +
+                     std::to_string(w) + " - " + std::to_string(ideal) + " = " +
+                     std::to_string(a.bank_conflicts()) + ", as Nsight Compute counts them");
+  if (w > 0) {
+    char share[32];
+    std::snprintf(share, sizeof share, "%.0f%%", 100.0 * ideal / w);
+    x->steps.push_back("cost: " + plural(w, "clock", "clocks") +
+                       " of the SM's shared-memory pipeline at one 128-byte wavefront per clock, "
+                       "where " + std::to_string(ideal) + " would do: " + share +
+                       " of shared-memory bandwidth");
+  }
+  if (a.max_ways >= 8) {
+    x->caveats.push_back("A conflict this deep shows even in an HBM-bound kernel: measured on the "
+                         "H200, the fp32 transpose through tile[32][32] (32-way) ran at 1372 GB/s "
+                         "against 2470 GB/s through tile[32][33].");
+  } else if (a.max_ways >= 2) {
+    x->caveats.push_back("A 2- to 4-way conflict often hides behind HBM: measured on the H200, the "
+                         "fp32 transpose through tile[32][36] (4-way) ran at 2464 GB/s, as fast as "
+                         "tile[32][33]. Fix it where shared memory is the bottleneck.");
+  }
+  if (w == 0) {
+    x->verdict = "no active lane: 0 wavefronts";
+  } else if (a.bank_conflicts() == 0) {
+    x->verdict = "conflict-free: " + plural(w, "wavefront", "wavefronts") +
+                 ", the minimum for this request";
+  } else {
+    x->verdict = std::to_string(a.max_ways) + "-way bank conflict: " +
+                 plural(w, "wavefront", "wavefronts") + " where " + std::to_string(ideal) +
+                 " would do (" + std::to_string(a.bank_conflicts()) + " excess)";
+  }
+}
+
+std::string lane_example(const Analysis& a, const std::array<LaneElements, kWarpSize>* elements,
+                         int lane) {
+  const LaneRecord& l = a.lanes[lane];
+  std::string line = "lane " + std::to_string(lane) + ": ";
+  if (elements && (*elements)[lane].count > 0) {
+    const Cell c = (*elements)[lane].first;
+    line += "(" + std::to_string(c.row) + ", " + std::to_string(c.col) + ") -> ";
+  }
+  line += "byte " + std::to_string(l.byte) + " -> word " + std::to_string(l.words[0]);
+  if (l.word_count > 1) line += ".." + std::to_string(l.words[l.word_count - 1]);
+  line += " -> bank " + std::to_string(l.banks[0]);
+  if (l.word_count > 1) line += ".." + std::to_string(l.banks[l.word_count - 1]);
+  return line;
+}
+
+void add_lane_examples(const Analysis& a, const std::array<LaneElements, kWarpSize>* elements,
+                       Explanation* x) {
+  std::vector<int> shown;
+  int last = -1;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!a.lanes[lane].active) continue;
+    if (shown.size() < 3) shown.push_back(lane);
+    last = lane;
+  }
+  if (last >= 0 && std::find(shown.begin(), shown.end(), last) == shown.end()) shown.push_back(last);
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    if (i == 3 && shown[i] > shown[i - 1] + 1) x->steps.push_back("...");
+    x->steps.push_back(lane_example(a, elements, shown[i]));
+  }
+}
+
+// The formula lines of an unswizzled (or swizzled) tile, and what the access makes of them.
+void add_formula(const Scenario& s, Explanation* x) {
+  const TileLayout& t = s.tile;
+  const std::string decl = to_string(t);
+  const WordFormula f = WordFormula::of(t);
+  const std::int64_t pitch = t.pitch_bytes();
+  const int e = t.elem_bytes();
+  const std::string byte = sum(term(pitch, "r"), term(e, "c"));
+  const std::string second_word = e > 4 ? " (and the word after it)" : "";
+  switch (t.swizzle.kind) {
+    case SwizzleKind::none:
+      x->formula = "element (r, c) of " + decl + " -> byte " + byte + " -> word " +
+                   word_expression(f, "r", "c", 0, false, false) + second_word;
+      x->bank_expression = bank_expression(f, t);
+      break;
+    case SwizzleKind::xor_columns:
+      x->formula = "element (r, c) of " + decl + " is stored at column c' = c ^ (r mod " +
+                   std::to_string(t.cols) + ") -> byte " + sum(term(pitch, "r"), term(e, "c'")) +
+                   " -> word " + word_expression(f, "r", "c'", 0, false, false) + second_word;
+      x->bank_expression = "bank = (" + word_expression(f, "r", "c'", 0, false, true) +
+                           ") mod 32, with c' = c ^ (r mod " + std::to_string(t.cols) + ")";
+      break;
+    case SwizzleKind::cute:
+    case SwizzleKind::tma32:
+    case SwizzleKind::tma64:
+    case SwizzleKind::tma128: {
+      std::ostringstream os;
+      os << t.swizzle.byte_swizzle();
+      x->formula = "element (r, c) of " + decl + " -> byte " + os.str() + "(" + byte + ")";
+      // TMA rows are exactly one span long (TileLayout::check), so the XORed address bits
+      // 7.. are row bits: 128B mode r mod 8; 64B mode (r / 2) mod 4; 32B mode (r / 4) mod 2.
+      switch (t.swizzle.kind) {
+        case SwizzleKind::tma128: x->formula += ": 16-byte chunk q of row r lands at chunk q ^ (r mod 8)"; break;
+        case SwizzleKind::tma64: x->formula += ": 16-byte chunk q of row r lands at chunk q ^ ((r / 2) mod 4)"; break;
+        case SwizzleKind::tma32: x->formula += ": 16-byte chunk q of row r lands at chunk q ^ ((r / 4) mod 2)"; break;
+        default: break;
+      }
+      x->bank_expression = "bank = (swizzled byte / 4) mod 32";
+      break;
+    }
+  }
+  if (t.swizzle.kind != SwizzleKind::none) return;
+  const int k = s.elements_per_lane();
+  if (s.pattern == AccessPattern::column) {
+    const std::int64_t c = std::int64_t{s.index} * k;
+    x->steps.push_back("column read, c = " + std::to_string(c) + ": lane L takes element (L, " +
+                       std::to_string(c) + ") -> word " +
+                       word_expression(f, "L", "c", c, true, false) + " -> " +
+                       lane_bank(f, c));
+  } else if (s.pattern == AccessPattern::row) {
+    x->steps.push_back("row access from row " + std::to_string(s.index) + ": lane L takes " +
+                       (k == 1 ? "element L" : "elements " + std::to_string(k) + "L.." +
+                                                   std::to_string(k) + "L+" + std::to_string(k - 1)) +
+                       " in row-major order, so consecutive lanes walk consecutive words");
+  } else if (s.pattern == AccessPattern::matrix) {
+    x->steps.push_back("matrix m, row i (lane 8m + i): the 16 bytes at byte " +
+                       std::to_string(pitch) + "i + 16(" + std::to_string(s.index) +
+                       " + m) -> banks (" + std::to_string(pitch / 4 % 32) + "i + 4(" +
+                       std::to_string(s.index) + " + m)) mod 32 and the 3 after it");
+  }
+}
+
+// Does the count depend on which column (or row) is read? Sweeps the index over the tile and
+// says so when it does: bf16 tile[32][33] is conflict-free for even columns only.
+void add_index_sweep(const Scenario& s, const Evaluation& e, Explanation* x) {
+  if (s.pattern != AccessPattern::column && s.pattern != AccessPattern::row) return;
+  const int k = s.elements_per_lane();
+  const int count = s.pattern == AccessPattern::column ? s.tile.cols / std::max(k, 1) : s.tile.rows;
+  if (count < 2) return;
+  const int limit = std::min(count, 256);
+  std::map<int, std::vector<int>> by_wavefronts;
+  Scenario probe = s;
+  for (int i = 0; i < limit; ++i) {
+    probe.index = i;
+    const Evaluation pe = evaluate(probe);
+    if (!pe.ok()) return;
+    by_wavefronts[pe.analysis->wavefront_count()].push_back(i);
+  }
+  const std::string what = s.pattern == AccessPattern::column ? "column" : "row";
+  if (by_wavefronts.size() < 2) {
+    x->steps.push_back("the same count holds for every one of the " + std::to_string(limit) + " " +
+                       what + "s" + (limit < count ? " checked" : ""));
+    return;
+  }
+  const int here = e.analysis->wavefront_count();
+  if (by_wavefronts.size() == 2) {
+    auto parity_of = [](const std::vector<int>& v) {
+      int parity = v[0] % 2;
+      for (int i : v)
+        if (i % 2 != parity) return -1;
+      return parity;
+    };
+    const auto& [w0, list0] = *by_wavefronts.begin();
+    const auto& [w1, list1] = *by_wavefronts.rbegin();
+    const int p0 = parity_of(list0);
+    if (p0 >= 0 && parity_of(list1) == 1 - p0) {
+      const bool even_cheaper = p0 == 0;
+      x->caveats.push_back(
+          "The " + what + " matters: " + (even_cheaper ? "even " : "odd ") + what + "s take " +
+          plural(w0, "wavefront", "wavefronts") + ", " + (even_cheaper ? "odd " : "even ") +
+          what + "s " + std::to_string(w1) + "." +
+          (s.tile.elem_bytes() < 4 && s.pattern == AccessPattern::column
+               ? " Two elements share each word, so the " + what +
+                     " parity moves where a lane's word starts; a claim that this layout is "
+                     "conflict-free holds for half the " + what + "s only (measured on the H200)."
+               : ""));
+      return;
+    }
+  }
+  std::string line = "The " + what + " matters:";
+  for (const auto& [w, list] : by_wavefronts) {
+    line += " " + plural(static_cast<std::int64_t>(list.size()), what, what + "s") + " take " +
+            std::to_string(w) + ";";
+  }
+  line.back() = '.';
+  line += " This " + what + " takes " + std::to_string(here) + ".";
+  if (limit < count) line += " (first " + std::to_string(limit) + " " + what + "s checked)";
+  x->caveats.push_back(line);
+}
+
+}  // namespace
+
+Explanation explain(const Scenario& s, const Evaluation& e) {
+  Explanation x;
+  if (!e.ok()) {
+    x.verdict = "cannot analyse: " + first_error(e.diagnostics);
+    for (const Diagnostic& d : e.diagnostics) x.steps.push_back(d.message);
+    return x;
+  }
+  if (s.pattern != AccessPattern::custom) add_formula(s, &x);
+  add_lane_examples(*e.analysis, &e.elements, &x);
+  add_counting_steps(*e.analysis, &x);
+  add_index_sweep(s, e, &x);
+  for (const Diagnostic& d : e.diagnostics)
+    if (d.severity != Severity::error) x.caveats.push_back(d.message);
+  return x;
+}
+
+Explanation explain(const Analysis& a) {
+  Explanation x;
+  x.formula = "lane at byte a, width w -> words a/4 .. (a+w-1)/4 -> bank = word mod 32";
+  x.bank_expression = "bank = (byte / 4) mod 32";
+  add_lane_examples(a, nullptr, &x);
+  add_counting_steps(a, &x);
+  return x;
+}
+
+std::string to_text(const Explanation& x) {
+  std::string out;
+  if (!x.formula.empty()) out += x.formula + "\n";
+  if (!x.bank_expression.empty()) out += x.bank_expression + "\n";
+  for (const std::string& s : x.steps) out += "  " + s + "\n";
+  out += "=> " + x.verdict + "\n";
+  for (const std::string& c : x.caveats) out += "note: " + c + "\n";
+  return out;
+}
+
+}  // namespace banklab
