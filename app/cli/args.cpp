@@ -15,7 +15,13 @@ const FlagSpec* find_flag(const CommandSyntax& syntax, std::string_view name) {
 
 Error error(std::string text) { return Error{std::move(text)}; }
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+// Built by appending: GCC 12 warns falsely (-Wrestrict) on "'" + std::string(...).
+std::string quoted(std::string_view text) {
+  std::string q(1, '\'');
+  q += text;
+  q += '\'';
+  return q;
+}
 
 }  // namespace
 

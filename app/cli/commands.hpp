@@ -9,6 +9,7 @@
 // main() has parsed the flags and answered --help before run_<name> is called; the command
 // still checks the values (numbers, names, combinations) and reports a bad one with
 // bad_input(), which prints one line on stderr and returns kExitBadInput.
+#include <string>
 #include <string_view>
 
 #include "args.hpp"
@@ -23,8 +24,16 @@ inline constexpr int kExitBadInput = 2;  // the user's input broke a rule; stder
 int bad_input(std::string_view message);
 int failure(std::string_view message);
 
+// Writes all of text to standard output; main() reports a failed write as kExitFailure.
+void print(std::string_view text);
+
+// "'x' is not a preset; the presets are fp32-naive, fp32-pad1, ...": for every command that
+// takes a preset name.
+std::string unknown_preset(std::string_view name);  // cmd_presets.cpp
+
 int run_analyze(const Args& args);   // cmd_analyze.cpp
 int run_presets(const Args& args);   // cmd_presets.cpp
 int run_explain(const Args& args);   // cmd_explain.cpp
+int run_validate(const Args& args);  // cmd_validate.cpp
 
 }  // namespace banklab::cli

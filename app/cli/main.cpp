@@ -94,6 +94,25 @@ fp32-naive; 'banklab presets' lists them all.
   --json            the scenario, its analysis and the explanation as one JSON object
 )";
 
+constexpr FlagSpec kValidateFlags[] = {{"count", "N"}, {"seed", "S"}, {"json", ""}};
+
+constexpr std::string_view kValidateUsage =
+    R"(usage: banklab validate [--count N] [--seed S] [--json]
+
+Measures a corpus of accesses on the GPU and compares each with the model: the wavefronts and
+bank conflicts the hardware counted (Nsight Compute's l1tex shared-memory counters, read
+in-process through CUPTI) against the ones 'banklab analyze' predicts. The corpus: every
+preset, strides of 1..64 words for every width, column reads of padded and swizzled tiles,
+ldmatrix/stmatrix on 64/80/128/144-byte rows, then N random patterns (random offsets, small
+address pools, lane pairs l^1..l^16 on one address, idle lanes) over every op and width.
+Prints agreement by op and width and by family, then every disagreement in full. Exit status
+0 when all agree, 1 otherwise or when there is no GPU to measure on.
+
+  --count N         random patterns after the fixed ones                   (default 8000)
+  --seed S          seed of the random patterns                            (default 1)
+  --json            one JSON object: the tallies and every disagreement
+)";
+
 const Command kCommands[] = {
     {.syntax = {.command = "analyze", .flags = kAnalyzeFlags},
      .summary = "count the wavefronts of one access, a raw pattern or a batch of them",
@@ -110,6 +129,10 @@ const Command kCommands[] = {
      .summary = "derive a preset's bank conflicts step by step, as the lesson does",
      .usage = kExplainUsage,
      .run = run_explain},
+    {.syntax = {.command = "validate", .flags = kValidateFlags},
+     .summary = "measure wavefronts on the GPU and compare them with the model",
+     .usage = kValidateUsage,
+     .run = run_validate},
 };
 
 void print_overview(std::FILE* to) {
@@ -158,6 +181,8 @@ int bad_input(std::string_view message) {
   return kExitBadInput;
 }
 
+void print(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
 int failure(std::string_view message) {
   std::fprintf(stderr, "banklab: %.*s\n", static_cast<int>(message.size()), message.data());
   return kExitFailure;
@@ -172,7 +197,8 @@ int main(int argc, char** argv) {
     int status = dispatch(words);
     // Output goes to a pipe or a file as often as to a terminal: a full disk or a closed pipe
     // must not pass for success.
-    if (std::fflush(stdout) != 0 && status == kExitOk) status = failure("cannot write the output");
+    const bool written = std::fflush(stdout) == 0 && std::ferror(stdout) == 0;
+    if (!written && status != kExitFailure) status = failure("cannot write the output");
     return status;
   } catch (const std::bad_alloc&) {
     return failure("out of memory");

@@ -1,0 +1,44 @@
+// banklab explain [PRESET]: the lesson's derivation for one preset.
+#include <optional>
+#include <string>
+
+#include "banklab/json.hpp"
+#include "banklab/presets.hpp"
+#include "commands.hpp"
+#include "text_output.hpp"
+
+namespace banklab::cli {
+
+int run_explain(const Args& args) {
+  const std::string_view name =
+      args.positionals().empty() ? kDefaultPreset : std::string_view(args.positionals()[0]);
+  const Preset* preset = find_preset(name);
+  if (preset == nullptr) return bad_input(unknown_preset(name));
+
+  // Some presets teach through their diagnostic (a float4 store into 132-byte rows cannot be
+  // aligned): for those the diagnostic is the explanation, and the command still succeeds.
+  const Evaluation e = evaluate(preset->scenario);
+  std::optional<Explanation> x;
+  if (e.ok()) x = explain(preset->scenario, e);
+
+  std::string out;
+  if (args.has("json")) {
+    append_json(out, preset->scenario, e, x ? &*x : nullptr);
+    out += '\n';
+  } else {
+    out += std::string(preset->name) + ": " + std::string(preset->title) + "\n";
+    out += describe(preset->scenario) + "\n";
+    out += std::string(preset->lesson) + "\n\n";
+    if (e.ok()) append_summary(out, *e.analysis);
+    append_diagnostics(out, e.diagnostics);
+    if (x) {
+      out += '\n';
+      out += to_text(*x);
+      if (!out.ends_with('\n')) out += '\n';
+    }
+  }
+  print(out);
+  return kExitOk;
+}
+
+}  // namespace banklab::cli

@@ -1,0 +1,222 @@
+// banklab validate: measure the validation corpus on the GPU and compare every access with
+// analyze(). Agreement means the hardware counted exactly the predicted wavefronts and bank
+// conflicts, for a kernel whose only instruction of the class was the measured one and whose
+// bytes were verified. Anything else is printed in full, so it can be replayed with
+// `banklab analyze --batch` and `banklab-probe`.
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "banklab/analysis.hpp"
+#include "banklab/corpus.hpp"
+#include "banklab/gpu_measure.hpp"
+#include "banklab/json.hpp"
+#include "commands.hpp"
+
+namespace banklab::cli {
+namespace {
+
+enum class Verdict { agree, mismatch, unmeasured };
+
+struct Row {
+  const CorpusEntry* entry = nullptr;
+  int predicted_wavefronts = 0;
+  int predicted_conflicts = 0;
+  gpu::Measurement measured;
+  Verdict verdict = Verdict::agree;
+};
+
+// Tallies per group, in a stable order for the table.
+struct Tally {
+  int patterns = 0;
+  int agree = 0;
+  int mismatch = 0;
+  int unmeasured = 0;
+};
+
+std::string group_of(const WarpAccess& a) {
+  if (is_matrix_op(a.op)) return std::string(op_name(a.op));
+  return std::string(op_name(a.op)) + " " + std::to_string(a.width) + " B";
+}
+
+Verdict judge(const Row& r) {
+  if (!r.measured.ok) return Verdict::unmeasured;
+  const bool same = r.measured.wavefronts == r.predicted_wavefronts &&
+                    r.measured.bank_conflicts == r.predicted_conflicts &&
+                    r.measured.instructions == 1;
+  return same ? Verdict::agree : Verdict::mismatch;
+}
+
+std::string percent(int part, int whole) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f%%", whole ? 100.0 * part / whole : 0.0);
+  return buf;
+}
+
+void append_table(std::string& out, std::string_view title, const std::map<std::string, Tally>& t) {
+  char line[160];
+  std::snprintf(line, sizeof line, "%-22.*s %8s %8s %9s %10s %10s\n", static_cast<int>(title.size()),
+                title.data(), "patterns", "agree", "mismatch", "unmeasured", "agreement");
+  out += line;
+  Tally all;
+  for (const auto& [name, x] : t) {
+    std::snprintf(line, sizeof line, "%-22s %8d %8d %9d %10d %10s\n", name.c_str(), x.patterns,
+                  x.agree, x.mismatch, x.unmeasured, percent(x.agree, x.patterns).c_str());
+    out += line;
+    all.patterns += x.patterns;
+    all.agree += x.agree;
+    all.mismatch += x.mismatch;
+    all.unmeasured += x.unmeasured;
+  }
+  std::snprintf(line, sizeof line, "%-22s %8d %8d %9d %10d %10s\n\n", "all", all.patterns, all.agree,
+                all.mismatch, all.unmeasured, percent(all.agree, all.patterns).c_str());
+  out += line;
+}
+
+void append_row_text(std::string& out, const Row& r) {
+  out += r.verdict == Verdict::mismatch ? "MISMATCH" : "UNMEASURED";
+  out += " [" + r.entry->family + "] " + r.entry->name + "\n";
+  out += "  pattern:   " + to_string(r.entry->access) + "\n";
+  out += "  predicted: " + std::to_string(r.predicted_wavefronts) + " wavefronts, " +
+         std::to_string(r.predicted_conflicts) + " bank conflicts\n";
+  if (r.verdict == Verdict::mismatch) {
+    out += "  measured:  " + std::to_string(r.measured.wavefronts) + " wavefronts, " +
+           std::to_string(r.measured.bank_conflicts) + " bank conflicts, " +
+           std::to_string(r.measured.instructions) + " instruction(s) of the class\n";
+  } else {
+    out += "  error:     " + r.measured.error + "\n";
+  }
+}
+
+void append_tally_json(std::string& out, const std::map<std::string, Tally>& t) {
+  out += '[';
+  bool first = true;
+  for (const auto& [name, x] : t) {
+    if (!first) out += ',';
+    first = false;
+    out += "{\"group\":";
+    append_json_string(out, name);
+    out += ",\"patterns\":" + std::to_string(x.patterns) + ",\"agree\":" + std::to_string(x.agree) +
+           ",\"mismatch\":" + std::to_string(x.mismatch) +
+           ",\"unmeasured\":" + std::to_string(x.unmeasured) + '}';
+  }
+  out += ']';
+}
+
+void append_row_json(std::string& out, const Row& r) {
+  out += "{\"verdict\":";
+  append_json_string(out, r.verdict == Verdict::mismatch ? "mismatch" : "unmeasured");
+  out += ",\"family\":";
+  append_json_string(out, r.entry->family);
+  out += ",\"name\":";
+  append_json_string(out, r.entry->name);
+  out += ",\"pattern\":";
+  append_json_string(out, to_string(r.entry->access));
+  out += ",\"predicted\":{\"wavefronts\":" + std::to_string(r.predicted_wavefronts) +
+         ",\"bank_conflicts\":" + std::to_string(r.predicted_conflicts) + '}';
+  out += ",\"measured\":{\"ok\":" + std::string(r.measured.ok ? "true" : "false") +
+         ",\"wavefronts\":" + std::to_string(r.measured.wavefronts) +
+         ",\"bank_conflicts\":" + std::to_string(r.measured.bank_conflicts) +
+         ",\"instructions\":" + std::to_string(r.measured.instructions) +
+         ",\"verified\":" + (r.measured.verified ? "true" : "false") + ",\"error\":";
+  append_json_string(out, r.measured.error);
+  out += "}}";
+}
+
+}  // namespace
+
+int run_validate(const Args& args) {
+  const Expected<std::int64_t> count = args.integer("count", 8000, 0, 1'000'000);
+  if (!count) return bad_input(count.error());
+  const Expected<std::int64_t> seed = args.integer("seed", 1, 0, INT64_MAX);
+  if (!seed) return bad_input(seed.error());
+  const bool json = args.has("json");
+
+  const gpu::MeasureSupport support = gpu::measure_support();
+  if (!support.ok) return failure("cannot validate on a GPU: " + support.reason);
+
+  const std::vector<CorpusEntry> corpus = validation_corpus(
+      {.random_count = static_cast<std::size_t>(*count), .seed = static_cast<std::uint64_t>(*seed)});
+  std::vector<WarpAccess> accesses;
+  accesses.reserve(corpus.size());
+  for (const CorpusEntry& e : corpus) accesses.push_back(e.access);
+
+  std::fprintf(stderr, "banklab: measuring %zu patterns on %s\n", corpus.size(),
+               support.device.name.c_str());
+  const auto start = std::chrono::steady_clock::now();
+  std::size_t last_report = 0;
+  const auto progress = [&](std::size_t done, std::size_t total) {
+    if (done - last_report >= 2000 || done == total) {
+      std::fprintf(stderr, "banklab: measured %zu of %zu\n", done, total);
+      last_report = done;
+    }
+  };
+  const Expected<std::vector<gpu::Measurement>> measured = gpu::measure(accesses, progress);
+  if (!measured) return failure("measurement failed: " + measured.error());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  std::vector<Row> rows(corpus.size());
+  std::map<std::string, Tally> by_group, by_family;
+  for (std::size_t i = 0; i < corpus.size(); ++i) {
+    Row& r = rows[i];
+    r.entry = &corpus[i];
+    const Analysis a = analyze(corpus[i].access);
+    r.predicted_wavefronts = a.wavefront_count();
+    r.predicted_conflicts = a.bank_conflicts();
+    r.measured = (*measured)[i];
+    r.verdict = judge(r);
+    for (Tally* t : {&by_group[group_of(corpus[i].access)], &by_family[corpus[i].family]}) {
+      ++t->patterns;
+      t->agree += r.verdict == Verdict::agree;
+      t->mismatch += r.verdict == Verdict::mismatch;
+      t->unmeasured += r.verdict == Verdict::unmeasured;
+    }
+  }
+  int disagreements = 0;
+  for (const Row& r : rows) disagreements += r.verdict != Verdict::agree;
+
+  std::string out;
+  if (json) {
+    out += "{\"device\":";
+    append_json_string(out, support.device.name);
+    out += ",\"seed\":" + std::to_string(*seed) + ",\"random_count\":" + std::to_string(*count) +
+           ",\"patterns\":" + std::to_string(rows.size()) +
+           ",\"agree\":" + std::to_string(static_cast<int>(rows.size()) - disagreements) +
+           ",\"seconds\":" + std::to_string(seconds) + ",\"by_op\":";
+    append_tally_json(out, by_group);
+    out += ",\"by_family\":";
+    append_tally_json(out, by_family);
+    out += ",\"disagreements\":[";
+    bool first = true;
+    for (const Row& r : rows) {
+      if (r.verdict == Verdict::agree) continue;
+      if (!first) out += ',';
+      first = false;
+      append_row_json(out, r);
+    }
+    out += "]}\n";
+  } else {
+    char head[256];
+    std::snprintf(head, sizeof head,
+                  "%zu patterns (%zu fixed + %lld random, seed %lld) measured on %s in %.1f s\n\n",
+                  rows.size(), rows.size() - static_cast<std::size_t>(*count),
+                  static_cast<long long>(*count), static_cast<long long>(*seed),
+                  support.device.name.c_str(), seconds);
+    out += head;
+    append_table(out, "by op and width", by_group);
+    append_table(out, "by family", by_family);
+    for (const Row& r : rows) {
+      if (r.verdict == Verdict::agree) continue;
+      append_row_text(out, r);
+    }
+    out += disagreements == 0 ? "every pattern agrees with the model\n"
+                              : std::to_string(disagreements) + " pattern(s) disagree\n";
+  }
+  print(out);
+  return disagreements == 0 ? kExitOk : kExitFailure;
+}
+
+}  // namespace banklab::cli

@@ -1,0 +1,156 @@
+#include "text_output.hpp"
+
+#include <bit>
+#include <cassert>
+#include <cstdarg>
+#include <cstdio>
+#include <sstream>
+
+namespace banklab::cli {
+namespace {
+
+// printf onto the end of a string; the CLI's only formatting primitive (GCC 12 has no
+// <format>). Lines here are short, so one stack buffer always suffices.
+[[gnu::format(printf, 2, 3)]] void appendf(std::string& out, const char* format, ...) {
+  char buffer[256];
+  va_list list;
+  va_start(list, format);
+  const int n = std::vsnprintf(buffer, sizeof buffer, format, list);
+  va_end(list);
+  assert(n >= 0 && static_cast<std::size_t>(n) < sizeof buffer && "appendf line too long");
+  out.append(buffer, static_cast<std::size_t>(n));
+}
+
+// The column of the lane table that names the element(s): "5", or "4..7" for a lane that
+// takes four elements of one row, or "30 +4" when they run on into the next row.
+std::string column_text(const LaneElements& e, const TileLayout& tile) {
+  if (e.count <= 1) return std::to_string(e.first.col);
+  const int last = e.first.col + e.count - 1;
+  if (last < tile.cols) return std::to_string(e.first.col) + ".." + std::to_string(last);
+  return std::to_string(e.first.col) + " +" + std::to_string(e.count);
+}
+
+std::string words_text(const LaneRecord& lane) {
+  const std::int64_t first = lane.words[0];
+  if (lane.word_count == 1) return std::to_string(first);
+  return std::to_string(first) + ".." + std::to_string(lane.words[lane.word_count - 1]);
+}
+
+// A comma list of the lane's values, each once, in the order the lane meets them.
+template <class T>
+std::string distinct_list(const std::array<T, kMaxWordsPerLane>& values, int count) {
+  std::string text;
+  for (int i = 0; i < count; ++i) {
+    bool seen = false;
+    for (int j = 0; j < i; ++j) seen = seen || values[j] == values[i];
+    if (seen) continue;
+    if (!text.empty()) text += ',';
+    text += std::to_string(values[i]);
+  }
+  return text;
+}
+
+// Ends a line without the trailing blanks that fixed-width columns leave behind.
+void end_line(std::string& out) {
+  while (out.ends_with(' ')) out.pop_back();
+  out += '\n';
+}
+
+}  // namespace
+
+void append_lane_table(std::string& out, const Analysis& a,
+                       const std::array<LaneElements, kWarpSize>* elements,
+                       const TileLayout* tile) {
+  // Lanes on one word: a load broadcasts it, a store merges into one write.
+  appendf(out, "lane    r       c      byte  words          banks        wavefront  %s\n",
+          is_load(a.access.op) ? "broadcast" : "merged");
+  for (int l = 0; l < kWarpSize; ++l) {
+    const LaneRecord& lane = a.lanes[static_cast<std::size_t>(l)];
+    if (!lane.active) {
+      appendf(out, "%4d    -       -         -  (takes no part)\n", l);
+      continue;
+    }
+    std::string r = "-";
+    std::string c = "-";
+    if (elements != nullptr && tile != nullptr) {
+      const LaneElements& e = (*elements)[static_cast<std::size_t>(l)];
+      if (e.count > 0) {
+        r = std::to_string(e.first.row);
+        c = column_text(e, *tile);
+      }
+    }
+    appendf(out, "%4d %4s %7s %9lld  %-14s %-12s %-10s %s", l, r.c_str(), c.c_str(),
+            static_cast<long long>(lane.byte), words_text(lane).c_str(),
+            distinct_list(lane.banks, lane.word_count).c_str(),
+            distinct_list(lane.wavefronts, lane.word_count).c_str(),
+            lane.shares_word ? "yes" : "");
+    end_line(out);
+  }
+}
+
+void append_bank_grid(std::string& out, const Analysis& a) {
+  // Every column is three characters: a lane number in two, then '+' or a blank.
+  out += "wavefront | bank\n          | ";
+  for (int b = 0; b < kBankCount; ++b) appendf(out, "%2d ", b);
+  end_line(out);
+  for (int w = 0; w < a.wavefront_count(); ++w) {
+    const Wavefront& wave = a.wavefronts[static_cast<std::size_t>(w)];
+    appendf(out, "%4d  p%-2d | ", w, wave.phase);
+    for (const BankSlot& slot : wave.banks) {
+      if (!slot.used()) {
+        out += " . ";
+        continue;
+      }
+      appendf(out, "%2d%c", std::countr_zero(slot.lanes),
+              std::popcount(slot.lanes) > 1 ? '+' : ' ');
+    }
+    end_line(out);
+  }
+  out += "(each cell: the lowest lane the bank serves; '+' = more lanes share that word)\n";
+}
+
+void append_summary(std::string& out, const Analysis& a) {
+  appendf(out, "wavefronts %d, ideal %d, bank conflicts %d", a.wavefront_count(),
+          a.ideal_wavefronts, a.bank_conflicts());
+  if (a.active_lanes == 0) {
+    out += " (no lane takes part)\n";
+  } else if (a.max_ways <= 1) {
+    out += " (conflict-free)\n";
+  } else {
+    // "an 8-way", "an 11-way", "an 18-way"; "a" before every other count up to 32.
+    const bool vowel_sound = a.max_ways == 8 || a.max_ways == 11 || a.max_ways == 18;
+    appendf(out, " (%s %d-way conflict)\n", vowel_sound ? "an" : "a", a.max_ways);
+  }
+  appendf(out, "%d active lanes request %lld B: %d distinct words in %d banks, %zu phase%s",
+          a.active_lanes, static_cast<long long>(a.requested_bytes), a.distinct_words,
+          a.distinct_banks, a.phases.size(), a.phases.size() == 1 ? "" : "s");
+  if (a.packed) appendf(out, " (loads packed with partner lane l^%d)", a.packing_partner);
+  out += '\n';
+}
+
+void append_diagnostics(std::string& out, const std::vector<Diagnostic>& diagnostics) {
+  std::ostringstream lines;
+  for (const Diagnostic& d : diagnostics) lines << d << '\n';
+  out += lines.str();
+}
+
+void append_report(std::string& out, std::string_view heading, const Analysis& a,
+                   const std::array<LaneElements, kWarpSize>* elements, const TileLayout* tile,
+                   const std::vector<Diagnostic>& diagnostics, const Explanation& x) {
+  out += heading;
+  out += '\n';
+  append_summary(out, a);
+  out += '\n';
+  append_lane_table(out, a, elements, tile);
+  out += '\n';
+  append_bank_grid(out, a);
+  if (!diagnostics.empty()) {
+    out += '\n';
+    append_diagnostics(out, diagnostics);
+  }
+  out += '\n';
+  out += to_text(x);
+  if (!out.ends_with('\n')) out += '\n';
+}
+
+}  // namespace banklab::cli

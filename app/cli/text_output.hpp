@@ -1,0 +1,38 @@
+#pragma once
+// What `banklab analyze` and `banklab explain` print when --json is not given. Every number
+// comes from core's Analysis and Explanation; these functions only lay them out.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "banklab/analysis.hpp"
+#include "banklab/diagnostic.hpp"
+#include "banklab/explain.hpp"
+#include "banklab/scenario.hpp"
+
+namespace banklab::cli {
+
+// One row per lane: lane, r, c, byte, words, banks, wavefront, broadcast. `elements` and `tile`
+// are null for raw offsets, whose lanes have no (r, c).
+void append_lane_table(std::string& out, const Analysis& a,
+                       const std::array<LaneElements, kWarpSize>* elements,
+                       const TileLayout* tile);
+
+// One row per wavefront, one column per bank: the lowest lane that bank serves in that
+// wavefront, '+' after it when more lanes share the word (a broadcast or merged write), '.'
+// for an idle bank.
+void append_bank_grid(std::string& out, const Analysis& a);
+
+// "wavefronts 32, ideal 1, bank conflicts 31 (a 32-way conflict)".
+void append_summary(std::string& out, const Analysis& a);
+
+// Warnings and notes that ride along with a valid result, one a line; nothing when empty.
+void append_diagnostics(std::string& out, const std::vector<Diagnostic>& diagnostics);
+
+// The whole text report of one analysis: heading, summary, lane table, bank grid, diagnostics
+// and the explanation as core words it.
+void append_report(std::string& out, std::string_view heading, const Analysis& a,
+                   const std::array<LaneElements, kWarpSize>* elements, const TileLayout* tile,
+                   const std::vector<Diagnostic>& diagnostics, const Explanation& x);
+
+}  // namespace banklab::cli

@@ -1,0 +1,336 @@
+// The banklab executable as a user meets it: the lesson's numbers through --json, the text
+// report, help and version, and a one-line error with exit status 2 for every kind of bad input.
+#include <string>
+#include <string_view>
+
+#include <doctest/doctest.h>
+
+#include "banklab/presets.hpp"
+#include "run_banklab.hpp"
+
+namespace banklab::test {
+namespace {
+
+// `banklab analyze <arguments> --json`, checked to succeed; returns the parsed object.
+nlohmann::json analyze_json(const std::string& arguments) {
+  const Run run = run_banklab("analyze " + arguments + " --json");
+  INFO("banklab analyze ", arguments, " --json\nstderr: ", run.err);
+  REQUIRE(run.status == 0);
+  CHECK(run.err.empty());
+  return parse_json(run);
+}
+
+// A scenario's wavefronts and bank conflicts, for one column of the tile.
+struct Counts {
+  int wavefronts;
+  int conflicts;
+};
+
+Counts column_counts(const std::string& scenario, int column) {
+  const nlohmann::json j = analyze_json(scenario + " --access column --index " +
+                                        std::to_string(column));
+  return {j.at("wavefronts").get<int>(), j.at("bank_conflicts").get<int>()};
+}
+
+// A bad command line: exit status 2, nothing on stdout, and exactly one line on stderr that
+// starts with "banklab: " and contains `names` (the flag or the rule it broke).
+void check_rejected(const std::string& arguments, std::string_view names) {
+  const Run run = run_banklab(arguments);
+  INFO("banklab ", arguments, "\nstdout: ", run.out, "\nstderr: ", run.err);
+  CHECK(run.status == 2);
+  CHECK(run.out.empty());
+  CHECK(run.err.starts_with("banklab: "));
+  CHECK(run.err.find('\n') == run.err.size() - 1);
+  CHECK(run.err.find(names) != std::string::npos);
+}
+
+TEST_CASE("The lesson's fp32 numbers hold for every column") {
+  for (int c = 0; c < 32; ++c) {
+    CAPTURE(c);
+    SUBCASE("float tile[32][32]: bank c for every lane, 32-way, 32 wavefronts") {
+      const Counts n = column_counts("--dtype fp32 --tile 32x32 --pad 0", c);
+      CHECK(n.wavefronts == 32);
+      CHECK(n.conflicts == 31);
+    }
+    SUBCASE("float tile[32][33]: bank (r + c) mod 32, 1 wavefront") {
+      const Counts n = column_counts("--dtype fp32 --tile 32x32 --pad 1", c);
+      CHECK(n.wavefronts == 1);
+      CHECK(n.conflicts == 0);
+    }
+    SUBCASE("float tile[32][36]: bank (4r + c) mod 32, 8 banks, 4-way") {
+      const Counts n = column_counts("--dtype fp32 --tile 32x32 --pad 4", c);
+      CHECK(n.wavefronts == 4);
+      CHECK(n.conflicts == 3);
+    }
+    SUBCASE("float tile[32][32] stored at column c ^ r: 32 banks, 1 wavefront") {
+      const Counts n = column_counts("--dtype fp32 --tile 32x32 --swizzle xor", c);
+      CHECK(n.wavefronts == 1);
+    }
+  }
+}
+
+TEST_CASE("The row-wise writes of the lesson are conflict-free, padded or not") {
+  for (int pad : {0, 1}) {
+    for (int r = 0; r < 32; ++r) {
+      CAPTURE(pad);
+      CAPTURE(r);
+      const nlohmann::json j = analyze_json("--pad " + std::to_string(pad) +
+                                            " --access row --op st --index " + std::to_string(r));
+      CHECK(j.at("wavefronts") == 1);
+    }
+  }
+}
+
+TEST_CASE("The lesson's bf16 numbers hold, with the odd-column exception for 33 elements") {
+  for (int c = 0; c < 32; ++c) {
+    CAPTURE(c);
+    SUBCASE("bf16 tile[32][32]: 2 banks for 32 lanes, 16-way") {
+      CHECK(column_counts("--dtype bf16 --pad 0", c).wavefronts == 16);
+    }
+    SUBCASE("bf16 tile[32][33]: conflict-free for even columns, 2-way for odd ones (measured)") {
+      CHECK(column_counts("--dtype bf16 --pad 1", c).wavefronts == (c % 2 == 0 ? 1 : 2));
+    }
+    SUBCASE("bf16 tile[32][34]: 17-word rows, conflict-free") {
+      CHECK(column_counts("--dtype bf16 --pad 2", c).wavefronts == 1);
+    }
+  }
+}
+
+TEST_CASE("The lesson's fp64 and 16-byte chunk numbers hold") {
+  SUBCASE("double tile[32][32] column: 32 wavefronts") {
+    CHECK(column_counts("--dtype fp64", 0).wavefronts == 32);
+  }
+  SUBCASE("double tile[32][33] column: 2 wavefronts, the floor for 256 bytes") {
+    for (int c = 0; c < 32; ++c) {
+      CAPTURE(c);
+      const nlohmann::json j = analyze_json("--dtype fp64 --pad 1 --index " + std::to_string(c));
+      CHECK(j.at("wavefronts") == 2);
+      CHECK(j.at("ideal_wavefronts") == 2);
+      CHECK(j.at("bank_conflicts") == 0);
+    }
+  }
+  SUBCASE("ldmatrix.x4 over 128-byte rows: 8 rows of a chunk pile on 4 banks, 32 wavefronts") {
+    const nlohmann::json j = analyze_json("--dtype bf16 --tile 8x64 --access ldmatrix.x4");
+    CHECK(j.at("wavefronts") == 32);
+    CHECK(j.at("bank_conflicts") == 28);
+  }
+  SUBCASE("the same with the 128-byte TMA swizzle: 4 wavefronts, one per matrix") {
+    const nlohmann::json j =
+        analyze_json("--dtype bf16 --tile 8x64 --swizzle tma128 --access ldmatrix.x4");
+    CHECK(j.at("wavefronts") == 4);
+    CHECK(j.at("bank_conflicts") == 0);
+  }
+}
+
+TEST_CASE("Raw offsets give the measured counts of hardware-rules.md") {
+  // Offsets of lane L: f(L) for L = 0..31, as the comma list --offsets takes.
+  const auto offsets = [](auto f) {
+    std::string list;
+    for (int l = 0; l < 32; ++l) list += (l ? "," : "") + std::to_string(f(l));
+    return list;
+  };
+  struct Row {
+    const char* pattern;
+    std::string op;
+    int width;
+    std::string list;
+    int wavefronts;
+    int conflicts;
+  };
+  const Row rows[] = {
+      {"float[32][32] column", "ld", 4, offsets([](int l) { return 128 * l; }), 32, 31},
+      {"float[32][36] column", "st", 4, offsets([](int l) { return 144 * l; }), 4, 3},
+      {"all lanes one 8-byte address, load", "ld", 8, offsets([](int) { return 0; }), 1, 0},
+      {"all lanes one 8-byte address, store", "st", 8, offsets([](int) { return 0; }), 2, 0},
+      {"all lanes one 16-byte address, load", "ld", 16, offsets([](int) { return 0; }), 2, 0},
+      {"lanes alternate 0 and 128, 16-byte store", "st", 16,
+       offsets([](int l) { return 128 * (l % 2); }), 8, 4},
+      {"lanes 0-15 active, 128 L", "ld", 4,
+       offsets([](int l) { return l < 16 ? 128 * l : -1; }), 16, 15},
+      {"ldmatrix.x4 chunk-swizzled 128-byte rows", "ldmatrix.x4", 16,
+       offsets([](int l) { return 128 * (l % 8) + 16 * ((l / 8) ^ (l % 8)); }), 4, 0},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.pattern);
+    const nlohmann::json j = analyze_json("--op " + row.op + " --width " +
+                                          std::to_string(row.width) + " --offsets " + row.list);
+    CHECK(j.at("wavefronts") == row.wavefronts);
+    CHECK(j.at("bank_conflicts") == row.conflicts);
+  }
+}
+
+TEST_CASE("The JSON of an analysis carries the fields scripts rely on") {
+  const nlohmann::json j = analyze_json("--pad 1 --index 5");
+  CHECK(j.at("ok") == true);
+  CHECK(j.at("wavefronts") == 1);
+  CHECK(j.at("ideal_wavefronts") == 1);
+  CHECK(j.at("bank_conflicts") == 0);
+  CHECK(j.at("diagnostics").is_array());
+  REQUIRE(j.at("lanes").size() == 32);
+  // Lane 7 reads element (7, 5) of float tile[32][33]: byte 4 * (33 * 7 + 5), bank (7 + 5).
+  const nlohmann::json& lane = j.at("lanes").at(7);
+  CHECK(lane.at("row") == 7);
+  CHECK(lane.at("col") == 5);
+  CHECK(lane.at("byte") == 4 * (33 * 7 + 5));
+  CHECK(lane.at("banks").at(0) == 12);
+}
+
+TEST_CASE("A preset is a starting point that flags override") {
+  SUBCASE("as it is") {
+    CHECK(analyze_json("--preset fp32-pad4").at("wavefronts") == 4);
+  }
+  SUBCASE("with another pad") {
+    CHECK(analyze_json("--preset fp32-pad4 --pad 1").at("wavefronts") == 1);
+  }
+  SUBCASE("a matrix preset switched to a column read drops its ldmatrix op and width") {
+    const nlohmann::json j = analyze_json("--preset ldmatrix-plain --access column");
+    CHECK(j.at("op") == "ld");
+    CHECK(j.at("width") == 2);
+  }
+  SUBCASE("inactive lanes from --lanes") {
+    CHECK(analyze_json("--preset fp32-naive --lanes 0000ffff").at("wavefronts") == 16);
+    CHECK(analyze_json("--preset fp32-naive --lanes 0x1").at("wavefronts") == 1);
+  }
+}
+
+TEST_CASE("The text report shows the lane table, the bank grid and the explanation") {
+  const Run run = run_banklab("analyze --dtype fp32 --pad 0 --index 3");
+  REQUIRE(run.status == 0);
+  CHECK(run.err.empty());
+  CHECK(run.out.find("wavefronts 32, ideal 1, bank conflicts 31 (a 32-way conflict)") !=
+        std::string::npos);
+  CHECK(run.out.find("lane    r       c      byte  words") != std::string::npos);
+  CHECK(run.out.find("wavefront | bank") != std::string::npos);
+  // 32 wavefront rows, lane L alone in bank 3 of wavefront L.
+  CHECK(run.out.find("\n  31  p0  |  .  .  . 31  .  .") != std::string::npos);
+}
+
+TEST_CASE("Help, version and the command list") {
+  SUBCASE("banklab --help lists every command and exits 0") {
+    const Run run = run_banklab("--help");
+    CHECK(run.status == 0);
+    for (const char* command : {"analyze", "presets", "explain"}) {
+      CAPTURE(command);
+      CHECK(run.out.find(std::string("  ") + command + " ") != std::string::npos);
+    }
+  }
+  SUBCASE("each command answers --help and -h with its usage") {
+    for (const char* command : {"analyze", "presets", "explain"}) {
+      for (const char* flag : {"--help", "-h"}) {
+        CAPTURE(command);
+        CAPTURE(flag);
+        const Run run = run_banklab(std::string(command) + " " + flag);
+        CHECK(run.status == 0);
+        CHECK(run.out.starts_with(std::string("usage: banklab ") + command));
+      }
+    }
+  }
+  SUBCASE("--version") {
+    const Run run = run_banklab("--version");
+    CHECK(run.status == 0);
+    CHECK(run.out == std::string("banklab ") + BANKLAB_VERSION + "\n");
+  }
+  SUBCASE("no command at all is bad input, with the command list on stderr") {
+    const Run run = run_banklab("");
+    CHECK(run.status == 2);
+    CHECK(run.out.empty());
+    CHECK(run.err.find("analyze") != std::string::npos);
+  }
+}
+
+TEST_CASE("Bad input exits 2 with one line naming the problem") {
+  SUBCASE("command line") {
+    check_rejected("frobnicate", "unknown command 'frobnicate'");
+    check_rejected("analyze --padd 1", "unknown flag --padd");
+    check_rejected("analyze --pad", "missing value for --pad");
+    check_rejected("analyze --pad two", "--pad expects a whole number, got 'two'");
+    check_rejected("analyze --index 1e3", "--index expects a whole number");
+    check_rejected("analyze --json=1", "--json is a switch");
+    check_rejected("presets extra", "'presets' takes no arguments");
+    check_rejected("explain a b", "unexpected argument 'b'");
+  }
+  SUBCASE("values") {
+    check_rejected("analyze --dtype fp128", "--dtype expects fp8, bf16, fp32 or fp64");
+    check_rejected("analyze --access diagonal", "--access expects row, column");
+    check_rejected("analyze --op ldmatrix.x4", "--op ldmatrix.x4 is a matrix op");
+    check_rejected("analyze --access ldmatrix.x4 --op st", "does not match --access");
+    check_rejected("analyze --lanes zz", "--lanes expects a hexadecimal lane mask");
+    check_rejected("analyze --lanes 1ffffffff", "more than 32 bits");
+    check_rejected("analyze --preset nope", "'nope' is not a preset; the presets are fp32-naive");
+    check_rejected("explain nope", "'nope' is not a preset");
+  }
+  SUBCASE("mixed forms") {
+    check_rejected("analyze --batch - --pad 1", "--pad cannot be combined with --batch");
+    check_rejected("analyze --offsets 0 --tile 32x32", "--tile belongs to the scenario form");
+    check_rejected("analyze --op ld --offsets 0,4", "--offsets needs --width");
+    check_rejected("analyze --batch /nonexistent/patterns.txt", "cannot open --batch file");
+  }
+  SUBCASE("rules of the model, in core's words") {
+    // The lesson's own example: float4 stores into 132-byte rows are misaligned.
+    check_rejected("analyze --pad 1 --access row --op st --width 16 --index 1",
+                   "a 16-byte access must be 16-byte aligned");
+    check_rejected("analyze --op ld --width 4 --offsets 0,4", "got 2 offsets");
+    check_rejected("analyze --op ld --width 3 --offsets 0", "--width: bad width '3'");
+    check_rejected("analyze --tile 0x32", "each side must be between 1 and 4096");
+    check_rejected("analyze --tile 3", "--tile: bad tile size '3'");
+    check_rejected("analyze --pad -1", "pad -1 is out of range");
+    check_rejected("analyze --index 40", "column index 40 is outside the tile");
+    check_rejected("analyze --swizzle cute:3,4", "--swizzle: bad swizzle 'cute:3,4'");
+    check_rejected("analyze --swizzle xor --tile 32x24", "only when C is a power of two");
+  }
+}
+
+TEST_CASE("With --json a rejected input also prints its diagnostics as JSON on stdout") {
+  const Run run = run_banklab("analyze --pad 1 --access row --op st --width 16 --index 1 --json");
+  CHECK(run.status == 2);
+  CHECK(run.err.starts_with("banklab: "));
+  const nlohmann::json j = parse_json(run);
+  CHECK(j.at("ok") == false);
+  REQUIRE_FALSE(j.at("diagnostics").empty());
+  CHECK(j.at("diagnostics").at(0).at("severity") == "error");
+}
+
+TEST_CASE("presets --json is a list of objects with a name, and every preset explains") {
+  const Run list = run_banklab("presets --json");
+  REQUIRE(list.status == 0);
+  const nlohmann::json presets_json = parse_json(list);
+  REQUIRE(presets_json.is_array());
+  REQUIRE(presets_json.size() == presets().size());
+  for (const nlohmann::json& p : presets_json) {
+    REQUIRE(p.is_object());
+    const std::string name = p.at("name").get<std::string>();
+    CAPTURE(name);
+    const Run text = run_banklab("explain " + name);
+    CHECK(text.status == 0);
+    CHECK(text.out.starts_with(name + ": "));
+    const Run json = run_banklab("explain " + name + " --json");
+    CHECK(json.status == 0);
+    const nlohmann::json x = parse_json(json);
+    const int expected = p.at("expected_wavefronts").get<int>();
+    // A negative expectation marks a preset whose lesson is the diagnostic.
+    if (expected > 0) {
+      CHECK(x.at("wavefronts") == expected);
+      CHECK(x.at("explanation").at("steps").is_array());
+    } else {
+      CHECK(x.at("ok") == false);
+    }
+  }
+}
+
+TEST_CASE("explain with no preset explains the default one") {
+  const Run run = run_banklab("explain");
+  CHECK(run.status == 0);
+  CHECK(run.out.starts_with(std::string(kDefaultPreset) + ": "));
+}
+
+TEST_CASE("presets prints one entry per preset") {
+  const Run run = run_banklab("presets");
+  REQUIRE(run.status == 0);
+  for (const Preset& p : presets()) {
+    CAPTURE(p.name);
+    CHECK(run.out.find(std::string(p.name) + " ") != std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace banklab::test

@@ -1,0 +1,104 @@
+// `banklab analyze --batch`: one JSON object a line, in order, equal to what the single raw
+// form prints for the same pattern; bad lines reported in place without stopping the batch.
+#include <string>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "banklab/access.hpp"
+#include "random_access.hpp"
+#include "run_banklab.hpp"
+
+namespace banklab::test {
+namespace {
+
+std::vector<nlohmann::json> parse_lines(const Run& run) {
+  std::vector<nlohmann::json> objects;
+  std::size_t start = 0;
+  while (start < run.out.size()) {
+    const std::size_t end = run.out.find('\n', start);
+    REQUIRE_MESSAGE(end != std::string::npos, "the last output line has no newline");
+    objects.push_back(nlohmann::json::parse(run.out.substr(start, end - start), nullptr, false));
+    REQUIRE_FALSE(objects.back().is_discarded());
+    start = end + 1;
+  }
+  return objects;
+}
+
+// The single form's flags for a pattern: "--op ld --width 4 --offsets 0,4,...".
+std::string single_flags(const WarpAccess& a) {
+  std::string list;
+  for (std::int64_t o : a.offsets) list += (list.empty() ? "" : ",") + std::to_string(o);
+  return "--op " + std::string(op_name(a.op)) + " --width " + std::to_string(a.width) +
+         " --offsets " + list;
+}
+
+TEST_CASE("The batch and single forms agree on random patterns") {
+  brute::Rng rng(20261129);
+  std::vector<WarpAccess> accesses;
+  std::string batch;
+  for (int i = 0; i < 48; ++i) {
+    accesses.push_back(brute::random_access(rng));
+    batch += to_string(accesses.back()) + "\n";
+  }
+
+  SUBCASE("from a file") {
+    const TempFile file(batch);
+    const Run run = run_banklab("analyze --batch '" + file.path().string() + "'");
+    REQUIRE(run.status == 0);
+    CHECK(run.err.empty());
+    const std::vector<nlohmann::json> lines = parse_lines(run);
+    REQUIRE(lines.size() == accesses.size());
+    for (std::size_t i = 0; i < accesses.size(); ++i) {
+      CAPTURE(i);
+      CAPTURE(to_string(accesses[i]));
+      const Run single = run_banklab("analyze " + single_flags(accesses[i]) + " --json");
+      REQUIRE(single.status == 0);
+      CHECK(lines[i] == parse_json(single));
+    }
+  }
+  SUBCASE("from standard input, byte for byte the same as from a file") {
+    const TempFile file(batch);
+    const Run from_file = run_banklab("analyze --batch '" + file.path().string() + "'");
+    const Run from_stdin = run_banklab("analyze --batch -", batch);
+    CHECK(from_stdin.status == 0);
+    CHECK(from_stdin.out == from_file.out);
+  }
+}
+
+TEST_CASE("A bad batch line gives an error object in its place, and the batch goes on") {
+  const std::string batch =
+      "# a comment, then a blank line\n"
+      "\n"
+      "ld 4 " + std::string("0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,") +
+      "64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124\n"
+      "ld 4 1,2,3\n"
+      "frobnicate 4 0\r\n"
+      "st 8 " + std::string("0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0") +
+      "\r\n";
+  const Run run = run_banklab("analyze --batch -", batch);
+  CHECK(run.status == 2);
+  CHECK(run.err.starts_with("banklab: 2 of 4 batch patterns were bad; the first, line 4: "));
+  CHECK(run.err.find('\n') == run.err.size() - 1);
+  const std::vector<nlohmann::json> lines = parse_lines(run);
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0].at("ok") == true);
+  CHECK(lines[0].at("wavefronts") == 1);
+  CHECK(lines[1].at("ok") == false);
+  CHECK(lines[1].at("diagnostics").at(0).at("message").get<std::string>().starts_with("line 4: "));
+  CHECK(lines[2].at("ok") == false);
+  CHECK(lines[2].at("diagnostics").at(0).at("message").get<std::string>().starts_with("line 5: "));
+  // All lanes storing 8 bytes to one address: two half-warp phases, stores never pack.
+  CHECK(lines[3].at("ok") == true);
+  CHECK(lines[3].at("wavefronts") == 2);
+}
+
+TEST_CASE("An empty batch prints nothing and succeeds") {
+  const Run run = run_banklab("analyze --batch -", "");
+  CHECK(run.status == 0);
+  CHECK(run.out.empty());
+  CHECK(run.err.empty());
+}
+
+}  // namespace
+}  // namespace banklab::test
