@@ -32,7 +32,7 @@ namespace banklab::gpu {
 
 // What the hardware counted for one access.
 struct Measurement {
-  bool ok = false;
+  bool ok = false;    // the counters were read and the bytes verified
   std::string error;  // when !ok: why this access could not be measured (the rest still were)
   std::int64_t wavefronts = 0;
   std::int64_t bank_conflicts = 0;

@@ -1,0 +1,167 @@
+// measure(): plan every access, launch its probe kernel inside a CUPTI range-profiler batch, read
+// the counters per launch, and check the bytes each kernel moved against a CPU replay.
+#include "banklab/gpu_measure.hpp"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "probe_plan.hpp"
+#include "range_profiler.hpp"
+
+namespace banklab::gpu {
+namespace {
+
+using detail::kProbeOutBytes;
+using detail::ProbePlan;
+
+// Launches per profiling batch: large enough that CUPTI's per-batch set-up is amortised, small
+// enough that a cancel request is answered within a fraction of a second.
+constexpr int kBatchLaunches = 256;
+
+// The counter names Nsight Compute uses; loads (ld, ldmatrix) read the op_ld trio, stores the
+// op_st trio. The two instruction counts cost CUPTI a second replay pass of each launch.
+enum MetricIndex { kLdWavefronts, kLdConflicts, kLdInstructions, kStWavefronts, kStConflicts,
+                   kStInstructions };
+std::vector<std::string> metric_names() {
+  return {
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+      "smsp__sass_inst_executed_op_shared_ld.sum",
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+      "smsp__sass_inst_executed_op_shared_st.sum",
+  };
+}
+
+// CUPTI sessions are per context and the profiler is process-wide: one measure() at a time.
+std::mutex& session_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::string cuda_failure(const char* call, cudaError_t err) {
+  return std::string(call) + " failed: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) +
+         ")";
+}
+
+struct DeviceBuffer {
+  void* ptr = nullptr;
+  ~DeviceBuffer() {
+    if (ptr != nullptr) cudaFree(ptr);
+  }
+};
+
+std::int64_t counter(double value) { return std::llround(value); }
+
+}  // namespace
+
+MeasureSupport measure_support() {
+  MeasureSupport s;
+  s.device = query_device();
+  if (!s.device.ok()) {
+    s.reason = "no GPU to measure on: " + std::string(availability_name(s.device.availability));
+    if (!s.device.detail.empty()) s.reason += " (" + s.device.detail + ")";
+    return s;
+  }
+  // stmatrix and the counters the model is checked against are Hopper's (sm_90).
+  if (s.device.cc_major < 9) {
+    s.reason = s.device.name + " is compute capability " + std::to_string(s.device.cc_major) +
+               "." + std::to_string(s.device.cc_minor) +
+               "; the measured kernels need sm_90 or newer (stmatrix), and the model is Hopper's";
+    return s;
+  }
+  s.ok = true;
+  return s;
+}
+
+Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
+                                           const MeasureProgress& progress,
+                                           const std::atomic<bool>* cancel) {
+  const std::lock_guard<std::mutex> lock(session_mutex());
+  const MeasureSupport support = measure_support();
+  if (!support.ok) return Error{support.reason};
+
+  std::vector<Measurement> results(accesses.size());
+  std::vector<ProbePlan> plans(accesses.size());
+  std::vector<std::size_t> runnable;
+  for (std::size_t i = 0; i < accesses.size(); ++i) {
+    const std::vector<Diagnostic> diagnostics = check_access(accesses[i]);
+    if (has_error(diagnostics)) {
+      results[i].error = first_error(diagnostics);
+      continue;
+    }
+    Expected<ProbePlan> plan = detail::plan_probe(accesses[i]);
+    if (!plan) {
+      results[i].error = plan.error();
+      continue;
+    }
+    plans[i] = *plan;
+    runnable.push_back(i);
+  }
+  if (runnable.empty()) {
+    if (progress) progress(accesses.size(), accesses.size());
+    return results;
+  }
+
+  const int device = support.device.ordinal;
+  if (std::string err = detail::prepare_probes(device); !err.empty()) return Error{err};
+  auto profiler = detail::RangeProfiler::open(device, metric_names(), kBatchLaunches);
+  if (!profiler) return Error{profiler.error()};
+  DeviceBuffer out;
+  const std::size_t out_bytes = static_cast<std::size_t>(kBatchLaunches) * kProbeOutBytes;
+  if (cudaError_t err = cudaMalloc(&out.ptr, out_bytes); err != cudaSuccess)
+    return Error{cuda_failure("cudaMalloc", err)};
+  std::vector<std::uint8_t> host_out(out_bytes);
+
+  std::size_t done = accesses.size() - runnable.size();
+  for (std::size_t first = 0; first < runnable.size(); first += kBatchLaunches) {
+    if (cancel != nullptr && cancel->load()) {
+      return Error{"measurement cancelled after " + std::to_string(first) + " of " +
+                   std::to_string(runnable.size()) + " accesses"};
+    }
+    const int count = static_cast<int>(std::min<std::size_t>(kBatchLaunches, runnable.size() - first));
+    // Poison the output outside the profiled range, so a byte the kernel did not write fails
+    // verification instead of passing on stale data.
+    if (cudaError_t err = cudaMemset(out.ptr, 0xCD, out_bytes); err != cudaSuccess)
+      return Error{cuda_failure("cudaMemset", err)};
+    auto values = (*profiler)->profile(count, [&]() -> std::string {
+      for (int j = 0; j < count; ++j) {
+        void* slot = static_cast<std::uint8_t*>(out.ptr) + std::size_t{kProbeOutBytes} * j;
+        if (std::string err = detail::launch_probe(plans[runnable[first + j]], slot); !err.empty())
+          return err;
+      }
+      return {};
+    });
+    if (!values) return Error{values.error()};
+    if (cudaError_t err = cudaMemcpy(host_out.data(), out.ptr, out_bytes, cudaMemcpyDeviceToHost);
+        err != cudaSuccess) {
+      return Error{cuda_failure("cudaMemcpy", err)};
+    }
+    for (int j = 0; j < count; ++j) {
+      const std::size_t i = runnable[first + j];
+      const std::vector<double>& v = (*values)[j];
+      const bool load = is_load(accesses[i].op);
+      Measurement& m = results[i];
+      m.wavefronts = counter(v[load ? kLdWavefronts : kStWavefronts]);
+      m.bank_conflicts = counter(v[load ? kLdConflicts : kStConflicts]);
+      m.instructions = counter(v[load ? kLdInstructions : kStInstructions]);
+      const std::string wrong = detail::verify_probe(
+          accesses[i], plans[i],
+          std::span<const std::uint8_t>(host_out.data() + std::size_t{kProbeOutBytes} * j,
+                                        kProbeOutBytes));
+      m.verified = wrong.empty();
+      m.ok = m.verified;
+      if (!m.verified) m.error = "the kernel moved the wrong bytes, so its counts are not used: " + wrong;
+    }
+    done += static_cast<std::size_t>(count);
+    if (progress) progress(done, accesses.size());
+  }
+  return results;
+}
+
+}  // namespace banklab::gpu
