@@ -55,7 +55,8 @@ int packing_partner(const WarpAccess& a) {
 // queue. No access needs more than 32: a phase of n lanes each touching w/4 words in w/4
 // different banks puts at most n words in one bank, and n * phases = 32 for widths >= 4 B.
 Analysis analyze(const WarpAccess& a) {
-  assert(!has_error(check_access(a)) && "analyze() needs an access that check_access() accepts");
+  assert((a.width == 1 || a.width == 2 || a.width == 4 || a.width == 8 || a.width == 16) &&
+         "analyze() needs an access that check_access() accepts");
   Analysis r;
   r.access = a;
   r.packing_partner = packing_partner(a);
@@ -64,6 +65,7 @@ Analysis analyze(const WarpAccess& a) {
   const int used_lanes = a.addressed_lanes();
   const int phase_count = used_lanes / phase_lanes;
   r.phases.reserve(static_cast<std::size_t>(phase_count));
+  r.wavefronts.reserve(kMaxWavefronts);
 
   std::array<std::array<std::int64_t, kMaxWavefronts>, kBankCount> queue;  // words per bank
   std::array<int, kBankCount> queue_length{};
@@ -107,11 +109,13 @@ Analysis analyze(const WarpAccess& a) {
       }
     }
     r.wavefronts.resize(r.wavefronts.size() + static_cast<std::size_t>(phase.wavefront_count));
-    for (int j = 0; j < phase.wavefront_count; ++j) {
-      Wavefront& wf = r.wavefronts[static_cast<std::size_t>(phase.first_wavefront + j)];
-      wf.phase = p;
-      for (int bank = 0; bank < kBankCount; ++bank)
-        if (j < queue_length[bank]) wf.banks[bank].word = queue[bank][j];
+    for (int j = 0; j < phase.wavefront_count; ++j)
+      r.wavefronts[static_cast<std::size_t>(phase.first_wavefront + j)].phase = p;
+    for (int bank = 0; bank < kBankCount; ++bank) {
+      for (int j = 0; j < queue_length[bank]; ++j) {
+        r.wavefronts[static_cast<std::size_t>(phase.first_wavefront + j)].banks[bank].word =
+            static_cast<std::int32_t>(queue[bank][j]);
+      }
     }
     for (int lane = first_lane; lane < first_lane + phase_lanes; ++lane) {
       LaneRecord& rec = r.lanes[lane];
@@ -125,7 +129,7 @@ Analysis analyze(const WarpAccess& a) {
       LaneRecord& rec = r.lanes[lane];
       for (int k = 0; k < rec.word_count; ++k) {
         const BankSlot& s = r.wavefronts[static_cast<std::size_t>(rec.wavefronts[k])].banks[rec.banks[k]];
-        if (std::popcount(s.lanes) > 1) rec.shares_word = true;
+        if ((s.lanes & (s.lanes - 1)) != 0) rec.shares_word = true;  // more than one lane
       }
     }
     if (phase.active_lanes) {

@@ -4,16 +4,6 @@
 
 namespace banklab {
 
-int dtype_bytes(DType t) {
-  switch (t) {
-    case DType::fp8: return 1;
-    case DType::bf16: return 2;
-    case DType::fp32: return 4;
-    case DType::fp64: return 8;
-  }
-  return 4;
-}
-
 std::string_view dtype_name(DType t) {
   switch (t) {
     case DType::fp8: return "fp8";

@@ -147,7 +147,7 @@ void append_analysis_fields(std::string& out, const Analysis& a,
       if (!s.used()) continue;
       out += '{';
       append_field(out, "bank", std::int64_t{bank});
-      append_field(out, "word", s.word);
+      append_field(out, "word", std::int64_t{s.word});
       append_key(out, "lanes");
       append_lane_list(out, s.lanes);
       out += "},";

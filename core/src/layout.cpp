@@ -57,77 +57,83 @@ Cell TileLayout::physical_cell(int r, int c) const {
 
 int TileLayout::bank(int r, int c) const { return bank_of_byte((*this)(r, c)); }
 
+// Each rule builds its message only when it fails: check() runs on every evaluation, and the
+// valid path must cost next to nothing.
 std::string TileLayout::check() const {
-  std::ostringstream msg;
   const int e = elem_bytes();
   if (rows < 1 || rows > kMaxSide || cols < 1 || cols > kMaxSide) {
+    std::ostringstream msg;
     msg << "tile " << rows << "x" << cols << " is not a tile: each side must be between 1 and "
         << kMaxSide << " elements";
     return msg.str();
   }
   if (pad < 0 || pad > kMaxPad) {
+    std::ostringstream msg;
     msg << "pad " << pad << " is out of range: a row can be padded by 0 to " << kMaxPad
         << " elements";
     return msg.str();
   }
   if (size_bytes() > kSharedMemoryBytes) {
+    std::ostringstream msg;
     msg << to_string(*this) << " needs " << size_bytes() << " B, more than the "
         << kSharedMemoryBytes << " B (228 KB) of shared memory an H100/H200 SM has";
     return msg.str();
   }
   switch (swizzle.kind) {
-    case SwizzleKind::none: break;
-    case SwizzleKind::xor_columns:
-      if (!std::has_single_bit(static_cast<unsigned>(cols))) {
-        msg << "the xor swizzle stores (r, c) at column c ^ (r mod C), which stays inside the row "
-               "only when C is a power of two; C is "
-            << cols;
-      }
-      break;
+    case SwizzleKind::none: return {};
+    case SwizzleKind::xor_columns: {
+      if (std::has_single_bit(static_cast<unsigned>(cols))) return {};
+      std::ostringstream msg;
+      msg << "the xor swizzle stores (r, c) at column c ^ (r mod C), which stays inside the row "
+             "only when C is a power of two; C is "
+          << cols;
+      return msg.str();
+    }
     case SwizzleKind::cute: {
       const Swizzle& s = swizzle.cute;
       if (std::string why = s.check(); !why.empty()) return why;
       if (s.bits > 0 && (1 << s.base) < e) {
+        std::ostringstream msg;
         msg << s << " changes byte-offset bit " << s.base << ", inside a " << e
             << "-byte element, which would split elements; M must be at least "
             << std::countr_zero(static_cast<unsigned>(e)) << " for " << dtype_name(dtype);
-        break;
+        return msg.str();
       }
       std::int64_t escaping = 0;
-      if (!swizzle_stays_inside(s, size_bytes(), &escaping)) {
-        msg << s << " is not a bijection on the " << size_bytes() << " B tile: byte " << escaping
-            << " would move to " << s(escaping) << ", past the end; the tile must be a whole "
-            << "number of the swizzle's " << (std::int64_t{1} << s.period_log2())
-            << "-byte periods";
-      }
-      break;
+      if (swizzle_stays_inside(s, size_bytes(), &escaping)) return {};
+      std::ostringstream msg;
+      msg << s << " is not a bijection on the " << size_bytes() << " B tile: byte " << escaping
+          << " would move to " << s(escaping) << ", past the end; the tile must be a whole "
+          << "number of the swizzle's " << (std::int64_t{1} << s.period_log2()) << "-byte periods";
+      return msg.str();
     }
     case SwizzleKind::tma32:
     case SwizzleKind::tma64:
     case SwizzleKind::tma128: {
       const int span = swizzle.tma_span_bytes();
       const int repeat = swizzle.tma_repeat_bytes();
-      const std::string mode = "TMA " + std::to_string(span) + "B swizzle";
+      if (pad == 0 && pitch_bytes() == span && size_bytes() % repeat == 0) return {};
+      std::ostringstream msg;
+      msg << "TMA " << span << "B swizzle";
       if (pad != 0) {
-        msg << mode << ": TMA writes its box densely, so a TMA-swizzled tile has no padding (pad "
-            << pad << " given)";
+        msg << ": TMA writes its box densely, so a TMA-swizzled tile has no padding (pad " << pad
+            << " given)";
       } else if (pitch_bytes() < span) {
-        msg << mode << " spans " << span << " B but a row of " << to_string(*this) << " is "
-            << pitch_bytes() << " B: the span exceeds the row; use " << span / e
-            << " columns of " << dtype_name(dtype) << ", or a narrower mode";
+        msg << " spans " << span << " B but a row of " << to_string(*this) << " is "
+            << pitch_bytes() << " B: the span exceeds the row; use " << span / e << " columns of "
+            << dtype_name(dtype) << ", or a narrower mode";
       } else if (pitch_bytes() > span) {
-        msg << mode << " spans " << span << " B but a row of " << to_string(*this) << " is "
+        msg << " spans " << span << " B but a row of " << to_string(*this) << " is "
             << pitch_bytes() << " B: TMA allows a box row of at most the swizzle span; use "
             << span / e << " columns of " << dtype_name(dtype) << ", or a wider mode";
-      } else if (size_bytes() % repeat != 0) {
-        msg << mode << " repeats every " << repeat << " B (" << repeat / span
-            << " rows); the tile's " << rows << " rows (" << size_bytes()
-            << " B) are not a whole number of repeats";
+      } else {
+        msg << " repeats every " << repeat << " B (" << repeat / span << " rows); the tile's "
+            << rows << " rows (" << size_bytes() << " B) are not a whole number of repeats";
       }
-      break;
+      return msg.str();
     }
   }
-  return msg.str();
+  return {};
 }
 
 std::string to_string(const TileLayout& t) {

@@ -60,6 +60,12 @@ std::string cell_text(Cell c) {
   return text;
 }
 
+// "element (1, 0)" or "its 4 elements from (1, 0)", for the lane diagnostics.
+std::string elements_text(Cell first, int k) {
+  if (k == 1) return "element " + cell_text(first);
+  return "its " + std::to_string(k) + " elements from " + cell_text(first);
+}
+
 // Checks that the scenario's choices fit together before any address is computed.
 std::string check_choices(const Scenario& s) {
   const TileLayout& t = s.tile;
@@ -92,7 +98,7 @@ std::string check_choices(const Scenario& s) {
       }
       break;
     case AccessPattern::column:
-      if (s.index < 0 || std::int64_t{s.index + 1} * k > t.cols) {
+      if (s.index < 0 || (std::int64_t{s.index} + 1) * k > t.cols) {  // 64-bit: index may be INT_MAX
         return "column index " + std::to_string(s.index) + " is outside the tile: with " +
                std::to_string(k) + " " + dtype + " per lane (" + std::to_string(width) +
                " B) the indices are 0.." + std::to_string(t.cols / k - 1) + " for " +
@@ -106,9 +112,10 @@ std::string check_choices(const Scenario& s) {
         return std::string(op_name(s.op)) + " reads 8 rows per matrix; the tile has " +
                std::to_string(t.rows);
       }
-      if (s.index < 0 || s.index + matrices > chunks) {
+      if (s.index < 0 || std::int64_t{s.index} + matrices > chunks) {  // 64-bit: index may be INT_MAX
         return std::string(op_name(s.op)) + " at chunk " + std::to_string(s.index) + " needs 16-byte"
-               " chunks " + std::to_string(s.index) + ".." + std::to_string(s.index + matrices - 1) +
+               " chunks " + std::to_string(s.index) + ".." +
+               std::to_string(std::int64_t{s.index} + matrices - 1) +
                " of each row, but a row of " + std::to_string(t.cols) + " " + dtype + " holds " +
                std::to_string(chunks) + " chunks";
       }
@@ -186,14 +193,11 @@ Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kW
         if (rel % e == 0 && rel < std::int64_t{k} * e) covered |= 1u << (rel / e);
         in_order = in_order && rel == std::int64_t{j} * e;
       }
-      const std::string what = k == 1 ? "element " + cell_text(first)
-                                      : "its " + std::to_string(k) + " elements from " +
-                                            cell_text(first);
-      const std::string verb_form = k == 1 ? "s" : "";  // "element ... starts", "elements ... start"
       if (covered != (1u << k) - 1) {
         lane_errors.push_back(
             {Severity::error, "contiguity",
-             "lane " + std::to_string(lane) + ": " + what + (k == 1 ? " does" : " do") + " not form one contiguous " +
+             "lane " + std::to_string(lane) + ": " + elements_text(first, k) +
+                 (k == 1 ? " does" : " do") + " not form one contiguous " +
                  std::to_string(access.width) + "-byte block in " + to_string(t) +
                  " (padding or the swizzle separates them), so one " +
                  std::to_string(access.width) + "-byte access cannot move them",
@@ -205,7 +209,8 @@ Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kW
             {Severity::error, "alignment",
              "lane " + std::to_string(lane) + ": a " + std::to_string(access.width) +
                  "-byte access must be " + std::to_string(access.width) +
-                 "-byte aligned, but " + what + " start" + verb_form + " at byte " + std::to_string(lowest) +
+                 "-byte aligned, but " + elements_text(first, k) + (k == 1 ? " starts" : " start") +
+                 " at byte " + std::to_string(lowest) +
                  " of " + to_string(t) + ", whose rows are " + std::to_string(t.pitch_bytes()) +
                  " B",
              lane});

@@ -40,10 +40,12 @@ struct LaneRecord {
 };
 
 // What one bank does in one wavefront: the word it serves (or none) and the lanes served.
+// A slot always serves at least one lane, so "no lanes" is "unused"; that keeps an empty slot
+// all zero bytes, and a new wavefront costs one memset.
 struct BankSlot {
-  std::int64_t word = -1;
+  std::int32_t word = 0;    // meaningful when used(); words of 228 KB fit in 32 bits
   std::uint32_t lanes = 0;  // bit L set when lane L gets (or gives) this word
-  bool used() const { return word >= 0; }
+  bool used() const { return lanes != 0; }
 };
 
 struct Wavefront {
@@ -79,8 +81,8 @@ struct Analysis {
   std::int64_t requested_bytes = 0;  // active lanes x width
 };
 
-// Precondition: check_access(access) has no error (asserted). Allocation-light: two small
-// vectors per call.
+// Precondition: check_access(access) has no error (only the width is asserted here: the full
+// check costs as much as the analysis). Allocation-light: two small vectors per call.
 Analysis analyze(const WarpAccess& access);
 
 // The per-lane table and the bank grid, as text.

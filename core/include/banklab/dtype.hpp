@@ -17,7 +17,15 @@ enum class DType : std::uint8_t {
 
 inline constexpr DType kAllDTypes[] = {DType::fp8, DType::bf16, DType::fp32, DType::fp64};
 
-int dtype_bytes(DType t);
+constexpr int dtype_bytes(DType t) {
+  switch (t) {
+    case DType::fp8: return 1;
+    case DType::bf16: return 2;
+    case DType::fp32: return 4;
+    case DType::fp64: return 8;
+  }
+  return 4;
+}
 // "fp8", "bf16", "fp32", "fp64": the spelling the CLI accepts and prints.
 std::string_view dtype_name(DType t);
 // The C++ spelling used when the tile is written as a declaration: "float tile[32][33]".
