@@ -1,0 +1,152 @@
+#include "brute_force.hpp"
+
+#include <algorithm>
+#include <ostream>
+#include <set>
+
+namespace banklab::brute {
+
+std::ostream& operator<<(std::ostream& os, const Count& c) {
+  return os << c.wavefronts << " wavefronts, ideal " << c.ideal;
+}
+
+namespace {
+
+// Rule 5: how many 8x8 matrices a matrix op moves; 0 for plain ld/st.
+int matrices(Op op) {
+  switch (op) {
+    case Op::ldmatrix_x1: return 1;
+    case Op::ldmatrix_x2: return 2;
+    case Op::ldmatrix_x4:
+    case Op::stmatrix_x4: return 4;
+    case Op::ld:
+    case Op::st: return 0;
+  }
+  return 0;
+}
+
+int element_bytes(DType t) {
+  return t == DType::fp8 ? 1 : t == DType::bf16 ? 2 : t == DType::fp32 ? 4 : 8;
+}
+
+bool on(const std::array<std::int64_t, kWarpSize>& offsets, int lane) { return offsets[lane] >= 0; }
+
+// Rule 4: every active lane's partner l^p is idle or on the same address.
+bool packs_with(const std::array<std::int64_t, kWarpSize>& offsets, int partner) {
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const int other = lane ^ partner;
+    if (on(offsets, lane) && on(offsets, other) && offsets[lane] != offsets[other]) return false;
+  }
+  return true;
+}
+
+std::vector<std::vector<int>> split(int first_lane, int lane_count, int phase_size) {
+  std::vector<std::vector<int>> out;
+  for (int start = first_lane; start < first_lane + lane_count; start += phase_size) {
+    std::vector<int> lanes;
+    for (int lane = start; lane < start + phase_size; ++lane) lanes.push_back(lane);
+    out.push_back(lanes);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> phases(Op op, int width,
+                                     const std::array<std::int64_t, kWarpSize>& offsets) {
+  if (const int m = matrices(op); m > 0) return split(0, 8 * m, 8);
+  // Rule 2, then rule 4 for loads of 8 and 16 bytes: packing doubles the lanes per phase.
+  int phase_size = width == 16 ? 8 : width == 8 ? 16 : 32;
+  const bool packs = op == Op::ld && (width == 8 || width == 16) &&
+                     (packs_with(offsets, 1) || packs_with(offsets, 2));
+  if (packs) phase_size *= 2;
+  return split(0, kWarpSize, phase_size);
+}
+
+Count count(Op op, int width, const std::array<std::int64_t, kWarpSize>& offsets) {
+  Count total;
+  for (const std::vector<int>& lanes : phases(op, width, offsets)) {
+    std::array<std::set<std::int64_t>, 32> words_of_bank;
+    bool any_active = false;
+    for (int lane : lanes) {
+      if (!on(offsets, lane)) continue;
+      any_active = true;
+      // Rule 1: the words a/4 ... (a + width - 1)/4; bank = word mod 32.
+      for (std::int64_t w = offsets[lane] / 4; w <= (offsets[lane] + width - 1) / 4; ++w)
+        words_of_bank[w % 32].insert(w);
+    }
+    if (!any_active) continue;
+    std::size_t deepest = 0;
+    for (const auto& words : words_of_bank) deepest = std::max(deepest, words.size());
+    total.wavefronts += static_cast<int>(deepest);
+    total.ideal += 1;
+  }
+  return total;
+}
+
+std::optional<WarpAccess> access_of(const Scenario& s) {
+  const TileLayout& t = s.tile;
+  const int e = element_bytes(t.dtype);
+  const int width = s.pattern == AccessPattern::matrix ? 16
+                    : s.width > 0                      ? s.width
+                    : s.pattern == AccessPattern::custom ? 4
+                                                         : e;
+  const int k = width / e;
+  WarpAccess a;
+  a.op = s.op;
+  a.width = width;
+  a.offsets.fill(kInactiveLane);
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!(s.lane_mask >> lane & 1u)) continue;
+    std::int64_t pos = 0;  // row-major position of the lane's first element
+    switch (s.pattern) {
+      case AccessPattern::custom: a.offsets[lane] = s.custom_offsets[lane]; continue;
+      case AccessPattern::row:
+        pos = std::int64_t{s.index} * t.cols + std::int64_t{lane} * k;
+        if (pos + k > std::int64_t{t.rows} * t.cols) continue;
+        break;
+      case AccessPattern::column:
+        if (lane >= t.rows) continue;
+        pos = std::int64_t{lane} * t.cols + std::int64_t{s.index} * k;
+        break;
+      case AccessPattern::matrix:
+        if (lane >= 8 * matrices(s.op)) continue;
+        pos = std::int64_t{lane % 8} * t.cols + (std::int64_t{s.index} + lane / 8) * 16 / e;
+        break;
+    }
+    std::set<std::int64_t> bytes;
+    for (int j = 0; j < k; ++j) {
+      const std::int64_t p = pos + j;
+      bytes.insert(tile_byte(t, static_cast<int>(p / t.cols), static_cast<int>(p % t.cols)));
+    }
+    const std::int64_t lowest = *bytes.begin();
+    if (*bytes.rbegin() != lowest + std::int64_t{k - 1} * e || std::ssize(bytes) != k ||
+        lowest % width != 0)
+      return std::nullopt;
+    a.offsets[lane] = lowest;
+  }
+  return a;
+}
+
+std::int64_t swizzle(int bits, int base, int shift, std::int64_t x) {
+  const std::int64_t yyy_mask = ((std::int64_t{1} << bits) - 1) << (base + shift);
+  return x ^ ((x & yyy_mask) >> shift);
+}
+
+std::int64_t tile_byte(const TileLayout& t, int r, int c) {
+  const std::int64_t e = element_bytes(t.dtype);
+  const std::int64_t pitch = (t.cols + t.pad) * e;
+  switch (t.swizzle.kind) {
+    case SwizzleKind::none: return r * pitch + c * e;
+    case SwizzleKind::xor_columns: return r * pitch + (c ^ (r % t.cols)) * e;
+    case SwizzleKind::cute:
+      return swizzle(t.swizzle.cute.bits, t.swizzle.cute.base, t.swizzle.cute.shift,
+                     r * pitch + c * e);
+    case SwizzleKind::tma32: return swizzle(1, 4, 3, r * pitch + c * e);
+    case SwizzleKind::tma64: return swizzle(2, 4, 3, r * pitch + c * e);
+    case SwizzleKind::tma128: return swizzle(3, 4, 3, r * pitch + c * e);
+  }
+  return -1;
+}
+
+}  // namespace banklab::brute

@@ -1,0 +1,146 @@
+// explain(): the derivation written the way the lesson writes it. The formulas and bank
+// expressions are checked word for word for the lesson's tiles; the verdict must carry the
+// analysis' own numbers for any scenario.
+#include <doctest/doctest.h>
+
+#include "banklab/explain.hpp"
+#include "banklab/presets.hpp"
+
+namespace banklab {
+namespace {
+
+Scenario column(DType dtype, int pad, int c, SwizzleSpec swizzle = {}) {
+  Scenario s;
+  s.tile = {dtype, 32, 32, pad, swizzle};
+  s.pattern = AccessPattern::column;
+  s.index = c;
+  return s;
+}
+
+Explanation explained(const Scenario& s) { return explain(s, evaluate(s)); }
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+bool any_contains(const std::vector<std::string>& lines, const std::string& part) {
+  for (const std::string& line : lines)
+    if (contains(line, part)) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("float tile[32][32]: word 32r + c, bank c, a 32-way conflict at 1/32 of the bandwidth") {
+  const Explanation x = explained(column(DType::fp32, 0, 0));
+  CHECK(x.formula == "element (r, c) of float tile[32][32] -> byte 128r + 4c -> word 32r + c");
+  CHECK(x.bank_expression == "bank = (32r + c) mod 32 = c");
+  CHECK(x.verdict == "32-way bank conflict: 32 wavefronts where 1 would do (31 excess)");
+  CHECK(any_contains(x.steps, "bank 0 for every lane"));
+  CHECK(any_contains(x.steps, "32 clocks"));
+  CHECK(any_contains(x.steps, "128-byte wavefront per clock"));
+  CHECK(any_contains(x.steps, "3% of shared-memory bandwidth"));  // 1/32
+}
+
+TEST_CASE("float tile[32][33]: the odd stride reduces to bank (r + c) mod 32") {
+  for (int c = 0; c < 32; ++c) {
+    CAPTURE(c);
+    const Explanation x = explained(column(DType::fp32, 1, c));
+    CHECK(x.formula == "element (r, c) of float tile[32][33] -> byte 132r + 4c -> word 33r + c");
+    CHECK(x.bank_expression == "bank = (33r + c) mod 32 = (r + c) mod 32");
+    CHECK(x.verdict == "conflict-free: 1 wavefront, the minimum for this request");
+    CHECK(any_contains(x.steps, "every one of the 32 columns"));
+  }
+}
+
+TEST_CASE("float tile[32][36]: bank (4r + c) mod 32, a 4-way conflict") {
+  const Explanation x = explained(column(DType::fp32, 4, 7));
+  CHECK(x.bank_expression == "bank = (36r + c) mod 32 = (4r + c) mod 32");
+  CHECK(contains(x.verdict, "4-way"));
+  CHECK(contains(x.verdict, "4 wavefronts"));
+}
+
+TEST_CASE("bf16 and fp64 tiles derive the lesson's word formulas") {
+  SUBCASE("bf16 tile[32][32]: word 16r + c/2") {
+    const Explanation x = explained(column(DType::bf16, 0, 4));
+    CHECK(contains(x.formula, "byte 64r + 2c -> word 16r + c/2"));
+    CHECK(x.bank_expression == "bank = (16r + c/2) mod 32");
+    CHECK(contains(x.verdict, "16-way"));
+  }
+  SUBCASE("bf16 tile[32][34]: word 17r + c/2") {
+    const Explanation x = explained(column(DType::bf16, 2, 4));
+    CHECK(contains(x.formula, "word 17r + c/2"));
+    CHECK(contains(x.verdict, "conflict-free"));
+  }
+  SUBCASE("double tile[32][33]: word 66r + 2c, bank (2r + 2c) mod 32, 2 wavefronts") {
+    const Explanation x = explained(column(DType::fp64, 1, 9));
+    CHECK(contains(x.formula, "word 66r + 2c"));
+    CHECK(x.bank_expression == "bank = (66r + 2c) mod 32 = (2r + 2c) mod 32");
+    CHECK(x.verdict == "conflict-free: 2 wavefronts, the minimum for this request");
+  }
+}
+
+TEST_CASE("bf16 tile[32][33]: the explanation says the shortcut fails for odd columns") {
+  for (int c = 0; c < 32; ++c) {
+    CAPTURE(c);
+    const Explanation x = explained(column(DType::bf16, 1, c));
+    CHECK(contains(x.verdict, c % 2 == 0 ? "conflict-free: 1 wavefront" : "2-way"));
+    CHECK(any_contains(x.caveats, "even columns take 1 wavefront, odd columns 2"));
+    CHECK(any_contains(x.caveats, "measured on the H200"));
+  }
+}
+
+TEST_CASE("the 128B swizzle is explained as chunk q of row r at chunk q ^ (r mod 8)") {
+  Scenario s = column(DType::fp32, 0, 0, SwizzleSpec{SwizzleKind::tma128, {}});
+  const Explanation x = explained(s);
+  CHECK(contains(x.formula, "Swizzle<3,4,3>(128r + 4c)"));
+  CHECK(contains(x.formula, "chunk q ^ (r mod 8)"));
+}
+
+TEST_CASE("a broadcast is explained as lanes served together") {
+  const Preset* p = find_preset("broadcast");
+  REQUIRE(p != nullptr);
+  const Explanation x = explained(p->scenario);
+  CHECK(any_contains(x.steps, "same word"));
+  CHECK(contains(x.verdict, "conflict-free"));
+}
+
+TEST_CASE("a scenario that cannot be analysed is explained by its diagnostics") {
+  Scenario s = column(DType::fp32, 1, 0);
+  s.pattern = AccessPattern::row;
+  s.op = Op::st;
+  s.width = 16;
+  const Explanation x = explained(s);
+  CHECK(contains(x.verdict, "cannot analyse: "));
+  CHECK(contains(x.verdict, "byte 132"));
+  CHECK(any_contains(x.steps, "16-byte aligned"));
+}
+
+TEST_CASE("raw offsets are explained from the word arithmetic alone") {
+  WarpAccess a;
+  for (int lane = 0; lane < kWarpSize; ++lane) a.offsets[lane] = 128 * lane;
+  const Explanation x = explain(analyze(a));
+  CHECK(contains(x.formula, "bank = word mod 32"));
+  CHECK(x.verdict == "32-way bank conflict: 32 wavefronts where 1 would do (31 excess)");
+}
+
+TEST_CASE("every preset's explanation states its own count, and prints as text") {
+  for (const Preset& p : presets()) {
+    CAPTURE(p.name);
+    const Evaluation e = evaluate(p.scenario);
+    const Explanation x = explain(p.scenario, e);
+    const std::string text = to_text(x);
+    CHECK(contains(text, "=> " + x.verdict + "\n"));
+    for (const std::string& caveat : x.caveats) CHECK(contains(text, "note: " + caveat));
+    if (e.ok()) {
+      const int w = e.analysis->wavefront_count();
+      CHECK(contains(x.verdict, std::to_string(w) + (w == 1 ? " wavefront" : " wavefronts")));
+      CHECK(any_contains(x.steps, "bank conflicts = " + std::to_string(w) + " - " +
+                                      std::to_string(e.analysis->ideal_wavefronts)));
+    } else {
+      CHECK(contains(x.verdict, first_error(e.diagnostics)));
+    }
+  }
+}
+
+}  // namespace banklab

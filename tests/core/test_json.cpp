@@ -1,0 +1,175 @@
+// The JSON writers: every object must parse (nlohmann::json is only the reader here), carry the
+// fields the CLI promises, and say the same as the analysis it was written from.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "banklab/json.hpp"
+#include "random_access.hpp"
+
+namespace banklab {
+namespace {
+
+using nlohmann::json;
+
+json parsed(const std::string& text) {
+  INFO(text);
+  json j;
+  REQUIRE_NOTHROW(j = json::parse(text));
+  return j;
+}
+
+Scenario fp32_column(int pad, int c) {
+  Scenario s;
+  s.tile = {DType::fp32, 32, 32, pad, {}};
+  s.pattern = AccessPattern::column;
+  s.index = c;
+  return s;
+}
+
+// The counts and the per-lane records of an analysis object against the analysis itself.
+void check_analysis_fields(const json& j, const Analysis& a) {
+  CHECK(j.at("wavefronts") == a.wavefront_count());
+  CHECK(j.at("ideal_wavefronts") == a.ideal_wavefronts);
+  CHECK(j.at("bank_conflicts") == a.bank_conflicts());
+  CHECK(j.at("max_ways") == a.max_ways);
+  CHECK(j.at("active_lanes") == a.active_lanes);
+  CHECK(j.at("requested_bytes") == a.requested_bytes);
+  CHECK(j.at("packed") == a.packed);
+  CHECK(j.at("op") == std::string(op_name(a.access.op)));
+  REQUIRE(j.at("lanes").size() == kWarpSize);
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    CAPTURE(lane);
+    const json& l = j.at("lanes")[static_cast<std::size_t>(lane)];
+    const LaneRecord& rec = a.lanes[lane];
+    CHECK(l.at("lane") == lane);
+    CHECK(l.at("active") == rec.active);
+    if (!rec.active) continue;
+    CHECK(l.at("byte") == rec.byte);
+    REQUIRE(l.at("words").size() == static_cast<std::size_t>(rec.word_count));
+    for (int k = 0; k < rec.word_count; ++k) {
+      CHECK(l.at("words")[static_cast<std::size_t>(k)] == rec.words[k]);
+      CHECK(l.at("banks")[static_cast<std::size_t>(k)] == rec.banks[k]);
+      CHECK(l.at("wavefronts")[static_cast<std::size_t>(k)] == rec.wavefronts[k]);
+    }
+    CHECK(l.at("shares_word") == rec.shares_word);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("an analysis writes one object with the counts, the lanes and the diagnostics") {
+  WarpAccess a;
+  a.op = Op::ld;
+  a.width = 16;
+  for (int lane = 0; lane < kWarpSize; ++lane) a.offsets[lane] = lane % 2 == 0 ? 0 : 128;
+  const Analysis result = analyze(a);
+  std::string out;
+  append_json(out, result, check_access(a));
+  const json j = parsed(out);
+  CHECK(j.at("ok") == true);
+  CHECK(j.at("wavefronts") == 4);
+  CHECK(j.at("bank_conflicts") == 2);
+  CHECK(j.at("packing_partner") == 2);
+  CHECK(j.at("diagnostics").empty());
+  check_analysis_fields(j, result);
+}
+
+TEST_CASE("a batch of random analyses appends valid objects to one reused buffer") {
+  brute::Rng rng(99);
+  std::string out;
+  for (int i = 0; i < 2'000; ++i) {
+    const WarpAccess a = brute::random_access(rng);
+    const Analysis result = analyze(a);
+    out.clear();
+    append_json(out, result, check_access(a));
+    CAPTURE(i);
+    const json j = parsed(out);
+    check_analysis_fields(j, result);
+  }
+}
+
+TEST_CASE("a scenario writes its choices, its analysis, its grid and its explanation") {
+  const Scenario s = fp32_column(1, 5);
+  const Evaluation e = evaluate(s);
+  REQUIRE(e.ok());
+  const Explanation x = explain(s, e);
+  std::string out;
+  append_json(out, s, e, &x);
+  const json j = parsed(out);
+  CHECK(j.at("ok") == true);
+  const json& sc = j.at("scenario");
+  CHECK(sc.at("dtype") == "fp32");
+  CHECK(sc.at("tile") == "32x32");
+  CHECK(sc.at("pad") == 1);
+  CHECK(sc.at("swizzle") == "none");
+  CHECK(sc.at("access") == "column");
+  CHECK(sc.at("index") == 5);
+  CHECK(sc.at("width") == 4);
+  CHECK(sc.at("lane_mask") == "0xffffffff");
+  CHECK(j.at("description") == describe(s));
+  check_analysis_fields(j, *e.analysis);
+  // Element (r, c) of every lane, and the grid the GUI draws.
+  CHECK(j.at("lanes")[7].at("row") == 7);
+  CHECK(j.at("lanes")[7].at("col") == 5);
+  REQUIRE(j.at("wavefront_banks").size() == 1);
+  CHECK(j.at("wavefront_banks")[0].at("banks").size() == 32);
+  REQUIRE(j.at("phases").size() == 1);
+  CHECK(j.at("phases")[0].at("wavefronts") == 1);
+  CHECK(j.at("explanation").at("verdict") == x.verdict);
+  CHECK(j.at("explanation").at("steps").size() == x.steps.size());
+  CHECK(j.at("explanation").at("bank_expression") == x.bank_expression);
+}
+
+TEST_CASE("a scenario that cannot be analysed writes ok false and its diagnostics") {
+  Scenario s = fp32_column(1, 0);
+  s.pattern = AccessPattern::row;
+  s.op = Op::st;
+  s.width = 16;
+  const Evaluation e = evaluate(s);
+  REQUIRE_FALSE(e.ok());
+  std::string out;
+  append_json(out, s, e, nullptr);
+  const json j = parsed(out);
+  CHECK(j.at("ok") == false);
+  CHECK_FALSE(j.contains("wavefronts"));
+  REQUIRE_FALSE(j.at("diagnostics").empty());
+  const json& d = j.at("diagnostics")[0];
+  CHECK(d.at("severity") == "error");
+  CHECK(d.at("rule") == "alignment");
+  CHECK(d.at("lane") == 8);
+  CHECK(d.at("message") == e.diagnostics[0].message);
+
+  std::string bare;
+  append_json_error(bare, e.diagnostics);
+  const json k = parsed(bare);
+  CHECK(k.at("ok") == false);
+  CHECK(k.at("diagnostics").size() == e.diagnostics.size());
+}
+
+TEST_CASE("strings are escaped so that any text survives the round trip") {
+  const std::string text = std::string("quote \" backslash \\ newline \n tab \t cr \r bell \a nul ") +
+                           '\0' + " unit \x1f end, and UTF-8: \xc3\xa9";
+  std::string out;
+  append_json_string(out, text);
+  CHECK(parsed(out).get<std::string>() == text);
+}
+
+TEST_CASE("every preset writes an object with its name and scenario") {
+  std::string out = "[";
+  for (const Preset& p : presets()) {
+    append_json(out, p);
+    out += ',';
+  }
+  out.back() = ']';
+  const json j = parsed(out);
+  REQUIRE(j.size() == presets().size());
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    CAPTURE(i);
+    CHECK(j[i].at("name") == std::string(presets()[i].name));
+    CHECK(j[i].at("expected_wavefronts") == presets()[i].expected_wavefronts);
+    CHECK(j[i].at("scenario").contains("access"));
+  }
+}
+
+}  // namespace banklab
