@@ -1,0 +1,113 @@
+#pragma once
+// Everything banklab-gui knows, in one plain struct passed by reference to every view.
+//
+//   what the user chose    scenario, preset, lane mask, custom offsets text, settings
+//   what core computed     derived (evaluation, explanation, tile bank map), refreshed by
+//                          refresh() only when the scenario differs from the last one evaluated
+//   what the frame drew    geometry (cell rectangles) and the draw queue for the GL programs
+//
+// The functions below are the app's logic: no GL and no window, so the tests run them headless.
+#include <imgui.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "banklab/explain.hpp"
+#include "banklab/scenario.hpp"
+#include "draw_queue.hpp"
+#include "geometry.hpp"
+#include "settings.hpp"
+
+namespace banklab::gui {
+
+struct Derived {
+  Evaluation evaluation;
+  std::optional<Explanation> explanation;  // with a valid analysis only
+  std::string tile_error;                  // TileLayout::check() of the tile, "" when valid
+  std::vector<std::uint8_t> bank_map;      // tile_bank_map(), row-major R x C, valid tile only
+};
+
+// Play, pause and step through the wavefronts, as the hardware serves them one per clock.
+struct StepThrough {
+  bool playing = false;
+  int served = 0;                  // wavefronts served so far: rows below this are lit
+  float seconds_per_wavefront = 0.5f;
+  float elapsed = 0.0f;            // since the last step while playing
+};
+
+struct Views {
+  bool presets = true;
+  bool controls = true;
+  bool banks = true;
+  bool lanes = true;
+  bool tile = true;
+  bool arithmetic = true;
+  bool help = false;
+};
+
+struct AppState {
+  Scenario scenario;
+  int preset = -1;  // index in presets() of the lesson last loaded; -1 before the first
+  std::string custom_text;   // what the user typed for custom offsets
+  std::string custom_error;  // why it was not accepted ("" when it was)
+
+  // The views draw evaluated and derived, never scenario: a control may change scenario in
+  // the middle of a frame, and the picture must stay consistent until the next refresh().
+  Derived derived;
+  std::optional<Scenario> evaluated;  // the scenario derived belongs to
+
+  StepThrough step;
+  Settings settings;
+  Views views;
+  bool tile_physical = false;  // tile view: where elements are stored, not where they belong
+  bool reset_layout = true;    // place the windows at their default positions this frame
+  int hovered_lane = -1;       // the lane under the mouse last frame, highlighted everywhere
+  int hovering_lane = -1;      // written by the views during this frame
+  bool quit_requested = false;
+  ImFont* mono_font = nullptr;  // formulas and tables; nullptr: ImGui's default font
+  std::vector<std::string> renderer_errors;  // shader compile/link logs, shown in a window
+
+  FrameGeometry geometry;
+  DrawQueue draw;
+};
+
+// Re-evaluates when the scenario changed since the last call; true when it did.
+bool refresh(AppState& s);
+int wavefront_total(const AppState& s);  // 0 without a valid analysis
+
+// Presets. Loading replaces the whole scenario and remembers the name in the settings.
+void load_preset(AppState& s, int index);
+bool load_preset(AppState& s, std::string_view name);
+void cycle_preset(AppState& s, int delta);  // n / p: next and previous, wrapping round
+bool preset_modified(const AppState& s);    // the scenario no longer equals its preset's
+
+// Step-through.
+void toggle_play(AppState& s);
+void step_by(AppState& s, int delta);
+void advance_time(AppState& s, float seconds);
+
+// The index (row, column or chunk) and the largest one the tile allows for the pattern.
+int max_index(const Scenario& sc);
+void move_index(AppState& s, int delta);
+
+void toggle_lane(AppState& s, int lane);
+// "0,4,8,...": the form parse_offsets() reads back.
+std::string offsets_text(const std::array<std::int64_t, kWarpSize>& offsets);
+// Parses 32 comma-separated offsets into the scenario; on error keeps the old ones and sets
+// custom_error. Returns whether the text was accepted.
+bool set_custom_offsets(AppState& s, std::string_view text);
+
+// The pattern and op move together: the matrix pattern needs an ldmatrix/stmatrix op, the
+// others ld or st.
+void set_pattern(AppState& s, AccessPattern p);
+
+// The tile view's two pictures: elements where they belong, or slots as stored.
+void set_tile_physical(AppState& s, bool physical);
+
+inline constexpr float kZoomStep = 0.125f;
+void change_zoom(AppState& s, float delta);
+
+}  // namespace banklab::gui

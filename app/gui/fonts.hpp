@@ -1,0 +1,21 @@
+#pragma once
+// Fonts: DejaVu Sans and DejaVu Sans Mono from fonts-dejavu-core when installed, ImGui's
+// built-in font otherwise, rasterised at the pixel size that DPI and zoom ask for (rebuilt
+// when either changes, rather than scaled up blurry).
+#include <imgui.h>
+
+namespace banklab::gui {
+
+inline constexpr float kBaseFontPixels = 15.0f;
+
+struct FontSet {
+  ImFont* ui = nullptr;
+  ImFont* mono = nullptr;
+  bool dejavu = false;  // false: ImGui's default font stands in for both
+};
+
+// Clears the atlas and adds the two fonts at kBaseFontPixels * scale. The caller rebuilds the
+// GL font texture (ImGui_ImplOpenGL3_CreateFontsTexture) or, headless, calls atlas.Build().
+FontSet load_fonts(ImFontAtlas& atlas, float scale);
+
+}  // namespace banklab::gui

@@ -1,0 +1,70 @@
+#pragma once
+// Where the views put their cells, computed before anything is drawn (the drawing and the
+// hit-testing for tooltips both read it) and kept in the state after the frame, so that the
+// screenshot tests can look at the pixels of a given cell instead of guessing positions.
+#include <imgui.h>
+
+#include <array>
+#include <optional>
+#include <string>
+
+namespace banklab::gui {
+
+struct GridHit {
+  int row = 0;
+  int col = 0;
+};
+
+// A regular grid: cell (r, c) spans [origin + (c, r) * pitch, ... + pitch - gap).
+struct GridGeometry {
+  ImVec2 origin{0, 0};
+  ImVec2 pitch{0, 0};
+  float gap = 0.0f;
+  int rows = 0;
+  int cols = 0;
+
+  bool empty() const { return rows == 0 || cols == 0; }
+  ImVec2 max() const { return cell_min(rows, cols); }
+  ImVec2 cell_min(int row, int col) const {
+    return ImVec2(origin.x + pitch.x * static_cast<float>(col),
+                  origin.y + pitch.y * static_cast<float>(row));
+  }
+  ImVec2 cell_max(int row, int col) const {
+    ImVec2 next = cell_min(row + 1, col + 1);
+    return ImVec2(next.x - gap, next.y - gap);
+  }
+  std::optional<GridHit> hit(ImVec2 p) const;
+};
+
+// The largest cells (up to max_cell, keeping them square when asked) that fit rows x cols into
+// avail; the grid is centred horizontally in avail.
+GridGeometry fit_grid(ImVec2 origin, ImVec2 avail, int rows, int cols, ImVec2 max_cell, float gap,
+                      bool square);
+
+struct BankViewGeometry {
+  GridGeometry grid;      // wavefront rows x 32 bank columns
+  float label_width = 0;  // the wavefront labels left of the grid
+  float header_height = 0;
+};
+
+struct LaneMapGeometry {
+  std::array<ImVec2, 32> lane_min{}, lane_max{};  // the lane boxes, top edge
+  std::array<ImVec2, 32> bank_min{}, bank_max{};  // the bank boxes, bottom edge
+  bool drawn = false;
+};
+
+struct TileGeometry {
+  GridGeometry grid;  // rows x (cols + pad) slots
+  int cols = 0;       // logical columns; slots at cols and beyond are padding
+};
+
+struct FrameGeometry {
+  std::optional<BankViewGeometry> banks;  // nullopt: the view showed a diagnostic instead
+  LaneMapGeometry lanes;
+  std::optional<TileGeometry> tile;
+};
+
+// JSON in framebuffer pixels (display coordinates times scale), for --geometry.
+std::string geometry_json(const FrameGeometry& g, float scale);
+
+}  // namespace banklab::gui

@@ -1,0 +1,313 @@
+// banklab-gui: the desktop app. Read it like Dear ImGui's GLFW + OpenGL 3 example: error
+// callback, GLFW, GL 3.3 core hints, window, ImGui context, backends, our state and renderer,
+// the loop (poll; sleep while minimised; new frame; draw; render), cleanup in reverse order.
+// Three ways to run: interactive; --screenshot (render offscreen at an exact size, save a PNG,
+// exit); --bench-frames (render N frames, print the timings, exit).
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include "gl.hpp"  // before GLFW, which must not pull in its own GL header
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "app_state.hpp"
+#include "banklab/presets.hpp"
+#include "bench.hpp"
+#include "fonts.hpp"
+#include "gl_renderer.hpp"
+#include "gl_target.hpp"
+#include "options.hpp"
+#include "settings.hpp"
+#include "ui.hpp"
+
+namespace {
+
+using banklab::gui::AppState;
+using Clock = std::chrono::steady_clock;
+
+void glfw_error_callback(int error, const char* description) {
+  std::fprintf(stderr, "banklab-gui: GLFW error %d: %s\n", error, description);
+}
+
+void print_no_display_help(const char* why) {
+  std::fprintf(stderr,
+               "banklab-gui: %s, so there is no screen to open a window on.\n"
+               "To get a picture anyway, run it under a virtual X server:\n"
+               "  xvfb-run -s '-screen 0 1920x1080x24' banklab-gui --preset %s "
+               "--screenshot out.png\n"
+               "or read the same analysis as text: banklab explain --preset %s\n",
+               why, std::string(banklab::kDefaultPreset).c_str(),
+               std::string(banklab::kDefaultPreset).c_str());
+}
+
+double ms_since(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+// The preset with the most tile elements: the heaviest heat map, what --bench-frames draws by
+// default.
+std::string_view heaviest_preset() {
+  const banklab::Preset* best = nullptr;
+  for (const banklab::Preset& p : banklab::presets()) {
+    const banklab::TileLayout& t = p.scenario.tile;
+    if (!best || std::int64_t{t.rows} * (t.cols + t.pad) >
+                     std::int64_t{best->scenario.tile.rows} *
+                         (best->scenario.tile.cols + best->scenario.tile.pad)) {
+      best = &p;
+    }
+  }
+  return best ? best->name : banklab::kDefaultPreset;
+}
+
+// What the fonts and style were last built for; rebuilt when DPI, zoom or theme change.
+struct Appearance {
+  float scale = 0.0f;
+  banklab::gui::Theme theme = banklab::gui::Theme::dark;
+};
+
+bool update_appearance(AppState& state, Appearance& applied, float content_scale) {
+  float scale = content_scale * state.settings.zoom;
+  bool fonts = scale != applied.scale;
+  if (!fonts && state.settings.theme == applied.theme) return false;
+  if (fonts) {
+    banklab::gui::FontSet set = banklab::gui::load_fonts(*ImGui::GetIO().Fonts, scale);
+    state.mono_font = set.mono;
+  }
+  banklab::gui::apply_style(ImGui::GetStyle(), state.settings.theme, scale);
+  applied = Appearance{scale, state.settings.theme};
+  return fonts;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  namespace gui = banklab::gui;
+  Clock::time_point start = Clock::now();
+
+  // Arguments: bad ones end here with status 2, before any window.
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  banklab::Expected<gui::Options> parsed = gui::parse_options(args);
+  if (!parsed) {
+    std::fprintf(stderr, "banklab-gui: %s\n", parsed.error().c_str());
+    return 2;
+  }
+  const gui::Options& opt = *parsed;
+  if (opt.help) {
+    std::fputs(gui::usage().c_str(), stdout);
+    return 0;
+  }
+  // Screenshots and benchmarks are reproducible: they neither read nor write the settings.
+  bool batch = opt.screenshot || opt.bench_frames > 0;
+
+  AppState state;
+  std::optional<std::filesystem::path> config =
+      batch ? std::nullopt : gui::config_dir_from_environment();
+  if (config) {
+    gui::ParsedSettings loaded = gui::load_settings(*config / gui::kSettingsFileName);
+    for (const std::string& w : loaded.warnings) std::fprintf(stderr, "banklab-gui: %s\n", w.c_str());
+    state.settings = loaded.settings;
+  }
+  if (opt.theme) state.settings.theme = *opt.theme;
+  gui::WindowSize size = opt.size.value_or(batch ? gui::WindowSize{1920, 1080}
+                                                 : gui::kDefaultWindowSize);
+  if (opt.zoom) {
+    state.settings.zoom = *opt.zoom;
+  } else if (opt.screenshot) {
+    // Xvfb reports no DPI: scale text with the picture so a 4K screenshot reads like 1080p.
+    float fit = std::min(static_cast<float>(size.width) / 1920.0f,
+                         static_cast<float>(size.height) / 1080.0f);
+    state.settings.zoom = std::clamp(fit, 1.0f, gui::kMaxZoom);
+  }
+  std::string_view preset = !opt.preset.empty()            ? std::string_view(opt.preset)
+                            : opt.bench_frames > 0         ? heaviest_preset()
+                            : !state.settings.preset.empty() ? std::string_view(state.settings.preset)
+                                                             : banklab::kDefaultPreset;
+  gui::load_preset(state, std::string(preset));
+
+  // GLFW and a GL 3.3 core context. No display is a state to explain, not a crash.
+  const char* display = std::getenv("DISPLAY");
+  if (!display || !*display) {
+    print_no_display_help("no display: DISPLAY is not set");
+    return 1;
+  }
+  glfwSetErrorCallback(glfw_error_callback);
+  if (!glfwInit()) {
+    print_no_display_help(("cannot open the display '" + std::string(display) + "'").c_str());
+    return 1;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  if (opt.screenshot) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+  GLFWwindow* window = glfwCreateWindow(size.width, size.height,
+                                        "BankLab: shared-memory banks", nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "banklab-gui: cannot create a window with an OpenGL 3.3 core context\n");
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(opt.bench_frames > 0 ? 0 : 1);  // the benchmark measures, not waits
+
+  // Dear ImGui, with its window layout in imgui.ini next to our settings.
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  std::string ini_path;
+  if (config) {
+    std::string problem = gui::save_settings(*config / gui::kSettingsFileName, state.settings);
+    if (problem.empty()) {
+      ini_path = (*config / gui::kImGuiIniFileName).string();
+    } else {
+      std::fprintf(stderr, "banklab-gui: settings will not be kept: %s\n", problem.c_str());
+    }
+  }
+  io.IniFilename = ini_path.empty() ? nullptr : ini_path.c_str();
+
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+
+  gui::GlRenderer renderer;
+  state.renderer_errors = renderer.init(state.draw);
+  for (const std::string& e : state.renderer_errors) {
+    std::fprintf(stderr, "banklab-gui: %s\n", e.c_str());
+  }
+  gui::OffscreenTarget target;
+  if (opt.screenshot) {
+    if (std::string e = target.create(size.width, size.height); !e.empty()) {
+      std::fprintf(stderr, "banklab-gui: %s\n", e.c_str());
+      state.renderer_errors.push_back(e);
+    }
+  }
+  gui::GpuTimer gpu_timer;
+  if (opt.bench_frames > 0) gpu_timer.init();
+
+  float content_scale = 1.0f;
+  if (!opt.screenshot) glfwGetWindowContentScale(window, &content_scale, nullptr);
+  Appearance applied;
+  update_appearance(state, applied, content_scale);
+
+  // ImGui needs a frame or two to size tables and windows; the screenshot is the fourth.
+  constexpr int kScreenshotFrame = 4;
+  int frames = 0;
+  int status = 0;
+  double first_frame_ms = 0.0;
+  std::vector<double> cpu_ms, wall_ms;
+  std::string gl_problems;
+  while (!glfwWindowShouldClose(window) && !state.quit_requested) {
+    Clock::time_point frame_start = Clock::now();
+    glfwPollEvents();
+    if (!batch && glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
+      glfwWaitEventsTimeout(0.1);
+      continue;
+    }
+    ImGui_ImplOpenGL3_NewFrame();
+    if (update_appearance(state, applied, content_scale)) {
+      ImGui_ImplOpenGL3_DestroyFontsTexture();
+      ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    ImGui_ImplGlfw_NewFrame();
+    if (opt.screenshot) {
+      io.DisplaySize = ImVec2(static_cast<float>(size.width), static_cast<float>(size.height));
+      io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+    }
+    ImGui::NewFrame();
+    gui::draw_app(state);
+    ImGui::Render();
+
+    const gui::Palette& pal = gui::palette(state.settings.theme);
+    renderer.upload(state.draw, pal, std::max(6.0f, ImGui::GetFontSize() * 0.5f));
+    int fb_w = 0, fb_h = 0;
+    if (opt.screenshot) {
+      target.bind();
+      fb_w = size.width;
+      fb_h = size.height;
+    } else {
+      glfwGetFramebufferSize(window, &fb_w, &fb_h);
+    }
+    if (opt.bench_frames > 0) gpu_timer.begin();
+    glViewport(0, 0, fb_w, fb_h);
+    ImVec4 bg = ImGui::ColorConvertU32ToFloat4(pal.background);
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    if (opt.bench_frames > 0) gpu_timer.end();
+    ++frames;
+    if (batch) {
+      if (std::string e = gui::gl_errors(); !e.empty()) {
+        gl_problems += "frame " + std::to_string(frames) + ": " + e + "\n";
+      }
+    }
+
+    if (opt.screenshot) {
+      if (frames < kScreenshotFrame) continue;
+      std::vector<unsigned char> pixels = target.read_rgba();
+      std::string problem = gui::write_png(*opt.screenshot, size.width, size.height, pixels);
+      if (problem.empty() && opt.geometry) {
+        std::ofstream out(*opt.geometry);
+        out << gui::geometry_json(state.geometry, 1.0f);
+        if (!out) problem = "cannot write " + *opt.geometry;
+      }
+      if (!problem.empty()) {
+        std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
+        status = 1;
+      }
+      break;
+    }
+    double cpu = ms_since(frame_start);
+    glfwSwapBuffers(window);
+    if (frames == 1) {
+      glFinish();
+      first_frame_ms = ms_since(start);
+    } else if (opt.bench_frames > 0) {
+      cpu_ms.push_back(cpu);
+      wall_ms.push_back(ms_since(frame_start));
+    }
+    if (opt.bench_frames > 0 && frames > opt.bench_frames) break;
+  }
+
+  if (opt.bench_frames > 0) {
+    std::vector<double> gpu_ms = gpu_timer.finish();
+    if (!gpu_ms.empty()) gpu_ms.erase(gpu_ms.begin());  // the first frame builds textures
+    gui::TimingSummary wall = gui::summarize(wall_ms);
+    std::printf("banklab-gui benchmark: preset %s, %dx%d, renderer %s\n",
+                std::string(preset).c_str(), size.width, size.height,
+                reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
+    std::printf("time to first frame: %.1f ms\n", first_frame_ms);
+    std::printf("frame, wall (with swap): %s => %.1f frames/s\n", gui::to_string(wall).c_str(),
+                wall.mean > 0 ? 1000.0 / wall.mean : 0.0);
+    std::printf("frame, CPU (build + submit): %s\n",
+                gui::to_string(gui::summarize(cpu_ms)).c_str());
+    std::printf("frame, GPU (GL_TIME_ELAPSED): %s\n",
+                gui::to_string(gui::summarize(gpu_ms)).c_str());
+  }
+  if (batch && (!gl_problems.empty() || !state.renderer_errors.empty())) {
+    std::fprintf(stderr, "banklab-gui: GL errors while rendering:\n%s", gl_problems.c_str());
+    status = 3;
+  }
+
+  // Cleanup, in the reverse order of creation.
+  if (config) {
+    std::string problem = gui::save_settings(*config / gui::kSettingsFileName, state.settings);
+    if (!problem.empty()) std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
+  }
+  target.destroy();
+  renderer.shutdown();
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return status;
+}

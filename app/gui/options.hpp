@@ -1,0 +1,44 @@
+#pragma once
+// The command line of banklab-gui. Parsing is pure (no window, no ImGui) so the tests can
+// check every rule; main() turns an error into exit status 2.
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "banklab/expected.hpp"
+#include "palette.hpp"
+
+namespace banklab::gui {
+
+struct WindowSize {
+  int width = 0;
+  int height = 0;
+  friend bool operator==(const WindowSize&, const WindowSize&) = default;
+};
+
+inline constexpr WindowSize kDefaultWindowSize{1440, 900};
+inline constexpr WindowSize kMinWindowSize{320, 240};
+inline constexpr WindowSize kMaxWindowSize{7680, 4320};
+inline constexpr float kMinZoom = 0.5f;
+inline constexpr float kMaxZoom = 4.0f;
+inline constexpr int kMaxBenchFrames = 100000;
+
+struct Options {
+  std::string preset;                      // empty: the last one used, else the default lesson
+  std::optional<std::string> screenshot;   // PNG path: render, save, exit
+  std::optional<std::string> geometry;     // with --screenshot: the views' cell rectangles
+  std::optional<WindowSize> size;          // framebuffer size in pixels
+  std::optional<Theme> theme;
+  std::optional<float> zoom;
+  int bench_frames = 0;                    // > 0: render that many frames, print timings, exit
+  bool help = false;
+};
+
+// args excludes the program name. Every error names the option and what it accepts.
+Expected<Options> parse_options(std::span<const std::string_view> args);
+Expected<WindowSize> parse_window_size(std::string_view text);
+
+std::string usage();
+
+}  // namespace banklab::gui

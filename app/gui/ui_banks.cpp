@@ -1,0 +1,261 @@
+// The bank view: 32 bank columns, one row per wavefront, each cell the word a bank serves in
+// that wavefront and the lanes it goes to. Read it row by row as the hardware serves the warp:
+// a row is one clock of shared-memory bandwidth; a bank that appears in several rows of one
+// phase is the conflict; the yellow line under each phase's first row is the ideal.
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <vector>
+
+#include "ui.hpp"
+#include "ui_common.hpp"
+
+namespace banklab::gui {
+namespace {
+
+// For each phase and bank, in how many wavefronts the bank serves a word: more than one is a
+// conflict (that bank's distinct words are what serialise the phase).
+std::vector<std::array<int, kBankCount>> bank_load(const Analysis& a) {
+  std::vector<std::array<int, kBankCount>> load(a.phases.size(), std::array<int, kBankCount>{});
+  for (const Wavefront& wf : a.wavefronts) {
+    for (int b = 0; b < kBankCount; ++b) {
+      if (wf.banks[b].used()) ++load[wf.phase][b];
+    }
+  }
+  return load;
+}
+
+struct CellLook {
+  ImU32 colour;
+  QuadStyle style;
+};
+
+CellLook cell_look(const Palette& p, const BankSlot& slot, int bank_load) {
+  if (!slot.used()) return {p.cell_empty, QuadStyle::solid};
+  bool broadcast = std::popcount(slot.lanes) > 1;
+  ImU32 c = bank_load > 1 ? p.cell_conflict : broadcast ? p.cell_broadcast : p.cell_served;
+  return {c, broadcast ? QuadStyle::striped : QuadStyle::solid};
+}
+
+void cell_tooltip(const AppState& s, const Analysis& a, int w, int b,
+                  const std::vector<std::array<int, kBankCount>>& load) {
+  const Wavefront& wf = a.wavefronts[w];
+  const BankSlot& slot = wf.banks[b];
+  const Phase& ph = a.phases[wf.phase];
+  bool load_op = is_load(a.access.op);
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+  ImGui::Text("wavefront %d (clock %d), phase %d: lanes %s", w, w + 1, wf.phase,
+              lane_ranges(ph.lanes).c_str());
+  if (!slot.used()) {
+    ImGui::Text("bank %d is idle in this wavefront", b);
+  } else {
+    ImGui::Text("bank %d serves word %lld (bytes %lld-%lld)", b,
+                static_cast<long long>(slot.word), static_cast<long long>(slot.word * 4),
+                static_cast<long long>(slot.word * 4 + 3));
+    ImGui::Text("%s lane%s %s", load_op ? "to" : "from",
+                std::popcount(slot.lanes) > 1 ? "s" : "", lane_ranges(slot.lanes).c_str());
+    int n = load[wf.phase][b];
+    if (std::popcount(slot.lanes) > 1) {
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colours(s).cell_broadcast),
+                         load_op ? "%d lanes share this word: a broadcast, served once, no conflict"
+                                 : "%d lanes store to this word: one merged write, no conflict",
+                         std::popcount(slot.lanes));
+    }
+    if (n > 1) {
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colours(s).cell_conflict),
+                         "bank %d holds %d distinct words for this phase: it serves one per "
+                         "wavefront, a %d-way conflict",
+                         b, n, n);
+    } else {
+      ImGui::TextUnformatted("no other word of this bank in the phase: no conflict here");
+    }
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+void legend(const AppState& s, float box) {
+  const Palette& p = colours(s);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  auto item = [&](ImU32 c, bool striped, const char* label) {
+    ImVec2 at = ImGui::GetCursorScreenPos();
+    at.y += (ImGui::GetTextLineHeight() - box) * 0.5f;
+    dl->AddRectFilled(at, ImVec2(at.x + box, at.y + box), c);
+    if (striped) {
+      for (float k = 4; k < 2 * box; k += 6) {
+        dl->AddLine(ImVec2(at.x + std::max(0.0f, k - box), at.y + std::min(k, box)),
+                    ImVec2(at.x + std::min(k, box), at.y + std::max(0.0f, k - box)),
+                    with_alpha(IM_COL32(0, 0, 0, 255), 0.45f), 2.0f);
+      }
+    }
+    ImGui::Dummy(ImVec2(box, box));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label);
+    ImGui::SameLine(0.0f, ImGui::GetFontSize() * 1.2f);
+  };
+  item(p.cell_served, false, "served");
+  item(p.cell_conflict, false, "conflict (bank busy in several rows)");
+  item(p.cell_broadcast, true, "lanes share a word");
+  ImVec2 at = ImGui::GetCursorScreenPos();
+  float y = at.y + ImGui::GetTextLineHeight() * 0.5f;
+  dl->AddLine(ImVec2(at.x, y), ImVec2(at.x + box * 1.6f, y), p.ideal_line, 3.0f);
+  ImGui::Dummy(ImVec2(box * 1.6f, box));
+  ImGui::SameLine();
+  ImGui::TextUnformatted("ideal");
+  ImGui::NewLine();
+}
+
+}  // namespace
+
+void draw_banks(AppState& s) {
+  s.geometry.banks.reset();
+  const Evaluation& e = s.derived.evaluation;
+  draw_step_bar(s);
+  if (draw_errors_instead(s, e.diagnostics, "the bank view")) return;
+  const Analysis& a = *e.analysis;
+  const Palette& p = colours(s);
+  float font = ImGui::GetFontSize();
+
+  if (s.derived.explanation) {
+    ImU32 c = a.bank_conflicts() > 0 ? p.cell_conflict : p.cell_served;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(c));
+    ImGui::TextWrapped("%s", s.derived.explanation->verdict.c_str());
+    ImGui::PopStyleColor();
+  }
+
+  int rows = std::max(1, a.wavefront_count());
+  bool several_phases = a.phases.size() > 1;
+  ImGuiStyle& style = ImGui::GetStyle();
+  float legend_h = ImGui::GetTextLineHeightWithSpacing() + style.ItemSpacing.y;
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  avail.y -= legend_h;
+  if (avail.x < 64 || avail.y < 32) return;
+
+  BankViewGeometry g;
+  g.label_width = ImGui::CalcTextSize("wf 00").x + font * 0.6f;
+  g.header_height = font + 4.0f;
+  float right = several_phases ? ImGui::CalcTextSize("phase 0").x + font * 0.6f : font * 0.5f;
+  g.grid = fit_grid(ImVec2(origin.x + g.label_width, origin.y + g.header_height),
+                    ImVec2(avail.x - g.label_width - right, avail.y - g.header_height), rows,
+                    kBankCount, ImVec2(font * 3.0f, font * 2.7f), std::max(1.0f, font / 8.0f),
+                    false);
+  const GridGeometry& grid = g.grid;
+  s.geometry.banks = g;
+
+  ImGui::InvisibleButton("##bank-grid", ImVec2(avail.x, grid.max().y - origin.y));
+  bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  auto load = bank_load(a);
+  int served = s.step.served;
+  bool stepping = served < a.wavefront_count() || s.step.playing;
+
+  // Rows beyond each phase's first are the conflict's cost: tint them across the grid.
+  std::vector<Quad> quads;
+  quads.reserve(kBankCount * rows + rows + 4);
+  for (int w = 0; w < a.wavefront_count(); ++w) {
+    const Phase& ph = a.phases[a.wavefronts[w].phase];
+    if (w == ph.first_wavefront) continue;
+    ImVec2 mn = grid.cell_min(w, 0);
+    quads.push_back({ImVec2(origin.x, mn.y), ImVec2(grid.max().x + right, mn.y + grid.pitch.y),
+                     p.excess_row, QuadStyle::solid});
+  }
+  for (int w = 0; w < rows; ++w) {
+    for (int b = 0; b < kBankCount; ++b) {
+      CellLook look{p.cell_empty, QuadStyle::solid};
+      if (w < a.wavefront_count()) {
+        const Wavefront& wf = a.wavefronts[w];
+        look = cell_look(p, wf.banks[b], load[wf.phase][b]);
+        if (wf.banks[b].used() && w >= served) look.colour = with_alpha(look.colour, 0.22f);
+      }
+      quads.push_back({grid.cell_min(w, b), grid.cell_max(w, b), look.colour, look.style});
+    }
+  }
+  if (stepping && served > 0) {
+    quads.push_back({ImVec2(grid.origin.x - 2, grid.cell_min(served - 1, 0).y - 2),
+                     ImVec2(grid.max().x + 2, grid.cell_min(served - 1, 0).y + grid.pitch.y + 1),
+                     p.current_row, QuadStyle::outline});
+  }
+  s.draw.add_quads(dl, quads);
+
+  // Phase boundaries and each phase's ideal (its first wavefront).
+  std::vector<Segment> lines;
+  float x0 = grid.origin.x - 3.0f;
+  float x1 = grid.max().x + 3.0f;
+  for (std::size_t i = 0; i < a.phases.size(); ++i) {
+    const Phase& ph = a.phases[i];
+    if (ph.wavefront_count == 0) continue;
+    float top = grid.origin.y + grid.pitch.y * static_cast<float>(ph.first_wavefront);
+    if (ph.first_wavefront > 0) {
+      lines.push_back({ImVec2(origin.x, top - grid.gap * 0.5f),
+                       ImVec2(grid.max().x + right, top - grid.gap * 0.5f), 2.0f, p.phase_line});
+    }
+    float y = top + grid.pitch.y - grid.gap * 0.5f;
+    lines.push_back({ImVec2(x0, y), ImVec2(x1, y), 3.0f, p.ideal_line});
+  }
+  s.draw.add_segments(dl, lines);
+
+  // Text over the GL drawing: bank numbers, row labels, phase labels, cell contents.
+  char buf[64];
+  float label_step = ImGui::CalcTextSize("00").x + 4.0f > grid.pitch.x ? 4.0f : 1.0f;
+  for (int b = 0; b < kBankCount; b += static_cast<int>(label_step)) {
+    std::snprintf(buf, sizeof buf, "%d", b);
+    ImVec2 sz = ImGui::CalcTextSize(buf);
+    dl->AddText(ImVec2(grid.cell_min(0, b).x + (grid.pitch.x - grid.gap - sz.x) * 0.5f,
+                       origin.y),
+                p.text_dim, buf);
+  }
+  dl->AddText(ImVec2(origin.x, origin.y), p.text_dim, "bank");
+  int row_label_every = grid.pitch.y < font ? (grid.pitch.y * 2 < font ? 4 : 2) : 1;
+  for (int w = 0; w < rows; w += row_label_every) {
+    std::snprintf(buf, sizeof buf, "wf %d", w);
+    float y = grid.cell_min(w, 0).y + (grid.pitch.y - grid.gap - font) * 0.5f;
+    dl->AddText(ImVec2(origin.x + 2.0f, y), w < served ? p.text : p.text_dim, buf);
+  }
+  if (several_phases) {
+    for (std::size_t i = 0; i < a.phases.size(); ++i) {
+      const Phase& ph = a.phases[i];
+      if (ph.wavefront_count == 0) continue;
+      std::snprintf(buf, sizeof buf, "phase %zu", i);
+      dl->AddText(ImVec2(grid.max().x + font * 0.4f, grid.cell_min(ph.first_wavefront, 0).y),
+                  p.phase_line, buf);
+    }
+  }
+  const ImU32 cell_text = IM_COL32(255, 255, 255, 255);
+  for (int w = 0; w < a.wavefront_count(); ++w) {
+    for (int b = 0; b < kBankCount; ++b) {
+      const BankSlot& slot = a.wavefronts[w].banks[b];
+      if (!slot.used()) continue;
+      ImVec2 mn = grid.cell_min(w, b);
+      ImVec2 mx = grid.cell_max(w, b);
+      ImU32 tc = w < served ? cell_text : with_alpha(cell_text, 0.35f);
+      std::string lanes = std::popcount(slot.lanes) == 1
+                              ? std::to_string(std::countr_zero(slot.lanes))
+                              : lane_ranges(slot.lanes);
+      // Tall cells take the lanes on top and the word below; short ones the lanes only.
+      bool two_lines = mx.y - mn.y >= 2.2f * font;
+      float mid = mn.y + (mx.y - mn.y) * 0.5f;
+      ImVec2 lanes_max = two_lines ? ImVec2(mx.x, mid + font * 0.1f) : mx;
+      if (!text_in_box(dl, mn, lanes_max, tc, lanes.c_str()) && std::popcount(slot.lanes) > 1) {
+        std::snprintf(buf, sizeof buf, "x%d", std::popcount(slot.lanes));
+        text_in_box(dl, mn, lanes_max, tc, buf);
+      }
+      if (two_lines) {
+        std::snprintf(buf, sizeof buf, "w%lld", static_cast<long long>(slot.word));
+        text_in_box(dl, ImVec2(mn.x, mid - font * 0.1f), mx, with_alpha(tc, 0.8f), buf);
+      }
+    }
+  }
+
+  if (hovered) {
+    if (auto hit = grid.hit(ImGui::GetIO().MousePos); hit && hit->row < a.wavefront_count()) {
+      cell_tooltip(s, a, hit->row, hit->col, load);
+      std::uint32_t lanes = a.wavefronts[hit->row].banks[hit->col].lanes;
+      if (std::popcount(lanes) == 1) s.hovering_lane = std::countr_zero(lanes);
+    }
+  }
+  legend(s, font * 0.8f);
+}
+
+}  // namespace banklab::gui

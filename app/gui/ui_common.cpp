@@ -1,0 +1,87 @@
+#include "ui_common.hpp"
+
+#include <bit>
+
+namespace banklab::gui {
+
+void help_marker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+bool draw_errors_instead(const AppState& s, const std::vector<Diagnostic>& diagnostics,
+                         const char* what) {
+  if (!has_error(diagnostics)) return false;
+  const Palette& p = colours(s);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(p.error));
+  ImGui::TextWrapped("Cannot draw %s for this choice:", what);
+  ImGui::PopStyleColor();
+  ImGui::PushTextWrapPos(0.0f);
+  for (const Diagnostic& d : diagnostics) {
+    if (d.severity != Severity::error) continue;
+    ImGui::Bullet();
+    if (d.lane >= 0) {
+      ImGui::Text("lane %d: %s", d.lane, d.message.c_str());
+    } else {
+      ImGui::TextUnformatted(d.message.c_str());
+    }
+  }
+  ImGui::PopTextWrapPos();
+  return true;
+}
+
+void draw_remarks(const AppState& s, const std::vector<Diagnostic>& diagnostics) {
+  const Palette& p = colours(s);
+  for (const Diagnostic& d : diagnostics) {
+    if (d.severity == Severity::error) continue;
+    ImU32 c = d.severity == Severity::warning ? p.warning : p.note;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(c));
+    ImGui::TextWrapped("%s: %s", std::string(severity_name(d.severity)).c_str(),
+                       d.message.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+std::string lane_ranges(std::uint32_t mask) {
+  std::string out;
+  int lane = 0;
+  while (lane < 32) {
+    if (!(mask >> lane & 1u)) {
+      ++lane;
+      continue;
+    }
+    int end = lane;
+    while (end + 1 < 32 && (mask >> (end + 1) & 1u)) ++end;
+    if (!out.empty()) out += ", ";
+    out += std::to_string(lane);
+    if (end > lane) {
+      out += '-';
+      out += std::to_string(end);
+    }
+    lane = end + 1;
+  }
+  return out.empty() ? "none" : out;
+}
+
+bool text_in_box(ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour, const char* text) {
+  ImVec2 size = ImGui::CalcTextSize(text);
+  if (size.x + 2.0f > max.x - min.x || size.y > max.y - min.y) return false;
+  dl->AddText(ImVec2(min.x + (max.x - min.x - size.x) * 0.5f,
+                     min.y + (max.y - min.y - size.y) * 0.5f),
+              colour, text);
+  return true;
+}
+
+ImU32 with_alpha(ImU32 c, float factor) {
+  auto a = static_cast<float>((c >> IM_COL32_A_SHIFT) & 0xFF) * factor;
+  return (c & ~IM_COL32_A_MASK) | (static_cast<ImU32>(a) << IM_COL32_A_SHIFT);
+}
+
+}  // namespace banklab::gui

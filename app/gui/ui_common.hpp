@@ -1,0 +1,38 @@
+#pragma once
+// Small helpers the views share: the palette of the current theme, help markers, the
+// diagnostic box drawn in place of a view, and lane-set text.
+#include <imgui.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app_state.hpp"
+#include "banklab/diagnostic.hpp"
+#include "palette.hpp"
+
+namespace banklab::gui {
+
+inline const Palette& colours(const AppState& s) { return palette(s.settings.theme); }
+
+// A "(?)" that shows text on hover.
+void help_marker(const char* text);
+
+// The core's errors, drawn where the view would be, so a wrong picture is never shown.
+// Returns true when there was an error (and the view must not draw).
+bool draw_errors_instead(const AppState& s, const std::vector<Diagnostic>& diagnostics,
+                         const char* what);
+
+// Warnings and notes, one wrapped line each, in their colours.
+void draw_remarks(const AppState& s, const std::vector<Diagnostic>& diagnostics);
+
+// "0-31", "0-7, 16-23", "5": a lane mask as ranges.
+std::string lane_ranges(std::uint32_t mask);
+
+// Text centred in a rectangle, only if it fits; returns whether it was drawn.
+bool text_in_box(ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour, const char* text);
+
+// Multiplies a colour's alpha (dimming rows not yet served while stepping).
+ImU32 with_alpha(ImU32 c, float factor);
+
+}  // namespace banklab::gui

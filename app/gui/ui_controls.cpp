@@ -1,0 +1,174 @@
+// The controls: the tile (dtype, size, pad, swizzle with CuTe's B/M/S or a TMA mode), the
+// access (row, column, ldmatrix/stmatrix, custom offsets; index, width, load or store) and the
+// lane mask. Any combination may be chosen; the core says what is wrong with it, and the views
+// show that message instead of a drawing.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "ui.hpp"
+#include "ui_common.hpp"
+
+namespace banklab::gui {
+namespace {
+
+void tile_controls(AppState& s) {
+  TileLayout& t = s.scenario.tile;
+  ImGui::TextDisabled("TILE");
+  float w = ImGui::GetFontSize() * 7.0f;
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::BeginCombo("element", std::string(dtype_name(t.dtype)).c_str())) {
+    for (DType d : kAllDTypes) {
+      char label[48];
+      std::snprintf(label, sizeof label, "%s (%d B)", std::string(dtype_name(d)).c_str(),
+                    dtype_bytes(d));
+      if (ImGui::Selectable(label, d == t.dtype)) t.dtype = d;
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputInt("rows", &t.rows, 1, 8);
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputInt("columns", &t.cols, 1, 8);
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputInt("pad", &t.pad, 1, 4);
+  help_marker("Elements appended to every row: tile[R][C + pad]. An odd row stride in words is "
+              "coprime with 32 banks, so a column lands in 32 different banks.");
+
+  static constexpr const char* kSwizzles[] = {"none", "XOR c ^ r", "CuTe Swizzle<B,M,S>",
+                                              "TMA 32B", "TMA 64B", "TMA 128B"};
+  int kind = static_cast<int>(t.swizzle.kind);
+  ImGui::SetNextItemWidth(w * 1.6f);
+  if (ImGui::Combo("swizzle", &kind, kSwizzles, IM_ARRAYSIZE(kSwizzles))) {
+    t.swizzle.kind = static_cast<SwizzleKind>(kind);
+    if (t.swizzle.kind == SwizzleKind::cute && t.swizzle.cute == Swizzle{}) {
+      t.swizzle.cute = Swizzle{3, 4, 3};  // the 128-byte pattern, a useful starting point
+    }
+  }
+  if (t.swizzle.kind == SwizzleKind::cute) {
+    Swizzle& c = t.swizzle.cute;
+    ImGui::SetNextItemWidth(w);
+    ImGui::SliderInt("B bits", &c.bits, 0, 5);
+    ImGui::SetNextItemWidth(w);
+    ImGui::SliderInt("M base", &c.base, 0, 8);
+    ImGui::SetNextItemWidth(w);
+    ImGui::SliderInt("S shift", &c.shift, 0, 8);
+    help_marker("x ^ ((x & yyy_mask) >> S): B bits taken from bit M+S are XORed into bit M of "
+                "the byte offset. S >= B keeps it a bijection.");
+  }
+}
+
+void access_controls(AppState& s) {
+  Scenario& sc = s.scenario;
+  ImGui::Spacing();
+  ImGui::TextDisabled("ACCESS");
+  int pattern = static_cast<int>(sc.pattern);
+  static constexpr const char* kPatterns[] = {"row", "column", "ldmatrix/stmatrix", "custom"};
+  for (int i = 0; i < 4; ++i) {
+    if (i) ImGui::SameLine();
+    if (ImGui::RadioButton(kPatterns[i], pattern == i)) {
+      set_pattern(s, static_cast<AccessPattern>(i));
+    }
+  }
+  float w = ImGui::GetFontSize() * 7.0f;
+  if (sc.pattern == AccessPattern::matrix) {
+    ImGui::SetNextItemWidth(w * 1.6f);
+    if (ImGui::BeginCombo("op", std::string(op_name(sc.op)).c_str())) {
+      for (Op op : kAllOps) {
+        if (is_matrix_op(op) && ImGui::Selectable(std::string(op_name(op)).c_str(), op == sc.op)) {
+          sc.op = op;
+        }
+      }
+      ImGui::EndCombo();
+    }
+  } else {
+    if (ImGui::RadioButton("load (ld)", sc.op == Op::ld)) sc.op = Op::ld;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("store (st)", sc.op == Op::st)) sc.op = Op::st;
+  }
+
+  if (sc.pattern != AccessPattern::custom) {
+    const char* what = sc.pattern == AccessPattern::row      ? "row"
+                       : sc.pattern == AccessPattern::column ? "column"
+                                                             : "chunk";
+    ImGui::SetNextItemWidth(w * 1.6f);
+    int limit = max_index(sc);
+    if (ImGui::SliderInt(what, &sc.index, 0, std::max(limit, 1))) {
+      sc.index = std::clamp(sc.index, 0, limit);
+    }
+    help_marker("Up / Down step through the columns (or rows, or chunks).");
+  }
+  if (sc.pattern != AccessPattern::matrix) {
+    ImGui::SetNextItemWidth(w * 1.6f);
+    char current[32];
+    std::snprintf(current, sizeof current, sc.width == 0 ? "element (%d B)" : "%d B",
+                  sc.width == 0 ? sc.tile.elem_bytes() : sc.width);
+    if (ImGui::BeginCombo("width per lane", current)) {
+      if (ImGui::Selectable("element size", sc.width == 0)) sc.width = 0;
+      for (int bytes : {1, 2, 4, 8, 16}) {
+        char label[16];
+        std::snprintf(label, sizeof label, "%d B", bytes);
+        if (ImGui::Selectable(label, sc.width == bytes)) sc.width = bytes;
+      }
+      ImGui::EndCombo();
+    }
+    help_marker("8-byte accesses split the warp into 2 phases of 16 lanes, 16-byte accesses "
+                "into 4 phases of 8; loads may pack the phases back together.");
+  }
+  if (sc.pattern == AccessPattern::custom) {
+    ImGui::TextUnformatted("byte offsets, lane 0..31 (-1 = idle):");
+    std::string text = s.custom_text;
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::InputTextMultiline("##offsets", &text,
+                                  ImVec2(-1.0f, ImGui::GetTextLineHeight() * 4.5f))) {
+      set_custom_offsets(s, text);
+    }
+    if (!s.custom_error.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours(s).error));
+      ImGui::TextWrapped("%s (the drawing shows the last valid offsets)", s.custom_error.c_str());
+      ImGui::PopStyleColor();
+    }
+  }
+}
+
+void lane_mask(AppState& s) {
+  ImGui::Spacing();
+  ImGui::TextDisabled("LANES");
+  help_marker("Click a lane to switch it off or on; idle lanes cost nothing.");
+  const Palette& p = colours(s);
+  float size = ImGui::GetFrameHeight() * 1.15f;
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(2.0f, 2.0f));
+  for (int l = 0; l < kWarpSize; ++l) {
+    bool on = s.scenario.lane_mask >> l & 1u;
+    ImVec4 c = ImGui::ColorConvertU32ToFloat4(on ? p.lane_on : p.lane_off);
+    ImGui::PushStyleColor(ImGuiCol_Button, c);
+    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(c.x * 1.15f, c.y * 1.15f, c.z * 1.15f, 1));
+    char label[8];
+    std::snprintf(label, sizeof label, "%d", l);
+    if (l % 8) ImGui::SameLine();
+    if (ImGui::Button(label, ImVec2(size, 0))) toggle_lane(s, l);
+    if (ImGui::IsItemHovered()) s.hovering_lane = l;
+    ImGui::PopStyleColor(2);
+  }
+  ImGui::PopStyleVar();
+  if (ImGui::SmallButton("all")) s.scenario.lane_mask = 0xFFFFFFFFu;
+  ImGui::SameLine();
+  if (ImGui::SmallButton("0-15")) s.scenario.lane_mask = 0x0000FFFFu;
+  ImGui::SameLine();
+  if (ImGui::SmallButton("even")) s.scenario.lane_mask = 0x55555555u;
+  ImGui::SameLine();
+  if (ImGui::SmallButton("none")) s.scenario.lane_mask = 0u;
+}
+
+}  // namespace
+
+void draw_controls(AppState& s) {
+  tile_controls(s);
+  access_controls(s);
+  lane_mask(s);
+}
+
+}  // namespace banklab::gui

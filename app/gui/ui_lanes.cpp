@@ -1,0 +1,156 @@
+// The lane-to-bank map: the 32 lanes along the top, the 32 banks along the bottom, and a line
+// from each lane to every bank it touches, coloured by the wavefront that serves it. Parallel
+// lines are a conflict-free access; lines converging on one bank are the conflict. Click a
+// lane to switch it off or on.
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "ui.hpp"
+#include "ui_common.hpp"
+
+namespace banklab::gui {
+namespace {
+
+void lane_tooltip(const AppState& s, const Analysis& a, int lane) {
+  const LaneRecord& r = a.lanes[lane];
+  ImGui::BeginTooltip();
+  ImGui::Text("lane %d%s", lane, (s.scenario.lane_mask >> lane & 1u) ? "" : " (switched off)");
+  if (!r.active) {
+    ImGui::TextUnformatted("no access: this lane costs nothing");
+  } else {
+    ImGui::Text("byte %lld", static_cast<long long>(r.byte));
+    for (int i = 0; i < r.word_count; ++i) {
+      ImGui::Text("word %lld -> bank %d, wavefront %d", static_cast<long long>(r.words[i]),
+                  r.banks[i], r.wavefronts[i]);
+    }
+    if (r.shares_word) ImGui::TextUnformatted("shares a word with another lane of its phase");
+  }
+  ImGui::TextDisabled("click: switch lane %d %s", lane,
+                      (s.scenario.lane_mask >> lane & 1u) ? "off" : "on");
+  ImGui::EndTooltip();
+}
+
+void bank_tooltip(const Analysis& a, int bank) {
+  std::uint32_t lanes = 0;
+  int words = 0;
+  for (const Wavefront& wf : a.wavefronts) {
+    if (wf.banks[bank].used()) {
+      lanes |= wf.banks[bank].lanes;
+      ++words;
+    }
+  }
+  ImGui::BeginTooltip();
+  ImGui::Text("bank %d", bank);
+  if (words == 0) {
+    ImGui::TextUnformatted("not touched by this access");
+  } else {
+    ImGui::Text("serves %d word%s to lanes %s", words, words > 1 ? "s" : "",
+                lane_ranges(lanes).c_str());
+  }
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void draw_lanes(AppState& s) {
+  s.geometry.lanes.drawn = false;
+  const Evaluation& e = s.derived.evaluation;
+  if (draw_errors_instead(s, e.diagnostics, "the lane map")) return;
+  const Analysis& a = *e.analysis;
+  const Palette& p = colours(s);
+  float font = ImGui::GetFontSize();
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (avail.x < 64 || avail.y < 4 * font) return;
+
+  // Geometry first: two rows of 32 boxes, the top one for lanes and the bottom one for banks.
+  LaneMapGeometry& g = s.geometry.lanes;
+  float pitch = std::floor(avail.x / kWarpSize);
+  float gap = std::max(1.0f, std::floor(pitch * 0.12f));
+  float box_h = std::min(font * 1.5f, avail.y * 0.2f);
+  float left = origin.x + std::floor((avail.x - pitch * kWarpSize) * 0.5f);
+  float caption = ImGui::GetTextLineHeight();
+  float top = origin.y + caption;
+  float bottom = origin.y + avail.y - box_h - caption;
+  for (int i = 0; i < kWarpSize; ++i) {
+    float x = left + pitch * static_cast<float>(i);
+    g.lane_min[i] = ImVec2(x, top);
+    g.lane_max[i] = ImVec2(x + pitch - gap, top + box_h);
+    g.bank_min[i] = ImVec2(x, bottom);
+    g.bank_max[i] = ImVec2(x + pitch - gap, bottom + box_h);
+  }
+  g.drawn = true;
+
+  ImGui::InvisibleButton("##lane-map", avail);
+  bool hovered = ImGui::IsItemHovered();
+  bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  int served = s.step.served;
+
+  std::vector<Segment> lines;
+  for (int l = 0; l < kWarpSize; ++l) {
+    const LaneRecord& r = a.lanes[l];
+    if (!r.active) continue;
+    ImVec2 from((g.lane_min[l].x + g.lane_max[l].x) * 0.5f, g.lane_max[l].y);
+    for (int i = 0; i < r.word_count; ++i) {
+      int b = r.banks[i];
+      ImVec2 to((g.bank_min[b].x + g.bank_max[b].x) * 0.5f, g.bank_min[b].y);
+      ImU32 c = p.wavefronts[r.wavefronts[i] % 32];
+      if (r.wavefronts[i] >= served) c = with_alpha(c, 0.18f);
+      float width = l == s.hovered_lane ? 4.0f : 2.0f;
+      lines.push_back({from, to, width, c});
+    }
+  }
+  s.draw.add_segments(dl, lines);
+
+  std::vector<Quad> boxes;
+  std::uint32_t touched = 0;
+  for (int l = 0; l < kWarpSize; ++l) {
+    const LaneRecord& r = a.lanes[l];
+    for (int i = 0; i < r.word_count; ++i) touched |= 1u << r.banks[i];
+    ImU32 c = p.lane_off;
+    if (r.active) c = r.last_wavefront < served ? p.lane_on : with_alpha(p.lane_on, 0.3f);
+    boxes.push_back({g.lane_min[l], g.lane_max[l], c, QuadStyle::solid});
+    if (l == s.hovered_lane) {
+      boxes.push_back({ImVec2(g.lane_min[l].x - 2, g.lane_min[l].y - 2),
+                       ImVec2(g.lane_max[l].x + 2, g.lane_max[l].y + 2), p.highlight,
+                       QuadStyle::outline});
+    }
+  }
+  for (int b = 0; b < kBankCount; ++b) {
+    ImU32 c = (touched >> b & 1u) ? p.banks[b] : with_alpha(p.banks[b], 0.25f);
+    boxes.push_back({g.bank_min[b], g.bank_max[b], c, QuadStyle::solid});
+  }
+  s.draw.add_quads(dl, boxes);
+
+  char buf[16];
+  for (int i = 0; i < kWarpSize; ++i) {
+    std::snprintf(buf, sizeof buf, "%d", i);
+    text_in_box(dl, g.lane_min[i], g.lane_max[i], IM_COL32(255, 255, 255, 255), buf);
+    text_in_box(dl, g.bank_min[i], g.bank_max[i], IM_COL32(20, 20, 20, 255), buf);
+  }
+  dl->AddText(ImVec2(left, origin.y), p.text_dim, "lanes (click to switch off / on)");
+  dl->AddText(ImVec2(left, bottom + box_h + 1.0f), p.text_dim,
+              "banks; lines coloured by wavefront");
+
+  if (hovered) {
+    ImVec2 m = ImGui::GetIO().MousePos;
+    for (int i = 0; i < kWarpSize; ++i) {
+      bool on_lane = m.x >= g.lane_min[i].x && m.x < g.lane_min[i].x + pitch &&
+                     m.y >= g.lane_min[i].y && m.y <= g.lane_max[i].y;
+      bool on_bank = m.x >= g.bank_min[i].x && m.x < g.bank_min[i].x + pitch &&
+                     m.y >= g.bank_min[i].y && m.y <= g.bank_max[i].y;
+      if (on_lane) {
+        s.hovering_lane = i;
+        lane_tooltip(s, a, i);
+        if (clicked) toggle_lane(s, i);
+      } else if (on_bank) {
+        bank_tooltip(a, i);
+      }
+    }
+  }
+}
+
+}  // namespace banklab::gui

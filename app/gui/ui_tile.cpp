@@ -1,0 +1,132 @@
+// The tile view: the R x C tile with its padding, every element coloured by the bank its first
+// word lands in (a heat map drawn by shaders/heatmap.frag from a texture), and the elements of
+// the current access outlined with their lane numbers. With a swizzle, "logical" shows elements
+// where the program indexes them, "physical" where the swizzle really stores them.
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include "banklab/hardware.hpp"
+#include "ui.hpp"
+#include "ui_common.hpp"
+
+namespace banklab::gui {
+namespace {
+
+void slot_tooltip(const AppState& s, int r, int p) {
+  const TileLayout& t = s.evaluated->tile;
+  ImGui::BeginTooltip();
+  if (p >= t.cols) {
+    std::int64_t byte = t.logical_byte(r, p);
+    ImGui::Text("padding slot (%d, %d): byte %lld, bank %d", r, p, static_cast<long long>(byte),
+                bank_of_byte(byte));
+    ImGui::TextUnformatted("holds no element; it only shifts the next row's banks");
+  } else if (s.tile_physical) {
+    std::int64_t byte = t.logical_byte(r, p);
+    ImGui::Text("slot (%d, %d) of the stored tile", r, p);
+    ImGui::Text("byte %lld -> word %lld -> bank %d", static_cast<long long>(byte),
+                static_cast<long long>(word_of_byte(byte)), bank_of_byte(byte));
+  } else {
+    std::int64_t byte = t(r, p);
+    Cell at = t.physical_cell(r, p);
+    ImGui::Text("element (%d, %d)", r, p);
+    ImGui::Text("byte %lld -> word %lld -> bank %d", static_cast<long long>(byte),
+                static_cast<long long>(word_of_byte(byte)), t.bank(r, p));
+    if (at.row != r || at.col != p) {
+      ImGui::Text("stored at slot (%d, %d) by the swizzle", at.row, at.col);
+    }
+  }
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void draw_tile(AppState& s) {
+  s.geometry.tile.reset();
+  const TileLayout& t = s.evaluated->tile;
+  const Palette& p = colours(s);
+  float font = ImGui::GetFontSize();
+  if (!s.derived.tile_error.empty()) {
+    draw_errors_instead(s, {Diagnostic{Severity::error, "tile", s.derived.tile_error, -1}},
+                        "the tile");
+    return;
+  }
+  ImGui::TextUnformatted(to_string(t).c_str());
+  ImGui::SameLine();
+  bool physical = s.tile_physical;
+  if (ImGui::RadioButton("logical", !physical)) set_tile_physical(s, false);
+  ImGui::SameLine();
+  if (ImGui::RadioButton("physical", physical)) set_tile_physical(s, true);
+  help_marker(
+      "Colour = bank. Logical: element (r, c) where the program indexes it, coloured by the "
+      "bank it really lands in. Physical: the slots of shared memory as stored; the outlined "
+      "elements show where a swizzle moved them. Striped grey columns are padding.");
+
+  const Evaluation& e = s.derived.evaluation;
+  ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (avail.x < 32 || avail.y < 32) return;
+  int slots = t.cols + t.pad;
+  TileGeometry g;
+  g.cols = t.cols;
+  g.grid = fit_grid(origin, avail, t.rows, slots, ImVec2(font * 2.2f, font * 2.2f), 0.0f, true);
+  s.geometry.tile = g;
+  const GridGeometry& grid = g.grid;
+
+  ImGui::InvisibleButton("##tile", ImVec2(avail.x, grid.max().y - origin.y));
+  bool hovered = ImGui::IsItemHovered();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  s.draw.add_heatmap(dl, grid.origin, grid.max());
+
+  if (e.ok()) {
+    const Analysis& a = *e.analysis;
+    std::vector<Quad> marks;
+    struct Label {
+      ImVec2 min, max;
+      int lane;
+    };
+    std::vector<Label> labels;
+    // Outlines at least 3 px across, so a single element of a 256-row tile still shows.
+    auto widen = [](float lo, float hi) {
+      float grow = std::max(0.0f, 3.0f - (hi - lo)) * 0.5f;
+      return std::pair{lo - grow, hi + grow};
+    };
+    for (int l = 0; l < kWarpSize; ++l) {
+      const LaneElements& el = e.elements[l];
+      if (!a.lanes[l].active || el.count == 0) continue;
+      bool lit = a.lanes[l].last_wavefront < s.step.served;
+      ImU32 c = lit ? p.highlight : with_alpha(p.highlight, 0.35f);
+      if (l == s.hovered_lane) c = p.ideal_line;
+      for (int j = 0; j < el.count; ++j) {
+        std::int64_t pos = std::int64_t{el.first.row} * t.cols + el.first.col + j;
+        Cell cell{static_cast<int>(pos / t.cols), static_cast<int>(pos % t.cols)};
+        if (physical) cell = t.physical_cell(cell.row, cell.col);
+        auto [x0, x1] = widen(grid.cell_min(cell.row, cell.col).x,
+                              grid.cell_min(cell.row, cell.col).x + grid.pitch.x);
+        auto [y0, y1] = widen(grid.cell_min(cell.row, cell.col).y,
+                              grid.cell_min(cell.row, cell.col).y + grid.pitch.y);
+        marks.push_back({ImVec2(x0, y0), ImVec2(x1, y1), c, QuadStyle::outline});
+        if (j == 0) labels.push_back({ImVec2(x0, y0), ImVec2(x1, y1), l});
+      }
+    }
+    s.draw.add_quads(dl, marks);
+    char buf[8];
+    for (const Label& lb : labels) {
+      std::snprintf(buf, sizeof buf, "%d", lb.lane);
+      // Dark text with a light halo reads on every bank colour.
+      ImVec2 sz = ImGui::CalcTextSize(buf);
+      if (sz.x + 4.0f > lb.max.x - lb.min.x || sz.y > lb.max.y - lb.min.y) continue;
+      ImVec2 at(lb.min.x + (lb.max.x - lb.min.x - sz.x) * 0.5f,
+                lb.min.y + (lb.max.y - lb.min.y - sz.y) * 0.5f);
+      dl->AddRectFilled(ImVec2(at.x - 1, at.y), ImVec2(at.x + sz.x + 1, at.y + sz.y),
+                        IM_COL32(255, 255, 255, 170), 2.0f);
+      dl->AddText(at, IM_COL32(0, 0, 0, 255), buf);
+    }
+  }
+
+  if (hovered) {
+    if (auto hit = grid.hit(ImGui::GetIO().MousePos)) slot_tooltip(s, hit->row, hit->col);
+  }
+}
+
+}  // namespace banklab::gui
