@@ -1,0 +1,105 @@
+#pragma once
+// The GPU panel's state and logic, without ImGui: what the device is, the runs of this session,
+// the latest measurement, and the sentences the panel shows about them. ui_gpu.cpp draws it;
+// the tests drive it with a scripted GPU.
+//
+//   poll()           once a frame: creates the worker and asks for the device on first use,
+//                    then applies whatever results the worker posted since the last frame
+//   start_run()      "Run on GPU": the transpose suite of the current dtype, then the
+//                    microbenchmark of the pattern on screen and the conflict sweep
+//   start_measure()  "Measure on GPU": the hardware's counters for the pattern on screen
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "banklab/analysis.hpp"
+#include "banklab/scenario.hpp"
+#include "gpu_worker.hpp"
+
+namespace banklab::gui {
+
+// What the core predicts for the shared-memory access a transpose variant makes (its preset).
+struct SharedAccessCost {
+  std::string preset;
+  int wavefronts = 0;
+  int ideal = 0;
+  int ways = 0;  // the worst phase: "an n-way conflict"
+};
+
+// One "Run on GPU" of this session: a row of the history table.
+struct RunRecord {
+  int id = 0;
+  std::string started;  // local wall-clock time, "14:02:31"
+  gpu::TransposeOptions options;
+  std::string pattern;  // describe() of the pattern on screen when the run started
+  bool pattern_included = false;
+  std::string pattern_skipped;  // why the pattern on screen was not benchmarked ("" if it was)
+  std::optional<gpu::SuiteReport> suite;        // empty until it comes back
+  std::optional<gpu::PatternReport> patterns;   // results: the pattern (if included), the sweep
+  // Computed when the results arrive, not while drawing:
+  std::vector<std::optional<SharedAccessCost>> costs;  // one per suite->results entry
+  std::vector<std::string> reversal;                   // reversal_lines() of this run
+};
+
+// The latest "Measure on GPU": the prediction was computed when the button was pressed, for
+// exactly the access that was measured.
+struct MeasureRecord {
+  int id = 0;
+  Scenario scenario;    // what was on screen
+  std::string pattern;  // describe() of it
+  WarpAccess access;
+  int predicted_wavefronts = 0;
+  int predicted_ideal = 0;
+  int predicted_conflicts = 0;
+  bool done = false;
+  std::string error;  // the whole call failed: why
+  gpu::Measurement measured;
+};
+
+struct Agreement {
+  enum class Verdict : std::uint8_t { pending, failed, agree, disagree };
+  Verdict verdict = Verdict::pending;
+  std::string message;  // both numbers when they disagree; why when the measurement failed
+};
+Agreement compare(const MeasureRecord& m);
+
+inline constexpr int kMatrixSides[] = {4096, 8192, 16384};
+
+struct GpuPanel {
+  GpuBackend backend = real_gpu_backend();  // which GPU the worker drives (tests script one)
+  std::optional<gpu::DeviceInfo> device;   // empty until the first query comes back
+  std::optional<gpu::MeasureSupport> measure_support;
+  std::vector<RunRecord> runs;              // oldest first
+  int selected_run = -1;                    // index in runs shown in the plots
+  std::optional<MeasureRecord> measurement;
+  int next_id = 1;
+  int side = 16384;       // rows = cols of the transposed matrix
+  int repetitions = 20;   // timed launches per variant
+  std::string refusal;    // why the last button press started nothing ("" when it did)
+  std::unique_ptr<GpuWorker> worker;  // created by poll() on first use
+
+  bool busy() const { return worker && worker->busy(); }
+};
+
+void poll(GpuPanel& p);
+void apply(GpuPanel& p, GpuResult result);
+
+// Each returns "" when the job was started, otherwise why not (a sentence for the UI).
+std::string start_run(GpuPanel& p, const Scenario& current);
+std::string start_measure(GpuPanel& p, const Scenario& current);
+void cancel(GpuPanel& p);
+
+// Why the buttons are disabled ("" when they are not).
+std::string run_blocker(const GpuPanel& p);
+std::string measure_blocker(const GpuPanel& p);
+
+// The device in one line, or its state and detail when it is not available.
+std::string device_summary(const gpu::DeviceInfo& d);
+
+// The lesson's reversal condition, with this run's numbers where it has them: the shared-memory
+// roof at the measured clock, divided by k for a k-way conflict, against the copy roof; then
+// what the teaching variants measured.
+std::vector<std::string> reversal_lines(const RunRecord& run);
+
+}  // namespace banklab::gui

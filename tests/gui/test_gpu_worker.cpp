@@ -1,0 +1,498 @@
+// The GPU panel without a display and without a GPU: the worker's threading (results in order,
+// one job at a time, progress, cancel, a clean join) against a scripted GPU, the panel's logic
+// on top of it, and the real backend's no-GPU state on this machine.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "banklab/analysis.hpp"
+#include "banklab/presets.hpp"
+#include "gpu_panel.hpp"
+#include "gpu_worker.hpp"
+
+using namespace banklab;
+using namespace banklab::gui;
+
+namespace {
+
+// Polls a condition that another thread makes true; false after 10 s (a hung worker).
+template <class Condition>
+bool eventually(Condition condition) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+// Polls the panel, as the UI does once a frame, until its job is done and every result applied.
+bool settle(GpuPanel& p) {
+  const bool done = eventually([&] {
+    poll(p);
+    return !p.busy();
+  });
+  poll(p);
+  return done;
+}
+
+gpu::DeviceInfo scripted_device() {
+  gpu::DeviceInfo d;
+  d.availability = gpu::Availability::available;
+  d.name = "Scripted H200";
+  d.cc_major = 9;
+  d.sm_count = 132;
+  d.sm_clock_khz = 1980000;
+  d.memory_clock_khz = 2619000;
+  d.memory_bus_bits = 6144;
+  d.memory_bytes = std::uint64_t{141} << 30;
+  d.shared_memory_per_sm = 228 * 1024;
+  d.l2_bytes = 60 << 20;
+  return d;
+}
+
+gpu::VariantResult variant(std::string name, gpu::VariantRole role, double gbps, bool verified) {
+  gpu::VariantResult r;
+  r.name = std::move(name);
+  r.role = role;
+  r.bytes_moved = std::int64_t{2} * 16384 * 16384 * 4;
+  r.gbps = gbps;
+  r.ms = double(r.bytes_moved) / (gbps * 1e6);
+  r.fraction_of_copy = gbps / 3900.0;
+  r.verified = verified;
+  if (!verified) r.detail = "element (3, 7) differs from the CPU reference";
+  return r;
+}
+
+// A GPU that answers from a script: the H200's fp32 figures of measured-h200.md, a vec16
+// kernel that fails verification, microbenchmark times of one clock per wavefront, and
+// counters equal to the model plus `measure_offset`. Its suite can block until released or
+// cancelled, to hold a job in flight.
+struct ScriptedGpu {
+  std::atomic<bool> block_suite{false};
+  std::atomic<bool> release{false};
+  std::atomic<bool> saw_cancel{false};
+  std::atomic<int> suite_calls{0};
+  std::atomic<int> pattern_calls{0};
+  int measure_offset = 0;
+  std::mutex mutex;
+  std::vector<WarpAccess> benchmarked;  // the accesses of the last run_patterns call
+
+  GpuBackend backend() {
+    GpuBackend b;
+    b.query_device = scripted_device;
+    b.measure_support = [] { return gpu::MeasureSupport{scripted_device(), true, ""}; };
+    b.variants = [](DType) {
+      using R = gpu::VariantRole;
+      return std::vector<gpu::VariantInfo>{
+          {"fp32-copy", DType::fp32, R::roof, "roof", "", false},
+          {"fp32-naive", DType::fp32, R::teaching, "32-way", "fp32-naive", false},
+          {"fp32-padded", DType::fp32, R::teaching, "padded", "fp32-pad1", true},
+          {"fp32-aligned-pad", DType::fp32, R::teaching, "4-way", "fp32-pad4", false},
+          {"fp32-vec16", DType::fp32, R::teaching, "4-way", "fp32-pad4-vec16-store", false},
+      };
+    };
+    b.run_suite = [this](const gpu::TransposeOptions& o, const gpu::ProgressFn& progress,
+                         const std::atomic<bool>* cancel) {
+      ++suite_calls;
+      gpu::SuiteReport r;
+      r.device = scripted_device();
+      r.options = o;
+      if (r.options.pad < 0) r.options.pad = 1;
+      r.sm_clock_mhz = 1980;
+      if (progress) progress(gpu::Progress{3, 9, "fp32-padded"});
+      while (block_suite && !release) {
+        if (cancel && *cancel) {
+          saw_cancel = true;
+          r.status = gpu::RunStatus::cancelled;
+          r.error = "cancelled";
+          return r;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      using R = gpu::VariantRole;
+      r.status = gpu::RunStatus::ok;
+      r.results = {variant("fp32-copy", R::roof, 3900, true),
+                   variant("fp32-naive", R::teaching, 1372, true),
+                   variant("fp32-padded", R::teaching, 2470, true),
+                   variant("fp32-aligned-pad", R::teaching, 2464, true),
+                   variant("fp32-vec16", R::teaching, 2600, false)};
+      return r;
+    };
+    b.run_patterns = [this](std::span<const WarpAccess> accesses, const gpu::PatternOptions&,
+                            const gpu::ProgressFn&, const std::atomic<bool>*) {
+      ++pattern_calls;
+      {
+        std::lock_guard lock(mutex);
+        benchmarked.assign(accesses.begin(), accesses.end());
+      }
+      gpu::PatternReport r;
+      r.status = gpu::RunStatus::ok;
+      r.device = scripted_device();
+      r.sm_clock_mhz = 1980;
+      for (const WarpAccess& a : accesses) {
+        gpu::PatternResult p;
+        p.access = a;
+        p.predicted_wavefronts = analyze(a).wavefront_count();
+        p.baseline_wavefronts = analyze(gpu::conflict_free_baseline(a)).wavefront_count();
+        p.cycles_per_access = p.predicted_wavefronts;
+        p.baseline_cycles_per_access = p.baseline_wavefronts;
+        p.measured_ratio = p.cycles_per_access / p.baseline_cycles_per_access;
+        p.predicted_ratio = double(p.predicted_wavefronts) / p.baseline_wavefronts;
+        p.verified = true;
+        r.results.push_back(p);
+      }
+      return r;
+    };
+    b.measure = [this](std::span<const WarpAccess> accesses, const gpu::MeasureProgress&,
+                       const std::atomic<bool>*) -> Expected<std::vector<gpu::Measurement>> {
+      std::vector<gpu::Measurement> out;
+      for (const WarpAccess& a : accesses) {
+        const Analysis x = analyze(a);
+        gpu::Measurement m;
+        m.ok = m.verified = true;
+        m.instructions = 1;
+        m.wavefronts = x.wavefront_count() + measure_offset;
+        m.bank_conflicts = x.bank_conflicts() + measure_offset;
+        out.push_back(m);
+      }
+      return out;
+    };
+    return b;
+  }
+};
+
+Scenario preset_scenario(std::string_view name) {
+  const Preset* p = find_preset(name);
+  REQUIRE(p != nullptr);
+  return p->scenario;
+}
+
+bool mentions(const std::vector<std::string>& lines, std::string_view text) {
+  for (const std::string& line : lines) {
+    if (line.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("a job's progress fraction runs over all its stages") {
+  JobProgress p;
+  p.stage_count = 2;
+  CHECK(p.fraction() == doctest::Approx(0.0));
+  p.step = gpu::Progress{3, 9, "x"};
+  CHECK(p.fraction() == doctest::Approx(1.0 / 6.0));
+  p.stage_index = 1;
+  p.step = gpu::Progress{9, 9, "x"};
+  CHECK(p.fraction() == doctest::Approx(1.0));
+  SUBCASE("a stage with no steps yet counts as its start") {
+    p.step = gpu::Progress{};
+    CHECK(p.fraction() == doctest::Approx(0.5));
+  }
+}
+
+TEST_CASE("the worker posts a run's results in order and is idle again") {
+  ScriptedGpu gpu;
+  GpuWorker worker(gpu.backend());
+  RunJob job;
+  job.run = 7;
+  job.patterns = gpu::conflict_sweep();
+  REQUIRE(worker.submit(job));
+  REQUIRE(eventually([&] { return !worker.busy(); }));
+  std::vector<GpuResult> results = worker.drain();
+  REQUIRE(results.size() == 2);
+  REQUIRE(std::holds_alternative<SuiteDone>(results[0]));
+  REQUIRE(std::holds_alternative<PatternsDone>(results[1]));
+  CHECK(std::get<SuiteDone>(results[0]).run == 7);
+  CHECK(std::get<SuiteDone>(results[0]).report.ok());
+  CHECK(std::get<PatternsDone>(results[1]).run == 7);
+  CHECK(std::get<PatternsDone>(results[1]).report.results.size() == job.patterns.size());
+  CHECK(worker.drain().empty());
+
+  SUBCASE("a run without patterns has only the suite") {
+    REQUIRE(worker.submit(RunJob{8, {}, {}, {}}));
+    REQUIRE(eventually([&] { return !worker.busy(); }));
+    results = worker.drain();
+    REQUIRE(results.size() == 1);
+    CHECK(std::get<SuiteDone>(results[0]).run == 8);
+    CHECK(gpu.pattern_calls == 1);
+  }
+}
+
+TEST_CASE("the worker takes one job at a time and reports its progress") {
+  ScriptedGpu gpu;
+  gpu.block_suite = true;
+  GpuWorker worker(gpu.backend());
+  REQUIRE(worker.submit(RunJob{1, {}, gpu::conflict_sweep(), {}}));
+  REQUIRE(eventually([&] { return worker.progress().step.step == 3; }));
+  const JobProgress progress = worker.progress();
+  CHECK(progress.job == "Run on GPU");
+  CHECK(progress.stage == "transpose suite");
+  CHECK(progress.stage_count == 2);
+  CHECK(progress.step.steps == 9);
+  CHECK(progress.step.what == "fp32-padded");
+  CHECK(worker.busy());
+  CHECK_FALSE(worker.submit(DeviceJob{}));  // refused, not queued
+  gpu.release = true;
+  REQUIRE(eventually([&] { return !worker.busy(); }));
+  CHECK(worker.drain().size() == 2);
+  CHECK(gpu.suite_calls == 1);
+  CHECK(worker.submit(DeviceJob{}));
+  REQUIRE(eventually([&] { return !worker.busy(); }));
+  const std::vector<GpuResult> results = worker.drain();
+  REQUIRE(results.size() == 1);
+  CHECK(std::get<DeviceDone>(results[0]).device.name == "Scripted H200");
+}
+
+TEST_CASE("cancel stops the suite and the microbenchmark never starts") {
+  ScriptedGpu gpu;
+  gpu.block_suite = true;
+  GpuWorker worker(gpu.backend());
+  worker.cancel();  // while idle: no effect on the next job
+  REQUIRE(worker.submit(RunJob{1, {}, gpu::conflict_sweep(), {}}));
+  REQUIRE(eventually([&] { return worker.progress().step.step == 3; }));
+  CHECK_FALSE(gpu.saw_cancel);
+  worker.cancel();
+  CHECK(worker.cancelling());
+  REQUIRE(eventually([&] { return !worker.busy(); }));
+  CHECK(gpu.saw_cancel);
+  CHECK(gpu.pattern_calls == 0);
+  const std::vector<GpuResult> results = worker.drain();
+  REQUIRE(results.size() == 2);
+  CHECK(std::get<SuiteDone>(results[0]).report.status == gpu::RunStatus::cancelled);
+  const gpu::PatternReport& patterns = std::get<PatternsDone>(results[1]).report;
+  CHECK(patterns.status == gpu::RunStatus::cancelled);
+  CHECK(patterns.results.empty());
+  CHECK_FALSE(worker.cancelling());
+
+  SUBCASE("the next job starts with the flag lowered") {
+    gpu.release = true;
+    REQUIRE(worker.submit(RunJob{2, {}, gpu::conflict_sweep(), {}}));
+    REQUIRE(eventually([&] { return !worker.busy(); }));
+    const std::vector<GpuResult> next = worker.drain();
+    REQUIRE(next.size() == 2);
+    CHECK(std::get<SuiteDone>(next[0]).report.ok());
+    CHECK(gpu.pattern_calls == 1);
+  }
+}
+
+TEST_CASE("destroying the worker cancels a running job and joins its thread") {
+  ScriptedGpu gpu;
+  gpu.block_suite = true;
+  {
+    GpuWorker worker(gpu.backend());
+    REQUIRE(worker.submit(RunJob{1, {}, {}, {}}));
+    REQUIRE(eventually([&] { return worker.progress().step.step == 3; }));
+  }
+  CHECK(gpu.saw_cancel);
+  CHECK(gpu.suite_calls == 1);
+}
+
+TEST_CASE("Run on GPU benchmarks the pattern on screen and the conflict sweep") {
+  ScriptedGpu gpu;
+  GpuPanel p;
+  p.backend = gpu.backend();
+  CHECK(run_blocker(p) == "the GPU worker has not started yet");
+  REQUIRE(settle(p));
+  REQUIRE(p.device);
+  CHECK(p.device->ok());
+  CHECK(run_blocker(p).empty());
+  CHECK(measure_blocker(p).empty());
+
+  const Scenario naive = preset_scenario("fp32-naive");
+  REQUIRE(start_run(p, naive).empty());
+  REQUIRE(p.runs.size() == 1);
+  CHECK(p.selected_run == 0);
+  REQUIRE(settle(p));
+  const RunRecord& run = p.runs[0];
+  CHECK(run.pattern == describe(naive));
+  CHECK(run.pattern_included);
+  CHECK(run.options.dtype == DType::fp32);
+  CHECK(run.options.rows == 16384);
+  CHECK(run.options.pad == -1);  // tile[32][32]: the dtype's default pad
+  {
+    std::lock_guard lock(gpu.mutex);
+    const std::vector<WarpAccess> sweep = gpu::conflict_sweep();
+    REQUIRE(gpu.benchmarked.size() == sweep.size() + 1);
+    CHECK(gpu.benchmarked[0] == *build_access(naive, nullptr, nullptr));
+    for (std::size_t i = 0; i < sweep.size(); ++i) {
+      CAPTURE(i);
+      CHECK(gpu.benchmarked[i + 1] == sweep[i]);
+    }
+  }
+  REQUIRE(run.suite);
+  REQUIRE(run.patterns);
+  REQUIRE(run.costs.size() == run.suite->results.size());
+
+  SUBCASE("each teaching kernel carries its preset's predicted conflict") {
+    CHECK_FALSE(run.costs[0]);  // the copy has no shared memory
+    REQUIRE(run.costs[1]);
+    CHECK(run.costs[1]->ways == 32);
+    REQUIRE(run.costs[2]);
+    CHECK(run.costs[2]->ways == 1);  // fp32-pad1 at the run's pad 1
+    REQUIRE(run.costs[3]);
+    CHECK(run.costs[3]->ways == 4);
+  }
+  SUBCASE("the reversal condition is told with the run's own numbers") {
+    // 132 SMs x 128 B x 1980 MHz = 33.5 TB/s against a 3.9 TB/s copy: hidden up to k = 8.6.
+    CHECK(mentions(run.reversal, "1980 MHz (measured during the run) = 33.5 TB/s"));
+    CHECK(mentions(run.reversal, "about k = 8.6"));
+    CHECK(mentions(run.reversal, "Not hidden: fp32-naive (32-way): 1372 GB/s"));
+    CHECK(mentions(run.reversal, "Hidden: fp32-aligned-pad (4-way)"));
+    CHECK(mentions(run.reversal, "the 32-way read takes 32.0x"));
+    CHECK_FALSE(mentions(run.reversal, "fp32-vec16"));  // it failed verification
+  }
+  SUBCASE("a second run is a second row of the history") {
+    p.side = 4096;
+    REQUIRE(start_run(p, preset_scenario("fp32-pad4")).empty());
+    REQUIRE(settle(p));
+    REQUIRE(p.runs.size() == 2);
+    CHECK(p.selected_run == 1);
+    CHECK(p.runs[1].id != p.runs[0].id);
+    CHECK(p.runs[1].options.rows == 4096);
+    CHECK(p.runs[1].options.pad == 4);  // the pad on screen
+  }
+}
+
+TEST_CASE("Run on GPU leaves out a pattern that breaks a rule and says why") {
+  ScriptedGpu gpu;
+  GpuPanel p;
+  p.backend = gpu.backend();
+  REQUIRE(settle(p));
+  Scenario bad = preset_scenario("fp32-naive");
+  bad.index = 40;  // float tile[32][32] has columns 0..31
+  REQUIRE(start_run(p, bad).empty());
+  REQUIRE(settle(p));
+  CHECK_FALSE(p.runs[0].pattern_included);
+  CHECK_FALSE(p.runs[0].pattern_skipped.empty());
+  std::lock_guard lock(gpu.mutex);
+  CHECK(gpu.benchmarked.size() == gpu::conflict_sweep().size());
+
+  SUBCASE("and Measure on GPU refuses it") {
+    const std::string why = start_measure(p, bad);
+    CHECK(why.rfind("the pattern on screen cannot be measured: ", 0) == 0);
+    CHECK_FALSE(p.measurement);
+  }
+}
+
+TEST_CASE("Measure on GPU sets the hardware's counts beside the prediction") {
+  ScriptedGpu gpu;
+  GpuPanel p;
+  const Scenario naive = preset_scenario("fp32-naive");  // 32 wavefronts, 31 conflicts
+
+  SUBCASE("agreeing") {
+    p.backend = gpu.backend();
+    REQUIRE(settle(p));
+    REQUIRE(start_measure(p, naive).empty());
+    REQUIRE(p.measurement);
+    CHECK(compare(*p.measurement).verdict == Agreement::Verdict::pending);
+    REQUIRE(settle(p));
+    CHECK(p.measurement->predicted_wavefronts == 32);
+    CHECK(p.measurement->predicted_conflicts == 31);
+    const Agreement a = compare(*p.measurement);
+    CHECK(a.verdict == Agreement::Verdict::agree);
+    CHECK(a.message == "the hardware agrees: 32 wavefronts, 31 bank conflicts");
+  }
+  SUBCASE("disagreeing, loudly and with both numbers") {
+    gpu.measure_offset = 1;
+    p.backend = gpu.backend();
+    REQUIRE(settle(p));
+    REQUIRE(start_measure(p, naive).empty());
+    REQUIRE(settle(p));
+    const Agreement a = compare(*p.measurement);
+    CHECK(a.verdict == Agreement::Verdict::disagree);
+    CHECK(a.message == "DISAGREEMENT: the model predicts 32 wavefronts and 31 bank conflicts; "
+                       "the hardware counted 33 wavefronts and 32 bank conflicts");
+  }
+}
+
+TEST_CASE("a measurement that does not isolate the access is not compared") {
+  MeasureRecord m;
+  m.done = true;
+  m.predicted_wavefronts = 4;
+  m.predicted_conflicts = 3;
+  m.measured.ok = m.measured.verified = true;
+  m.measured.wavefronts = 4;
+  m.measured.bank_conflicts = 3;
+  m.measured.instructions = 1;
+  CHECK(compare(m).verdict == Agreement::Verdict::agree);
+  SUBCASE("two instructions counted") {
+    m.measured.instructions = 2;
+    CHECK(compare(m).verdict == Agreement::Verdict::failed);
+    CHECK(compare(m).message.find("saw 2 shared-memory instructions") != std::string::npos);
+  }
+  SUBCASE("bytes not verified") {
+    m.measured.verified = false;
+    CHECK(compare(m).verdict == Agreement::Verdict::failed);
+  }
+  SUBCASE("the whole call failed") {
+    m.error = "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
+    CHECK(compare(m).verdict == Agreement::Verdict::failed);
+    CHECK(compare(m).message == "the measurement failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES");
+  }
+}
+
+TEST_CASE("a result for a measurement that was replaced is dropped") {
+  GpuPanel p;
+  p.measurement = MeasureRecord{};
+  p.measurement->id = 5;
+  apply(p, MeasureDone{4, std::vector<gpu::Measurement>(1)});
+  CHECK_FALSE(p.measurement->done);
+  apply(p, MeasureDone{5, Error{"no GPU"}});
+  CHECK(p.measurement->done);
+  CHECK(p.measurement->error == "no GPU");
+}
+
+TEST_CASE("without a GPU the panel shows the state and starts nothing") {
+  if (gpu::query_device().ok()) {
+    MESSAGE("this machine has a GPU: the no-GPU state cannot be seen here");
+    return;
+  }
+  GpuPanel p;  // the real banklab::gpu of this build
+  REQUIRE(settle(p));
+  REQUIRE(p.device);
+  const gpu::DeviceInfo& d = *p.device;
+  CHECK_FALSE(d.ok());
+  CHECK((d.availability == gpu::Availability::not_built ||
+         d.availability == gpu::Availability::no_driver ||
+         d.availability == gpu::Availability::no_device));
+  CHECK_FALSE(d.detail.empty());
+  CHECK(device_summary(d).rfind(std::string(gpu::availability_name(d.availability)) + ": ", 0) ==
+        0);
+  REQUIRE(p.measure_support);
+  CHECK_FALSE(p.measure_support->ok);
+  CHECK_FALSE(p.measure_support->reason.empty());
+
+  const Scenario naive = preset_scenario("fp32-naive");
+  CHECK(start_run(p, naive).rfind("no GPU to run on: ", 0) == 0);
+  CHECK(start_measure(p, naive).rfind("no GPU to run on: ", 0) == 0);
+  CHECK(p.runs.empty());
+  CHECK_FALSE(p.measurement);
+
+  SUBCASE("and the backend answers a job with the same state, not a crash") {
+    GpuWorker worker(real_gpu_backend());
+    REQUIRE(worker.submit(RunJob{1, {}, gpu::conflict_sweep(), {}}));
+    REQUIRE(eventually([&] { return !worker.busy(); }));
+    std::vector<GpuResult> results = worker.drain();
+    REQUIRE(results.size() == 2);
+    const gpu::SuiteReport& suite = std::get<SuiteDone>(results[0]).report;
+    CHECK(suite.status == gpu::RunStatus::unavailable);
+    CHECK_FALSE(suite.error.empty());
+    CHECK(suite.results.empty());
+    CHECK(std::get<PatternsDone>(results[1]).report.status == gpu::RunStatus::unavailable);
+
+    REQUIRE(worker.submit(MeasureJob{2, gpu::conflict_sweep()}));
+    REQUIRE(eventually([&] { return !worker.busy(); }));
+    results = worker.drain();
+    REQUIRE(results.size() == 1);
+    const auto& measured = std::get<MeasureDone>(results[0]).result;
+    CHECK_FALSE(measured.has_value());
+    CHECK_FALSE(measured.error().empty());
+  }
+}
