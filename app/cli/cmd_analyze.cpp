@@ -1,17 +1,16 @@
 // banklab analyze: one access as a scenario (a tile and a pattern over it), as 32 raw byte
-// offsets, or a batch of raw patterns, one a line. All the counting is core's; this file turns
-// flags into a Scenario or a WarpAccess and the results into text or JSON.
+// offsets, or a batch of raw patterns, one a line (analyze_batch.cpp). All the counting is
+// core's; this file turns flags into a Scenario or a WarpAccess and the results into text or
+// JSON.
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <climits>
-#include <cstdio>
-#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
 
 #include "banklab/banklab.hpp"
+#include "analyze_batch.hpp"
 #include "commands.hpp"
 #include "text_output.hpp"
 
@@ -63,9 +62,6 @@ int reject(const Args& args, std::string message, std::string rule = "usage") {
                                   .message = std::move(message)}});
 }
 
-// ---------------------------------------------------------------------------------------------
-// Scenario form
-
 // --access: "row" and "column" are patterns; "ldmatrix.x4" and the like are the matrix pattern
 // with that op.
 struct AccessChoice {
@@ -85,8 +81,10 @@ Expected<AccessChoice> parse_access(std::string_view text) {
                "' (for 32 explicit byte offsets use --offsets)"};
 }
 
+}  // namespace
+
 // Applies the scenario flags on top of `s` (the defaults, or a preset). The first flag that
-// cannot be read ends it with a message naming the flag.
+// cannot be read ends it with a message naming the flag. Shared with gpu-bench --pattern.
 Expected<Scenario> scenario_from_flags(const Args& args) {
   Scenario s;
   if (const auto name = args.value("preset")) {
@@ -159,27 +157,7 @@ Expected<Scenario> scenario_from_flags(const Args& args) {
   return s;
 }
 
-int run_scenario(const Args& args) {
-  const Expected<Scenario> s = scenario_from_flags(args);
-  if (!s) return reject(args, s.error());
-  const Evaluation e = evaluate(*s);
-  if (!e.ok()) return reject(args, e.diagnostics);
-  const Explanation x = explain(*s, e);
-
-  std::string out;
-  if (args.has("json")) {
-    append_json(out, *s, e, &x);
-    out += '\n';
-  } else {
-    append_report(out, describe(*s), *e.analysis, &e.elements, &s->tile, e.diagnostics, x);
-  }
-  print(out);
-  return kExitOk;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Raw form
-
+// The raw form's flags as one access. Shared with gpu-bench --pattern.
 Expected<WarpAccess> access_from_flags(const Args& args) {
   WarpAccess access;
   if (const auto text = args.value("op")) {
@@ -213,6 +191,26 @@ Expected<WarpAccess> access_from_flags(const Args& args) {
   return access;
 }
 
+namespace {
+
+int run_scenario(const Args& args) {
+  const Expected<Scenario> s = scenario_from_flags(args);
+  if (!s) return reject(args, s.error());
+  const Evaluation e = evaluate(*s);
+  if (!e.ok()) return reject(args, e.diagnostics);
+  const Explanation x = explain(*s, e);
+
+  std::string out;
+  if (args.has("json")) {
+    append_json(out, *s, e, &x);
+    out += '\n';
+  } else {
+    append_report(out, describe(*s), *e.analysis, &e.elements, &s->tile, e.diagnostics, x);
+  }
+  print(out);
+  return kExitOk;
+}
+
 int run_raw(const Args& args) {
   const Expected<WarpAccess> access = access_from_flags(args);
   if (!access) return reject(args, access.error());
@@ -228,93 +226,6 @@ int run_raw(const Args& args) {
     append_report(out, to_string(*access), a, nullptr, nullptr, diagnostics, explain(a));
   }
   print(out);
-  return kExitOk;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Batch form
-//
-// Speed matters here (100,000 patterns in well under a second as a whole process): the input
-// is read in one piece, lines are views into it, one output string is reused and written in
-// large blocks, and a good line allocates nothing but what analyze() itself needs.
-
-constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
-
-// Reads all of `file`; false on a read error.
-bool read_all(std::FILE* file, std::string& data) {
-  char block[1 << 16];
-  std::size_t n = 0;
-  while ((n = std::fread(block, 1, sizeof block, file)) > 0) data.append(block, n);
-  return std::ferror(file) == 0;
-}
-
-bool is_blank_or_comment(std::string_view line) {
-  const std::size_t first = line.find_first_not_of(" \t");
-  return first == std::string_view::npos || line[first] == '#';
-}
-
-// A bad line's diagnostics, each message prefixed with where it came from.
-std::vector<Diagnostic> located(std::vector<Diagnostic> diagnostics, std::size_t line_number) {
-  for (Diagnostic& d : diagnostics) {
-    d.message = "line " + std::to_string(line_number) + ": " + d.message;
-  }
-  return diagnostics;
-}
-
-int run_batch(const Args& args) {
-  const std::string_view source = *args.value("batch");
-  std::string data;
-  if (source == "-") {
-    if (!read_all(stdin, data)) return failure("cannot read standard input");
-  } else {
-    std::FILE* file = std::fopen(std::string(source).c_str(), "rb");
-    // A name that cannot be opened is the user's to fix: bad input, not an environment failure.
-    if (file == nullptr) {
-      return bad_input("cannot open --batch file '" + std::string(source) +
-                       "': " + std::strerror(errno));
-    }
-    const bool ok = read_all(file, data);
-    std::fclose(file);
-    if (!ok) return failure("cannot read --batch file '" + std::string(source) + "'");
-  }
-
-  std::string out;
-  out.reserve(kFlushBytes + (std::size_t{64} << 10));
-  std::size_t patterns = 0;
-  std::size_t bad = 0;
-  std::string first_bad;
-  std::string_view rest = data;
-  for (std::size_t line_number = 1; !rest.empty(); ++line_number) {
-    const std::size_t end = rest.find('\n');
-    std::string_view line = rest.substr(0, end);
-    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
-    if (line.ends_with('\r')) line.remove_suffix(1);
-    if (is_blank_or_comment(line)) continue;
-    ++patterns;
-
-    std::vector<Diagnostic> diagnostics;
-    const Expected<WarpAccess> access = parse_pattern_line(line);
-    if (access) diagnostics = check_access(*access);
-    else diagnostics.push_back({.severity = Severity::error, .rule = "syntax",
-                                .message = access.error()});
-    if (!access || has_error(diagnostics)) {
-      diagnostics = located(std::move(diagnostics), line_number);
-      if (bad++ == 0) first_bad = first_error(diagnostics);
-      append_json_error(out, diagnostics);
-    } else {
-      append_json(out, analyze(*access), diagnostics);
-    }
-    out += '\n';
-    if (out.size() >= kFlushBytes) {
-      print(out);
-      out.clear();
-    }
-  }
-  print(out);
-  if (bad > 0) {
-    return bad_input(std::to_string(bad) + " of " + std::to_string(patterns) +
-                     " batch patterns were bad; the first, " + first_bad);
-  }
   return kExitOk;
 }
 
@@ -337,7 +248,7 @@ int run_analyze(const Args& args) {
                        "directly");
     }
   }
-  if (batch) return run_batch(args);
+  if (batch) return run_analyze_batch(*args.value("batch"));
   if (raw) return run_raw(args);
   return run_scenario(args);
 }

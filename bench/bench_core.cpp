@@ -1,0 +1,185 @@
+// banklab_bench_core: the time of one full analysis of a 32-lane access, and a writer of batch
+// files for timing `banklab analyze --batch` as a whole process.
+//
+//   banklab_bench_core [--repeat R]                          time the workloads below
+//   banklab_bench_core --write-batch FILE [--lines N] [--seed S]
+//
+// Each workload runs its accesses in a loop long enough (about 50 ms) for the clock to be
+// exact, R times; the median of the R runs is the figure, min and max show the noise. The
+// results feed a sink that is printed, so the compiler cannot drop the work.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "args.hpp"
+#include "banklab/banklab.hpp"
+#include "bench_patterns.hpp"
+
+namespace banklab::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Workload {
+  std::string_view name;
+  std::size_t items = 0;                 // analyses per pass
+  std::function<std::int64_t()> pass;    // one pass over all items; returns a checksum
+};
+
+struct Timing {
+  double median_ns = 0, min_ns = 0, max_ns = 0;  // per item
+};
+
+Timing time_workload(const Workload& w, int repeats, std::int64_t& sink) {
+  // Calibrate: enough passes per run for about 50 ms.
+  const auto start = Clock::now();
+  sink += w.pass();
+  const double once = std::chrono::duration<double>(Clock::now() - start).count();
+  const int passes = std::max(1, static_cast<int>(0.05 / std::max(once, 1e-9)));
+
+  std::vector<double> per_item;
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = Clock::now();
+    for (int p = 0; p < passes; ++p) sink += w.pass();
+    const double ns = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+    per_item.push_back(ns / (static_cast<double>(passes) * static_cast<double>(w.items)));
+  }
+  std::sort(per_item.begin(), per_item.end());
+  return {per_item[per_item.size() / 2], per_item.front(), per_item.back()};
+}
+
+std::vector<Scenario> valid_preset_scenarios() {
+  std::vector<Scenario> scenarios;
+  for (const Preset& p : presets()) {
+    if (evaluate(p.scenario).ok()) scenarios.push_back(p.scenario);
+  }
+  return scenarios;
+}
+
+int run_timings(int repeats) {
+  const std::vector<WarpAccess> preset = preset_accesses();
+  const std::vector<WarpAccess> strided = strided_accesses();
+  const std::vector<WarpAccess> random = random_accesses(4096, 1);
+  const std::vector<Scenario> scenarios = valid_preset_scenarios();
+  std::vector<std::string> lines;
+  for (const WarpAccess& a : random) lines.push_back(to_string(a));
+
+  const auto analyze_all = [](const std::vector<WarpAccess>& accesses) {
+    return [&accesses] {
+      std::int64_t sum = 0;
+      for (const WarpAccess& a : accesses) sum += analyze(a).wavefront_count();
+      return sum;
+    };
+  };
+  std::string json;
+  const Workload workloads[] = {
+      {"analyze(): preset accesses", preset.size(), analyze_all(preset)},
+      {"analyze(): strided accesses, every width", strided.size(), analyze_all(strided)},
+      {"analyze(): random accesses", random.size(), analyze_all(random)},
+      {"evaluate(): preset scenarios (addresses, checks, analysis)", scenarios.size(),
+       [&] {
+         std::int64_t sum = 0;
+         for (const Scenario& s : scenarios) sum += evaluate(s).analysis->wavefront_count();
+         return sum;
+       }},
+      {"one batch line: parse, check, analyze, append JSON", lines.size(),
+       [&] {
+         std::int64_t sum = 0;
+         for (const std::string& line : lines) {
+           const Expected<WarpAccess> a = parse_pattern_line(line);
+           const std::vector<Diagnostic> diagnostics = check_access(*a);
+           json.clear();
+           append_json(json, analyze(*a), diagnostics);
+           sum += static_cast<std::int64_t>(json.size());
+         }
+         return sum;
+       }},
+  };
+
+  std::printf("%-58s %6s %10s %10s %10s\n", "workload (ns per access)", "items", "median",
+              "min", "max");
+  std::int64_t sink = 0;
+  for (const Workload& w : workloads) {
+    const Timing t = time_workload(w, repeats, sink);
+    std::printf("%-58.*s %6zu %10.0f %10.0f %10.0f\n", static_cast<int>(w.name.size()),
+                w.name.data(), w.items, t.median_ns, t.min_ns, t.max_ns);
+  }
+  std::printf("target: one full analysis <= 2000 ns   (checksum %lld, %d runs each)\n",
+              static_cast<long long>(sink), repeats);
+  return 0;
+}
+
+// The batch file: the presets' and the strided accesses first, then random ones up to `lines`.
+int write_batch(const std::string& path, std::size_t lines, std::uint64_t seed) {
+  std::vector<WarpAccess> accesses = preset_accesses();
+  const std::vector<WarpAccess> strided = strided_accesses();
+  accesses.insert(accesses.end(), strided.begin(), strided.end());
+  accesses.resize(std::min(accesses.size(), lines));
+  const std::vector<WarpAccess> random = random_accesses(lines - accesses.size(), seed);
+  accesses.insert(accesses.end(), random.begin(), random.end());
+
+  std::FILE* file = std::fopen(path.c_str(), "wb");
+  if (file == nullptr) {
+    std::fprintf(stderr, "banklab_bench_core: cannot create %s\n", path.c_str());
+    return 1;
+  }
+  std::string text;
+  for (const WarpAccess& a : accesses) {
+    text += to_string(a);
+    text += '\n';
+  }
+  const bool written = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  if (std::fclose(file) != 0 || !written) {
+    std::fprintf(stderr, "banklab_bench_core: cannot write %s\n", path.c_str());
+    return 1;
+  }
+  std::printf("wrote %zu patterns to %s\n", accesses.size(), path.c_str());
+  return 0;
+}
+
+constexpr cli::FlagSpec kFlags[] = {
+    {"repeat", "R"}, {"write-batch", "FILE"}, {"lines", "N"}, {"seed", "S"}};
+constexpr cli::CommandSyntax kSyntax{.command = "banklab_bench_core", .flags = kFlags};
+constexpr std::string_view kUsage =
+    "usage: banklab_bench_core [--repeat R]\n"
+    "       banklab_bench_core --write-batch FILE [--lines N] [--seed S]\n\n"
+    "Times one full analysis of a 32-lane access (median of R runs, default 7), or writes a\n"
+    "batch file of N patterns (default 100000) for 'banklab analyze --batch'.\n";
+
+int run(std::span<const std::string_view> words) {
+  const Expected<cli::Args> args = cli::parse_args(kSyntax, words);
+  if (!args) {
+    std::fprintf(stderr, "banklab_bench_core: %s\n", args.error().c_str());
+    return 2;
+  }
+  if (args->help()) {
+    std::fwrite(kUsage.data(), 1, kUsage.size(), stdout);
+    return 0;
+  }
+  const Expected<std::int64_t> repeat = args->integer("repeat", 7, 1, 1000);
+  const Expected<std::int64_t> lines = args->integer("lines", 100000, 1, 100'000'000);
+  const Expected<std::int64_t> seed = args->integer("seed", 1, 0, INT64_MAX);
+  for (const auto* number : {&repeat, &lines, &seed}) {
+    if (!*number) {
+      std::fprintf(stderr, "banklab_bench_core: %s\n", number->error().c_str());
+      return 2;
+    }
+  }
+  if (const auto path = args->value("write-batch")) {
+    return write_batch(std::string(*path), static_cast<std::size_t>(*lines),
+                       static_cast<std::uint64_t>(*seed));
+  }
+  return run_timings(static_cast<int>(*repeat));
+}
+
+}  // namespace
+}  // namespace banklab::bench
+
+int main(int argc, char** argv) {
+  const std::vector<std::string_view> words(argv + 1, argv + argc);
+  return banklab::bench::run(words);
+}
