@@ -138,7 +138,8 @@ std::string TileLayout::check() const {
 
 std::string to_string(const TileLayout& t) {
   std::ostringstream os;
-  os << dtype_c_name(t.dtype) << " tile[" << t.rows << "][" << t.cols + t.pad << "]";
+  // 64-bit: the tile being printed may be an absurd one that check() is about to refuse.
+  os << dtype_c_name(t.dtype) << " tile[" << t.rows << "][" << std::int64_t{t.cols} + t.pad << "]";
   if (t.swizzle.kind != SwizzleKind::none) os << " " << to_string(t.swizzle);
   return os.str();
 }

@@ -115,6 +115,8 @@ TEST_CASE("a tile prints as the C declaration a kernel would write") {
   std::ostringstream os;
   os << tile(DType::fp64, 32, 32, 1);
   CHECK(os.str() == "double tile[32][33]");
+  // Regression (found by the fuzzer): an absurd tile prints without overflowing C + P.
+  CHECK(to_string(tile(DType::fp32, 1, 2147483647, 2147483647)) == "float tile[1][4294967294]");
 }
 
 TEST_CASE("check() refuses a tile that cannot exist, naming the rule and the numbers") {

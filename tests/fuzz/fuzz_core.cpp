@@ -1,0 +1,160 @@
+// libFuzzer target over everything in the core that takes outside input: the text parsers
+// (batch lines, offsets, widths, swizzles, tile sizes, dtypes, ops) and evaluate() / analyze() /
+// explain() / the JSON writers on scenarios decoded from the fuzz bytes, absurd ones included.
+// Built with AddressSanitizer and UndefinedBehaviorSanitizer, so any crash, assert, leak or UB
+// fails the run; the properties below abort() when the core contradicts itself.
+//
+// Input format (the seed corpus in tests/fuzz/corpus/ follows it):
+//   first byte % 4 == 0   the rest is text, handed to every parser
+//                           (e.g. "@ld 4 0,4,8,...", "@cute:3,4,3", "@32x33")
+//   otherwise             the rest is a binary scenario, read field by field by ByteReader;
+//                           missing bytes read as zero, so any input decodes.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "banklab/banklab.hpp"
+
+// Header-only nlohmann::json (Debian's nlohmann-json3-dev), where present, checks every JSON
+// object the writers produce.
+#if __has_include(<nlohmann/json.hpp>)
+#include <nlohmann/json.hpp>
+#define BANKLAB_FUZZ_VALIDATE_JSON 1
+#endif
+
+namespace banklab {
+namespace {
+
+// A property the core must hold: abort() is what libFuzzer reports as a crash, with the input.
+void require(bool property) {
+  if (!property) std::abort();
+}
+
+// The JSON writers must always produce one well-formed value.
+void require_json(const std::string& text) {
+  require(!text.empty());
+#ifdef BANKLAB_FUZZ_VALIDATE_JSON
+  require(nlohmann::json::accept(text));
+#endif
+}
+
+// Reads the scenario fields from the fuzz bytes. Integers come in two shapes so that the
+// fuzzer reaches both the plausible range and the absurd one: one byte below 0xF0 is a small
+// value (-16..223), a byte of 0xF0 or more is followed by a raw 32-bit value.
+class ByteReader {
+ public:
+  ByteReader(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
+
+  std::uint8_t byte() { return pos_ < size_ ? data_[pos_++] : 0; }
+  std::uint32_t u32() {
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) v = v << 8 | byte();
+    return v;
+  }
+  int small_or_raw() {
+    const std::uint8_t b = byte();
+    if (b < 0xF0) return static_cast<int>(b) - 16;
+    return static_cast<int>(u32());
+  }
+  // A byte offset: usually a 16-bit value scaled by 1..16 (so every alignment appears), the
+  // inactive lane, or a raw 64-bit value.
+  std::int64_t offset() {
+    const std::uint8_t tag = byte();
+    if (tag < 0xF0) {
+      const std::int64_t v = std::int64_t{byte()} << 8 | byte();
+      return v << (tag % 5);
+    }
+    if (tag < 0xF8) return kInactiveLane;
+    return static_cast<std::int64_t>(std::uint64_t{u32()} << 32 | u32());
+  }
+  // The lane mask: all lanes unless the input says otherwise.
+  std::uint32_t mask() { return pos_ + 4 <= size_ ? u32() : 0xFFFFFFFFu; }
+
+ private:
+  const std::uint8_t* data_;
+  std::size_t size_;
+  std::size_t pos_ = 0;
+};
+
+void fuzz_text(std::string_view text) {
+  if (Expected<WarpAccess> a = parse_pattern_line(text)) {
+    // The batch line of what was parsed parses back to the same access.
+    const Expected<WarpAccess> again = parse_pattern_line(to_string(*a));
+    require(again.has_value() && *again == *a);
+    const std::vector<Diagnostic> diagnostics = check_access(*a);
+    std::string out;
+    if (has_error(diagnostics)) {
+      append_json_error(out, diagnostics);
+    } else {
+      const Analysis r = analyze(*a);
+      require(r.wavefront_count() >= r.ideal_wavefronts && r.wavefront_count() <= kMaxWavefronts);
+      to_text(explain(r));
+      append_json(out, r, diagnostics);
+    }
+    require_json(out);
+  }
+  if (Expected<SwizzleSpec> s = parse_swizzle(text)) {
+    const Expected<SwizzleSpec> again = parse_swizzle(to_string(*s));
+    require(again.has_value() && *again == *s);
+    require(s->byte_swizzle().check().empty());
+  }
+  if (Expected<Cell> size = parse_tile_size(text)) {
+    // Any parsed size, however absurd, is judged by check() without trouble.
+    TileLayout{DType::fp32, size->row, size->col, 0, {}}.check();
+  }
+  parse_offsets(text);
+  parse_width(text);
+  parse_dtype(text);
+  parse_op(text);
+  find_preset(text);
+}
+
+void fuzz_scenario(ByteReader& in) {
+  Scenario s;
+  s.tile.dtype = kAllDTypes[in.byte() % 4];
+  s.tile.rows = in.small_or_raw();
+  s.tile.cols = in.small_or_raw();
+  s.tile.pad = in.small_or_raw();
+  s.tile.swizzle.kind = static_cast<SwizzleKind>(in.byte() % 6);
+  s.tile.swizzle.cute = {in.small_or_raw(), in.small_or_raw(), in.small_or_raw()};
+  s.pattern = static_cast<AccessPattern>(in.byte() % 4);
+  s.op = kAllOps[in.byte() % 6];
+  s.width = in.small_or_raw();
+  s.index = in.small_or_raw();
+  s.lane_mask = in.mask();
+  if (s.pattern == AccessPattern::custom)
+    for (std::int64_t& o : s.custom_offsets) o = in.offset();
+
+  const Evaluation e = evaluate(s);
+  require(e.ok() == !has_error(e.diagnostics));
+  if (e.ok()) {
+    const Analysis& a = *e.analysis;
+    require(a.wavefront_count() >= a.ideal_wavefronts && a.wavefront_count() <= kMaxWavefronts);
+    require((a.ideal_wavefronts > 0) == (a.active_lanes > 0));
+    const Expected<WarpAccess> line = parse_pattern_line(to_string(a.access));
+    require(line.has_value() && *line == a.access);
+  }
+  const Explanation x = explain(s, e);
+  to_text(x);
+  describe(s);
+  tile_bank_map(s.tile);
+  std::string out;
+  append_json(out, s, e, &x);
+  require_json(out);
+}
+
+}  // namespace
+}  // namespace banklab
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  if (data[0] % 4 == 0) {
+    banklab::fuzz_text(std::string_view(reinterpret_cast<const char*>(data + 1), size - 1));
+  } else {
+    banklab::ByteReader in(data + 1, size - 1);
+    banklab::fuzz_scenario(in);
+  }
+  return 0;
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Writes the fuzz target's seed corpus (tests/fuzz/corpus/) in the input format that
+fuzz_core.cpp describes: a text seed per parser, and binary scenarios for the lesson's tiles,
+its diagnostics and a few absurd values. Run it again after changing that format."""
+import pathlib
+import struct
+
+CORPUS = pathlib.Path(__file__).resolve().parent / "corpus"
+
+DTYPES = {"fp8": 0, "bf16": 1, "fp32": 2, "fp64": 3}
+SWIZZLES = {"none": 0, "xor": 1, "cute": 2, "tma32": 3, "tma64": 4, "tma128": 5}
+PATTERNS = {"row": 0, "column": 1, "matrix": 2, "custom": 3}
+OPS = {"ld": 0, "st": 1, "ldmatrix.x1": 2, "ldmatrix.x2": 3, "ldmatrix.x4": 4, "stmatrix.x4": 5}
+
+
+def integer(v):
+    """ByteReader::small_or_raw(): one byte for -16..223, else 0xF0 and 32 raw bits."""
+    if -16 <= v <= 223:
+        return bytes([v + 16])
+    return b"\xf0" + struct.pack(">I", v & 0xFFFFFFFF)
+
+
+def offset(v):
+    """ByteReader::offset(): -1 is tag 0xF0; small offsets a 16-bit value times 1; others raw."""
+    if v == -1:
+        return b"\xf0"
+    if 0 <= v < 65536:
+        return b"\x00" + struct.pack(">H", v)
+    return b"\xf8" + struct.pack(">Q", v & 0xFFFFFFFFFFFFFFFF)
+
+
+def scenario(dtype="fp32", rows=32, cols=32, pad=0, swizzle="none", cute=(0, 0, 0),
+             pattern="column", op="ld", width=0, index=0, mask=0xFFFFFFFF, offsets=None):
+    out = b"\x01" + bytes([DTYPES[dtype]]) + integer(rows) + integer(cols) + integer(pad)
+    out += bytes([SWIZZLES[swizzle]]) + b"".join(integer(v) for v in cute)
+    out += bytes([PATTERNS[pattern], OPS[op]]) + integer(width) + integer(index)
+    out += struct.pack(">I", mask)
+    if pattern == "custom":
+        out += b"".join(offset(v) for v in offsets)
+    return out
+
+
+def offsets_text(f):
+    return ",".join(str(f(lane)) for lane in range(32))
+
+
+TEXT = {
+    "line-column-32way": "ld 4 " + offsets_text(lambda l: 128 * l),
+    "line-store-16B": "st 16 " + offsets_text(lambda l: 16 * l),
+    "line-ldmatrix-swizzled": "ldmatrix.x4 16 "
+    + offsets_text(lambda l: 128 * (l % 8) + 16 * ((l // 8) ^ (l % 8))),
+    "line-inactive": "ld 8 " + offsets_text(lambda l: -1 if l % 2 else 8 * l),
+    "swizzle-cute": "cute:3,4,3",
+    "swizzle-tma128": "tma128",
+    "tile-size": "32x33",
+    "offsets": offsets_text(lambda l: 4 * l),
+    "dtype": "fp16",
+}
+
+SCENARIOS = {
+    "fp32-naive": scenario(),
+    "fp32-pad1": scenario(pad=1, index=5),
+    "fp32-pad4": scenario(pad=4),
+    "fp32-xor": scenario(swizzle="xor", index=5),
+    "fp32-pad1-float4-store": scenario(pad=1, pattern="row", op="st", width=16),
+    "bf16-pad1-odd": scenario(dtype="bf16", pad=1, index=3),
+    "bf16-pad2-pairs": scenario(dtype="bf16", pad=2, pattern="row", op="st", width=4),
+    "fp64-pad1": scenario(dtype="fp64", pad=1),
+    "fp8-row-16B": scenario(dtype="fp8", rows=8, cols=24, pad=1, pattern="row", width=16),
+    "ldmatrix-tma128": scenario(dtype="bf16", rows=8, cols=64, swizzle="tma128",
+                                pattern="matrix", op="ldmatrix.x4"),
+    "stmatrix-cute": scenario(dtype="bf16", rows=16, cols=64, swizzle="cute", cute=(3, 4, 3),
+                              pattern="matrix", op="stmatrix.x4", index=2),
+    "cute-escapes": scenario(dtype="bf16", rows=8, cols=32, pad=1, swizzle="cute", cute=(3, 4, 3)),
+    "half-warp": scenario(mask=0x0000FFFF),
+    "custom-alternate": scenario(pattern="custom", op="ld", width=16,
+                                 offsets=[128 * (l % 2) for l in range(32)]),
+    "custom-absurd": scenario(pattern="custom", op="st", width=8,
+                              offsets=[-1, 2**62, 233472, -8] + [8 * l for l in range(28)]),
+    "absurd-tile": scenario(rows=2**31 - 1, cols=2**31 - 1, pad=2**31 - 1, index=-2**31),
+    "absurd-swizzle": scenario(swizzle="cute", cute=(2**31 - 1, 2**31 - 1, 2**31 - 1)),
+}
+
+
+def main():
+    CORPUS.mkdir(exist_ok=True)
+    for name, text in TEXT.items():
+        (CORPUS / name).write_bytes(b"@" + text.encode())
+    for name, data in SCENARIOS.items():
+        (CORPUS / name).write_bytes(data)
+
+
+if __name__ == "__main__":
+    main()
