@@ -82,62 +82,43 @@ TEST_CASE("Help is recognised in both spellings and skips the positional checks"
 }
 
 TEST_CASE("Malformed command lines give one sentence that names the problem") {
-  SUBCASE("unknown flag") {
-    const auto args = parse({"--padd", "1"});
+  constexpr CommandSyntax kNoPositionals{.command = "bare", .flags = kFlags};
+  constexpr CommandSyntax kOnePreset{.command = "one",
+                                     .flags = kFlags,
+                                     .min_positionals = 1,
+                                     .max_positionals = 1,
+                                     .positional_name = "PRESET"};
+  struct Case {
+    const char* what;
+    std::vector<std::string_view> words;
+    const CommandSyntax* syntax;
+    std::string_view error;
+  };
+  const Case cases[] = {
+      {"unknown flag", {"--padd", "1"}, &kSyntax,
+       "unknown flag --padd for 'demo' (see 'banklab demo --help')"},
+      {"single-dash option", {"-p"}, &kSyntax,
+       "unknown option '-p' for 'demo': flags are spelled --name (see 'banklab demo --help')"},
+      {"missing value at the end", {"--pad"}, &kSyntax,
+       "missing value for --pad (expected --pad P)"},
+      {"missing value before another flag", {"--pad", "--json"}, &kSyntax,
+       "missing value for --pad (expected --pad P)"},
+      {"empty value after an equals sign", {"--pad="}, &kSyntax, "missing value for --pad"},
+      {"a value given to a switch", {"--json=yes"}, &kSyntax,
+       "--json is a switch and takes no value, got 'yes'"},
+      {"a flag given twice", {"--pad", "1", "--pad=2"}, &kSyntax, "--pad is given twice"},
+      {"too many positionals", {"a", "b"}, &kSyntax,
+       "unexpected argument 'b' after NAME (see 'banklab demo --help')"},
+      {"a positional where none is taken", {"x"}, &kNoPositionals,
+       "'bare' takes no arguments, got 'x' (see 'banklab bare --help')"},
+      {"a required positional missing", {"--json"}, &kOnePreset,
+       "'one' needs PRESET (see 'banklab one --help')"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.what);
+    const auto args = parse(c.words, *c.syntax);
     REQUIRE_FALSE(args);
-    CHECK(args.error() == "unknown flag --padd for 'demo' (see 'banklab demo --help')");
-  }
-  SUBCASE("single-dash option") {
-    const auto args = parse({"-p"});
-    REQUIRE_FALSE(args);
-    CHECK(args.error() ==
-          "unknown option '-p' for 'demo': flags are spelled --name (see 'banklab demo --help')");
-  }
-  SUBCASE("missing value at the end") {
-    const auto args = parse({"--pad"});
-    REQUIRE_FALSE(args);
-    CHECK(args.error() == "missing value for --pad (expected --pad P)");
-  }
-  SUBCASE("missing value before another flag") {
-    const auto args = parse({"--pad", "--json"});
-    REQUIRE_FALSE(args);
-    CHECK(args.error() == "missing value for --pad (expected --pad P)");
-  }
-  SUBCASE("empty value after an equals sign") {
-    const auto args = parse({"--pad="});
-    REQUIRE_FALSE(args);
-    CHECK(args.error() == "missing value for --pad");
-  }
-  SUBCASE("a value given to a switch") {
-    const auto args = parse({"--json=yes"});
-    REQUIRE_FALSE(args);
-    CHECK(args.error() == "--json is a switch and takes no value, got 'yes'");
-  }
-  SUBCASE("a flag given twice") {
-    const auto args = parse({"--pad", "1", "--pad=2"});
-    REQUIRE_FALSE(args);
-    CHECK(args.error() == "--pad is given twice");
-  }
-  SUBCASE("too many positionals") {
-    const auto args = parse({"a", "b"});
-    REQUIRE_FALSE(args);
-    CHECK(args.error() == "unexpected argument 'b' after NAME (see 'banklab demo --help')");
-  }
-  SUBCASE("a positional where none is taken") {
-    constexpr CommandSyntax kNoPositionals{.command = "bare", .flags = kFlags};
-    const auto args = parse({"x"}, kNoPositionals);
-    REQUIRE_FALSE(args);
-    CHECK(args.error() == "'bare' takes no arguments, got 'x' (see 'banklab bare --help')");
-  }
-  SUBCASE("a required positional missing") {
-    constexpr CommandSyntax kOne{.command = "one",
-                                 .flags = kFlags,
-                                 .min_positionals = 1,
-                                 .max_positionals = 1,
-                                 .positional_name = "PRESET"};
-    const auto args = parse({"--json"}, kOne);
-    REQUIRE_FALSE(args);
-    CHECK(args.error() == "'one' needs PRESET (see 'banklab one --help')");
+    CHECK(args.error() == c.error);
   }
 }
 
