@@ -42,7 +42,8 @@ struct VariantInfo {
   bool uses_pad = false;    // the shared tile is padded by TransposeOptions::pad
 };
 
-// All variants of one dtype, in the order they run (the copy roof first). Needs no GPU.
+// All variants of one dtype, in the order they run (the copy roof first). Needs no GPU, but
+// the table holds the kernels, so a build without CUDA has none and returns an empty list.
 std::vector<VariantInfo> transpose_variants(DType dtype);
 
 // The pad (elements per row) the "padded" variant uses when the user has not chosen one:
@@ -122,8 +123,9 @@ SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressF
 // pipe (one wavefront per clock per SM) and its time is proportional to the wavefronts.
 
 struct PatternOptions {
-  int repetitions = 7;          // timed launches per pattern; the median is reported
-  double target_ms = 2.0;       // each launch is sized to run about this long conflict-free
+  int repetitions = 7;     // timed launches per pattern; the median is reported
+  double target_ms = 2.0;  // each launch is sized to run about this long if the shared-memory
+                           // pipe serves one wavefront per clock (at the rated clock)
 };
 
 struct PatternResult {

@@ -1,0 +1,263 @@
+#pragma once
+// The transposes, as the lesson draws them and as production code writes them.
+//
+//   in:  rows x cols, row-major       out: cols x rows, row-major, out[c][r] = in[r][c]
+//
+// Elements are moved as raw bits (uint8/16/32/64 for fp8, bf16, fp32, fp64): only the size
+// matters to the banks, and a bit-exact copy is what the verification checks.
+//
+// Section index
+//   1. Teaching kernels: the seed lesson's tiled transpose, differing only in the tile layout
+//   2. The fast kernel: 16-byte accesses on both sides of a chunk-swizzled tile
+//   3. The copy roof
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace banklab::gpu::detail {
+
+// ---------------------------------------------------------------------------------------------
+// 1. Teaching kernels
+//
+// Block (32, 8) over a 32 x 32 tile, each thread 4 elements, exactly the lesson's kernel.
+// The fill writes row j of the tile (lane = column: a row write), the drain reads column j
+// (lane = row: the column read every preset draws). Only the layout functor differs.
+
+inline constexpr int kTeachTile = 32;
+inline constexpr int kTeachBlockRows = 8;
+
+// tile[32][32 + pad]: element (r, c) at r * pitch + c. pad 0 is the 32-way lesson, pad 1
+// (fp32) the coprime stride, pad = 16 bytes the aligned pad that vector stores need.
+struct PaddedTile {
+  int pitch;  // elements per row, 32 + pad
+  __device__ int operator()(int r, int c) const { return r * pitch + c; }
+};
+
+// tile[32][32] with (r, c) stored at column c ^ r: every row stays a permutation of its own
+// 32 slots (row writes conflict-free), and a column lands on 32 different slots per row.
+struct XorTile {
+  __device__ int operator()(int r, int c) const { return r * kTeachTile + (c ^ r); }
+};
+
+// Scalar fill: lane = column x of row j, one element per thread per row.
+template <class T, class Layout>
+__device__ void fill_tile_scalar(const T* __restrict__ in, int rows, int cols, T* tile,
+                                 Layout layout) {
+  const int x = blockIdx.x * kTeachTile + threadIdx.x;
+#pragma unroll
+  for (int j = threadIdx.y; j < kTeachTile; j += kTeachBlockRows) {
+    const int y = blockIdx.y * kTeachTile + j;
+    if (x < cols && y < rows) tile[layout(j, threadIdx.x)] = in[std::size_t(y) * cols + x];
+  }
+}
+
+// 16-byte fill: each thread moves one 16-byte chunk of a row (STS.128), which is only legal
+// when every row of the tile starts on a 16-byte boundary: pitch * sizeof(T) % 16 == 0.
+template <class T>
+__device__ void fill_tile_vec16(const T* __restrict__ in, int rows, int cols, T* tile,
+                                PaddedTile layout) {
+  constexpr int kVec = 16 / sizeof(T);
+  constexpr int kChunks = kTeachTile / kVec;  // chunks per tile row
+  const int t = threadIdx.y * kTeachTile + threadIdx.x;
+  for (int i = t; i < kTeachTile * kChunks; i += kTeachTile * kTeachBlockRows) {
+    const int r = i / kChunks;
+    const int c = (i % kChunks) * kVec;
+    const int y = blockIdx.y * kTeachTile + r;
+    const int x = blockIdx.x * kTeachTile + c;
+    const T* src = in + std::size_t(y) * cols + x;
+    T* dst = tile + layout(r, c);
+    // A chunk read as one 16-byte load needs the whole chunk inside the row and a 16-byte
+    // aligned source (cols a multiple of kVec); at the matrix edge, element by element.
+    if (y < rows && x + kVec <= cols && cols % kVec == 0) {
+      *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+    } else if (y < rows) {
+      for (int k = 0; k < kVec && x + k < cols; ++k) dst[k] = src[k];
+    }
+  }
+}
+
+// Drain: lane = row of the tile, so tile(threadIdx.x, j) is the column read; the global write
+// out[y][x] is coalesced along x.
+template <class T, class Layout>
+__device__ void drain_tile(T* __restrict__ out, int rows, int cols, const T* tile,
+                           Layout layout) {
+  const int x = blockIdx.y * kTeachTile + threadIdx.x;  // output column = input row
+#pragma unroll
+  for (int j = threadIdx.y; j < kTeachTile; j += kTeachBlockRows) {
+    const int y = blockIdx.x * kTeachTile + j;  // output row = input column
+    if (x < rows && y < cols) out[std::size_t(y) * rows + x] = tile[layout(threadIdx.x, j)];
+  }
+}
+
+extern __shared__ __align__(16) unsigned char teach_smem[];
+
+// The lesson's transpose: fill the tile by rows, read it by columns, per `layout`:
+// tile[32][32], tile[32][32+P] or the XOR swizzle. With kVectorFill the fill moves 16-byte
+// chunks into the aligned pad tile[32][32 + 16/sizeof(T)]: the vector stores are
+// conflict-free, and the column read keeps the aligned pad's 4-way conflict.
+template <class T, class Layout, bool kVectorFill>
+__global__ void __launch_bounds__(kTeachTile* kTeachBlockRows)
+    transpose_teach(const T* __restrict__ in, T* __restrict__ out, int rows, int cols,
+                    Layout layout) {
+  T* tile = reinterpret_cast<T*>(teach_smem);
+  if constexpr (kVectorFill) {
+    fill_tile_vec16(in, rows, cols, tile, layout);
+  } else {
+    fill_tile_scalar(in, rows, cols, tile, layout);
+  }
+  __syncthreads();
+  drain_tile(out, rows, cols, tile, layout);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. The fast kernel
+//
+// Every global and shared access is 16 bytes wide where the data allows it, so a warp moves
+// 512 B per instruction and each thread keeps several loads in flight.
+//
+//   fill   thread -> 16-byte chunk q of tile row r (LDG.128, then STS.128)
+//   drain  thread -> a kVec x kReadElems block: rows r0..r0+kVec-1 (kVec = 16 / sizeof(T)),
+//          kReadElems columns; it reads one kReadBytes piece of each row (LDS.128 or LDS.32),
+//          transposes the block in registers, and writes kReadElems output chunks of
+//          16 bytes (STG.128): output row c gets input rows r0..r0+kVec-1 of column c.
+//
+// Lanes: lane % 8 walks the row blocks, lane / 8 the column blocks, so each output chunk
+// store has 8 lanes on 128 contiguous bytes of one output row.
+//
+// Swizzle: chunk q of row r lives at chunk q ^ ((r / kVec) mod 8) (rows of 128 B or more).
+//   fill:  8 lanes of a phase write 8 chunks of one row: a permutation of one 128-B span.
+//   drain: the 8 lanes of a phase read rows of 8 different row blocks: the XOR gives 8
+//          distinct chunks, all 32 banks (LDS.128: 4 wavefronts for 512 B; LDS.32: the
+//          4 lanes of a block row sit in one chunk, 32 lanes on 32 banks, 1 wavefront).
+template <class T, int kRows, int kCols, int kReadBytes>
+struct FastTile {
+  static constexpr int kThreads = 256;
+  static constexpr int kVec = 16 / int(sizeof(T));
+  static constexpr int kReadElems = kReadBytes / int(sizeof(T));
+  static constexpr int kRowBytes = kCols * int(sizeof(T));
+  static constexpr int kChunks = kRowBytes / 16;
+  static constexpr int kLoads = kRows * kChunks / kThreads;  // 16-byte loads per thread
+  static constexpr int kWarpRows = kRows / kVec / 8;          // warp blocks down the tile
+  static constexpr int kWarpCols = kCols / kReadElems / 4;    // warp blocks across it
+  static constexpr int kWarpBlocks = kWarpRows * kWarpCols;
+  static constexpr int kBytes = kRows * kRowBytes;
+  static_assert(kRowBytes % 128 == 0, "the 8-chunk swizzle needs rows of whole 128 B spans");
+  static_assert(kRows * kChunks % kThreads == 0, "every thread loads the same number of chunks");
+  static_assert(kWarpRows * kVec * 8 == kRows && kWarpCols * kReadElems * 4 == kCols,
+                "warp blocks must tile the tile");
+  static_assert(kWarpBlocks % (kThreads / 32) == 0, "every warp drains the same number");
+  static_assert(kReadBytes == 4 || kReadBytes == 16, "drain reads are LDS.32 or LDS.128");
+
+  __device__ static int offset(int r, int byte_in_row) {
+    const int chunk = (byte_in_row >> 4) ^ ((r / kVec) & 7);
+    return r * kRowBytes + (chunk << 4) + (byte_in_row & 15);
+  }
+};
+
+template <class T, int kRows, int kCols, int kReadBytes>
+__global__ void __launch_bounds__(256)
+    transpose_fast(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
+  using F = FastTile<T, kRows, kCols, kReadBytes>;
+  __shared__ __align__(128) unsigned char tile[F::kBytes];
+  const int row0 = blockIdx.y * kRows;
+  const int col0 = blockIdx.x * kCols;
+  // 16-byte global accesses need every row of `in` and `out` to start 16-byte aligned.
+  const bool vectors = cols % F::kVec == 0 && rows % F::kVec == 0;
+  const bool full = vectors && row0 + kRows <= rows && col0 + kCols <= cols;
+  const int t = threadIdx.x;
+
+  if (full) {
+    uint4 chunk[F::kLoads];
+#pragma unroll
+    for (int i = 0; i < F::kLoads; ++i) {  // all loads issued before the first store
+      const int index = t + i * F::kThreads;
+      const int r = index / F::kChunks;
+      const int q = index % F::kChunks;
+      chunk[i] = reinterpret_cast<const uint4*>(in + std::size_t(row0 + r) * cols + col0)[q];
+    }
+#pragma unroll
+    for (int i = 0; i < F::kLoads; ++i) {
+      const int index = t + i * F::kThreads;
+      const int r = index / F::kChunks;
+      const int q = index % F::kChunks;
+      *reinterpret_cast<uint4*>(tile + F::offset(r, q * 16)) = chunk[i];
+    }
+  } else {  // a tile on the matrix edge, or rows that are not 16-byte aligned
+    for (int index = t; index < kRows * kCols; index += F::kThreads) {
+      const int r = index / kCols;
+      const int c = index % kCols;
+      if (row0 + r < rows && col0 + c < cols) {
+        *reinterpret_cast<T*>(tile + F::offset(r, c * int(sizeof(T)))) =
+            in[std::size_t(row0 + r) * cols + col0 + c];
+      }
+    }
+  }
+  __syncthreads();
+
+  const int lane = t % 32;
+  const int warp = t / 32;
+#pragma unroll
+  for (int wb = warp; wb < F::kWarpBlocks; wb += F::kThreads / 32) {
+    const int br = (wb / F::kWarpCols) * 8 + lane % 8;  // row block: rows br*kVec ...
+    const int bc = (wb % F::kWarpCols) * 4 + lane / 8;  // column block: cols bc*kReadElems ...
+    T block[F::kVec][F::kReadElems];
+#pragma unroll
+    for (int i = 0; i < F::kVec; ++i) {
+      const unsigned char* src = tile + F::offset(br * F::kVec + i, bc * kReadBytes);
+      if constexpr (kReadBytes == 16) {
+        const uint4 piece = *reinterpret_cast<const uint4*>(src);
+        std::memcpy(block[i], &piece, 16);
+      } else {
+        const std::uint32_t piece = *reinterpret_cast<const std::uint32_t*>(src);
+        std::memcpy(block[i], &piece, 4);
+      }
+    }
+    const int out_col = row0 + br * F::kVec;
+#pragma unroll
+    for (int j = 0; j < F::kReadElems; ++j) {
+      T column[F::kVec];
+#pragma unroll
+      for (int i = 0; i < F::kVec; ++i) column[i] = block[i][j];
+      const int out_row = col0 + bc * F::kReadElems + j;
+      T* dst = out + std::size_t(out_row) * rows + out_col;
+      if (full) {
+        uint4 piece;
+        std::memcpy(&piece, column, 16);
+        *reinterpret_cast<uint4*>(dst) = piece;
+      } else if (out_row < cols) {
+        for (int i = 0; i < F::kVec && out_col + i < rows; ++i) dst[i] = column[i];
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. The copy roof: the same bytes read once and written once, 16 bytes per access, four
+// independent loads per thread in flight before its stores. The bytes past the last whole
+// chunk (a size not a multiple of 16) are copied one by one by the first threads.
+inline constexpr int kCopyThreads = 256;
+inline constexpr int kCopyUnroll = 4;
+
+__global__ void __launch_bounds__(kCopyThreads)
+    copy16(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
+           std::size_t bytes) {
+  const std::size_t chunks = bytes / 16;
+  const uint4* src = reinterpret_cast<const uint4*>(in);
+  uint4* dst = reinterpret_cast<uint4*>(out);
+  const std::size_t base = std::size_t(blockIdx.x) * kCopyThreads * kCopyUnroll + threadIdx.x;
+  uint4 v[kCopyUnroll];
+#pragma unroll
+  for (int k = 0; k < kCopyUnroll; ++k) {
+    const std::size_t i = base + std::size_t(k) * kCopyThreads;
+    if (i < chunks) v[k] = src[i];
+  }
+#pragma unroll
+  for (int k = 0; k < kCopyUnroll; ++k) {
+    const std::size_t i = base + std::size_t(k) * kCopyThreads;
+    if (i < chunks) dst[i] = v[k];
+  }
+  const std::size_t tail = chunks * 16 + base;
+  if (blockIdx.x == 0 && tail < bytes) out[tail] = in[tail];
+}
+
+}  // namespace banklab::gpu::detail
