@@ -1,4 +1,5 @@
 // banklab presets: the lesson's scenarios, from core's one table.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -34,15 +35,22 @@ int run_presets(const Args& args) {
     out += "\n]\n";
   } else {
     // Name and the wavefronts the lesson claims, then the title and the lesson on their own
-    // lines, so that long lessons do not wrap a table.
+    // lines, so that long lessons do not wrap a table. A preset whose lesson is a diagnostic
+    // (the layout cannot do the access) claims no count.
+    std::size_t name_width = 0;
+    for (const Preset& p : presets()) name_width = std::max(name_width, p.name.size());
     for (const Preset& p : presets()) {
-      char head[96];
-      std::snprintf(head, sizeof head, "%-20.*s %2d wavefront%s  ",
-                    static_cast<int>(p.name.size()), p.name.data(), p.expected_wavefronts,
-                    p.expected_wavefronts == 1 ? " " : "s");
+      std::string claim = "diagnostic";
+      if (p.expected_wavefronts > 0) {
+        claim = std::to_string(p.expected_wavefronts) +
+                (p.expected_wavefronts == 1 ? " wavefront" : " wavefronts");
+      }
+      char head[128];
+      std::snprintf(head, sizeof head, "%-*.*s  %-14s ", static_cast<int>(name_width),
+                    static_cast<int>(p.name.size()), p.name.data(), claim.c_str());
       out += head;
       out += p.title;
-      out += "\n                        ";
+      out += "\n    ";
       out += p.lesson;
       out += '\n';
     }
