@@ -19,6 +19,7 @@
 #include "banklab/scenario.hpp"
 #include "draw_queue.hpp"
 #include "geometry.hpp"
+#include "gpu_panel.hpp"
 #include "settings.hpp"
 
 namespace banklab::gui {
@@ -46,6 +47,7 @@ struct Views {
   bool tile = true;
   bool arithmetic = true;
   bool help = false;
+  bool gpu = false;  // opened from the View menu or with --gpu
 };
 
 struct AppState {
@@ -72,6 +74,7 @@ struct AppState {
 
   FrameGeometry geometry;
   DrawQueue draw;
+  GpuPanel gpu;  // the GPU window: its runs, measurement and worker thread
 };
 
 // Re-evaluates when the scenario changed since the last call; true when it did.

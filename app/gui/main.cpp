@@ -132,6 +132,7 @@ int main(int argc, char** argv) {
                             : !state.settings.preset.empty() ? std::string_view(state.settings.preset)
                                                              : banklab::kDefaultPreset;
   gui::load_preset(state, std::string(preset));
+  state.views.gpu = opt.gpu;
 
   // GLFW and a GL 3.3 core context. No display is a state to explain, not a crash.
   const char* display = std::getenv("DISPLAY");
@@ -200,6 +201,9 @@ int main(int argc, char** argv) {
 
   // ImGui needs a frame or two to size tables and windows; the screenshot is the fourth.
   constexpr int kScreenshotFrame = 4;
+  // The GPU window asks the driver on a worker thread; the screenshot waits for the answer
+  // (at most this many more frames), so it shows the device or its state, not "asking".
+  constexpr int kGpuWaitFrames = 600;
   int frames = 0;
   int status = 0;
   double first_frame_ms = 0.0;
@@ -252,6 +256,7 @@ int main(int argc, char** argv) {
 
     if (opt.screenshot) {
       if (frames < kScreenshotFrame) continue;
+      if (state.gpu.busy() && frames < kScreenshotFrame + kGpuWaitFrames) continue;
       std::vector<unsigned char> pixels = target.read_rgba();
       std::string problem = gui::write_png(*opt.screenshot, size.width, size.height, pixels);
       if (problem.empty() && opt.geometry) {

@@ -63,6 +63,10 @@ Expected<Options> parse_options(std::span<const std::string_view> args) {
       o.help = true;
       continue;
     }
+    if (a == "--gpu") {
+      o.gpu = true;
+      continue;
+    }
     bool takes_value = a == "--preset" || a == "--screenshot" || a == "--size" ||
                        a == "--theme" || a == "--zoom" || a == "--bench-frames" ||
                        a == "--geometry";
@@ -137,6 +141,7 @@ std::string usage() {
         "  --screenshot PNG   render in a real window, save a PNG of exactly WxH, exit\n"
         "  --geometry JSON    with --screenshot: write where the views put their cells\n"
         "  --bench-frames N   render N frames, print CPU and GPU time per frame, exit\n"
+        "  --gpu              open the GPU window (Run on GPU, Measure on GPU)\n"
         "  --help             this text\n"
         "\n"
         "With no display (a server, ssh, CI), take a screenshot under a virtual X server:\n"

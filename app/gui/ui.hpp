@@ -56,6 +56,7 @@ struct PanelLayout {
   ImVec2 arithmetic_pos, arithmetic_size;
   ImVec2 lanes_pos, lanes_size;
   ImVec2 tile_pos, tile_size;
+  ImVec2 gpu_pos, gpu_size;  // floats over the bank view and the arithmetic when opened
 };
 PanelLayout default_layout(ImVec2 display, float menu_height, float scale);
 

@@ -9,6 +9,7 @@
 #include "banklab/presets.hpp"
 #include "ui.hpp"
 #include "ui_common.hpp"
+#include "ui_gpu.hpp"
 
 namespace banklab::gui {
 namespace {
@@ -65,6 +66,7 @@ float menu_bar(AppState& s) {
     ImGui::MenuItem("Lane map", nullptr, &s.views.lanes);
     ImGui::MenuItem("Tile", nullptr, &s.views.tile);
     ImGui::MenuItem("Arithmetic", nullptr, &s.views.arithmetic);
+    ImGui::MenuItem("GPU: run and measure", nullptr, &s.views.gpu);
     ImGui::Separator();
     if (ImGui::MenuItem("Dark theme", nullptr, s.settings.theme == Theme::dark)) {
       s.settings.theme = Theme::dark;
@@ -159,6 +161,8 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale) {
   l.lanes_size = ImVec2(lanes_w, h - upper);
   l.tile_pos = ImVec2(left + lanes_w, top + upper);
   l.tile_size = ImVec2(right - lanes_w, h - upper);
+  l.gpu_pos = ImVec2(left + std::floor(right * 0.3f), top);
+  l.gpu_size = ImVec2(right - std::floor(right * 0.3f), std::floor(h * 0.85f));
   return l;
 }
 
@@ -185,6 +189,8 @@ void draw_app(AppState& s) {
               ImGuiWindowFlags_NoScrollbar, draw_lanes);
   view_window(s, "Tile: element colour = bank", &s.views.tile, l.tile_pos, l.tile_size,
               ImGuiWindowFlags_NoScrollbar, draw_tile);
+  view_window(s, "GPU: run and measure", &s.views.gpu, l.gpu_pos, l.gpu_size, 0,
+              [](AppState& st) { draw_gpu(st.gpu, st.scenario, colours(st)); });
   if (s.views.help) draw_help(s);
   renderer_problems(s);
 
