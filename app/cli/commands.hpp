@@ -13,6 +13,9 @@
 #include <string_view>
 
 #include "args.hpp"
+#include "banklab/access.hpp"
+#include "banklab/expected.hpp"
+#include "banklab/scenario.hpp"
 
 namespace banklab::cli {
 
@@ -32,6 +35,12 @@ void print(std::string_view text);
 std::string unknown_preset(std::string_view name);  // cmd_presets.cpp
 
 int run_analyze(const Args& args);   // cmd_analyze.cpp
+// analyze's two ways of naming one access, also read by gpu-bench --pattern (cmd_analyze.cpp):
+// the scenario flags (--preset, --dtype, --tile, --pad, --swizzle, --access, --index, --width,
+// --op, --lanes) and the raw form (--op, --width, --offsets, --lanes).
+Expected<Scenario> scenario_from_flags(const Args& args);
+Expected<WarpAccess> access_from_flags(const Args& args);
+int run_gpu_bench(const Args& args);  // cmd_gpu_bench.cpp
 int run_presets(const Args& args);   // cmd_presets.cpp
 int run_explain(const Args& args);   // cmd_explain.cpp
 int run_validate(const Args& args);  // cmd_validate.cpp

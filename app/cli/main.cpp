@@ -113,6 +113,52 @@ Prints agreement by op and width and by family, then every disagreement in full.
   --json            one JSON object: the tallies and every disagreement
 )";
 
+constexpr FlagSpec kGpuBenchFlags[] = {
+    {"dtype", "D"},     {"size", "N|RxC"},  {"reps", "R"},     {"pad", "P"},
+    {"variant", "NAME"}, {"pattern", ""},   {"sweep", ""},     {"preset", "NAME"},
+    {"tile", "RxC"},    {"swizzle", "S"},   {"access", "A"},   {"index", "N"},
+    {"width", "BYTES"}, {"op", "OP"},       {"lanes", "MASK"}, {"offsets", "LIST"},
+    {"json", ""},
+};
+
+constexpr std::string_view kGpuBenchUsage =
+    R"(usage: banklab gpu-bench [--dtype D|all] [--size N|RxC] [--reps R] [--pad P]
+                         [--variant NAME] [--json]
+       banklab gpu-bench --pattern <the scenario or raw flags of 'analyze'> [--reps R] [--json]
+       banklab gpu-bench --sweep [--reps R] [--json]
+
+Runs the lesson on the GPU (the first CUDA device). Every kernel's output is poisoned before
+and checked against a CPU reference after; a wrong one is printed as WRONG and the exit
+status is 1. Without a usable GPU, one line says why (no device, no driver, not built) and
+the exit status is 1.
+
+Transpose suite (the default): every variant of each dtype (teaching tiles, the fast kernel)
+against a 16-byte-per-thread copy of the same bytes in the same run, the HBM roof. Prints
+GB/s (bytes read + written over the median time), the fraction of the copy, the shared tile.
+  --dtype D         fp8, bf16, fp32, fp64 or all                          (default all)
+  --size N|RxC      the input matrix, N x N or R x C; any size works      (default 16384)
+  --reps R          timed launches per variant, median reported            (default 20)
+  --pad P           the pad of the *-padded variant, in elements  (default: conflict-free)
+  --variant NAME    run only this variant (and the copy roof); needs one --dtype
+
+Microbenchmark: every warp of every SM replays one warp-wide instruction in a loop bound by
+the shared-memory pipe; prints SM clocks and ns per instruction, wavefronts per clock, and
+the time against the conflict-free baseline next to the predicted wavefront ratio.
+  --pattern         the access as 'banklab analyze' takes it: --preset, --dtype, --tile,
+                    --pad, --swizzle, --access, --index, --width, --op, --lanes; or raw
+                    --op OP --width BYTES --offsets o0,...,o31
+  --sweep           column reads of float tile[32][S], S = 33, 34, 36, 40, 48, 32 (1-32 way)
+  --reps R          timed launches per pattern, median reported            (default 7)
+
+  --json            one JSON object instead of the table
+
+Examples:
+  banklab gpu-bench --dtype fp32 --size 16384
+  banklab gpu-bench --dtype bf16 --size 1000x3001 --variant bf16-fast
+  banklab gpu-bench --pattern --preset fp32-naive
+  banklab gpu-bench --pattern --op ldmatrix.x4 --offsets 0,128,256,... (all 32)
+)";
+
 const Command kCommands[] = {
     {.syntax = {.command = "analyze", .flags = kAnalyzeFlags},
      .summary = "count the wavefronts of one access, a raw pattern or a batch of them",
@@ -133,6 +179,10 @@ const Command kCommands[] = {
      .summary = "measure wavefronts on the GPU and compare them with the model",
      .usage = kValidateUsage,
      .run = run_validate},
+    {.syntax = {.command = "gpu-bench", .flags = kGpuBenchFlags},
+     .summary = "time and verify the lesson's kernels on the GPU against the copy roof",
+     .usage = kGpuBenchUsage,
+     .run = run_gpu_bench},
 };
 
 void print_overview(std::FILE* to) {

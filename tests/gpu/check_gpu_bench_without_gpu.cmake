@@ -1,0 +1,17 @@
+# Runs `banklab gpu-bench` where there is no usable GPU and checks what a user would see.
+execute_process(COMMAND ${BANKLAB} gpu-bench --dtype fp32 --size 64
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT status EQUAL 1)
+  message(FATAL_ERROR "expected exit status 1, got '${status}'; stderr: ${err}")
+endif()
+if(NOT out STREQUAL "")
+  message(FATAL_ERROR "expected nothing on stdout, got: ${out}")
+endif()
+string(REGEX MATCHALL "\n" newlines "${err}")
+list(LENGTH newlines lines)
+if(NOT lines EQUAL 1)
+  message(FATAL_ERROR "expected one line on stderr, got ${lines}: ${err}")
+endif()
+if(NOT err MATCHES "^banklab: (no CUDA device|no CUDA driver|this build of BankLab has no CUDA)")
+  message(FATAL_ERROR "the line does not say there is no CUDA device or driver: ${err}")
+endif()

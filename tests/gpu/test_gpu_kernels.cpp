@@ -1,0 +1,150 @@
+// banklab::gpu on a real GPU (label gpu; kernels/run_on_h200.sh runs it, also under
+// compute-sanitizer memcheck and racecheck). Correctness only: every kernel against the CPU
+// reference at sizes that are and are not multiples of the tiles and of 16 bytes. The timings
+// are the benchmark's business (banklab gpu-bench), not a test's.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "banklab/analysis.hpp"
+#include "banklab/gpu_bench.hpp"
+#include "banklab/gpu_device.hpp"
+#include "banklab/presets.hpp"
+#include "banklab/scenario.hpp"
+
+using namespace banklab;
+using namespace banklab::gpu;
+
+namespace {
+
+void check_suite(DType dtype, int rows, int cols, int pad) {
+  TransposeOptions o;
+  o.dtype = dtype;
+  o.rows = rows;
+  o.cols = cols;
+  o.pad = pad;
+  o.repetitions = 1;
+  o.warmup = 1;
+  const SuiteReport r = run_transpose_suite(o);
+  CAPTURE(r.error);
+  REQUIRE(r.status == RunStatus::ok);
+  CHECK(r.results.size() == transpose_variants(dtype).size());
+  for (const VariantResult& v : r.results) {
+    CAPTURE(v.name);
+    CAPTURE(v.detail);
+    CHECK(v.verified);
+    CHECK(v.ms > 0);
+    CHECK(v.bytes_moved == 2LL * rows * cols * dtype_bytes(dtype));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the device is an available CUDA GPU") {
+  const DeviceInfo d = query_device();
+  CAPTURE(d.detail);
+  REQUIRE(d.ok());
+  CHECK(d.sm_count > 0);
+  CHECK_FALSE(d.name.empty());
+}
+
+TEST_CASE("every transpose variant matches the CPU reference at every size") {
+  struct Size {
+    int rows, cols;
+  };
+  // Whole tiles of every kernel; an odd size with unaligned rows; a size a multiple of 16 B
+  // but not of the fast kernels' tiles; one row; one column.
+  const Size sizes[] = {{256, 512}, {200, 333}, {144, 272}, {1, 777}, {515, 1}};
+  for (const DType d : kAllDTypes) {
+    for (const Size& s : sizes) {
+      CAPTURE(dtype_name(d));
+      CAPTURE(s.rows);
+      CAPTURE(s.cols);
+      check_suite(d, s.rows, s.cols, -1);
+    }
+  }
+}
+
+TEST_CASE("the padded variant is right for any pad") {
+  for (const DType d : kAllDTypes) {
+    for (const int pad : {0, 1, 3, 17}) {
+      CAPTURE(dtype_name(d));
+      CAPTURE(pad);
+      TransposeOptions o;
+      o.dtype = d;
+      o.rows = 200;
+      o.cols = 300;
+      o.pad = pad;
+      o.repetitions = 1;
+      o.warmup = 0;
+      o.variants = {std::string(dtype_name(d)) + "-padded"};
+      const SuiteReport r = run_transpose_suite(o);
+      CAPTURE(r.error);
+      REQUIRE(r.status == RunStatus::ok);
+      REQUIRE(r.results.size() == 2);  // the roof and the padded variant
+      for (const VariantResult& v : r.results) {
+        CAPTURE(v.detail);
+        CHECK(v.verified);
+      }
+    }
+  }
+}
+
+TEST_CASE("an unknown variant is refused with the list of the dtype's variants") {
+  TransposeOptions o;
+  o.variants = {"fp32-nope"};
+  const SuiteReport r = run_transpose_suite(o);
+  CHECK(r.status == RunStatus::bad_input);
+  CHECK(r.error.find("'fp32-nope' is not a fp32 variant; the variants are fp32-copy") == 0);
+}
+
+TEST_CASE("the microbenchmark replays every op and width and verifies what moved") {
+  // One loop trip per warp on a few blocks: enough to check the data, cheap under the
+  // sanitizers.
+  PatternOptions options;
+  options.repetitions = 1;
+  options.target_ms = 1e-4;
+  options.max_blocks = 4;
+  std::vector<WarpAccess> accesses = conflict_sweep();
+  for (const Preset& p : presets()) {
+    const Evaluation e = evaluate(p.scenario);
+    if (!e.ok()) continue;  // a preset that shows a rule being broken (a misaligned store)
+    accesses.push_back(e.analysis->access);
+  }
+  // Every width for ld and st, with idle lanes and a shared word.
+  for (const Op op : {Op::ld, Op::st}) {
+    for (const int width : {1, 2, 4, 8, 16}) {
+      WarpAccess a;
+      a.op = op;
+      a.width = width;
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        a.offsets[lane] = lane % 5 == 3 ? kInactiveLane : std::int64_t{(lane * 7) % 24} * width;
+      }
+      accesses.push_back(a);
+    }
+  }
+  const PatternReport r = run_pattern_benchmark(accesses, options);
+  CAPTURE(r.error);
+  REQUIRE(r.status == RunStatus::ok);
+  REQUIRE(r.results.size() == accesses.size());
+  for (std::size_t i = 0; i < accesses.size(); ++i) {
+    CAPTURE(to_string(accesses[i]));
+    CAPTURE(r.results[i].detail);
+    CHECK(r.results[i].verified);
+    CHECK(r.results[i].access == accesses[i]);
+    CHECK(r.results[i].predicted_wavefronts == analyze(accesses[i]).wavefront_count());
+    CHECK(r.results[i].cycles_per_access > 0);
+    CHECK(r.results[i].warps_per_sm > 0);
+  }
+}
+
+TEST_CASE("the microbenchmark refuses an access that breaks the core's rules") {
+  WarpAccess a;
+  a.width = 4;
+  a.offsets.fill(2);  // not 4-byte aligned
+  const std::vector<WarpAccess> accesses = {a};
+  const PatternReport r = run_pattern_benchmark(accesses);
+  CHECK(r.status == RunStatus::bad_input);
+  CHECK(r.error.starts_with("pattern 1: "));
+}
