@@ -8,7 +8,8 @@
 //
 //   l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum       -> wavefronts
 //   l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum   -> bank_conflicts
-//   smsp__sass_inst_executed_op_shared_{ld,st}.sum                  -> instructions (must be 1)
+//   smsp__inst_executed_op_shared_{ld,st}.sum
+//     + smsp__inst_executed_op_{ldsm,shared_stsm}.sum                -> instructions (must be 1)
 //
 // (op_ld for ld and ldmatrix, op_st for st and stmatrix), so the numbers are the ones
 // `ncu --metrics ...` would print for the same kernel, read in-process and in batches.
