@@ -187,12 +187,14 @@ void draw_banks(AppState& s) {
     const Phase& ph = a.phases[i];
     if (ph.wavefront_count == 0) continue;
     float top = grid.origin.y + grid.pitch.y * static_cast<float>(ph.first_wavefront);
+    // Both lines sit in the gap between two rows and are 2 units wide (plus a pixel of
+    // smoothing), so they never cover more than the outer pixel of a cell.
     if (ph.first_wavefront > 0) {
       lines.push_back({ImVec2(origin.x, top - grid.gap * 0.5f),
                        ImVec2(grid.max().x + right, top - grid.gap * 0.5f), 2.0f, p.phase_line});
     }
     float y = top + grid.pitch.y - grid.gap * 0.5f;
-    lines.push_back({ImVec2(x0, y), ImVec2(x1, y), 3.0f, p.ideal_line});
+    lines.push_back({ImVec2(x0, y), ImVec2(x1, y), 2.0f, p.ideal_line});
   }
   s.draw.add_segments(dl, lines);
 

@@ -1,0 +1,469 @@
+// banklab-gui's logic with no display: command-line and settings parsing, the state's
+// transitions (presets, step-through, index, lanes, custom offsets), and every view drawn by
+// ImGui with no backend (io.DisplaySize set, font atlas built), checking the geometry and the
+// batches handed to the GL programs. Also the binary's answers that need no window.
+#include <doctest/doctest.h>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "app_state.hpp"
+#include "banklab/presets.hpp"
+#include "bench.hpp"
+#include "fonts.hpp"
+#include "options.hpp"
+#include "palette.hpp"
+#include "settings.hpp"
+#include "ui.hpp"
+
+using namespace banklab;
+using namespace banklab::gui;
+
+namespace {
+
+Expected<Options> parse(std::vector<std::string_view> args) {
+  return parse_options(args);
+}
+
+// An ImGui context with no backend: enough for the views to lay out and emit draw lists.
+struct HeadlessImGui {
+  HeadlessImGui() {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1920, 1080);
+    io.DeltaTime = 1.0f / 60.0f;
+    load_fonts(*io.Fonts, 1.0f);
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  }
+  ~HeadlessImGui() { ImGui::DestroyContext(); }
+  HeadlessImGui(const HeadlessImGui&) = delete;
+  HeadlessImGui& operator=(const HeadlessImGui&) = delete;
+
+  void frame(AppState& s) {
+    ImGui::NewFrame();
+    draw_app(s);
+    ImGui::Render();
+  }
+};
+
+struct RunResult {
+  int status = -1;
+  std::string output;
+};
+
+RunResult run(const std::string& command) {
+  RunResult r;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, pipe)) r.output += buf;
+  int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("the command line accepts the documented options and rejects the rest") {
+  SUBCASE("a screenshot run") {
+    auto o = parse({"--preset", "fp32-pad1", "--screenshot", "x.png", "--size", "1366x768",
+                    "--theme", "light"});
+    REQUIRE(o.has_value());
+    CHECK(o->preset == "fp32-pad1");
+    CHECK(*o->screenshot == "x.png");
+    CHECK(*o->size == WindowSize{1366, 768});
+    CHECK(*o->theme == Theme::light);
+  }
+  SUBCASE("a benchmark run") {
+    auto o = parse({"--bench-frames", "120", "--zoom", "1.5"});
+    REQUIRE(o.has_value());
+    CHECK(o->bench_frames == 120);
+    CHECK(*o->zoom == doctest::Approx(1.5));
+  }
+  SUBCASE("help") {
+    auto o = parse({"--help"});
+    REQUIRE(o.has_value());
+    CHECK(o->help);
+  }
+  SUBCASE("errors name the option and the rule") {
+    CHECK(parse({"--frobnicate"}).error() == "unknown argument '--frobnicate' (try --help)");
+    CHECK(parse({"--preset"}).error() == "--preset needs a value (try --help)");
+    CHECK(parse({"--preset", "nope"}).error().starts_with("no preset named 'nope'; the presets are: fp32-naive"));
+    CHECK(parse({"--size", "1920"}).error() ==
+          "--size expects WIDTHxHEIGHT in pixels, e.g. 1920x1080; got '1920'");
+    CHECK(parse({"--size", "100x100"}).error() == "--size 100x100 is outside 320x240 .. 7680x4320");
+    CHECK(parse({"--size", "12x34x"}).error().starts_with("--size expects"));
+    CHECK(parse({"--theme", "blue"}).error() == "--theme is 'dark' or 'light'; got 'blue'");
+    CHECK(parse({"--zoom", "9"}).error() == "--zoom is a number from 0.5 to 4; got '9'");
+    CHECK(parse({"--zoom", "1x"}).error() == "--zoom is a number from 0.5 to 4; got '1x'");
+    CHECK(parse({"--bench-frames", "0"}).error() ==
+          "--bench-frames is a frame count from 1 to 100000; got '0'");
+    CHECK(parse({"--geometry", "g.json"}).error() == "--geometry only goes with --screenshot");
+    CHECK(parse({"--screenshot", "a.png", "--bench-frames", "3"}).error() ==
+          "--screenshot and --bench-frames are separate runs; give one of them");
+  }
+}
+
+TEST_CASE("settings live under XDG_CONFIG_HOME, else ~/.config, and survive a round trip") {
+  SUBCASE("the folder") {
+    CHECK(*config_dir("/x/cfg", "/home/u") == std::filesystem::path("/x/cfg/banklab"));
+    CHECK(*config_dir("", "/home/u") == std::filesystem::path("/home/u/.config/banklab"));
+    CHECK(*config_dir("relative", "/home/u") == std::filesystem::path("/home/u/.config/banklab"));
+    CHECK_FALSE(config_dir(nullptr, nullptr).has_value());
+    CHECK_FALSE(config_dir(nullptr, "not/absolute").has_value());
+  }
+  SUBCASE("format then parse gives the same settings") {
+    Settings s{Theme::light, 1.375f, "bf16-pad2"};
+    ParsedSettings back = parse_settings(format_settings(s));
+    CHECK(back.warnings.empty());
+    CHECK(back.settings == s);
+  }
+  SUBCASE("bad lines are reported with their number and skipped") {
+    ParsedSettings p = parse_settings("theme = purple\nzoom = 12\npreset = gone\nwhat\nsize = 3\n"
+                                      "zoom = 2\n");
+    REQUIRE(p.warnings.size() == 5);
+    CHECK(p.warnings[0] == "line 1: theme is 'dark' or 'light', got 'purple'");
+    CHECK(p.warnings[1] == "line 2: zoom is a number from 0.5 to 4, got '12'");
+    CHECK(p.warnings[2] == "line 3: no preset named 'gone'");
+    CHECK(p.warnings[3] == "line 4: expected 'key = value', got 'what'");
+    CHECK(p.warnings[4] == "line 5: unknown key 'size'");
+    CHECK(p.settings.theme == Theme::dark);
+    CHECK(p.settings.zoom == 2.0f);
+  }
+  SUBCASE("save and load through a file") {
+    auto dir = std::filesystem::temp_directory_path() /
+               ("banklab-gui-settings-" + std::to_string(::getpid()));
+    auto file = dir / "sub" / kSettingsFileName;
+    Settings s{Theme::light, 2.0f, "fp32-xor"};
+    CHECK(save_settings(file, s).empty());
+    ParsedSettings back = load_settings(file);
+    CHECK(back.warnings.empty());
+    CHECK(back.settings == s);
+    CHECK(load_settings(dir / "missing.conf").settings == Settings{});
+    std::filesystem::remove_all(dir);
+  }
+}
+
+TEST_CASE("every preset loads and evaluates to the wavefronts its lesson claims") {
+  AppState s;
+  for (const Preset& p : presets()) {
+    CAPTURE(p.name);
+    REQUIRE(load_preset(s, p.name));
+    CHECK(refresh(s));
+    // A negative expectation marks a lesson whose point is the diagnostic.
+    CHECK(s.derived.evaluation.ok() == (p.expected_wavefronts >= 0));
+    CHECK(wavefront_total(s) == std::max(0, p.expected_wavefronts));
+    CHECK(s.step.served == std::max(0, p.expected_wavefronts));  // shown fully served
+    CHECK(s.settings.preset == p.name);
+    CHECK_FALSE(preset_modified(s));
+    CHECK_FALSE(refresh(s));  // nothing changed: the core is not asked again
+  }
+  CHECK_FALSE(load_preset(s, "no-such-lesson"));
+}
+
+TEST_CASE("n and p walk the presets and wrap round") {
+  AppState s;
+  int n = static_cast<int>(presets().size());
+  load_preset(s, 0);
+  cycle_preset(s, -1);
+  CHECK(s.preset == n - 1);
+  cycle_preset(s, 1);
+  CHECK(s.preset == 0);
+  cycle_preset(s, 1);
+  CHECK(s.preset == 1);
+  s.scenario.tile.pad += 1;
+  CHECK(preset_modified(s));
+}
+
+TEST_CASE("step-through serves one wavefront per step and per tick while playing") {
+  AppState s;
+  REQUIRE(load_preset(s, "fp32-naive"));
+  refresh(s);
+  REQUIRE(wavefront_total(s) == 32);
+  SUBCASE("play from the end starts over") {
+    toggle_play(s);
+    CHECK(s.step.playing);
+    CHECK(s.step.served == 0);
+    advance_time(s, s.step.seconds_per_wavefront * 3.5f);
+    CHECK(s.step.served == 3);
+    toggle_play(s);
+    CHECK_FALSE(s.step.playing);
+    advance_time(s, 10.0f);
+    CHECK(s.step.served == 3);
+  }
+  SUBCASE("playing stops at the last wavefront") {
+    toggle_play(s);
+    advance_time(s, 1000.0f);
+    CHECK(s.step.served == 32);
+    CHECK_FALSE(s.step.playing);
+  }
+  SUBCASE("steps clamp to 0 .. wavefronts") {
+    step_by(s, 1);
+    CHECK(s.step.served == 32);
+    step_by(s, -40);
+    CHECK(s.step.served == 0);
+    step_by(s, -1);
+    CHECK(s.step.served == 0);
+    step_by(s, 2);
+    CHECK(s.step.served == 2);
+  }
+  SUBCASE("a new scenario is shown fully served") {
+    step_by(s, -10);
+    load_preset(s, "fp32-pad1");
+    refresh(s);
+    CHECK(s.step.served == 1);
+  }
+}
+
+TEST_CASE("the index moves within what the tile allows") {
+  AppState s;
+  SUBCASE("column of a 32-column float tile") {
+    load_preset(s, "fp32-naive");
+    CHECK(max_index(s.scenario) == 31);
+    move_index(s, -1);
+    CHECK(s.scenario.index == 0);
+    move_index(s, 40);
+    CHECK(s.scenario.index == 31);
+    refresh(s);
+    CHECK(s.derived.evaluation.ok());
+  }
+  SUBCASE("float4 columns: 8 per 32-float row") {
+    load_preset(s, "fp32-vec16-column");
+    CHECK(max_index(s.scenario) == 7);
+  }
+  SUBCASE("ldmatrix.x4 over 128-byte rows: chunks 0 .. 4") {
+    load_preset(s, "ldmatrix-plain");
+    CHECK(max_index(s.scenario) == 4);
+    move_index(s, 10);
+    refresh(s);
+    CHECK(s.derived.evaluation.ok());
+  }
+}
+
+TEST_CASE("lanes switch off and on, and idle lanes cost nothing") {
+  AppState s;
+  load_preset(s, "fp32-naive");
+  for (int l = 16; l < 32; ++l) toggle_lane(s, l);
+  CHECK(s.scenario.lane_mask == 0x0000FFFFu);
+  refresh(s);
+  CHECK(wavefront_total(s) == 16);
+  toggle_lane(s, 31);
+  refresh(s);
+  CHECK(wavefront_total(s) == 17);
+}
+
+TEST_CASE("custom offsets: bad text is refused with the parser's message and changes nothing") {
+  AppState s;
+  load_preset(s, "fp32-naive");
+  refresh(s);
+  set_pattern(s, AccessPattern::custom);
+  // Custom mode starts from the access on screen.
+  CHECK(s.scenario.custom_offsets[1] == 128);
+  auto before = s.scenario.custom_offsets;
+  CHECK_FALSE(set_custom_offsets(s, "0,4,8"));
+  CHECK_FALSE(s.custom_error.empty());
+  CHECK(s.scenario.custom_offsets == before);
+  std::string all_one_word;
+  for (int l = 0; l < 32; ++l) all_one_word += l ? ",0" : "0";
+  CHECK(set_custom_offsets(s, all_one_word));
+  CHECK(s.custom_error.empty());
+  refresh(s);
+  CHECK(wavefront_total(s) == 1);  // a broadcast
+}
+
+TEST_CASE("the pattern and the op move together") {
+  AppState s;
+  load_preset(s, "fp32-naive");
+  s.scenario.op = Op::st;
+  set_pattern(s, AccessPattern::matrix);
+  CHECK(s.scenario.op == Op::stmatrix_x4);
+  set_pattern(s, AccessPattern::row);
+  CHECK(s.scenario.op == Op::st);
+  CHECK(s.scenario.width == 0);
+}
+
+TEST_CASE("every view draws every preset headless, with the bank grid the analysis asks for") {
+  HeadlessImGui imgui;
+  AppState s;
+  for (const Preset& p : presets()) {
+    CAPTURE(p.name);
+    load_preset(s, p.name);
+    imgui.frame(s);
+    if (p.expected_wavefronts < 0) {
+      // The lesson is the diagnostic: it is shown in place of the grid and the lane map.
+      CHECK_FALSE(s.geometry.banks.has_value());
+      CHECK_FALSE(s.geometry.lanes.drawn);
+      continue;
+    }
+    REQUIRE(s.geometry.banks.has_value());
+    CHECK(s.geometry.banks->grid.rows == std::max(1, p.expected_wavefronts));
+    CHECK(s.geometry.banks->grid.cols == 32);
+    CHECK(s.geometry.lanes.drawn);
+    REQUIRE(s.geometry.tile.has_value());
+    const TileLayout& t = p.scenario.tile;
+    CHECK(s.geometry.tile->grid.rows == t.rows);
+    CHECK(s.geometry.tile->grid.cols == t.cols + t.pad);
+    CHECK(s.draw.heatmap.cells.size() == static_cast<std::size_t>(t.rows) * (t.cols + t.pad));
+    // One quad per bank cell at least, and the grid fits the window.
+    CHECK(s.draw.quads().size() >= static_cast<std::size_t>(32 * p.expected_wavefronts));
+    CHECK(s.geometry.banks->grid.max().x <= 1920.0f);
+    CHECK(s.geometry.banks->grid.max().y <= 1080.0f);
+    // No renderer attached: batches are recorded but no GL callback was queued.
+    CHECK_FALSE(s.draw.batches().empty());
+  }
+}
+
+TEST_CASE("an invalid choice shows the core's diagnostic instead of a drawing") {
+  HeadlessImGui imgui;
+  AppState s;
+  load_preset(s, "fp32-naive");
+  SUBCASE("a misaligned float4 column") {
+    s.scenario.tile.pad = 1;
+    s.scenario.width = 16;
+    imgui.frame(s);
+    CHECK_FALSE(s.derived.evaluation.ok());
+    CHECK(has_error(s.derived.evaluation.diagnostics));
+    CHECK_FALSE(s.geometry.banks.has_value());
+    CHECK_FALSE(s.geometry.lanes.drawn);
+    CHECK(s.geometry.tile.has_value());  // the tile itself is valid and still drawn
+  }
+  SUBCASE("a tile with no rows") {
+    s.scenario.tile.rows = 0;
+    imgui.frame(s);
+    CHECK_FALSE(s.derived.tile_error.empty());
+    CHECK_FALSE(s.geometry.banks.has_value());
+    CHECK_FALSE(s.geometry.tile.has_value());
+    CHECK(s.draw.heatmap.cells.empty());
+  }
+}
+
+TEST_CASE("the tile view's physical picture differs from the logical one only under a swizzle") {
+  AppState s;
+  SUBCASE("no swizzle") {
+    load_preset(s, "fp32-pad1");
+    refresh(s);
+    auto logical = s.draw.heatmap.cells;
+    set_tile_physical(s, true);
+    CHECK(s.draw.heatmap.cells == logical);
+  }
+  SUBCASE("XOR swizzle") {
+    load_preset(s, "fp32-xor");
+    refresh(s);
+    auto logical = s.draw.heatmap.cells;
+    set_tile_physical(s, true);
+    CHECK(s.draw.heatmap.cells != logical);
+    // Stored slots run 0..31 along each row: slot (r, p) is in bank p.
+    for (int p = 0; p < 32; ++p) {
+      CAPTURE(p);
+      CHECK(s.draw.heatmap.cells[5 * 32 + p] == p);
+    }
+  }
+  SUBCASE("padding slots are flagged") {
+    load_preset(s, "fp32-pad4");
+    refresh(s);
+    int padding = 0;
+    for (std::uint8_t v : s.draw.heatmap.cells) padding += (v & HeatmapImage::kHeatPadding) != 0;
+    CHECK(padding == 32 * 4);
+  }
+}
+
+TEST_CASE("keyboard shortcuts drive the state through ImGui's key state") {
+  HeadlessImGui imgui;
+  AppState s;
+  load_preset(s, "fp32-naive");
+  imgui.frame(s);
+  ImGuiIO& io = ImGui::GetIO();
+  auto press = [&](int key) {
+    io.KeysDown[key] = true;
+    imgui.frame(s);
+    io.KeysDown[key] = false;
+    imgui.frame(s);
+  };
+  press(GLFW_KEY_N);
+  CHECK(s.settings.preset == presets()[1].name);
+  press(GLFW_KEY_P);
+  CHECK(s.settings.preset == presets()[0].name);
+  press(GLFW_KEY_UP);
+  CHECK(s.scenario.index == 1);
+  press(GLFW_KEY_DOWN);
+  CHECK(s.scenario.index == 0);
+  press(GLFW_KEY_LEFT);
+  CHECK(s.step.served == 31);
+  press(GLFW_KEY_SPACE);
+  CHECK(s.step.playing);
+  press(GLFW_KEY_SPACE);
+  CHECK_FALSE(s.step.playing);
+  press(GLFW_KEY_F1);
+  CHECK(s.views.help);
+  press(GLFW_KEY_T);
+  CHECK(s.settings.theme == Theme::light);
+  float zoom = s.settings.zoom;
+  press(GLFW_KEY_EQUAL);
+  CHECK(s.settings.zoom == doctest::Approx(zoom + kZoomStep));
+  // Every shortcut the help window lists is one the handler knows.
+  CHECK(shortcuts().size() == 11);
+}
+
+TEST_CASE("the palette gives 32 distinct bank colours in both themes") {
+  for (Theme t : {Theme::dark, Theme::light}) {
+    CAPTURE(theme_name(t));
+    const Palette& p = palette(t);
+    for (int a = 0; a < 32; ++a) {
+      for (int b = a + 1; b < 32; ++b) {
+        CAPTURE(a);
+        CAPTURE(b);
+        CHECK(p.banks[a] != p.banks[b]);
+      }
+    }
+    CHECK(p.cell_empty != p.cell_served);
+    CHECK(p.cell_served != p.cell_conflict);
+    CHECK(p.cell_conflict != p.cell_broadcast);
+  }
+}
+
+TEST_CASE("timing summaries: mean, median, nearest-rank p95, max") {
+  std::vector<double> ms;
+  for (int i = 1; i <= 100; ++i) ms.push_back(i);
+  TimingSummary t = summarize(ms);
+  CHECK(t.count == 100);
+  CHECK(t.mean == doctest::Approx(50.5));
+  CHECK(t.median == 51);
+  CHECK(t.p95 == 95);
+  CHECK(t.max == 100);
+  CHECK(summarize({}).count == 0);
+}
+
+TEST_CASE("the binary answers --help, bad arguments and a missing display without a window") {
+  std::string exe = BANKLAB_GUI_EXE;
+  SUBCASE("--help") {
+    RunResult r = run(exe + " --help");
+    CHECK(r.status == 0);
+    CHECK(r.output.find("--screenshot PNG") != std::string::npos);
+  }
+  SUBCASE("bad arguments: status 2 and the reason") {
+    RunResult r = run(exe + " --size 10x10");
+    CHECK(r.status == 2);
+    CHECK(r.output == "banklab-gui: --size 10x10 is outside 320x240 .. 7680x4320\n");
+  }
+  SUBCASE("no display: status 1 and how to get a screenshot instead") {
+    RunResult r = run("env -u DISPLAY " + exe + " --preset fp32-pad1");
+    CHECK(r.status == 1);
+    CHECK(r.output.find("no display") != std::string::npos);
+    CHECK(r.output.find("xvfb-run") != std::string::npos);
+  }
+}

@@ -1,0 +1,227 @@
+// banklab-gui rendering for real, under Xvfb (Mesa's llvmpipe): every preset through the binary's
+// --screenshot mode, checked for GL errors (the binary exits 3 on any) and for what the drawing
+// must show. Cell positions come from the binary's own --geometry output, the colours from the
+// palette, and what each cell should hold from the core, so no pixel position is hard-coded.
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+#include <stb_image.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "banklab/presets.hpp"
+#include "banklab/scenario.hpp"
+#include "palette.hpp"
+
+using namespace banklab;
+using namespace banklab::gui;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<unsigned char> rgba;
+  Rgb at(double x, double y) const {
+    int ix = static_cast<int>(std::floor(x));
+    int iy = static_cast<int>(std::floor(y));
+    REQUIRE(ix >= 0);
+    REQUIRE(iy >= 0);
+    REQUIRE(ix < width);
+    REQUIRE(iy < height);
+    const unsigned char* p = &rgba[(static_cast<std::size_t>(iy) * width + ix) * 4];
+    return Rgb{p[0], p[1], p[2]};
+  }
+};
+
+int distance(Rgb a, Rgb b) {
+  return std::abs(a.r - b.r) + std::abs(a.g - b.g) + std::abs(a.b - b.b);
+}
+
+struct Shot {
+  int status = -1;
+  std::string log;
+  Image image;
+  nlohmann::json geometry;
+};
+
+Shot screenshot(const std::string& preset, const std::string& size, Theme theme) {
+  static const fs::path dir = fs::temp_directory_path() /
+                              ("banklab-gui-render-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::string stem = (dir / (preset + "-" + size + "-" + std::string(theme_name(theme)))).string();
+  std::string command = std::string(BANKLAB_GUI_EXE) + " --preset " + preset + " --size " + size +
+                        " --theme " + std::string(theme_name(theme)) + " --screenshot " + stem +
+                        ".png --geometry " + stem + ".json 2>&1";
+  Shot shot;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, pipe)) shot.log += buf;
+  int raw = pclose(pipe);
+  shot.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  if (shot.status != 0) return shot;
+  int n = 0;
+  unsigned char* data = stbi_load((stem + ".png").c_str(), &shot.image.width,
+                                  &shot.image.height, &n, 4);
+  REQUIRE_MESSAGE(data != nullptr, "cannot read " << stem << ".png");
+  shot.image.rgba.assign(data, data + static_cast<std::size_t>(shot.image.width) *
+                                          shot.image.height * 4);
+  stbi_image_free(data);
+  std::ifstream in(stem + ".json");
+  shot.geometry = nlohmann::json::parse(in);
+  return shot;
+}
+
+// A point just inside the top-left corner of a bank cell: clear of the centred lane text.
+Rgb bank_cell(const Shot& s, int row, int col) {
+  const nlohmann::json& g = s.geometry["bank_grid"];
+  double x = g["x"].get<double>() + g["pitch_x"].get<double>() * col + 1.5;
+  double y = g["y"].get<double>() + g["pitch_y"].get<double>() * row + 1.5;
+  return s.image.at(x, y);
+}
+
+void require_display() {
+  const char* display = std::getenv("DISPLAY");
+  REQUIRE_MESSAGE((display && *display),
+                  "DISPLAY is not set: this test opens real windows; run it under Xvfb, e.g. "
+                  "xvfb-run -s '-screen 0 1920x1080x24' ctest -L xvfb");
+}
+
+}  // namespace
+
+TEST_CASE("every preset renders without a GL error and serves exactly the cells the core says") {
+  require_display();
+  // Every preset in the dark theme; the light theme for a few that cover each kind of cell
+  // (a screenshot takes a second or two under llvmpipe).
+  auto light_too = [](std::string_view name) {
+    return name == "fp32-naive" || name == "ldmatrix-plain" || name == "broadcast" ||
+           name == "fp32-pad1-vec16-store";
+  };
+  for (Theme theme : {Theme::dark, Theme::light}) {
+    const Palette& pal = palette(theme);
+    for (const Preset& p : presets()) {
+      if (theme == Theme::light && !light_too(p.name)) continue;
+      CAPTURE(p.name);
+      CAPTURE(theme_name(theme));
+      Shot s = screenshot(std::string(p.name), "1366x768", theme);
+      CAPTURE(s.log);
+      REQUIRE(s.status == 0);
+      CHECK(s.image.width == 1366);
+      CHECK(s.image.height == 768);
+      if (p.expected_wavefronts < 0) {
+        CHECK(s.geometry["bank_grid"].is_null());  // the diagnostic is drawn instead
+        continue;
+      }
+      REQUIRE(s.geometry["bank_grid"].is_object());
+      Evaluation e = evaluate(p.scenario);
+      REQUIRE(e.ok());
+      const Analysis& a = *e.analysis;
+      REQUIRE(s.geometry["bank_grid"]["rows"].get<int>() == a.wavefront_count());
+      for (int w = 0; w < a.wavefront_count(); ++w) {
+        for (int b = 0; b < 32; ++b) {
+          CAPTURE(w);
+          CAPTURE(b);
+          int d = distance(bank_cell(s, w, b), to_rgb(pal.cell_empty));
+          if (a.wavefronts[w].banks[b].used()) {
+            CHECK(d > 60);
+          } else {
+            CHECK(d <= 6);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("fp32 tile[32][32] column read: 32 rows, one served cell each, all in one bank column") {
+  require_display();
+  Shot s = screenshot("fp32-naive", "1920x1080", Theme::dark);
+  CAPTURE(s.log);
+  REQUIRE(s.status == 0);
+  const Palette& pal = palette(Theme::dark);
+  REQUIRE(s.geometry["bank_grid"]["rows"].get<int>() == 32);
+  int column = -1;
+  for (int w = 0; w < 32; ++w) {
+    CAPTURE(w);
+    int served = 0;
+    for (int b = 0; b < 32; ++b) {
+      Rgb c = bank_cell(s, w, b);
+      if (distance(c, to_rgb(pal.cell_empty)) <= 6) continue;
+      ++served;
+      CHECK(distance(c, to_rgb(pal.cell_conflict)) <= 6);  // drawn as the conflict
+      if (column < 0) column = b;
+      CHECK(b == column);
+    }
+    CHECK(served == 1);
+  }
+  CHECK(column == 0);
+}
+
+TEST_CASE("fp32 tile[32][33] column read: one row with 32 served cells") {
+  require_display();
+  Shot s = screenshot("fp32-pad1", "1920x1080", Theme::light);
+  CAPTURE(s.log);
+  REQUIRE(s.status == 0);
+  const Palette& pal = palette(Theme::light);
+  REQUIRE(s.geometry["bank_grid"]["rows"].get<int>() == 1);
+  for (int b = 0; b < 32; ++b) {
+    CAPTURE(b);
+    CHECK(distance(bank_cell(s, 0, b), to_rgb(pal.cell_served)) <= 6);
+  }
+  SUBCASE("the tile heat map colours each element by its bank") {
+    const nlohmann::json& g = s.geometry["tile_grid"];
+    REQUIRE(g.is_object());
+    CHECK(g["rows"].get<int>() == 32);
+    CHECK(g["cols"].get<int>() == 33);
+    const TileLayout& t = find_preset("fp32-pad1")->scenario.tile;
+    std::vector<std::uint8_t> banks = tile_bank_map(t);
+    // Elements of the last rows and columns, away from the highlighted column 0.
+    for (int r : {20, 31}) {
+      for (int c : {9, 17, 31}) {
+        CAPTURE(r);
+        CAPTURE(c);
+        double x = g["x"].get<double>() + g["pitch_x"].get<double>() * (c + 0.5);
+        double y = g["y"].get<double>() + g["pitch_y"].get<double>() * (r + 0.5);
+        CHECK(distance(s.image.at(x, y), to_rgb(pal.banks[banks[r * 32 + c]])) <= 6);
+      }
+    }
+  }
+}
+
+TEST_CASE("a broadcast is one striped cell, not a conflict") {
+  require_display();
+  Shot s = screenshot("broadcast", "1366x768", Theme::dark);
+  CAPTURE(s.log);
+  REQUIRE(s.status == 0);
+  REQUIRE(s.geometry["bank_grid"]["rows"].get<int>() == 1);
+  const Palette& pal = palette(Theme::dark);
+  // Sample along the cell's top edge: the stripes alternate the colour and a darker shade.
+  const nlohmann::json& g = s.geometry["bank_grid"];
+  int full = 0, shaded = 0;
+  for (int i = 0; i < 12; ++i) {
+    Rgb c = s.image.at(g["x"].get<double>() + 1.5 + i, g["y"].get<double>() + 1.5);
+    full += distance(c, to_rgb(pal.cell_broadcast)) <= 6;
+    shaded += distance(c, to_rgb(pal.cell_broadcast)) > 30 &&
+              distance(c, to_rgb(pal.cell_empty)) > 30;
+  }
+  CHECK(full > 0);
+  CHECK(shaded > 0);
+}
+
+TEST_CASE("a 4K screenshot has exactly the size asked for") {
+  require_display();
+  Shot s = screenshot("fp32-xor", "3840x2160", Theme::light);
+  CAPTURE(s.log);
+  REQUIRE(s.status == 0);
+  CHECK(s.image.width == 3840);
+  CHECK(s.image.height == 2160);
+  CHECK(s.geometry["bank_grid"]["rows"].get<int>() == 1);
+}
