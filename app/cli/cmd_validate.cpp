@@ -57,8 +57,9 @@ std::string percent(int part, int whole) {
 
 void append_table(std::string& out, std::string_view title, const std::map<std::string, Tally>& t) {
   char line[160];
-  std::snprintf(line, sizeof line, "%-22.*s %8s %8s %9s %10s %10s\n", static_cast<int>(title.size()),
-                title.data(), "patterns", "agree", "mismatch", "unmeasured", "agreement");
+  std::snprintf(line, sizeof line, "%-22.*s %8s %8s %9s %10s %10s\n",
+                static_cast<int>(title.size()), title.data(), "patterns", "agree", "mismatch",
+                "unmeasured", "agreement");
   out += line;
   Tally all;
   for (const auto& [name, x] : t) {
@@ -70,8 +71,8 @@ void append_table(std::string& out, std::string_view title, const std::map<std::
     all.mismatch += x.mismatch;
     all.unmeasured += x.unmeasured;
   }
-  std::snprintf(line, sizeof line, "%-22s %8d %8d %9d %10d %10s\n\n", "all", all.patterns, all.agree,
-                all.mismatch, all.unmeasured, percent(all.agree, all.patterns).c_str());
+  std::snprintf(line, sizeof line, "%-22s %8d %8d %9d %10d %10s\n\n", "all", all.patterns,
+                all.agree, all.mismatch, all.unmeasured, percent(all.agree, all.patterns).c_str());
   out += line;
 }
 
@@ -137,8 +138,9 @@ int run_validate(const Args& args) {
   const gpu::MeasureSupport support = gpu::measure_support();
   if (!support.ok) return failure("cannot validate on a GPU: " + support.reason);
 
-  const std::vector<CorpusEntry> corpus = validation_corpus(
-      {.random_count = static_cast<std::size_t>(*count), .seed = static_cast<std::uint64_t>(*seed)});
+  const std::vector<CorpusEntry> corpus =
+      validation_corpus({.random_count = static_cast<std::size_t>(*count),
+                         .seed = static_cast<std::uint64_t>(*seed)});
   std::vector<WarpAccess> accesses;
   accesses.reserve(corpus.size());
   for (const CorpusEntry& e : corpus) accesses.push_back(e.access);

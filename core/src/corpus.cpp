@@ -49,8 +49,10 @@ void add_strides(std::vector<CorpusEntry>& out) {
       for (int unit : units) {
         for (int s = 1; s <= 64; ++s) {
           WarpAccess a = all_idle(op, width);
-          for (int lane = 0; lane < kWarpSize; ++lane) a.offsets[lane] = std::int64_t{lane} * s * unit;
-          add(out, "stride", "stride " + std::to_string(s) + " x " + std::to_string(unit) + " B", a);
+          for (int lane = 0; lane < kWarpSize; ++lane)
+            a.offsets[lane] = std::int64_t{lane} * s * unit;
+          add(out, "stride", "stride " + std::to_string(s) + " x " + std::to_string(unit) + " B",
+              a);
         }
       }
     }
@@ -127,7 +129,8 @@ void add_matrix_pitches(std::vector<CorpusEntry>& out) {
               }
             }
             add(out, "matrix-pitch",
-                std::to_string(pitch) + "-byte rows, " + (fragments ? "16x16 fragments" : "chunk column") +
+                std::to_string(pitch) + "-byte rows, " +
+                    (fragments ? "16x16 fragments" : "chunk column") +
                     (swizzled ? ", swizzled" : "") + ", chunk " + std::to_string(n),
                 a);
           }
@@ -148,9 +151,13 @@ class Rng {
     return z ^ (z >> 31);
   }
   // Uniform enough in [0, n) for n far below 2^64.
-  std::int64_t below(std::int64_t n) { return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n)); }
+  std::int64_t below(std::int64_t n) {
+    return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n));
+  }
   template <class T, std::size_t N>
-  T pick(const T (&values)[N]) { return values[below(static_cast<std::int64_t>(N))]; }
+  T pick(const T (&values)[N]) {
+    return values[below(static_cast<std::int64_t>(N))];
+  }
 
  private:
   std::uint64_t state_;
@@ -182,10 +189,24 @@ CorpusEntry random_entry(Rng& rng, int family) {
   Op op = Op::ld;
   int width = 16;
   switch (rng.below(8)) {
-    case 0: case 1: case 2: op = Op::ld; width = rng.pick(kWidths); break;
-    case 3: case 4: case 5: op = Op::st; width = rng.pick(kWidths); break;
-    case 6: op = rng.pick({Op::ldmatrix_x1, Op::ldmatrix_x2, Op::ldmatrix_x4}); break;
-    default: op = Op::stmatrix_x4; break;
+    case 0:
+    case 1:
+    case 2:
+      op = Op::ld;
+      width = rng.pick(kWidths);
+      break;
+    case 3:
+    case 4:
+    case 5:
+      op = Op::st;
+      width = rng.pick(kWidths);
+      break;
+    case 6:
+      op = rng.pick({Op::ldmatrix_x1, Op::ldmatrix_x2, Op::ldmatrix_x4});
+      break;
+    default:
+      op = Op::stmatrix_x4;
+      break;
   }
   const bool matrix = is_matrix_op(op);
   // Lanes past the matrices in use: the hardware ignores their addresses; give some anyway.
@@ -231,7 +252,8 @@ CorpusEntry random_entry(Rng& rng, int family) {
       break;
     }
   }
-  constexpr const char* kFamilies[] = {"random-offsets", "random-pool", "random-pair", "random-idle"};
+  constexpr const char* kFamilies[] = {"random-offsets", "random-pool", "random-pair",
+                                       "random-idle"};
   assert(!has_error(check_access(a)) && "the corpus generates valid accesses only");
   return {kFamilies[family], name, a};
 }
@@ -256,6 +278,8 @@ std::vector<CorpusEntry> validation_corpus(const CorpusOptions& options) {
   return out;
 }
 
-std::size_t fixed_corpus_size() { return fixed_corpus().size(); }
+std::size_t fixed_corpus_size() {
+  return fixed_corpus().size();
+}
 
 }  // namespace banklab

@@ -31,8 +31,14 @@ constexpr int kBatchLaunches = 256;
 // (smsp__inst_executed_*) are used rather than the SASS-patched smsp__sass_* ones: with them all
 // eight metrics fit one replay pass instead of two, which halves the time of every measurement.
 enum MetricIndex {
-  kLdWavefronts, kLdConflicts, kLdsInstructions, kLdsmInstructions,
-  kStWavefronts, kStConflicts, kStsInstructions, kStsmInstructions,
+  kLdWavefronts,
+  kLdConflicts,
+  kLdsInstructions,
+  kLdsmInstructions,
+  kStWavefronts,
+  kStConflicts,
+  kStsInstructions,
+  kStsmInstructions,
 };
 std::vector<std::string> metric_names() {
   return {
@@ -65,7 +71,9 @@ struct DeviceBuffer {
   }
 };
 
-std::int64_t counter(double value) { return std::llround(value); }
+std::int64_t counter(double value) {
+  return std::llround(value);
+}
 
 }  // namespace
 
@@ -79,8 +87,8 @@ MeasureSupport measure_support() {
   }
   // stmatrix and the counters the model is checked against are Hopper's (sm_90).
   if (s.device.cc_major < 9) {
-    s.reason = s.device.name + " is compute capability " + std::to_string(s.device.cc_major) +
-               "." + std::to_string(s.device.cc_minor) +
+    s.reason = s.device.name + " is compute capability " + std::to_string(s.device.cc_major) + "." +
+               std::to_string(s.device.cc_minor) +
                "; the measured kernels need sm_90 or newer (stmatrix), and the model is Hopper's";
     return s;
   }
@@ -133,7 +141,8 @@ Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
       return Error{"measurement cancelled after " + std::to_string(first) + " of " +
                    std::to_string(runnable.size()) + " accesses"};
     }
-    const int count = static_cast<int>(std::min<std::size_t>(kBatchLaunches, runnable.size() - first));
+    const int count =
+        static_cast<int>(std::min<std::size_t>(kBatchLaunches, runnable.size() - first));
     // Poison the output outside the profiled range, so a byte the kernel did not write fails
     // verification instead of passing on stale data.
     if (cudaError_t err = cudaMemset(out.ptr, 0xCD, out_bytes); err != cudaSuccess)
@@ -166,7 +175,8 @@ Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
                                         kProbeOutBytes));
       m.verified = wrong.empty();
       m.ok = m.verified;
-      if (!m.verified) m.error = "the kernel moved the wrong bytes, so its counts are not used: " + wrong;
+      if (!m.verified)
+        m.error = "the kernel moved the wrong bytes, so its counts are not used: " + wrong;
     }
     done += static_cast<std::size_t>(count);
     if (progress) progress(done, accesses.size());

@@ -27,12 +27,14 @@ namespace banklab::gpu::detail {
 
 // One kernel per instruction: the width is part of the PTX, so each is its own template
 // instance and its own SASS (LDS.U8 ... LDS.128, STS.*, LDSM.16.M88.{1,2,4}, STSM.16.M88.4).
+// clang-format off
 enum class ProbeKind : std::uint8_t {
   ld1, ld2, ld4, ld8, ld16,
   st1, st2, st4, st8, st16,
   ldsm_x1, ldsm_x2, ldsm_x4,
   stsm_x4,
 };
+// clang-format on
 inline constexpr int kProbeKindCount = 14;
 
 inline constexpr int kProbeOutBytes = 32 * 16;  // per launch: 16 bytes per lane
@@ -53,7 +55,8 @@ BANKLAB_HOST_DEVICE inline std::uint8_t fill_byte(std::uint32_t byte_offset) {
   return static_cast<std::uint8_t>(((byte_offset * 2654435761u) >> 24) ^ byte_offset);
 }
 BANKLAB_HOST_DEVICE inline std::uint8_t store_byte(int lane, int k) {
-  return static_cast<std::uint8_t>(lane * 16 + k + 1) ^ static_cast<std::uint8_t>(lane >= 16 ? 0x5A : 0);
+  return static_cast<std::uint8_t>(lane * 16 + k + 1) ^
+         static_cast<std::uint8_t>(lane >= 16 ? 0x5A : 0);
 }
 
 // CUDA side (probe_kernels.cu). Both return "" or the failed CUDA call and its error text.

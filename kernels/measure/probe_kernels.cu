@@ -20,6 +20,7 @@
 
 #include "probe.hpp"
 
+// clang-format off: the inline PTX reads best with its operand lists on one line each.
 namespace banklab::gpu::detail {
 namespace {
 
@@ -198,3 +199,4 @@ std::string launch_probe(const ProbePlan& plan, void* device_out) {
 }
 
 }  // namespace banklab::gpu::detail
+// clang-format on

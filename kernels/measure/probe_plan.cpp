@@ -1,11 +1,11 @@
 // Host side of the measured kernel: where each lane points, and a CPU replay of the bytes the
 // kernel must have moved. Plain C++: built and tested without CUDA.
+#include "probe_plan.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <map>
 #include <vector>
-
-#include "probe_plan.hpp"
 
 namespace banklab::gpu::detail {
 namespace {
@@ -13,18 +13,25 @@ namespace {
 ProbeKind kind_of(Op op, int width) {
   const int w = width == 1 ? 0 : width == 2 ? 1 : width == 4 ? 2 : width == 8 ? 3 : 4;
   switch (op) {
-    case Op::ld: return static_cast<ProbeKind>(static_cast<int>(ProbeKind::ld1) + w);
-    case Op::st: return static_cast<ProbeKind>(static_cast<int>(ProbeKind::st1) + w);
-    case Op::ldmatrix_x1: return ProbeKind::ldsm_x1;
-    case Op::ldmatrix_x2: return ProbeKind::ldsm_x2;
-    case Op::ldmatrix_x4: return ProbeKind::ldsm_x4;
-    case Op::stmatrix_x4: return ProbeKind::stsm_x4;
+    case Op::ld:
+      return static_cast<ProbeKind>(static_cast<int>(ProbeKind::ld1) + w);
+    case Op::st:
+      return static_cast<ProbeKind>(static_cast<int>(ProbeKind::st1) + w);
+    case Op::ldmatrix_x1:
+      return ProbeKind::ldsm_x1;
+    case Op::ldmatrix_x2:
+      return ProbeKind::ldsm_x2;
+    case Op::ldmatrix_x4:
+      return ProbeKind::ldsm_x4;
+    case Op::stmatrix_x4:
+      return ProbeKind::stsm_x4;
   }
   assert(false && "every Op has a probe kernel");
   return ProbeKind::ld4;
 }
 
-std::string byte_mismatch(int lane, int k, std::int64_t offset, int got, std::string_view expected) {
+std::string byte_mismatch(int lane, int k, std::int64_t offset, int got,
+                          std::string_view expected) {
   return "lane " + std::to_string(lane) + " byte " + std::to_string(k) + " (shared offset " +
          std::to_string(offset) + ") is " + std::to_string(got) + ", expected " +
          std::string(expected);
@@ -51,12 +58,12 @@ Expected<ProbePlan> plan_probe(const WarpAccess& access) {
                  " B of shared memory one block can have, so one kernel cannot run it"};
   }
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    plan.offsets[lane] = access.active(lane)
-                             ? static_cast<std::int32_t>(access.offsets[lane] - plan.shift)
-                             : -1;
+    plan.offsets[lane] =
+        access.active(lane) ? static_cast<std::int32_t>(access.offsets[lane] - plan.shift) : -1;
   }
   // Whole kilobytes, and never zero: an all-idle warp still launches.
-  plan.shared_bytes = static_cast<int>(std::max<std::int64_t>(hi - plan.shift, 1) + 1023) / 1024 * 1024;
+  plan.shared_bytes =
+      static_cast<int>(std::max<std::int64_t>(hi - plan.shift, 1) + 1023) / 1024 * 1024;
   return plan;
 }
 
@@ -72,7 +79,8 @@ std::string verify_probe(const WarpAccess& access, const ProbePlan& plan,
           // ldmatrix: register m of thread t holds row t/4 of matrix m from byte 4*(t mod 4).
           const int source_lane = matrices ? 8 * m + lane / 4 : lane;
           if (plan.offsets[source_lane] < 0) continue;
-          const std::int64_t offset = plan.offsets[source_lane] + (matrices ? 4 * (lane % 4) : 0) + k;
+          const std::int64_t offset =
+              plan.offsets[source_lane] + (matrices ? 4 * (lane % 4) : 0) + k;
           const int expected = fill_byte(static_cast<std::uint32_t>(offset));
           const int byte = matrices ? 4 * m + k : k;
           if (at(lane, byte) != expected)
@@ -88,7 +96,8 @@ std::string verify_probe(const WarpAccess& access, const ProbePlan& plan,
     if (matrices) {
       for (int m = 0; m < matrices; ++m)
         for (int j = 0; j < 4; ++j)
-          written[plan.offsets[8 * m + lane / 4] + 4 * (lane % 4) + j].push_back(store_byte(lane, 4 * m + j));
+          written[plan.offsets[8 * m + lane / 4] + 4 * (lane % 4) + j].push_back(
+              store_byte(lane, 4 * m + j));
     } else if (plan.offsets[lane] >= 0) {
       for (int k = 0; k < access.width; ++k)
         written[plan.offsets[lane] + k].push_back(store_byte(lane, k));

@@ -52,10 +52,11 @@ std::string cupti_failure(const char* call, CUptiResult r) {
   switch (r) {
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-      out += ". This user may not read the GPU's performance counters: run BankLab as root (or "
-             "with CAP_SYS_ADMIN), or let all users profile by loading the nvidia kernel module "
-             "with NVreg_RestrictProfilingToAdminUsers=0 "
-             "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
+      out +=
+          ". This user may not read the GPU's performance counters: run BankLab as root (or "
+          "with CAP_SYS_ADMIN), or let all users profile by loading the nvidia kernel module "
+          "with NVreg_RestrictProfilingToAdminUsers=0 "
+          "(https://developer.nvidia.com/ERR_NVGPUCTRPERM)";
       break;
     case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
       out += ". Performance counters are not available on this virtual GPU";
@@ -82,10 +83,14 @@ std::string cuda_failure(const char* call, cudaError_t err) {
 
 const char* level_name(CUpti_Profiler_Support_Level level) {
   switch (level) {
-    case CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED: return "unsupported";
-    case CUPTI_PROFILER_CONFIGURATION_DISABLED: return "disabled";
-    case CUPTI_PROFILER_CONFIGURATION_SUPPORTED: return "supported";
-    default: return "unknown";
+    case CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED:
+      return "unsupported";
+    case CUPTI_PROFILER_CONFIGURATION_DISABLED:
+      return "disabled";
+    case CUPTI_PROFILER_CONFIGURATION_SUPPORTED:
+      return "supported";
+    default:
+      return "unknown";
   }
 }
 
@@ -123,17 +128,20 @@ struct RangeProfiler::State {
 
   ~State() {
     if (profiler != nullptr) {
-      auto p = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+      auto p = params<CUpti_RangeProfiler_Disable_Params>(
+          CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
       p.pRangeProfilerObject = profiler;
       cuptiRangeProfilerDisable(&p);
     }
     if (host != nullptr) {
-      auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+      auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(
+          CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
       p.pHostObject = host;
       cuptiProfilerHostDeinitialize(&p);
     }
     if (cupti_initialized) {
-      auto p = params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
+      auto p = params<CUpti_Profiler_DeInitialize_Params>(
+          CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
       cuptiProfilerDeInitialize(&p);
     }
   }
@@ -141,7 +149,9 @@ struct RangeProfiler::State {
 
 RangeProfiler::RangeProfiler(std::unique_ptr<State> state) : state_(std::move(state)) {}
 RangeProfiler::~RangeProfiler() = default;
-int RangeProfiler::passes() const { return state_->passes; }
+int RangeProfiler::passes() const {
+  return state_->passes;
+}
 
 Expected<std::unique_ptr<RangeProfiler>> RangeProfiler::open(int device,
                                                              std::vector<std::string> metrics,
@@ -168,12 +178,14 @@ Expected<std::unique_ptr<RangeProfiler>> RangeProfiler::open(int device,
     return Error{"cuCtxGetCurrent failed with CUresult " + std::to_string(static_cast<int>(r))};
   }
 
-  auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+  auto init =
+      params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
   if (CUptiResult r = cuptiProfilerInitialize(&init); r != CUPTI_SUCCESS)
     return Error{cupti_failure("cuptiProfilerInitialize", r)};
   s->cupti_initialized = true;
 
-  auto supported = params<CUpti_Profiler_DeviceSupported_Params>(CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
+  auto supported = params<CUpti_Profiler_DeviceSupported_Params>(
+      CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE);
   supported.cuDevice = device;
   supported.api = CUPTI_PROFILER_RANGE_PROFILING;
   if (CUptiResult r = cuptiProfilerDeviceSupported(&supported); r != CUPTI_SUCCESS)
@@ -186,7 +198,8 @@ Expected<std::unique_ptr<RangeProfiler>> RangeProfiler::open(int device,
   if (CUptiResult r = cuptiDeviceGetChipName(&chip); r != CUPTI_SUCCESS)
     return Error{cupti_failure("cuptiDeviceGetChipName", r)};
 
-  auto avail = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+  auto avail = params<CUpti_Profiler_GetCounterAvailability_Params>(
+      CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
   avail.ctx = s->ctx;
   if (CUptiResult r = cuptiProfilerGetCounterAvailability(&avail); r != CUPTI_SUCCESS)
     return Error{cupti_failure("cuptiProfilerGetCounterAvailability", r)};
@@ -195,7 +208,8 @@ Expected<std::unique_ptr<RangeProfiler>> RangeProfiler::open(int device,
   if (CUptiResult r = cuptiProfilerGetCounterAvailability(&avail); r != CUPTI_SUCCESS)
     return Error{cupti_failure("cuptiProfilerGetCounterAvailability", r)};
 
-  auto host = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+  auto host = params<CUpti_Profiler_Host_Initialize_Params>(
+      CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
   host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
   host.pChipName = chip.pChipName;
   host.pCounterAvailabilityImage = availability.data();
@@ -203,7 +217,8 @@ Expected<std::unique_ptr<RangeProfiler>> RangeProfiler::open(int device,
     return Error{cupti_failure("cuptiProfilerHostInitialize", r)};
   s->host = host.pHostObject;
 
-  auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+  auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(
+      CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
   add.pHostObject = s->host;
   add.ppMetricNames = s->metric_names.data();
   add.numMetrics = s->metric_names.size();
@@ -211,31 +226,36 @@ Expected<std::unique_ptr<RangeProfiler>> RangeProfiler::open(int device,
     return Error{cupti_failure("cuptiProfilerHostConfigAddMetrics", r) + " (chip " +
                  chip.pChipName + ")"};
   }
-  auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+  auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(
+      CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
   size.pHostObject = s->host;
   if (CUptiResult r = cuptiProfilerHostGetConfigImageSize(&size); r != CUPTI_SUCCESS)
     return Error{cupti_failure("cuptiProfilerHostGetConfigImageSize", r)};
   s->config.resize(size.configImageSize);
-  auto image = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+  auto image = params<CUpti_Profiler_Host_GetConfigImage_Params>(
+      CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
   image.pHostObject = s->host;
   image.configImageSize = s->config.size();
   image.pConfigImage = s->config.data();
   if (CUptiResult r = cuptiProfilerHostGetConfigImage(&image); r != CUPTI_SUCCESS)
     return Error{cupti_failure("cuptiProfilerHostGetConfigImage", r)};
-  auto passes = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+  auto passes = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(
+      CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
   passes.configImageSize = s->config.size();
   passes.pConfigImage = s->config.data();
   if (CUptiResult r = cuptiProfilerHostGetNumOfPasses(&passes); r != CUPTI_SUCCESS)
     return Error{cupti_failure("cuptiProfilerHostGetNumOfPasses", r)};
   s->passes = static_cast<int>(passes.numOfPasses);
 
-  auto enable = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+  auto enable =
+      params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
   enable.ctx = s->ctx;
   if (CUptiResult r = cuptiRangeProfilerEnable(&enable); r != CUPTI_SUCCESS)
     return Error{cupti_failure("cuptiRangeProfilerEnable", r)};
   s->profiler = enable.pRangeProfilerObject;
 
-  auto data = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+  auto data = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(
+      CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
   data.pRangeProfilerObject = s->profiler;
   data.pMetricNames = s->metric_names.data();
   data.numMetrics = s->metric_names.size();
@@ -255,14 +275,16 @@ Expected<std::vector<std::vector<double>>> RangeProfiler::profile(
     return Error{"a batch holds 1 to " + std::to_string(s.max_launches) + " launches, not " +
                  std::to_string(launches)};
   }
-  auto init = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+  auto init = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+      CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
   init.pRangeProfilerObject = s.profiler;
   init.counterDataSize = s.counter_data.size();
   init.pCounterData = s.counter_data.data();
   if (CUptiResult r = cuptiRangeProfilerCounterDataImageInitialize(&init); r != CUPTI_SUCCESS)
     return Error{cupti_failure("cuptiRangeProfilerCounterDataImageInitialize", r)};
 
-  auto config = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+  auto config = params<CUpti_RangeProfiler_SetConfig_Params>(
+      CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
   config.pRangeProfilerObject = s.profiler;
   config.configSize = s.config.size();
   config.pConfig = s.config.data();
@@ -278,7 +300,8 @@ Expected<std::vector<std::vector<double>>> RangeProfiler::profile(
   if (CUptiResult r = cuptiRangeProfilerSetConfig(&config); r != CUPTI_SUCCESS)
     return Error{cupti_failure("cuptiRangeProfilerSetConfig", r)};
 
-  auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+  auto start =
+      params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
   start.pRangeProfilerObject = s.profiler;
   if (CUptiResult r = cuptiRangeProfilerStart(&start); r != CUPTI_SUCCESS)
     return Error{cupti_failure("cuptiRangeProfilerStart", r)};
@@ -291,11 +314,13 @@ Expected<std::vector<std::vector<double>>> RangeProfiler::profile(
   if (sync != cudaSuccess) return Error{cuda_failure("cudaDeviceSynchronize", sync)};
   if (stopped != CUPTI_SUCCESS) return Error{cupti_failure("cuptiRangeProfilerStop", stopped)};
   if (!stop.isAllPassSubmitted) {
-    return Error{"CUPTI wanted another replay pass after kernel replay; the metrics do not fit "
-                 "one kernel-replay session"};
+    return Error{
+        "CUPTI wanted another replay pass after kernel replay; the metrics do not fit "
+        "one kernel-replay session"};
   }
 
-  auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+  auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(
+      CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
   decode.pRangeProfilerObject = s.profiler;
   if (CUptiResult r = cuptiRangeProfilerDecodeData(&decode); r != CUPTI_SUCCESS)
     return Error{cupti_failure("cuptiRangeProfilerDecodeData", r)};
@@ -303,7 +328,8 @@ Expected<std::vector<std::vector<double>>> RangeProfiler::profile(
     return Error{"CUPTI dropped " + std::to_string(decode.numOfRangeDropped) + " of " +
                  std::to_string(launches) + " ranges"};
   }
-  auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+  auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(
+      CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
   info.pCounterDataImage = s.counter_data.data();
   info.counterDataImageSize = s.counter_data.size();
   if (CUptiResult r = cuptiRangeProfilerGetCounterDataInfo(&info); r != CUPTI_SUCCESS)
@@ -317,7 +343,8 @@ Expected<std::vector<std::vector<double>>> RangeProfiler::profile(
   std::vector<std::vector<double>> values(static_cast<std::size_t>(launches),
                                           std::vector<double>(s.metric_names.size()));
   for (std::size_t range = 0; range < values.size(); ++range) {
-    auto eval = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+    auto eval = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(
+        CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
     eval.pHostObject = s.host;
     eval.pCounterDataImage = s.counter_data.data();
     eval.counterDataImageSize = s.counter_data.size();

@@ -19,8 +19,7 @@ class RangeProfiler {
   // to max_launches launches per batch. The error says exactly why profiling is impossible:
   // CUPTI_ERROR_INSUFFICIENT_PRIVILEGES and how to lift it, an unsupported device or system
   // (vGPU, MIG, WSL, confidential computing, ...), or the failed call and its CUPTI text.
-  static Expected<std::unique_ptr<RangeProfiler>> open(int device,
-                                                       std::vector<std::string> metrics,
+  static Expected<std::unique_ptr<RangeProfiler>> open(int device, std::vector<std::string> metrics,
                                                        int max_launches);
   ~RangeProfiler();
   RangeProfiler(const RangeProfiler&) = delete;

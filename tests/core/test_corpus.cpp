@@ -89,9 +89,9 @@ TEST_CASE("the fixed part covers every family, op and width the issue names") {
     CAPTURE(family);
     CHECK(families[family] > 0);
   }
-  for (const char* kind : {"ld 1", "ld 2", "ld 4", "ld 8", "ld 16", "st 1", "st 2", "st 4", "st 8",
-                           "st 16", "ldmatrix.x1 16", "ldmatrix.x2 16", "ldmatrix.x4 16",
-                           "stmatrix.x4 16"}) {
+  for (const char* kind :
+       {"ld 1", "ld 2", "ld 4", "ld 8", "ld 16", "st 1", "st 2", "st 4", "st 8", "st 16",
+        "ldmatrix.x1 16", "ldmatrix.x2 16", "ldmatrix.x4 16", "stmatrix.x4 16"}) {
     CAPTURE(kind);
     CHECK(kinds.count(kind) == 1);
   }
@@ -114,14 +114,19 @@ TEST_CASE("the fixed part holds the measured examples of hardware-rules.md") {
     CHECK(find(Op::ld, 4, [](int l) { return 128 * l; }));
     CHECK(find(Op::st, 4, [](int l) { return 128 * l; }));
   }
-  SUBCASE("float tile[32][33] column, 132 L") { CHECK(find(Op::ld, 4, [](int l) { return 132 * l; })); }
-  SUBCASE("double tile[32][33] column, 264 L") { CHECK(find(Op::ld, 8, [](int l) { return 264 * l; })); }
+  SUBCASE("float tile[32][33] column, 132 L") {
+    CHECK(find(Op::ld, 4, [](int l) { return 132 * l; }));
+  }
+  SUBCASE("double tile[32][33] column, 264 L") {
+    CHECK(find(Op::ld, 8, [](int l) { return 264 * l; }));
+  }
   SUBCASE("16-byte column of 128-byte rows, 128 L") {
     CHECK(find(Op::st, 16, [](int l) { return 128 * l; }));
   }
   SUBCASE("ldmatrix.x4 on 128-byte rows, plain and chunk-swizzled") {
     CHECK(find(Op::ldmatrix_x4, 16, [](int l) { return 128 * (l % 8) + 16 * (l / 8); }));
-    CHECK(find(Op::ldmatrix_x4, 16, [](int l) { return 128 * (l % 8) + 16 * ((l / 8) ^ (l % 8)); }));
+    CHECK(
+        find(Op::ldmatrix_x4, 16, [](int l) { return 128 * (l % 8) + 16 * ((l / 8) ^ (l % 8)); }));
     CHECK(find(Op::stmatrix_x4, 16, [](int l) { return 128 * (l % 8) + 16 * (l / 8); }));
   }
   SUBCASE("ldmatrix.x4 on 64- and 80-byte rows") {

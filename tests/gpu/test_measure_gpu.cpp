@@ -26,8 +26,8 @@ WarpAccess make(const KnownCount& k) {
   a.op = k.op;
   a.width = k.width;
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    a.offsets[lane] = is_matrix_op(k.op) && lane >= 8 * matrix_count(k.op) ? kInactiveLane
-                                                                            : k.offset(lane);
+    a.offsets[lane] =
+        is_matrix_op(k.op) && lane >= 8 * matrix_count(k.op) ? kInactiveLane : k.offset(lane);
   }
   return a;
 }
@@ -40,7 +40,8 @@ std::vector<KnownCount> known_counts() {
     rows.push_back({"float tile[32][32] column", op, 4, [](int l) { return 128 * l; }, 32, 31});
     rows.push_back({"float tile[32][33] column", op, 4, [](int l) { return 132 * l; }, 1, 0});
     rows.push_back({"float tile[32][36] column", op, 4, [](int l) { return 144 * l; }, 4, 3});
-    rows.push_back({"XOR swizzle c^r, column 5", op, 4, [](int l) { return 4 * (32 * l + (5 ^ l)); }, 1, 0});
+    rows.push_back(
+        {"XOR swizzle c^r, column 5", op, 4, [](int l) { return 4 * (32 * l + (5 ^ l)); }, 1, 0});
     rows.push_back({"all lanes one word", op, 4, one(256), 1, 0});
     rows.push_back({"bf16 tile[32][32] column 3", op, 2, [](int l) { return 64 * l + 6; }, 16, 15});
     rows.push_back({"bf16 tile[32][33] column 3", op, 2, [](int l) { return 66 * l + 6; }, 2, 1});
@@ -50,7 +51,8 @@ std::vector<KnownCount> known_counts() {
     rows.push_back({"double tile[32][33] column", op, 8, [](int l) { return 264 * l; }, 2, 0});
     rows.push_back({"double row", op, 8, [](int l) { return 8 * l; }, 2, 0});
     rows.push_back({"16-byte row", op, 16, [](int l) { return 16 * l; }, 4, 0});
-    rows.push_back({"16-byte column of 128-byte rows", op, 16, [](int l) { return 128 * l; }, 32, 28});
+    rows.push_back(
+        {"16-byte column of 128-byte rows", op, 16, [](int l) { return 128 * l; }, 32, 28});
   }
   rows.push_back({"lanes 0-15 active, 128 L", Op::ld, 4,
                   [](int l) { return l < 16 ? 128 * l : kInactiveLane; }, 16, 15});
@@ -113,8 +115,10 @@ TEST_CASE("ldmatrix ignores the addresses of lanes past the matrices in use") {
       a.op = op;
       a.width = 16;
       for (int lane = 0; lane < kWarpSize; ++lane) {
-        if (lane < 8 * matrix_count(op)) a.offsets[lane] = 16 * lane;
-        else a.offsets[lane] = give_extra ? 128 * lane : kInactiveLane;
+        if (lane < 8 * matrix_count(op))
+          a.offsets[lane] = 16 * lane;
+        else
+          a.offsets[lane] = give_extra ? 128 * lane : kInactiveLane;
       }
       accesses.push_back(a);
     }
