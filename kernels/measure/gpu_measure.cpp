@@ -10,12 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "cuda_failure.hpp"
 #include "probe_plan.hpp"
 #include "range_profiler.hpp"
 
 namespace banklab::gpu {
 namespace {
 
+using detail::cuda_failure;
 using detail::kProbeOutBytes;
 using detail::ProbePlan;
 
@@ -57,11 +59,6 @@ std::vector<std::string> metric_names() {
 std::mutex& session_mutex() {
   static std::mutex m;
   return m;
-}
-
-std::string cuda_failure(const char* call, cudaError_t err) {
-  return std::string(call) + " failed: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) +
-         ")";
 }
 
 struct DeviceBuffer {

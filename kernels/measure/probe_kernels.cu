@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <string>
 
+#include "cuda_failure.hpp"
 #include "probe.hpp"
 
 // clang-format off: the inline PTX reads best with its operand lists on one line each.
@@ -169,11 +170,6 @@ constexpr ProbeKernel kKernels[kProbeKindCount] = {
     st_probe<1>,    st_probe<2>,    st_probe<4>,    st_probe<8>,   st_probe<16>,
     ldsm_probe<1>,  ldsm_probe<2>,  ldsm_probe<4>,  stsm_x4_probe,
 };
-
-std::string cuda_failure(const char* call, cudaError_t err) {
-  return std::string(call) + " failed: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) +
-         ")";
-}
 
 }  // namespace
 

@@ -27,6 +27,8 @@
 #include <string>
 #include <vector>
 
+#include "cuda_failure.hpp"
+
 namespace banklab::gpu::detail {
 namespace {
 
@@ -74,11 +76,6 @@ std::string cupti_failure(const char* call, CUptiResult r) {
       break;
   }
   return out;
-}
-
-std::string cuda_failure(const char* call, cudaError_t err) {
-  return std::string(call) + " failed: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) +
-         ")";
 }
 
 const char* level_name(CUpti_Profiler_Support_Level level) {
