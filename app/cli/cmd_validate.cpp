@@ -136,7 +136,8 @@ int run_validate(const Args& args) {
   const bool json = args.has("json");
 
   const gpu::MeasureSupport support = gpu::measure_support();
-  if (!support.ok) return failure("cannot validate on a GPU: " + support.reason);
+  // One line, the same words as every GPU command: "no CUDA driver ...", "no CUDA device ...".
+  if (!support.ok) return failure(support.reason);
 
   const std::vector<CorpusEntry> corpus =
       validation_corpus({.random_count = static_cast<std::size_t>(*count),

@@ -78,8 +78,9 @@ MeasureSupport measure_support() {
   MeasureSupport s;
   s.device = query_device();
   if (!s.device.ok()) {
-    s.reason = "no GPU to measure on: " + std::string(availability_name(s.device.availability));
-    if (!s.device.detail.empty()) s.reason += " (" + s.device.detail + ")";
+    // The device query's sentence ("no CUDA driver ...: cudaGetDeviceCount: ...") says it all.
+    s.reason = s.device.detail.empty() ? std::string(availability_name(s.device.availability))
+                                       : s.device.detail;
     return s;
   }
   // stmatrix and the counters the model is checked against are Hopper's (sm_90).

@@ -6,10 +6,8 @@ namespace banklab::gpu {
 
 MeasureSupport measure_support() {
   MeasureSupport s;
-  s.device = query_device();
-  s.reason = "no GPU to measure on: " + std::string(availability_name(s.device.availability)) +
-             " (this build of BankLab has no CUDA support: rebuild with the CUDA toolkit, nvcc "
-             "and CUPTI, installed to measure on a GPU)";
+  s.device = query_device();  // Availability::not_built, with the sentence saying why
+  s.reason = s.device.detail;
   return s;
 }
 
