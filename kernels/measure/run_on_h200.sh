@@ -58,4 +58,8 @@ timeout 480 "$build/app/cli/banklab" validate --count "$count" --seed "$seed" >"
 echo "validate exit status $?"
 head -40 "$out/validate.txt"
 echo "(full text: validate.txt)"
+
+step "banklab validate --count 0 --json (the fixed corpus, as JSON)"
+"$build/app/cli/banklab" validate --count 0 --json >"$out/validate.json" 2>/dev/null
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["patterns"], "patterns,", d["agree"], "agree,", len(d["disagreements"]), "disagreements")' "$out/validate.json"
 step "done"
