@@ -132,6 +132,10 @@ int main(int argc, char** argv) {
                             : !state.settings.preset.empty() ? std::string_view(state.settings.preset)
                                                              : banklab::kDefaultPreset;
   gui::load_preset(state, std::string(preset));
+  if (opt.clock) {
+    gui::refresh(state);
+    gui::step_by(state, *opt.clock - state.step.served);
+  }
   state.views.gpu = opt.gpu;
 
   // GLFW and a GL 3.3 core context. No display is a state to explain, not a crash.

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <sstream>
 
+#include "banklab/hardware.hpp"
 #include "banklab/presets.hpp"
 
 namespace banklab::gui {
@@ -69,7 +70,7 @@ Expected<Options> parse_options(std::span<const std::string_view> args) {
     }
     bool takes_value = a == "--preset" || a == "--screenshot" || a == "--size" ||
                        a == "--theme" || a == "--zoom" || a == "--bench-frames" ||
-                       a == "--geometry";
+                       a == "--geometry" || a == "--clock";
     if (!takes_value) return Error{"unknown argument '" + std::string(a) + "' (try --help)"};
     if (i + 1 >= args.size()) return Error{std::string(a) + " needs a value (try --help)"};
     std::string_view v = args[++i];
@@ -106,6 +107,13 @@ Expected<Options> parse_options(std::span<const std::string_view> args) {
         return Error{os.str()};
       }
       o.zoom = *z;
+    } else if (a == "--clock") {
+      std::optional<int> n = to_int(v);
+      if (!n || *n < 0 || *n > kMaxWavefronts) {
+        return Error{"--clock is a wavefront count from 0 to " + std::to_string(kMaxWavefronts) +
+                     "; got '" + std::string(v) + "'"};
+      }
+      o.clock = *n;
     } else {  // --bench-frames
       std::optional<int> n = to_int(v);
       if (!n || *n < 1 || *n > kMaxBenchFrames) {
@@ -140,6 +148,7 @@ std::string usage() {
         "  --size WxH         window size in pixels (screenshot default 1920x1080)\n"
         "  --screenshot PNG   render in a real window, save a PNG of exactly WxH, exit\n"
         "  --geometry JSON    with --screenshot: write where the views put their cells\n"
+        "  --clock N          stop the step-through after N wavefronts (0 = none served)\n"
         "  --bench-frames N   render N frames, print CPU and GPU time per frame, exit\n"
         "  --gpu              open the GPU window (Run on GPU, Measure on GPU)\n"
         "  --help             this text\n"

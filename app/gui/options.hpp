@@ -32,6 +32,7 @@ struct Options {
   std::optional<Theme> theme;
   std::optional<float> zoom;
   int bench_frames = 0;                    // > 0: render that many frames, print timings, exit
+  std::optional<int> clock;                // step-through stopped after this many wavefronts
   bool gpu = false;                        // open the GPU window
   bool help = false;
 };

@@ -105,6 +105,9 @@ void apply_style(ImGuiStyle& style, Theme t, float scale) {
   if (t == Theme::light) {
     ImGui::StyleColorsLight(&style);
     style.Colors[ImGuiCol_WindowBg] = ImVec4(0.98f, 0.98f, 0.97f, 1.0f);
+    // ImGui's light frames are white on near-white: give inputs and radio buttons an edge.
+    style.Colors[ImGuiCol_FrameBg] = ImVec4(0.86f, 0.87f, 0.90f, 1.0f);
+    style.FrameBorderSize = 1.0f;
   } else {
     ImGui::StyleColorsDark(&style);
     style.Colors[ImGuiCol_WindowBg] = ImVec4(0.13f, 0.14f, 0.17f, 1.0f);

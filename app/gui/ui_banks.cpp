@@ -225,10 +225,13 @@ void draw_banks(AppState& s) {
     }
   }
   const ImU32 cell_text = IM_COL32(255, 255, 255, 255);
+  // Lane numbers shrink with short rows (32 wavefronts on a laptop) down to a legible 9 px.
+  float text_px = std::min(font, grid.pitch.y - grid.gap);
+  bool cell_labels = text_px >= 9.0f;
   for (int w = 0; w < a.wavefront_count(); ++w) {
     for (int b = 0; b < kBankCount; ++b) {
       const BankSlot& slot = a.wavefronts[w].banks[b];
-      if (!slot.used()) continue;
+      if (!slot.used() || !cell_labels) continue;
       ImVec2 mn = grid.cell_min(w, b);
       ImVec2 mx = grid.cell_max(w, b);
       ImU32 tc = w < served ? cell_text : with_alpha(cell_text, 0.35f);
@@ -239,13 +242,15 @@ void draw_banks(AppState& s) {
       bool two_lines = mx.y - mn.y >= 2.2f * font;
       float mid = mn.y + (mx.y - mn.y) * 0.5f;
       ImVec2 lanes_max = two_lines ? ImVec2(mx.x, mid + font * 0.1f) : mx;
-      if (!text_in_box(dl, mn, lanes_max, tc, lanes.c_str()) && std::popcount(slot.lanes) > 1) {
+      if (!text_in_box(dl, mn, lanes_max, tc, lanes.c_str(), text_px) &&
+          std::popcount(slot.lanes) > 1) {
         std::snprintf(buf, sizeof buf, "x%d", std::popcount(slot.lanes));
-        text_in_box(dl, mn, lanes_max, tc, buf);
+        text_in_box(dl, mn, lanes_max, tc, buf, text_px);
       }
       if (two_lines) {
         std::snprintf(buf, sizeof buf, "w%lld", static_cast<long long>(slot.word));
-        text_in_box(dl, ImVec2(mn.x, mid - font * 0.1f), mx, with_alpha(tc, 0.8f), buf);
+        text_in_box(dl, ImVec2(mn.x, mid - font * 0.1f), mx, with_alpha(tc, 0.8f), buf,
+                    font * 0.8f);
       }
     }
   }

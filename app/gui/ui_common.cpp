@@ -1,6 +1,8 @@
 #include "ui_common.hpp"
 
 #include <bit>
+#include <cfloat>
+#include <cmath>
 
 namespace banklab::gui {
 
@@ -70,11 +72,15 @@ std::string lane_ranges(std::uint32_t mask) {
   return out.empty() ? "none" : out;
 }
 
-bool text_in_box(ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour, const char* text) {
-  ImVec2 size = ImGui::CalcTextSize(text);
+bool text_in_box(ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour, const char* text,
+                 float size_px) {
+  ImFont* font = ImGui::GetFont();
+  float px = size_px > 0.0f ? size_px : ImGui::GetFontSize();
+  ImVec2 size = font->CalcTextSizeA(px, FLT_MAX, 0.0f, text);
   if (size.x + 2.0f > max.x - min.x || size.y > max.y - min.y) return false;
-  dl->AddText(ImVec2(min.x + (max.x - min.x - size.x) * 0.5f,
-                     min.y + (max.y - min.y - size.y) * 0.5f),
+  dl->AddText(font, px,
+              ImVec2(std::floor(min.x + (max.x - min.x - size.x) * 0.5f),
+                     std::floor(min.y + (max.y - min.y - size.y) * 0.5f)),
               colour, text);
   return true;
 }

@@ -62,6 +62,9 @@ void draw_tile(AppState& s) {
       "bank it really lands in. Physical: the slots of shared memory as stored; the outlined "
       "elements show where a swizzle moved them. Striped grey columns are padding.");
 
+  if (s.evaluated->pattern == AccessPattern::custom) {
+    ImGui::TextDisabled("custom offsets: the access is not tied to this tile");
+  }
   const Evaluation& e = s.derived.evaluation;
   ImVec2 origin = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -95,6 +95,11 @@ TEST_CASE("the command line accepts the documented options and rejects the rest"
     CHECK(o->bench_frames == 120);
     CHECK(*o->zoom == doctest::Approx(1.5));
   }
+  SUBCASE("a step-through screenshot") {
+    auto o = parse({"--preset", "fp32-naive", "--clock", "5", "--screenshot", "s.png"});
+    REQUIRE(o.has_value());
+    CHECK(*o->clock == 5);
+  }
   SUBCASE("help") {
     auto o = parse({"--help"});
     REQUIRE(o.has_value());
@@ -113,6 +118,7 @@ TEST_CASE("the command line accepts the documented options and rejects the rest"
     CHECK(parse({"--zoom", "1x"}).error() == "--zoom is a number from 0.5 to 4; got '1x'");
     CHECK(parse({"--bench-frames", "0"}).error() ==
           "--bench-frames is a frame count from 1 to 100000; got '0'");
+    CHECK(parse({"--clock", "33"}).error() == "--clock is a wavefront count from 0 to 32; got '33'");
     CHECK(parse({"--geometry", "g.json"}).error() == "--geometry only goes with --screenshot");
     CHECK(parse({"--screenshot", "a.png", "--bench-frames", "3"}).error() ==
           "--screenshot and --bench-frames are separate runs; give one of them");
