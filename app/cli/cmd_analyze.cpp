@@ -5,9 +5,13 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "banklab/banklab.hpp"
 #include "analyze_batch.hpp"
@@ -56,10 +60,10 @@ int reject(const Args& args, const std::vector<Diagnostic>& diagnostics) {
   return bad_input(first_error(diagnostics));
 }
 
-int reject(const Args& args, std::string message, std::string rule = "usage") {
-  return reject(args, {Diagnostic{.severity = Severity::error,
-                                  .rule = std::move(rule),
-                                  .message = std::move(message)}});
+// A flag whose value cannot be read, as a diagnostic of the rule "usage".
+int reject(const Args& args, std::string message) {
+  Diagnostic d{.severity = Severity::error, .rule = "usage", .message = std::move(message)};
+  return reject(args, std::vector<Diagnostic>{std::move(d)});
 }
 
 // --access: "row" and "column" are patterns; "ldmatrix.x4" and the like are the matrix pattern

@@ -10,15 +10,20 @@ namespace banklab::cli {
 namespace {
 
 // printf onto the end of a string; the CLI's only formatting primitive (GCC 12 has no
-// <format>). Lines here are short, so one stack buffer always suffices.
+// <format>). Formats straight into the string's new tail.
 [[gnu::format(printf, 2, 3)]] void appendf(std::string& out, const char* format, ...) {
-  char buffer[256];
   va_list list;
   va_start(list, format);
-  const int n = std::vsnprintf(buffer, sizeof buffer, format, list);
+  va_list again;
+  va_copy(again, list);
+  const int n = std::vsnprintf(nullptr, 0, format, list);
   va_end(list);
-  assert(n >= 0 && static_cast<std::size_t>(n) < sizeof buffer && "appendf line too long");
-  out.append(buffer, static_cast<std::size_t>(n));
+  assert(n >= 0 && "appendf: a format string of this file is malformed");
+  const std::size_t old_size = out.size();
+  out.resize(old_size + static_cast<std::size_t>(n) + 1);  // room for vsnprintf's '\0'
+  std::vsnprintf(out.data() + old_size, static_cast<std::size_t>(n) + 1, format, again);
+  va_end(again);
+  out.pop_back();
 }
 
 // The column of the lane table that names the element(s): "5", or "4..7" for a lane that
