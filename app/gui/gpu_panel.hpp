@@ -94,6 +94,10 @@ void cancel(GpuPanel& p);
 std::string run_blocker(const GpuPanel& p);
 std::string measure_blocker(const GpuPanel& p);
 
+// A number with a fixed count of decimals, as the panel prints its figures: fixed(3.14159, 2)
+// is "3.14".
+std::string fixed(double value, int decimals);
+
 // The device in one line, or its state and detail when it is not available.
 std::string device_summary(const gpu::DeviceInfo& d);
 

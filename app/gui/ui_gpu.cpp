@@ -11,19 +11,13 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cstdio>
+#include <initializer_list>
 #include <string>
 
 #include "plot.hpp"
 
 namespace banklab::gui {
 namespace {
-
-std::string fixed(double value, int digits) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", digits, value);
-  return text;
-}
 
 void text_coloured(ImU32 colour, const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colour));
@@ -44,6 +38,16 @@ void banner(ImU32 fill, ImU32 ink, const std::string& text) {
   dl->AddText(nullptr, 0.0f, ImVec2(at.x + pad.x, at.y + pad.y), ink, text.c_str(), nullptr,
               wrap);
   ImGui::Dummy(ImVec2(width, end.y - at.y));
+}
+
+// The panel's tables: striped rows, column lines, a header row. False when clipped away.
+bool begin_table(const char* id, std::initializer_list<const char*> headers) {
+  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                     ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable(id, static_cast<int>(headers.size()), kFlags)) return false;
+  for (const char* h : headers) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  return true;
 }
 
 void tooltip_on_hover(const std::string& text) {
@@ -190,14 +194,10 @@ void bandwidth_plot(const RunRecord& run, const Palette& c) {
 
 void transpose_table(const RunRecord& run, const Palette& c) {
   const gpu::SuiteReport& suite = *run.suite;
-  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                     ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("##variants", 7, kFlags)) return;
-  for (const char* h : {"variant", "shared tile", "shared read", "ms", "GB/s", "of copy",
-                        "verified"}) {
-    ImGui::TableSetupColumn(h);
+  if (!begin_table("##variants", {"variant", "shared tile", "shared read", "ms", "GB/s",
+                                  "of copy", "verified"})) {
+    return;
   }
-  ImGui::TableHeadersRow();
   for (std::size_t i = 0; i < suite.results.size(); ++i) {
     const gpu::VariantResult& r = suite.results[i];
     ImGui::TableNextRow();
@@ -319,14 +319,10 @@ void microbench_tab(const GpuPanel& p, const Palette& c) {
   if (report.results.empty()) return;
   if (report.sm_clock_mhz > 0) ImGui::Text("SM clock during the run: %.0f MHz", report.sm_clock_mhz);
   microbench_plot(run, c);
-  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                     ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("##patterns", 6, kFlags)) return;
-  for (const char* h : {"access", "predicted", "clocks", "wavefronts/clock", "measured x",
-                        "predicted x"}) {
-    ImGui::TableSetupColumn(h);
+  if (!begin_table("##patterns", {"access", "predicted", "clocks", "wavefronts/clock",
+                                  "measured x", "predicted x"})) {
+    return;
   }
-  ImGui::TableHeadersRow();
   for (std::size_t i = 0; i < report.results.size(); ++i) {
     const gpu::PatternResult& r = report.results[i];
     ImGui::TableNextRow();
@@ -376,13 +372,7 @@ void measure_tab(const GpuPanel& p, const Scenario& current, const Palette& c) {
     case Agreement::Verdict::disagree: banner(c.error, c.background, verdict.message); break;
     case Agreement::Verdict::agree: banner(c.cell_served, c.background, verdict.message); break;
   }
-  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                     ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("##measure", 3, kFlags)) return;
-  ImGui::TableSetupColumn("");
-  ImGui::TableSetupColumn("predicted (model)");
-  ImGui::TableSetupColumn("measured (hardware)");
-  ImGui::TableHeadersRow();
+  if (!begin_table("##measure", {"", "predicted (model)", "measured (hardware)"})) return;
   const bool counted = m.done && m.error.empty() && m.measured.ok;
   const auto row = [&](const char* what, std::int64_t predicted, std::int64_t measured) {
     ImGui::TableNextRow();
@@ -423,13 +413,10 @@ void history_tab(GpuPanel& p) {
     ImGui::TextDisabled("The runs of this session will be listed here.");
     return;
   }
-  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                     ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("##history", 7, kFlags)) return;
-  for (const char* h : {"run", "time", "dtype", "side", "copy GB/s", "best of copy", "status"}) {
-    ImGui::TableSetupColumn(h);
+  if (!begin_table("##history", {"run", "time", "dtype", "side", "copy GB/s", "best of copy",
+                                 "status"})) {
+    return;
   }
-  ImGui::TableHeadersRow();
   for (std::size_t i = 0; i < p.runs.size(); ++i) {
     const RunRecord& run = p.runs[i];
     ImGui::TableNextRow();
