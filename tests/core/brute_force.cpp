@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <ostream>
-#include <set>
 
 namespace banklab::brute {
 
@@ -14,15 +13,9 @@ namespace {
 
 // Rule 5: how many 8x8 matrices a matrix op moves; 0 for plain ld/st.
 int matrices(Op op) {
-  switch (op) {
-    case Op::ldmatrix_x1: return 1;
-    case Op::ldmatrix_x2: return 2;
-    case Op::ldmatrix_x4:
-    case Op::stmatrix_x4: return 4;
-    case Op::ld:
-    case Op::st: return 0;
-  }
-  return 0;
+  if (op == Op::ldmatrix_x1) return 1;
+  if (op == Op::ldmatrix_x2) return 2;
+  return op == Op::ldmatrix_x4 || op == Op::stmatrix_x4 ? 4 : 0;
 }
 
 int element_bytes(DType t) {
@@ -66,19 +59,21 @@ std::vector<std::vector<int>> phases(Op op, int width,
 Count count(Op op, int width, const std::array<std::int64_t, kWarpSize>& offsets) {
   Count total;
   for (const std::vector<int>& lanes : phases(op, width, offsets)) {
-    std::array<std::set<std::int64_t>, 32> words_of_bank;
-    bool any_active = false;
+    // Every (bank, word) pair the phase's active lanes touch, each once.
+    std::vector<std::pair<int, std::int64_t>> touched;
     for (int lane : lanes) {
       if (!on(offsets, lane)) continue;
-      any_active = true;
       // Rule 1: the words a/4 ... (a + width - 1)/4; bank = word mod 32.
       for (std::int64_t w = offsets[lane] / 4; w <= (offsets[lane] + width - 1) / 4; ++w)
-        words_of_bank[w % 32].insert(w);
+        touched.emplace_back(static_cast<int>(w % 32), w);
     }
-    if (!any_active) continue;
-    std::size_t deepest = 0;
-    for (const auto& words : words_of_bank) deepest = std::max(deepest, words.size());
-    total.wavefronts += static_cast<int>(deepest);
+    if (touched.empty()) continue;
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    // Rule 3: the phase costs as many wavefronts as the bank with the most distinct words.
+    std::array<int, 32> words_of_bank{};
+    for (const auto& [bank, word] : touched) ++words_of_bank[bank];
+    total.wavefronts += *std::max_element(words_of_bank.begin(), words_of_bank.end());
     total.ideal += 1;
   }
   return total;
@@ -114,16 +109,17 @@ std::optional<WarpAccess> access_of(const Scenario& s) {
         pos = std::int64_t{lane % 8} * t.cols + (std::int64_t{s.index} + lane / 8) * 16 / e;
         break;
     }
-    std::set<std::int64_t> bytes;
+    // The lane's k elements must fill one aligned block: sorted, they step by e.
+    std::array<std::int64_t, 16> bytes{};
     for (int j = 0; j < k; ++j) {
       const std::int64_t p = pos + j;
-      bytes.insert(tile_byte(t, static_cast<int>(p / t.cols), static_cast<int>(p % t.cols)));
+      bytes[j] = tile_byte(t, static_cast<int>(p / t.cols), static_cast<int>(p % t.cols));
     }
-    const std::int64_t lowest = *bytes.begin();
-    if (*bytes.rbegin() != lowest + std::int64_t{k - 1} * e || std::ssize(bytes) != k ||
-        lowest % width != 0)
-      return std::nullopt;
-    a.offsets[lane] = lowest;
+    std::sort(bytes.begin(), bytes.begin() + k);
+    for (int j = 1; j < k; ++j)
+      if (bytes[j] != bytes[0] + std::int64_t{j} * e) return std::nullopt;
+    if (bytes[0] % width != 0) return std::nullopt;
+    a.offsets[lane] = bytes[0];
   }
   return a;
 }

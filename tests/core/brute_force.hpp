@@ -3,8 +3,8 @@
 // wavefronts, written from ../shared/reference/hardware-rules.md and nothing else, so that the
 // core's analyze() and layout arithmetic can be checked against a second implementation.
 //
-// It favours obviousness over speed: a std::set of words per bank per phase, the phases listed
-// lane by lane, the swizzle formula spelled out again. It uses the core only for its plain
+// It favours obviousness over cleverness: every (bank, word) pair of a phase listed, sorted and
+// counted, the phases listed lane by lane, the swizzle formula spelled out again. It uses the core only for its plain
 // enums and structs (Op, TileLayout, SwizzleKind), never for any arithmetic.
 #include <array>
 #include <cstdint>

@@ -9,12 +9,9 @@
 namespace banklab {
 namespace {
 
+// Column c of a 32 x 32 tile, one element per lane.
 Scenario column(DType dtype, int pad, int c, SwizzleSpec swizzle = {}) {
-  Scenario s;
-  s.tile = {dtype, 32, 32, pad, swizzle};
-  s.pattern = AccessPattern::column;
-  s.index = c;
-  return s;
+  return Scenario{{dtype, 32, 32, pad, swizzle}, AccessPattern::column, Op::ld, 0, c};
 }
 
 Explanation explained(const Scenario& s) { return explain(s, evaluate(s)); }

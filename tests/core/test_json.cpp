@@ -20,11 +20,7 @@ json parsed(const std::string& text) {
 }
 
 Scenario fp32_column(int pad, int c) {
-  Scenario s;
-  s.tile = {DType::fp32, 32, 32, pad, {}};
-  s.pattern = AccessPattern::column;
-  s.index = c;
-  return s;
+  return Scenario{{DType::fp32, 32, 32, pad, {}}, AccessPattern::column, Op::ld, 0, c};
 }
 
 // The counts and the per-lane records of an analysis object against the analysis itself.

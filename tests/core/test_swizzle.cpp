@@ -152,7 +152,7 @@ TEST_CASE("a bad swizzle spelling gets a message that quotes it") {
     CAPTURE(text);
     const Expected<SwizzleSpec> parsed = parse_swizzle(text);
     REQUIRE_FALSE(parsed.has_value());
-    CHECK(parsed.error().find("'" + std::string(text) + "'") != std::string::npos);
+    CHECK(parsed.error().find(std::string("'").append(text).append("'")) != std::string::npos);
   }
   SUBCASE("parameters that break a rule are refused with the rule") {
     const Expected<SwizzleSpec> parsed = parse_swizzle("cute:3,4,1");
