@@ -421,7 +421,8 @@ Measured measure_access(Plan& p, const DeviceInfo& device, int predicted_wavefro
   const double per_warp = target_cycles / std::max(1, predicted_wavefronts) / m.warps_per_sm;
   p.launch.loops = std::max(1, static_cast<int>(per_warp / kUnroll));
 
-  const int blocks = device.sm_count * p.blocks_per_sm;
+  const int full = device.sm_count * p.blocks_per_sm;
+  const int blocks = options.max_blocks > 0 ? std::min(options.max_blocks, full) : full;
   DeviceBuffer clocks(sizeof(BlockClock) * std::size_t(blocks), "block clocks");
   DeviceBuffer sums(sizeof(std::uint32_t) * std::size_t(blocks) * std::size_t(p.threads), "lane sums");
   DeviceBuffer dump(p.smem, "shared-memory dump");
@@ -520,11 +521,12 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
     return report;
   }
   if (options.repetitions < 1 || options.repetitions > 1000 || !(options.target_ms > 0) ||
-      options.target_ms > 1000) {
+      options.target_ms > 1000 || options.max_blocks < 0) {
     report.status = RunStatus::bad_input;
-    report.error = "the repetitions must be 1-1000 and the target time 0-1000 ms, not " +
-                   std::to_string(options.repetitions) + " and " +
-                   std::to_string(options.target_ms) + " ms";
+    report.error = "the repetitions must be 1-1000, the target time 0-1000 ms and the block "
+                   "limit 0 or more, not " + std::to_string(options.repetitions) + ", " +
+                   std::to_string(options.target_ms) + " ms and " +
+                   std::to_string(options.max_blocks);
     return report;
   }
   for (std::size_t i = 0; i < accesses.size(); ++i) {

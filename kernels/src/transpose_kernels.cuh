@@ -8,7 +8,8 @@
 //
 // Section index
 //   1. Teaching kernels: the seed lesson's tiled transpose, differing only in the tile layout
-//   2. The fast kernel: 16-byte accesses on both sides of a chunk-swizzled tile
+//   2. The fast kernel: 16-byte accesses on both sides of a chunk-swizzled tile, tiles in
+//      column-major order
 //   3. The copy roof
 #include <cstddef>
 #include <cstdint>
@@ -113,9 +114,11 @@ __global__ void __launch_bounds__(kTeachTile* kTeachBlockRows)
 // 2. The fast kernel
 //
 // Every global and shared access is 16 bytes wide where the data allows it, so a warp moves
-// 512 B per instruction and each thread keeps several loads in flight.
+// 512 B per instruction, and the whole tile is in flight at once. One tile per block; the
+// blocks walk the tiles column by column (tile_of_block).
 //
-//   fill   thread -> 16-byte chunk q of tile row r (LDG.128, then STS.128)
+//   fill   thread -> 16-byte chunks q of tile rows r, copied global -> shared directly
+//          (cp.async, LDGSTS.128: no registers held while the loads are in flight)
 //   drain  thread -> a kVec x kReadElems block: rows r0..r0+kVec-1 (kVec = 16 / sizeof(T)),
 //          kReadElems columns; it reads one kReadBytes piece of each row (LDS.128 or LDS.32),
 //          transposes the block in registers, and writes kReadElems output chunks of
@@ -154,38 +157,68 @@ struct FastTile {
   }
 };
 
-template <class T, int kRows, int kCols, int kReadBytes>
-__global__ void __launch_bounds__(256)
-    transpose_fast(const T* __restrict__ in, T* __restrict__ out, int rows, int cols) {
+// 16-byte asynchronous copy global -> shared (LDGSTS): loads in flight hold no registers, so
+// a block has its whole tile in flight at once and the SM keeps more blocks. kL2Prefetch = 256
+// asks L2 to fetch the surrounding 256 bytes from DRAM at once (measured: +2-4% for fp8,
+// nothing for the wider types, see docs/gpu-results.md).
+template <int kL2Prefetch>
+__device__ inline void copy_async_16(void* shared_dst, const void* global_src) {
+  const auto dst = static_cast<std::uint32_t>(__cvta_generic_to_shared(shared_dst));
+  if constexpr (kL2Prefetch == 256) {
+    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;" ::"r"(dst),
+                 "l"(global_src)
+                 : "memory");
+  } else {
+    static_assert(kL2Prefetch == 0, "L2 prefetch of 0 or 256 bytes");
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(global_src)
+                 : "memory");
+  }
+}
+__device__ inline void copy_async_wait_all() {
+  asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
+}
+
+// Which tile block b transposes: the tiles column by column (b goes down the input first).
+// The few hundred blocks resident at one time then write their output rows (the input's
+// columns) as long contiguous runs, and read short runs of many input rows. Measured on an
+// H200 the write side is the one that matters: row-major order (contiguous reads, scattered
+// writes) reached 87-93% of the copy, column-major 95-97% (docs/gpu-results.md).
+__device__ inline void tile_of_block(int b, int tiles_y, int* tile_row, int* tile_col) {
+  *tile_row = b % tiles_y;
+  *tile_col = b / tiles_y;
+}
+
+template <class T, int kRows, int kCols, int kReadBytes, int kMinBlocks, int kL2Prefetch>
+__global__ void __launch_bounds__(256, kMinBlocks)
+    transpose_fast(const T* __restrict__ in, T* __restrict__ out, int rows, int cols,
+                   int tiles_y) {
   using F = FastTile<T, kRows, kCols, kReadBytes>;
   __shared__ __align__(128) unsigned char tile[F::kBytes];
-  const int row0 = blockIdx.y * kRows;
-  const int col0 = blockIdx.x * kCols;
+  int tile_row = 0;
+  int tile_col = 0;
+  tile_of_block(blockIdx.x, tiles_y, &tile_row, &tile_col);
+  const int row0 = tile_row * kRows;
+  const int col0 = tile_col * kCols;
   // 16-byte global accesses need every row of `in` and `out` to start 16-byte aligned.
   const bool vectors = cols % F::kVec == 0 && rows % F::kVec == 0;
   const bool full = vectors && row0 + kRows <= rows && col0 + kCols <= cols;
   const int t = threadIdx.x;
 
   if (full) {
-    uint4 chunk[F::kLoads];
-#pragma unroll
-    for (int i = 0; i < F::kLoads; ++i) {  // all loads issued before the first store
-      const int index = t + i * F::kThreads;
-      const int r = index / F::kChunks;
-      const int q = index % F::kChunks;
-      chunk[i] = reinterpret_cast<const uint4*>(in + std::size_t(row0 + r) * cols + col0)[q];
-    }
+    const T* base = in + std::size_t(row0) * cols + col0;
 #pragma unroll
     for (int i = 0; i < F::kLoads; ++i) {
-      const int index = t + i * F::kThreads;
-      const int r = index / F::kChunks;
-      const int q = index % F::kChunks;
-      *reinterpret_cast<uint4*>(tile + F::offset(r, q * 16)) = chunk[i];
+      const int c = t + i * F::kThreads;
+      const int r = c / F::kChunks;
+      const int q = c % F::kChunks;
+      copy_async_16<kL2Prefetch>(tile + F::offset(r, q * 16),
+                                 base + std::size_t(r) * cols + q * F::kVec);
     }
+    copy_async_wait_all();
   } else {  // a tile on the matrix edge, or rows that are not 16-byte aligned
-    for (int index = t; index < kRows * kCols; index += F::kThreads) {
-      const int r = index / kCols;
-      const int c = index % kCols;
+    for (int e = t; e < kRows * kCols; e += F::kThreads) {
+      const int r = e / kCols;
+      const int c = e % kCols;
       if (row0 + r < rows && col0 + c < cols) {
         *reinterpret_cast<T*>(tile + F::offset(r, c * int(sizeof(T)))) =
             in[std::size_t(row0 + r) * cols + col0 + c];

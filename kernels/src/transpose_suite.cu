@@ -99,12 +99,14 @@ void launch_vec16(const Launch& l) {
   transpose_teach<T, PaddedTile, true><<<teach_grid(l), kTeachBlock, smem>>>(
       static_cast<const T*>(l.in), static_cast<T*>(l.out), l.rows, l.cols, layout);
 }
-template <class T, int kRows, int kCols, int kReadBytes>
+template <class T, int kRows, int kCols, int kReadBytes, int kMinBlocks, int kL2Prefetch>
 void launch_fast(const Launch& l) {
-  const dim3 grid(static_cast<unsigned>((l.cols + kCols - 1) / kCols),
-                  static_cast<unsigned>((l.rows + kRows - 1) / kRows));
-  transpose_fast<T, kRows, kCols, kReadBytes><<<grid, FastTile<T, kRows, kCols, kReadBytes>::kThreads>>>(
-      static_cast<const T*>(l.in), static_cast<T*>(l.out), l.rows, l.cols);
+  const int tiles_x = (l.cols + kCols - 1) / kCols;
+  const int tiles_y = (l.rows + kRows - 1) / kRows;
+  transpose_fast<T, kRows, kCols, kReadBytes, kMinBlocks, kL2Prefetch>
+      <<<static_cast<unsigned>(tiles_x) * static_cast<unsigned>(tiles_y),
+         FastTile<T, kRows, kCols, kReadBytes>::kThreads>>>(
+          static_cast<const T*>(l.in), static_cast<T*>(l.out), l.rows, l.cols, tiles_y);
 }
 void launch_copy(const Launch& l) {
   const std::size_t per_block = std::size_t(kCopyThreads) * kCopyUnroll * 16;
@@ -248,7 +250,7 @@ const Variant kVariants[] = {
     {{"fp32-vec16", DType::fp32, kTeach, "float4 stores need 16-byte rows: tile[32][36], whose scalar column read stays 4-way.", "fp32-pad4-vec16-store", false},
      launch_vec16<U32>, tile_aligned, true},
     {{"fp32-fast", DType::fp32, kFast, "16-byte loads, stores and shared accesses on a chunk-swizzled 64x64 tile.", "", false},
-     launch_fast<U32, 64, 64, 16>, tile_fast<64, 64>, true},
+     launch_fast<U32, 64, 64, 16, 1, 0>, tile_fast<64, 64>, true},
     // bf16
     {{"bf16-copy", DType::bf16, kRoof, "The HBM roof: the same bytes read and written once, 16 B per access.", "", false},
      launch_copy, tile_none, false},
@@ -263,7 +265,7 @@ const Variant kVariants[] = {
     {{"bf16-vec16", DType::bf16, kTeach, "16-byte stores into bf16 tile[32][40]: aligned, and the column read stays 4-way.", "", false},
      launch_vec16<U16>, tile_aligned, true},
     {{"bf16-fast", DType::bf16, kFast, "8x8 bf16 blocks transposed in registers between 16-byte accesses.", "", false},
-     launch_fast<U16, 128, 128, 16>, tile_fast<128, 128>, true},
+     launch_fast<U16, 128, 128, 16, 1, 0>, tile_fast<128, 128>, true},
     // fp64
     {{"fp64-copy", DType::fp64, kRoof, "The HBM roof: the same bytes read and written once, 16 B per access.", "", false},
      launch_copy, tile_none, false},
@@ -277,8 +279,9 @@ const Variant kVariants[] = {
      launch_xor<U64>, tile_xor, true},
     {{"fp64-vec16", DType::fp64, kTeach, "16-byte stores into double tile[32][34]: the aligned pad's column read.", "", false},
      launch_vec16<U64>, tile_aligned, true},
-    {{"fp64-fast", DType::fp64, kFast, "2x2 double blocks between 16-byte accesses on a chunk-swizzled 64x64 tile.", "", false},
-     launch_fast<U64, 64, 64, 16>, tile_fast<64, 64>, true},
+    // Six blocks per SM (42 registers) measured ~0.5% faster than the compiler's five.
+    {{"fp64-fast", DType::fp64, kFast, "2x2 double blocks between 16-byte accesses on a chunk-swizzled 32x32 tile.", "", false},
+     launch_fast<U64, 32, 32, 16, 6, 0>, tile_fast<32, 32>, true},
     // fp8
     {{"fp8-copy", DType::fp8, kRoof, "The HBM roof: the same bytes read and written once, 16 B per access.", "", false},
      launch_copy, tile_none, false},
@@ -293,7 +296,7 @@ const Variant kVariants[] = {
     {{"fp8-vec16", DType::fp8, kTeach, "16-byte stores into fp8 tile[32][48]: aligned, the column read 4-way.", "", false},
      launch_vec16<U8>, tile_aligned, true},
     {{"fp8-fast", DType::fp8, kFast, "16x4 byte blocks transposed with byte permutes between wide accesses.", "", false},
-     launch_fast<U8, 128, 128, 4>, tile_fast<128, 128>, true},
+     launch_fast<U8, 128, 128, 4, 1, 256>, tile_fast<128, 128>, true},
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -126,6 +126,8 @@ struct PatternOptions {
   int repetitions = 7;     // timed launches per pattern; the median is reported
   double target_ms = 2.0;  // each launch is sized to run about this long if the shared-memory
                            // pipe serves one wavefront per clock (at the rated clock)
+  int max_blocks = 0;      // 0: every SM full of warps (the benchmark); tests give a few so
+                           // that the sanitizers finish quickly
 };
 
 struct PatternResult {
