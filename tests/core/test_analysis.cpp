@@ -204,6 +204,28 @@ TEST_CASE("every measured example of hardware-rules.md gives the measured wavefr
   }
 }
 
+TEST_CASE("the lesson's bandwidth arithmetic follows from 128 B per wavefront and the counts") {
+  // 132 SMs x 128 B per clock = 16,896 B per clock; at an assumed 1.7 GHz about 29 TB/s.
+  constexpr double kSms = 132;
+  constexpr double kClock = 1.7e9;
+  constexpr double kHbm = 3.35e12;  // H100 SXM
+  const double shared = kSms * kWavefrontBytes * kClock;
+  CHECK(kSms * kWavefrontBytes == 16'896);
+  CHECK(shared == doctest::Approx(28.7e12).epsilon(0.01));
+  // The read phase runs at ideal / wavefronts of that: a 32-way conflict (float tile[32][32])
+  // drops it under 1 TB/s, below HBM; a 2-way conflict (stride 34) leaves about 14 TB/s.
+  const Analysis way32 = checked_analysis(make_access(Op::ld, 4, [](int l) { return 128 * l; }));
+  const Analysis way2 = checked_analysis(make_access(Op::ld, 4, [](int l) { return 136 * l; }));
+  REQUIRE(way32.max_ways == 32);
+  REQUIRE(way2.max_ways == 2);
+  const double at32 = shared * way32.ideal_wavefronts / way32.wavefront_count();
+  const double at2 = shared * way2.ideal_wavefronts / way2.wavefront_count();
+  CHECK(at32 < 1e12);
+  CHECK(at32 < kHbm);
+  CHECK(at2 == doctest::Approx(14.4e12).epsilon(0.01));
+  CHECK(at2 > kHbm);
+}
+
 TEST_CASE("a broadcast is not a conflict") {
   SUBCASE("two lanes on one word of a conflict-free row") {
     const Analysis a = checked_analysis(make_access(Op::ld, 4, [](int l) { return l == 7 ? 0 : 4 * l; }));
