@@ -12,7 +12,8 @@
 // past the matrices in use pass their given address, or lane 0's, and the hardware ignores it.
 //
 // The other op class is used only to make the data checkable (see probe.hpp), so the counters
-// of the measured class see one instruction: smsp__sass_inst_executed_op_shared_{ld,st} = 1.
+// of the measured class see one instruction (smsp__inst_executed_op_shared_{ld,st} plus
+// smsp__inst_executed_op_{ldsm,shared_stsm} = 1, as gpu_measure.cpp checks).
 #include <cuda_runtime.h>
 
 #include <cstdint>
