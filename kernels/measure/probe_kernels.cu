@@ -13,7 +13,7 @@
 //
 // The other op class is used only to make the data checkable (see probe.hpp), so the counters
 // of the measured class see one instruction (smsp__inst_executed_op_shared_{ld,st} plus
-// smsp__inst_executed_op_{ldsm,shared_stsm} = 1, as gpu_measure.cpp checks).
+// smsp__inst_executed_op_{ldsm,shared_stsm} = 1, which banklab validate and the GPU test require).
 #include <cuda_runtime.h>
 
 #include <cstdint>
