@@ -17,19 +17,11 @@ void DrawQueue::emit(ImDrawList* dl, const Batch& b) {
 }
 
 void DrawQueue::add_quads(ImDrawList* dl, std::span<const Quad> quads) {
-  if (quads.empty()) return;
-  Batch b{this, BatchKind::quads, static_cast<int>(quads_.size()),
-          static_cast<int>(quads.size()), {}, {}};
-  quads_.insert(quads_.end(), quads.begin(), quads.end());
-  emit(dl, b);
+  append(dl, BatchKind::quads, quads_, quads);
 }
 
 void DrawQueue::add_segments(ImDrawList* dl, std::span<const Segment> segments) {
-  if (segments.empty()) return;
-  Batch b{this, BatchKind::segments, static_cast<int>(segments_.size()),
-          static_cast<int>(segments.size()), {}, {}};
-  segments_.insert(segments_.end(), segments.begin(), segments.end());
-  emit(dl, b);
+  append(dl, BatchKind::segments, segments_, segments);
 }
 
 void DrawQueue::add_heatmap(ImDrawList* dl, ImVec2 min, ImVec2 max) {

@@ -77,6 +77,13 @@ class DrawQueue {
 
  private:
   void emit(ImDrawList* dl, const Batch& b);
+  template <class T>
+  void append(ImDrawList* dl, BatchKind kind, std::vector<T>& store, std::span<const T> items) {
+    if (items.empty()) return;
+    Batch b{this, kind, static_cast<int>(store.size()), static_cast<int>(items.size()), {}, {}};
+    store.insert(store.end(), items.begin(), items.end());
+    emit(dl, b);
+  }
 
   ImDrawCallback callback_ = nullptr;
   void* renderer_ = nullptr;

@@ -9,22 +9,24 @@
 namespace banklab::gui {
 namespace {
 
-std::string shader_log(GLuint shader) {
+// The info log of a shader or a program (the same calls, named differently), without the
+// trailing NUL and newlines.
+template <class GetIv, class GetLog>
+std::string info_log(GLuint object, GetIv get_iv, GetLog get_log) {
   GLint length = 0;
-  glGetShaderiv(shader, GL_INFO_LOG_LENGTH, &length);
+  get_iv(object, GL_INFO_LOG_LENGTH, &length);
   std::string log(static_cast<std::size_t>(length > 0 ? length : 0), '\0');
-  if (length > 0) glGetShaderInfoLog(shader, length, nullptr, log.data());
+  if (length > 0) get_log(object, length, nullptr, log.data());
   while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
   return log.empty() ? "(the driver gave no log)" : log;
 }
 
+std::string shader_log(GLuint shader) {
+  return info_log(shader, glGetShaderiv, glGetShaderInfoLog);
+}
+
 std::string program_log(GLuint program) {
-  GLint length = 0;
-  glGetProgramiv(program, GL_INFO_LOG_LENGTH, &length);
-  std::string log(static_cast<std::size_t>(length > 0 ? length : 0), '\0');
-  if (length > 0) glGetProgramInfoLog(program, length, nullptr, log.data());
-  while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
-  return log.empty() ? "(the driver gave no log)" : log;
+  return info_log(program, glGetProgramiv, glGetProgramInfoLog);
 }
 
 const EmbeddedShader* find_shader(std::string_view name) {

@@ -22,6 +22,19 @@ struct SegmentVertex {
   float width;
 };
 
+// A vertex array whose three attributes advance once per instance (the four corners of a quad
+// come from gl_VertexID), and the buffer that feeds them; pointers are set per batch.
+void make_instance_arrays(GLuint& vao, GLuint& vbo) {
+  glGenVertexArrays(1, &vao);
+  glGenBuffers(1, &vbo);
+  glBindVertexArray(vao);
+  glBindBuffer(GL_ARRAY_BUFFER, vbo);
+  for (GLuint attribute = 0; attribute < 3; ++attribute) {
+    glEnableVertexAttribArray(attribute);
+    glVertexAttribDivisor(attribute, 1);
+  }
+}
+
 void delete_program(GLuint& p) {
   if (p) glDeleteProgram(p);
   p = 0;
@@ -48,28 +61,8 @@ std::vector<std::string> GlRenderer::init(DrawQueue& queue) {
   build("segments.vert", "segments.frag", segment_program_);
   build("heatmap.vert", "heatmap.frag", heatmap_program_);
 
-  glGenVertexArrays(1, &quad_vao_);
-  glGenBuffers(1, &quad_vbo_);
-  glBindVertexArray(quad_vao_);
-  glBindBuffer(GL_ARRAY_BUFFER, quad_vbo_);
-  glEnableVertexAttribArray(0);
-  glEnableVertexAttribArray(1);
-  glEnableVertexAttribArray(2);
-  glVertexAttribDivisor(0, 1);
-  glVertexAttribDivisor(1, 1);
-  glVertexAttribDivisor(2, 1);
-
-  glGenVertexArrays(1, &segment_vao_);
-  glGenBuffers(1, &segment_vbo_);
-  glBindVertexArray(segment_vao_);
-  glBindBuffer(GL_ARRAY_BUFFER, segment_vbo_);
-  glEnableVertexAttribArray(0);
-  glEnableVertexAttribArray(1);
-  glEnableVertexAttribArray(2);
-  glVertexAttribDivisor(0, 1);
-  glVertexAttribDivisor(1, 1);
-  glVertexAttribDivisor(2, 1);
-
+  make_instance_arrays(quad_vao_, quad_vbo_);
+  make_instance_arrays(segment_vao_, segment_vbo_);
   glGenVertexArrays(1, &empty_vao_);
   glBindVertexArray(0);
   glBindBuffer(GL_ARRAY_BUFFER, 0);

@@ -29,11 +29,9 @@ void tile_controls(AppState& s) {
     }
     ImGui::EndCombo();
   }
-  ImGui::SetNextItemWidth(w);
+  ImGui::PushItemWidth(w);
   ImGui::InputInt("rows", &t.rows, 1, 8);
-  ImGui::SetNextItemWidth(w);
   ImGui::InputInt("columns", &t.cols, 1, 8);
-  ImGui::SetNextItemWidth(w);
   ImGui::InputInt("pad", &t.pad, 1, 4);
   help_marker("Elements appended to every row: tile[R][C + pad]. An odd row stride in words is "
               "coprime with 32 banks, so a column lands in 32 different banks.");
@@ -50,15 +48,13 @@ void tile_controls(AppState& s) {
   }
   if (t.swizzle.kind == SwizzleKind::cute) {
     Swizzle& c = t.swizzle.cute;
-    ImGui::SetNextItemWidth(w);
     ImGui::SliderInt("B bits", &c.bits, 0, 5);
-    ImGui::SetNextItemWidth(w);
     ImGui::SliderInt("M base", &c.base, 0, 8);
-    ImGui::SetNextItemWidth(w);
     ImGui::SliderInt("S shift", &c.shift, 0, 8);
     help_marker("x ^ ((x & yyy_mask) >> S): B bits taken from bit M+S are XORed into bit M of "
                 "the byte offset. S >= B keeps it a bijection.");
   }
+  ImGui::PopItemWidth();
 }
 
 void access_controls(AppState& s) {
