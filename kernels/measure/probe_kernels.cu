@@ -180,7 +180,8 @@ std::string prepare_probes(int device) {
   for (ProbeKernel kernel : kKernels) {
     const cudaError_t err = cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxBlockSharedBytes);
-    if (err != cudaSuccess) return cuda_failure("cudaFuncSetAttribute(MaxDynamicSharedMemorySize)", err);
+    if (err != cudaSuccess)
+      return cuda_failure("cudaFuncSetAttribute(MaxDynamicSharedMemorySize)", err);
   }
   return {};
 }
@@ -189,7 +190,8 @@ std::string launch_probe(const ProbePlan& plan, void* device_out) {
   KernelArgs args{};
   for (int lane = 0; lane < 32; ++lane) args.offsets[lane] = plan.offsets[lane];
   args.out = static_cast<std::uint8_t*>(device_out);
-  kKernels[static_cast<int>(plan.kind)]<<<1, 32, static_cast<std::size_t>(plan.shared_bytes)>>>(args);
+  const auto shared_bytes = static_cast<std::size_t>(plan.shared_bytes);
+  kKernels[static_cast<int>(plan.kind)]<<<1, 32, shared_bytes>>>(args);
   if (cudaError_t err = cudaGetLastError(); err != cudaSuccess)
     return cuda_failure("kernel launch", err);
   return {};
