@@ -161,6 +161,27 @@ bool analysis_is_consistent(const Analysis& a) {
       }
     }
   }
+  // Within a phase each bank serves its distinct words in the order of the first lane that
+  // touches each: the j-th such word of a bank goes out in the phase's j-th wavefront.
+  for (const Phase& p : a.phases) {
+    std::array<std::vector<std::int64_t>, kBankCount> queue;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const LaneRecord& rec = a.lanes[lane];
+      if (!(p.active_lanes >> lane & 1u)) continue;
+      for (int i = 0; i < rec.word_count; ++i) {
+        std::vector<std::int64_t>& q = queue[rec.banks[i]];
+        const auto at = std::find(q.begin(), q.end(), rec.words[i]);
+        const int rank = static_cast<int>(at - q.begin());
+        if (at == q.end()) q.push_back(rec.words[i]);
+        if (rec.wavefronts[i] != p.first_wavefront + rank) {
+          CAPTURE(lane);
+          CAPTURE(i);
+          CHECK(rec.wavefronts[i] == p.first_wavefront + rank);
+          return false;
+        }
+      }
+    }
+  }
   // Phases tile the wavefront list in order; the worst phase is the n-way figure.
   int next = 0;
   int worst = 0;

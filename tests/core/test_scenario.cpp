@@ -378,6 +378,40 @@ TEST_CASE("a swizzle that permutes a lane's elements is allowed, with a note") {
   CHECK(noted);
 }
 
+TEST_CASE("each lane's first element is the one its access pattern names") {
+  SUBCASE("row N: lane L starts at row-major position N*C + L*k, into the following rows") {
+    const Evaluation e = evaluate(row(DType::fp32, 0, kNone, 2, Op::ld, 16));
+    REQUIRE(e.ok());
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      CAPTURE(lane);
+      CHECK(e.elements[lane].first == Cell{2 + lane / 8, 4 * (lane % 8)});
+      CHECK(e.elements[lane].count == 4);
+    }
+  }
+  SUBCASE("column N: lane L takes (L, N*k .. N*k + k - 1); lanes past the last row are idle") {
+    const Evaluation e = evaluate(
+        tile_scenario(DType::bf16, 16, 32, 2, kNone, AccessPattern::column, Op::ld, 3, 4));
+    REQUIRE(e.ok());
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      CAPTURE(lane);
+      CHECK(e.elements[lane].count == (lane < 16 ? 2 : 0));
+      CHECK(e.analysis->lanes[lane].active == (lane < 16));
+      if (lane < 16) CHECK(e.elements[lane].first == Cell{lane, 6});
+    }
+  }
+  SUBCASE("matrix chunk N: lane 8m + i gives row i, 16-byte chunk N + m") {
+    const Evaluation e = evaluate(
+        tile_scenario(DType::bf16, 8, 64, 0, kNone, AccessPattern::matrix, Op::ldmatrix_x4, 2));
+    REQUIRE(e.ok());
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      CAPTURE(lane);
+      CHECK(e.elements[lane].first == Cell{lane % 8, 8 * (2 + lane / 8)});
+      CHECK(e.elements[lane].count == 8);
+      CHECK(e.analysis->lanes[lane].byte == 128 * (lane % 8) + 16 * (2 + lane / 8));
+    }
+  }
+}
+
 TEST_CASE("a scenario describes itself in one line") {
   CHECK(describe(column(DType::fp32, 1, kNone, 5)) == "float tile[32][33], column 5, ld 4 B per lane");
   Scenario half = column(DType::fp32, 0, kNone, 0);
