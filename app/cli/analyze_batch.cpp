@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <filesystem>
 #include <span>
 #include <string>
 #include <thread>
@@ -109,15 +110,24 @@ int run_analyze_batch(std::string_view source) {
   if (source == "-") {
     if (!read_all(stdin, data)) return failure("cannot read standard input");
   } else {
+    // A name that cannot be opened, or names a folder, is the user's to fix: bad input, not an
+    // environment failure.
+    std::error_code ignored;
+    if (std::filesystem::is_directory(source, ignored)) {
+      return bad_input("--batch '" + std::string(source) + "' is a folder, not a file");
+    }
     std::FILE* file = std::fopen(std::string(source).c_str(), "rb");
-    // A name that cannot be opened is the user's to fix: bad input, not an environment failure.
     if (file == nullptr) {
       return bad_input("cannot open --batch file '" + std::string(source) +
                        "': " + std::strerror(errno));
     }
     const bool ok = read_all(file, data);
+    const int read_errno = errno;
     std::fclose(file);
-    if (!ok) return failure("cannot read --batch file '" + std::string(source) + "'");
+    if (!ok) {
+      return failure("cannot read --batch file '" + std::string(source) +
+                     "': " + std::strerror(read_errno));
+    }
   }
   const std::vector<std::string_view> lines = split_lines(data);
 
@@ -144,6 +154,8 @@ int run_analyze_batch(std::string_view source) {
       const Block& block = blocks[b];
       if (block.failure) std::rethrow_exception(block.failure);
       print(block.json);
+      // A full disk or a closed pipe: stop now rather than analyse the rest for nobody.
+      if (std::ferror(stdout) != 0) return failure("cannot write the output");
       patterns += block.patterns;
       if (bad == 0 && block.bad > 0) first_bad = block.first_bad;
       bad += block.bad;

@@ -258,6 +258,7 @@ TEST_CASE("Bad input exits 2 with one line naming the problem") {
     check_rejected("analyze --offsets 0 --tile 32x32", "--tile belongs to the scenario form");
     check_rejected("analyze --op ld --offsets 0,4", "--offsets needs --width");
     check_rejected("analyze --batch /nonexistent/patterns.txt", "cannot open --batch file");
+    check_rejected("analyze --batch /", "--batch '/' is a folder, not a file");
   }
   SUBCASE("rules of the model, in core's words") {
     // The lesson's own example: float4 stores into 132-byte rows are misaligned.
@@ -282,6 +283,15 @@ TEST_CASE("With --json a rejected input also prints its diagnostics as JSON on s
   CHECK(j.at("ok") == false);
   REQUIRE_FALSE(j.at("diagnostics").empty());
   CHECK(j.at("diagnostics").at(0).at("severity") == "error");
+}
+
+TEST_CASE("An output that cannot be written is an environment failure: exit 1") {
+  for (const char* command : {"presets", "explain", "analyze --pad 1", "analyze --json"}) {
+    CAPTURE(command);
+    const Run run = run_banklab(std::string(command) + " > /dev/full");
+    CHECK(run.status == 1);
+    CHECK(run.err == "banklab: cannot write the output\n");
+  }
 }
 
 TEST_CASE("presets --json is a list of objects with a name, and every preset explains") {

@@ -93,6 +93,16 @@ TEST_CASE("A bad batch line gives an error object in its place, and the batch go
   CHECK(lines[3].at("wavefronts") == 2);
 }
 
+TEST_CASE("A batch whose output cannot be written stops with exit status 1") {
+  std::string all_lanes_on_zero = "ld 4 0";
+  for (int lane = 1; lane < 32; ++lane) all_lanes_on_zero += ",0";
+  std::string batch;
+  for (int i = 0; i < 2000; ++i) batch += all_lanes_on_zero + "\n";
+  const Run run = run_banklab("analyze --batch - > /dev/full", batch);
+  CHECK(run.status == 1);
+  CHECK(run.err == "banklab: cannot write the output\n");
+}
+
 TEST_CASE("An empty batch prints nothing and succeeds") {
   const Run run = run_banklab("analyze --batch -", "");
   CHECK(run.status == 0);
