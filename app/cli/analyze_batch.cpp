@@ -154,7 +154,8 @@ int run_analyze_batch(std::string_view source) {
       const Block& block = blocks[b];
       if (block.failure) std::rethrow_exception(block.failure);
       print(block.json);
-      // A full disk or a closed pipe: stop now rather than analyse the rest for nobody.
+      // A full disk: stop now rather than analyse the rest for nobody. (A closed pipe ends the
+      // process with SIGPIPE, as it does for any command-line tool.)
       if (std::ferror(stdout) != 0) return failure("cannot write the output");
       patterns += block.patterns;
       if (bad == 0 && block.bad > 0) first_bad = block.first_bad;
