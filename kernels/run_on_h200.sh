@@ -64,8 +64,10 @@ for tool in memcheck racecheck; do
   tail -4 "$out/sanitizer.log"
 done
 
-step "transpose suite, $size x $size, $reps repetitions"
+step "transpose suite, $size x $size, $reps repetitions (twice: the second run shows the spread)"
 "$bin/banklab" gpu-bench --dtype all --size "$size" --reps "$reps" 2>&1 | tee "$out/bench.txt"
+"$bin/banklab" gpu-bench --dtype all --size "$size" --reps "$reps" --json >"$out/bench.json" 2>&1
+echo "second run: bench.json"
 
 step "microbenchmark: the lesson's sweep and presets"
 "$bin/banklab" gpu-bench --sweep --reps 9 2>&1 | tee -a "$out/bench.txt"

@@ -259,13 +259,13 @@ int run_patterns(const Args& args) {
     out += device_line(r.device, r.sm_clock_mhz);
     out += "Time per warp-wide instruction per SM, every SM full of warps replaying it:\n";
     char line[320];
-    std::snprintf(line, sizeof line, "  %-44s %10s %9s %9s %10s %9s %9s  %s\n", "pattern",
+    std::snprintf(line, sizeof line, "  %-60s %10s %9s %9s %10s %9s %9s  %s\n", "pattern",
                   "wavefronts", "clk/instr", "ns/instr", "wf/clock", "measured", "predicted",
                   "verified");
     out += line;
     for (std::size_t i = 0; i < r.results.size(); ++i) {
       const gpu::PatternResult& p = r.results[i];
-      std::snprintf(line, sizeof line, "  %-44.44s %10d %9.3f %9.3f %10.3f %8.2fx %8.2fx  %s\n",
+      std::snprintf(line, sizeof line, "  %-60.60s %10d %9.3f %9.3f %10.3f %8.2fx %8.2fx  %s\n",
                     (*patterns)[i].label.c_str(), p.predicted_wavefronts, p.cycles_per_access,
                     p.ns_per_access, p.wavefronts_per_clock, p.measured_ratio, p.predicted_ratio,
                     p.verified ? "yes" : "WRONG");
