@@ -282,7 +282,8 @@ void microbench_plot(const RunRecord& run, const Palette& c) {
             Axis{"SM clocks per warp access", 0.0, y_top, {}}, c);
   plot.line(0.0, 0.0, x_top, x_top, c.ideal_line, 2.0f,
             "ideal: one wavefront per clock per SM (clocks = wavefronts)");
-  for (std::size_t i = 0; i < results.size(); ++i) {
+  // Backwards, so that the pattern on screen (the first result) is drawn on top of the sweep.
+  for (std::size_t i = results.size(); i-- > 0;) {
     const gpu::PatternResult& r = results[i];
     if (!r.verified) continue;  // listed as wrong in the table, never plotted
     const bool on_screen = run.pattern_included && i == 0;
