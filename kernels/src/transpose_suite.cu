@@ -354,13 +354,20 @@ VariantResult run_variant(const Variant& v, const Launch& launch, const Transpos
   const std::string kernel = std::string(v.info.name) + " kernel";
 
   check(cudaMemset(launch.out, kPoison, launch.bytes), "cudaMemset(poison the output)");
-  for (int i = 0; i < o.warmup; ++i) {
+  // The GPU idles while the CPU checks the previous variant, and its clocks drop; a few
+  // launches of a 0.1 ms kernel do not bring them back. So the warm-up lasts at least
+  // kWarmupMs of kernel time, and at least o.warmup launches (none when o.warmup is 0).
+  constexpr double kWarmupMs = 20;
+  EventTimer timer;
+  double warm_ms = 0;
+  for (int i = 0; i < o.warmup || (o.warmup > 0 && warm_ms < kWarmupMs); ++i) {
+    timer.start();
     v.launch(launch);
     check_launch(kernel);
+    timer.stop();
+    warm_ms += timer.elapsed_ms();
   }
-  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (after the warm-up of " + kernel + ")");
   std::vector<double> ms;
-  EventTimer timer;
   for (int i = 0; i < o.repetitions; ++i) {
     timer.start();
     v.launch(launch);

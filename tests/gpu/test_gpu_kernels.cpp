@@ -25,7 +25,7 @@ void check_suite(DType dtype, int rows, int cols, int pad) {
   o.cols = cols;
   o.pad = pad;
   o.repetitions = 1;
-  o.warmup = 1;
+  o.warmup = 0;
   const SuiteReport r = run_transpose_suite(o);
   CAPTURE(r.error);
   REQUIRE(r.status == RunStatus::ok);

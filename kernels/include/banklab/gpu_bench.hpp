@@ -78,7 +78,7 @@ struct TransposeOptions {
   int cols = 16384;
   int pad = -1;          // pad of the "padded" teaching variant in elements; -1 = default_pad()
   int repetitions = 20;  // timed launches per variant; the median is reported
-  int warmup = 3;        // untimed launches first
+  int warmup = 3;        // untimed launches first, lasting at least 20 ms in all (0: none)
   // Variant names to run (transpose_variants() spelling); empty = every variant of the dtype.
   // The copy roof always runs, since every fraction is measured against it.
   std::vector<std::string> variants;
