@@ -30,8 +30,8 @@ using Clock = std::chrono::steady_clock;
 
 struct Workload {
   std::string_view name;
-  std::size_t items = 0;                 // analyses per pass
-  std::function<std::int64_t()> pass;    // one pass over all items; returns a checksum
+  std::size_t items = 0;               // analyses per pass
+  std::function<std::int64_t()> pass;  // one pass over all items; returns a checksum
 };
 
 // This thread's CPU time in nanoseconds.
@@ -127,8 +127,7 @@ int run_timings(int repeats) {
   for (const Workload& w : workloads) {
     const Timing t = time_workload(w, repeats, sink);
     char cpu[32];
-    std::snprintf(cpu, sizeof cpu, "%.0f (%.0f-%.0f)", t.cpu_ns.median, t.cpu_ns.min,
-                  t.cpu_ns.max);
+    std::snprintf(cpu, sizeof cpu, "%.0f (%.0f-%.0f)", t.cpu_ns.median, t.cpu_ns.min, t.cpu_ns.max);
     std::printf("%-58.*s %5zu   %-20s %.0f (%.0f-%.0f)\n", static_cast<int>(w.name.size()),
                 w.name.data(), w.items, cpu, t.wall_ns.median, t.wall_ns.min, t.wall_ns.max);
   }

@@ -10,7 +10,9 @@ namespace {
 
 constexpr int kWidths[] = {1, 2, 4, 8, 16};
 
-bool valid(const WarpAccess& a) { return !has_error(check_access(a)); }
+bool valid(const WarpAccess& a) {
+  return !has_error(check_access(a));
+}
 
 }  // namespace
 

@@ -67,7 +67,7 @@ struct Block {
   std::string json;  // one object a line
   std::size_t patterns = 0;
   std::size_t bad = 0;
-  std::string first_bad;  // the first bad line's first error, with its line number
+  std::string first_bad;       // the first bad line's first error, with its line number
   std::exception_ptr failure;  // out of memory and the like, rethrown on the main thread
 };
 

@@ -13,7 +13,9 @@ const FlagSpec* find_flag(const CommandSyntax& syntax, std::string_view name) {
   return it == syntax.flags.end() ? nullptr : &*it;
 }
 
-Error error(std::string text) { return Error{std::move(text)}; }
+Error error(std::string text) {
+  return Error{std::move(text)};
+}
 
 // Built by appending: GCC 12 warns falsely (-Wrestrict) on "'" + std::string(...).
 std::string quoted(std::string_view text) {
@@ -43,15 +45,15 @@ std::vector<std::string_view> Args::given() const {
   return names;
 }
 
-Expected<std::int64_t> Args::integer(std::string_view flag, std::int64_t fallback,
-                                     std::int64_t min, std::int64_t max) const {
+Expected<std::int64_t> Args::integer(std::string_view flag, std::int64_t fallback, std::int64_t min,
+                                     std::int64_t max) const {
   const auto text = value(flag);
   if (!text) return fallback;
   return parse_integer(*text, "--" + std::string(flag), min, max);
 }
 
-Expected<std::int64_t> parse_integer(std::string_view text, std::string_view what,
-                                     std::int64_t min, std::int64_t max) {
+Expected<std::int64_t> parse_integer(std::string_view text, std::string_view what, std::int64_t min,
+                                     std::int64_t max) {
   std::int64_t number = 0;
   const char* end = text.data() + text.size();
   // from_chars rejects a leading '+'; accept it, since "+3" is a number to any reader.
@@ -97,8 +99,8 @@ Expected<Args> parse_args(const CommandSyntax& syntax, std::span<const std::stri
     const std::string_view name = body.substr(0, equals);
     const FlagSpec* spec = find_flag(syntax, name);
     if (spec == nullptr) {
-      return error("unknown flag --" + std::string(name) + " for '" +
-                   std::string(syntax.command) + "'" + see_help);
+      return error("unknown flag --" + std::string(name) + " for '" + std::string(syntax.command) +
+                   "'" + see_help);
     }
     if (args.has(name)) return error("--" + std::string(name) + " is given twice");
 

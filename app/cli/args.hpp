@@ -69,7 +69,7 @@ class Args {
 Expected<Args> parse_args(const CommandSyntax& syntax, std::span<const std::string_view> tokens);
 
 // A whole decimal number in [min, max], or a sentence naming `what` and the text.
-Expected<std::int64_t> parse_integer(std::string_view text, std::string_view what,
-                                     std::int64_t min, std::int64_t max);
+Expected<std::int64_t> parse_integer(std::string_view text, std::string_view what, std::int64_t min,
+                                     std::int64_t max);
 
 }  // namespace banklab::cli

@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "banklab/banklab.hpp"
 #include "analyze_batch.hpp"
+#include "banklab/banklab.hpp"
 #include "commands.hpp"
 #include "text_output.hpp"
 
@@ -23,7 +23,7 @@ namespace {
 
 // The flags each form accepts beyond its own, so that mixing forms is an error rather than a
 // silently ignored flag.
-constexpr std::string_view kScenarioOnly[] = {"preset", "dtype", "tile", "pad",
+constexpr std::string_view kScenarioOnly[] = {"preset",  "dtype",  "tile", "pad",
                                               "swizzle", "access", "index"};
 constexpr std::string_view kBatchFlags[] = {"batch", "json"};
 
@@ -80,9 +80,10 @@ Expected<AccessChoice> parse_access(std::string_view text) {
   if (const auto op = parse_op(text); op && is_matrix_op(*op)) {
     return AccessChoice{.pattern = AccessPattern::matrix, .matrix_op = op};
   }
-  return Error{"--access expects row, column, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or "
-               "stmatrix.x4, got '" + std::string(text) +
-               "' (for 32 explicit byte offsets use --offsets)"};
+  return Error{
+      "--access expects row, column, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or "
+      "stmatrix.x4, got '" +
+      std::string(text) + "' (for 32 explicit byte offsets use --offsets)"};
 }
 
 }  // namespace
@@ -99,8 +100,10 @@ Expected<Scenario> scenario_from_flags(const Args& args) {
   if (const auto text = args.value("dtype")) {
     const auto dtype = parse_dtype(*text);
     if (!dtype) {
-      return Error{"--dtype expects fp8, bf16, fp32 or fp64 (or int8, fp16, half, float, "
-                   "double), got '" + std::string(*text) + "'"};
+      return Error{
+          "--dtype expects fp8, bf16, fp32 or fp64 (or int8, fp16, half, float, "
+          "double), got '" +
+          std::string(*text) + "'"};
     }
     s.tile.dtype = *dtype;
   }
@@ -167,8 +170,10 @@ Expected<WarpAccess> access_from_flags(const Args& args) {
   if (const auto text = args.value("op")) {
     const auto op = parse_op(*text);
     if (!op) {
-      return Error{"--op expects ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4, "
-                   "got '" + std::string(*text) + "'"};
+      return Error{
+          "--op expects ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4, "
+          "got '" +
+          std::string(*text) + "'"};
     }
     access.op = *op;
   }

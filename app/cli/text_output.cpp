@@ -87,8 +87,7 @@ void append_lane_table(std::string& out, const Analysis& a,
     appendf(out, "%4d %4s %7s %9lld  %-14s %-12s %-10s %s", l, r.c_str(), c.c_str(),
             static_cast<long long>(lane.byte), words_text(lane).c_str(),
             distinct_list(lane.banks, lane.word_count).c_str(),
-            distinct_list(lane.wavefronts, lane.word_count).c_str(),
-            lane.shares_word ? "yes" : "");
+            distinct_list(lane.wavefronts, lane.word_count).c_str(), lane.shares_word ? "yes" : "");
     end_line(out);
   }
 }

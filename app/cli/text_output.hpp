@@ -15,8 +15,7 @@ namespace banklab::cli {
 // One row per lane: lane, r, c, byte, words, banks, wavefront, broadcast. `elements` and `tile`
 // are null for raw offsets, whose lanes have no (r, c).
 void append_lane_table(std::string& out, const Analysis& a,
-                       const std::array<LaneElements, kWarpSize>* elements,
-                       const TileLayout* tile);
+                       const std::array<LaneElements, kWarpSize>* elements, const TileLayout* tile);
 
 // One row per wavefront, one column per bank: the lowest lane that bank serves in that
 // wavefront, '+' after it when more lanes share the word (a broadcast or merged write), '.'

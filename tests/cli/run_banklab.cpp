@@ -1,5 +1,6 @@
 #include "run_banklab.hpp"
 
+#include <doctest/doctest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -7,8 +8,6 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
-
-#include <doctest/doctest.h>
 
 namespace banklab::test {
 namespace {

@@ -2,10 +2,9 @@
 // Runs the banklab executable under test as a process, the way a user or a script does, and
 // captures what it printed and how it exited.
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace banklab::test {
 

@@ -1,9 +1,9 @@
 // The argument parser on its own: every way a flag can be written, and every way it can be
 // written wrong.
+#include <doctest/doctest.h>
+
 #include <string_view>
 #include <vector>
-
-#include <doctest/doctest.h>
 
 #include "args.hpp"
 
@@ -17,8 +17,7 @@ constexpr CommandSyntax kSyntax{.command = "demo",
                                 .max_positionals = 1,
                                 .positional_name = "NAME"};
 
-Expected<Args> parse(std::vector<std::string_view> words,
-                     const CommandSyntax& syntax = kSyntax) {
+Expected<Args> parse(std::vector<std::string_view> words, const CommandSyntax& syntax = kSyntax) {
   return parse_args(syntax, words);
 }
 
@@ -95,23 +94,39 @@ TEST_CASE("Malformed command lines give one sentence that names the problem") {
     std::string_view error;
   };
   const Case cases[] = {
-      {"unknown flag", {"--padd", "1"}, &kSyntax,
+      {"unknown flag",
+       {"--padd", "1"},
+       &kSyntax,
        "unknown flag --padd for 'demo' (see 'banklab demo --help')"},
-      {"single-dash option", {"-p"}, &kSyntax,
+      {"single-dash option",
+       {"-p"},
+       &kSyntax,
        "unknown option '-p' for 'demo': flags are spelled --name (see 'banklab demo --help')"},
-      {"missing value at the end", {"--pad"}, &kSyntax,
+      {"missing value at the end",
+       {"--pad"},
+       &kSyntax,
        "missing value for --pad (expected --pad P)"},
-      {"missing value before another flag", {"--pad", "--json"}, &kSyntax,
+      {"missing value before another flag",
+       {"--pad", "--json"},
+       &kSyntax,
        "missing value for --pad (expected --pad P)"},
       {"empty value after an equals sign", {"--pad="}, &kSyntax, "missing value for --pad"},
-      {"a value given to a switch", {"--json=yes"}, &kSyntax,
+      {"a value given to a switch",
+       {"--json=yes"},
+       &kSyntax,
        "--json is a switch and takes no value, got 'yes'"},
       {"a flag given twice", {"--pad", "1", "--pad=2"}, &kSyntax, "--pad is given twice"},
-      {"too many positionals", {"a", "b"}, &kSyntax,
+      {"too many positionals",
+       {"a", "b"},
+       &kSyntax,
        "unexpected argument 'b' after NAME (see 'banklab demo --help')"},
-      {"a positional where none is taken", {"x"}, &kNoPositionals,
+      {"a positional where none is taken",
+       {"x"},
+       &kNoPositionals,
        "'bare' takes no arguments, got 'x' (see 'banklab bare --help')"},
-      {"a required positional missing", {"--json"}, &kOnePreset,
+      {"a required positional missing",
+       {"--json"},
+       &kOnePreset,
        "'one' needs PRESET (see 'banklab one --help')"},
   };
   for (const Case& c : cases) {

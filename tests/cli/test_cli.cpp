@@ -1,9 +1,9 @@
 // The banklab executable as a user meets it: the lesson's numbers through --json, the text
 // report, help and version, and a one-line error with exit status 2 for every kind of bad input.
+#include <doctest/doctest.h>
+
 #include <string>
 #include <string_view>
-
-#include <doctest/doctest.h>
 
 #include "banklab/presets.hpp"
 #include "run_banklab.hpp"
@@ -27,8 +27,8 @@ struct Counts {
 };
 
 Counts column_counts(const std::string& scenario, int column) {
-  const nlohmann::json j = analyze_json(scenario + " --access column --index " +
-                                        std::to_string(column));
+  const nlohmann::json j =
+      analyze_json(scenario + " --access column --index " + std::to_string(column));
   return {j.at("wavefronts").get<int>(), j.at("bank_conflicts").get<int>()};
 }
 
@@ -139,8 +139,8 @@ TEST_CASE("Raw offsets give the measured counts of hardware-rules.md") {
       {"all lanes one 16-byte address, load", "ld", 16, offsets([](int) { return 0; }), 2, 0},
       {"lanes alternate 0 and 128, 16-byte store", "st", 16,
        offsets([](int l) { return 128 * (l % 2); }), 8, 4},
-      {"lanes 0-15 active, 128 L", "ld", 4,
-       offsets([](int l) { return l < 16 ? 128 * l : -1; }), 16, 15},
+      {"lanes 0-15 active, 128 L", "ld", 4, offsets([](int l) { return l < 16 ? 128 * l : -1; }),
+       16, 15},
       {"ldmatrix.x4 chunk-swizzled 128-byte rows", "ldmatrix.x4", 16,
        offsets([](int l) { return 128 * (l % 8) + 16 * ((l / 8) ^ (l % 8)); }), 4, 0},
   };

@@ -1,9 +1,9 @@
 // `banklab analyze --batch`: one JSON object a line, in order, equal to what the single raw
 // form prints for the same pattern; bad lines reported in place without stopping the batch.
+#include <doctest/doctest.h>
+
 #include <string>
 #include <vector>
-
-#include <doctest/doctest.h>
 
 #include "banklab/access.hpp"
 #include "random_access.hpp"
@@ -70,12 +70,13 @@ TEST_CASE("A bad batch line gives an error object in its place, and the batch go
   const std::string batch =
       "# a comment, then a blank line\n"
       "\n"
-      "ld 4 " + std::string("0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,") +
+      "ld 4 " +
+      std::string("0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60,") +
       "64,68,72,76,80,84,88,92,96,100,104,108,112,116,120,124\n"
       "ld 4 1,2,3\n"
       "frobnicate 4 0\r\n"
-      "st 8 " + std::string("0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0") +
-      "\r\n";
+      "st 8 " +
+      std::string("0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0") + "\r\n";
   const Run run = run_banklab("analyze --batch -", batch);
   CHECK(run.status == 2);
   CHECK(run.err.starts_with("banklab: 2 of 4 batch patterns were bad; the first, line 4: "));
