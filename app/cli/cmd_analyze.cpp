@@ -31,6 +31,12 @@ bool listed(std::span<const std::string_view> names, std::string_view name) {
   return std::ranges::find(names, name) != names.end();
 }
 
+// "--dtype expects fp8, bf16, fp32 or fp64, got 'fp128'": a value outside a flag's choices.
+Error expects(std::string_view flag, std::string_view choices, std::string_view got) {
+  return Error{"--" + std::string(flag) + " expects " + std::string(choices) + ", got '" +
+               std::string(got) + "'"};
+}
+
 // "ffff0000" or "0xffff0000": bit L set = lane L takes part.
 Expected<std::uint32_t> parse_lane_mask(std::string_view text) {
   std::string_view digits = text;
@@ -39,8 +45,7 @@ Expected<std::uint32_t> parse_lane_mask(std::string_view text) {
   const char* end = digits.data() + digits.size();
   const auto [ptr, ec] = std::from_chars(digits.data(), end, mask, 16);
   if (digits.empty() || ec == std::errc::invalid_argument || ptr != end) {
-    return Error{"--lanes expects a hexadecimal lane mask such as ffffffff or 0x0000ffff, got '" +
-                 std::string(text) + "'"};
+    return expects("lanes", "a hexadecimal lane mask such as ffffffff or 0x0000ffff", text);
   }
   if (ec == std::errc::result_out_of_range) {
     return Error{"--lanes " + std::string(text) + " has more than 32 bits; a warp has 32 lanes"};
@@ -80,10 +85,12 @@ Expected<AccessChoice> parse_access(std::string_view text) {
   if (const auto op = parse_op(text); op && is_matrix_op(*op)) {
     return AccessChoice{.pattern = AccessPattern::matrix, .matrix_op = op};
   }
-  return Error{
-      "--access expects row, column, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or "
-      "stmatrix.x4, got '" +
-      std::string(text) + "' (for 32 explicit byte offsets use --offsets)"};
+  // Custom offsets are not a pattern over the tile: they have a form of their own.
+  if (text == pattern_name(AccessPattern::custom)) {
+    return Error{"--access custom: give the 32 byte offsets with --offsets instead"};
+  }
+  return expects("access", "row, column, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4",
+                 text);
 }
 
 }  // namespace
@@ -100,10 +107,8 @@ Expected<Scenario> scenario_from_flags(const Args& args) {
   if (const auto text = args.value("dtype")) {
     const auto dtype = parse_dtype(*text);
     if (!dtype) {
-      return Error{
-          "--dtype expects fp8, bf16, fp32 or fp64 (or int8, fp16, half, float, "
-          "double), got '" +
-          std::string(*text) + "'"};
+      return expects("dtype", "fp8, bf16, fp32 or fp64 (or int8, fp16, half, float, double)",
+                     *text);
     }
     s.tile.dtype = *dtype;
   }
@@ -136,7 +141,7 @@ Expected<Scenario> scenario_from_flags(const Args& args) {
   }
   if (const auto text = args.value("op")) {
     const auto op = parse_op(*text);
-    if (!op) return Error{"--op expects ld or st, got '" + std::string(*text) + "'"};
+    if (!op) return expects("op", "ld or st", *text);
     if (s.pattern == AccessPattern::matrix) {
       if (*op != s.op) {
         return Error{"--op " + std::string(*text) + " does not match --access " +
@@ -170,10 +175,7 @@ Expected<WarpAccess> access_from_flags(const Args& args) {
   if (const auto text = args.value("op")) {
     const auto op = parse_op(*text);
     if (!op) {
-      return Error{
-          "--op expects ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4, "
-          "got '" +
-          std::string(*text) + "'"};
+      return expects("op", "ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4", *text);
     }
     access.op = *op;
   }
