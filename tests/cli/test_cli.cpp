@@ -153,6 +153,15 @@ TEST_CASE("Raw offsets give the measured counts of hardware-rules.md") {
   }
 }
 
+TEST_CASE("--lanes switches lanes off in the raw form too") {
+  std::string column;  // float tile[32][32], column 0: lane L at byte 128 L
+  for (int l = 0; l < 32; ++l) column += (l ? "," : "") + std::to_string(128 * l);
+  const nlohmann::json j = analyze_json("--op ld --width 4 --lanes 0x000000ff --offsets " + column);
+  CHECK(j.at("wavefronts") == 8);
+  CHECK(j.at("active_lanes") == 8);
+  CHECK(j.at("lanes").at(8).at("active") == false);
+}
+
 TEST_CASE("The JSON of an analysis carries the fields scripts rely on") {
   const nlohmann::json j = analyze_json("--pad 1 --index 5");
   CHECK(j.at("ok") == true);
