@@ -21,7 +21,7 @@ namespace banklab::cli {
 namespace {
 
 constexpr std::string_view kPatternFlags[] = {"preset", "tile", "swizzle", "access", "index",
-                                              "width", "op", "lanes", "offsets"};
+                                              "width",  "op",   "lanes",   "offsets"};
 constexpr std::string_view kSuiteFlags[] = {"size", "variant"};
 
 std::string format(const char* fmt, double a) {
@@ -71,7 +71,8 @@ void append_suite_text(std::string& out, const gpu::SuiteReport& r) {
   const gpu::TransposeOptions& o = r.options;
   const gpu::VariantResult& roof = r.results.front();
   out += std::string(dtype_name(o.dtype)) + ", " + std::to_string(o.rows) + " x " +
-         std::to_string(o.cols) + ": " + format("%.3f", static_cast<double>(roof.bytes_moved) / 1e9) +
+         std::to_string(o.cols) + ": " +
+         format("%.3f", static_cast<double>(roof.bytes_moved) / 1e9) +
          " GB moved per variant (read + write); roof: " + roof.name + " at " +
          format("%.0f", roof.gbps) + " GB/s\n";
   char line[256];
@@ -206,12 +207,16 @@ Expected<std::vector<Labelled>> patterns_from_flags(const Args& args) {
 
 int run_patterns(const Args& args) {
   for (const std::string_view flag : kSuiteFlags) {
-    if (args.has(flag)) return bad_input("--" + std::string(flag) + " belongs to the transpose suite, not to --pattern/--sweep");
+    if (args.has(flag))
+      return bad_input("--" + std::string(flag) +
+                       " belongs to the transpose suite, not to --pattern/--sweep");
   }
   if (args.has("sweep")) {
     for (const std::string_view flag : args.given()) {
       if (flag != "sweep" && flag != "reps" && flag != "json") {
-        return bad_input("--sweep runs a fixed set of patterns and takes only --reps and --json, not --" + std::string(flag));
+        return bad_input(
+            "--sweep runs a fixed set of patterns and takes only --reps and --json, not --" +
+            std::string(flag));
       }
     }
   }
@@ -273,7 +278,9 @@ int run_patterns(const Args& args) {
       if (!p.verified) out += "    " + p.detail + "\n";
       all_verified = all_verified && p.verified;
     }
-    out += "  (measured and predicted: against the conflict-free baseline of the same op, width and lanes)\n";
+    out +=
+        "  (measured and predicted: against the conflict-free baseline of the same op, width and "
+        "lanes)\n";
   }
   print(out);
   return all_verified ? kExitOk : kExitFailure;

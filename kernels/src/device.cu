@@ -20,11 +20,14 @@ std::string call_error(std::string_view call, cudaError_t status) {
 // machine, or a driver older than the toolkit, the runtime answers "insufficient driver".
 Availability classify(cudaError_t status) {
   switch (status) {
-    case cudaErrorNoDevice: return Availability::no_device;
+    case cudaErrorNoDevice:
+      return Availability::no_device;
     case cudaErrorInsufficientDriver:
     case cudaErrorStubLibrary:
-    case cudaErrorCallRequiresNewerDriver: return Availability::no_driver;
-    default: return Availability::error;
+    case cudaErrorCallRequiresNewerDriver:
+      return Availability::no_driver;
+    default:
+      return Availability::error;
   }
 }
 

@@ -11,31 +11,44 @@ namespace banklab::gpu {
 
 std::string_view availability_name(Availability a) {
   switch (a) {
-    case Availability::available: return "available";
-    case Availability::no_device: return "no device";
-    case Availability::no_driver: return "no driver";
-    case Availability::not_built: return "not built";
-    case Availability::error: return "error";
+    case Availability::available:
+      return "available";
+    case Availability::no_device:
+      return "no device";
+    case Availability::no_driver:
+      return "no driver";
+    case Availability::not_built:
+      return "not built";
+    case Availability::error:
+      return "error";
   }
   return "unknown";
 }
 
 std::string_view role_name(VariantRole role) {
   switch (role) {
-    case VariantRole::roof: return "roof";
-    case VariantRole::teaching: return "teaching";
-    case VariantRole::fast: return "fast";
+    case VariantRole::roof:
+      return "roof";
+    case VariantRole::teaching:
+      return "teaching";
+    case VariantRole::fast:
+      return "fast";
   }
   return "unknown";
 }
 
 std::string_view status_name(RunStatus status) {
   switch (status) {
-    case RunStatus::ok: return "ok";
-    case RunStatus::unavailable: return "unavailable";
-    case RunStatus::bad_input: return "bad input";
-    case RunStatus::cancelled: return "cancelled";
-    case RunStatus::cuda_error: return "CUDA error";
+    case RunStatus::ok:
+      return "ok";
+    case RunStatus::unavailable:
+      return "unavailable";
+    case RunStatus::bad_input:
+      return "bad input";
+    case RunStatus::cancelled:
+      return "cancelled";
+    case RunStatus::cuda_error:
+      return "CUDA error";
   }
   return "unknown";
 }
@@ -48,10 +61,14 @@ std::string_view status_name(RunStatus status) {
 //   fp8:  stride 36 bytes = 9 words, odd (a 1-byte pad would split rows across words unevenly).
 int default_pad(DType dtype) {
   switch (dtype) {
-    case DType::fp8: return 4;
-    case DType::bf16: return 2;
-    case DType::fp32: return 1;
-    case DType::fp64: return 1;
+    case DType::fp8:
+      return 4;
+    case DType::bf16:
+      return 2;
+    case DType::fp32:
+      return 1;
+    case DType::fp64:
+      return 1;
   }
   return 1;
 }

@@ -19,7 +19,9 @@ DeviceInfo query_device() {
 }
 
 // The variant table holds the kernels themselves, so a build without them has none to list.
-std::vector<VariantInfo> transpose_variants(DType /*dtype*/) { return {}; }
+std::vector<VariantInfo> transpose_variants(DType /*dtype*/) {
+  return {};
+}
 
 SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressFn& /*progress*/,
                                 const std::atomic<bool>* /*cancel*/) {

@@ -120,7 +120,8 @@ struct St8 {
   static constexpr int kRegs = 2;
   static constexpr bool kLoad = false;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
-    asm volatile("st.volatile.shared.v2.b32 [%0], {%1, %2};" ::"r"(a), "r"(r[0]), "r"(r[1]) : "memory");
+    asm volatile("st.volatile.shared.v2.b32 [%0], {%1, %2};" ::"r"(a), "r"(r[0]), "r"(r[1])
+                 : "memory");
   }
 };
 struct St16 {
@@ -182,7 +183,7 @@ __device__ inline unsigned sm_id() {
 }
 
 template <class A>
-__global__ void __launch_bounds__(kMaxWarpsPerBlock * kWarpSize)
+__global__ void __launch_bounds__(kMaxWarpsPerBlock* kWarpSize)
     replay(const PatternLaunch p, BlockClock* clocks, std::uint32_t* sums, std::uint32_t* dump) {
   const int lane = threadIdx.x % kWarpSize;
   const int warp = threadIdx.x / kWarpSize;
@@ -259,8 +260,8 @@ int prepare(int threads, std::size_t smem) {
 }
 
 template <class A>
-void launch(int blocks, int threads, std::size_t smem, const PatternLaunch& p,
-            BlockClock* clocks, std::uint32_t* sums, std::uint32_t* dump) {
+void launch(int blocks, int threads, std::size_t smem, const PatternLaunch& p, BlockClock* clocks,
+            std::uint32_t* sums, std::uint32_t* dump) {
   replay<A><<<blocks, threads, smem>>>(p, clocks, sums, dump);
 }
 
@@ -270,11 +271,20 @@ constexpr Replayer row(Op op, int width) {
 }
 
 const Replayer kReplayers[] = {
-    row<Ld1>(Op::ld, 1),           row<Ld2>(Op::ld, 2),           row<Ld4>(Op::ld, 4),
-    row<Ld8>(Op::ld, 8),           row<Ld16>(Op::ld, 16),         row<St1>(Op::st, 1),
-    row<St2>(Op::st, 2),           row<St4>(Op::st, 4),           row<St8>(Op::st, 8),
-    row<St16>(Op::st, 16),         row<Ldsm1>(Op::ldmatrix_x1, 16), row<Ldsm2>(Op::ldmatrix_x2, 16),
-    row<Ldsm4>(Op::ldmatrix_x4, 16), row<Stsm4>(Op::stmatrix_x4, 16),
+    row<Ld1>(Op::ld, 1),
+    row<Ld2>(Op::ld, 2),
+    row<Ld4>(Op::ld, 4),
+    row<Ld8>(Op::ld, 8),
+    row<Ld16>(Op::ld, 16),
+    row<St1>(Op::st, 1),
+    row<St2>(Op::st, 2),
+    row<St4>(Op::st, 4),
+    row<St8>(Op::st, 8),
+    row<St16>(Op::st, 16),
+    row<Ldsm1>(Op::ldmatrix_x1, 16),
+    row<Ldsm2>(Op::ldmatrix_x2, 16),
+    row<Ldsm4>(Op::ldmatrix_x4, 16),
+    row<Stsm4>(Op::stmatrix_x4, 16),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -304,16 +314,19 @@ struct Plan {
   std::size_t smem = 0;
   int blocks_per_sm = 0;
   int regions = 1;
-  std::uint32_t expected_sum[kWarpSize]{};  // per access (one instruction), for loads
+  std::uint32_t expected_sum[kWarpSize]{};     // per access (one instruction), for loads
   std::vector<unsigned char> expected_region;  // for stores: the region after the loop
 };
 
-std::int64_t round_up(std::int64_t x, std::int64_t to) { return (x + to - 1) / to * to; }
+std::int64_t round_up(std::int64_t x, std::int64_t to) {
+  return (x + to - 1) / to * to;
+}
 
 // Fills the plan for `a`, or returns why it cannot be replayed.
 std::string plan_access(const WarpAccess& a, int max_block_smem, Plan* plan) {
-  const auto found = std::find_if(std::begin(kReplayers), std::end(kReplayers),
-                                  [&](const Replayer& r) { return r.op == a.op && r.width == a.width; });
+  const auto found =
+      std::find_if(std::begin(kReplayers), std::end(kReplayers),
+                   [&](const Replayer& r) { return r.op == a.op && r.width == a.width; });
   if (found == std::end(kReplayers)) {
     return "no instruction moves " + std::to_string(a.width) + " bytes per lane for " +
            std::string(op_name(a.op));
@@ -337,10 +350,12 @@ std::string plan_access(const WarpAccess& a, int max_block_smem, Plan* plan) {
   // Stores get one region per warp (no two warps write one byte, so the check is exact and
   // racecheck stays quiet); a 128-byte multiple keeps every region on the same banks.
   const bool load = found->load;
-  p.launch.region_bytes = static_cast<std::uint32_t>(round_up(std::max<std::int64_t>(span, 16), load ? 16 : 128));
+  p.launch.region_bytes =
+      static_cast<std::uint32_t>(round_up(std::max<std::int64_t>(span, 16), load ? 16 : 128));
   int warps = kMaxWarpsPerBlock;
   if (!load) {
-    warps = static_cast<int>(std::clamp<std::int64_t>(max_block_smem / p.launch.region_bytes, 1, kMaxWarpsPerBlock));
+    warps = static_cast<int>(
+        std::clamp<std::int64_t>(max_block_smem / p.launch.region_bytes, 1, kMaxWarpsPerBlock));
   }
   p.regions = load ? 1 : warps;
   p.launch.region_stride = load ? 0 : p.launch.region_bytes;
@@ -380,8 +395,8 @@ std::string plan_access(const WarpAccess& a, int max_block_smem, Plan* plan) {
     }
     const auto mark = [&](std::int64_t begin, int count) {
       for (std::int64_t b = begin; b < begin + count; ++b) {
-        p.expected_region[std::size_t(b)] =
-            static_cast<unsigned char>(smem_word(static_cast<std::uint32_t>(b / 4)) >> (8 * (b % 4)));
+        p.expected_region[std::size_t(b)] = static_cast<unsigned char>(
+            smem_word(static_cast<std::uint32_t>(b / 4)) >> (8 * (b % 4)));
       }
     };
     for (int lane = 0; lane < addressed; ++lane) {
@@ -424,7 +439,8 @@ Measured measure_access(Plan& p, const DeviceInfo& device, int predicted_wavefro
   const int full = device.sm_count * p.blocks_per_sm;
   const int blocks = options.max_blocks > 0 ? std::min(options.max_blocks, full) : full;
   DeviceBuffer clocks(sizeof(BlockClock) * std::size_t(blocks), "block clocks");
-  DeviceBuffer sums(sizeof(std::uint32_t) * std::size_t(blocks) * std::size_t(p.threads), "lane sums");
+  DeviceBuffer sums(sizeof(std::uint32_t) * std::size_t(blocks) * std::size_t(p.threads),
+                    "lane sums");
   DeviceBuffer dump(p.smem, "shared-memory dump");
   auto* clock_ptr = static_cast<BlockClock*>(clocks.get());
   auto* sum_ptr = static_cast<std::uint32_t*>(sums.get());
@@ -523,10 +539,11 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
   if (options.repetitions < 1 || options.repetitions > 1000 || !(options.target_ms > 0) ||
       options.target_ms > 1000 || options.max_blocks < 0) {
     report.status = RunStatus::bad_input;
-    report.error = "the repetitions must be 1-1000, the target time 0-1000 ms and the block "
-                   "limit 0 or more, not " + std::to_string(options.repetitions) + ", " +
-                   std::to_string(options.target_ms) + " ms and " +
-                   std::to_string(options.max_blocks);
+    report.error =
+        "the repetitions must be 1-1000, the target time 0-1000 ms and the block "
+        "limit 0 or more, not " +
+        std::to_string(options.repetitions) + ", " + std::to_string(options.target_ms) +
+        " ms and " + std::to_string(options.max_blocks);
     return report;
   }
   for (std::size_t i = 0; i < accesses.size(); ++i) {
@@ -572,7 +589,8 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
         report.error = why;
         return report;
       }
-      measured.push_back(measure_access(plan, report.device, analyze(a).wavefront_count(), options));
+      measured.push_back(
+          measure_access(plan, report.device, analyze(a).wavefront_count(), options));
       ++step.step;
     }
   } catch (const CudaFailure& failure) {

@@ -80,8 +80,7 @@ __device__ void fill_tile_vec16(const T* __restrict__ in, int rows, int cols, T*
 // Drain: lane = row of the tile, so tile(threadIdx.x, j) is the column read; the global write
 // out[y][x] is coalesced along x.
 template <class T, class Layout>
-__device__ void drain_tile(T* __restrict__ out, int rows, int cols, const T* tile,
-                           Layout layout) {
+__device__ void drain_tile(T* __restrict__ out, int rows, int cols, const T* tile, Layout layout) {
   const int x = blockIdx.y * kTeachTile + threadIdx.x;  // output column = input row
 #pragma unroll
   for (int j = threadIdx.y; j < kTeachTile; j += kTeachBlockRows) {
@@ -140,8 +139,8 @@ struct FastTile {
   static constexpr int kRowBytes = kCols * int(sizeof(T));
   static constexpr int kChunks = kRowBytes / 16;
   static constexpr int kLoads = kRows * kChunks / kThreads;  // 16-byte loads per thread
-  static constexpr int kWarpRows = kRows / kVec / 8;          // warp blocks down the tile
-  static constexpr int kWarpCols = kCols / kReadElems / 4;    // warp blocks across it
+  static constexpr int kWarpRows = kRows / kVec / 8;         // warp blocks down the tile
+  static constexpr int kWarpCols = kCols / kReadElems / 4;   // warp blocks across it
   static constexpr int kWarpBlocks = kWarpRows * kWarpCols;
   static constexpr int kBytes = kRows * kRowBytes;
   static_assert(kRowBytes % 128 == 0, "the 8-chunk swizzle needs rows of whole 128 B spans");
@@ -165,8 +164,7 @@ template <int kL2Prefetch>
 __device__ inline void copy_async_16(void* shared_dst, const void* global_src) {
   const auto dst = static_cast<std::uint32_t>(__cvta_generic_to_shared(shared_dst));
   if constexpr (kL2Prefetch == 256) {
-    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;" ::"r"(dst),
-                 "l"(global_src)
+    asm volatile("cp.async.cg.shared.global.L2::256B [%0], [%1], 16;" ::"r"(dst), "l"(global_src)
                  : "memory");
   } else {
     static_assert(kL2Prefetch == 0, "L2 prefetch of 0 or 256 bytes");
@@ -190,8 +188,7 @@ __device__ inline void tile_of_block(int b, int tiles_y, int* tile_row, int* til
 
 template <class T, int kRows, int kCols, int kReadBytes, int kMinBlocks, int kL2Prefetch>
 __global__ void __launch_bounds__(256, kMinBlocks)
-    transpose_fast(const T* __restrict__ in, T* __restrict__ out, int rows, int cols,
-                   int tiles_y) {
+    transpose_fast(const T* __restrict__ in, T* __restrict__ out, int rows, int cols, int tiles_y) {
   using F = FastTile<T, kRows, kCols, kReadBytes>;
   __shared__ __align__(128) unsigned char tile[F::kBytes];
   int tile_row = 0;

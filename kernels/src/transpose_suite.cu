@@ -40,8 +40,7 @@ __host__ __device__ inline std::uint64_t element_bits(std::uint64_t i) {
 
 __global__ void fill_input(unsigned char* in, std::size_t bytes, int elem_bytes) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < bytes;
-       b += stride) {
+  for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < bytes; b += stride) {
     const std::uint64_t bits = element_bits(b / elem_bytes);
     in[b] = static_cast<unsigned char>(bits >> (8 * (b % elem_bytes)));
   }
@@ -110,24 +109,33 @@ void launch_fast(const Launch& l) {
 }
 void launch_copy(const Launch& l) {
   const std::size_t per_block = std::size_t(kCopyThreads) * kCopyUnroll * 16;
-  const auto blocks = static_cast<unsigned>(std::max<std::size_t>(1, (l.bytes + per_block - 1) / per_block));
+  const auto blocks =
+      static_cast<unsigned>(std::max<std::size_t>(1, (l.bytes + per_block - 1) / per_block));
   copy16<<<blocks, kCopyThreads>>>(static_cast<const unsigned char*>(l.in),
-                                    static_cast<unsigned char*>(l.out), l.bytes);
+                                   static_cast<unsigned char*>(l.out), l.bytes);
 }
 
 // ---------------------------------------------------------------------------------------------
 // The shared tile each variant declares, for the report ("float tile[32][33]").
 
-std::string tile_none(DType, int) { return "none"; }
+std::string tile_none(DType, int) {
+  return "none";
+}
 std::string tile_with_pad(DType d, int pad) {
   TileLayout t;
   t.dtype = d;
   t.pad = pad;
   return to_string(t);
 }
-std::string tile_plain(DType d, int) { return tile_with_pad(d, 0); }
-std::string tile_padded(DType d, int pad) { return tile_with_pad(d, pad); }
-std::string tile_aligned(DType d, int) { return tile_with_pad(d, 16 / dtype_bytes(d)); }
+std::string tile_plain(DType d, int) {
+  return tile_with_pad(d, 0);
+}
+std::string tile_padded(DType d, int pad) {
+  return tile_with_pad(d, pad);
+}
+std::string tile_aligned(DType d, int) {
+  return tile_with_pad(d, 16 / dtype_bytes(d));
+}
 std::string tile_xor(DType d, int) {
   TileLayout t;
   t.dtype = d;
@@ -195,15 +203,16 @@ std::string verify(const unsigned char* out, const Shape& s) {
   std::vector<Mismatch> parts(workers);
   std::vector<std::thread> threads;
   for (unsigned w = 0; w < workers; ++w) {
-    threads.emplace_back([&, w] {
-      parts[w] = compare_range(out, s, n * w / workers, n * (w + 1) / workers);
-    });
+    threads.emplace_back(
+        [&, w] { parts[w] = compare_range(out, s, n * w / workers, n * (w + 1) / workers); });
   }
   for (std::thread& t : threads) t.join();
   Mismatch all;
   for (const Mismatch& p : parts) {
-    if (p.count > 0 && all.count == 0) all = p;
-    else all.count += p.count;
+    if (p.count > 0 && all.count == 0)
+      all = p;
+    else
+      all.count += p.count;
   }
   if (all.count == 0) return {};
   const int out_cols = s.transposed ? s.rows : s.cols;
@@ -237,66 +246,159 @@ using U64 = std::uint64_t;
 
 const Variant kVariants[] = {
     // fp32
-    {{"fp32-copy", DType::fp32, kRoof, "The HBM roof: the same bytes read and written once, 16 B per access.", "", false},
-     launch_copy, tile_none, false},
-    {{"fp32-naive", DType::fp32, kTeach, "tile[32][32]: the column read is a 32-way conflict, slower end to end.", "fp32-naive", false},
-     launch_naive<U32>, tile_plain, true},
-    {{"fp32-padded", DType::fp32, kTeach, "tile[32][32+P]: pad 1 makes the stride odd, one wavefront per column read.", "fp32-pad1", true},
-     launch_padded<U32>, tile_padded, true},
-    {{"fp32-aligned-pad", DType::fp32, kTeach, "tile[32][36]: the 16-byte-aligned pad leaves a 4-way conflict that HBM hides.", "fp32-pad4", false},
-     launch_aligned_pad<U32>, tile_aligned, true},
-    {{"fp32-xor", DType::fp32, kTeach, "tile[32][32] with column c ^ r: conflict-free without wasting a byte.", "fp32-xor", false},
-     launch_xor<U32>, tile_xor, true},
-    {{"fp32-vec16", DType::fp32, kTeach, "float4 stores need 16-byte rows: tile[32][36], whose scalar column read stays 4-way.", "fp32-pad4-vec16-store", false},
-     launch_vec16<U32>, tile_aligned, true},
-    {{"fp32-fast", DType::fp32, kFast, "16-byte loads, stores and shared accesses on a chunk-swizzled 64x64 tile.", "", false},
-     launch_fast<U32, 64, 64, 16, 1, 0>, tile_fast<64, 64>, true},
+    {{"fp32-copy", DType::fp32, kRoof,
+      "The HBM roof: the same bytes read and written once, 16 B per access.", "", false},
+     launch_copy,
+     tile_none,
+     false},
+    {{"fp32-naive", DType::fp32, kTeach,
+      "tile[32][32]: the column read is a 32-way conflict, slower end to end.", "fp32-naive",
+      false},
+     launch_naive<U32>,
+     tile_plain,
+     true},
+    {{"fp32-padded", DType::fp32, kTeach,
+      "tile[32][32+P]: pad 1 makes the stride odd, one wavefront per column read.", "fp32-pad1",
+      true},
+     launch_padded<U32>,
+     tile_padded,
+     true},
+    {{"fp32-aligned-pad", DType::fp32, kTeach,
+      "tile[32][36]: the 16-byte-aligned pad leaves a 4-way conflict that HBM hides.", "fp32-pad4",
+      false},
+     launch_aligned_pad<U32>,
+     tile_aligned,
+     true},
+    {{"fp32-xor", DType::fp32, kTeach,
+      "tile[32][32] with column c ^ r: conflict-free without wasting a byte.", "fp32-xor", false},
+     launch_xor<U32>,
+     tile_xor,
+     true},
+    {{"fp32-vec16", DType::fp32, kTeach,
+      "float4 stores need 16-byte rows: tile[32][36], whose scalar column read stays 4-way.",
+      "fp32-pad4-vec16-store", false},
+     launch_vec16<U32>,
+     tile_aligned,
+     true},
+    {{"fp32-fast", DType::fp32, kFast,
+      "16-byte loads, stores and shared accesses on a chunk-swizzled 64x64 tile.", "", false},
+     launch_fast<U32, 64, 64, 16, 1, 0>,
+     tile_fast<64, 64>,
+     true},
     // bf16
-    {{"bf16-copy", DType::bf16, kRoof, "The HBM roof: the same bytes read and written once, 16 B per access.", "", false},
-     launch_copy, tile_none, false},
-    {{"bf16-naive", DType::bf16, kTeach, "bf16 tile[32][32]: two elements a word, a 16-way conflict on the column read.", "bf16-naive", false},
-     launch_naive<U16>, tile_plain, true},
-    {{"bf16-padded", DType::bf16, kTeach, "bf16 tile[32][32+P]: pad 2 keeps rows 4-byte aligned and reads conflict-free.", "bf16-pad2", true},
-     launch_padded<U16>, tile_padded, true},
-    {{"bf16-aligned-pad", DType::bf16, kTeach, "bf16 tile[32][40]: the 16-byte-aligned pad, a 4-way column read.", "", false},
-     launch_aligned_pad<U16>, tile_aligned, true},
-    {{"bf16-xor", DType::bf16, kTeach, "bf16 tile[32][32] with column c ^ r: 32 banks per column read.", "", false},
-     launch_xor<U16>, tile_xor, true},
-    {{"bf16-vec16", DType::bf16, kTeach, "16-byte stores into bf16 tile[32][40]: aligned, and the column read stays 4-way.", "", false},
-     launch_vec16<U16>, tile_aligned, true},
-    {{"bf16-fast", DType::bf16, kFast, "8x8 bf16 blocks transposed in registers between 16-byte accesses.", "", false},
-     launch_fast<U16, 128, 128, 16, 1, 0>, tile_fast<128, 128>, true},
+    {{"bf16-copy", DType::bf16, kRoof,
+      "The HBM roof: the same bytes read and written once, 16 B per access.", "", false},
+     launch_copy,
+     tile_none,
+     false},
+    {{"bf16-naive", DType::bf16, kTeach,
+      "bf16 tile[32][32]: two elements a word, a 16-way conflict on the column read.", "bf16-naive",
+      false},
+     launch_naive<U16>,
+     tile_plain,
+     true},
+    {{"bf16-padded", DType::bf16, kTeach,
+      "bf16 tile[32][32+P]: pad 2 keeps rows 4-byte aligned and reads conflict-free.", "bf16-pad2",
+      true},
+     launch_padded<U16>,
+     tile_padded,
+     true},
+    {{"bf16-aligned-pad", DType::bf16, kTeach,
+      "bf16 tile[32][40]: the 16-byte-aligned pad, a 4-way column read.", "", false},
+     launch_aligned_pad<U16>,
+     tile_aligned,
+     true},
+    {{"bf16-xor", DType::bf16, kTeach,
+      "bf16 tile[32][32] with column c ^ r: 32 banks per column read.", "", false},
+     launch_xor<U16>,
+     tile_xor,
+     true},
+    {{"bf16-vec16", DType::bf16, kTeach,
+      "16-byte stores into bf16 tile[32][40]: aligned, and the column read stays 4-way.", "",
+      false},
+     launch_vec16<U16>,
+     tile_aligned,
+     true},
+    {{"bf16-fast", DType::bf16, kFast,
+      "8x8 bf16 blocks transposed in registers between 16-byte accesses.", "", false},
+     launch_fast<U16, 128, 128, 16, 1, 0>,
+     tile_fast<128, 128>,
+     true},
     // fp64
-    {{"fp64-copy", DType::fp64, kRoof, "The HBM roof: the same bytes read and written once, 16 B per access.", "", false},
-     launch_copy, tile_none, false},
-    {{"fp64-naive", DType::fp64, kTeach, "double tile[32][32]: 16 lanes per half-warp on one bank pair, 32 wavefronts.", "fp64-naive", false},
-     launch_naive<U64>, tile_plain, true},
-    {{"fp64-padded", DType::fp64, kTeach, "double tile[32][32+P]: pad 1 gives 2 wavefronts, the floor for 256 B.", "fp64-pad1", true},
-     launch_padded<U64>, tile_padded, true},
-    {{"fp64-aligned-pad", DType::fp64, kTeach, "double tile[32][34]: the 16-byte-aligned pad, 4 wavefronts per column read.", "", false},
-     launch_aligned_pad<U64>, tile_aligned, true},
-    {{"fp64-xor", DType::fp64, kTeach, "double tile[32][32] with column c ^ r: the 2-wavefront floor, no pad.", "", false},
-     launch_xor<U64>, tile_xor, true},
-    {{"fp64-vec16", DType::fp64, kTeach, "16-byte stores into double tile[32][34]: the aligned pad's column read.", "", false},
-     launch_vec16<U64>, tile_aligned, true},
+    {{"fp64-copy", DType::fp64, kRoof,
+      "The HBM roof: the same bytes read and written once, 16 B per access.", "", false},
+     launch_copy,
+     tile_none,
+     false},
+    {{"fp64-naive", DType::fp64, kTeach,
+      "double tile[32][32]: 16 lanes per half-warp on one bank pair, 32 wavefronts.", "fp64-naive",
+      false},
+     launch_naive<U64>,
+     tile_plain,
+     true},
+    {{"fp64-padded", DType::fp64, kTeach,
+      "double tile[32][32+P]: pad 1 gives 2 wavefronts, the floor for 256 B.", "fp64-pad1", true},
+     launch_padded<U64>,
+     tile_padded,
+     true},
+    {{"fp64-aligned-pad", DType::fp64, kTeach,
+      "double tile[32][34]: the 16-byte-aligned pad, 4 wavefronts per column read.", "", false},
+     launch_aligned_pad<U64>,
+     tile_aligned,
+     true},
+    {{"fp64-xor", DType::fp64, kTeach,
+      "double tile[32][32] with column c ^ r: the 2-wavefront floor, no pad.", "", false},
+     launch_xor<U64>,
+     tile_xor,
+     true},
+    {{"fp64-vec16", DType::fp64, kTeach,
+      "16-byte stores into double tile[32][34]: the aligned pad's column read.", "", false},
+     launch_vec16<U64>,
+     tile_aligned,
+     true},
     // Six blocks per SM (42 registers) measured ~0.5% faster than the compiler's five.
-    {{"fp64-fast", DType::fp64, kFast, "2x2 double blocks between 16-byte accesses on a chunk-swizzled 32x32 tile.", "", false},
-     launch_fast<U64, 32, 32, 16, 6, 0>, tile_fast<32, 32>, true},
+    {{"fp64-fast", DType::fp64, kFast,
+      "2x2 double blocks between 16-byte accesses on a chunk-swizzled 32x32 tile.", "", false},
+     launch_fast<U64, 32, 32, 16, 6, 0>,
+     tile_fast<32, 32>,
+     true},
     // fp8
-    {{"fp8-copy", DType::fp8, kRoof, "The HBM roof: the same bytes read and written once, 16 B per access.", "", false},
-     launch_copy, tile_none, false},
-    {{"fp8-naive", DType::fp8, kTeach, "fp8 tile[32][32]: 32-byte rows, 8 rows per bank, 8 wavefronts per column read.", "fp8-naive", false},
-     launch_naive<U8>, tile_plain, true},
-    {{"fp8-padded", DType::fp8, kTeach, "fp8 tile[32][32+P]: pad 4 gives 9-word rows, one wavefront.", "", true},
-     launch_padded<U8>, tile_padded, true},
-    {{"fp8-aligned-pad", DType::fp8, kTeach, "fp8 tile[32][48]: the 16-byte-aligned pad, a 4-way column read.", "", false},
-     launch_aligned_pad<U8>, tile_aligned, true},
-    {{"fp8-xor", DType::fp8, kTeach, "fp8 tile[32][32] with column c ^ r: 32 banks per column read.", "", false},
-     launch_xor<U8>, tile_xor, true},
-    {{"fp8-vec16", DType::fp8, kTeach, "16-byte stores into fp8 tile[32][48]: aligned, the column read 4-way.", "", false},
-     launch_vec16<U8>, tile_aligned, true},
-    {{"fp8-fast", DType::fp8, kFast, "16x4 byte blocks transposed with byte permutes between wide accesses.", "", false},
-     launch_fast<U8, 128, 128, 4, 1, 256>, tile_fast<128, 128>, true},
+    {{"fp8-copy", DType::fp8, kRoof,
+      "The HBM roof: the same bytes read and written once, 16 B per access.", "", false},
+     launch_copy,
+     tile_none,
+     false},
+    {{"fp8-naive", DType::fp8, kTeach,
+      "fp8 tile[32][32]: 32-byte rows, 8 rows per bank, 8 wavefronts per column read.", "fp8-naive",
+      false},
+     launch_naive<U8>,
+     tile_plain,
+     true},
+    {{"fp8-padded", DType::fp8, kTeach,
+      "fp8 tile[32][32+P]: pad 4 gives 9-word rows, one wavefront.", "", true},
+     launch_padded<U8>,
+     tile_padded,
+     true},
+    {{"fp8-aligned-pad", DType::fp8, kTeach,
+      "fp8 tile[32][48]: the 16-byte-aligned pad, a 4-way column read.", "", false},
+     launch_aligned_pad<U8>,
+     tile_aligned,
+     true},
+    {{"fp8-xor", DType::fp8, kTeach,
+      "fp8 tile[32][32] with column c ^ r: 32 banks per column read.", "", false},
+     launch_xor<U8>,
+     tile_xor,
+     true},
+    {{"fp8-vec16", DType::fp8, kTeach,
+      "16-byte stores into fp8 tile[32][48]: aligned, the column read 4-way.", "", false},
+     launch_vec16<U8>,
+     tile_aligned,
+     true},
+    {{"fp8-fast", DType::fp8, kFast,
+      "16x4 byte blocks transposed with byte permutes between wide accesses.", "", false},
+     launch_fast<U8, 128, 128, 4, 1, 256>,
+     tile_fast<128, 128>,
+     true},
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -323,8 +425,9 @@ std::vector<const Variant*> select(const TransposeOptions& o, std::string* error
   for (const Variant& v : kVariants) {
     if (v.info.dtype != o.dtype) continue;
     known += (known.empty() ? "" : ", ") + std::string(v.info.name);
-    const bool wanted = v.info.role == VariantRole::roof || o.variants.empty() ||
-                        std::find(o.variants.begin(), o.variants.end(), v.info.name) != o.variants.end();
+    const bool wanted =
+        v.info.role == VariantRole::roof || o.variants.empty() ||
+        std::find(o.variants.begin(), o.variants.end(), v.info.name) != o.variants.end();
     if (wanted) chosen.push_back(&v);
   }
   for (const std::string& name : o.variants) {
@@ -432,8 +535,8 @@ SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressF
   };
   try {
     check(cudaSetDevice(report.device.ordinal), "cudaSetDevice");
-    const std::size_t bytes = std::size_t(o.rows) * std::size_t(o.cols) *
-                              static_cast<std::size_t>(dtype_bytes(o.dtype));
+    const std::size_t bytes =
+        std::size_t(o.rows) * std::size_t(o.cols) * static_cast<std::size_t>(dtype_bytes(o.dtype));
     DeviceBuffer in(bytes, "input matrix");
     DeviceBuffer out(bytes, "output matrix");
     PinnedBuffer host_out(bytes);

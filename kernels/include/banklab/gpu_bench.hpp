@@ -32,14 +32,14 @@ enum class VariantRole : std::uint8_t {
 std::string_view role_name(VariantRole role);  // "roof", "teaching", "fast"
 
 struct VariantInfo {
-  std::string_view name;    // "fp32-padded": what --variant and the GUI use
+  std::string_view name;  // "fp32-padded": what --variant and the GUI use
   DType dtype = DType::fp32;
   VariantRole role = VariantRole::teaching;
   std::string_view lesson;  // one line: what the variant shows
   // The core preset (banklab::presets()) whose shared-memory access this kernel performs,
   // so the GUI can show the bank view beside the timing; "" when the kernel has no preset.
   std::string_view preset;
-  bool uses_pad = false;    // the shared tile is padded by TransposeOptions::pad
+  bool uses_pad = false;  // the shared tile is padded by TransposeOptions::pad
 };
 
 // All variants of one dtype, in the order they run (the copy roof first). Needs no GPU, but
@@ -54,8 +54,8 @@ int default_pad(DType dtype);
 // Progress and outcome, shared by both runners.
 
 struct Progress {
-  int step = 0;   // steps finished so far
-  int steps = 0;  // steps in the whole run
+  int step = 0;      // steps finished so far
+  int steps = 0;     // steps in the whole run
   std::string what;  // the variant or pattern being run now
 };
 using ProgressFn = std::function<void(const Progress&)>;
@@ -91,14 +91,14 @@ struct VariantResult {
   std::string name;
   std::string lesson;
   VariantRole role = VariantRole::teaching;
-  std::string tile;           // the shared tile as declared: "float tile[32][33]"
+  std::string tile;              // the shared tile as declared: "float tile[32][33]"
   std::int64_t bytes_moved = 0;  // bytes read + bytes written
-  double ms = 0;              // median of the timed launches
+  double ms = 0;                 // median of the timed launches
   double ms_min = 0, ms_max = 0;
-  double gbps = 0;               // bytes_moved / ms, in 1e9 bytes per second
-  double fraction_of_copy = 0;   // gbps / the same run's copy gbps
-  bool verified = false;         // output equal to the CPU reference, bit for bit
-  std::string detail;            // why not verified: the first wrong element and the count
+  double gbps = 0;              // bytes_moved / ms, in 1e9 bytes per second
+  double fraction_of_copy = 0;  // gbps / the same run's copy gbps
+  bool verified = false;        // output equal to the CPU reference, bit for bit
+  std::string detail;           // why not verified: the first wrong element and the count
 };
 
 struct SuiteReport {
@@ -108,7 +108,7 @@ struct SuiteReport {
   // The SM clock measured during the run (clock64() cycles of a spinning kernel over its event
   // time), in MHz; 0 when it could not be read.
   double sm_clock_mhz = 0;
-  TransposeOptions options;  // as run, pad resolved
+  TransposeOptions options;            // as run, pad resolved
   std::vector<VariantResult> results;  // the copy roof first
 
   bool ok() const { return status == RunStatus::ok; }
@@ -132,16 +132,16 @@ struct PatternOptions {
 
 struct PatternResult {
   WarpAccess access;
-  int predicted_wavefronts = 0;      // banklab::analyze()
-  int baseline_wavefronts = 0;       // the conflict-free baseline's (its ideal)
-  int warps_per_sm = 0;              // resident warps replaying the access
-  double cycles_per_access = 0;      // SM clocks per warp instruction per SM (median launch)
+  int predicted_wavefronts = 0;  // banklab::analyze()
+  int baseline_wavefronts = 0;   // the conflict-free baseline's (its ideal)
+  int warps_per_sm = 0;          // resident warps replaying the access
+  double cycles_per_access = 0;  // SM clocks per warp instruction per SM (median launch)
   double baseline_cycles_per_access = 0;
-  double ns_per_access = 0;          // cycles_per_access at the measured clock
-  double wavefronts_per_clock = 0;   // predicted_wavefronts / cycles_per_access (ideal 1)
-  double measured_ratio = 0;         // cycles_per_access / baseline_cycles_per_access
-  double predicted_ratio = 0;        // predicted_wavefronts / baseline_wavefronts
-  bool verified = false;             // loaded sums / stored bytes equal the CPU's expectation
+  double ns_per_access = 0;         // cycles_per_access at the measured clock
+  double wavefronts_per_clock = 0;  // predicted_wavefronts / cycles_per_access (ideal 1)
+  double measured_ratio = 0;        // cycles_per_access / baseline_cycles_per_access
+  double predicted_ratio = 0;       // predicted_wavefronts / baseline_wavefronts
+  bool verified = false;            // loaded sums / stored bytes equal the CPU's expectation
   std::string detail;
 };
 
