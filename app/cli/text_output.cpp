@@ -4,7 +4,6 @@
 #include <cassert>
 #include <cstdarg>
 #include <cstdio>
-#include <sstream>
 
 namespace banklab::cli {
 namespace {
@@ -136,9 +135,12 @@ void append_summary(std::string& out, const Analysis& a) {
 }
 
 void append_diagnostics(std::string& out, const std::vector<Diagnostic>& diagnostics) {
-  std::ostringstream lines;
-  for (const Diagnostic& d : diagnostics) lines << d << '\n';
-  out += lines.str();
+  // "error [alignment]: lane 8: ...". Not Diagnostic's operator<<, which puts "lane 8" before
+  // the message as well: core's messages already name their lane, so it would print twice.
+  for (const Diagnostic& d : diagnostics) {
+    out += severity_name(d.severity);
+    out += " [" + d.rule + "]: " + d.message + '\n';
+  }
 }
 
 void append_report(std::string& out, std::string_view heading, const Analysis& a,
