@@ -36,7 +36,7 @@ std::array<ImU32, 32> wavefront_colours(float saturation, float value) {
 
 Palette make_dark() {
   Palette p{};
-  p.background = rgb(28, 30, 36);
+  p.background = rgb(33, 36, 43);
   p.text = rgb(230, 232, 238);
   p.text_dim = rgb(150, 155, 168);
   p.grid = rgb(58, 62, 74);
@@ -104,14 +104,15 @@ void apply_style(ImGuiStyle& style, Theme t, float scale) {
   style = ImGuiStyle();
   if (t == Theme::light) {
     ImGui::StyleColorsLight(&style);
-    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.98f, 0.98f, 0.97f, 1.0f);
     // ImGui's light frames are white on near-white: give inputs and radio buttons an edge.
     style.Colors[ImGuiCol_FrameBg] = ImVec4(0.86f, 0.87f, 0.90f, 1.0f);
     style.FrameBorderSize = 1.0f;
   } else {
     ImGui::StyleColorsDark(&style);
-    style.Colors[ImGuiCol_WindowBg] = ImVec4(0.13f, 0.14f, 0.17f, 1.0f);
   }
+  // The views draw no background of their own (see ui_main.cpp): windows that float over them
+  // (help, problems) use the same colour as the clear behind the views.
+  style.Colors[ImGuiCol_WindowBg] = ImGui::ColorConvertU32ToFloat4(palette(t).background);
   style.WindowRounding = 4.0f;
   style.FrameRounding = 3.0f;
   style.GrabRounding = 3.0f;

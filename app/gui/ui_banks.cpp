@@ -242,7 +242,10 @@ void draw_banks(AppState& s) {
       bool two_lines = mx.y - mn.y >= 2.2f * font;
       float mid = mn.y + (mx.y - mn.y) * 0.5f;
       ImVec2 lanes_max = two_lines ? ImVec2(mx.x, mid + font * 0.1f) : mx;
+      // Two-digit lanes in narrow columns get a smaller size before giving up.
       if (!text_in_box(dl, mn, lanes_max, tc, lanes.c_str(), text_px) &&
+          !(text_px * 0.8f >= 9.0f &&
+            text_in_box(dl, mn, lanes_max, tc, lanes.c_str(), text_px * 0.8f)) &&
           std::popcount(slot.lanes) > 1) {
         std::snprintf(buf, sizeof buf, "x%d", std::popcount(slot.lanes));
         text_in_box(dl, mn, lanes_max, tc, buf, text_px);

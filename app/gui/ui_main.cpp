@@ -37,7 +37,11 @@ void view_window(AppState& s, const char* title, bool* open, ImVec2 pos, ImVec2 
   ImGuiCond cond = s.reset_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   ImGui::SetNextWindowPos(pos, cond);
   ImGui::SetNextWindowSize(size, cond);
-  if (ImGui::Begin(title, open, flags | ImGuiWindowFlags_NoCollapse)) draw(s);
+  // No window background: the views tile the screen over the clear colour, which is the same
+  // colour. Under llvmpipe each background is a textured, blended full-window fill, and
+  // dropping them cuts the CPU cost of a 1080p frame by about a third.
+  flags |= ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoBackground;
+  if (ImGui::Begin(title, open, flags)) draw(s);
   ImGui::End();
 }
 
