@@ -2,6 +2,8 @@
 // form prints for the same pattern; bad lines reported in place without stopping the batch.
 #include <doctest/doctest.h>
 
+#include <numeric>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -92,6 +94,42 @@ TEST_CASE("A bad batch line gives an error object in its place, and the batch go
   // All lanes storing 8 bytes to one address: two half-warp phases, stores never pack.
   CHECK(lines[3].at("ok") == true);
   CHECK(lines[3].at("wavefronts") == 2);
+}
+
+TEST_CASE("A long batch keeps its order and its first bad line across blocks and threads") {
+  // Line n (from 1) is a 4-byte load with a stride of n mod 33 words: lanes that share a bank
+  // number gcd(stride, 32), each on its own word, so that is its wavefront count (a stride of
+  // 0 is one broadcast word: 1). Lines 700 and 2500 are bad. The batch is cut into blocks of a
+  // few hundred lines, analysed on several threads.
+  constexpr int kLines = 3000;
+  const std::set<int> bad_lines = {700, 2500};
+  std::string batch;
+  for (int n = 1; n <= kLines; ++n) {
+    if (bad_lines.contains(n)) {
+      batch += "ld 4 0,4\n";
+      continue;
+    }
+    WarpAccess a{.op = Op::ld, .width = 4};
+    for (int lane = 0; lane < 32; ++lane) {
+      a.offsets[static_cast<std::size_t>(lane)] = 4 * (n % 33) * lane;
+    }
+    batch += to_string(a) + "\n";
+  }
+  const Run run = run_banklab("analyze --batch -", batch);
+  CHECK(run.status == 2);
+  CHECK(run.err.starts_with("banklab: 2 of 3000 batch patterns were bad; the first, line 700: "));
+  const std::vector<nlohmann::json> lines = parse_lines(run);
+  REQUIRE(lines.size() == kLines);
+  for (int n = 1; n <= kLines; ++n) {
+    CAPTURE(n);
+    const nlohmann::json& j = lines[static_cast<std::size_t>(n - 1)];
+    if (bad_lines.contains(n)) {
+      CHECK(j.at("ok") == false);
+      continue;
+    }
+    const int stride = n % 33;
+    CHECK(j.at("wavefronts") == (stride == 0 ? 1 : std::gcd(stride, 32)));
+  }
 }
 
 TEST_CASE("A batch whose output cannot be written stops with exit status 1") {
