@@ -41,5 +41,6 @@ cmake --build "$fuzz_dir" -j"$jobs" --target banklab_fuzz_core
 mkdir -p "$fuzz_dir/corpus" "$fuzz_dir/artifacts"
 "$fuzz_dir/tests/fuzz/banklab_fuzz_core" -max_total_time="$fuzz_seconds" -timeout=20 \
   -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$fuzz_dir/artifacts/" \
+  -dict="$root/tests/fuzz/parsers.dict" \
   "$fuzz_dir/corpus" "$root/tests/fuzz/corpus"
 echo "BankLab: sanitizers and fuzzer found nothing"
