@@ -347,7 +347,8 @@ void add_index_sweep(const Scenario& s, const Evaluation& e, Explanation* x) {
   }
   std::string line = "The " + what + " matters:";
   for (const auto& [w, list] : by_wavefronts) {
-    line += " " + plural(static_cast<std::int64_t>(list.size()), what, what + "s") + " take " +
+    line += " " + plural(static_cast<std::int64_t>(list.size()), what, what + "s") +
+            (list.size() == 1 ? " takes " : " take ") +
             std::to_string(w) + ";";
   }
   line.back() = '.';

@@ -94,6 +94,17 @@ TEST_CASE("the 128B swizzle is explained as chunk q of row r at chunk q ^ (r mod
   CHECK(contains(x.formula, "chunk q ^ (r mod 8)"));
 }
 
+TEST_CASE("when the count depends on the row, the explanation lists how many rows take what") {
+  // float tile[32][36], float4 row stores: a warp covers rows N..N+3, so rows 29, 30 and 31
+  // leave lanes idle and cost 3, 2 and 1 wavefronts.
+  Scenario s = column(DType::fp32, 4, 0);
+  s.pattern = AccessPattern::row;
+  s.op = Op::st;
+  s.width = 16;
+  const Explanation x = explained(s);
+  CHECK(any_contains(x.caveats, "1 row takes 1; 1 row takes 2; 1 row takes 3; 29 rows take 4."));
+}
+
 TEST_CASE("a broadcast is explained as lanes served together") {
   const Preset* p = find_preset("broadcast");
   REQUIRE(p != nullptr);
