@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "banklab/analysis.hpp"
@@ -333,6 +335,17 @@ TEST_CASE("ldmatrix ignores the lanes beyond the matrices it moves") {
     CHECK(a.ideal_wavefronts == 2);
     CHECK(a.active_lanes == 16);
   }
+}
+
+TEST_CASE("an analysis prints its counts, its lane table and every wavefront's banks") {
+  const Analysis a = checked_analysis(make_access(Op::ld, 4, [](int l) { return 128 * l; }));
+  std::ostringstream os;
+  os << a;
+  const std::string text = os.str();
+  CHECK(text.find("32 wavefronts, ideal 1, bank conflicts 31") != std::string::npos);
+  // Lane 31 reads word 992 of bank 0, served last; wavefront 31 holds exactly that word.
+  CHECK(text.find("wavefront 31 (phase 0): b0=w992\n") != std::string::npos);
+  CHECK(text.find("wavefront  0 (phase 0): b0=w0\n") != std::string::npos);
 }
 
 TEST_CASE("no active lane costs nothing") {
