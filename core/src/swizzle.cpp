@@ -13,9 +13,9 @@ std::string Swizzle::check() const {
         << "> has a negative parameter; B, M and S must all be >= 0";
   } else if (shift < bits) {
     // With S < B the source bits overlap the bits they change, and the map is no longer its
-    // own inverse: two offsets can land on one.
-    msg << "Swizzle<" << bits << "," << base << "," << shift << "> is not a bijection: S (" << shift
-        << ") must be >= B (" << bits << ") so the bits read are not the bits written";
+    // own inverse; with S = 0 two offsets land on one. CuTe refuses S < B for this reason.
+    msg << "Swizzle<" << bits << "," << base << "," << shift << "> is not its own inverse: S ("
+        << shift << ") must be >= B (" << bits << ") so the bits read are not the bits written";
   } else if (std::int64_t{bits} + base + shift > 30) {  // summed in 64 bits: no overflow
     msg << "Swizzle<" << bits << "," << base << "," << shift << "> reaches bit "
         << std::int64_t{bits} + base + shift << "; B + M + S must be at most 30";
