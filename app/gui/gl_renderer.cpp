@@ -97,8 +97,10 @@ void GlRenderer::shutdown() {
   ready_ = false;
 }
 
-void GlRenderer::upload(const DrawQueue& queue, const Palette& palette, float stripe_pixels) {
+void GlRenderer::upload(const DrawQueue& queue, const Palette& palette, float stripe_pixels,
+                        float outline) {
   stripe_ = stripe_pixels;
+  outline_ = outline;
   // Vectors of instances, streamed each frame: a few thousand at most, well under 100 KB.
   std::vector<QuadVertex> quads;
   quads.reserve(queue.quads().size());
@@ -188,7 +190,7 @@ void GlRenderer::draw(const Batch& batch, const ImDrawCmd& cmd) {
       glUseProgram(quad_program_);
       set_display_uniforms(quad_program_);
       glUniform1f(glGetUniformLocation(quad_program_, "u_stripe"), stripe_);
-      glUniform1f(glGetUniformLocation(quad_program_, "u_outline"), 2.0f);
+      glUniform1f(glGetUniformLocation(quad_program_, "u_outline"), outline_);
       glBindVertexArray(quad_vao_);
       glBindBuffer(GL_ARRAY_BUFFER, quad_vbo_);
       // GL 3.3 has no base instance: point the attributes at this batch's first instance.

@@ -28,7 +28,9 @@ class GlRenderer {
   void shutdown();
 
   // Copies this frame's instances (and the heat map, when its revision changed) to the GPU.
-  void upload(const DrawQueue& queue, const Palette& palette, float stripe_pixels);
+  // stripe_pixels: period of the striped style; outline: width of the outline style.
+  void upload(const DrawQueue& queue, const Palette& palette, float stripe_pixels,
+              float outline);
 
  private:
   static void on_batch(const ImDrawList* list, const ImDrawCmd* cmd);
@@ -43,6 +45,7 @@ class GlRenderer {
   std::uint64_t heat_revision_ = ~std::uint64_t{0};
   int heat_cols_ = 0, heat_rows_ = 0;
   float stripe_ = 8.0f;
+  float outline_ = 2.0f;
   ImVec2 display_pos_, display_size_;
   float scale_ = 1.0f;  // framebuffer pixels per display unit
   bool ready_ = false;

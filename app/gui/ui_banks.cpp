@@ -183,18 +183,19 @@ void draw_banks(AppState& s) {
   std::vector<Segment> lines;
   float x0 = grid.origin.x - 3.0f;
   float x1 = grid.max().x + 3.0f;
+  float line = 2.0f * ui_scale();
   for (std::size_t i = 0; i < a.phases.size(); ++i) {
     const Phase& ph = a.phases[i];
     if (ph.wavefront_count == 0) continue;
     float top = grid.origin.y + grid.pitch.y * static_cast<float>(ph.first_wavefront);
-    // Both lines sit in the gap between two rows and are 2 units wide (plus a pixel of
-    // smoothing), so they never cover more than the outer pixel of a cell.
+    // Both lines sit in the gap between two rows (an eighth of the font size) and are about as
+    // wide (plus a pixel of smoothing), so they cover at most the outer pixel of a cell.
     if (ph.first_wavefront > 0) {
       lines.push_back({ImVec2(origin.x, top - grid.gap * 0.5f),
-                       ImVec2(grid.max().x + right, top - grid.gap * 0.5f), 2.0f, p.phase_line});
+                       ImVec2(grid.max().x + right, top - grid.gap * 0.5f), line, p.phase_line});
     }
     float y = top + grid.pitch.y - grid.gap * 0.5f;
-    lines.push_back({ImVec2(x0, y), ImVec2(x1, y), 2.0f, p.ideal_line});
+    lines.push_back({ImVec2(x0, y), ImVec2(x1, y), line, p.ideal_line});
   }
   s.draw.add_segments(dl, lines);
 

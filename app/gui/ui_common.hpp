@@ -8,12 +8,16 @@
 #include <vector>
 
 #include "app_state.hpp"
+#include "fonts.hpp"
 #include "banklab/diagnostic.hpp"
 #include "palette.hpp"
 
 namespace banklab::gui {
 
 inline const Palette& colours(const AppState& s) { return palette(s.settings.theme); }
+
+// DPI x zoom, as the fonts were built for it: line widths and margins follow it.
+inline float ui_scale() { return ImGui::GetFontSize() / kBaseFontPixels; }
 
 // A "(?)" that shows text on hover.
 void help_marker(const char* text);

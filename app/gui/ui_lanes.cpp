@@ -99,7 +99,7 @@ void draw_lanes(AppState& s) {
       ImVec2 to((g.bank_min[b].x + g.bank_max[b].x) * 0.5f, g.bank_min[b].y);
       ImU32 c = p.wavefronts[r.wavefronts[i] % 32];
       if (r.wavefronts[i] >= served) c = with_alpha(c, 0.18f);
-      float width = l == s.hovered_lane ? 4.0f : 2.0f;
+      float width = (l == s.hovered_lane ? 4.0f : 2.0f) * ui_scale();
       lines.push_back({from, to, width, c});
     }
   }
@@ -125,11 +125,15 @@ void draw_lanes(AppState& s) {
   }
   s.draw.add_quads(dl, boxes);
 
+  // Two-digit numbers in narrow boxes (a laptop screen) get a smaller size.
+  auto label = [&](ImVec2 mn, ImVec2 mx, ImU32 colour, const char* text) {
+    if (!text_in_box(dl, mn, mx, colour, text)) text_in_box(dl, mn, mx, colour, text, font * 0.8f);
+  };
   char buf[16];
   for (int i = 0; i < kWarpSize; ++i) {
     std::snprintf(buf, sizeof buf, "%d", i);
-    text_in_box(dl, g.lane_min[i], g.lane_max[i], IM_COL32(255, 255, 255, 255), buf);
-    text_in_box(dl, g.bank_min[i], g.bank_max[i], IM_COL32(20, 20, 20, 255), buf);
+    label(g.lane_min[i], g.lane_max[i], IM_COL32(255, 255, 255, 255), buf);
+    label(g.bank_min[i], g.bank_max[i], IM_COL32(20, 20, 20, 255), buf);
   }
   dl->AddText(ImVec2(left, origin.y), p.text_dim, "lanes (click to switch off / on)");
   dl->AddText(ImVec2(left, bottom + box_h + 1.0f), p.text_dim,

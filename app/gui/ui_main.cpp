@@ -180,7 +180,7 @@ void draw_app(AppState& s) {
   refresh(s);
 
   float menu_height = menu_bar(s);
-  float scale = ImGui::GetFontSize() / 15.0f;
+  float scale = ui_scale();
   PanelLayout l = default_layout(io.DisplaySize, menu_height, scale);
   view_window(s, "Lesson", &s.views.presets, l.presets_pos, l.presets_size, 0, draw_presets);
   view_window(s, "Controls", &s.views.controls, l.controls_pos, l.controls_size, 0,
