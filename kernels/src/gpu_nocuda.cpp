@@ -7,8 +7,8 @@ namespace banklab::gpu {
 
 namespace {
 constexpr std::string_view kNotBuilt =
-    "this build of BankLab has no CUDA support (no CUDA compiler was found at configure time; "
-    "install the CUDA toolkit and reconfigure with -DBANKLAB_BUILD_CUDA=ON)";
+    "this build of BankLab has no CUDA support (it was configured without a CUDA compiler or "
+    "with -DBANKLAB_BUILD_CUDA=OFF; install the CUDA toolkit and reconfigure)";
 }
 
 DeviceInfo query_device() {

@@ -22,7 +22,11 @@ namespace banklab::gpu::detail {
 //
 // Block (32, 8) over a 32 x 32 tile, each thread 4 elements, exactly the lesson's kernel.
 // The fill writes row j of the tile (lane = column: a row write), the drain reads column j
-// (lane = row: the column read every preset draws). Only the layout functor differs.
+// (lane = row: the column read every preset draws). Only the layout functor differs. The
+// loops have a constant trip count (4) so that every layout compiles to 4 loads in flight:
+// written as the lesson's `for (j = threadIdx.y; j < 32; j += 8)`, the XOR layout compiled
+// to one load at a time (measured on the H200: 57 % of the copy against 78 % padded, for a
+// reason that had nothing to do with banks).
 
 inline constexpr int kTeachTile = 32;
 inline constexpr int kTeachBlockRows = 8;
@@ -46,7 +50,8 @@ __device__ void fill_tile_scalar(const T* __restrict__ in, int rows, int cols, T
                                  Layout layout) {
   const int x = blockIdx.x * kTeachTile + threadIdx.x;
 #pragma unroll
-  for (int j = threadIdx.y; j < kTeachTile; j += kTeachBlockRows) {
+  for (int k = 0; k < kTeachTile / kTeachBlockRows; ++k) {
+    const int j = threadIdx.y + k * kTeachBlockRows;
     const int y = blockIdx.y * kTeachTile + j;
     if (x < cols && y < rows) tile[layout(j, threadIdx.x)] = in[std::size_t(y) * cols + x];
   }
@@ -83,7 +88,8 @@ template <class T, class Layout>
 __device__ void drain_tile(T* __restrict__ out, int rows, int cols, const T* tile, Layout layout) {
   const int x = blockIdx.y * kTeachTile + threadIdx.x;  // output column = input row
 #pragma unroll
-  for (int j = threadIdx.y; j < kTeachTile; j += kTeachBlockRows) {
+  for (int k = 0; k < kTeachTile / kTeachBlockRows; ++k) {
+    const int j = threadIdx.y + k * kTeachBlockRows;
     const int y = blockIdx.x * kTeachTile + j;  // output row = input column
     if (x < rows && y < cols) out[std::size_t(y) * rows + x] = tile[layout(threadIdx.x, j)];
   }
