@@ -5,7 +5,7 @@
 //   transpose_tab       bandwidth bars against the copy roof, the table, the reversal condition
 //   microbench_tab      SM clocks per access against predicted wavefronts, with the ideal line
 //   measure_tab         predicted and counted wavefronts side by side, disagreement in red
-//   history_tab         the runs of this session
+//   history_tab         the runs of this session: every kernel's share of its copy roof, a table
 #include "ui_gpu.hpp"
 
 #include <imgui.h>
@@ -168,7 +168,7 @@ void bandwidth_plot(const RunRecord& run, const Palette& c) {
     if (r.verified) top = std::max(top, r.gbps);
     if (r.role == gpu::VariantRole::roof && r.verified) copy = r.gbps;
   }
-  x.hi = round_up_to_tick(top * 1.08, 6);
+  x.hi = round_up_to_tick(top * 1.08, 11);
   const float height = ImGui::GetTextLineHeightWithSpacing() *
                        (static_cast<float>(suite.results.size()) * 1.4f + 4.0f);
   Plot plot("##bandwidth", ImVec2(0.0f, height), std::move(x), std::move(y), c);
@@ -409,11 +409,45 @@ std::string history_status(const RunRecord& run) {
   return text;
 }
 
-void history_tab(GpuPanel& p) {
+// Every verified kernel of every run as a point at its fraction of the same run's copy.
+void runs_plot(const GpuPanel& p, const Palette& c) {
+  Axis x{"% of the same run's copy roof", 0.0, 100.0, {}};
+  Axis y{"run", 0.0, 1.0, {}};
+  double top = 100.0;
+  for (const RunRecord& run : p.runs) {
+    y.categories.push_back("run " + std::to_string(run.id) + ", " +
+                           std::string(dtype_name(run.options.dtype)) + ", " +
+                           std::to_string(run.options.rows));
+    if (!run.suite) continue;
+    for (const gpu::VariantResult& r : run.suite->results) {
+      if (r.verified) top = std::max(top, 100 * r.fraction_of_copy);
+    }
+  }
+  x.hi = round_up_to_tick(top * 1.05, 11);
+  const float height = ImGui::GetTextLineHeightWithSpacing() *
+                       (static_cast<float>(p.runs.size()) * 1.6f + 4.0f);
+  Plot plot("##runs", ImVec2(0.0f, height), std::move(x), std::move(y), c);
+  plot.vertical_line(100.0, c.ideal_line, "copy roof");
+  for (std::size_t row = 0; row < p.runs.size(); ++row) {
+    const RunRecord& run = p.runs[row];
+    if (!run.suite) continue;
+    for (std::size_t i = 0; i < run.suite->results.size(); ++i) {
+      const gpu::VariantResult& r = run.suite->results[i];
+      if (!r.verified || r.role == gpu::VariantRole::roof) continue;
+      plot.point(100 * r.fraction_of_copy, static_cast<double>(row), bar_colour(run, i, c), 4.5f,
+                 r.name + ": " + fixed(100 * r.fraction_of_copy, 1) + "% of copy, " +
+                     fixed(r.gbps, 0) + " GB/s");
+    }
+  }
+  plot.finish();
+}
+
+void history_tab(GpuPanel& p, const Palette& c) {
   if (p.runs.empty()) {
     ImGui::TextDisabled("The runs of this session will be listed here.");
     return;
   }
+  runs_plot(p, c);
   if (!begin_table("##history", {"run", "time", "dtype", "side", "copy GB/s", "best of copy",
                                  "status"})) {
     return;
@@ -474,7 +508,7 @@ void draw_gpu(GpuPanel& panel, const Scenario& current, const Palette& colours) 
     ImGui::EndTabItem();
   }
   if (ImGui::BeginTabItem("History")) {
-    history_tab(panel);
+    history_tab(panel, colours);
     ImGui::EndTabItem();
   }
   ImGui::EndTabBar();

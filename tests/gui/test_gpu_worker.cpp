@@ -1,10 +1,11 @@
 // The GPU panel without a display and without a GPU: the worker's threading (results in order,
 // one job at a time, progress, cancel, a clean join) against a scripted GPU, the panel's logic
-// on top of it, and the real backend's no-GPU state on this machine.
+// on top of it, the real backend's no-GPU state on this machine, and the plots' axis arithmetic.
 #include <doctest/doctest.h>
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -14,6 +15,7 @@
 #include "banklab/presets.hpp"
 #include "gpu_panel.hpp"
 #include "gpu_worker.hpp"
+#include "plot.hpp"
 
 using namespace banklab;
 using namespace banklab::gui;
@@ -498,5 +500,65 @@ TEST_CASE("without a GPU the panel shows the state and starts nothing") {
     const auto& measured = std::get<MeasureDone>(results[0]).result;
     CHECK_FALSE(measured.has_value());
     CHECK_FALSE(measured.error().empty());
+  }
+}
+
+TEST_CASE("axis ticks are round steps of 1, 2 or 5 inside the span") {
+  SUBCASE("bandwidth up to 4000 GB/s") {
+    CHECK(nice_step(4000.0, 6) == doctest::Approx(1000.0));
+    const std::vector<Tick> ticks = nice_ticks(0.0, 4000.0, 6);
+    REQUIRE(ticks.size() == 5);
+    CHECK(ticks.front().text == "0");
+    CHECK(ticks.back().value == doctest::Approx(4000.0));
+    CHECK(ticks.back().text == "4000");
+  }
+  SUBCASE("a span that needs decimals") {
+    const std::vector<Tick> ticks = nice_ticks(0.1, 0.95, 6);
+    REQUIRE(ticks.size() == 4);
+    CHECK(ticks[0].text == "0.2");
+    CHECK(ticks[3].text == "0.8");
+  }
+  SUBCASE("never more ticks than asked, and two at least when four are allowed") {
+    for (double span : {0.003, 0.7, 1.0, 9.99, 33.6, 250.0, 4212.0, 1e6}) {
+      for (int count = 2; count <= 12; ++count) {
+        CAPTURE(span);
+        CAPTURE(count);
+        const std::vector<Tick> ticks = nice_ticks(0.0, span, count);
+        CHECK(static_cast<int>(ticks.size()) <= count);
+        if (count >= 4) CHECK(ticks.size() >= 2);
+        const double step = nice_step(span, count);
+        const double mantissa = step / std::pow(10.0, std::floor(std::log10(step)));
+        CHECK((mantissa == doctest::Approx(1.0) || mantissa == doctest::Approx(2.0) ||
+               mantissa == doctest::Approx(5.0)));
+      }
+    }
+  }
+  SUBCASE("an axis end is rounded up onto a tick") {
+    CHECK(round_up_to_tick(4212.0, 11) == doctest::Approx(4500.0));
+    CHECK(round_up_to_tick(33.6, 8) == doctest::Approx(35.0));
+    CHECK(round_up_to_tick(40.0, 6) == doctest::Approx(40.0));
+  }
+}
+
+TEST_CASE("plot coordinates grow right and up, categories down from the top") {
+  PlotMapping m;
+  m.min = ImVec2(100.0f, 50.0f);
+  m.max = ImVec2(500.0f, 250.0f);
+  m.x_lo = 0.0;
+  m.x_hi = 40.0;
+  m.y_lo = 0.0;
+  m.y_hi = 20.0;
+  CHECK(m.to_screen(0.0, 0.0).x == doctest::Approx(100.0f));
+  CHECK(m.to_screen(0.0, 0.0).y == doctest::Approx(250.0f));
+  CHECK(m.to_screen(40.0, 20.0).x == doctest::Approx(500.0f));
+  CHECK(m.to_screen(40.0, 20.0).y == doctest::Approx(50.0f));
+  CHECK(m.to_screen(10.0, 5.0).x == doctest::Approx(200.0f));
+  CHECK(m.to_screen(10.0, 5.0).y == doctest::Approx(200.0f));
+  SUBCASE("a categorical y axis of four rows") {
+    m.y_lo = -0.5;
+    m.y_hi = 3.5;
+    m.y_down = true;
+    CHECK(m.y_pixels(0.0) == doctest::Approx(75.0f));   // the first row on top
+    CHECK(m.y_pixels(3.0) == doctest::Approx(225.0f));
   }
 }
