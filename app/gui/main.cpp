@@ -221,6 +221,8 @@ int main(int argc, char** argv) {
   // The GPU window asks the driver on a worker thread; the screenshot waits for the answer
   // (at most this many more frames), so it shows the device or its state, not "asking".
   constexpr int kGpuWaitFrames = 600;
+  constexpr int kSettleFrames = 3;
+  int settle_frames = kSettleFrames;
   int frames = 0;
   int status = 0;
   double first_frame_ms = 0.0, first_frame_cpu_ms = 0.0, bench_cpu_start_ms = 0.0;
@@ -228,7 +230,17 @@ int main(int argc, char** argv) {
   std::string gl_problems;
   while (!glfwWindowShouldClose(window) && !state.quit_requested) {
     Clock::time_point frame_start = Clock::now();
-    glfwPollEvents();
+    // Nothing moves unless the user acts or the step-through plays, so an idle window waits
+    // for input (a half-second tick keeps background results, such as the GPU window's, coming
+    // in). Each wake-up draws a few frames: a click changes the state in one frame and the
+    // views show it in the next.
+    if (batch || state.step.playing || settle_frames > 0) {
+      glfwPollEvents();
+      settle_frames = std::max(0, settle_frames - 1);
+    } else {
+      glfwWaitEventsTimeout(0.5);
+      settle_frames = kSettleFrames;
+    }
     if (!batch && glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
       glfwWaitEventsTimeout(0.1);
       continue;
