@@ -67,11 +67,14 @@ Analysis analyze(const WarpAccess& a) {
   r.phases.reserve(static_cast<std::size_t>(phase_count));
   r.wavefronts.reserve(kMaxWavefronts);
 
-  std::array<std::array<std::int64_t, kMaxWavefronts>, kBankCount> queue;  // words per bank
+  // queue[bank][j]: the j-th distinct word of the bank in this phase and the lanes it serves,
+  // i.e. exactly the slot wavefront j of the phase will hold for that bank.
+  std::array<std::array<BankSlot, kMaxWavefronts>, kBankCount> queue;
   std::array<int, kBankCount> queue_length{};
+  // Every distinct word of the access, per bank, across phases (for distinct_words).
+  std::array<std::array<std::int32_t, kMaxWavefronts>, kBankCount> seen;
+  std::array<int, kBankCount> seen_length{};
   std::uint32_t banks_touched = 0;
-  std::array<std::int64_t, kWarpSize * kMaxWordsPerLane> all_words;
-  int all_word_count = 0;
 
   for (int p = 0; p < phase_count; ++p) {
     Phase phase;
@@ -87,49 +90,44 @@ Analysis analyze(const WarpAccess& a) {
       rec.active = true;
       rec.byte = a.offsets[lane];
       const std::int64_t first_word = word_of_byte(rec.byte);
-      const std::int64_t last_word = word_of_byte(rec.byte + a.width - 1);
-      rec.word_count = static_cast<int>(last_word - first_word + 1);
+      rec.word_count = static_cast<int>(word_of_byte(rec.byte + a.width - 1) - first_word + 1);
       for (int k = 0; k < rec.word_count; ++k) {
-        const std::int64_t word = first_word + k;
+        const auto word = static_cast<std::int32_t>(first_word + k);
         const int bank = bank_of_word(word);
         int slot = 0;
-        while (slot < queue_length[bank] && queue[bank][slot] != word) ++slot;
-        if (slot == queue_length[bank]) queue[bank][queue_length[bank]++] = word;
+        while (slot < queue_length[bank] && queue[bank][slot].word != word) ++slot;
+        if (slot == queue_length[bank]) queue[bank][queue_length[bank]++] = {word, 0};
+        queue[bank][slot].lanes |= 1u << lane;
         rec.words[k] = word;
         rec.banks[k] = bank;
         rec.wavefronts[k] = phase.first_wavefront + slot;
-        banks_touched |= 1u << bank;
-        all_words[all_word_count++] = word;
+        rec.last_wavefront = std::max(rec.last_wavefront, rec.wavefronts[k]);
       }
     }
     for (int bank = 0; bank < kBankCount; ++bank) {
+      if (queue_length[bank] == 0) continue;
+      banks_touched |= 1u << bank;
       if (queue_length[bank] > phase.wavefront_count) {
         phase.wavefront_count = queue_length[bank];
         phase.busiest_bank = bank;
       }
+      for (int j = 0; j < queue_length[bank]; ++j) {
+        const std::int32_t word = queue[bank][j].word;
+        int i = 0;
+        while (i < seen_length[bank] && seen[bank][i] != word) ++i;
+        if (i == seen_length[bank]) seen[bank][seen_length[bank]++] = word;
+      }
     }
     r.wavefronts.resize(r.wavefronts.size() + static_cast<std::size_t>(phase.wavefront_count));
-    for (int j = 0; j < phase.wavefront_count; ++j)
-      r.wavefronts[static_cast<std::size_t>(phase.first_wavefront + j)].phase = p;
-    for (int bank = 0; bank < kBankCount; ++bank) {
-      for (int j = 0; j < queue_length[bank]; ++j) {
-        r.wavefronts[static_cast<std::size_t>(phase.first_wavefront + j)].banks[bank].word =
-            static_cast<std::int32_t>(queue[bank][j]);
-      }
-    }
+    Wavefront* wf = r.wavefronts.data() + phase.first_wavefront;
+    for (int j = 0; j < phase.wavefront_count; ++j) wf[j].phase = p;
+    for (int bank = 0; bank < kBankCount; ++bank)
+      for (int j = 0; j < queue_length[bank]; ++j) wf[j].banks[bank] = queue[bank][j];
     for (int lane = first_lane; lane < first_lane + phase_lanes; ++lane) {
       LaneRecord& rec = r.lanes[lane];
       for (int k = 0; k < rec.word_count; ++k) {
-        BankSlot& s = r.wavefronts[static_cast<std::size_t>(rec.wavefronts[k])].banks[rec.banks[k]];
-        s.lanes |= 1u << lane;
-        rec.last_wavefront = std::max(rec.last_wavefront, rec.wavefronts[k]);
-      }
-    }
-    for (int lane = first_lane; lane < first_lane + phase_lanes; ++lane) {
-      LaneRecord& rec = r.lanes[lane];
-      for (int k = 0; k < rec.word_count; ++k) {
-        const BankSlot& s = r.wavefronts[static_cast<std::size_t>(rec.wavefronts[k])].banks[rec.banks[k]];
-        if ((s.lanes & (s.lanes - 1)) != 0) rec.shares_word = true;  // more than one lane
+        const std::uint32_t lanes = queue[rec.banks[k]][rec.wavefronts[k] - phase.first_wavefront].lanes;
+        if ((lanes & (lanes - 1)) != 0) rec.shares_word = true;  // more than one lane
       }
     }
     if (phase.active_lanes) {
@@ -139,9 +137,7 @@ Analysis analyze(const WarpAccess& a) {
     r.max_ways = std::max(r.max_ways, phase.wavefront_count);
     r.phases.push_back(phase);
   }
-  std::sort(all_words.begin(), all_words.begin() + all_word_count);
-  r.distinct_words = static_cast<int>(
-      std::unique(all_words.begin(), all_words.begin() + all_word_count) - all_words.begin());
+  for (int bank = 0; bank < kBankCount; ++bank) r.distinct_words += seen_length[bank];
   r.distinct_banks = std::popcount(banks_touched);
   r.requested_bytes = std::int64_t{r.active_lanes} * a.width;
   return r;

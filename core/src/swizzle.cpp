@@ -7,6 +7,7 @@
 namespace banklab {
 
 std::string Swizzle::check() const {
+  if (bits >= 0 && base >= 0 && shift >= bits && std::int64_t{bits} + base + shift <= 30) return {};
   std::ostringstream msg;
   if (bits < 0 || base < 0 || shift < 0) {
     msg << "Swizzle<" << bits << "," << base << "," << shift
