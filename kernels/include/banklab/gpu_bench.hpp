@@ -22,7 +22,8 @@
 namespace banklab::gpu {
 
 // ---------------------------------------------------------------------------------------------
-// The transpose variants, one table (kernels/src/variants): what the GUI lists and the CLI runs.
+// The transpose variants, one table (kVariants in kernels/src/transpose_suite.cu): what the GUI
+// lists and the CLI runs.
 
 enum class VariantRole : std::uint8_t {
   roof,      // the copy kernel: the HBM limit every transpose is measured against
