@@ -25,7 +25,10 @@ WarpAccess uniform(Op op, int width, std::int64_t stride, std::int64_t start = 0
 
 std::string offsets_text(std::int64_t stride, int count) {
   std::string out;
-  for (int lane = 0; lane < count; ++lane) out += (lane ? "," : "") + std::to_string(stride * lane);
+  for (int lane = 0; lane < count; ++lane) {
+    if (lane > 0) out += ',';
+    out += std::to_string(stride * lane);
+  }
   return out;
 }
 
