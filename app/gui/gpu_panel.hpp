@@ -67,7 +67,9 @@ Agreement compare(const MeasureRecord& m);
 inline constexpr int kMatrixSides[] = {4096, 8192, 16384};
 
 struct GpuPanel {
-  GpuBackend backend = real_gpu_backend();  // which GPU the worker drives (tests script one)
+  // Which GPU the worker drives (the tests script one); the worker takes a copy on its first
+  // poll(), so set it before.
+  GpuBackend backend = real_gpu_backend();
   std::optional<gpu::DeviceInfo> device;   // empty until the first query comes back
   std::optional<gpu::MeasureSupport> measure_support;
   std::vector<RunRecord> runs;              // oldest first

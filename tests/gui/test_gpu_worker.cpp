@@ -15,6 +15,7 @@
 #include "banklab/presets.hpp"
 #include "gpu_panel.hpp"
 #include "gpu_worker.hpp"
+#include "options.hpp"
 #include "plot.hpp"
 
 using namespace banklab;
@@ -561,4 +562,55 @@ TEST_CASE("plot coordinates grow right and up, categories down from the top") {
     CHECK(m.y_pixels(0.0) == doctest::Approx(75.0f));   // the first row on top
     CHECK(m.y_pixels(3.0) == doctest::Approx(225.0f));
   }
+}
+
+TEST_CASE("every transpose kernel that names a preset gets the core's predicted conflict") {
+  // The kernels' own table (empty in a build without CUDA, which has no kernels to list).
+  const GpuBackend real = real_gpu_backend();
+  GpuPanel p;
+  p.backend = real;
+  for (const DType dtype : kAllDTypes) {
+    CAPTURE(dtype_name(dtype));
+    const std::vector<gpu::VariantInfo> table = real.variants(dtype);
+    if (table.empty()) {
+      MESSAGE("this build has no transpose kernels to check");
+      continue;
+    }
+    RunRecord run;
+    run.id = static_cast<int>(p.runs.size()) + 1;
+    p.runs.push_back(run);
+    gpu::SuiteReport report;
+    report.status = gpu::RunStatus::ok;
+    report.options.dtype = dtype;
+    report.options.pad = gpu::default_pad(dtype);
+    for (const gpu::VariantInfo& v : table) {
+      gpu::VariantResult r;
+      r.name = std::string(v.name);
+      r.role = v.role;
+      report.results.push_back(r);
+    }
+    apply(p, SuiteDone{run.id, report});
+    const RunRecord& applied = p.runs.back();
+    REQUIRE(applied.costs.size() == table.size());
+    for (std::size_t i = 0; i < table.size(); ++i) {
+      CAPTURE(table[i].name);
+      CHECK(applied.costs[i].has_value() == !table[i].preset.empty());
+      if (!applied.costs[i]) continue;
+      CHECK(applied.costs[i]->preset == table[i].preset);
+      // At the default pad the padded kernel's column read is the floor.
+      if (table[i].uses_pad) CHECK(applied.costs[i]->wavefronts == applied.costs[i]->ideal);
+    }
+  }
+}
+
+TEST_CASE("--gpu opens the GPU window") {
+  const std::string_view with[] = {"--preset", "fp32-naive", "--gpu"};
+  const Expected<Options> on = parse_options(with);
+  REQUIRE(on.has_value());
+  CHECK(on->gpu);
+  const std::string_view without[] = {"--preset", "fp32-naive"};
+  const Expected<Options> off = parse_options(without);
+  REQUIRE(off.has_value());
+  CHECK_FALSE(off->gpu);
+  CHECK(usage().find("--gpu") != std::string::npos);
 }
