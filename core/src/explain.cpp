@@ -291,10 +291,17 @@ void add_formula(const Scenario& s, Explanation* x) {
                                                    std::to_string(k) + "L+" + std::to_string(k - 1)) +
                        " in row-major order, so consecutive lanes walk consecutive words");
   } else if (s.pattern == AccessPattern::matrix) {
+    // Row i of matrix m is chunk N + m of row i: byte pitch*i + 16(N + m), first bank
+    // (pitch/4 * i + 4(N + m)) mod 32, the row's other three words in the next three banks.
+    const std::string chunk = s.index == 0 ? "m" : "(" + std::to_string(s.index) + " + m)";
+    const std::string first_bank = sum(term(pitch / 4 % kBankCount, "i"), "4" + chunk);
     x->steps.push_back("matrix m, row i (lane 8m + i): the 16 bytes at byte " +
-                       std::to_string(pitch) + "i + 16(" + std::to_string(s.index) +
-                       " + m) -> banks (" + std::to_string(pitch / 4 % 32) + "i + 4(" +
-                       std::to_string(s.index) + " + m)) mod 32 and the 3 after it");
+                       sum(term(pitch, "i"), "16" + chunk) + " -> banks " +
+                       (pitch / 4 % kBankCount == 0 ? first_bank : "(" + first_bank + ") mod 32") +
+                       " to 3 more: every row of a matrix " +
+                       (pitch / 4 % kBankCount == 0 ? "in the same 4 banks"
+                                                    : "starts " + std::to_string(pitch / 4 % kBankCount) +
+                                                          " banks after the one above"));
   }
 }
 
