@@ -41,6 +41,32 @@ void close(std::string& out, char bracket) {
   else out += bracket;
 }
 
+// The length of the well-formed UTF-8 sequence starting at text[i] (2, 3 or 4 bytes; RFC 3629:
+// no overlong forms, no surrogates, nothing past U+10FFFF), or 0 when none starts there.
+std::size_t utf8_length(std::string_view text, std::size_t i) {
+  const auto at = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = at(i);
+  std::size_t n = 0;
+  unsigned char low = 0x80, high = 0xBF;  // the range of the second byte
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    n = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    n = 3;
+    if (lead == 0xE0) low = 0xA0;
+    if (lead == 0xED) high = 0x9F;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    n = 4;
+    if (lead == 0xF0) low = 0x90;
+    if (lead == 0xF4) high = 0x8F;
+  } else {
+    return 0;
+  }
+  if (i + n > text.size() || at(i + 1) < low || at(i + 1) > high) return 0;
+  for (std::size_t k = 2; k < n; ++k)
+    if ((at(i + k) & 0xC0) != 0x80) return 0;
+  return n;
+}
+
 void append_lane_list(std::string& out, std::uint32_t lanes) {
   out += '[';
   for (int lane = 0; lane < kWarpSize; ++lane) {
@@ -194,7 +220,21 @@ void append_scenario_fields(std::string& out, const Scenario& s) {
 
 void append_json_string(std::string& out, std::string_view text) {
   out += '"';
-  for (char ch : text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const char ch = text[i];
+    if (static_cast<unsigned char>(ch) >= 0x80) {
+      // JSON text is UTF-8, and messages quote user input (a batch line's bad op, say), which
+      // may not be: copy valid sequences, replace each invalid byte with U+FFFD.
+      const std::size_t n = utf8_length(text, i);
+      if (n == 0) {
+        out += "\\ufffd";
+        ++i;
+      } else {
+        out.append(text, i, n);
+        i += n;
+      }
+      continue;
+    }
     switch (ch) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -211,6 +251,7 @@ void append_json_string(std::string& out, std::string_view text) {
           out += ch;
         }
     }
+    ++i;
   }
   out += '"';
 }

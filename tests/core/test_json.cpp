@@ -151,6 +151,35 @@ TEST_CASE("strings are escaped so that any text survives the round trip") {
   CHECK(parsed(out).get<std::string>() == text);
 }
 
+TEST_CASE("text that is not UTF-8 still makes valid JSON, each bad byte a U+FFFD") {
+  // Regression: messages quote user input, and a batch line's bytes need not be UTF-8.
+  SUBCASE("stray, truncated, overlong and surrogate sequences") {
+    for (const std::string bad : {"\xff", "\x80", "\xc3", "\xe2\x82", "\xc0\xaf", "\xed\xa0\x80",
+                                  "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80"}) {
+      CAPTURE(bad.size());
+      std::string out;
+      append_json_string(out, "a" + bad + "b");
+      const std::string back = parsed(out).get<std::string>();
+      CHECK(back.front() == 'a');
+      CHECK(back.back() == 'b');
+      CHECK(back.find("\xef\xbf\xbd") != std::string::npos);  // U+FFFD in UTF-8
+    }
+  }
+  SUBCASE("valid sequences of every length pass unchanged") {
+    const std::string text = "\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf";
+    std::string out;
+    append_json_string(out, text);
+    CHECK(out == "\"" + text + "\"");
+  }
+  SUBCASE("a batch line with a bad op") {
+    const Expected<WarpAccess> line = parse_pattern_line("l\xff" "d 4 0");
+    REQUIRE_FALSE(line.has_value());
+    std::string out;
+    append_json_error(out, {{Severity::error, "syntax", line.error(), -1}});
+    CHECK(parsed(out).at("ok") == false);
+  }
+}
+
 TEST_CASE("every preset writes an object with its name and scenario") {
   std::string out = "[";
   for (const Preset& p : presets()) {

@@ -79,6 +79,15 @@ class ByteReader {
 };
 
 void fuzz_text(std::string_view text) {
+  // Any text, and any parser's message about it, makes valid JSON.
+  std::string quoted;
+  append_json_string(quoted, text);
+  require_json(quoted);
+  if (Expected<WarpAccess> bad = parse_pattern_line(text); !bad) {
+    std::string out;
+    append_json_error(out, {{Severity::error, "syntax", bad.error(), -1}});
+    require_json(out);
+  }
   if (Expected<WarpAccess> a = parse_pattern_line(text)) {
     // The batch line of what was parsed parses back to the same access.
     const Expected<WarpAccess> again = parse_pattern_line(to_string(*a));
