@@ -18,7 +18,13 @@
 
 #include "banklab/presets.hpp"
 #include "banklab/scenario.hpp"
+#include "draw_queue.hpp"
+#include "embedded_shaders.hpp"
+#include "gl_program.hpp"
+#include "gl_renderer.hpp"
 #include "palette.hpp"
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
 
 using namespace banklab;
 using namespace banklab::gui;
@@ -215,4 +221,44 @@ TEST_CASE("a 4K screenshot has exactly the size asked for") {
   CHECK(s.image.width == 3840);
   CHECK(s.image.height == 2160);
   CHECK(s.geometry["bank_grid"]["rows"].get<int>() == 1);
+}
+
+TEST_CASE("the embedded GLSL programs build, and a broken one reports the driver's log") {
+  require_display();
+  REQUIRE(glfwInit());
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+  GLFWwindow* window = glfwCreateWindow(64, 64, "shader test", nullptr, nullptr);
+  REQUIRE(window != nullptr);
+  glfwMakeContextCurrent(window);
+
+  SUBCASE("every program of shaders/ compiles and links") {
+    CHECK(embedded_shaders().size() == 6);
+    DrawQueue queue;
+    GlRenderer renderer;
+    std::vector<std::string> errors = renderer.init(queue);
+    std::string all;
+    for (const std::string& e : errors) all += e + "\n";
+    CHECK_MESSAGE(errors.empty(), all);
+    CHECK(queue.renderer() == &renderer);
+    renderer.shutdown();
+    CHECK(gl_errors().empty());
+  }
+  SUBCASE("a compile error names the file and carries the info log") {
+    Expected<GLuint> bad = compile_shader(GL_FRAGMENT_SHADER, "broken.frag",
+                                          "#version 330 core\nvoid main() { undeclared = 1.0; }\n");
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(bad.error().starts_with("broken.frag: compile failed:\n"));
+    CHECK(bad.error().find("undeclared") != std::string::npos);  // the driver's own words
+  }
+  SUBCASE("an unknown shader name is an error, not a crash") {
+    Expected<GLuint> missing = build_program("quads.vert", "nowhere.frag");
+    REQUIRE_FALSE(missing.has_value());
+    CHECK(missing.error() == "no embedded shader named nowhere.frag");
+  }
+  glfwDestroyWindow(window);
+  glfwTerminate();
 }
