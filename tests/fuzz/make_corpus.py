@@ -57,6 +57,11 @@ TEXT = {
     "dtype": "fp16",
 }
 
+# Text that is not UTF-8: parse errors quote it, and the JSON writers must still emit UTF-8.
+RAW_TEXT = {
+    "line-not-utf8": b"ld\xff 4 " + offsets_text(lambda l: 4 * l).encode(),
+}
+
 SCENARIOS = {
     "fp32-naive": scenario(),
     "fp32-pad1": scenario(pad=1, index=5),
@@ -86,6 +91,8 @@ def main():
     CORPUS.mkdir(exist_ok=True)
     for name, text in TEXT.items():
         (CORPUS / name).write_bytes(b"@" + text.encode())
+    for name, raw in RAW_TEXT.items():
+        (CORPUS / name).write_bytes(b"@" + raw)
     for name, data in SCENARIOS.items():
         (CORPUS / name).write_bytes(data)
 
