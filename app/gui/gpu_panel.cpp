@@ -1,6 +1,7 @@
 #include "gpu_panel.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <ctime>
 
@@ -269,6 +270,7 @@ std::vector<std::string> reversal_lines(const RunRecord& run) {
     return lines;
   }
   const gpu::SuiteReport& suite = *run.suite;
+  assert(run.costs.size() == suite.results.size() && "attach_costs() runs before the sentences");
   const gpu::DeviceInfo& d = suite.device;
   const bool clock_measured = suite.sm_clock_mhz > 0;
   const double clock_mhz = clock_measured ? suite.sm_clock_mhz : d.sm_clock_khz / 1000.0;
