@@ -69,7 +69,8 @@ struct AppState {
   int hovered_lane = -1;       // the lane under the mouse last frame, highlighted everywhere
   int hovering_lane = -1;      // written by the views during this frame
   bool quit_requested = false;
-  ImFont* mono_font = nullptr;  // formulas and tables; nullptr: ImGui's default font
+  ImFont* mono_font = nullptr;   // formulas and tables; nullptr: ImGui's default font
+  ImFont* small_font = nullptr;  // labels in narrow cells; nullptr: the current font
   std::vector<std::string> renderer_errors;  // shader compile/link logs, shown in a window
 
   FrameGeometry geometry;

@@ -11,10 +11,12 @@ inline constexpr float kBaseFontPixels = 15.0f;
 struct FontSet {
   ImFont* ui = nullptr;
   ImFont* mono = nullptr;
+  ImFont* small = nullptr;  // four fifths of the size: labels in narrow cells
   bool dejavu = false;  // false: ImGui's default font stands in for both
 };
 
-// Clears the atlas and adds the two fonts at kBaseFontPixels * scale. The caller rebuilds the
+// Clears the atlas and adds the three fonts at kBaseFontPixels * scale (small: 4/5 of it),
+// each rasterised at its own size because the texture is sampled without filtering. The caller rebuilds the
 // GL font texture (ImGui_ImplOpenGL3_CreateFontsTexture) or, headless, calls atlas.Build().
 FontSet load_fonts(ImFontAtlas& atlas, float scale);
 

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -95,10 +96,25 @@ bool update_appearance(AppState& state, Appearance& applied, float content_scale
   if (fonts) {
     banklab::gui::FontSet set = banklab::gui::load_fonts(*ImGui::GetIO().Fonts, scale);
     state.mono_font = set.mono;
+    state.small_font = set.small;
   }
   banklab::gui::apply_style(ImGui::GetStyle(), state.settings.theme, scale);
   applied = Appearance{scale, state.settings.theme};
   return fonts;
+}
+
+// The glyphs are rasterised at the exact pixel size and drawn at whole-pixel positions, so
+// bilinear filtering of the font texture buys nothing, and under llvmpipe it is the largest
+// per-pixel cost of a frame (every ImGui primitive samples that texture). Runs whenever the
+// backend has made a new font texture.
+void nearest_font_filtering(const ImGuiIO& io, GLuint& done) {
+  auto texture = static_cast<GLuint>(reinterpret_cast<std::intptr_t>(io.Fonts->TexID));
+  if (texture == 0 || texture == done) return;
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  done = texture;
 }
 
 }  // namespace
@@ -228,6 +244,7 @@ int main(int argc, char** argv) {
   // The GPU window asks the driver on a worker thread; the screenshot waits for the answer
   // (at most this many more frames), so it shows the device or its state, not "asking".
   constexpr int kGpuWaitFrames = 600;
+  GLuint filtered_font_texture = 0;
   constexpr int kSettleFrames = 3;
   int settle_frames = kSettleFrames;
   int frames = 0;
@@ -257,6 +274,7 @@ int main(int argc, char** argv) {
       ImGui_ImplOpenGL3_DestroyFontsTexture();
       ImGui_ImplOpenGL3_CreateFontsTexture();
     }
+    nearest_font_filtering(io, filtered_font_texture);
     ImGui_ImplGlfw_NewFrame();
     if (opt.screenshot) {
       io.DisplaySize = ImVec2(static_cast<float>(size.width), static_cast<float>(size.height));

@@ -4,6 +4,7 @@
 // phase is the conflict; the yellow line under each phase's first row is the ideal.
 #include <algorithm>
 #include <bit>
+#include <cfloat>
 #include <cstdio>
 #include <vector>
 
@@ -226,35 +227,47 @@ void draw_banks(AppState& s) {
     }
   }
   const ImU32 cell_text = IM_COL32(255, 255, 255, 255);
-  // Lane numbers shrink with short rows (32 wavefronts on a laptop) down to a legible 9 px.
-  float text_px = std::min(font, grid.pitch.y - grid.gap);
-  bool cell_labels = text_px >= 9.0f;
-  for (int w = 0; w < a.wavefront_count(); ++w) {
+  // One font for every cell's lanes and one decision about words, so the grid reads evenly:
+  // the normal font if lane 31 fits, else the small one, else no label (tooltips remain).
+  // Tall cells take the lanes on top and the word below.
+  const ImFont* normal = ImGui::GetFont();
+  const ImFont* small = s.small_font ? s.small_font : normal;
+  float cell_w = grid.pitch.x - grid.gap;
+  float cell_h = grid.pitch.y - grid.gap;
+  bool two_lines = cell_h >= 2.2f * font;
+  float lanes_h = two_lines ? cell_h * 0.5f + font * 0.1f : cell_h;
+  auto fits = [&](const ImFont* f, const char* text, float h) {
+    ImVec2 sz = f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text);
+    return sz.x + 2.0f <= cell_w && sz.y <= h;
+  };
+  const ImFont* lane_font = fits(normal, "31", lanes_h)  ? normal
+                            : fits(small, "31", lanes_h) ? small
+                                                         : nullptr;
+  std::int64_t widest_word = 0;
+  for (const Wavefront& wf : a.wavefronts) {
+    for (const BankSlot& slot : wf.banks) widest_word = std::max<std::int64_t>(widest_word, slot.word);
+  }
+  std::snprintf(buf, sizeof buf, "w%lld", static_cast<long long>(widest_word));
+  bool words = two_lines && fits(small, buf, cell_h * 0.5f);
+  for (int w = 0; w < a.wavefront_count() && lane_font; ++w) {
     for (int b = 0; b < kBankCount; ++b) {
       const BankSlot& slot = a.wavefronts[w].banks[b];
-      if (!slot.used() || !cell_labels) continue;
+      if (!slot.used()) continue;
       ImVec2 mn = grid.cell_min(w, b);
       ImVec2 mx = grid.cell_max(w, b);
       ImU32 tc = w < served ? cell_text : with_alpha(cell_text, 0.35f);
       std::string lanes = std::popcount(slot.lanes) == 1
                               ? std::to_string(std::countr_zero(slot.lanes))
                               : lane_ranges(slot.lanes);
-      // Tall cells take the lanes on top and the word below; short ones the lanes only.
-      bool two_lines = mx.y - mn.y >= 2.2f * font;
-      float mid = mn.y + (mx.y - mn.y) * 0.5f;
-      ImVec2 lanes_max = two_lines ? ImVec2(mx.x, mid + font * 0.1f) : mx;
-      // Two-digit lanes in narrow columns get a smaller size before giving up.
-      if (!text_in_box(dl, mn, lanes_max, tc, lanes.c_str(), text_px) &&
-          !(text_px * 0.8f >= 9.0f &&
-            text_in_box(dl, mn, lanes_max, tc, lanes.c_str(), text_px * 0.8f)) &&
+      ImVec2 lanes_max(mx.x, words ? mn.y + lanes_h : mx.y);
+      if (!text_in_box(dl, mn, lanes_max, tc, lanes.c_str(), lane_font) &&
           std::popcount(slot.lanes) > 1) {
         std::snprintf(buf, sizeof buf, "x%d", std::popcount(slot.lanes));
-        text_in_box(dl, mn, lanes_max, tc, buf, text_px);
+        text_in_box(dl, mn, lanes_max, tc, buf, lane_font);
       }
-      if (two_lines) {
+      if (words) {
         std::snprintf(buf, sizeof buf, "w%lld", static_cast<long long>(slot.word));
-        text_in_box(dl, ImVec2(mn.x, mid - font * 0.1f), mx, with_alpha(tc, 0.8f), buf,
-                    font * 0.8f);
+        text_in_box(dl, ImVec2(mn.x, mn.y + cell_h * 0.5f), mx, with_alpha(tc, 0.8f), buf, small);
       }
     }
   }

@@ -73,9 +73,9 @@ std::string lane_ranges(std::uint32_t mask) {
 }
 
 bool text_in_box(ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour, const char* text,
-                 float size_px) {
-  ImFont* font = ImGui::GetFont();
-  float px = size_px > 0.0f ? size_px : ImGui::GetFontSize();
+                 const ImFont* font) {
+  if (!font) font = ImGui::GetFont();
+  float px = font->FontSize;
   ImVec2 size = font->CalcTextSizeA(px, FLT_MAX, 0.0f, text);
   if (size.x + 2.0f > max.x - min.x || size.y > max.y - min.y) return false;
   dl->AddText(font, px,
@@ -83,6 +83,12 @@ bool text_in_box(ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour, const cha
                      std::floor(min.y + (max.y - min.y - size.y) * 0.5f)),
               colour, text);
   return true;
+}
+
+bool label_in_box(const AppState& s, ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour,
+                  const char* text) {
+  return text_in_box(dl, min, max, colour, text) ||
+         (s.small_font && text_in_box(dl, min, max, colour, text, s.small_font));
 }
 
 ImU32 with_alpha(ImU32 c, float factor) {

@@ -33,10 +33,13 @@ void draw_remarks(const AppState& s, const std::vector<Diagnostic>& diagnostics)
 // "0-31", "0-7, 16-23", "5": a lane mask as ranges.
 std::string lane_ranges(std::uint32_t mask);
 
-// Text centred in a rectangle, only if it fits; returns whether it was drawn. size_px 0 means
-// the current font size.
+// Text centred in a rectangle, only if it fits; returns whether it was drawn. font: nullptr
+// for the current one; always drawn at its own size (the font texture is not filtered).
 bool text_in_box(ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour, const char* text,
-                 float size_px = 0.0f);
+                 const ImFont* font = nullptr);
+// The current font, else the small one, whichever fits first.
+bool label_in_box(const AppState& s, ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour,
+                  const char* text);
 
 // Multiplies a colour's alpha (dimming rows not yet served while stepping).
 ImU32 with_alpha(ImU32 c, float factor);

@@ -125,15 +125,12 @@ void draw_lanes(AppState& s) {
   }
   s.draw.add_quads(dl, boxes);
 
-  // Two-digit numbers in narrow boxes (a laptop screen) get a smaller size.
-  auto label = [&](ImVec2 mn, ImVec2 mx, ImU32 colour, const char* text) {
-    if (!text_in_box(dl, mn, mx, colour, text)) text_in_box(dl, mn, mx, colour, text, font * 0.8f);
-  };
   char buf[16];
   for (int i = 0; i < kWarpSize; ++i) {
     std::snprintf(buf, sizeof buf, "%d", i);
-    label(g.lane_min[i], g.lane_max[i], IM_COL32(255, 255, 255, 255), buf);
-    label(g.bank_min[i], g.bank_max[i], IM_COL32(20, 20, 20, 255), buf);
+    // Two-digit numbers in narrow boxes (a laptop screen) take the small font.
+    label_in_box(s, dl, g.lane_min[i], g.lane_max[i], IM_COL32(255, 255, 255, 255), buf);
+    label_in_box(s, dl, g.bank_min[i], g.bank_max[i], IM_COL32(20, 20, 20, 255), buf);
   }
   dl->AddText(ImVec2(left, origin.y), p.text_dim, "lanes (click to switch off / on)");
   dl->AddText(ImVec2(left, bottom + box_h + 1.0f), p.text_dim,
