@@ -26,9 +26,9 @@ std::string first_error(const std::vector<Diagnostic>& diagnostics) {
 }
 
 std::ostream& operator<<(std::ostream& os, const Diagnostic& d) {
-  os << severity_name(d.severity) << " [" << d.rule << "]";
-  if (d.lane >= 0) os << " lane " << d.lane;
-  return os << ": " << d.message;
+  // The message already names the lane it concerns ("lane 8: a 16-byte access ..."), so the
+  // lane field is for programs, not repeated here.
+  return os << severity_name(d.severity) << " [" << d.rule << "]: " << d.message;
 }
 
 }  // namespace banklab

@@ -144,12 +144,12 @@ TEST_CASE("check_access() names the rule, the lane and the numbers") {
   }
 }
 
-TEST_CASE("a diagnostic prints severity, rule, lane and message") {
-  const Diagnostic d{Severity::error, "alignment", "bad", 8};
+TEST_CASE("a diagnostic prints severity, rule and message, which names the lane itself") {
+  const Diagnostic d{Severity::error, "alignment", "lane 8: bad", 8};
   std::ostringstream os;
   os << d;
-  CHECK(os.str() == "error [alignment] lane 8: bad");
-  CHECK(first_error({{Severity::note, "n", "first", -1}, d}) == "bad");
+  CHECK(os.str() == "error [alignment]: lane 8: bad");
+  CHECK(first_error({{Severity::note, "n", "first", -1}, d}) == "lane 8: bad");
   CHECK(first_error({{Severity::warning, "w", "x", -1}}).empty());
 }
 
