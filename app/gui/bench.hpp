@@ -11,6 +11,30 @@ struct TimingSummary {
 };
 
 TimingSummary summarize(std::vector<double> ms);
+
+// What --bench-frames collects, frame by frame after the first, and prints at the end.
+struct BenchRecord {
+  std::string preset, renderer;
+  int width = 0, height = 0;
+  int vertices = 0, quads = 0, segments = 0;  // of the last frame
+  double first_frame_ms = 0, first_frame_cpu_ms = 0;
+  double cpu_per_frame_ms = 0;  // process CPU time (all threads) per frame after the first
+  std::vector<double> build_ms;   // CPU: ImGui frame, views, upload, GL submission
+  std::vector<double> finish_ms;  // waiting for the drawing (glFinish)
+  std::vector<double> swap_ms;    // presenting
+  std::vector<double> wall_ms;    // the whole frame
+  std::vector<double> gpu_ms;     // GL_TIME_ELAPSED
+
+  // Times measured from the frame's start: after submission, after glFinish, after the swap.
+  void add_frame(double submitted, double drawn, double presented) {
+    build_ms.push_back(submitted);
+    finish_ms.push_back(drawn - submitted);
+    swap_ms.push_back(presented - drawn);
+    wall_ms.push_back(presented);
+  }
+};
+
+std::string bench_report(const BenchRecord& r);
 // "mean 4.12 ms, median 4.01, p95 5.30, max 7.90 (n = 300)"
 std::string to_string(const TimingSummary& t);
 

@@ -10,15 +10,9 @@ namespace {
 constexpr const char* kSansPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 constexpr const char* kMonoPath = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
 
-// Latin-1 plus the punctuation, arrows, maths and shapes the explanations and labels use.
-constexpr ImWchar kGlyphRanges[] = {
-    0x0020, 0x00FF,  // Basic Latin, Latin-1 Supplement
-    0x2000, 0x206F,  // General Punctuation: dashes, ellipsis
-    0x2190, 0x21FF,  // Arrows
-    0x2200, 0x22FF,  // Mathematical Operators
-    0x25A0, 0x25FF,  // Geometric Shapes
-    0,
-};
+// Basic Latin and Latin-1: every text the app shows (core's explanations, device names) is in
+// that range, and each glyph more is rasterised three times at startup.
+constexpr ImWchar kGlyphRanges[] = {0x0020, 0x00FF, 0};
 
 }  // namespace
 

@@ -249,8 +249,7 @@ int main(int argc, char** argv) {
   int settle_frames = kSettleFrames;
   int frames = 0;
   int status = 0;
-  double first_frame_ms = 0.0, first_frame_cpu_ms = 0.0, bench_cpu_start_ms = 0.0;
-  std::vector<double> cpu_ms, finish_ms, swap_ms, wall_ms;
+  gui::BenchRecord bench;
   std::string gl_problems;
   while (!glfwWindowShouldClose(window) && !state.quit_requested) {
     Clock::time_point frame_start = Clock::now();
@@ -325,49 +324,36 @@ int main(int argc, char** argv) {
       }
       break;
     }
-    double cpu = ms_since(frame_start);
+    double submitted = ms_since(frame_start);
     // The benchmark waits for the rendering before the swap, so that drawing and presenting
     // (llvmpipe copying the frame to the X server) are timed apart.
     if (opt.bench_frames > 0) glFinish();
     double drawn = ms_since(frame_start);
     glfwSwapBuffers(window);
+    if (opt.bench_frames == 0) continue;
     if (frames == 1) {
       glFinish();
-      first_frame_ms = ms_since(start);
-      first_frame_cpu_ms = process_cpu_ms();
-      bench_cpu_start_ms = first_frame_cpu_ms;
-    } else if (opt.bench_frames > 0) {
-      cpu_ms.push_back(cpu);
-      finish_ms.push_back(drawn - cpu);
-      wall_ms.push_back(ms_since(frame_start));
-      swap_ms.push_back(wall_ms.back() - drawn);
+      bench.first_frame_ms = ms_since(start);
+      bench.first_frame_cpu_ms = process_cpu_ms();
+    } else {
+      bench.add_frame(submitted, drawn, ms_since(frame_start));
     }
-    if (opt.bench_frames > 0 && frames > opt.bench_frames) break;
+    if (frames > opt.bench_frames) break;
   }
 
   if (opt.bench_frames > 0) {
-    std::vector<double> gpu_ms = gpu_timer.finish();
-    if (!gpu_ms.empty()) gpu_ms.erase(gpu_ms.begin());  // the first frame builds textures
-    gui::TimingSummary wall = gui::summarize(wall_ms);
-    std::printf("banklab-gui benchmark: preset %s, %dx%d, renderer %s\n",
-                std::string(preset).c_str(), size.width, size.height,
-                reinterpret_cast<const char*>(glGetString(GL_RENDERER)));
-    std::printf("last frame: %d ImGui vertices, %zu GL quads, %zu GL segments\n",
-                ImGui::GetDrawData()->TotalVtxCount, state.draw.quads().size(),
-                state.draw.segments().size());
-    std::printf("time to first frame: %.1f ms (process CPU time by then: %.1f ms)\n",
-                first_frame_ms, first_frame_cpu_ms);
-    std::printf("process CPU time per frame after the first: %.2f ms\n",
-                (process_cpu_ms() - bench_cpu_start_ms) / std::max(1, frames - 1));
-    std::printf("frame, wall (with swap): %s => %.1f frames/s\n", gui::to_string(wall).c_str(),
-                wall.mean > 0 ? 1000.0 / wall.mean : 0.0);
-    std::printf("frame, CPU (build + submit): %s\n",
-                gui::to_string(gui::summarize(cpu_ms)).c_str());
-    std::printf("frame, GPU (GL_TIME_ELAPSED): %s\n",
-                gui::to_string(gui::summarize(gpu_ms)).c_str());
-    std::printf("frame, waiting for the drawing (glFinish): %s\n",
-                gui::to_string(gui::summarize(finish_ms)).c_str());
-    std::printf("frame, presenting (swap): %s\n", gui::to_string(gui::summarize(swap_ms)).c_str());
+    bench.cpu_per_frame_ms =
+        (process_cpu_ms() - bench.first_frame_cpu_ms) / std::max(1, frames - 1);
+    bench.gpu_ms = gpu_timer.finish();
+    if (!bench.gpu_ms.empty()) bench.gpu_ms.erase(bench.gpu_ms.begin());  // builds textures
+    bench.preset = preset;
+    bench.renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    bench.width = size.width;
+    bench.height = size.height;
+    bench.vertices = ImGui::GetDrawData()->TotalVtxCount;
+    bench.quads = static_cast<int>(state.draw.quads().size());
+    bench.segments = static_cast<int>(state.draw.segments().size());
+    std::fputs(gui::bench_report(bench).c_str(), stdout);
   }
   if (batch && (!gl_problems.empty() || !state.renderer_errors.empty())) {
     std::fprintf(stderr, "banklab-gui: GL errors while rendering:\n%s", gl_problems.c_str());
