@@ -82,8 +82,21 @@ std::string bank_expression(const WordFormula& f, const TileLayout& t) {
 // lane" when the row term vanishes mod 32.
 std::string lane_bank(const WordFormula& f, std::int64_t c) {
   const std::string reduced = word_expression(f, "L", "c", c, true, true);
-  if (reduced.find('L') == std::string::npos) return "bank " + reduced + " for every lane";
+  if (reduced.find('L') == std::string::npos)  // the row term vanished: a constant
+    return "bank " + std::to_string(std::stoll(reduced.empty() ? "0" : reduced) % kBankCount) +
+           " for every lane";
+  if (reduced.find(' ') == std::string::npos) return "bank " + reduced + " mod 32";
   return "bank (" + reduced + ") mod 32";
+}
+
+// "4 .. 7", or "30, 31, 0, 1" when the run of banks wraps past bank 31.
+std::string constant_banks(std::int64_t first_word, int words) {
+  std::string out;
+  const std::int64_t first = first_word % kBankCount;
+  if (first + words <= kBankCount)
+    return std::to_string(first) + " .. " + std::to_string(first + words - 1);
+  for (int k = 0; k < words; ++k) out += (k ? ", " : "") + std::to_string((first + k) % kBankCount);
+  return out;
 }
 
 std::string lane_range(std::uint32_t lanes) {
@@ -281,10 +294,24 @@ void add_formula(const Scenario& s, Explanation* x) {
   const int k = s.elements_per_lane();
   if (s.pattern == AccessPattern::column) {
     const std::int64_t c = std::int64_t{s.index} * k;
-    x->steps.push_back("column read, c = " + std::to_string(c) + ": lane L takes element (L, " +
-                       std::to_string(c) + ") -> word " +
-                       word_expression(f, "L", "c", c, true, false) + " -> " +
-                       lane_bank(f, c));
+    // A lane of k elements moves k*e bytes: its first word is the one the formula gives, and
+    // its words continue into the next banks.
+    const int words = std::max(1, k * e / kBankWidthBytes);
+    const std::string first_word = word_expression(f, "L", "c", c, true, false);
+    std::string where = "word " + first_word + " -> " + lane_bank(f, c);
+    if (words > 1) {
+      const std::string last = " + " + std::to_string(words - 1);
+      const std::string bank = word_expression(f, "L", "c", c, true, true);
+      where = "words " + first_word + " .. " + first_word + last + " -> banks " +
+              (bank.find('L') == std::string::npos
+                   ? constant_banks(std::stoll(bank.empty() ? "0" : bank), words) + " for every lane"
+                   : "(" + bank + ") mod 32 and the " + std::to_string(words - 1) + " after it");
+    }
+    x->steps.push_back("column read, c = " + std::to_string(c) + ": lane L takes " +
+                       (k == 1 ? "element (L, " + std::to_string(c) + ")"
+                               : "elements (L, " + std::to_string(c) + ".." +
+                                     std::to_string(c + k - 1) + ")") +
+                       " -> " + where);
   } else if (s.pattern == AccessPattern::row) {
     x->steps.push_back("row access from row " + std::to_string(s.index) + ": lane L takes " +
                        (k == 1 ? "element L" : "elements " + std::to_string(k) + "L.." +
