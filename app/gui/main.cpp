@@ -269,6 +269,8 @@ int main(int argc, char** argv) {
       continue;
     }
     ImGui_ImplOpenGL3_NewFrame();
+    // Re-read every frame: the window may have moved to a monitor with another DPI.
+    if (!opt.screenshot) glfwGetWindowContentScale(window, &content_scale, nullptr);
     if (update_appearance(state, applied, content_scale)) {
       ImGui_ImplOpenGL3_DestroyFontsTexture();
       ImGui_ImplOpenGL3_CreateFontsTexture();
