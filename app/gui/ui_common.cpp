@@ -29,11 +29,7 @@ bool draw_errors_instead(const AppState& s, const std::vector<Diagnostic>& diagn
   for (const Diagnostic& d : diagnostics) {
     if (d.severity != Severity::error) continue;
     ImGui::Bullet();
-    if (d.lane >= 0) {
-      ImGui::Text("lane %d: %s", d.lane, d.message.c_str());
-    } else {
-      ImGui::TextUnformatted(d.message.c_str());
-    }
+    ImGui::TextUnformatted(d.message.c_str());  // the core's sentence names the lane itself
   }
   ImGui::PopTextWrapPos();
   return true;
