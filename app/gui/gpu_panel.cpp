@@ -172,6 +172,7 @@ std::string start_run(GpuPanel& p, const Scenario& current) {
   ++p.next_id;
   p.runs.push_back(std::move(run));
   p.selected_run = static_cast<int>(p.runs.size()) - 1;
+  p.show_tab = GpuTab::transpose;
   return {};
 }
 
@@ -195,6 +196,7 @@ std::string start_measure(GpuPanel& p, const Scenario& current) {
   }
   ++p.next_id;
   p.measurement = std::move(m);
+  p.show_tab = GpuTab::measure;
   return {};
 }
 

@@ -8,6 +8,7 @@
 //   start_run()      "Run on GPU": the transpose suite of the current dtype, then the
 //                    microbenchmark of the pattern on screen and the conflict sweep
 //   start_measure()  "Measure on GPU": the hardware's counters for the pattern on screen
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -66,6 +67,8 @@ Agreement compare(const MeasureRecord& m);
 
 inline constexpr int kMatrixSides[] = {4096, 8192, 16384};
 
+enum class GpuTab : std::uint8_t { transpose, microbenchmark, measure, history };
+
 struct GpuPanel {
   // Which GPU the worker drives (the tests script one); the worker takes a copy on its first
   // poll(), so set it before.
@@ -79,6 +82,7 @@ struct GpuPanel {
   int side = 16384;       // rows = cols of the transposed matrix
   int repetitions = 20;   // timed launches per variant
   std::string refusal;    // why the last button press started nothing ("" when it did)
+  std::optional<GpuTab> show_tab;  // brought to the front next frame (a job just started)
   std::unique_ptr<GpuWorker> worker;  // created by poll() on first use
 
   bool busy() const { return worker && worker->busy(); }

@@ -495,23 +495,28 @@ void draw_gpu(GpuPanel& panel, const Scenario& current, const Palette& colours) 
   ImGui::Separator();
   controls(panel, current, colours);
   if (!ImGui::BeginTabBar("##gpu")) return;
-  if (ImGui::BeginTabItem("Transpose")) {
+  const auto tab = [&](const char* label, GpuTab which) {
+    const bool front = panel.show_tab == which;
+    return ImGui::BeginTabItem(label, nullptr, front ? ImGuiTabItemFlags_SetSelected : 0);
+  };
+  if (tab("Transpose", GpuTab::transpose)) {
     transpose_tab(panel, colours);
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("Microbenchmark")) {
+  if (tab("Microbenchmark", GpuTab::microbenchmark)) {
     microbench_tab(panel, colours);
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("Measure")) {
+  if (tab("Measure", GpuTab::measure)) {
     measure_tab(panel, current, colours);
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("History")) {
+  if (tab("History", GpuTab::history)) {
     history_tab(panel, colours);
     ImGui::EndTabItem();
   }
   ImGui::EndTabBar();
+  panel.show_tab.reset();
 }
 
 }  // namespace banklab::gui

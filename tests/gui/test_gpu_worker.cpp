@@ -15,6 +15,7 @@
 #include "banklab/presets.hpp"
 #include "gpu_panel.hpp"
 #include "gpu_worker.hpp"
+#include "headless_imgui.hpp"
 #include "options.hpp"
 #include "plot.hpp"
 
@@ -174,6 +175,19 @@ Scenario preset_scenario(std::string_view name) {
   const Preset* p = find_preset(name);
   REQUIRE(p != nullptr);
   return p->scenario;
+}
+
+// Whether the window drew anything in this colour in the last frame (a banner, a bar, a point).
+bool window_drew(const char* window, ImU32 colour) {
+  const ImDrawData* data = ImGui::GetDrawData();
+  for (int i = 0; i < data->CmdListsCount; ++i) {
+    const ImDrawList* list = data->CmdLists[i];
+    if (!list->_OwnerName || std::string_view(list->_OwnerName) != window) continue;
+    for (const ImDrawVert& v : list->VtxBuffer) {
+      if (v.col == colour) return true;
+    }
+  }
+  return false;
 }
 
 bool mentions(const std::vector<std::string>& lines, std::string_view text) {
@@ -613,4 +627,51 @@ TEST_CASE("--gpu opens the GPU window") {
   REQUIRE(off.has_value());
   CHECK_FALSE(off->gpu);
   CHECK(usage().find("--gpu") != std::string::npos);
+}
+
+TEST_CASE("the GPU window draws each tab's results in the app, with no display") {
+  constexpr const char* kWindow = "GPU: run and measure";
+  HeadlessImGui imgui;
+  ScriptedGpu gpu;
+  gpu.measure_offset = 1;  // the hardware disagrees
+  AppState s;
+  REQUIRE(load_preset(s, "fp32-naive"));
+  s.gpu.backend = gpu.backend();
+  s.views.gpu = true;
+  const Palette& c = palette(s.settings.theme);
+  imgui.frame(s);  // the window's first frame starts the worker and asks for the device
+  REQUIRE(s.gpu.worker);
+  REQUIRE(settle(s.gpu));
+  REQUIRE(start_run(s.gpu, s.scenario).empty());
+  REQUIRE(settle(s.gpu));
+
+  SUBCASE("Transpose: the wrong kernel is named in red, the fastest bar in green") {
+    imgui.frame(s);
+    CHECK_FALSE(s.gpu.show_tab);  // brought to the front once
+    CHECK(window_drew(kWindow, c.error));
+    CHECK(window_drew(kWindow, c.cell_served));
+    CHECK(window_drew(kWindow, c.ideal_line));  // the copy roof
+  }
+  SUBCASE("Microbenchmark: the pattern on screen is a highlighted point") {
+    s.gpu.show_tab = GpuTab::microbenchmark;
+    imgui.frame(s);  // ImGui selects the tab at the next frame's layout
+    imgui.frame(s);
+    CHECK(window_drew(kWindow, c.highlight));
+    CHECK(window_drew(kWindow, c.note));
+    CHECK_FALSE(window_drew(kWindow, c.error));
+  }
+  SUBCASE("Measure: a disagreement is a red banner") {
+    REQUIRE(start_measure(s.gpu, s.scenario).empty());
+    REQUIRE(settle(s.gpu));
+    imgui.frame(s);
+    imgui.frame(s);
+    CHECK(compare(*s.gpu.measurement).verdict == Agreement::Verdict::disagree);
+    CHECK(window_drew(kWindow, c.error));
+    CHECK_FALSE(window_drew(kWindow, c.cell_served));
+  }
+  SUBCASE("closed, the window draws nothing") {
+    s.views.gpu = false;
+    imgui.frame(s);
+    CHECK_FALSE(window_drew(kWindow, c.error));
+  }
 }

@@ -22,7 +22,7 @@
 #include "app_state.hpp"
 #include "banklab/presets.hpp"
 #include "bench.hpp"
-#include "fonts.hpp"
+#include "headless_imgui.hpp"
 #include "options.hpp"
 #include "palette.hpp"
 #include "settings.hpp"
@@ -36,30 +36,6 @@ namespace {
 Expected<Options> parse(std::vector<std::string_view> args) {
   return parse_options(args);
 }
-
-// An ImGui context with no backend: enough for the views to lay out and emit draw lists.
-struct HeadlessImGui {
-  HeadlessImGui() {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;
-    io.DisplaySize = ImVec2(1920, 1080);
-    io.DeltaTime = 1.0f / 60.0f;
-    load_fonts(*io.Fonts, 1.0f);
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-  }
-  ~HeadlessImGui() { ImGui::DestroyContext(); }
-  HeadlessImGui(const HeadlessImGui&) = delete;
-  HeadlessImGui& operator=(const HeadlessImGui&) = delete;
-
-  void frame(AppState& s) {
-    ImGui::NewFrame();
-    draw_app(s);
-    ImGui::Render();
-  }
-};
 
 struct RunResult {
   int status = -1;
@@ -287,6 +263,13 @@ TEST_CASE("custom offsets: bad text is refused with the parser's message and cha
   std::string all_one_word;
   for (int l = 0; l < 32; ++l) all_one_word += l ? ",0" : "0";
   CHECK(set_custom_offsets(s, all_one_word));
+  CHECK(s.custom_error.empty());
+  // The text box's own form, eight lanes a line, reads back to the same offsets.
+  auto broadcast = s.scenario.custom_offsets;
+  CHECK(set_custom_offsets(s, offsets_text(before)));
+  CHECK(s.scenario.custom_offsets == before);
+  CHECK(set_custom_offsets(s, all_one_word));
+  CHECK(s.scenario.custom_offsets == broadcast);
   CHECK(s.custom_error.empty());
   refresh(s);
   CHECK(wavefront_total(s) == 1);  // a broadcast

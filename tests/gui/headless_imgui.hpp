@@ -1,0 +1,34 @@
+#pragma once
+// An ImGui context with no backend: enough for the views to lay out and emit draw lists.
+#include <imgui.h>
+
+#include "app_state.hpp"
+#include "fonts.hpp"
+#include "ui.hpp"
+
+namespace banklab::gui {
+
+struct HeadlessImGui {
+  HeadlessImGui() {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;
+    io.DisplaySize = ImVec2(1920, 1080);
+    io.DeltaTime = 1.0f / 60.0f;
+    load_fonts(*io.Fonts, 1.0f);
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  }
+  ~HeadlessImGui() { ImGui::DestroyContext(); }
+  HeadlessImGui(const HeadlessImGui&) = delete;
+  HeadlessImGui& operator=(const HeadlessImGui&) = delete;
+
+  void frame(AppState& s) {
+    ImGui::NewFrame();
+    draw_app(s);
+    ImGui::Render();
+  }
+};
+
+}  // namespace banklab::gui
