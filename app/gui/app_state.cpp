@@ -163,8 +163,9 @@ void move_index(AppState& s, int delta) {
 
 std::string offsets_text(const std::array<std::int64_t, kWarpSize>& offsets) {
   std::string text;
+  // Eight lanes a line, as the text box shows them.
   for (int l = 0; l < kWarpSize; ++l) {
-    if (l) text += ',';
+    if (l) text += l % 8 ? ", " : ",\n";
     text += std::to_string(offsets[l]);
   }
   return text;
@@ -177,7 +178,10 @@ void toggle_lane(AppState& s, int lane) {
 
 bool set_custom_offsets(AppState& s, std::string_view text) {
   s.custom_text = text;
-  Expected<std::array<std::int64_t, kWarpSize>> parsed = parse_offsets(text);
+  // The text box spans several lines; the core's parser reads one.
+  std::string one_line(text);
+  std::replace(one_line.begin(), one_line.end(), '\n', ' ');
+  Expected<std::array<std::int64_t, kWarpSize>> parsed = parse_offsets(one_line);
   if (!parsed) {
     s.custom_error = parsed.error();
     return false;

@@ -98,7 +98,7 @@ int max_index(const Scenario& sc);
 void move_index(AppState& s, int delta);
 
 void toggle_lane(AppState& s, int lane);
-// "0,4,8,...": the form parse_offsets() reads back.
+// "0, 4, 8, ...": eight lanes a line; set_custom_offsets() reads it back.
 std::string offsets_text(const std::array<std::int64_t, kWarpSize>& offsets);
 // Parses 32 comma-separated offsets into the scenario; on error keeps the old ones and sets
 // custom_error. Returns whether the text was accepted.

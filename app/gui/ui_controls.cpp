@@ -119,7 +119,7 @@ void access_controls(AppState& s) {
     std::string text = s.custom_text;
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::InputTextMultiline("##offsets", &text,
-                                  ImVec2(-1.0f, ImGui::GetTextLineHeight() * 4.5f))) {
+                                  ImVec2(-1.0f, ImGui::GetTextLineHeight() * 5.0f))) {
       set_custom_offsets(s, text);
     }
     if (!s.custom_error.empty()) {
