@@ -58,6 +58,8 @@ struct Launch {
   int cols;
   int pad;  // the user's pad, for the padded variant
   std::size_t bytes;
+  int smem_per_sm;              // shared memory of one SM, bytes
+  int smem_reserved_per_block;  // what the system takes of it for each resident block
 };
 
 dim3 teach_grid(const Launch& l) {
@@ -98,14 +100,37 @@ void launch_vec16(const Launch& l) {
   transpose_teach<T, PaddedTile, true><<<teach_grid(l), kTeachBlock, smem>>>(
       static_cast<const T*>(l.in), static_cast<T*>(l.out), l.rows, l.cols, layout);
 }
-template <class T, int kRows, int kCols, int kReadBytes, int kMinBlocks, int kL2Prefetch>
+// kMaxBlocks > 0 caps the blocks resident on one SM: each block asks for dynamic shared memory
+// it never touches, enough that no more than kMaxBlocks fit. Measured on the H200, every fast
+// kernel has an optimum of tile bytes in flight per SM (docs/gpu-results.md): below it the
+// loads cannot cover the memory latency; above it the kernel slows too, which we read as the
+// column-major walk's cost: the resident tiles write as many output rows at once as they span
+// input columns, so more tiles in flight means more, shorter write streams. 0 leaves the
+// occupancy to registers and the tile.
+template <class T, int kRows, int kCols, int kReadBytes, int kMinBlocks, int kL2Prefetch,
+          int kMaxBlocks>
 void launch_fast(const Launch& l) {
+  using F = FastTile<T, kRows, kCols, kReadBytes>;
+  const auto kernel = transpose_fast<T, kRows, kCols, kReadBytes, kMinBlocks, kL2Prefetch>;
+  int spare = 0;
+  if constexpr (kMaxBlocks > 0) {
+    // Shared memory is allocated per block in 128-byte units; a block of at least 1/kMaxBlocks
+    // of the SM's shared memory (rounded down to a unit) leaves no room for one more.
+    const int per_block = l.smem_per_sm / kMaxBlocks / 128 * 128;
+    spare = std::max(0, per_block - F::kBytes - l.smem_reserved_per_block);
+    // A block may take 48 KB of shared memory (static + dynamic) unless the kernel's attribute
+    // allows more; a host call of microseconds before a kernel of a millisecond.
+    constexpr int kDefaultBlockLimit = 48 * 1024;
+    if (F::kBytes + spare > kDefaultBlockLimit) {
+      check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, spare),
+            "cudaFuncSetAttribute(transpose_fast, max dynamic shared memory)");
+    }
+  }
   const int tiles_x = (l.cols + kCols - 1) / kCols;
   const int tiles_y = (l.rows + kRows - 1) / kRows;
-  transpose_fast<T, kRows, kCols, kReadBytes, kMinBlocks, kL2Prefetch>
-      <<<static_cast<unsigned>(tiles_x) * static_cast<unsigned>(tiles_y),
-         FastTile<T, kRows, kCols, kReadBytes>::kThreads>>>(
-          static_cast<const T*>(l.in), static_cast<T*>(l.out), l.rows, l.cols, tiles_y);
+  kernel<<<static_cast<unsigned>(tiles_x) * static_cast<unsigned>(tiles_y), F::kThreads,
+           static_cast<std::size_t>(spare)>>>(static_cast<const T*>(l.in), static_cast<T*>(l.out),
+                                              l.rows, l.cols, tiles_y);
 }
 void launch_copy(const Launch& l) {
   const std::size_t per_block = std::size_t(kCopyThreads) * kCopyUnroll * 16;
@@ -280,9 +305,11 @@ const Variant kVariants[] = {
      launch_vec16<U32>,
      tile_aligned,
      true},
+    // At most four blocks per SM (64 KB of tiles in flight): 97.9 % of the copy against 97.5 %
+    // for the five that registers allow, 97.6 % for three, 85 % for two (H200, paired runs).
     {{"fp32-fast", DType::fp32, kFast,
       "16-byte loads, stores and shared accesses on a chunk-swizzled 64x64 tile.", "", false},
-     launch_fast<U32, 64, 64, 16, 1, 0>,
+     launch_fast<U32, 64, 64, 16, 1, 0, 4>,
      tile_fast<64, 64>,
      true},
     // bf16
@@ -321,7 +348,7 @@ const Variant kVariants[] = {
      true},
     {{"bf16-fast", DType::bf16, kFast,
       "8x8 bf16 blocks transposed in registers between 16-byte accesses.", "", false},
-     launch_fast<U16, 128, 128, 16, 1, 0>,
+     launch_fast<U16, 128, 128, 16, 1, 0, 0>,
      tile_fast<128, 128>,
      true},
     // fp64
@@ -356,10 +383,11 @@ const Variant kVariants[] = {
      launch_vec16<U64>,
      tile_aligned,
      true},
-    // Six blocks per SM (42 registers) measured ~0.5% faster than the compiler's five.
+    // Six blocks per SM (38 registers), 48 KB of tiles in flight, is the measured optimum: five
+    // as fast, four 5 points slower, eight or any larger tile (64-192 KB) 1-2.5 points slower.
     {{"fp64-fast", DType::fp64, kFast,
       "2x2 double blocks between 16-byte accesses on a chunk-swizzled 32x32 tile.", "", false},
-     launch_fast<U64, 32, 32, 16, 6, 0>,
+     launch_fast<U64, 32, 32, 16, 6, 0, 0>,
      tile_fast<32, 32>,
      true},
     // fp8
@@ -396,7 +424,7 @@ const Variant kVariants[] = {
      true},
     {{"fp8-fast", DType::fp8, kFast,
       "16x4 byte blocks transposed with byte permutes between wide accesses.", "", false},
-     launch_fast<U8, 128, 128, 4, 1, 256>,
+     launch_fast<U8, 128, 128, 4, 1, 256, 0>,
      tile_fast<128, 128>,
      true},
 };
@@ -535,16 +563,32 @@ SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressF
   };
   try {
     check(cudaSetDevice(report.device.ordinal), "cudaSetDevice");
-    const std::size_t bytes =
-        std::size_t(o.rows) * std::size_t(o.cols) * static_cast<std::size_t>(dtype_bytes(o.dtype));
-    DeviceBuffer in(bytes, "input matrix");
-    DeviceBuffer out(bytes, "output matrix");
+    const std::size_t elements = std::size_t(o.rows) * std::size_t(o.cols);
+    const std::size_t bytes = elements * static_cast<std::size_t>(dtype_bytes(o.dtype));
+    // Both matrices are sized for the widest dtype (fp64) whatever this one is, when the two
+    // take at most half the free memory: then `--dtype all` gives every dtype the memory the
+    // first one got. fp64, which runs last, reached 93.2-93.8 % of the copy when allocated
+    // after the smaller fp8, bf16 and fp32 pairs had been freed, and 95.5-96.1 % with buffers
+    // all of one size (H200, docs/gpu-results.md); the copy did not notice either way.
+    std::size_t free_bytes = 0;
+    std::size_t total_bytes = 0;
+    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    const std::size_t widest = elements * static_cast<std::size_t>(dtype_bytes(DType::fp64));
+    const std::size_t allocated = 4 * widest <= free_bytes ? widest : bytes;
+    DeviceBuffer in(allocated, "input matrix");
+    DeviceBuffer out(allocated, "output matrix");
     PinnedBuffer host_out(bytes);
+    int reserved = 0;
+    check(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock,
+                                 report.device.ordinal),
+          "cudaDeviceGetAttribute(reserved shared memory per block)");
     tell("preparing the input");
     fill_input<<<report.device.sm_count * 8, 256>>>(static_cast<unsigned char*>(in.get()), bytes,
                                                     dtype_bytes(o.dtype));
     check_launch("fill_input");
-    const Launch launch{in.get(), out.get(), o.rows, o.cols, o.pad, bytes};
+    const Launch launch{
+        in.get(), out.get(), o.rows, o.cols, o.pad, bytes, report.device.shared_memory_per_sm,
+        reserved};
     for (const Variant* v : chosen) {
       if (cancelled(cancel)) {
         report.status = RunStatus::cancelled;
