@@ -124,6 +124,11 @@ void draw_banks(AppState& s) {
     ImGui::TextWrapped("%s", s.derived.explanation->verdict.c_str());
     ImGui::PopStyleColor();
   }
+  if (a.packed) {
+    ImGui::TextDisabled("packed: every lane's partner l^%d is idle or on the same address, so "
+                        "the phases merged",
+                        a.packing_partner);
+  }
 
   int rows = std::max(1, a.wavefront_count());
   bool several_phases = a.phases.size() > 1;
@@ -171,6 +176,17 @@ void draw_banks(AppState& s) {
         if (wf.banks[b].used() && w >= served) look.colour = with_alpha(look.colour, 0.22f);
       }
       quads.push_back({grid.cell_min(w, b), grid.cell_max(w, b), look.colour, look.style});
+    }
+  }
+  // The lane under the mouse (in any view) is outlined wherever it is served.
+  if (s.hovered_lane >= 0) {
+    for (int w = 0; w < a.wavefront_count(); ++w) {
+      for (int b = 0; b < kBankCount; ++b) {
+        if (a.wavefronts[w].banks[b].lanes >> s.hovered_lane & 1u) {
+          quads.push_back({grid.cell_min(w, b), grid.cell_max(w, b), p.ideal_line,
+                           QuadStyle::outline});
+        }
+      }
     }
   }
   if (stepping && served > 0) {

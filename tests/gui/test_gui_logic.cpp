@@ -317,6 +317,18 @@ TEST_CASE("every view draws every preset headless, with the bank grid the analys
   }
 }
 
+TEST_CASE("a packed 16-byte load is drawn with its merged phases") {
+  HeadlessImGui imgui;
+  AppState s;
+  load_preset(s, "broadcast-16B-store");
+  s.scenario.op = Op::ld;  // the same access as a load packs: 2 phases of 16 lanes, not 4
+  imgui.frame(s);
+  REQUIRE(s.derived.evaluation.ok());
+  CHECK(s.derived.evaluation.analysis->packed);
+  REQUIRE(s.geometry.banks.has_value());
+  CHECK(s.geometry.banks->grid.rows == 2);
+}
+
 TEST_CASE("an invalid choice shows the core's diagnostic instead of a drawing") {
   HeadlessImGui imgui;
   AppState s;
