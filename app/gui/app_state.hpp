@@ -65,7 +65,7 @@ struct AppState {
   Settings settings;
   Views views;
   bool tile_physical = false;  // tile view: where elements are stored, not where they belong
-  bool reset_layout = true;    // place the windows at their default positions this frame
+  bool reset_layout = false;   // View > Reset layout: default positions again this frame
   int hovered_lane = -1;       // the lane under the mouse last frame, highlighted everywhere
   int hovering_lane = -1;      // written by the views during this frame
   bool quit_requested = false;

@@ -128,7 +128,17 @@ void draw_tile(AppState& s) {
   }
 
   if (hovered) {
-    if (auto hit = grid.hit(ImGui::GetIO().MousePos)) slot_tooltip(s, hit->row, hit->col);
+    if (auto hit = grid.hit(ImGui::GetIO().MousePos)) {
+      slot_tooltip(s, hit->row, hit->col);
+      // The lane that touches the element under the mouse lights up in every view.
+      for (int l = 0; l < kWarpSize && e.ok() && !physical; ++l) {
+        const LaneElements& el = e.elements[l];
+        if (!e.analysis->lanes[l].active || el.count == 0) continue;
+        std::int64_t first = std::int64_t{el.first.row} * t.cols + el.first.col;
+        std::int64_t here = std::int64_t{hit->row} * t.cols + hit->col;
+        if (hit->col < t.cols && here >= first && here < first + el.count) s.hovering_lane = l;
+      }
+    }
   }
 }
 
