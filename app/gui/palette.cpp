@@ -52,6 +52,10 @@ Palette make_dark() {
   p.padding = rgb(70, 70, 78);
   p.lane_on = rgb(46, 160, 110);
   p.lane_off = rgb(70, 72, 82);
+  p.on_fill = rgb(255, 255, 255);
+  p.on_bank = rgb(20, 20, 20);
+  p.halo = rgb(255, 255, 255, 170);
+  p.stripe_mark = rgb(0, 0, 0, 115);
   p.error = rgb(255, 110, 100);
   p.warning = rgb(250, 200, 60);
   p.note = rgb(140, 190, 255);
@@ -80,6 +84,10 @@ Palette make_light() {
   p.padding = rgb(170, 170, 175);
   p.lane_on = rgb(22, 140, 90);
   p.lane_off = rgb(200, 202, 210);
+  p.on_fill = rgb(255, 255, 255);
+  p.on_bank = rgb(20, 20, 20);
+  p.halo = rgb(255, 255, 255, 170);
+  p.stripe_mark = rgb(0, 0, 0, 115);
   p.error = rgb(200, 30, 30);
   p.warning = rgb(170, 100, 0);
   p.note = rgb(30, 90, 190);

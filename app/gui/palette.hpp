@@ -30,6 +30,10 @@ struct Palette {
   ImU32 padding;         // padding cells of the tile
   ImU32 lane_on;
   ImU32 lane_off;
+  ImU32 on_fill;       // text on the saturated cell, lane and stripe fills (both themes)
+  ImU32 on_bank;       // text on the pale bank colours
+  ImU32 halo;          // behind lane numbers on the tile heat map
+  ImU32 stripe_mark;   // the legend's stripes
   ImU32 error;
   ImU32 warning;
   ImU32 note;

@@ -87,7 +87,7 @@ void legend(const AppState& s, float box) {
       for (float k = 4; k < 2 * box; k += 6) {
         dl->AddLine(ImVec2(at.x + std::max(0.0f, k - box), at.y + std::min(k, box)),
                     ImVec2(at.x + std::min(k, box), at.y + std::max(0.0f, k - box)),
-                    with_alpha(IM_COL32(0, 0, 0, 255), 0.45f), 2.0f);
+                    p.stripe_mark, 2.0f);
       }
     }
     ImGui::Dummy(ImVec2(box, box));
@@ -242,7 +242,7 @@ void draw_banks(AppState& s) {
                   p.phase_line, buf);
     }
   }
-  const ImU32 cell_text = IM_COL32(255, 255, 255, 255);
+  const ImU32 cell_text = p.on_fill;
   // One font for every cell's lanes and one decision about words, so the grid reads evenly:
   // the normal font if lane 31 fits, else the small one, else no label (tooltips remain).
   // Tall cells take the lanes on top and the word below.

@@ -129,8 +129,8 @@ void draw_lanes(AppState& s) {
   for (int i = 0; i < kWarpSize; ++i) {
     std::snprintf(buf, sizeof buf, "%d", i);
     // Two-digit numbers in narrow boxes (a laptop screen) take the small font.
-    label_in_box(s, dl, g.lane_min[i], g.lane_max[i], IM_COL32(255, 255, 255, 255), buf);
-    label_in_box(s, dl, g.bank_min[i], g.bank_max[i], IM_COL32(20, 20, 20, 255), buf);
+    label_in_box(s, dl, g.lane_min[i], g.lane_max[i], p.on_fill, buf);
+    label_in_box(s, dl, g.bank_min[i], g.bank_max[i], p.on_bank, buf);
   }
   dl->AddText(ImVec2(left, origin.y), p.text_dim, "lanes (click to switch off / on)");
   dl->AddText(ImVec2(left, bottom + box_h + 1.0f), p.text_dim,

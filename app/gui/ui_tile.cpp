@@ -122,8 +122,8 @@ void draw_tile(AppState& s) {
       ImVec2 at(lb.min.x + (lb.max.x - lb.min.x - sz.x) * 0.5f,
                 lb.min.y + (lb.max.y - lb.min.y - sz.y) * 0.5f);
       dl->AddRectFilled(ImVec2(at.x - 1, at.y), ImVec2(at.x + sz.x + 1, at.y + sz.y),
-                        IM_COL32(255, 255, 255, 170), 2.0f);
-      dl->AddText(at, IM_COL32(0, 0, 0, 255), buf);
+                        p.halo, 2.0f);
+      dl->AddText(at, p.on_bank, buf);
     }
   }
 
