@@ -3,8 +3,10 @@
 // lines are a conflict-free access; lines converging on one bank are the conflict. Click a
 // lane to switch it off or on.
 #include <bit>
+#include <cfloat>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 #include <vector>
 
 #include "ui.hpp"
@@ -125,12 +127,21 @@ void draw_lanes(AppState& s) {
   }
   s.draw.add_quads(dl, boxes);
 
+  // Two-digit numbers in narrow boxes (a laptop screen) take the small font; where even that
+  // does not fit, every fourth box is numbered, centred on it and spilling onto its neighbours.
   char buf[16];
+  const ImFont* small = s.small_font ? s.small_font : ImGui::GetFont();
   for (int i = 0; i < kWarpSize; ++i) {
     std::snprintf(buf, sizeof buf, "%d", i);
-    // Two-digit numbers in narrow boxes (a laptop screen) take the small font.
-    label_in_box(s, dl, g.lane_min[i], g.lane_max[i], p.on_fill, buf);
-    label_in_box(s, dl, g.bank_min[i], g.bank_max[i], p.on_bank, buf);
+    for (auto [mn, mx, colour] : {std::tuple{g.lane_min[i], g.lane_max[i], p.on_fill},
+                                  std::tuple{g.bank_min[i], g.bank_max[i], p.on_bank}}) {
+      if (label_in_box(s, dl, mn, mx, colour, buf) || i % 4) continue;
+      ImVec2 sz = small->CalcTextSizeA(small->FontSize, FLT_MAX, 0.0f, buf);
+      dl->AddText(small, small->FontSize,
+                  ImVec2(std::floor((mn.x + mx.x - sz.x) * 0.5f),
+                         std::floor((mn.y + mx.y - sz.y) * 0.5f)),
+                  colour, buf);
+    }
   }
   dl->AddText(ImVec2(left, origin.y), p.text_dim, "lanes (click to switch off / on)");
   dl->AddText(ImVec2(left, bottom + box_h + 1.0f), p.text_dim,
