@@ -48,7 +48,7 @@ void print_no_display_help(const char* why) {
                "To get a picture anyway, run it under a virtual X server:\n"
                "  xvfb-run -s '-screen 0 1920x1080x24' banklab-gui --preset %s "
                "--screenshot out.png\n"
-               "or read the same analysis as text: banklab explain --preset %s\n",
+               "or read the same analysis as text: banklab explain %s\n",
                why, std::string(banklab::kDefaultPreset).c_str(),
                std::string(banklab::kDefaultPreset).c_str());
 }
