@@ -86,6 +86,7 @@ void append_suite_text(std::string& out, const gpu::SuiteReport& r) {
     out += line;
     if (!v.verified) out += "    " + v.detail + "\n";
   }
+  for (const std::string& note : r.notes) out += "  (" + note + ")\n";
 }
 
 void append_suite_json(std::string& out, const gpu::SuiteReport& r) {
@@ -113,6 +114,11 @@ void append_suite_json(std::string& out, const gpu::SuiteReport& r) {
            ",\"verified\":" + (v.verified ? "true" : "false") + ",\"detail\":";
     append_json_string(out, v.detail);
     out += "}";
+  }
+  out += "],\"notes\":[";
+  for (std::size_t i = 0; i < r.notes.size(); ++i) {
+    if (i > 0) out += ",";
+    append_json_string(out, r.notes[i]);
   }
   out += "]}";
 }

@@ -139,6 +139,7 @@ ImU32 bar_colour(const RunRecord& run, std::size_t i, const Palette& c) {
   const gpu::VariantResult& r = run.suite->results[i];
   if (r.role == gpu::VariantRole::roof) return c.text_dim;
   if (r.role == gpu::VariantRole::fast) return c.note;
+  if (r.role == gpu::VariantRole::library) return c.phase_line;
   const auto& cost = run.costs[i];
   if (!cost) return c.phase_line;
   return cost->ways > 1 ? c.cell_conflict : c.cell_served;
@@ -261,6 +262,7 @@ void transpose_tab(const GpuPanel& p, const Palette& c) {
   ImGui::TextWrapped("%s", header.c_str());
   bandwidth_plot(run, c);
   transpose_table(run, c);
+  for (const std::string& note : suite.notes) ImGui::TextDisabled("%s", note.c_str());
   ImGui::Separator();
   for (const std::string& line : run.reversal) ImGui::TextWrapped("%s", line.c_str());
 }

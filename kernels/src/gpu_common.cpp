@@ -33,6 +33,8 @@ std::string_view role_name(VariantRole role) {
       return "teaching";
     case VariantRole::fast:
       return "fast";
+    case VariantRole::library:
+      return "library";
   }
   return "unknown";
 }

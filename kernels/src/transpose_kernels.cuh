@@ -182,24 +182,61 @@ __device__ inline void copy_async_wait_all() {
   asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
 }
 
-// Which tile block b transposes: the tiles column by column (b goes down the input first).
-// The few hundred blocks resident at one time then write their output rows (the input's
+// Which tile block b transposes. The tiles go column by column (b goes down the input first):
+// the few hundred blocks resident at one time then write their output rows (the input's
 // columns) as long contiguous runs, and read short runs of many input rows. Measured on an
 // H200 the write side is the one that matters: row-major order (contiguous reads, scattered
 // writes) reached 87-93% of the copy, column-major 95-97% (docs/gpu-results.md).
-__device__ inline void tile_of_block(int b, int tiles_y, int* tile_row, int* tile_col) {
-  *tile_row = b % tiles_y;
-  *tile_col = b / tiles_y;
+//
+// One exception, also measured: when the input's row pitch is a multiple of 128 KiB, all the
+// reads of one tile column share their address bits 0-16, and the kernel loses 2-3 points
+// (fp64 16384 x 16384: 95.5 % of a four-chunks-per-thread copy; the same kernel on
+// 16384 x 8192 or 16384 x 16416 doubles: 98 %; fp32, bf16 and fp8 with a 128 KiB pitch lose
+// as much). We read it as the H200's memory channels being chosen from those bits, unevenly
+// (not measured directly). Then the blocks alternate between two tile columns 64 KiB apart,
+// which flips bit 16 from one tile to the next: 97.1 % of that copy; pairs 32 KiB or 128 KiB
+// apart, or four columns at once, measured slower.
+struct TileWalk {
+  int tiles_y = 0;       // tile rows of the input
+  int pair_spacing = 0;  // tile columns between the two walked side by side; 0: one at a time
+};
+
+inline TileWalk make_tile_walk(int rows, int cols, int tile_rows, int tile_cols, int elem_bytes) {
+  constexpr long long kPairOffset = 64 * 1024;
+  const long long pitch = static_cast<long long>(cols) * elem_bytes;
+  const long long tile_bytes = static_cast<long long>(tile_cols) * elem_bytes;
+  TileWalk w;
+  w.tiles_y = (rows + tile_rows - 1) / tile_rows;
+  // A pitch that is a multiple of 128 KiB holds a whole number of 64 KiB pairs of spans, so
+  // every tile column has its partner and the tile columns split evenly into pairs.
+  if (pitch % (2 * kPairOffset) == 0 && kPairOffset % tile_bytes == 0) {
+    w.pair_spacing = static_cast<int>(kPairOffset / tile_bytes);
+  }
+  return w;
+}
+
+__device__ inline void tile_of_block(int b, const TileWalk& w, int* tile_row, int* tile_col) {
+  if (w.pair_spacing == 0) {
+    *tile_row = b % w.tiles_y;
+    *tile_col = b / w.tiles_y;
+    return;
+  }
+  // Pair q (in order) holds tile columns c and c + spacing; even blocks take the first.
+  const int s = w.pair_spacing;
+  const int rest = b / 2;
+  const int q = rest / w.tiles_y;
+  *tile_row = rest % w.tiles_y;
+  *tile_col = (q / s) * 2 * s + (b % 2) * s + q % s;
 }
 
 template <class T, int kRows, int kCols, int kReadBytes, int kMinBlocks, int kL2Prefetch>
 __global__ void __launch_bounds__(256, kMinBlocks)
-    transpose_fast(const T* __restrict__ in, T* __restrict__ out, int rows, int cols, int tiles_y) {
+    transpose_fast(const T* __restrict__ in, T* __restrict__ out, int rows, int cols, TileWalk walk) {
   using F = FastTile<T, kRows, kCols, kReadBytes>;
   __shared__ __align__(128) unsigned char tile[F::kBytes];
   int tile_row = 0;
   int tile_col = 0;
-  tile_of_block(blockIdx.x, tiles_y, &tile_row, &tile_col);
+  tile_of_block(blockIdx.x, walk, &tile_row, &tile_col);
   const int row0 = tile_row * kRows;
   const int col0 = tile_col * kCols;
   // 16-byte global accesses need every row of `in` and `out` to start 16-byte aligned.
@@ -268,32 +305,22 @@ __global__ void __launch_bounds__(256, kMinBlocks)
 }
 
 // ---------------------------------------------------------------------------------------------
-// 3. The copy roof: the same bytes read once and written once, 16 bytes per access, four
-// independent loads per thread in flight before its stores. The bytes past the last whole
-// chunk (a size not a multiple of 16) are copied one by one by the first threads.
-inline constexpr int kCopyThreads = 256;
-inline constexpr int kCopyUnroll = 4;
+// 3. The copy roof: the same bytes read once and written once, one 16-byte chunk per thread,
+// 128 threads per block. Of the copies timed on the H200 this one was the fastest: 0.3 % ahead
+// of 256 threads, 1.3 % ahead of four chunks per thread, 0.9-1.2 % ahead of cudaMemcpy
+// (docs/gpu-results.md). The thread past the last whole chunk copies the 0-15 bytes left.
+inline constexpr int kCopyThreads = 128;
 
 __global__ void __launch_bounds__(kCopyThreads)
     copy16(const unsigned char* __restrict__ in, unsigned char* __restrict__ out,
            std::size_t bytes) {
   const std::size_t chunks = bytes / 16;
-  const uint4* src = reinterpret_cast<const uint4*>(in);
-  uint4* dst = reinterpret_cast<uint4*>(out);
-  const std::size_t base = std::size_t(blockIdx.x) * kCopyThreads * kCopyUnroll + threadIdx.x;
-  uint4 v[kCopyUnroll];
-#pragma unroll
-  for (int k = 0; k < kCopyUnroll; ++k) {
-    const std::size_t i = base + std::size_t(k) * kCopyThreads;
-    if (i < chunks) v[k] = src[i];
+  const std::size_t i = std::size_t(blockIdx.x) * kCopyThreads + threadIdx.x;
+  if (i < chunks) {
+    reinterpret_cast<uint4*>(out)[i] = reinterpret_cast<const uint4*>(in)[i];
+  } else if (i == chunks) {
+    for (std::size_t b = chunks * 16; b < bytes; ++b) out[b] = in[b];
   }
-#pragma unroll
-  for (int k = 0; k < kCopyUnroll; ++k) {
-    const std::size_t i = base + std::size_t(k) * kCopyThreads;
-    if (i < chunks) dst[i] = v[k];
-  }
-  const std::size_t tail = chunks * 16 + base;
-  if (blockIdx.x == 0 && tail < bytes) out[tail] = in[tail];
 }
 
 }  // namespace banklab::gpu::detail

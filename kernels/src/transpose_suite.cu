@@ -20,6 +20,7 @@
 #include "banklab/gpu_bench.hpp"
 #include "banklab/layout.hpp"
 #include "banklab/presets.hpp"
+#include "cublas_geam.hpp"
 #include "cuda_support.hpp"
 #include "transpose_kernels.cuh"
 
@@ -30,19 +31,28 @@ namespace {
 
 // ---------------------------------------------------------------------------------------------
 // Test data: element i of the input (row-major index) holds the low bytes of element_bits(i),
-// a 64-bit mix of i: neighbours differ, and an element left at the poison almost never passes.
+// a 64-bit mix of i (neighbours differ, and an element left at the poison almost never passes),
+// with the element's second-highest bit cleared. In fp32, fp64, bf16 and both fp8 formats that
+// bit is the top bit of the exponent, so no element is a NaN or an infinity, and cuBLAS's geam,
+// which computes 1 * x + 0 * y rather than moving bits, must reproduce every bit too.
 __host__ __device__ inline std::uint64_t element_bits(std::uint64_t i) {
   std::uint64_t z = i * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
+__host__ __device__ inline std::uint64_t element_mask(int elem_bytes) {
+  return elem_bytes == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * elem_bytes)) - 1;
+}
+__host__ __device__ inline std::uint64_t element_value(std::uint64_t i, int elem_bytes) {
+  return element_bits(i) & element_mask(elem_bytes) & ~(std::uint64_t{1} << (8 * elem_bytes - 2));
+}
 
 __global__ void fill_input(unsigned char* in, std::size_t bytes, int elem_bytes) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t b = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; b < bytes; b += stride) {
-    const std::uint64_t bits = element_bits(b / elem_bytes);
-    in[b] = static_cast<unsigned char>(bits >> (8 * (b % elem_bytes)));
+    const std::uint64_t value = element_value(b / elem_bytes, elem_bytes);
+    in[b] = static_cast<unsigned char>(value >> (8 * (b % elem_bytes)));
   }
 }
 
@@ -127,17 +137,22 @@ void launch_fast(const Launch& l) {
     }
   }
   const int tiles_x = (l.cols + kCols - 1) / kCols;
-  const int tiles_y = (l.rows + kRows - 1) / kRows;
-  kernel<<<static_cast<unsigned>(tiles_x) * static_cast<unsigned>(tiles_y), F::kThreads,
+  const TileWalk walk = make_tile_walk(l.rows, l.cols, kRows, kCols, int(sizeof(T)));
+  kernel<<<static_cast<unsigned>(tiles_x) * static_cast<unsigned>(walk.tiles_y), F::kThreads,
            static_cast<std::size_t>(spare)>>>(static_cast<const T*>(l.in), static_cast<T*>(l.out),
-                                              l.rows, l.cols, tiles_y);
+                                              l.rows, l.cols, walk);
 }
 void launch_copy(const Launch& l) {
-  const std::size_t per_block = std::size_t(kCopyThreads) * kCopyUnroll * 16;
-  const auto blocks =
-      static_cast<unsigned>(std::max<std::size_t>(1, (l.bytes + per_block - 1) / per_block));
+  // One thread per whole 16-byte chunk, and one more for the bytes after the last.
+  const std::size_t threads = l.bytes / 16 + (l.bytes % 16 != 0 ? 1 : 0);
+  const auto blocks = static_cast<unsigned>(
+      std::max<std::size_t>(1, (threads + kCopyThreads - 1) / kCopyThreads));
   copy16<<<blocks, kCopyThreads>>>(static_cast<const unsigned char*>(l.in),
                                    static_cast<unsigned char*>(l.out), l.bytes);
+}
+template <int kElemBytes>
+void launch_cublas(const Launch& l) {
+  cublas_transpose(l.in, l.out, l.rows, l.cols, kElemBytes);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -145,6 +160,9 @@ void launch_copy(const Launch& l) {
 
 std::string tile_none(DType, int) {
   return "none";
+}
+std::string tile_library(DType, int) {
+  return "cuBLAS's own";
 }
 std::string tile_with_pad(DType d, int pad) {
   TileLayout t;
@@ -200,18 +218,13 @@ struct Shape {
   }
 };
 
-std::uint64_t element_mask(int elem_bytes) {
-  return elem_bytes == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * elem_bytes)) - 1;
-}
-
 Mismatch compare_range(const unsigned char* out, const Shape& s, std::uint64_t begin,
                        std::uint64_t end) {
-  const std::uint64_t mask = element_mask(s.elem_bytes);
   Mismatch m;
   for (std::uint64_t o = begin; o < end; ++o) {
     std::uint64_t got = 0;
     std::memcpy(&got, out + o * std::uint64_t(s.elem_bytes), std::size_t(s.elem_bytes));
-    const std::uint64_t want = element_bits(s.source(o)) & mask;
+    const std::uint64_t want = element_value(s.source(o), s.elem_bytes);
     if (got != want && m.count++ == 0) {
       m.first = o;
       m.got = got;
@@ -264,6 +277,7 @@ struct Variant {
 constexpr VariantRole kRoof = VariantRole::roof;
 constexpr VariantRole kTeach = VariantRole::teaching;
 constexpr VariantRole kFast = VariantRole::fast;
+constexpr VariantRole kLibrary = VariantRole::library;
 using U8 = std::uint8_t;
 using U16 = std::uint16_t;
 using U32 = std::uint32_t;
@@ -311,6 +325,12 @@ const Variant kVariants[] = {
       "16-byte loads, stores and shared accesses on a chunk-swizzled 64x64 tile.", "", false},
      launch_fast<U32, 64, 64, 16, 1, 0, 4>,
      tile_fast<64, 64>,
+     true},
+    {{"fp32-cublas", DType::fp32, kLibrary,
+      "cublasSgeam(A^T): the library call a user would make instead, same bytes, same run.", "",
+      false},
+     launch_cublas<4>,
+     tile_library,
      true},
     // bf16
     {{"bf16-copy", DType::bf16, kRoof,
@@ -383,12 +403,21 @@ const Variant kVariants[] = {
      launch_vec16<U64>,
      tile_aligned,
      true},
-    // Six blocks per SM (38 registers), 48 KB of tiles in flight, is the measured optimum: five
-    // as fast, four 5 points slower, eight or any larger tile (64-192 KB) 1-2.5 points slower.
+    // Six blocks per SM (38 registers), 48 KB of tiles in flight, is the measured optimum. At
+    // 16384 x 16384, whose 128 KiB pitch takes the paired tile walk (make_tile_walk): five
+    // blocks 3.5 points slower, seven or eight as fast, 32x64 or 64x32 tiles 0.2 points slower
+    // (H200, paired runs; before the paired walk: five as fast, four 5 points slower, any
+    // larger tile 1-2.5 points slower).
     {{"fp64-fast", DType::fp64, kFast,
       "2x2 double blocks between 16-byte accesses on a chunk-swizzled 32x32 tile.", "", false},
      launch_fast<U64, 32, 32, 16, 6, 0, 0>,
      tile_fast<32, 32>,
+     true},
+    {{"fp64-cublas", DType::fp64, kLibrary,
+      "cublasDgeam(A^T): the library call a user would make instead, same bytes, same run.", "",
+      false},
+     launch_cublas<8>,
+     tile_library,
      true},
     // fp8
     {{"fp8-copy", DType::fp8, kRoof,
@@ -470,6 +499,27 @@ std::vector<const Variant*> select(const TransposeOptions& o, std::string* error
   return chosen;
 }
 
+// The library rows need their library; after cudaSetDevice, since loading it makes a handle on
+// the current device. Rows the user named are refused (the error says why); rows that came
+// with the default selection are dropped with a note.
+std::string drop_unloadable_library_rows(const TransposeOptions& o,
+                                         std::vector<const Variant*>* chosen,
+                                         std::vector<std::string>* notes) {
+  const auto is_library = [](const Variant* v) { return v->info.role == VariantRole::library; };
+  if (std::none_of(chosen->begin(), chosen->end(), is_library)) return {};
+  const std::string& why = cublas_unavailable_reason();
+  if (why.empty()) return {};
+  for (const Variant* v : *chosen) {
+    if (!is_library(v)) continue;
+    if (std::find(o.variants.begin(), o.variants.end(), v->info.name) != o.variants.end()) {
+      return "'" + std::string(v->info.name) + "' cannot run here: " + why;
+    }
+    notes->push_back(std::string(v->info.name) + " left out: " + why);
+  }
+  std::erase_if(*chosen, is_library);
+  return {};
+}
+
 bool cancelled(const std::atomic<bool>* cancel) {
   return cancel != nullptr && cancel->load(std::memory_order_relaxed);
 }
@@ -549,20 +599,27 @@ SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressF
     return report;
   }
   std::string unknown;
-  const std::vector<const Variant*> chosen = select(o, &unknown);
+  std::vector<const Variant*> chosen = select(o, &unknown);
   if (!unknown.empty()) {
     report.status = RunStatus::bad_input;
     report.error = unknown;
     return report;
   }
 
-  Progress step{0, static_cast<int>(chosen.size()) + 1, "preparing the input"};
+  Progress step{0, 0, "preparing the input"};
   const auto tell = [&](std::string what) {
     step.what = std::move(what);
     if (progress) progress(step);
   };
   try {
     check(cudaSetDevice(report.device.ordinal), "cudaSetDevice");
+    if (std::string refusal = drop_unloadable_library_rows(o, &chosen, &report.notes);
+        !refusal.empty()) {
+      report.status = RunStatus::bad_input;
+      report.error = refusal;
+      return report;
+    }
+    step.steps = static_cast<int>(chosen.size()) + 1;
     const std::size_t elements = std::size_t(o.rows) * std::size_t(o.cols);
     const std::size_t bytes = elements * static_cast<std::size_t>(dtype_bytes(o.dtype));
     // Both matrices are sized for the widest dtype (fp64) whatever this one is, when the two

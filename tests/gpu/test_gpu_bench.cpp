@@ -40,7 +40,8 @@ TEST_CASE("without a GPU every entry point reports the missing device or driver 
   }
 }
 
-TEST_CASE("every dtype lists the copy roof first, then teaching variants and one fast kernel") {
+TEST_CASE("every dtype lists the copy roof first, then teaching variants and one fast kernel; "
+          "fp32 and fp64 end with cuBLAS") {
   for (const DType d : kAllDTypes) {
     CAPTURE(dtype_name(d));
     const std::vector<VariantInfo> variants = transpose_variants(d);
@@ -48,6 +49,7 @@ TEST_CASE("every dtype lists the copy roof first, then teaching variants and one
     REQUIRE(variants.size() >= 3);
     CHECK(variants.front().role == VariantRole::roof);
     int fast = 0;
+    int library = 0;
     std::set<std::string_view> names;
     for (const VariantInfo& v : variants) {
       CAPTURE(v.name);
@@ -56,6 +58,7 @@ TEST_CASE("every dtype lists the copy roof first, then teaching variants and one
       CHECK(names.insert(v.name).second);
       CHECK_FALSE(v.lesson.empty());
       fast += v.role == VariantRole::fast ? 1 : 0;
+      library += v.role == VariantRole::library ? 1 : 0;
       // A named preset must exist and describe the same element type.
       if (!v.preset.empty()) {
         const Preset* p = find_preset(v.preset);
@@ -64,6 +67,10 @@ TEST_CASE("every dtype lists the copy roof first, then teaching variants and one
       }
     }
     CHECK(fast == 1);
+    // cuBLAS has a geam for float and double only.
+    const bool has_geam = d == DType::fp32 || d == DType::fp64;
+    CHECK(library == (has_geam ? 1 : 0));
+    if (has_geam) CHECK(variants.back().role == VariantRole::library);
 #else
     CHECK(variants.empty());  // the table holds the kernels: none in a build without CUDA
 #endif

@@ -99,6 +99,8 @@ struct ScriptedGpu {
           {"fp32-padded", DType::fp32, R::teaching, "padded", "fp32-pad1", true},
           {"fp32-aligned-pad", DType::fp32, R::teaching, "4-way", "fp32-pad4", false},
           {"fp32-vec16", DType::fp32, R::teaching, "4-way", "fp32-pad4-vec16-store", false},
+          {"fp32-fast", DType::fp32, R::fast, "fast", "", false},
+          {"fp32-cublas", DType::fp32, R::library, "cuBLAS", "", false},
       };
     };
     b.run_suite = [this](const gpu::TransposeOptions& o, const gpu::ProgressFn& progress,
@@ -125,7 +127,9 @@ struct ScriptedGpu {
                    variant("fp32-naive", R::teaching, 1372, true),
                    variant("fp32-padded", R::teaching, 2470, true),
                    variant("fp32-aligned-pad", R::teaching, 2464, true),
-                   variant("fp32-vec16", R::teaching, 2600, false)};
+                   variant("fp32-vec16", R::teaching, 2600, false),
+                   variant("fp32-fast", R::fast, 3760, true),
+                   variant("fp32-cublas", R::library, 3640, true)};
       return r;
     };
     b.run_patterns = [this](std::span<const WarpAccess> accesses, const gpu::PatternOptions&,
@@ -645,11 +649,13 @@ TEST_CASE("the GPU window draws each tab's results in the app, with no display")
   REQUIRE(start_run(s.gpu, s.scenario).empty());
   REQUIRE(settle(s.gpu));
 
-  SUBCASE("Transpose: the wrong kernel is named in red, the fastest bar in green") {
+  SUBCASE("Transpose: the wrong kernel is named in red, the conflict-free bars in green") {
     imgui.frame(s);
     CHECK_FALSE(s.gpu.show_tab);  // brought to the front once
     CHECK(window_drew(kWindow, c.error));
     CHECK(window_drew(kWindow, c.cell_served));
+    CHECK(window_drew(kWindow, c.note));        // the fast kernel's bar
+    CHECK(window_drew(kWindow, c.phase_line));  // cuBLAS's bar
     CHECK(window_drew(kWindow, c.ideal_line));  // the copy roof
   }
   SUBCASE("Microbenchmark: the pattern on screen is a highlighted point") {

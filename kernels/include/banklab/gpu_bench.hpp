@@ -5,8 +5,9 @@
 // back as a value (status + the CUDA call and its error text), never as exit() or a throw.
 //
 // Two numbers first, for every transpose: the bytes moved (rows x cols x element size, read
-// once and written once) and the roof, a 16-byte-per-thread device-to-device copy of the same
-// bytes timed in the same run. Each variant reports achieved / roof.
+// once and written once) and the roof, a device-to-device copy of the same bytes (one 16-byte
+// chunk per thread, the fastest copy measured) timed in the same run. Each variant reports
+// achieved / roof.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -29,8 +30,9 @@ enum class VariantRole : std::uint8_t {
   roof,      // the copy kernel: the HBM limit every transpose is measured against
   teaching,  // the lesson's tile[32][32+P] / XOR / 16-byte-vector kernels, line for line
   fast,      // the production kernel for the dtype: 16-byte accesses, swizzled tile
+  library,   // cuBLAS's geam (fp32, fp64): what a user would call instead, loaded at run time
 };
-std::string_view role_name(VariantRole role);  // "roof", "teaching", "fast"
+std::string_view role_name(VariantRole role);  // "roof", "teaching", "fast", "library"
 
 struct VariantInfo {
   std::string_view name;  // "fp32-padded": what --variant and the GUI use
@@ -43,8 +45,9 @@ struct VariantInfo {
   bool uses_pad = false;  // the shared tile is padded by TransposeOptions::pad
 };
 
-// All variants of one dtype, in the order they run (the copy roof first). Needs no GPU, but
-// the table holds the kernels, so a build without CUDA has none and returns an empty list.
+// All variants of one dtype, in the order they run (the copy roof first, the library last).
+// Needs no GPU, but the table holds the kernels, so a build without CUDA has none and returns
+// an empty list.
 std::vector<VariantInfo> transpose_variants(DType dtype);
 
 // The pad (elements per row) the "padded" variant uses when the user has not chosen one:
@@ -81,7 +84,9 @@ struct TransposeOptions {
   int repetitions = 20;  // timed launches per variant; the median is reported
   int warmup = 3;        // untimed launches first, lasting at least 20 ms in all (0: none)
   // Variant names to run (transpose_variants() spelling); empty = every variant of the dtype.
-  // The copy roof always runs, since every fraction is measured against it.
+  // The copy roof always runs, since every fraction is measured against it. A library row
+  // named here is refused where its library cannot be loaded; left to the default, it is left
+  // out with a note.
   std::vector<std::string> variants;
 };
 
@@ -111,6 +116,9 @@ struct SuiteReport {
   double sm_clock_mhz = 0;
   TransposeOptions options;            // as run, pad resolved
   std::vector<VariantResult> results;  // the copy roof first
+  // What was left out and why, one sentence each ("fp64-cublas left out: cuBLAS could not be
+  // loaded (libcublas.so.13 not found)").
+  std::vector<std::string> notes;
 
   bool ok() const { return status == RunStatus::ok; }
 };
