@@ -2,16 +2,17 @@
 # Everything the GPU kernels need from the GPU machine, in one call (device time is scarce):
 # the GPU tests, the same tests under compute-sanitizer memcheck and racecheck, the transpose
 # suite for every dtype at 16384 x 16384, the microbenchmark sweep (1- to 32-way) and a few
-# presets, and the SASS checks of the kernels. Logs go to $OUT; docs/gpu-results.md records
-# the figures.
+# presets, the paired tuning measurements (banklab_transpose_tuning), and the SASS checks of
+# the kernels. Logs go to $OUT; docs/gpu-results.md records the figures.
 #
 #   kernels/run_on_h200.sh [SIZE] [REPS]          (from the repository root)
 #
 # Binaries built on the developer machine travel in .device-carry/kernels-bin (the script
 # uses them when they run there) and doctest in .device-carry/include for building there:
-#   cmake --build build-kernels --target banklab test_gpu_kernels
+#   cmake --build build-kernels --target banklab test_gpu_kernels banklab_transpose_tuning
 #   mkdir -p .device-carry/kernels-bin .device-carry/include
-#   cp build-kernels/app/cli/banklab build-kernels/tests/gpu/test_gpu_kernels .device-carry/kernels-bin/
+#   cp build-kernels/app/cli/banklab build-kernels/tests/gpu/test_gpu_kernels \
+#     build-kernels/kernels/banklab_transpose_tuning .device-carry/kernels-bin/
 #   cp -r /usr/include/doctest .device-carry/include/
 set -uo pipefail
 size=${1:-16384}
@@ -26,16 +27,19 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --
 
 step "binaries"
 bin=.device-carry/kernels-bin
-if ! { "$bin/banklab" --version && "$bin/test_gpu_kernels" --list-test-cases >/dev/null; }; then
+if ! { "$bin/banklab" --version && "$bin/test_gpu_kernels" --list-test-cases >/dev/null &&
+  "$bin/banklab_transpose_tuning" --help >/dev/null; }; then
   echo "the carried binaries do not run here: building (GUI off)"
   build=build-h200-kernels
   cmake -S . -B "$build" -G Ninja -DBANKLAB_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=Release \
     >"$out/build.log" 2>&1 &&
-    cmake --build "$build" -j16 --target banklab test_gpu_kernels >>"$out/build.log" 2>&1 ||
+    cmake --build "$build" -j16 --target banklab test_gpu_kernels banklab_transpose_tuning \
+      >>"$out/build.log" 2>&1 ||
     { tail -30 "$out/build.log"; exit 1; }
   bin=$out/bin
   mkdir -p "$bin"
-  cp "$build/app/cli/banklab" "$build/tests/gpu/test_gpu_kernels" "$bin/"
+  cp "$build/app/cli/banklab" "$build/tests/gpu/test_gpu_kernels" \
+    "$build/kernels/banklab_transpose_tuning" "$bin/"
 fi
 
 step "SASS of the kernels"
@@ -77,4 +81,6 @@ for preset in fp32-naive fp32-pad1 fp32-pad4 broadcast bf16-naive fp64-naive fp6
   "$bin/banklab" gpu-bench --pattern --preset "$preset" --reps 5 2>&1 | tail -2 | head -1 |
     tee -a "$out/bench.txt"
 done
+step "tuning: the paired measurements behind the fast kernels"
+"$bin/banklab_transpose_tuning" 2>&1 | tee "$out/tuning.txt"
 step "done"

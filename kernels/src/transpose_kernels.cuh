@@ -11,6 +11,7 @@
 //   2. The fast kernel: 16-byte accesses on both sides of a chunk-swizzled tile, tiles in
 //      column-major order
 //   3. The copy roof
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -302,6 +303,48 @@ __global__ void __launch_bounds__(256, kMinBlocks)
       }
     }
   }
+}
+
+// Launching it. A cap (max_blocks > 0) limits the blocks resident on one SM: each block asks
+// for dynamic shared memory it never touches, enough that no more than max_blocks fit.
+// Measured on the H200, every fast kernel has an optimum of tile bytes in flight per SM
+// (docs/gpu-results.md): below it the loads cannot cover the memory latency; above it the
+// kernel slows too, which we read as the column-major walk's cost: the resident tiles write as
+// many output rows at once as they span input columns, so more tiles in flight means more,
+// shorter write streams. max_blocks 0 leaves the occupancy to registers and the tile.
+struct BlockCap {
+  int smem_per_sm = 0;         // shared memory of one SM, bytes
+  int reserved_per_block = 0;  // what the system takes of it for each resident block
+  int max_blocks = 0;
+};
+
+// Queues the kernel on stream 0; returns the error of the attribute call it may need (a launch
+// error is left for cudaGetLastError, as for any launch).
+template <class T, int kRows, int kCols, int kReadBytes, int kMinBlocks, int kL2Prefetch>
+cudaError_t launch_transpose_fast(const T* in, T* out, int rows, int cols, const TileWalk& walk,
+                                  const BlockCap& cap) {
+  using F = FastTile<T, kRows, kCols, kReadBytes>;
+  const auto kernel = transpose_fast<T, kRows, kCols, kReadBytes, kMinBlocks, kL2Prefetch>;
+  int spare = 0;
+  if (cap.max_blocks > 0) {
+    // Shared memory is allocated per block in 128-byte units; a block of at least
+    // 1/max_blocks of the SM's shared memory (rounded down to a unit) leaves no room for one
+    // more.
+    const int per_block = cap.smem_per_sm / cap.max_blocks / 128 * 128;
+    spare = std::max(0, per_block - F::kBytes - cap.reserved_per_block);
+    // A block may take 48 KB of shared memory (static + dynamic) unless the kernel's attribute
+    // allows more; a host call of microseconds before a kernel of a millisecond.
+    constexpr int kDefaultBlockLimit = 48 * 1024;
+    if (F::kBytes + spare > kDefaultBlockLimit) {
+      const cudaError_t e =
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, spare);
+      if (e != cudaSuccess) return e;
+    }
+  }
+  const int tiles_x = (cols + kCols - 1) / kCols;
+  kernel<<<static_cast<unsigned>(tiles_x) * static_cast<unsigned>(walk.tiles_y), F::kThreads,
+           static_cast<std::size_t>(spare)>>>(in, out, rows, cols, walk);
+  return cudaSuccess;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -110,37 +110,16 @@ void launch_vec16(const Launch& l) {
   transpose_teach<T, PaddedTile, true><<<teach_grid(l), kTeachBlock, smem>>>(
       static_cast<const T*>(l.in), static_cast<T*>(l.out), l.rows, l.cols, layout);
 }
-// kMaxBlocks > 0 caps the blocks resident on one SM: each block asks for dynamic shared memory
-// it never touches, enough that no more than kMaxBlocks fit. Measured on the H200, every fast
-// kernel has an optimum of tile bytes in flight per SM (docs/gpu-results.md): below it the
-// loads cannot cover the memory latency; above it the kernel slows too, which we read as the
-// column-major walk's cost: the resident tiles write as many output rows at once as they span
-// input columns, so more tiles in flight means more, shorter write streams. 0 leaves the
-// occupancy to registers and the tile.
+// The fast row of a dtype: its tile, drain width, register bound, L2 prefetch and block cap
+// (launch_transpose_fast), with the tile walk the shape calls for (make_tile_walk).
 template <class T, int kRows, int kCols, int kReadBytes, int kMinBlocks, int kL2Prefetch,
           int kMaxBlocks>
 void launch_fast(const Launch& l) {
-  using F = FastTile<T, kRows, kCols, kReadBytes>;
-  const auto kernel = transpose_fast<T, kRows, kCols, kReadBytes, kMinBlocks, kL2Prefetch>;
-  int spare = 0;
-  if constexpr (kMaxBlocks > 0) {
-    // Shared memory is allocated per block in 128-byte units; a block of at least 1/kMaxBlocks
-    // of the SM's shared memory (rounded down to a unit) leaves no room for one more.
-    const int per_block = l.smem_per_sm / kMaxBlocks / 128 * 128;
-    spare = std::max(0, per_block - F::kBytes - l.smem_reserved_per_block);
-    // A block may take 48 KB of shared memory (static + dynamic) unless the kernel's attribute
-    // allows more; a host call of microseconds before a kernel of a millisecond.
-    constexpr int kDefaultBlockLimit = 48 * 1024;
-    if (F::kBytes + spare > kDefaultBlockLimit) {
-      check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, spare),
-            "cudaFuncSetAttribute(transpose_fast, max dynamic shared memory)");
-    }
-  }
-  const int tiles_x = (l.cols + kCols - 1) / kCols;
   const TileWalk walk = make_tile_walk(l.rows, l.cols, kRows, kCols, int(sizeof(T)));
-  kernel<<<static_cast<unsigned>(tiles_x) * static_cast<unsigned>(walk.tiles_y), F::kThreads,
-           static_cast<std::size_t>(spare)>>>(static_cast<const T*>(l.in), static_cast<T*>(l.out),
-                                              l.rows, l.cols, walk);
+  const BlockCap cap{l.smem_per_sm, l.smem_reserved_per_block, kMaxBlocks};
+  check(launch_transpose_fast<T, kRows, kCols, kReadBytes, kMinBlocks, kL2Prefetch>(
+            static_cast<const T*>(l.in), static_cast<T*>(l.out), l.rows, l.cols, walk, cap),
+        "cudaFuncSetAttribute(transpose_fast, max dynamic shared memory)");
 }
 void launch_copy(const Launch& l) {
   // One thread per whole 16-byte chunk, and one more for the bytes after the last.
