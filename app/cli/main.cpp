@@ -132,9 +132,10 @@ and checked against a CPU reference after; a wrong one is printed as WRONG and t
 status is 1. Without a usable GPU, one line says why (no device, no driver, not built) and
 the exit status is 1.
 
-Transpose suite (the default): every variant of each dtype (teaching tiles, the fast kernel)
-against a 16-byte-per-thread copy of the same bytes in the same run, the HBM roof. Prints
-GB/s (bytes read + written over the median time), the fraction of the copy, the shared tile.
+Transpose suite (the default): every variant of each dtype (teaching tiles, the fast kernel,
+and for fp32 and fp64 cuBLAS's geam where libcublas loads) against a 16-byte-per-thread copy
+of the same bytes in the same run, the HBM roof. Prints GB/s (bytes read + written over the
+median time), the fraction of the copy, the shared tile.
   --dtype D         fp8, bf16, fp32, fp64 or all                          (default all)
   --size N|RxC      the input matrix, N x N or R x C; any size works      (default 16384)
   --reps R          timed launches per variant, median reported            (default 20)
