@@ -266,55 +266,55 @@ void caps() {
 // tma: fp64 32 x 32 tiles moved by the tensor-memory accelerator both ways. One thread loads
 // the tile as two 16-column boxes (128-byte swizzle) behind an mbarrier; the block transposes
 // 2 x 2 blocks into a second tile in the output's layout (128-byte swizzle); one thread stores
-// it as two boxes. No global load or store instruction is left to the threads.
+// it as two boxes. No global load or store instruction is left to the threads. Two kernels:
+// one tile per block, and persistent blocks that keep kStages tiles loading while they
+// transpose and store the oldest (a pipeline, so no block waits for its own load).
+
+constexpr int kTmaTileBytes = 32 * 32 * 8;
 
 __device__ inline std::uint32_t shared_address(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
-
-__global__ void __launch_bounds__(256) transpose_tma64(const __grid_constant__ CUtensorMap in_map,
-                                                       const __grid_constant__ CUtensorMap out_map,
-                                                       TileWalk walk) {
-  extern __shared__ unsigned char dynamic_smem[];
-  __shared__ __align__(8) std::uint64_t loaded;
-  // The 128-byte swizzle repeats every 1024 bytes, so the tiles start on a 1024-byte boundary.
-  unsigned char* in_tile = reinterpret_cast<unsigned char*>(
-      (reinterpret_cast<std::uintptr_t>(dynamic_smem) + 1023) & ~std::uintptr_t{1023});
-  unsigned char* out_tile = in_tile + 8192;
-  const int t = threadIdx.x;
-  int tile_row = 0;
-  int tile_col = 0;
-  tile_of_block(blockIdx.x, walk, &tile_row, &tile_col);
-  const int row0 = tile_row * 32;
-  const int col0 = tile_col * 32;
-  const std::uint32_t bar = shared_address(&loaded);
-  if (t == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar));
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+// The 128-byte swizzle repeats every 1024 bytes, so the tiles start on a 1024-byte boundary.
+__device__ inline unsigned char* align_1024(unsigned char* p) {
+  return reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(p) + 1023) &
+                                          ~std::uintptr_t{1023});
+}
+__device__ inline void barrier_init(std::uint64_t* bar) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(bar)));
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+// One thread: the tile at (row0, col0) into `tile`, completing `bar`'s current phase.
+__device__ inline void load_tile(const CUtensorMap& map, unsigned char* tile, std::uint64_t* bar,
+                                 int row0, int col0) {
+  const std::uint32_t b = shared_address(bar);
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b),
+               "r"(kTmaTileBytes)
+               : "memory");
+  for (int half = 0; half < 2; ++half) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+        " [%0], [%1, {%2, %3}], [%4];" ::"r"(shared_address(tile + half * 4096)),
+        "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(col0 + 16 * half), "r"(row0), "r"(b)
+        : "memory");
   }
-  __syncthreads();
-  if (t == 0) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 8192;" ::"r"(bar) : "memory");
-    for (int half = 0; half < 2; ++half) {
-      asm volatile(
-          "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-          " [%0], [%1, {%2, %3}], [%4];" ::"r"(shared_address(in_tile + half * 4096)),
-          "l"(reinterpret_cast<std::uint64_t>(&in_map)), "r"(col0 + 16 * half), "r"(row0), "r"(bar)
-          : "memory");
-    }
-  }
+}
+__device__ inline void wait_tile(std::uint64_t* bar, std::uint32_t parity) {
   std::uint32_t done = 0;
   while (done == 0) {
     asm volatile(
-        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; "
+        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
         "selp.u32 %0, 1, 0, p; }"
         : "=r"(done)
-        : "r"(bar)
+        : "r"(shared_address(bar)), "r"(parity)
         : "memory");
   }
-  // Thread -> 2 x 2 block (br, bc). The 8 lanes of a phase take (br % 8, bc % 8) =
-  // ((k + s) % 8, k): 8 distinct 16-byte chunks for the reads of in_tile and the writes of
-  // out_tile alike, under both swizzles (chunk ^ row % 8).
+}
+// All 256 threads: out_tile = the transpose of in_tile. Thread -> 2 x 2 block (br, bc); the 8
+// lanes of a phase take (br % 8, bc % 8) = ((k + s) % 8, k): 8 distinct 16-byte chunks for
+// the reads of in_tile and the writes of out_tile alike, under both swizzles (chunk ^ row % 8).
+__device__ inline void transpose_tile(const unsigned char* in_tile, unsigned char* out_tile) {
+  const int t = threadIdx.x;
   const int k = t % 8;
   const int phase = t / 8;
   const int bc = k + 8 * ((phase / 16) % 2);
@@ -334,17 +334,93 @@ __global__ void __launch_bounds__(256) transpose_tma64(const __grid_constant__ C
     *reinterpret_cast<uint4*>(out_tile + (br / 8) * 4096 + c * 128 + (((br % 8) ^ (c % 8)) << 4)) = v;
   }
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // generic writes -> TMA reads
+}
+// One thread: out_tile to the output tile whose rows start at input column col0.
+__device__ inline void store_tile(const CUtensorMap& map, const unsigned char* out_tile, int row0,
+                                  int col0) {
+  for (int half = 0; half < 2; ++half) {
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
+                     reinterpret_cast<std::uint64_t>(&map)),
+                 "r"(row0 + 16 * half), "r"(col0), "r"(shared_address(out_tile + half * 4096))
+                 : "memory");
+  }
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+
+__global__ void __launch_bounds__(256) transpose_tma64(const __grid_constant__ CUtensorMap in_map,
+                                                       const __grid_constant__ CUtensorMap out_map,
+                                                       TileWalk walk) {
+  extern __shared__ unsigned char dynamic_smem[];
+  __shared__ __align__(8) std::uint64_t loaded;
+  unsigned char* in_tile = align_1024(dynamic_smem);
+  unsigned char* out_tile = in_tile + kTmaTileBytes;
+  int tile_row = 0;
+  int tile_col = 0;
+  tile_of_block(blockIdx.x, walk, &tile_row, &tile_col);
+  if (threadIdx.x == 0) barrier_init(&loaded);
   __syncthreads();
-  if (t == 0) {
-    for (int half = 0; half < 2; ++half) {
-      asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
-                       reinterpret_cast<std::uint64_t>(&out_map)),
-                   "r"(row0 + 16 * half), "r"(col0), "r"(shared_address(out_tile + half * 4096))
-                   : "memory");
-    }
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+  if (threadIdx.x == 0) load_tile(in_map, in_tile, &loaded, tile_row * 32, tile_col * 32);
+  wait_tile(&loaded, 0);
+  transpose_tile(in_tile, out_tile);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    store_tile(out_map, out_tile, tile_row * 32, tile_col * 32);
     asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");  // the tile stays until read
   }
+}
+
+// Persistent: block b takes tiles b, b + gridDim.x, ... in the walk's order, kStages of them
+// loading at once into a ring of input tiles, two output tiles alternating for the stores.
+template <int kStages>
+__global__ void __launch_bounds__(256, 1)
+    transpose_tma64_pipelined(const __grid_constant__ CUtensorMap in_map,
+                              const __grid_constant__ CUtensorMap out_map, TileWalk walk,
+                              int tiles) {
+  extern __shared__ unsigned char dynamic_smem[];
+  __shared__ __align__(8) std::uint64_t loaded[kStages];
+  unsigned char* ring = align_1024(dynamic_smem);
+  unsigned char* out_tiles = ring + kStages * kTmaTileBytes;
+  const auto tile_at = [&](int i, int* row0, int* col0) {
+    int r = 0;
+    int c = 0;
+    tile_of_block(static_cast<int>(blockIdx.x) + i * static_cast<int>(gridDim.x), walk, &r, &c);
+    *row0 = r * 32;
+    *col0 = c * 32;
+  };
+  const int mine = (tiles - static_cast<int>(blockIdx.x) + static_cast<int>(gridDim.x) - 1) /
+                   static_cast<int>(gridDim.x);
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) barrier_init(&loaded[s]);
+    for (int i = 0; i < kStages && i < mine; ++i) {
+      int row0 = 0;
+      int col0 = 0;
+      tile_at(i, &row0, &col0);
+      load_tile(in_map, ring + i * kTmaTileBytes, &loaded[i], row0, col0);
+    }
+  }
+  __syncthreads();
+  for (int i = 0; i < mine; ++i) {
+    const int stage = i % kStages;
+    unsigned char* in_tile = ring + stage * kTmaTileBytes;
+    unsigned char* out_tile = out_tiles + (i % 2) * kTmaTileBytes;
+    wait_tile(&loaded[stage], static_cast<std::uint32_t>((i / kStages) % 2));
+    transpose_tile(in_tile, out_tile);
+    __syncthreads();  // in_tile read and out_tile written by every thread
+    if (threadIdx.x == 0) {
+      int row0 = 0;
+      int col0 = 0;
+      tile_at(i, &row0, &col0);
+      store_tile(out_map, out_tile, row0, col0);
+      if (i + kStages < mine) {
+        tile_at(i + kStages, &row0, &col0);
+        load_tile(in_map, in_tile, &loaded[stage], row0, col0);
+      }
+      // The other output tile, written next, must have been read by its store.
+      asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
 }
 
 CUtensorMap fp64_tensor_map(void* base, int rows, int cols) {
@@ -368,18 +444,39 @@ CUtensorMap fp64_tensor_map(void* base, int rows, int cols) {
   return map;
 }
 
+template <int kStages>
+void tma_pipelined(const CUtensorMap& in_map, const CUtensorMap& out_map, const TileWalk& walk,
+                   int n, int blocks_per_sm) {
+  const auto kernel = transpose_tma64_pipelined<kStages>;
+  const int smem = (kStages + 2) * kTmaTileBytes + 1024;
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
+        "cudaFuncSetAttribute(transpose_tma64_pipelined)");
+  const int tiles = (n / 32) * (n / 32);
+  const unsigned blocks = unsigned(g.sms * blocks_per_sm);
+  paired("fp64 TMA pipelined, " + std::to_string(blocks_per_sm) + " x " + std::to_string(kStages) +
+             " tiles per SM",
+         n, n, 8, std::size_t(n) * n * 8,
+         [&] { kernel<<<blocks, 256, smem>>>(in_map, out_map, walk, tiles); });
+}
+
 void tma() {
   std::puts("== tma: fp64 32 x 32 through tensor maps, against fp64-fast");
   const int n = 16384;
   const CUtensorMap in_map = fp64_tensor_map(g.in, n, n);
   const CUtensorMap out_map = fp64_tensor_map(g.out, n, n);
   const TileWalk walk = make_tile_walk(n, n, 32, 32, 8);
-  const int smem = 2 * 8192 + 1024;  // two tiles and the alignment
+  const int smem = 2 * kTmaTileBytes + 1024;  // two tiles and the alignment
   check(cudaFuncSetAttribute(transpose_tma64, cudaFuncAttributeMaxDynamicSharedMemorySize, smem),
         "cudaFuncSetAttribute(transpose_tma64)");
   const unsigned blocks = unsigned(n / 32) * unsigned(n / 32);
   paired("fp64 TMA load + store, product walk", n, n, 8, std::size_t(n) * n * 8,
          [&] { transpose_tma64<<<blocks, 256, smem>>>(in_map, out_map, walk); });
+  tma_pipelined<6>(in_map, out_map, walk, n, 1);
+  tma_pipelined<8>(in_map, out_map, walk, n, 1);
+  tma_pipelined<12>(in_map, out_map, walk, n, 1);
+  tma_pipelined<4>(in_map, out_map, walk, n, 2);
+  tma_pipelined<6>(in_map, out_map, walk, n, 2);
+  tma_pipelined<3>(in_map, out_map, walk, n, 3);
   Fp64Fast::run("fp64-fast", n, n, Walk::product, kOtherCap);
 }
 
