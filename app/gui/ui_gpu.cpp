@@ -233,8 +233,9 @@ void transpose_table(const RunRecord& run, const Palette& c) {
 void transpose_tab(const GpuPanel& p, const Palette& c) {
   if (p.selected_run < 0) {
     ImGui::TextWrapped("No run yet. Run on GPU times every transpose kernel of the tile's dtype "
-                       "against a device-to-device copy of the same bytes (the HBM roof), in "
-                       "one run, each result verified against the CPU.");
+                       "(and cuBLAS's geam for fp32 and fp64) against a device-to-device copy "
+                       "of the same bytes (the HBM roof), in one run, each result verified "
+                       "against the CPU.");
     for (const std::string& line : reversal_lines(RunRecord{})) ImGui::TextWrapped("%s", line.c_str());
     return;
   }
