@@ -190,13 +190,13 @@ __device__ inline void copy_async_wait_all() {
 // writes) reached 87-93% of the copy, column-major 95-97% (docs/gpu-results.md).
 //
 // One exception, also measured: when the input's row pitch is a multiple of 128 KiB, all the
-// reads of one tile column share their address bits 0-16, and the kernel loses 2-3 points
-// (fp64 16384 x 16384: 95.5 % of a four-chunks-per-thread copy; the same kernel on
-// 16384 x 8192 or 16384 x 16416 doubles: 98 %; fp32, bf16 and fp8 with a 128 KiB pitch lose
-// as much). We read it as the H200's memory channels being chosen from those bits, unevenly
-// (not measured directly). Then the blocks alternate between two tile columns 64 KiB apart,
-// which flips bit 16 from one tile to the next: 97.1 % of that copy; pairs 32 KiB or 128 KiB
-// apart, or four columns at once, measured slower.
+// reads of one tile column share their address bits 0-16, and every fast kernel loses 2-5
+// points (fp64 16384 x 16384: 93.9 % of the copy; the same kernel on 16384 x 8192 doubles,
+// a 64 KiB pitch: 96.6 %). We read it as the H200's memory channels being chosen from those
+// bits, unevenly (not measured directly). Then the blocks alternate between two tile columns
+// 64 KiB apart, which flips bit 16 from one tile to the next: 95.8 %. On a 256 KiB pitch,
+// pairs 64 KiB apart 95.7 %, 32 KiB or 128 KiB apart 93.3 % and 93.7 %
+// (`banklab_transpose_tuning pitch walks`, docs/gpu-results.md).
 struct TileWalk {
   int tiles_y = 0;       // tile rows of the input
   int pair_spacing = 0;  // tile columns between the two walked side by side; 0: one at a time
@@ -349,9 +349,9 @@ cudaError_t launch_transpose_fast(const T* in, T* out, int rows, int cols, const
 
 // ---------------------------------------------------------------------------------------------
 // 3. The copy roof: the same bytes read once and written once, one 16-byte chunk per thread,
-// 128 threads per block. Of the copies timed on the H200 this one was the fastest: 0.3 % ahead
-// of 256 threads, 1.3 % ahead of four chunks per thread, 0.9-1.2 % ahead of cudaMemcpy
-// (docs/gpu-results.md). The thread past the last whole chunk copies the 0-15 bytes left.
+// 128 threads per block. Of the copies timed on the H200 this one was the fastest: the same
+// copy with 256 threads ran at 99.7 % of it, cudaMemcpy at 99.4 %, four chunks per thread at
+// 95.1 % (`banklab_transpose_tuning roofs`, docs/gpu-results.md). The thread past the last whole chunk copies the 0-15 bytes left.
 inline constexpr int kCopyThreads = 128;
 
 __global__ void __launch_bounds__(kCopyThreads)

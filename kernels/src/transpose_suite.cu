@@ -298,8 +298,9 @@ const Variant kVariants[] = {
      launch_vec16<U32>,
      tile_aligned,
      true},
-    // At most four blocks per SM (64 KB of tiles in flight): 97.9 % of the copy against 97.5 %
-    // for the five that registers allow, 97.6 % for three, 85 % for two (H200, paired runs).
+    // At most four blocks per SM (64 KB of tiles in flight): 96.2 % of the copy against 95.8 %
+    // for the five that registers allow and 95.1 % for three (H200,
+    // `banklab_transpose_tuning caps`, docs/gpu-results.md).
     {{"fp32-fast", DType::fp32, kFast,
       "16-byte loads, stores and shared accesses on a chunk-swizzled 64x64 tile.", "", false},
      launch_fast<U32, 64, 64, 16, 1, 0, 4>,
@@ -383,10 +384,9 @@ const Variant kVariants[] = {
      tile_aligned,
      true},
     // Six blocks per SM (38 registers), 48 KB of tiles in flight, is the measured optimum. At
-    // 16384 x 16384, whose 128 KiB pitch takes the paired tile walk (make_tile_walk): five
-    // blocks 3.5 points slower, seven or eight as fast, 32x64 or 64x32 tiles 0.2 points slower
-    // (H200, paired runs; before the paired walk: five as fast, four 5 points slower, any
-    // larger tile 1-2.5 points slower).
+    // 16384 x 16384, whose 128 KiB pitch takes the paired tile walk (make_tile_walk): four
+    // blocks 85.1 % of the copy, five 93.3 %, six 95.9-96.0 %, seven 95.8 % (H200,
+    // `banklab_transpose_tuning caps`, docs/gpu-results.md).
     {{"fp64-fast", DType::fp64, kFast,
       "2x2 double blocks between 16-byte accesses on a chunk-swizzled 32x32 tile.", "", false},
      launch_fast<U64, 32, 32, 16, 6, 0, 0>,
