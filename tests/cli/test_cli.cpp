@@ -337,6 +337,43 @@ TEST_CASE("explain with no preset explains the default one") {
   CHECK(run.out.starts_with(std::string(kDefaultPreset) + ": "));
 }
 
+TEST_CASE("explain takes the scenario flags of analyze, and says the same numbers") {
+  const char* scenario = "--dtype bf16 --pad 1 --access column --index 3";
+  const Run run = run_banklab(std::string("explain ") + scenario + " --json");
+  REQUIRE(run.status == 0);
+  const nlohmann::json x = parse_json(run);
+  const nlohmann::json a = analyze_json(scenario);
+  CHECK(x.at("wavefronts") == a.at("wavefronts"));
+  CHECK(x.at("explanation") == a.at("explanation"));
+  CHECK(x.at("scenario").at("dtype") == "bf16");
+  // --preset NAME alone reads like PRESET: the title and the lesson.
+  CHECK(run_banklab("explain --preset bf16-pad1").out == run_banklab("explain bf16-pad1").out);
+  check_rejected("explain bf16-pad1 --pad 2", "give a PRESET or the scenario flags, not both");
+}
+
+TEST_CASE("Every flag reads as --flag value and as --flag=value, negative numbers as values") {
+  CHECK(analyze_json("--dtype=bf16 --pad=1 --index=3") ==
+        analyze_json("--dtype bf16 --pad 1 --index 3"));
+  check_rejected("analyze --index -1", "column index -1 is outside the tile");
+  check_rejected("analyze --index=-1", "column index -1 is outside the tile");
+}
+
+TEST_CASE("Help is generated from the declared flags: every flag is listed with its value") {
+  for (const char* command : {"analyze", "explain", "gpu-bench"}) {
+    CAPTURE(command);
+    const Run run = run_banklab(std::string(command) + " --help");
+    REQUIRE(run.status == 0);
+    for (const char* flag :
+         {"--preset NAME", "--dtype D", "--tile RxC", "--pad P", "--swizzle S", "--access A",
+          "--index N", "--width BYTES", "--op OP", "--lanes MASK", "--offsets LIST", "--json"}) {
+      CAPTURE(flag);
+      CHECK(run.out.find(std::string("\n  ") + flag) != std::string::npos);
+    }
+  }
+  CHECK(run_banklab("analyze --help").out.find("  --batch FILE ") != std::string::npos);
+  CHECK(run_banklab("presets --help").out.starts_with("usage: banklab presets [--json]\n"));
+}
+
 TEST_CASE("presets prints one entry per preset") {
   const Run run = run_banklab("presets");
   REQUIRE(run.status == 0);
