@@ -9,6 +9,7 @@
 //
 // Without a usable GPU it prints one line saying why (no device, no driver, not built) and
 // exits 1. A variant whose output is wrong is printed as wrong and also makes the exit 1.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -144,14 +145,31 @@ int run_suite(const Args& args) {
   bool first = true;
   const bool json = args.has("json");
   if (json) w.begin_object();
+  // Every option is checked before the GPU is looked for: a bad one is the user's to fix on
+  // any machine, with or without a GPU.
+  std::vector<gpu::TransposeOptions> suites;
   for (const DType d : dtypes) {
-    gpu::TransposeOptions o;
+    gpu::TransposeOptions& o = suites.emplace_back();
     o.dtype = d;
     o.rows = size->first;
     o.cols = size->second;
     o.repetitions = static_cast<int>(*reps);
     o.pad = static_cast<int>(*pad);
-    if (const auto v = args.value("variant")) o.variants.emplace_back(*v);
+    if (const std::string rule = gpu::check_options(o); !rule.empty()) return bad_input(rule);
+    if (const auto v = args.value("variant")) {
+      o.variants.emplace_back(*v);
+      // A build without the kernels lists none, and says so when asked to run.
+      const std::vector<gpu::VariantInfo> known = gpu::transpose_variants(d);
+      if (!known.empty() && std::ranges::find(known, *v, &gpu::VariantInfo::name) == known.end()) {
+        std::string names;
+        for (const gpu::VariantInfo& k : known)
+          names += (names.empty() ? "" : ", ") + std::string(k.name);
+        return bad_input(quote(*v) + " is not a " + std::string(dtype_name(d)) +
+                         " variant; the variants are " + names);
+      }
+    }
+  }
+  for (const gpu::TransposeOptions& o : suites) {
     const gpu::SuiteReport r = gpu::run_transpose_suite(o);
     if (!r.ok()) return not_run(r.status, r.error);
     if (first) {
@@ -198,6 +216,7 @@ Expected<std::vector<Labelled>> patterns_from_flags(const Args& args) {
   if (args.has("offsets")) {
     const Expected<WarpAccess> a = access_from_flags(args);
     if (!a) return Error{a.error()};
+    if (const std::string e = first_error(check_access(*a)); !e.empty()) return Error{e};
     return std::vector<Labelled>{{to_string(*a), *a}};
   }
   const Expected<Scenario> s = scenario_from_flags(args);

@@ -217,15 +217,26 @@ int dispatch(std::span<const std::string_view> words) {
 
 }  // namespace
 
+namespace {
+
+// One line on stderr, whatever the message holds: its control bytes (a newline from a file's
+// text, say) are shown as \xNN.
+void print_error(std::string_view message) {
+  const std::string line = shown(message, std::string_view::npos);
+  std::fprintf(stderr, "banklab: %s\n", line.c_str());
+}
+
+}  // namespace
+
 int bad_input(std::string_view message) {
-  std::fprintf(stderr, "banklab: %.*s\n", static_cast<int>(message.size()), message.data());
+  print_error(message);
   return kExitBadInput;
 }
 
 void print(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
 int failure(std::string_view message) {
-  std::fprintf(stderr, "banklab: %.*s\n", static_cast<int>(message.size()), message.data());
+  print_error(message);
   return kExitFailure;
 }
 

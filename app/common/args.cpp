@@ -132,31 +132,6 @@ std::string command_word(const CommandSyntax& syntax) {
 
 }  // namespace
 
-std::string shown(std::string_view text) {
-  constexpr std::size_t kMaxShown = 60;
-  std::string q;
-  for (std::size_t i = 0; i < text.size() && i < kMaxShown; ++i) {
-    const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte < 0x20 || byte == 0x7F) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      q += "\\x";
-      q += kHex[byte >> 4];
-      q += kHex[byte & 0xF];
-    } else {
-      q += text[i];
-    }
-  }
-  if (text.size() > kMaxShown) q += "\u2026";
-  return q;
-}
-
-std::string quote(std::string_view text) {
-  std::string q(1, '\'');  // appended, not "'" + ...: GCC 12 warns falsely (-Wrestrict)
-  q += shown(text);
-  q += '\'';
-  return q;
-}
-
 bool Args::has(std::string_view flag) const {
   return std::any_of(flags_.begin(), flags_.end(), [&](const auto& f) { return f.first == flag; });
 }

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "banklab/expected.hpp"
+#include "banklab/format.hpp"
 
 namespace banklab::cli {
 
@@ -109,10 +110,8 @@ std::string help_text(const CommandSyntax& syntax);
 Expected<std::int64_t> parse_integer(std::string_view text, std::string_view what, std::int64_t min,
                                      std::int64_t max);
 
-// User text as a message may show it: at most 60 characters (then "…"), control bytes as
-// \xNN, so that a huge token or an escape sequence never reaches the terminal whole.
-std::string shown(std::string_view text);
-// The same inside single quotes: 'fp128'.
-std::string quote(std::string_view text);
+// shown() and quote(), for messages that echo user text: banklab/format.hpp.
+using banklab::quote;
+using banklab::shown;
 
 }  // namespace banklab::cli

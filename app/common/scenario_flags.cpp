@@ -183,6 +183,12 @@ Expected<Scenario> scenario_from_flags(const Args& args) {
   if (const auto text = args.value("width")) {
     const Expected<int> width = parse_width(*text);
     if (!width) return Error{"--width: " + width.error()};
+    // The raw form's rule (check_access), which the matrix pattern would otherwise pass over.
+    if (s.pattern == AccessPattern::matrix && *width != 16) {
+      return Error{"--width " + std::to_string(*width) + " does not fit --access " +
+                   std::string(op_name(s.op)) +
+                   ", which moves one 16-byte row per address (leave --width out)"};
+    }
     s.width = *width;
   }
   if (const auto text = args.value("lanes")) {

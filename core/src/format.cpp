@@ -1,5 +1,6 @@
 #include "banklab/format.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <charconv>
 #include <cstdarg>
@@ -36,6 +37,35 @@ void append_format(std::string& out, const char* fmt, ...) {
   va_start(list, fmt);
   append_v(out, fmt, list);
   va_end(list);
+}
+
+std::string shown(std::string_view text, std::size_t max_chars) {
+  // Cut at a character, not inside a UTF-8 sequence.
+  std::size_t cut = std::min(text.size(), max_chars);
+  while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
+    --cut;
+  }
+  std::string q;
+  for (std::size_t i = 0; i < cut; ++i) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x20 || byte == 0x7F) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      q += "\\x";
+      q += kHex[byte >> 4];
+      q += kHex[byte & 0xF];
+    } else {
+      q += text[i];
+    }
+  }
+  if (cut < text.size()) q += "\u2026";
+  return q;
+}
+
+std::string quote(std::string_view text) {
+  std::string q(1, '\'');  // appended, not "'" + ...: GCC 12 warns falsely (-Wrestrict)
+  q += shown(text);
+  q += '\'';
+  return q;
 }
 
 std::string lane_mask_hex(std::uint32_t mask) {

@@ -93,6 +93,15 @@ TEST_CASE("the lane mask as text: hex for JSON and flags, ranges for people") {
   CHECK(format("%d of %s", 3, "32") == "3 of 32");
 }
 
+TEST_CASE("user text in a message: cut to 60 bytes at a character, control bytes escaped") {
+  CHECK(quote("fp128") == "'fp128'");
+  CHECK(shown("a\nb\x1b[0m") == "a\\x0ab\\x1b[0m");
+  CHECK(shown(std::string(100, 'x')) == std::string(60, 'x') + "\u2026");
+  // 59 ASCII bytes then a 3-byte character: the cut falls before it, not inside it.
+  CHECK(shown(std::string(59, 'x') + "\u2026\u2026") == std::string(59, 'x') + "\u2026");
+  CHECK(shown(std::string(100, 'x'), std::string_view::npos) == std::string(100, 'x'));
+}
+
 }  // namespace
 
 TEST_CASE("an analysis writes one object with the counts, the lanes and the diagnostics") {
