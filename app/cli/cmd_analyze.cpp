@@ -11,6 +11,7 @@
 #include "analyze_batch.hpp"
 #include "banklab/banklab.hpp"
 #include "commands.hpp"
+#include "scenario_file.hpp"
 #include "text_output.hpp"
 
 namespace banklab::cli {
@@ -87,6 +88,12 @@ int run_analyze(const Args& args) {
     }
   }
   if (const auto mixed = mixed_forms(args)) return bad_input(*mixed);
+  if (const auto path = args.value("save-scenario")) {
+    const Expected<Scenario> s = scenario_from_flags(args);
+    if (!s) return reject(args, s.error());
+    const Expected<bool> saved = write_scenario_file(std::string(*path), *s);
+    if (!saved) return failure(saved.error());
+  }
   if (batch) return run_analyze_batch(*args.value("batch"));
   if (raw) return run_raw(args);
   return run_scenario(args);

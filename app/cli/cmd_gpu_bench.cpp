@@ -22,8 +22,8 @@
 namespace banklab::cli {
 namespace {
 
-constexpr std::string_view kPatternFlags[] = {"preset", "tile", "swizzle", "access", "index",
-                                              "width",  "op",   "lanes",   "offsets"};
+constexpr std::string_view kPatternFlags[] = {"scenario", "preset", "tile", "swizzle", "access",
+                                              "index",    "width",  "op",   "lanes",   "offsets"};
 constexpr std::string_view kSuiteFlags[] = {"size", "variant"};
 
 std::string device_line(const gpu::DeviceInfo& d, double measured_mhz) {

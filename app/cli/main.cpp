@@ -24,7 +24,10 @@ struct Command {
 
 constexpr FlagSpec kBatchFlags[] = {{"batch", "FILE", "the file to read, or - for standard input"}};
 constexpr FlagSpec kAnalyzeFlags[] = {
-    {"json", "", "one JSON object instead of the lane table, bank grid and explanation"}};
+    {"json", "", "one JSON object instead of the lane table, bank grid and explanation"},
+    {"save-scenario", "FILE",
+     "also write the scenario to FILE, for --scenario FILE here and in\n"
+     "banklab-gui (plain text: key = value lines)"}};
 constexpr FlagGroup kAnalyzeGroups[] = {
     kScenarioGroup,
     kOffsetsGroup,
@@ -59,6 +62,8 @@ does, and shows which lane hits which bank in which wavefront.
   banklab analyze --preset bf16-pad1 --index 3 --json
   banklab analyze --op ld --width 8 --offsets 0,8,16,...  (all 32)
   banklab analyze --batch patterns.txt > results.jsonl
+  banklab analyze --dtype bf16 --pad 1 --index 3 --save-scenario bf16.txt
+  banklab analyze --scenario bf16.txt --pad 2
 )"};
 
 constexpr FlagSpec kPresetsFlags[] = {

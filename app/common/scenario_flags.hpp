@@ -19,6 +19,7 @@
 namespace banklab::cli {
 
 inline constexpr FlagSpec kScenarioFlags[] = {
+    {"scenario", "FILE", "start from a scenario file (key = value lines, the flags below)"},
     {"preset", "NAME", "start from a preset (banklab presets); the flags below override it"},
     {"dtype", "D", "fp8|int8, bf16|fp16, fp32|float, fp64|double          (default fp32)"},
     {"tile", "RxC", "rows x columns in elements                             (default 32x32)"},
@@ -51,13 +52,16 @@ inline constexpr FlagGroup kScenarioGroups[] = {kScenarioGroup, kOffsetsGroup};
 bool is_scenario_flag(std::string_view name);
 bool has_scenario_flags(const Args& args);
 
-// The scenario the flags describe: the defaults (or the --preset) with the other flags applied,
-// or with --offsets a custom scenario of those 32 offsets. The first flag that cannot be read,
+// The scenario the flags describe: the defaults (or the --preset, or the --scenario file's lines:
+// scenario_file.hpp) with the other flags applied, or with --offsets a custom scenario of those
+// 32 offsets. The first flag that cannot be read,
 // or that does not fit the others, ends it with a message naming the flag.
 Expected<Scenario> scenario_from_flags(const Args& args);
 
-// The raw form as one access (--offsets, --op, --width, --lanes), for the commands that take
-// raw addresses rather than a scenario (analyze, gpu-bench --pattern).
+// The raw form (--offsets, --op, --width, --lanes) as a custom scenario (the offsets as given,
+// the lanes in its mask), and as one access (the lanes switched off are idle), for the commands
+// that take raw addresses rather than a scenario (analyze, gpu-bench --pattern).
+Expected<Scenario> custom_from_flags(const Args& args);
 Expected<WarpAccess> access_from_flags(const Args& args);
 
 // With --offsets, a flag of the scenario form is an error, never silently ignored: the

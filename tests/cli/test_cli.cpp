@@ -394,6 +394,32 @@ TEST_CASE("Every flag reads as --flag value and as --flag=value, negative number
   check_rejected("analyze --index=-1", "column index -1 is outside the tile");
 }
 
+TEST_CASE("analyze --save-scenario writes a file that --scenario opens to the same answer") {
+  const TempFile file("");
+  const std::string path = "'" + file.path().string() + "'";
+  for (const std::string& flags : std::vector<std::string>{
+           "--preset ldmatrix-swizzled",
+           "--dtype bf16 --pad 1 --access column --index 3 --lanes 0xffff",
+           "--op st --width 8 --offsets " +
+               std::string("0,-1,16,24,32,40,48,56,64,72,80,88,96,104,") +
+               "112,120,128,136,144,152,160,168,176,184,192,200,208,216,224,232,240,248"}) {
+    CAPTURE(flags);
+    const Run saved = run_banklab("analyze " + flags + " --save-scenario " + path + " --json");
+    REQUIRE(saved.status == 0);
+    const Run opened = run_banklab("analyze --scenario " + path + " --json");
+    REQUIRE(opened.status == 0);
+    const nlohmann::json a = parse_json(saved);
+    const nlohmann::json b = parse_json(opened);
+    CHECK(b.at("wavefronts") == a.at("wavefronts"));
+    CHECK(b.at("lanes") == a.at("lanes"));
+    CHECK(run_banklab("explain --scenario " + path).status == 0);
+  }
+  check_rejected("analyze --scenario /dev/zero", "/dev/zero: not a regular file");
+  const Run refused = run_banklab("analyze --save-scenario /dev/null");
+  CHECK(refused.status == 1);
+  CHECK(refused.err == "banklab: /dev/null: not a regular file; a scenario is written to a file\n");
+}
+
 TEST_CASE("Help is generated from the declared flags: every flag is listed with its value") {
   for (const char* command : {"analyze", "explain", "gpu-bench"}) {
     CAPTURE(command);

@@ -108,6 +108,7 @@ TEST_CASE("the command line accepts the documented options and rejects the rest"
     CHECK(on_preset->scenario->tile.pad == 1);
     CHECK_FALSE(parse({"--preset", "fp32-pad4"})->scenario.has_value());
     CHECK(parse({"--dtype", "fp128"}).error().starts_with("--dtype expects fp8, bf16"));
+    CHECK(parse({"--scenario", "/dev/zero"}).error() == "/dev/zero: not a regular file");
     CHECK(parse({"--offsets", "1,2", "--width", "4"}).error().starts_with("--offsets: "));
   }
   SUBCASE("errors name the option and the rule") {
