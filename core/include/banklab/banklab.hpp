@@ -8,6 +8,7 @@
 #include "banklab/format.hpp"
 #include "banklab/hardware.hpp"
 #include "banklab/json.hpp"
+#include "banklab/kernel_code.hpp"
 #include "banklab/json_writer.hpp"
 #include "banklab/layout.hpp"
 #include "banklab/presets.hpp"
