@@ -658,7 +658,10 @@ std::string format_code_error(const CodeError& e, std::span<const CodeSource> so
   }
   if (begin == std::string::npos || begin > src->text.size()) return out;
   const std::size_t end = src->text.find('\n', begin);
-  const std::string line = src->text.substr(begin, end == std::string::npos ? end : end - begin);
+  std::string line = src->text.substr(begin, end == std::string::npos ? end : end - begin);
+  // Control bytes would move the caret or drive the terminal: each shows as one blank.
+  for (char& c : line)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) c = ' ';
   out += "  " + line + "\n  ";
   for (int c = 0; c < e.column && static_cast<std::size_t>(c) < line.size(); ++c)
     out += line[static_cast<std::size_t>(c)] == '\t' ? '\t' : ' ';
