@@ -164,6 +164,10 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
                                                  : banklab::kDefaultPreset;
   }
   gui::load_preset(state, std::string(preset));
+  if (opt.scenario) {  // the scenario flags, on top of the preset
+    state.user.scenario = *opt.scenario;
+    state.user.custom_text = gui::offsets_text(state.user.scenario.custom_offsets);
+  }
   if (opt.clock) {
     gui::refresh(state);
     gui::step_by(state, *opt.clock - state.user.step.served);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "banklab/diagnostic.hpp"
+#include "banklab/format.hpp"
 #include "fonts.hpp"
 #include "palette.hpp"
 
@@ -24,8 +25,7 @@ void help_marker(const char* text);
 bool draw_errors_instead(const Palette& p, const std::vector<Diagnostic>& diagnostics,
                          const char* what);
 
-// "0-31", "0-7, 16-23", "5": a lane mask as ranges.
-std::string lane_ranges(std::uint32_t mask);
+// lane_ranges(mask), "0-7, 16-23": banklab/format.hpp.
 
 // Text centred in a rectangle, only if it fits; returns whether it was drawn. font: nullptr
 // for the current one; always drawn at its own size (the font texture is not filtered).
