@@ -3,6 +3,7 @@
 #include "banklab/kernel_code.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <climits>
 
@@ -533,6 +534,23 @@ std::pair<std::int64_t, int> lane_access(Evaluator& e, const Program& p, const S
   return {byte, width};
 }
 
+// The declared array as a tile, for the views that draw one: the last bound is the columns (in
+// components, for a vector type), the others the rows. The default tile when it is no tile.
+TileLayout tile_of(const SharedArray& a) {
+  static constexpr DType kBySize[] = {DType::fp8, DType::bf16, DType::fp32, DType::fp64};
+  const int size = a.scalar_bytes;
+  if (size != 1 && size != 2 && size != 4 && size != 8) return {};
+  const std::int64_t cols = a.dims.back() * (a.elem_bytes / size);
+  const std::int64_t rows = a.bytes() / (cols * size);
+  if (rows > INT_MAX || cols > INT_MAX) return {};
+  const TileLayout t{kBySize[std::countr_zero(static_cast<unsigned>(size))],
+                     static_cast<int>(rows),
+                     static_cast<int>(cols),
+                     0,
+                     {}};
+  return t.check().empty() ? t : TileLayout{};
+}
+
 KernelCode evaluate_warp(const Program& p, const KernelParams& params, const Shape& s, int warp) {
   KernelCode code;
   code.array = s.array;
@@ -540,6 +558,7 @@ KernelCode evaluate_warp(const Program& p, const KernelParams& params, const Sha
   const Op op = access_op(p, params);
   Scenario& sc = code.scenario;
   sc.pattern = AccessPattern::custom;
+  sc.tile = tile_of(s.array);
   sc.op = op;
   sc.width = is_matrix_op(op) ? 16 : 0;
   sc.lane_mask = 0;
@@ -554,6 +573,7 @@ KernelCode evaluate_warp(const Program& p, const KernelParams& params, const Sha
     LaneCode& l = code.lanes[static_cast<std::size_t>(lane)];
     l.thread = {t % bx, t / bx % by, t / (bx * by)};
     e.set_thread(lane, l.thread);
+    if (p.guard >= 0 && e.integer(p.guard) == 0) continue;
     const auto [byte, width] = lane_access(e, p, s, op);
     if (sc.width != 0 && sc.width != width) {
       fail(p.access->begin, e.where() + "the access is " + std::to_string(width) +

@@ -51,7 +51,7 @@ bool is_integer_word(std::string_view w) {
          w == "char";
 }
 
-enum class Tok : std::uint8_t { end, number, name, punct };
+enum class Tok : std::uint8_t { end, number, name, punct, string };
 
 struct Token {
   Tok kind = Tok::end;
@@ -116,9 +116,9 @@ std::size_t read_number(std::string_view s, Pos pos, std::int64_t* out) {
 
 constexpr std::string_view kPuncts[] = {
     "<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--",
-    "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "->", "::", "+",  "-",
-    "*",   "/",   "%",  "^",  "&",  "|",  "~",  "!",  "?",  ":",  "(",  ")",
-    "[",   "]",   "{",  "}",  "<",  ">",  "=",  ",",  ";",  "#",  ".",
+    "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "->", "+",  "-",  "*",
+    "/",   "%",   "^",  "&",  "|",  "~",  "!",  "?",  ":",  "(",  ")",  "[",
+    "]",   "{",   "}",  "<",  ">",  "=",  ",",  ";",  "#",  ".",
 };
 
 void skip_blank(std::string_view s, std::size_t& i, bool& line_start, Pos pos) {
@@ -160,6 +160,16 @@ std::vector<Token> tokenize(std::string_view s, int source) {
       const std::size_t n = read_number(s.substr(i), t.pos, &t.number);
       t.text = s.substr(i, n);
       i += n;
+    } else if (s[i] == '"') {
+      // A string literal, for asm statements: its text without the quotes and escapes.
+      std::size_t j = i + 1;
+      t.kind = Tok::string;
+      while (j < s.size() && s[j] != '"' && s[j] != '\n') {
+        if (s[j] == '\\' && j + 1 < s.size()) ++j;
+        t.text += s[j++];
+      }
+      if (j >= s.size() || s[j] != '"') fail(t.pos, "this string is never closed with \"");
+      i = j + 1;
     } else if (name_start(s[i])) {
       std::size_t j = i;
       while (j < s.size() && (name_char(s[j]) ||
@@ -227,6 +237,7 @@ class Parser {
   }
   static std::string describe(const Token& t) {
     if (t.kind == Tok::end) return "the end of the code";
+    if (t.kind == Tok::string) return "a string";
     return "'" + t.text + "'";
   }
 
@@ -317,6 +328,9 @@ class Parser {
   int call(const Token& name, int depth);
   int cast_to(Pos pos, TypeRef type, int depth);
   void statement();
+  void guarded_statement(Pos begin);
+  void asm_statement(Pos begin);
+  std::vector<int> asm_operands();
   void shared_declaration(Pos begin);
   void definition(const TypeRef& type, Pos begin);
   void set_access(AccessForm form, int node, Pos begin);
@@ -582,6 +596,82 @@ void Parser::definition(const TypeRef& type, Pos begin) {
   end_statement("after the definition");
 }
 
+// if (cond) access; / if (cond) { access; }: the lanes for which cond is 0 take no part.
+void Parser::guarded_statement(Pos begin) {
+  take();
+  expect("(", "after if");
+  const int cond = expression();
+  expect(")", "to close the condition");
+  const bool brace = is("{");
+  if (brace) take();
+  const bool had_access = program_.access.has_value();
+  statement();
+  if (brace) expect("}", "to close the if");
+  if (is_name("else")) fail(peek().pos, "else is not supported: the if guards the one access");
+  if (had_access || !program_.access) {
+    fail(begin, "an if must guard the access: if (threadIdx.x < 16) x = tile[..];");
+  }
+  if (program_.guard >= 0) fail(begin, "one if around the access: join the conditions with &&");
+  program_.guard = cond;
+}
+
+// "constraint"(expr), ... up to the next ':' or ')'.
+std::vector<int> Parser::asm_operands() {
+  std::vector<int> operands;
+  while (peek().kind == Tok::string) {
+    take();
+    expect("(", "after the operand's constraint");
+    operands.push_back(expression());
+    expect(")", "to close the operand");
+    if (!is(",")) break;
+    take();
+  }
+  return operands;
+}
+
+// asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];" : outputs :
+// inputs): the instruction's name and the operand in [...], the row address.
+void Parser::asm_statement(Pos begin) {
+  take();
+  while (is_name("volatile") || is_name("__volatile__")) take();
+  expect("(", "after asm");
+  if (peek().kind != Tok::string) fail(peek().pos, "asm takes the instruction as a string");
+  const Pos text_pos = peek().pos;
+  std::string text;
+  while (peek().kind == Tok::string) text += take().text;
+  std::vector<int> operands;
+  for (int part = 0; part < 3 && is(":"); ++part) {
+    take();
+    if (part < 2) {
+      const std::vector<int> more = asm_operands();
+      operands.insert(operands.end(), more.begin(), more.end());
+    } else {
+      while (peek().kind == Tok::string || is(",")) take();  // clobbers
+    }
+  }
+  expect(")", "to close asm(...)");
+  const std::size_t start = text.find_first_not_of(" \t\n");
+  const std::string name = text.substr(start == std::string::npos ? 0 : start,
+                                       text.find_first_of(" \t\n", start) - start);
+  if (!name.starts_with("ldmatrix") && !name.starts_with("stmatrix")) {
+    fail(text_pos,
+         "asm: only ldmatrix and stmatrix are understood; write a load or a store "
+         "in C++");
+  }
+  const std::size_t open = text.find("[%");
+  std::size_t digits = open == std::string::npos ? 0 : open + 2;
+  std::size_t index = 0;
+  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits])))
+    index = index * 10 + static_cast<std::size_t>(text[digits++] - '0');
+  if (open == std::string::npos || digits == open + 2 || index >= operands.size()) {
+    fail(text_pos, "asm: the row address must be an operand in brackets, [%N]");
+  }
+  Node n{.kind = NodeKind::call, .pos = begin, .text = name};
+  n.args.push_back(operands[index]);
+  set_access(AccessForm::bare, add(std::move(n)), begin);
+  end_statement("after asm(...)");
+}
+
 void Parser::statement() {
   const Pos begin = peek().pos;
   if (is("#")) return define();
@@ -590,7 +680,9 @@ void Parser::statement() {
     return;
   }
   if (is_name("__syncthreads")) fail(begin, "one access at a time: leave out __syncthreads()");
-  if (is_name("for") || is_name("if") || is_name("while")) {
+  if (is_name("if")) return guarded_statement(begin);
+  if (is_name("asm") || is_name("__asm__")) return asm_statement(begin);
+  if (is_name("for") || is_name("while") || is_name("else")) {
     fail(begin, "'" + peek().text +
                     "' is not supported: give the loop variable a value with "
                     "--let NAME=VALUE and write the access alone");

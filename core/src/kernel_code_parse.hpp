@@ -79,6 +79,7 @@ struct Program {
   std::vector<std::pair<std::string, int>> defs;  // constants and locals: name -> expression
   std::optional<SharedDecl> shared;
   std::optional<AccessStmt> access;
+  int guard = -1;  // if (guard) around the access: lanes where it is 0 take no part
 };
 
 // The whole code: throws Failure for the first thing it cannot read.

@@ -352,6 +352,37 @@ TEST_CASE("ldmatrix.x4 on 128-byte rows is 32 wavefronts, and 4 with the chunk s
   CHECK(run(decl, "&sA[threadIdx.x % 8][threadIdx.x / 8 * 8]", p).wavefronts == 32);
 }
 
+TEST_CASE("an if guards the access, and asm ldmatrix/stmatrix read their [%N] operand") {
+  const Run half =
+      run("__shared__ float t[32][32];", "if (threadIdx.x < 16) x = t[threadIdx.x][0];");
+  CHECK(half.wavefronts == 16);
+  CHECK(half.code->scenario.lane_mask == 0x0000FFFFu);
+  CHECK(!half.code->lanes[16].active);
+  CHECK(run("__shared__ float t[32][32];",
+            "if (0x0000ffff >> threadIdx.x & 1) { t[threadIdx.x][0] = v; }")
+            .code->scenario.lane_mask == 0x0000FFFFu);
+  const std::string decl = "__shared__ __nv_bfloat16 sA[8][64];";
+  const Run ld =
+      run(decl,
+          "unsigned addr = __cvta_generic_to_shared(&sA[threadIdx.x % 8][threadIdx.x / 8 * 8]);\n"
+          "asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
+          "             : \"=r\"(a0), \"=r\"(a1), \"=r\"(a2), \"=r\"(a3) : \"r\"(addr));");
+  CHECK(ld.wavefronts == 32);
+  CHECK(ld.code->scenario.op == Op::ldmatrix_x4);
+  const Run st =
+      run(decl,
+          "asm volatile(\"stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\" ::"
+          " \"r\"(__cvta_generic_to_shared(&sA[threadIdx.x % 8][((threadIdx.x / 8) ^ (threadIdx.x "
+          "% 8)) * 8])),"
+          " \"r\"(b0), \"r\"(b1), \"r\"(b2), \"r\"(b3));");
+  CHECK(st.wavefronts == 4);
+  CHECK(st.code->scenario.op == Op::stmatrix_x4);
+  CHECK(run(decl, "asm(\"ld.shared.f32 %0, [%1];\" : \"=f\"(x) : \"r\"(a));")
+            .error->message.find("only ldmatrix and stmatrix") != std::string::npos);
+  CHECK(run(decl, "if (threadIdx.x < 4) int q = 3;")
+            .error->message.find("an if must guard the access") != std::string::npos);
+}
+
 TEST_CASE("locals, laneid and warpid as declared, extern arrays and every warp") {
   const Run r = run("extern __shared__ float smem[];",
                     "const int laneid = threadIdx.x % 32, warpid = threadIdx.x / 32;\n"

@@ -18,7 +18,10 @@
 //                              reinterpret_cast<float4*>(&tile[r][c])[0], tile[r][c].x
 //                              ldmatrix.x4(&tile[r][c]) (also ldmatrix_x4, the PTX spelling
 //                              ldmatrix.sync.aligned.m8n8.x4.shared.b16, stmatrix.x4, and a
-//                              __cvta_generic_to_shared(...) address)
+//                              __cvta_generic_to_shared(...) address), or an asm statement
+//                              with ldmatrix/stmatrix whose [%N] operand is the row address;
+//                              the access may stand in an if (cond): lanes where cond is 0
+//                              take no part
 // Expressions: integer constants (decimal, 0x, 0b, octal, u/l suffixes), threadIdx.{x,y,z},
 // blockDim.{x,y,z}, warpSize, the code's own names and the --let values; + - * / % ^ & | << >>
 // ~ ! unary - +, < <= > >= == != && ||, ?:, ( ), casts to integer types. Every value is a 64-bit
@@ -94,7 +97,9 @@ struct KernelCode {
   int warp = 0;             // the warp shown (the worst, with kAllWarps)
   int warp_count = 1;       // warps in the block
   std::array<LaneCode, kWarpSize> lanes{};
-  Scenario scenario;  // AccessPattern::custom: the op, the width, the active lanes, the offsets
+  // AccessPattern::custom: the op, the width, the active lanes, the offsets; its tile is the
+  // declared array (the last bound the columns, in components) where that is a valid tile.
+  Scenario scenario;
 };
 
 struct CodeResult {
