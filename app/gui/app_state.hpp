@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "banklab/scenario.hpp"
+#include "code_box.hpp"
 #include "derived.hpp"
 #include "draw_queue.hpp"
 #include "geometry.hpp"
@@ -50,6 +51,7 @@ struct Views {
   bool arithmetic = true;
   bool help = false;
   bool gpu = false;  // opened from the View menu or with --gpu
+  bool code = true;
 };
 
 struct UserChoices {
@@ -57,6 +59,7 @@ struct UserChoices {
   int preset = -1;           // index in presets() of the lesson last loaded; -1 before the first
   std::string custom_text;   // what the user typed for custom offsets
   std::string custom_error;  // why it was not accepted ("" when it was)
+  CodeBox code;              // the access typed as CUDA code (code_box.hpp)
   StepThrough step;
   Settings settings;
   Views views;
