@@ -576,6 +576,11 @@ void Parser::definition(const TypeRef& type, Pos begin) {
     const Token name = take();
     if (is("["))
       fail(name.pos, "only a __shared__ array is understood; " + name.text + " has no __shared__");
+    if (is(";") || is(",") || at_end() || peek().line_start) {  // a register: float v;
+      if (!is(",")) break;
+      take();
+      continue;
+    }
     if (!is("=") && !is("{"))
       fail(peek().pos, name.text + " needs a value: " + name.text + " = ...");
     const bool brace = take().text == "{";

@@ -379,6 +379,9 @@ TEST_CASE("an if guards the access, and asm ldmatrix/stmatrix read their [%N] op
   CHECK(st.code->scenario.op == Op::stmatrix_x4);
   CHECK(run(decl, "asm(\"ld.shared.f32 %0, [%1];\" : \"=f\"(x) : \"r\"(a));")
             .error->message.find("only ldmatrix and stmatrix") != std::string::npos);
+  // The destination declared apart, as code_view writes it.
+  CHECK(run("__shared__ float t[32][33];", "float v;\nif (threadIdx.x < 8) v = t[threadIdx.x][2];")
+            .wavefronts == 1);
   CHECK(run(decl, "if (threadIdx.x < 4) int q = 3;")
             .error->message.find("an if must guard the access") != std::string::npos);
 }
