@@ -555,7 +555,11 @@ TEST_CASE("bad code of every kind gives a clear error at the right column") {
       {"__shared__ float tile[32]; __shared__ float b[2];", "tile[0]",
        "a second __shared__ declaration", 0, 27},
       {"extern __shared__ float s[4];", "s[0]", "empty first bound", 0, 25},
-      {"#define N N+1\n__shared__ float t[N];", "t[0]", "expands without end", 0, -1},
+      {"#define N N+1\n__shared__ float t[N];", "t[0]", "N is not defined", 0, -1},
+      {"#define A B+B\n#define B C+C\n#define C D+D\n#define D E+E\n#define E F+F\n#define F G+G\n"
+       "#define G H+H\n#define H I+I\n#define I J+J\n#define J K+K\n#define K 1\n__shared__ float "
+       "t[A];",
+       "t[0]", "expands to too much code", 0, -1},
       {"__shared__ float tile[32] /* open", "tile[0]", "never closed", 0, 26},
       {"__shared__ float t[4];", "t[99999999999999999999]", "does not fit in 64 bits", 1, 2},
       {"__shared__ float t[4];", "t[-9223372036854775807 - 1 - 1]", "overflows 64 bits", 1, 27},
