@@ -40,6 +40,7 @@ int run_analyze(const Args& args);   // cmd_analyze.cpp
 // --op, --lanes) and the raw form (--op, --width, --offsets, --lanes).
 Expected<Scenario> scenario_from_flags(const Args& args);
 Expected<WarpAccess> access_from_flags(const Args& args);
+int run_drill(const Args& args);      // cmd_drill.cpp
 int run_gpu_bench(const Args& args);  // cmd_gpu_bench.cpp
 int run_presets(const Args& args);   // cmd_presets.cpp
 int run_explain(const Args& args);   // cmd_explain.cpp
