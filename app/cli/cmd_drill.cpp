@@ -69,7 +69,7 @@ int run_drill(const Args& args) {
   }
 
   print("Drill at the " + std::string(level_name(*level)) + " level, " + std::to_string(*count) +
-        " questions, seed " + std::to_string(seed_value) +
+        (*count == 1 ? " question" : " questions") + ", seed " + std::to_string(seed_value) +
         ". Answer each on one line: a number, yes or no, or a fix as flags (--pad 2, "
         "--swizzle tma128).\n");
   int right = 0;

@@ -492,17 +492,17 @@ Grade grade_number(const Question& q, std::string_view text) {
   std::string fact;
   switch (q.kind) {
     case AskKind::wavefronts:
-      fact = wavefronts_text(a);
+      fact = "it takes " + wavefronts_text(a);
       break;
     case AskKind::ways:
-      fact = a.max_ways == 1 ? "conflict-free, 1-way"
-                             : article(a.max_ways) + std::to_string(a.max_ways) +
+      fact = a.max_ways == 1 ? "it is conflict-free, 1-way"
+                             : "it is " + article(a.max_ways) + std::to_string(a.max_ways) +
                                    "-way conflict in its worst phase";
       break;
     default: {
       const LaneRecord& l = a.lanes[q.lane];
       fact = "lane " + std::to_string(q.lane) + "'s first word is word " +
-             std::to_string(l.words[0]) + ", bank " + std::to_string(l.banks[0]);
+             std::to_string(l.words[0]) + ", in bank " + std::to_string(l.banks[0]);
       std::string chain = "lane " + std::to_string(q.lane) + ": ";
       if (const LaneElements& el = e.elements[q.lane]; el.count > 0) {
         chain += "element (" + std::to_string(el.first.row) + ", " + std::to_string(el.first.col) +
@@ -515,7 +515,7 @@ Grade grade_number(const Question& q, std::string_view text) {
     }
   }
   g.verdict = g.right ? "Right: " + fact + "."
-                      : "Wrong: you said " + std::to_string(*value) + "; it is " + fact + ".";
+                      : "Wrong: you said " + std::to_string(*value) + "; " + fact + ".";
   g.shown = q.scenario;
   return g;
 }
