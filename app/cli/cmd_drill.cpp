@@ -10,7 +10,6 @@
 
 #include "banklab/drill.hpp"
 #include "banklab/explain.hpp"
-#include "banklab/json.hpp"
 #include "commands.hpp"
 #include "text_output.hpp"
 

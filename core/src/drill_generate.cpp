@@ -1,7 +1,6 @@
 // The drill's questions: each level is a list of families, each family draws a scenario and an
 // ask from the question's own splitmix64 stream; the answers come from evaluate() and, for a
 // fix, from a search over pads and swizzles checked by check_fix().
-#include <bit>
 #include <cassert>
 #include <cstdio>
 
