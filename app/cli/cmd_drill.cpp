@@ -26,16 +26,15 @@ void append_shown(std::string& out, const Scenario& s) {
   append_report(out, describe(s), *e.analysis, &e.elements, &s.tile, e.diagnostics, explain(s, e));
 }
 
-// Reads lines until one is an answer; false at the end of the input.
-bool read_answer(const Question& q, Grade* g) {
+// Reads lines until one is an answer to the session's question; false at the end of the input.
+bool read_answer(DrillSession& d) {
   for (;;) {
     print("> ");
     std::fflush(stdout);
     std::string line;
     if (!std::getline(std::cin, line)) return false;
-    *g = grade(q, line);
-    if (g->read) return true;
-    print("Not an answer: " + g->verdict + ". Try again.\n");
+    if (d.answer(line)) return true;
+    print("Not an answer: " + d.graded()->verdict + ". Try again.\n");
   }
 }
 
@@ -71,18 +70,17 @@ int run_drill(const Args& args) {
         (*count == 1 ? " question" : " questions") + ", seed " + std::to_string(seed_value) +
         ". Answer each on one line: a number, yes or no, or a fix as flags (--pad 2, "
         "--swizzle tma128).\n");
-  int right = 0;
+  DrillSession d(*level, seed_value);
   for (int i = 0; i < *count; ++i) {
-    const Question q = make_question(*level, seed_value, i);
-    print("\nQuestion " + std::to_string(i + 1) + "/" + std::to_string(*count) + ": " + q.text +
-          "\n");
-    Grade g;
-    if (!read_answer(q, &g)) {
+    if (i > 0) d.next();
+    print("\nQuestion " + std::to_string(i + 1) + "/" + std::to_string(*count) + ": " +
+          d.question().text + "\n");
+    if (!read_answer(d)) {
       print("\nEnd of input: " + std::to_string(*count - i) + " of " + std::to_string(*count) +
             " questions left unanswered.\n");
       break;
     }
-    if (g.right) ++right;
+    const Grade& g = *d.graded();
     std::string out = g.verdict + "\n";
     if (g.mistake != Mistake::none) {
       out += "Mistake (" + std::string(mistake_name(g.mistake)) +
@@ -95,8 +93,8 @@ int run_drill(const Args& args) {
     }
     print(out);
   }
-  print("\nScore: " + std::to_string(right) + "/" + std::to_string(*count) + "\n" +
-        place(*level, right, static_cast<int>(*count)).text + "\n");
+  print("\nScore: " + std::to_string(d.right()) + "/" + std::to_string(*count) + "\n" +
+        place(*level, d.right(), static_cast<int>(*count)).text + "\n");
   return kExitOk;
 }
 

@@ -641,6 +641,28 @@ Placement place(DrillLevel level, int right, int total) {
   return p;
 }
 
+DrillSession::DrillSession(DrillLevel level, std::uint64_t seed)
+    : level_(level), seed_(seed), question_(make_question(level, seed, 0)) {}
+
+bool DrillSession::answer(std::string_view text) {
+  if (graded_ && graded_->read) return false;
+  graded_ = grade(question_, text);
+  if (!graded_->read) return false;
+  ++answered_;
+  if (graded_->right) {
+    ++right_;
+    ++streak_;
+  } else {
+    streak_ = 0;
+  }
+  return true;
+}
+
+void DrillSession::next() {
+  question_ = make_question(level_, seed_, ++index_);
+  graded_.reset();
+}
+
 void append_json(std::string& out, const Question& q) {
   auto strings = [&](const std::vector<std::string>& list) {
     out += '[';

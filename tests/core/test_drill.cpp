@@ -377,5 +377,33 @@ TEST_CASE("The session places the user on the rubric at 80% right") {
   CHECK(place(DrillLevel::weak, 3, 3).text.ends_with("Next: --level hire."));
 }
 
+TEST_CASE("A drill session counts right answers and the streak, once per question") {
+  DrillSession d(DrillLevel::hire, 11);
+  CHECK(json_of(d.question()) == json_of(make_question(DrillLevel::hire, 11, 0)));
+  CHECK_FALSE(d.answer("not an answer"));
+  REQUIRE(d.graded());
+  CHECK_FALSE(d.graded()->read);
+  CHECK(d.answered() == 0);
+  CHECK(d.answer(answer_text(d.question())));
+  CHECK_FALSE(d.answer(answer_text(d.question())));  // answered already: not counted twice
+  CHECK(d.right() == 1);
+  CHECK(d.streak() == 1);
+  d.next();
+  CHECK_FALSE(d.graded());
+  CHECK(json_of(d.question()) == json_of(make_question(DrillLevel::hire, 11, 1)));
+  CHECK(d.answer(answer_text(d.question())));
+  CHECK(d.streak() == 2);
+  d.next();
+  const std::string wrong = d.question().kind == AskKind::fix ? "--pad 0 --swizzle none"
+                            : d.question().kind == AskKind::worth
+                                ? (d.question().answer ? "no" : "yes")
+                                : "999";
+  CHECK(d.answer(wrong));
+  CHECK(d.streak() == 0);
+  CHECK(d.right() == 2);
+  CHECK(d.answered() == 3);
+  CHECK(d.placement().band == DrillLevel::weak);  // 2/3 is under 80%
+}
+
 }  // namespace
 }  // namespace banklab

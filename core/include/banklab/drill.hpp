@@ -158,6 +158,40 @@ struct Placement {
 };
 Placement place(DrillLevel level, int right, int total);
 
+// A run of questions at one level, as the CLI and the app keep it: the question in front of
+// the user, its grade once answered, the score and the streak of right answers in a row.
+//
+//   DrillSession d(DrillLevel::hire, 7);   // question 0 of seed 7
+//   d.answer("16");                        // graded; d.graded says right or wrong
+//   d.next();                              // question 1
+class DrillSession {
+ public:
+  DrillSession(DrillLevel level, std::uint64_t seed);
+
+  DrillLevel level() const { return level_; }
+  std::uint64_t seed() const { return seed_; }
+  const Question& question() const { return question_; }
+  // The current question's grade once it has been answered; nullopt before.
+  const std::optional<Grade>& graded() const { return graded_; }
+  int right() const { return right_; }
+  int answered() const { return answered_; }
+  int streak() const { return streak_; }  // right answers in a row, ending with the last one
+
+  // Grades the current question once: false, with nothing counted, when the text is not an
+  // answer (graded() then holds the reason) or the question was already answered.
+  bool answer(std::string_view text);
+  void next();  // the next question of the seed
+  Placement placement() const { return place(level_, right_, answered_); }
+
+ private:
+  DrillLevel level_;
+  std::uint64_t seed_;
+  int index_ = 0;
+  Question question_;
+  std::optional<Grade> graded_;
+  int right_ = 0, answered_ = 0, streak_ = 0;
+};
+
 // One JSON object, no newline: kind, level, seed, index, args, lane (bank asks), question,
 // answer (a number; for fix, the flags; for worth, true = fix it), target (when set).
 void append_json(std::string& out, const Question& q);
