@@ -10,6 +10,7 @@
 
 #include "banklab/drill.hpp"
 #include "banklab/explain.hpp"
+#include "banklab/format.hpp"
 #include "commands.hpp"
 #include "text_output.hpp"
 
@@ -45,8 +46,7 @@ int run_drill(const Args& args) {
   if (!level_text) return bad_input("drill needs --level: weak, hire or strong-hire");
   const std::optional<DrillLevel> level = parse_level(*level_text);
   if (!level) {
-    return bad_input("--level expects weak, hire or strong-hire, got '" + std::string(*level_text) +
-                     "'");
+    return bad_input("--level expects weak, hire or strong-hire, got " + quote(*level_text));
   }
   const Expected<std::int64_t> count = args.integer("count", 5, 1, 1000);
   if (!count) return bad_input(count.error());

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <cstdio>
 
-#include "banklab/json.hpp"
+#include "banklab/format.hpp"
+#include "banklab/json_writer.hpp"
 #include "drill_internal.hpp"
 
 namespace banklab {
@@ -193,7 +193,7 @@ Expected<Fix> parse_fix(std::string_view text) {
     std::string_view name = w[i];
     if (name.starts_with("--")) name.remove_prefix(2);
     if (name != "pad" && name != "swizzle") {
-      return Error{"a fix is --pad P and/or --swizzle S, not '" + std::string(w[i]) + "'"};
+      return Error{"a fix is --pad P and/or --swizzle S, not " + quote(w[i])};
     }
     if (i + 1 == w.size()) return Error{"--" + std::string(name) + " needs a value"};
     if ((name == "pad" && f.pad) || (name == "swizzle" && f.swizzle)) {
@@ -201,9 +201,7 @@ Expected<Fix> parse_fix(std::string_view text) {
     }
     if (name == "pad") {
       const std::optional<int> pad = whole_number(w[i + 1]);
-      if (!pad)
-        return Error{"--pad expects a whole number of elements, got '" + std::string(w[i + 1]) +
-                     "'"};
+      if (!pad) return Error{"--pad expects a whole number of elements, got " + quote(w[i + 1])};
       f.pad = *pad;
     } else {
       Expected<SwizzleSpec> swizzle = parse_swizzle(w[i + 1]);
@@ -227,8 +225,7 @@ std::vector<std::string> analyze_flags(const Scenario& s) {
     flags.push_back(std::move(name));
     flags.push_back(std::move(value));
   };
-  char mask[16];
-  std::snprintf(mask, sizeof mask, "%08x", static_cast<unsigned>(s.lane_mask));
+  const std::string mask = lane_mask_hex(s.lane_mask);
   if (s.pattern == AccessPattern::custom) {
     std::string offsets;
     for (int lane = 0; lane < kWarpSize; ++lane) {
@@ -388,9 +385,7 @@ std::string wavefronts_text(const Analysis& a) {
 using drill_detail::kReversalSms;
 
 std::string drill_detail::tbps(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f TB/s", v);
-  return buf;
+  return format("%.2f TB/s", v);
 }
 
 Reversal reversal(const Analysis& a) {
@@ -480,7 +475,7 @@ Grade grade_number(const Question& q, std::string_view text) {
   Grade g;
   const std::optional<int> value = whole_number(text);
   if (!value) {
-    g.verdict = "'" + std::string(text) + "' is not a whole number";
+    g.verdict = quote(text) + " is not a whole number";
     return g;
   }
   g.read = true;
@@ -533,7 +528,7 @@ Grade grade_worth(const Question& q, std::string_view text) {
   Grade g;
   const std::optional<bool> fix = yes_or_no(text);
   if (!fix) {
-    g.verdict = "'" + std::string(text) + "' is neither yes (fix it) nor no (leave it)";
+    g.verdict = quote(text) + " is neither yes (fix it) nor no (leave it)";
     return g;
   }
   g.read = true;
@@ -664,52 +659,41 @@ void DrillSession::next() {
 }
 
 void append_json(std::string& out, const Question& q) {
-  auto strings = [&](const std::vector<std::string>& list) {
-    out += '[';
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      if (i) out += ',';
-      append_json_string(out, list[i]);
-    }
-    out += ']';
+  JsonWriter w(out);
+  auto strings = [&](std::string_view key, const std::vector<std::string>& list) {
+    if (!key.empty()) w.key(key);
+    w.begin_array();
+    for (const std::string& item : list) w.value(item);
+    w.end_array();
   };
-  out += "{\"kind\":";
-  append_json_string(out, ask_name(q.kind));
-  out += ",\"level\":";
-  append_json_string(out, level_name(q.level));
-  out += ",\"seed\":" + std::to_string(q.seed) + ",\"index\":" + std::to_string(q.index);
-  out += ",\"args\":";
-  strings(analyze_flags(q.scenario));
-  if (q.kind == AskKind::bank) out += ",\"lane\":" + std::to_string(q.lane);
-  out += ",\"question\":";
-  append_json_string(out, q.text);
-  out += ",\"answer\":";
+  w.begin_object()
+      .field("kind", ask_name(q.kind))
+      .field("level", level_name(q.level))
+      .field("seed", q.seed)
+      .field("index", q.index);
+  strings("args", analyze_flags(q.scenario));
+  if (q.kind == AskKind::bank) w.field("lane", q.lane);
+  w.field("question", q.text);
   switch (q.kind) {
     case AskKind::fix:
-      strings(fix_flags(q.fix));
+      strings("answer", fix_flags(q.fix));
       break;
     case AskKind::worth:
-      out += q.answer == 1 ? "true" : "false";
+      w.field("answer", q.answer == 1);
       break;
     default:
-      out += std::to_string(q.answer);
+      w.field("answer", q.answer);
   }
   if (q.kind == AskKind::fix) {
-    out += ",\"choice\":";
-    append_json_string(out, q.choice == FixChoice::pad_only       ? "pad"
-                            : q.choice == FixChoice::swizzle_only ? "swizzle"
-                                                                  : "pad-or-swizzle");
-    out += ",\"keep\":[";
-    for (std::size_t i = 0; i < q.keep.size(); ++i) {
-      if (i) out += ',';
-      strings(analyze_flags(q.keep[i]));
-    }
-    out += ']';
+    w.field("choice", q.choice == FixChoice::pad_only       ? "pad"
+                      : q.choice == FixChoice::swizzle_only ? "swizzle"
+                                                            : "pad-or-swizzle");
+    w.key("keep").begin_array();
+    for (const Scenario& k : q.keep) strings("", analyze_flags(k));
+    w.end_array();
   }
-  if (q.target != Mistake::none) {
-    out += ",\"target\":";
-    append_json_string(out, mistake_name(q.target));
-  }
-  out += '}';
+  if (q.target != Mistake::none) w.field("target", mistake_name(q.target));
+  w.end_object();
 }
 
 }  // namespace banklab

@@ -2,9 +2,9 @@
 // ask from the question's own splitmix64 stream; the answers come from evaluate() and, for a
 // fix, from a search over pads and swizzles checked by check_fix().
 #include <cassert>
-#include <cstdio>
 
 #include "banklab/drill.hpp"
+#include "banklab/format.hpp"
 #include "drill_internal.hpp"
 
 namespace banklab {
@@ -366,12 +366,8 @@ std::string ask_text(const Question& q, const Analysis& a) {
 std::string question_text(const Question& q, const Draw& d, const Analysis& a) {
   std::string text = d.premise.empty() ? "" : d.premise + " ";
   text += describe(q.scenario);
-  if (q.scenario.lane_mask != kAllLanes) {
-    char mask[32];
-    std::snprintf(mask, sizeof mask, " (lane mask 0x%08x)",
-                  static_cast<unsigned>(q.scenario.lane_mask));
-    text += mask;
-  }
+  if (q.scenario.lane_mask != kAllLanes)
+    text += " (lanes " + lane_ranges(q.scenario.lane_mask) + ")";
   return text + ". " + ask_text(q, a);
 }
 
