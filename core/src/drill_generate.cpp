@@ -272,20 +272,24 @@ using Family = Draw (*)(SplitMix64&);
 constexpr Family kWeak[] = {weak_scalar};
 constexpr Family kHire[] = {packed_scalar, packed_scalar, wide_access,      wide_access,
                             broadcast,     broadcast,     packed_store_fix, worth};
-constexpr Family kStrongHire[] = {
-    matrix_access,   matrix_access, matrix_access,    swizzled_scalar, swizzled_scalar,
-    tensor_core_fix, float4_fix,    packed_store_fix, column_fix,      worth};
+// A third of the strong-hire questions ask for a fix; the rest count ldmatrix/stmatrix and
+// swizzled columns, and judge one conflict against HBM.
+constexpr Family kStrongHire[] = {matrix_access,   matrix_access,   matrix_access,
+                                  matrix_access,   swizzled_scalar, swizzled_scalar,
+                                  swizzled_scalar, tensor_core_fix, packed_store_fix,
+                                  column_fix,      float4_fix,      worth};
 
-Draw draw(DrillLevel level, SplitMix64& rng) {
+// The family of a question: drawn once, so that the lists above are the mix the user gets.
+Family pick_family(DrillLevel level, SplitMix64& rng) {
   switch (level) {
     case DrillLevel::weak:
-      return rng.pick(kWeak)(rng);
+      return rng.pick(kWeak);
     case DrillLevel::hire:
-      return rng.pick(kHire)(rng);
+      return rng.pick(kHire);
     case DrillLevel::strong_hire:
-      return rng.pick(kStrongHire)(rng);
+      return rng.pick(kStrongHire);
   }
-  return weak_scalar(rng);
+  return weak_scalar;
 }
 
 // --- answers ---------------------------------------------------------------------------------
@@ -444,11 +448,13 @@ std::uint64_t question_seed(DrillLevel level, std::uint64_t seed, int index) {
 
 Question make_question(DrillLevel level, std::uint64_t seed, int index) {
   SplitMix64 rng(question_seed(level, seed, index));
-  // Every family draws legal scenarios nearly always; a draw that is not (an alignment a pad
-  // breaks, a judgement too close to call, a fix none of the candidates gives) is drawn again.
+  const Family family = pick_family(level, rng);
+  // A draw that makes no question (a swizzle or an alignment the tile does not allow, a
+  // judgement too close to call, a fix none of the candidates gives) is drawn again from the
+  // same family; every family has draws that work for most of its choices.
   for (int attempt = 0;; ++attempt) {
     assert(attempt < 1000 && "the drill's families draw a usable question far sooner");
-    const Draw d = draw(level, rng);
+    const Draw d = family(rng);
     const Evaluation e = evaluate(d.s);
     if (!e.ok()) continue;
     Question q;
