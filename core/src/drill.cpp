@@ -1,5 +1,11 @@
 // Drills: the names, reading and checking answers, the rubric and the JSON form of a question.
 // The questions themselves are drawn in drill_generate.cpp.
+//
+//   1. splitmix64, and the names of levels, asks and mistakes (with the lesson's words)
+//   2. fixes as flags, and a scenario as analyze's flags
+//   3. the mistakes a wrong number matches (classify_number)
+//   4. the reversal arithmetic, checking a fix, the mistakes a wrong fix matches
+//   5. grading a number, a judgement, a fix; the rubric; the session; the JSON
 #include "banklab/drill.hpp"
 
 #include <algorithm>

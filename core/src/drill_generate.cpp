@@ -1,6 +1,10 @@
 // The drill's questions: each level is a list of families, each family draws a scenario and an
 // ask from the question's own splitmix64 stream; the answers come from evaluate() and, for a
 // fix, from a search over pads and swizzles checked by check_fix().
+//
+//   1. the families: weak, hire, strong-hire (one function each), and each level's mix
+//   2. the answers: the fix search, the lane of a bank ask, the text, the target mistake
+//   3. make_question(): the question's own stream, drawn until a family's draw makes a question
 #include <cassert>
 
 #include "banklab/drill.hpp"
