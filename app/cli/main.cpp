@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "analyze_code.hpp"
 #include "args.hpp"
 #include "commands.hpp"
 #include "scenario_flags.hpp"
@@ -31,6 +32,7 @@ constexpr FlagSpec kAnalyzeFlags[] = {
 constexpr FlagGroup kAnalyzeGroups[] = {
     kScenarioGroup,
     kOffsetsGroup,
+    kCodeGroup,
     {"Batch form: one pattern a line, \"OP WIDTH o0,...,o31\" (blank lines and lines starting "
      "with\n"
      "'#' are skipped). One JSON object a line comes out per pattern, in order; a bad line gives "
@@ -51,6 +53,8 @@ constexpr CommandSyntax kAnalyze{
                        [--json]
        banklab analyze --op OP --width BYTES --offsets o0,...,o31 [--lanes MASK] [--json]
        banklab analyze --batch FILE|- [--json]
+       banklab analyze --decl CODE --expr CODE [--block XxYxZ] [--warp W|all]
+                       [--let NAME=V,...] [--op OP] [--smem BYTES] [--json]
 )",
     .description =
         R"(Counts the wavefronts of one warp-wide shared-memory instruction, exactly as an H100/H200
@@ -64,6 +68,8 @@ does, and shows which lane hits which bank in which wavefront.
   banklab analyze --batch patterns.txt > results.jsonl
   banklab analyze --dtype bf16 --pad 1 --index 3 --save-scenario bf16.txt
   banklab analyze --scenario bf16.txt --pad 2
+  banklab analyze --decl "__shared__ float tile[32][33];" \
+                  --expr "tile[threadIdx.x][threadIdx.y + j]" --block 32x8 --let j=0
 )"};
 
 constexpr FlagSpec kPresetsFlags[] = {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "banklab/scenario.hpp"
+#include "code_box.hpp"
 #include "derived.hpp"
 #include "draw_queue.hpp"
 #include "drill_panel.hpp"
@@ -52,6 +53,7 @@ struct Views {
   bool help = false;
   bool gpu = false;  // opened from the View menu or with --gpu
   bool drill = false;  // D, the View menu or --drill: covers the views while open
+  bool code = true;
 };
 
 struct UserChoices {
@@ -59,6 +61,7 @@ struct UserChoices {
   int preset = -1;           // index in presets() of the lesson last loaded; -1 before the first
   std::string custom_text;   // what the user typed for custom offsets
   std::string custom_error;  // why it was not accepted ("" when it was)
+  CodeBox code;              // the access typed as CUDA code (code_box.hpp)
   StepThrough step;
   Settings settings;
   Views views;

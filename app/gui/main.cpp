@@ -168,6 +168,9 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
     state.user.scenario = *opt.scenario;
     state.user.custom_text = gui::offsets_text(state.user.scenario.custom_offsets);
   }
+  if (opt.code) {  // the code box's text: valid code replaces the scenario, an error shows in it
+    gui::set_code(state, *opt.code);
+  }
   if (opt.clock) {
     gui::refresh(state);
     gui::step_by(state, *opt.clock - state.user.step.served);

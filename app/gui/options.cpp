@@ -73,6 +73,7 @@ constexpr cli::FlagSpec kGuiFlags[] = {
     {"drill", "LEVEL", "open the Drill window: weak, hire or strong-hire"},
     {"drill-seed", "N", "with --drill: the questions' seed (default: a new one)"},
     {"drill-answer", "TEXT", "with --drill: answer the first question (for screenshots)"},
+    {"code", "CODE", "open on this CUDA code: a __shared__ declaration and one access"},
 };
 
 const cli::CommandSyntax& gui_syntax() {
@@ -166,6 +167,7 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     o.bench_frames = *n;
   }
   o.gpu = args.has("gpu");
+  if (const auto v = args.value("code")) o.code = std::string(*v);
   return read_drill_flags(args, o);
 }
 

@@ -83,6 +83,8 @@ const Panel kPanels[] = {
      [](AppState& s, Interaction& io) { draw_lanes(s.derived, view_style(s), io); }},
     {"Tile: element colour = bank", "Tile", &Views::tile, &PanelLayout::tile_pos,
      &PanelLayout::tile_size, ImGuiWindowFlags_NoScrollbar, false, tile_panel},
+    {"Code: the access as CUDA", "Code", &Views::code, &PanelLayout::code_pos,
+     &PanelLayout::code_size, 0, false, draw_code},
     {"GPU: run and measure", "GPU: run and measure", &Views::gpu, &PanelLayout::gpu_pos,
      &PanelLayout::gpu_size, 0, true,
      [](AppState& s, Interaction&) { draw_gpu(*s.gpu, s.user.scenario, colours(s)); }},
@@ -224,11 +226,14 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale) {
   l.banks_size = ImVec2(banks_w, upper);
   l.arithmetic_pos = ImVec2(left + banks_w, top);
   l.arithmetic_size = ImVec2(right - banks_w, upper);
-  float lanes_w = std::floor(right * 0.5f);
+  float lanes_w = std::floor(right * 0.36f);
+  float code_w = std::floor(right * 0.3f);
   l.lanes_pos = ImVec2(left, top + upper);
   l.lanes_size = ImVec2(lanes_w, h - upper);
-  l.tile_pos = ImVec2(left + lanes_w, top + upper);
-  l.tile_size = ImVec2(right - lanes_w, h - upper);
+  l.code_pos = ImVec2(left + lanes_w, top + upper);
+  l.code_size = ImVec2(code_w, h - upper);
+  l.tile_pos = ImVec2(left + lanes_w + code_w, top + upper);
+  l.tile_size = ImVec2(right - lanes_w - code_w, h - upper);
   l.gpu_pos = ImVec2(left + std::floor(right * 0.3f), top);
   l.gpu_size = ImVec2(right - std::floor(right * 0.3f), std::floor(h * 0.85f));
   l.drill_pos = ImVec2(0, top);

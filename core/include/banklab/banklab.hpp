@@ -10,6 +10,7 @@
 #include "banklab/hardware.hpp"
 #include "banklab/json.hpp"
 #include "banklab/json_writer.hpp"
+#include "banklab/kernel_code.hpp"
 #include "banklab/layout.hpp"
 #include "banklab/presets.hpp"
 #include "banklab/scenario.hpp"
