@@ -26,6 +26,7 @@
 #include "code_box.hpp"
 #include "derived.hpp"
 #include "draw_queue.hpp"
+#include "drill_panel.hpp"
 #include "geometry.hpp"
 #include "settings.hpp"
 
@@ -51,6 +52,7 @@ struct Views {
   bool arithmetic = true;
   bool help = false;
   bool gpu = false;  // opened from the View menu or with --gpu
+  bool drill = false;  // D, the View menu or --drill: covers the views while open
   bool code = true;
 };
 
@@ -90,6 +92,7 @@ struct AppState {
   FrameOutput frame;
   Resources res;
   std::unique_ptr<GpuPanel> gpu;  // the GPU window: its runs, measurement and worker thread
+  DrillPanel drill;               // the Drill window: its session and the answer being typed
 
   int hovered_lane = -1;      // the lane under the mouse last frame, highlighted everywhere
   bool reset_layout = false;  // View > Reset layout: default positions again this frame

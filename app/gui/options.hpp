@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "banklab/drill.hpp"
 #include "banklab/expected.hpp"
 #include "banklab/scenario.hpp"
 #include "palette.hpp"
@@ -37,6 +38,9 @@ struct Options {
   int bench_frames = 0;                    // > 0: render that many frames, print timings, exit
   std::optional<int> clock;                // step-through stopped after this many wavefronts
   bool gpu = false;                        // open the GPU window
+  std::optional<DrillLevel> drill;         // open the Drill window at this level
+  std::optional<std::uint64_t> drill_seed;  // its questions' seed
+  std::optional<std::string> drill_answer;  // answer its first question (screenshots, demos)
   bool help = false;
 };
 

@@ -3,6 +3,7 @@
 #include "banklab/access.hpp"
 #include "banklab/analysis.hpp"
 #include "banklab/diagnostic.hpp"
+#include "banklab/drill.hpp"
 #include "banklab/dtype.hpp"
 #include "banklab/explain.hpp"
 #include "banklab/format.hpp"
