@@ -13,6 +13,7 @@ bool apply_code(AppState& s) {
   KernelParams params;
   params.block = c.block;
   params.warp = c.warp;
+  params.let_hint = "give it a value under names, NAME=VALUE";
   if (c.lets.find_first_not_of(" \t") != std::string::npos) {
     auto lets = parse_lets(c.lets);
     if (!lets) {

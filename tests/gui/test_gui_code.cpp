@@ -100,7 +100,7 @@ TEST_CASE("typing code in the code box updates every view, key by key") {
   k.press(GLFW_KEY_BACKSPACE);
   k.type("k]");
   CHECK(s.user.code.error ==
-        "code:2:33: error: k is not defined: add --let k=VALUE\n"
+        "code:2:33: error: k is not defined: give it a value under names, k=VALUE\n"
         "  tile[threadIdx.x][threadIdx.y + k]\n"
         "                                  ^\n");
   CHECK(s.user.code.error_line == 2);
