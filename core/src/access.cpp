@@ -90,9 +90,10 @@ std::vector<Diagnostic> check_access(const WarpAccess& a) {
     } else if (off > kSharedMemoryBytes - a.width) {
       // Compared as off > limit - width: off + width overflows for offsets near INT64_MAX.
       // The last byte is off + (width - 1), which fits: off is a multiple of width here.
-      error("bounds", "lane " + std::to_string(lane) + " accesses bytes " + std::to_string(off) +
-                          ".." + std::to_string(off + (a.width - 1)) + ", past the " +
-                          std::to_string(kSharedMemoryBytes) + " B (228 KB) of shared memory",
+      error("bounds",
+            "lane " + std::to_string(lane) + " accesses bytes " + std::to_string(off) + ".." +
+                std::to_string(off + (a.width - 1)) + ", past the " +
+                std::to_string(kSharedMemoryBytes) + " B (228 KB) of shared memory",
             lane);
     }
   }
