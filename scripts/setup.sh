@@ -70,11 +70,14 @@ banklab_gui_available() {
 banklab_include_args=()
 if [ -n "${BANKLAB_EXTRA_INCLUDE:-}" ]; then
   banklab_include_flags=""
+  banklab_include_path=""
   IFS=: read -ra banklab_include_dirs <<<"$BANKLAB_EXTRA_INCLUDE"
   for dir in "${banklab_include_dirs[@]}"; do
-    banklab_include_flags+="-isystem $(cd "$dir" && pwd) "
+    dir=$(cd "$dir" && pwd)  # absolute: cmake runs in the build folder
+    banklab_include_flags+="-isystem $dir "
+    banklab_include_path+="${banklab_include_path:+;}$dir"
   done
-  banklab_include_args=("-DCMAKE_INCLUDE_PATH=${BANKLAB_EXTRA_INCLUDE//:/;}"
+  banklab_include_args=("-DCMAKE_INCLUDE_PATH=$banklab_include_path"
                         "-DCMAKE_CXX_FLAGS=$banklab_include_flags")
 fi
 
