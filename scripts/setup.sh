@@ -66,11 +66,12 @@ banklab_gui_available() {
 }
 
 # The cmake arguments that put BANKLAB_EXTRA_INCLUDE's folders on the include path (find_path()
-# looks there, and every compile sees them as system headers), in the array banklab_include_args.
+# looks there, and every compile sees them as system headers), in the array banklab_include_args;
+# the same as compiler flags and a CMake list in banklab_include_flags, banklab_include_path.
 banklab_include_args=()
+banklab_include_flags=""
+banklab_include_path=""
 if [ -n "${BANKLAB_EXTRA_INCLUDE:-}" ]; then
-  banklab_include_flags=""
-  banklab_include_path=""
   IFS=: read -ra banklab_include_dirs <<<"$BANKLAB_EXTRA_INCLUDE"
   for dir in "${banklab_include_dirs[@]}"; do
     dir=$(cd "$dir" && pwd)  # absolute: cmake runs in the build folder

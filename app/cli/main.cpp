@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "banklab/version.hpp"
 #include "commands.hpp"
 #include "scenario_flags.hpp"
 
@@ -204,7 +205,7 @@ int dispatch(std::span<const std::string_view> words) {
     return kExitOk;
   }
   if (first == "--version") {
-    std::puts("banklab " BANKLAB_VERSION);
+    std::fputs(version_text("banklab").c_str(), stdout);  // version, commit, data folder
     return kExitOk;
   }
   for (const Command& c : kCommands) {
