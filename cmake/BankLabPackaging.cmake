@@ -38,8 +38,8 @@ if(BANKLAB_BUILD_GUI)
 endif()
 
 # The Debian package: banklab_<version>_<arch>.deb, installed under /usr. Its dependencies
-# come from dpkg-shlibdeps (the runtime libraries the binaries link: GLFW, GL, the C++
-# runtime). A package is meant to be built with -DBANKLAB_BUILD_CUDA=OFF (scripts/package.sh):
+# come from dpkg-shlibdeps (the runtime libraries the binaries link: GLFW, GL through
+# libopengl0, stb, the C++ runtime). A package is meant to be built with -DBANKLAB_BUILD_CUDA=OFF (scripts/package.sh):
 # the measurement links CUPTI as a shared library of the CUDA toolkit, which no Debian package
 # provides, so a CUDA build would not start where CUDA is missing; without CUDA the GPU
 # commands say "this build of BankLab has no CUDA".
@@ -49,15 +49,17 @@ set(CPACK_PACKAGE_VENDOR BankLab)
 set(CPACK_PACKAGE_VERSION ${BANKLAB_PACKAGE_VERSION})
 set(CPACK_PACKAGE_CONTACT "BankLab maintainers <maintainers@users.noreply.a-seed-ce387f33.example>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "CUDA shared-memory bank conflicts, exact and drawn")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "CUDA shared-memory bank conflicts, exact and drawn\n"
-    "BankLab teaches CUDA shared-memory bank conflicts: pick a tile (fp8, bf16, fp32 or fp64,\n"
-    "padded or swizzled) and an access, and see every lane's address, word and bank and the\n"
-    "wavefronts exactly as an H100/H200 counts them. banklab-gui draws it; banklab answers the\n"
-    "same questions in a terminal.")
+# The long description (CPack puts the summary above it); one string, so no list separators.
+string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
+  "BankLab teaches CUDA shared-memory bank conflicts: pick a tile (fp8, bf16, fp32 or fp64,\n"
+  "padded or swizzled) and an access, and see every lane's address, word and bank and the\n"
+  "wavefronts exactly as an H100/H200 counts them. banklab-gui draws it; banklab answers the\n"
+  "same questions in a terminal.")
 set(CPACK_DEBIAN_PACKAGE_SECTION education)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# GLFW loads libGL.so.1 (GLX) at run time, which dpkg-shlibdeps cannot see.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libgl1")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
