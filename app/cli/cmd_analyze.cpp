@@ -15,6 +15,7 @@
 
 #include "analyze_batch.hpp"
 #include "banklab/banklab.hpp"
+#include "banklab/scenario_flags.hpp"
 #include "commands.hpp"
 #include "text_output.hpp"
 
@@ -37,22 +38,6 @@ Error expects(std::string_view flag, std::string_view choices, std::string_view 
                std::string(got) + "'"};
 }
 
-// "ffff0000" or "0xffff0000": bit L set = lane L takes part.
-Expected<std::uint32_t> parse_lane_mask(std::string_view text) {
-  std::string_view digits = text;
-  if (digits.starts_with("0x") || digits.starts_with("0X")) digits.remove_prefix(2);
-  std::uint32_t mask = 0;
-  const char* end = digits.data() + digits.size();
-  const auto [ptr, ec] = std::from_chars(digits.data(), end, mask, 16);
-  if (digits.empty() || ec == std::errc::invalid_argument || ptr != end) {
-    return expects("lanes", "a hexadecimal lane mask such as ffffffff or 0x0000ffff", text);
-  }
-  if (ec == std::errc::result_out_of_range) {
-    return Error{"--lanes " + std::string(text) + " has more than 32 bits; a warp has 32 lanes"};
-  }
-  return mask;
-}
-
 // Prints a result that could not be computed: the one-line reason on stderr, and with --json
 // also the diagnostics as a JSON object on stdout, so that a script reading stdout sees why.
 int reject(const Args& args, const std::vector<Diagnostic>& diagnostics) {
@@ -71,100 +56,18 @@ int reject(const Args& args, std::string message) {
   return reject(args, std::vector<Diagnostic>{std::move(d)});
 }
 
-// --access: "row" and "column" are patterns; "ldmatrix.x4" and the like are the matrix pattern
-// with that op.
-struct AccessChoice {
-  AccessPattern pattern = AccessPattern::column;
-  std::optional<Op> matrix_op = {};
-};
-
-Expected<AccessChoice> parse_access(std::string_view text) {
-  for (AccessPattern p : {AccessPattern::row, AccessPattern::column}) {
-    if (text == pattern_name(p)) return AccessChoice{.pattern = p};
-  }
-  if (const auto op = parse_op(text); op && is_matrix_op(*op)) {
-    return AccessChoice{.pattern = AccessPattern::matrix, .matrix_op = op};
-  }
-  // Custom offsets are not a pattern over the tile: they have a form of their own.
-  if (text == pattern_name(AccessPattern::custom)) {
-    return Error{"--access custom: give the 32 byte offsets with --offsets instead"};
-  }
-  return expects("access", "row, column, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4",
-                 text);
-}
-
 }  // namespace
 
 // Applies the scenario flags on top of `s` (the defaults, or a preset). The first flag that
 // cannot be read ends it with a message naming the flag. Shared with gpu-bench --pattern.
 Expected<Scenario> scenario_from_flags(const Args& args) {
   Scenario s;
-  if (const auto name = args.value("preset")) {
-    const Preset* preset = find_preset(*name);
-    if (preset == nullptr) return Error{unknown_preset(*name)};
-    s = preset->scenario;
-  }
-  if (const auto text = args.value("dtype")) {
-    const auto dtype = parse_dtype(*text);
-    if (!dtype) {
-      return expects("dtype", "fp8, bf16, fp32 or fp64 (or int8, fp16, half, float, double)",
-                     *text);
-    }
-    s.tile.dtype = *dtype;
-  }
-  if (const auto text = args.value("tile")) {
-    const Expected<Cell> size = parse_tile_size(*text);
-    if (!size) return Error{"--tile: " + size.error()};
-    s.tile.rows = size->row;
-    s.tile.cols = size->col;
-  }
-  // Whole numbers here; whether they make sense for the tile is core's rule to state.
-  const Expected<std::int64_t> pad = args.integer("pad", s.tile.pad, INT_MIN, INT_MAX);
-  if (!pad) return Error{pad.error()};
-  s.tile.pad = static_cast<int>(*pad);
-  if (const auto text = args.value("swizzle")) {
-    const Expected<SwizzleSpec> swizzle = parse_swizzle(*text);
-    if (!swizzle) return Error{"--swizzle: " + swizzle.error()};
-    s.tile.swizzle = *swizzle;
-  }
-  if (const auto text = args.value("access")) {
-    const Expected<AccessChoice> access = parse_access(*text);
-    if (!access) return Error{access.error()};
-    // Leaving a matrix preset for a row or column read: its ldmatrix op and 16-byte width
-    // would not fit, so they go back to the defaults (ld, the element size).
-    if (s.pattern == AccessPattern::matrix && access->pattern != AccessPattern::matrix) {
-      s.op = Op::ld;
-      s.width = 0;
-    }
-    s.pattern = access->pattern;
-    if (access->matrix_op) s.op = *access->matrix_op;
-  }
-  if (const auto text = args.value("op")) {
-    const auto op = parse_op(*text);
-    if (!op) return expects("op", "ld or st", *text);
-    if (s.pattern == AccessPattern::matrix) {
-      if (*op != s.op) {
-        return Error{"--op " + std::string(*text) + " does not match --access " +
-                     std::string(op_name(s.op)) + ", which is the op (leave --op out)"};
-      }
-    } else if (is_matrix_op(*op)) {
-      return Error{"--op " + std::string(*text) + " is a matrix op: use --access " +
-                   std::string(*text) + " for a tile, or --offsets for raw addresses"};
-    }
-    s.op = *op;
-  }
-  const Expected<std::int64_t> index = args.integer("index", s.index, INT_MIN, INT_MAX);
-  if (!index) return Error{index.error()};
-  s.index = static_cast<int>(*index);
-  if (const auto text = args.value("width")) {
-    const Expected<int> width = parse_width(*text);
-    if (!width) return Error{"--width: " + width.error()};
-    s.width = *width;
-  }
-  if (const auto text = args.value("lanes")) {
-    const Expected<std::uint32_t> mask = parse_lane_mask(*text);
-    if (!mask) return Error{mask.error()};
-    s.lane_mask = *mask;
+  for (std::string_view flag : kScenarioFlags) {
+    const auto text = args.value(flag);
+    if (!text) continue;
+    Expected<Scenario> next = apply_scenario_flag(std::move(s), flag, *text);
+    if (!next) return Error{next.error()};
+    s = std::move(*next);
   }
   return s;
 }

@@ -136,6 +136,19 @@ const std::vector<Preset>& table() {
 
 std::span<const Preset> presets() { return table(); }
 
+std::string unknown_preset(std::string_view name) {
+  std::string text(1, '\'');  // appended, not "'" + ...: GCC 12 warns falsely (-Wrestrict)
+  text += name;
+  text += "' is not a preset; the presets are ";
+  bool first = true;
+  for (const Preset& p : presets()) {
+    if (!first) text += ", ";
+    text += p.name;
+    first = false;
+  }
+  return text;
+}
+
 const Preset* find_preset(std::string_view name) {
   const auto& all = table();
   auto it = std::find_if(all.begin(), all.end(), [&](const Preset& p) { return p.name == name; });
