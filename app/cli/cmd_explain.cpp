@@ -1,5 +1,4 @@
 // banklab explain [PRESET]: the lesson's derivation for one preset.
-#include <optional>
 #include <string>
 
 #include "banklab/json.hpp"
@@ -18,12 +17,12 @@ int run_explain(const Args& args) {
   // Some presets teach through their diagnostic (a float4 store into 132-byte rows cannot be
   // aligned): for those the diagnostic is the explanation, and the command still succeeds.
   const Evaluation e = evaluate(preset->scenario);
-  std::optional<Explanation> x;
-  if (e.ok()) x = explain(preset->scenario, e);
+  // Text explains both; JSON carries an explanation only with an analysis.
+  const Explanation x = explain(preset->scenario, e);
 
   std::string out;
   if (args.has("json")) {
-    append_json(out, preset->scenario, e, x ? &*x : nullptr);
+    append_json(out, preset->scenario, e, e.ok() ? &x : nullptr);
     out += '\n';
   } else {
     out += std::string(preset->name) + ": " + std::string(preset->title) + "\n";
@@ -31,11 +30,8 @@ int run_explain(const Args& args) {
     out += std::string(preset->lesson) + "\n\n";
     if (e.ok()) append_summary(out, *e.analysis);
     append_diagnostics(out, e.diagnostics);
-    if (x) {
-      out += '\n';
-      out += to_text(*x);
-      if (!out.ends_with('\n')) out += '\n';
-    }
+    out += '\n';
+    out += to_text(x);
   }
   print(out);
   return kExitOk;
