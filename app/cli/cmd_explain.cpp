@@ -1,6 +1,7 @@
 // banklab explain [PRESET]: the lesson's derivation for one preset.
 #include <string>
 
+#include "banklab/code_view.hpp"
 #include "banklab/json.hpp"
 #include "banklab/presets.hpp"
 #include "commands.hpp"
@@ -32,6 +33,8 @@ int run_explain(const Args& args) {
     append_diagnostics(out, e.diagnostics);
     out += '\n';
     out += to_text(x);
+    out += "\nThe CUDA behind it:\n";
+    out += to_text(code_view(preset->scenario, e), code_view_lanes(e));
   }
   print(out);
   return kExitOk;
