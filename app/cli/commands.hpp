@@ -43,6 +43,7 @@ Expected<WarpAccess> access_from_flags(const Args& args);
 int run_gpu_bench(const Args& args);  // cmd_gpu_bench.cpp
 int run_presets(const Args& args);   // cmd_presets.cpp
 int run_explain(const Args& args);   // cmd_explain.cpp
+int run_lesson(const Args& args);    // cmd_lesson.cpp
 int run_validate(const Args& args);  // cmd_validate.cpp
 
 }  // namespace banklab::cli

@@ -94,6 +94,21 @@ fp32-naive; 'banklab presets' lists them all.
   --json            the scenario, its analysis and the explanation as one JSON object
 )";
 
+constexpr std::string_view kLessonUsage =
+    R"(usage: banklab lesson list [--json]
+       banklab lesson show NAME
+       banklab lesson check FILE
+
+The guided tracks of assets/lessons (one TOML file per track; docs/lessons.md describes the
+format). Every number in a step's text is filled in by the core from the step's scenario.
+
+  list              every lesson: name, number of steps, title
+  --json            with list: a JSON list of {"name", "title", "summary", "steps"}
+  show NAME         every step of the lesson: title, scenario and text, numbers filled in
+  check FILE        reads a lesson file and checks its keys, every step's scenario and every
+                    placeholder; exit status 2 with FILE:LINE: what is wrong
+)";
+
 constexpr FlagSpec kValidateFlags[] = {{"count", "N"}, {"seed", "S"}, {"json", ""}};
 
 constexpr std::string_view kValidateUsage =
@@ -176,6 +191,14 @@ const Command kCommands[] = {
      .summary = "derive a preset's bank conflicts step by step, as the lesson does",
      .usage = kExplainUsage,
      .run = run_explain},
+    {.syntax = {.command = "lesson",
+                .flags = kJsonFlag,
+                .min_positionals = 1,
+                .max_positionals = 2,
+                .positional_name = "list|show NAME|check FILE"},
+     .summary = "the guided lessons: list them, show one with its numbers, check a lesson file",
+     .usage = kLessonUsage,
+     .run = run_lesson},
     {.syntax = {.command = "validate", .flags = kValidateFlags},
      .summary = "measure wavefronts on the GPU and compare them with the model",
      .usage = kValidateUsage,

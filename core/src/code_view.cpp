@@ -91,6 +91,10 @@ std::string operand(const Expr& e, char op, bool right) {
   return bracket ? "(" + e.text + ")" : e.text;
 }
 
+Expr num_of(std::int64_t v) {
+  return Expr::num(v);
+}
+
 // a OP b, with the identities that keep the text short (a + 0, a * 1, a ^ 0, 0 * a, and the
 // products and remainders above).
 Expr apply(const Expr& a, char op, const Expr& b) {
@@ -102,6 +106,8 @@ Expr apply(const Expr& a, char op, const Expr& b) {
   if (op == '*' && a1) return b;
   if ((op == '*' && (a0 || b0)) || (op == '%' && b1) || (op == '&' && (a0 || b0)))
     return Expr::num(0);
+  if (op == '*' && b.value && a.op == '*' && a.base)
+    return apply(*a.base, '*', num_of(a.by * *b.value));
   if (b.value && a.base && a.by == *b.value) {
     if (a.op == '*' && op == '/') return *a.base;
     if (a.op == '*' && op == '%') return Expr::num(0);
@@ -155,7 +161,8 @@ std::pair<Expr, Expr> physical(const TileLayout& t, const Expr& r, const Expr& c
       const Expr o = apply(apply(r, '*', pitch), '+', apply(c, '*', num(e)));
       const Expr moved = apply(apply(o, '&', num(z.yyy_mask())), '>', num(z.shift));
       Expr swizzled = apply(o, '^', moved);
-      if (k > 1) swizzled = apply(apply(swizzled, '/', num(k * e)), '*', num(k * e));
+      if (k > 1 && (1 << z.base) < k * e)
+        swizzled = apply(apply(swizzled, '/', num(k * e)), '*', num(k * e));
       return {apply(swizzled, '/', pitch), apply(apply(swizzled, '%', pitch), '/', num(e))};
     }
   }

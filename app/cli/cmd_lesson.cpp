@@ -1,0 +1,80 @@
+// banklab lesson list|show|check: the guided tracks of assets/lessons, with their numbers
+// filled in by the core. All the reading and checking is core's (banklab/lesson.hpp); this
+// file lays the results out.
+#include <string>
+
+#include "banklab/json.hpp"
+#include "banklab/lesson.hpp"
+#include "commands.hpp"
+
+namespace banklab::cli {
+namespace {
+
+int list(bool json) {
+  const Expected<std::vector<Lesson>> lessons = load_lessons();
+  if (!lessons) return bad_input(lessons.error());
+  std::string out;
+  if (json) {
+    out += "[";
+    for (const Lesson& l : *lessons) {
+      out += out.size() > 1 ? ",\n" : "\n";
+      out += "{\"name\":";
+      append_json_string(out, l.name);
+      out += ",\"title\":";
+      append_json_string(out, l.title);
+      out += ",\"summary\":";
+      append_json_string(out, l.summary);
+      out += ",\"steps\":" + std::to_string(l.steps.size()) + "}";
+    }
+    out += "\n]\n";
+  } else {
+    for (const Lesson& l : *lessons) {
+      out += l.name + "  (" + std::to_string(l.steps.size()) + " steps)  " + l.title + "\n";
+    }
+  }
+  print(out);
+  return kExitOk;
+}
+
+int show(const std::string& name) {
+  const Expected<Lesson> lesson = find_lesson(name);
+  if (!lesson) return bad_input(lesson.error());
+  std::string out = lesson->title + "\n";
+  if (!lesson->summary.empty()) out += lesson->summary + "\n";
+  for (std::size_t i = 0; i < lesson->steps.size(); ++i) {
+    const FilledStep f = fill_step(lesson->steps[i]);
+    out += "\n## " + std::to_string(i + 1) + "/" + std::to_string(lesson->steps.size()) + ". " +
+           f.title + "\n";
+    out += "   " + describe(f.scenario) + "\n\n";
+    out += reflow(f.text, 88);
+    if (!out.ends_with('\n')) out += '\n';
+  }
+  print(out);
+  return kExitOk;
+}
+
+int check(const std::string& file) {
+  const Expected<Lesson> lesson = load_lesson(file);
+  if (!lesson) return bad_input(lesson.error());
+  print(file + ": " + lesson->name + ", " + std::to_string(lesson->steps.size()) +
+        " steps, every scenario valid and every placeholder filled\n");
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_lesson(const Args& args) {
+  const std::vector<std::string>& words = args.positionals();
+  const std::string& action = words[0];
+  const bool json = args.has("json");
+  if (action == "list" && words.size() == 1) return list(json);
+  if (json) return bad_input("--json goes with 'lesson list' only");
+  if (action == "show" && words.size() == 2) return show(words[1]);
+  if (action == "check" && words.size() == 2) return check(words[1]);
+  if (action == "list") return bad_input("'lesson list' takes no argument");
+  if (action == "show" || action == "check")
+    return bad_input("'lesson " + action + "' needs " + (action == "show" ? "NAME" : "FILE"));
+  return bad_input("'" + action + "' is not a lesson action; use list, show NAME or check FILE");
+}
+
+}  // namespace banklab::cli
