@@ -619,10 +619,11 @@ std::string list_numbers(const std::vector<std::int64_t>& v, const std::string& 
   bool progression = v.size() > 6;
   for (std::size_t i = 2; progression && i < v.size(); ++i)
     progression = v[i] - v[i - 1] == v[1] - v[0];
+  if (progression && v[1] - v[0] == 1)
+    return out + std::to_string(v[0]) + "-" + std::to_string(v.back());
   if (progression) {
     return out + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) +
-           ", ..., " + std::to_string(v.back()) + " (" + std::to_string(v.size()) + " " + what +
-           ")";
+           ", ..., " + std::to_string(v.back());
   }
   if (v.size() > 6) {
     for (std::size_t i = 0; i < 4; ++i) out += std::to_string(v[i]) + ", ";

@@ -52,7 +52,8 @@ struct PadCost {
 };
 PadCost pad_cost(const TileLayout& t);
 
-// "0", "0 and 31", "0, 8, 16 and 24", "0, 1, 2, ..., 31 (32 lanes)": how the texts list lanes.
+// "lane 0", "lanes 0 and 31", "lanes 0, 8, 16 and 24", "lanes 0-15", "lanes 0, 2, 4, ..., 30",
+// "lanes 1, 5, 6, 9, ... (12 lanes)"; list_lanes says "all 32 lanes" for the whole warp.
 std::string list_numbers(const std::vector<std::int64_t>& v, const std::string& what = "lanes");
 std::string list_lanes(const std::vector<int>& lanes);
 
