@@ -215,13 +215,14 @@ void add_xor_argument(const Scenario& s, const std::array<LaneElements, kWarpSiz
       example + ", ...");
 }
 
-// Rows that cannot take a vector access because the pad shifts their start off alignment.
-void add_alignment(const Scenario& s, Explanation* x) {
+// Rows that cannot take a vector access because the pad shifts their start off alignment;
+// false when the rows are all aligned (or the access is not wider than an element).
+bool add_alignment(const Scenario& s, Explanation* x) {
   const TileLayout& t = s.tile;
   const int width = s.effective_width();
-  if (width <= t.elem_bytes() || s.pattern == AccessPattern::custom) return;
+  if (width <= t.elem_bytes() || s.pattern == AccessPattern::custom) return false;
   const RowAlignment r = row_alignment(t, width);
-  if (r.step == 0) return;
+  if (r.step == 0) return false;
   const std::string w = std::to_string(width);
   x->steps.push_back("row pitch " + std::to_string(r.pitch) + " B; " + std::to_string(r.pitch) +
                      " mod " + w + " = " + std::to_string(r.step) + ": row r starts " +
@@ -237,6 +238,7 @@ void add_alignment(const Scenario& s, Explanation* x) {
                      std::to_string(r.aligning_pad) + " (" +
                      std::to_string(std::int64_t{t.cols + r.aligning_pad} * t.elem_bytes()) +
                      "-byte rows) aligns every row");
+  return true;
 }
 
 // What the pad costs in shared memory.
@@ -550,7 +552,13 @@ Explanation explain(const Scenario& s, const Evaluation& e) {
   if (!e.ok()) {
     x.verdict = "cannot analyse: " + first_error(e.diagnostics);
     for (const Diagnostic& d : e.diagnostics) x.steps.push_back(d.message);
-    if (s.tile.check().empty()) add_alignment(s, &x);
+    if (s.tile.check().empty() && add_alignment(s, &x)) {
+      const RowAlignment r = row_alignment(s.tile, s.effective_width());
+      x.verdict = "cannot analyse: " + std::to_string(r.misaligned.size()) + " of " +
+                  std::to_string(s.tile.rows) + " rows (" + std::to_string(r.period - 1) + " in " +
+                  std::to_string(r.period) + ") are misaligned for " + std::to_string(r.width) +
+                  "-byte accesses; " + first_error(e.diagnostics);
+    }
     return x;
   }
   if (s.pattern != AccessPattern::custom) {

@@ -152,6 +152,8 @@ TEST_CASE("a pad that misaligns vector stores is explained row by row") {
                      "132 mod 16 = 4: row r starts 4r mod 16 bytes past a 16-byte boundary"));
   CHECK(any_contains(x.steps, "rows 0, 4, 8, ..., 28; misaligned: 24 of 32 rows (3 in 4)"));
   CHECK(any_contains(x.steps, "a pad of 4 (144-byte rows) aligns every row"));
+  CHECK(x.verdict.starts_with(
+      "cannot analyse: 24 of 32 rows (3 in 4) are misaligned for 16-byte accesses; lane 8: "));
   const RowAlignment r = row_alignment(p->scenario.tile, 16);
   CHECK(r.aligned == std::vector<int>{0, 4, 8, 12, 16, 20, 24, 28});
   CHECK(r.misaligned.size() == 24);
