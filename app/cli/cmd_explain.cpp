@@ -34,7 +34,8 @@ int run_explain(const Args& args) {
     out += '\n';
     out += to_text(x);
     out += "\nThe CUDA behind it:\n";
-    out += to_text(code_view(preset->scenario, e), code_view_lanes(e));
+    out += to_text(code_view(preset->scenario, e),
+                   e.ok() ? example_lanes(*e.analysis) : std::vector<int>{});
   }
   print(out);
   return kExitOk;

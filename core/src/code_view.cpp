@@ -6,8 +6,6 @@
 #include <memory>
 #include <optional>
 
-#include "banklab/explain.hpp"
-
 namespace banklab {
 
 namespace {
@@ -342,23 +340,6 @@ CodeView code_view(const Scenario& s, const Evaluation& e) {
   v.guard = guard_of(active);
   v.statement = statement_of(s, v);
   return v;
-}
-
-std::vector<int> code_view_lanes(const Evaluation& e) {
-  std::vector<int> lanes;
-  if (!e.ok()) return lanes;
-  const Analysis& a = *e.analysis;
-  for (int lane = 0; lane < kWarpSize; ++lane)
-    if (a.lanes[lane].active) {
-      if (lanes.empty()) lanes.push_back(lane);
-      if (lanes.size() > 1) lanes.pop_back();
-      lanes.push_back(lane);
-    }
-  const Culprits c = busiest(a);
-  for (std::size_t i = 0; i < c.lanes.size() && i < 4; ++i) lanes.push_back(c.lanes[i]);
-  std::sort(lanes.begin(), lanes.end());
-  lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
-  return lanes;
 }
 
 std::string to_text(const CodeView& v, std::span<const int> lanes) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 namespace banklab {
@@ -148,13 +149,9 @@ std::string culprit_line(const Analysis& a) {
 // A fixed word stride s over 32 single-word lanes of one phase: the general rule, which the
 // count always agrees with (the words w0 + sL take 32 / gcd(s, 32) banks, gcd(s, 32) each).
 void add_stride_rule(const Analysis& a, Explanation* x) {
-  if (a.phases.size() != 1 || a.active_lanes != kWarpSize) return;
-  const std::int64_t s = a.lanes[1].words[0] - a.lanes[0].words[0];
-  if (s <= 0) return;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    const LaneRecord& l = a.lanes[lane];
-    if (l.word_count != 1 || (lane > 0 && l.words[0] - a.lanes[lane - 1].words[0] != s)) return;
-  }
+  const std::optional<std::int64_t> stride = word_stride(a);
+  if (!stride) return;
+  const std::int64_t s = *stride;
   const std::int64_t g = std::gcd(s, std::int64_t{kBankCount});
   x->steps.push_back(
       "the rule: a word stride s spreads 32 lanes over 32 / gcd(s, 32) banks, "
@@ -371,23 +368,7 @@ std::string lane_example(const Analysis& a, const std::array<LaneElements, kWarp
 // shows the lanes that collide.
 void add_lane_examples(const Analysis& a, const std::array<LaneElements, kWarpSize>* elements,
                        Explanation* x) {
-  std::vector<int> shown;
-  int last = -1;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (!a.lanes[lane].active) continue;
-    if (shown.empty()) shown.push_back(lane);
-    last = lane;
-  }
-  if (last < 0) return;
-  const Culprits c = busiest(a);
-  if (c.lanes.size() > 1)
-    for (std::size_t i = 0; i < c.lanes.size() && i < 4; ++i) shown.push_back(c.lanes[i]);
-  // No collision to show: the first three active lanes, as the lesson walks them.
-  for (int lane = shown[0] + 1; shown.size() < 3 && lane < last; ++lane)
-    if (a.lanes[lane].active) shown.push_back(lane);
-  shown.push_back(last);
-  std::sort(shown.begin(), shown.end());
-  shown.erase(std::unique(shown.begin(), shown.end()), shown.end());
+  const std::vector<int> shown = example_lanes(a);
   for (std::size_t i = 0; i < shown.size(); ++i) {
     if (i > 0 && shown[i] > shown[i - 1] + 1) x->steps.push_back("...");
     x->steps.push_back(lane_example(a, elements, shown[i]));
@@ -585,6 +566,39 @@ Explanation explain(const Analysis& a) {
   add_stride_rule(a, &x);
   add_counting_steps(a, &x);
   return x;
+}
+
+std::optional<std::int64_t> word_stride(const Analysis& a) {
+  if (a.phases.size() != 1 || a.active_lanes != kWarpSize) return std::nullopt;
+  const std::int64_t s = a.lanes[1].words[0] - a.lanes[0].words[0];
+  if (s <= 0) return std::nullopt;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const LaneRecord& l = a.lanes[lane];
+    if (l.word_count != 1 || (lane > 0 && l.words[0] - a.lanes[lane - 1].words[0] != s))
+      return std::nullopt;
+  }
+  return s;
+}
+
+std::vector<int> example_lanes(const Analysis& a) {
+  std::vector<int> shown;
+  int last = -1;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!a.lanes[lane].active) continue;
+    if (shown.empty()) shown.push_back(lane);
+    last = lane;
+  }
+  if (last < 0) return shown;
+  const Culprits c = busiest(a);
+  if (c.lanes.size() > 1)
+    for (std::size_t i = 0; i < c.lanes.size() && i < 4; ++i) shown.push_back(c.lanes[i]);
+  // No collision to show: the first three active lanes, as the lesson walks them.
+  for (int lane = shown[0] + 1; shown.size() < 3 && lane < last; ++lane)
+    if (a.lanes[lane].active) shown.push_back(lane);
+  shown.push_back(last);
+  std::sort(shown.begin(), shown.end());
+  shown.erase(std::unique(shown.begin(), shown.end()), shown.end());
+  return shown;
 }
 
 Culprits busiest(const Analysis& a) {

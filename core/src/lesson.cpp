@@ -75,17 +75,6 @@ std::string fixed1(double v) {
   return buf;
 }
 
-// The word stride of a one-phase access whose lanes each touch one word, if it is fixed.
-std::optional<std::int64_t> word_stride(const Analysis& a) {
-  if (a.phases.size() != 1 || a.active_lanes != kWarpSize) return std::nullopt;
-  const std::int64_t s = a.lanes[1].words[0] - a.lanes[0].words[0];
-  for (int lane = 1; lane < kWarpSize; ++lane)
-    if (a.lanes[lane].word_count != 1 || a.lanes[lane].words[0] - a.lanes[lane - 1].words[0] != s)
-      return std::nullopt;
-  if (s <= 0) return std::nullopt;
-  return s;
-}
-
 Expected<std::string> lane_value(std::string_view name, std::string_view arg, const Scenario& s,
                                  const Evaluation& e) {
   int lane = -1;

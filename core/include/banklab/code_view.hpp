@@ -60,10 +60,6 @@ struct CodeView {
 // the view holds the declaration and a note.
 CodeView code_view(const Scenario& s, const Evaluation& e);
 
-// The lanes worth a line: the first active lane, the busiest bank's lanes (up to four) and the
-// last active lane; none without an analysis.
-std::vector<int> code_view_lanes(const Evaluation& e);
-
 // The declaration, the statement and one line per listed lane:
 // "lane 8: threadIdx = (8, 0), tile[8][0], byte 1152, bank 0".
 std::string to_text(const CodeView& v, std::span<const int> lanes);

@@ -4,6 +4,7 @@
 // against the floor the request size forces, and what that costs at 128 B per clock. Where a
 // shortcut of the lesson does not hold for this case (bf16 tile[32][33], odd columns), it says so.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,15 @@ struct Culprits {
   std::vector<std::int64_t> words;  // sorted, distinct
 };
 Culprits busiest(const Analysis& a);
+
+// The word stride between consecutive lanes when all 32 lanes form one phase, each touching
+// one word, at a fixed positive stride: the case of the rule "a word stride s spreads 32 lanes
+// over 32 / gcd(s, 32) banks, gcd(s, 32)-way".
+std::optional<std::int64_t> word_stride(const Analysis& a);
+
+// The lanes an explanation shows: the first and last active lanes, the busiest bank's lanes
+// (up to four) when they collide, else the first three; sorted.
+std::vector<int> example_lanes(const Analysis& a);
 
 // Which rows of a tile can take an access of `width` bytes at their first element: row r
 // starts r * pitch bytes into the tile, aligned when width divides it. With pitch mod width = m
