@@ -36,9 +36,13 @@ int list(bool json) {
   return kExitOk;
 }
 
-int show(const std::string& name) {
+int show(const std::string& name, bool markdown) {
   const Expected<Lesson> lesson = find_lesson(name);
   if (!lesson) return bad_input(lesson.error());
+  if (markdown) {
+    print(to_markdown(*lesson));
+    return kExitOk;
+  }
   std::string out = lesson->title + "\n";
   if (!lesson->summary.empty()) out += lesson->summary + "\n";
   for (std::size_t i = 0; i < lesson->steps.size(); ++i) {
@@ -67,9 +71,11 @@ int run_lesson(const Args& args) {
   const std::vector<std::string>& words = args.positionals();
   const std::string& action = words[0];
   const bool json = args.has("json");
-  if (action == "list" && words.size() == 1) return list(json);
+  const bool markdown = args.has("markdown");
+  if (action == "list" && words.size() == 1 && !markdown) return list(json);
   if (json) return bad_input("--json goes with 'lesson list' only");
-  if (action == "show" && words.size() == 2) return show(words[1]);
+  if (action == "show" && words.size() == 2) return show(words[1], markdown);
+  if (markdown) return bad_input("--markdown goes with 'lesson show NAME' only");
   if (action == "check" && words.size() == 2) return check(words[1]);
   if (action == "list") return bad_input("'lesson list' takes no argument");
   if (action == "show" || action == "check")

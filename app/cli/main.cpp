@@ -94,9 +94,10 @@ fp32-naive; 'banklab presets' lists them all.
   --json            the scenario, its analysis and the explanation as one JSON object
 )";
 
+constexpr FlagSpec kLessonFlags[] = {{"json", ""}, {"markdown", ""}};
 constexpr std::string_view kLessonUsage =
     R"(usage: banklab lesson list [--json]
-       banklab lesson show NAME
+       banklab lesson show NAME [--markdown]
        banklab lesson check FILE
 
 The guided tracks of assets/lessons (one TOML file per track; docs/lessons.md describes the
@@ -105,6 +106,7 @@ format). Every number in a step's text is filled in by the core from the step's 
   list              every lesson: name, number of steps, title
   --json            with list: a JSON list of {"name", "title", "summary", "steps"}
   show NAME         every step of the lesson: title, scenario and text, numbers filled in
+  --markdown        with show: the lesson as one Markdown handout, code in fenced blocks
   check FILE        reads a lesson file and checks its keys, every step's scenario and every
                     placeholder; exit status 2 with FILE:LINE: what is wrong
 )";
@@ -192,7 +194,7 @@ const Command kCommands[] = {
      .usage = kExplainUsage,
      .run = run_explain},
     {.syntax = {.command = "lesson",
-                .flags = kJsonFlag,
+                .flags = kLessonFlags,
                 .min_positionals = 1,
                 .max_positionals = 2,
                 .positional_name = "list|show NAME|check FILE"},

@@ -496,6 +496,33 @@ Expected<Lesson> find_lesson(std::string_view name) {
   return Error{"'" + std::string(name) + "' is not a lesson; the lessons are " + names};
 }
 
+std::string to_markdown(const Lesson& lesson, std::span<const std::string> images) {
+  std::string out = "# " + lesson.title + "\n\n";
+  if (!lesson.summary.empty()) out += lesson.summary + "\n\n";
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+    const FilledStep f = fill_step(lesson.steps[i]);
+    out += "## " + std::to_string(i + 1) + ". " + f.title + "\n\n";
+    if (i < images.size() && !images[i].empty())
+      out += "![Step " + std::to_string(i + 1) + "](" + images[i] + ")\n\n";
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "*" + std::string.
+    out += '*';
+    out += describe(f.scenario);
+    out += "*\n\n";
+    // Code lines (four spaces) become fenced blocks, which may follow a paragraph directly.
+    bool in_code = false;
+    std::istringstream lines(f.text);
+    for (std::string line; std::getline(lines, line);) {
+      const bool code = line.starts_with("    ");
+      if (code != in_code) out += code ? "\n```\n" : "```\n\n";
+      in_code = code;
+      out += (code ? line.substr(4) : line) + "\n";
+    }
+    if (in_code) out += "```\n";
+    out += "\n";
+  }
+  return out;
+}
+
 FilledStep fill_step(const LessonStep& step) {
   FilledStep f;
   f.title = step.title;

@@ -74,3 +74,22 @@ TEST_CASE("lesson rejects what it cannot do, with exit status 2") {
 }
 
 }  // namespace banklab::test
+
+namespace banklab::test {
+
+TEST_CASE("lesson show --markdown is a handout with every step's heading, text and code") {
+  const Expected<Lesson> lesson = find_lesson("ldmatrix");
+  REQUIRE(lesson.has_value());
+  const Run run = run_banklab("lesson show ldmatrix --markdown");
+  REQUIRE(run.status == 0);
+  CHECK(run.out.starts_with("# " + lesson->title + "\n"));
+  for (std::size_t i = 0; i < lesson->steps.size(); ++i) {
+    CAPTURE(i);
+    CHECK(run.out.find("## " + std::to_string(i + 1) + ". " + lesson->steps[i].title + "\n") !=
+          std::string::npos);
+  }
+  CHECK(run.out.find("\n```\nunsigned addr = __cvta_generic_to_shared(") != std::string::npos);
+  CHECK(run_banklab("lesson list --markdown").status == 2);
+}
+
+}  // namespace banklab::test

@@ -177,3 +177,27 @@ TEST_CASE("every placeholder is documented, and every measured figure is in gpu-
 }
 
 }  // namespace banklab
+
+namespace banklab {
+
+TEST_CASE("the Markdown handout has every step's heading, image and text, code fenced") {
+  const Expected<Lesson> lesson = find_lesson("transpose");
+  REQUIRE(lesson.has_value());
+  std::vector<std::string> images;
+  for (std::size_t i = 0; i < lesson->steps.size(); ++i)
+    images.push_back("step-" + std::to_string(i + 1) + ".png");
+  const std::string md = to_markdown(*lesson, images);
+  for (std::size_t i = 0; i < lesson->steps.size(); ++i) {
+    CAPTURE(i);
+    const FilledStep f = fill_step(lesson->steps[i]);
+    const std::size_t heading = md.find("## " + std::to_string(i + 1) + ". " + f.title + "\n");
+    REQUIRE(heading != std::string::npos);
+    CHECK(md.find("![Step " + std::to_string(i + 1) + "](" + images[i] + ")", heading) ==
+          md.find('\n', heading) + 2);
+    // The first line of the step's text, as it is (prose lines are one paragraph each).
+    CHECK(md.find(f.text.substr(0, f.text.find('\n')), heading) != std::string::npos);
+  }
+  CHECK(md.find("\n```\nfloat v;\nv = tile[threadIdx.x][0];\n```\n") != std::string::npos);
+}
+
+}  // namespace banklab

@@ -102,4 +102,9 @@ Expected<Lesson> find_lesson(std::string_view name);
 // Precondition: the step comes from a lesson that loaded (its placeholders all fill).
 FilledStep fill_step(const LessonStep& step);
 
+// The whole lesson as one Markdown handout: a heading per step, its scenario, the image of
+// step i when images[i] is given (a path relative to the Markdown file), and its text with the
+// code in fenced blocks.
+std::string to_markdown(const Lesson& lesson, std::span<const std::string> images = {});
+
 }  // namespace banklab
