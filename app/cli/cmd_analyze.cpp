@@ -3,11 +3,6 @@
 // core's; this file turns flags into a Scenario or a WarpAccess and the results into text or
 // JSON.
 #include <algorithm>
-#include <charconv>
-#include <climits>
-#include <cstdint>
-#include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,28 +10,14 @@
 
 #include "analyze_batch.hpp"
 #include "banklab/banklab.hpp"
-#include "banklab/scenario_flags.hpp"
 #include "commands.hpp"
+#include "scenario_file.hpp"
 #include "text_output.hpp"
 
 namespace banklab::cli {
 namespace {
 
-// The flags each form accepts beyond its own, so that mixing forms is an error rather than a
-// silently ignored flag.
-constexpr std::string_view kScenarioOnly[] = {"preset",  "dtype",  "tile", "pad",
-                                              "swizzle", "access", "index"};
 constexpr std::string_view kBatchFlags[] = {"batch", "json"};
-
-bool listed(std::span<const std::string_view> names, std::string_view name) {
-  return std::ranges::find(names, name) != names.end();
-}
-
-// "--dtype expects fp8, bf16, fp32 or fp64, got 'fp128'": a value outside a flag's choices.
-Error expects(std::string_view flag, std::string_view choices, std::string_view got) {
-  return Error{"--" + std::string(flag) + " expects " + std::string(choices) + ", got '" +
-               std::string(got) + "'"};
-}
 
 // Prints a result that could not be computed: the one-line reason on stderr, and with --json
 // also the diagnostics as a JSON object on stdout, so that a script reading stdout sees why.
@@ -55,57 +36,6 @@ int reject(const Args& args, std::string message) {
   Diagnostic d{.severity = Severity::error, .rule = "usage", .message = std::move(message)};
   return reject(args, std::vector<Diagnostic>{std::move(d)});
 }
-
-}  // namespace
-
-// Applies the scenario flags on top of `s` (the defaults, or a preset). The first flag that
-// cannot be read ends it with a message naming the flag. Shared with gpu-bench --pattern.
-Expected<Scenario> scenario_from_flags(const Args& args) {
-  Scenario s;
-  for (std::string_view flag : kScenarioFlags) {
-    const auto text = args.value(flag);
-    if (!text) continue;
-    Expected<Scenario> next = apply_scenario_flag(std::move(s), flag, *text);
-    if (!next) return Error{next.error()};
-    s = std::move(*next);
-  }
-  return s;
-}
-
-// The raw form's flags as one access. Shared with gpu-bench --pattern.
-Expected<WarpAccess> access_from_flags(const Args& args) {
-  WarpAccess access;
-  if (const auto text = args.value("op")) {
-    const auto op = parse_op(*text);
-    if (!op) {
-      return expects("op", "ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4", *text);
-    }
-    access.op = *op;
-  }
-  if (const auto text = args.value("width")) {
-    const Expected<int> width = parse_width(*text);
-    if (!width) return Error{"--width: " + width.error()};
-    access.width = *width;
-  } else if (is_matrix_op(access.op)) {
-    access.width = 16;  // every matrix row address covers 16 bytes
-  } else {
-    return Error{"--offsets needs --width: the bytes each lane moves (1, 2, 4, 8 or 16)"};
-  }
-  const Expected<std::array<std::int64_t, kWarpSize>> offsets =
-      parse_offsets(*args.value("offsets"));
-  if (!offsets) return Error{"--offsets: " + offsets.error()};
-  access.offsets = *offsets;
-  if (const auto text = args.value("lanes")) {
-    const Expected<std::uint32_t> mask = parse_lane_mask(*text);
-    if (!mask) return Error{mask.error()};
-    for (int l = 0; l < kWarpSize; ++l) {
-      if ((*mask >> l & 1u) == 0) access.offsets[static_cast<std::size_t>(l)] = kInactiveLane;
-    }
-  }
-  return access;
-}
-
-namespace {
 
 int run_scenario(const Args& args) {
   const Expected<Scenario> s = scenario_from_flags(args);
@@ -151,16 +81,18 @@ int run_analyze(const Args& args) {
   const bool batch = args.has("batch");
   const bool raw = args.has("offsets");
   for (std::string_view flag : args.given()) {
-    if (batch && !listed(kBatchFlags, flag)) {
+    if (batch && std::ranges::find(kBatchFlags, flag) == std::end(kBatchFlags)) {
       return bad_input("--" + std::string(flag) +
                        " cannot be combined with --batch: each batch line gives its own op, "
                        "width and offsets");
     }
-    if (raw && listed(kScenarioOnly, flag)) {
-      return bad_input("--" + std::string(flag) +
-                       " belongs to the scenario form; --offsets gives the 32 byte offsets "
-                       "directly");
-    }
+  }
+  if (const auto mixed = mixed_forms(args)) return bad_input(*mixed);
+  if (const auto path = args.value("save-scenario")) {
+    const Expected<Scenario> s = scenario_from_flags(args);
+    if (!s) return reject(args, s.error());
+    const Expected<bool> saved = write_scenario_file(std::string(*path), *s);
+    if (!saved) return failure(saved.error());
   }
   if (batch) return run_analyze_batch(*args.value("batch"));
   if (raw) return run_raw(args);

@@ -1,9 +1,10 @@
 // banklab lesson list|show|check: the guided tracks of assets/lessons, with their numbers
 // filled in by the core. All the reading and checking is core's (banklab/lesson.hpp); this
 // file lays the results out.
+#include <cstdint>
 #include <string>
 
-#include "banklab/json.hpp"
+#include "banklab/json_writer.hpp"
 #include "banklab/lesson.hpp"
 #include "commands.hpp"
 
@@ -15,18 +16,16 @@ int list(bool json) {
   if (!lessons) return bad_input(lessons.error());
   std::string out;
   if (json) {
-    out += "[";
+    JsonWriter w(out);
+    w.begin_array();
     for (const Lesson& l : *lessons) {
-      out += out.size() > 1 ? ",\n" : "\n";
-      out += "{\"name\":";
-      append_json_string(out, l.name);
-      out += ",\"title\":";
-      append_json_string(out, l.title);
-      out += ",\"summary\":";
-      append_json_string(out, l.summary);
-      out += ",\"steps\":" + std::to_string(l.steps.size()) + "}";
+      w.begin_object();
+      w.field("name", l.name).field("title", l.title).field("summary", l.summary);
+      w.field("steps", static_cast<std::int64_t>(l.steps.size()));
+      w.end_object();
     }
-    out += "\n]\n";
+    w.end_array();
+    out += '\n';
   } else {
     for (const Lesson& l : *lessons) {
       out += l.name + "  (" + std::to_string(l.steps.size()) + " steps)  " + l.title + "\n";

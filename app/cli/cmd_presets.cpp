@@ -9,10 +9,6 @@
 
 namespace banklab::cli {
 
-std::string unknown_preset(std::string_view name) {
-  return banklab::unknown_preset(name);
-}
-
 int run_presets(const Args& args) {
   std::string out;
   if (args.has("json")) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "banklab/format.hpp"
+
 namespace banklab {
 
 namespace {
@@ -158,9 +160,8 @@ const std::vector<Preset>& table() {
 std::span<const Preset> presets() { return table(); }
 
 std::string unknown_preset(std::string_view name) {
-  std::string text(1, '\'');  // appended, not "'" + ...: GCC 12 warns falsely (-Wrestrict)
-  text += name;
-  text += "' is not a preset; the presets are ";
+  std::string text = quote(name);
+  text += " is not a preset; the presets are ";
   bool first = true;
   for (const Preset& p : presets()) {
     if (!first) text += ", ";

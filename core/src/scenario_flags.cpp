@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "banklab/format.hpp"
 #include "banklab/presets.hpp"
 
 namespace banklab {
@@ -15,8 +16,8 @@ namespace {
 
 // "--dtype expects fp8, bf16, fp32 or fp64, got 'fp128'": a value outside a flag's choices.
 Error expects(std::string_view flag, std::string_view choices, std::string_view got) {
-  return Error{"--" + std::string(flag) + " expects " + std::string(choices) + ", got '" +
-               std::string(got) + "'"};
+  return Error{"--" + std::string(flag) + " expects " + std::string(choices) + ", got " +
+               quote(got)};
 }
 
 Expected<int> whole_number(std::string_view flag, std::string_view text) {
@@ -26,11 +27,10 @@ Expected<int> whole_number(std::string_view flag, std::string_view text) {
   const char* begin = text.data() + (text.starts_with('+') ? 1 : 0);
   const auto [ptr, ec] = std::from_chars(begin, end, value);
   if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
-    return Error{"--" + std::string(flag) + " expects a whole number, got '" + std::string(text) +
-                 "'"};
+    return Error{"--" + std::string(flag) + " expects a whole number, got " + quote(text)};
   if (ec == std::errc::result_out_of_range)
     return Error{"--" + std::string(flag) + " must be between " + std::to_string(INT_MIN) +
-                 " and " + std::to_string(INT_MAX) + ", got " + std::string(text)};
+                 " and " + std::to_string(INT_MAX) + ", got " + shown(text)};
   return value;
 }
 
@@ -67,11 +67,11 @@ Expected<Scenario> apply_op(Scenario s, std::string_view text) {
   if (!op) return expects("op", "ld or st", text);
   if (s.pattern == AccessPattern::matrix) {
     if (*op != s.op)
-      return Error{"--op " + std::string(text) + " does not match --access " +
+      return Error{"--op " + shown(text) + " does not match --access " +
                    std::string(op_name(s.op)) + ", which is the op (leave --op out)"};
   } else if (is_matrix_op(*op)) {
-    return Error{"--op " + std::string(text) + " is a matrix op: use --access " +
-                 std::string(text) + " for a tile, or --offsets for raw addresses"};
+    return Error{"--op " + shown(text) + " is a matrix op: use --access " + shown(text) +
+                 " for a tile, or --offsets for raw addresses"};
   }
   s.op = *op;
   return s;
@@ -92,7 +92,7 @@ Expected<std::uint32_t> parse_lane_mask(std::string_view text) {
   if (digits.empty() || ec == std::errc::invalid_argument || ptr != end)
     return expects("lanes", "a hexadecimal lane mask such as ffffffff or 0x0000ffff", text);
   if (ec == std::errc::result_out_of_range)
-    return Error{"--lanes " + std::string(text) + " has more than 32 bits; a warp has 32 lanes"};
+    return Error{"--lanes " + shown(text) + " has more than 32 bits; a warp has 32 lanes"};
   return mask;
 }
 
@@ -129,6 +129,12 @@ Expected<Scenario> apply_scenario_flag(Scenario s, std::string_view flag, std::s
   } else if (flag == "width") {
     const Expected<int> width = parse_width(value);
     if (!width) return Error{"--width: " + width.error()};
+    // The raw form's rule (check_access), which the matrix pattern would otherwise pass over.
+    if (s.pattern == AccessPattern::matrix && *width != 16) {
+      return Error{"--width " + std::to_string(*width) + " does not fit --access " +
+                   std::string(op_name(s.op)) +
+                   ", which moves one 16-byte row per address (leave --width out)"};
+    }
     s.width = *width;
   } else if (flag == "lanes") {
     const Expected<std::uint32_t> mask = parse_lane_mask(value);
@@ -145,7 +151,7 @@ Expected<Scenario> scenario_from_words(std::span<const std::string> words) {
   for (std::size_t i = 0; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (!w.starts_with("--") || w.size() == 2)
-      return Error{"'" + w + "' is not a flag: a scenario is flags such as --dtype bf16"};
+      return Error{quote(w) + " is not a flag: a scenario is flags such as --dtype bf16"};
     std::string name = w.substr(2), value;
     if (const auto eq = name.find('='); eq != std::string::npos) {
       value = name.substr(eq + 1);

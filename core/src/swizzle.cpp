@@ -4,6 +4,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "banklab/format.hpp"
+
 namespace banklab {
 
 std::string Swizzle::check() const {
@@ -83,8 +85,8 @@ Expected<SwizzleSpec> parse_swizzle(std::string_view text) {
       auto [end, ec] = std::from_chars(first, last, values[i]);
       const bool separator_ok = (i < 2) ? (end != last && *end == ',') : (end == last);
       if (ec != std::errc() || !separator_ok) {
-        return Error{"bad swizzle '" + std::string(text) +
-                     "': expected cute:B,M,S with three integers, e.g. cute:3,4,3"};
+        return Error{"bad swizzle " + quote(text) +
+                     ": expected cute:B,M,S with three integers, e.g. cute:3,4,3"};
       }
       rest = rest.substr(static_cast<std::size_t>(end - first) + (i < 2 ? 1 : 0));
     }
@@ -92,8 +94,8 @@ Expected<SwizzleSpec> parse_swizzle(std::string_view text) {
     if (std::string why = spec.cute.check(); !why.empty()) return Error{why};
     return spec;
   }
-  return Error{"unknown swizzle '" + std::string(text) +
-               "': expected none, xor, cute:B,M,S, tma32, tma64 or tma128"};
+  return Error{"unknown swizzle " + quote(text) +
+               ": expected none, xor, cute:B,M,S, tma32, tma64 or tma128"};
 }
 
 }  // namespace banklab
