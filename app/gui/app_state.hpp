@@ -26,6 +26,7 @@
 #include "derived.hpp"
 #include "draw_queue.hpp"
 #include "geometry.hpp"
+#include "lesson_mode.hpp"
 #include "settings.hpp"
 
 namespace banklab::gui {
@@ -50,6 +51,7 @@ struct Views {
   bool arithmetic = true;
   bool help = false;
   bool gpu = false;  // opened from the View menu or with --gpu
+  bool code = true;  // the CUDA statement behind the scenario
 };
 
 struct UserChoices {
@@ -81,6 +83,7 @@ struct AppState {
   AppState& operator=(const AppState&) = delete;
 
   UserChoices user;
+  LessonMode lesson;  // a guided track being walked (lesson_mode.hpp), or none
   // The views draw derived, never user.scenario: a control may change the scenario in the
   // middle of a frame, and the picture must stay consistent until the next refresh().
   Derived derived;

@@ -36,6 +36,9 @@ struct Options {
   int bench_frames = 0;                    // > 0: render that many frames, print timings, exit
   std::optional<int> clock;                // step-through stopped after this many wavefronts
   bool gpu = false;                        // open the GPU window
+  std::string lesson;                      // open this guided lesson (lesson_mode.hpp)
+  int step = 0;                            // at this step, 0-based (--step counts from 1)
+  std::optional<std::string> export_dir;   // with --lesson: every step as PNG + one Markdown
   bool help = false;
 };
 

@@ -45,6 +45,8 @@ enum class Action {
   zoom_in,
   zoom_out,
   theme,
+  next_step,  // in a lesson
+  previous_step,
 };
 
 struct Shortcut {
@@ -65,11 +67,13 @@ struct PanelLayout {
   ImVec2 presets_pos, presets_size;
   ImVec2 controls_pos, controls_size;
   ImVec2 banks_pos, banks_size;
+  ImVec2 code_pos, code_size;
   ImVec2 arithmetic_pos, arithmetic_size;
   ImVec2 lanes_pos, lanes_size;
   ImVec2 tile_pos, tile_size;
   ImVec2 gpu_pos, gpu_size;  // floats over the bank view and the arithmetic when opened
 };
-PanelLayout default_layout(ImVec2 display, float menu_height, float scale);
+// `lesson`: a guided lesson is open, and the Lesson panel gets the room for its text.
+PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool lesson = false);
 
 }  // namespace banklab::gui

@@ -306,6 +306,11 @@ CodeView code_view(const Scenario& s, const Evaluation& e) {
     v.note = "no statement: the scenario breaks a rule (" + first_error(e.diagnostics) + ")";
     return v;
   }
+  // Raw offsets analyse without a tile; their expression indexes the tile, so it must be one.
+  if (const std::string bad = t.check(); !bad.empty()) {
+    v.note = "no statement: " + bad;
+    return v;
+  }
   const Analysis& a = *e.analysis;
   const auto rc = logical(s, a.access);
   if (!rc) {

@@ -185,6 +185,11 @@ TEST_CASE("the statement is the one a kernel writer types") {
         std::string::npos);
   CHECK(code("fp32-half-warp").guard == "threadIdx.x < 16");
   CHECK(code("broadcast").element == "tile[0][0]");
+  Scenario raw = find_preset("broadcast")->scenario;
+  raw.tile.cols = 0;  // raw offsets analyse without a valid tile, but index none
+  const CodeView no_tile = code_view(raw, evaluate(raw));
+  CHECK(no_tile.statement.empty());
+  CHECK(no_tile.note.starts_with("no statement: tile 32x0"));
   const CodeView bad = code("fp32-pad1-vec16-store");
   CHECK(bad.statement.empty());
   CHECK(bad.note.find("16-byte aligned") != std::string::npos);
