@@ -18,7 +18,9 @@ void draw_text(const AppState& s, const std::string& text) {
     const std::string line = text.substr(at, end - at);
     if (line.starts_with("    ")) {
       if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
+      ImGui::PushTextWrapPos(0.0f);  // a long asm line wraps rather than leaving the panel
       ImGui::TextUnformatted(line.c_str() + 4);
+      ImGui::PopTextWrapPos();
       if (s.res.mono_font) ImGui::PopFont();
     } else if (line.empty()) {
       ImGui::Spacing();
