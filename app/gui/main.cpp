@@ -169,11 +169,19 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
     state.user.scenario = *opt.scenario;
     state.user.custom_text = gui::offsets_text(state.user.scenario.custom_offsets);
   }
+  if (opt.code) {  // the code box's text: valid code replaces the scenario, an error shows in it
+    gui::set_code(state, *opt.code);
+  }
   if (opt.clock) {
     gui::refresh(state);
     gui::step_by(state, *opt.clock - state.user.step.served);
   }
   state.user.views.gpu = opt.gpu;
+  if (opt.drill) {
+    state.user.views.drill = true;
+    gui::start_drill(state, *opt.drill, opt.drill_seed.value_or(gui::fresh_drill_seed()));
+    if (opt.drill_answer) gui::submit_drill_answer(state, *opt.drill_answer);
+  }
 }
 
 // GLFW and a GL 3.3 core context. No display is a state to explain, not a crash.
