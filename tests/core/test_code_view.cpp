@@ -7,6 +7,7 @@
 #include <string>
 
 #include "banklab/code_view.hpp"
+#include "banklab/kernel_code.hpp"
 #include "banklab/presets.hpp"
 
 namespace banklab {
@@ -196,6 +197,51 @@ TEST_CASE("the statement is the one a kernel writer types") {
   const std::string text = to_text(code("fp32-pad4"), std::vector<int>{8});
   CHECK(text.find("lane 8: threadIdx = (8, 0), tile[8][0], byte 1152, bank 0") !=
         std::string::npos);
+}
+
+}  // namespace banklab
+
+namespace banklab {
+
+// The other direction: kernel_code.hpp's parser (the Code panel, analyze --decl/--expr) reads
+// the generated declaration and access back, lane by lane, to the analysed offsets.
+TEST_CASE("every preset's generated code parses back to the preset's offsets") {
+  int checked = 0;
+  for (const Preset& p : presets()) {
+    CAPTURE(p.name);
+    const Evaluation e = evaluate(p.scenario);
+    if (!e.ok()) continue;
+    const CodeView v = code_view(p.scenario, e);
+    if (v.element.empty()) continue;
+    KernelParams params;
+    params.op = p.scenario.op;
+    std::string expr = v.element;
+    if (is_matrix_op(p.scenario.op)) {
+      expr = v.address;  // a bare row address, as ldmatrix takes it
+    } else if (!v.vector_type.empty()) {
+      expr = "reinterpret_cast<" + v.vector_type + "*>(" + v.address + ")[0]";
+    }
+    // The guard "threadIdx.x < n" is a block of n threads; another mask has no block to match.
+    if (v.guard.starts_with("threadIdx.x < ")) {
+      params.block[0] = std::stoi(v.guard.substr(14));
+    } else if (!v.guard.empty()) {
+      continue;
+    }
+    CAPTURE(v.declaration);
+    CAPTURE(expr);
+    const CodeSource sources[] = {{"--decl", v.declaration}, {"--expr", expr}};
+    const CodeResult r = evaluate_code(sources, params);
+    REQUIRE_MESSAGE(!r.error, format_code_error(*r.error, sources));
+    for (int l = 0; l < kWarpSize; ++l) {
+      CAPTURE(l);
+      const bool active = e.analysis->access.active(l);
+      CHECK(r.code->lanes[static_cast<std::size_t>(l)].active == active);
+      if (active)
+        CHECK(r.code->lanes[static_cast<std::size_t>(l)].byte == e.analysis->lanes[l].byte);
+    }
+    ++checked;
+  }
+  CHECK(checked >= 25);
 }
 
 }  // namespace banklab
