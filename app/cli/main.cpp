@@ -11,6 +11,7 @@
 
 #include "analyze_code.hpp"
 #include "args.hpp"
+#include "banklab/version.hpp"
 #include "commands.hpp"
 #include "scenario_flags.hpp"
 
@@ -275,7 +276,7 @@ int dispatch(std::span<const std::string_view> words) {
     return kExitOk;
   }
   if (first == "--version") {
-    std::puts("banklab " BANKLAB_VERSION);
+    std::fputs(version_text("banklab").c_str(), stdout);  // version, commit, data folder
     return kExitOk;
   }
   for (const Command& c : kCommands) {

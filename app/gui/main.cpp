@@ -26,6 +26,7 @@
 
 #include "app_state.hpp"
 #include "banklab/presets.hpp"
+#include "banklab/version.hpp"
 #include "bench.hpp"
 #include "fonts.hpp"
 #include "gl_renderer.hpp"
@@ -440,6 +441,10 @@ int main(int argc, char** argv) {
 
   // Arguments: bad ones end here with status 2, before any window.
   std::vector<std::string_view> args(argv + 1, argv + argc);
+  if (args.size() == 1 && args[0] == "--version") {  // version, commit, data folder
+    std::fputs(banklab::version_text("banklab-gui").c_str(), stdout);
+    return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
+  }
   banklab::Expected<gui::Options> parsed = gui::parse_options(args);
   if (!parsed) {
     std::fprintf(stderr, "banklab-gui: %s\n", parsed.error().c_str());

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "banklab/code_view.hpp"
+#include "banklab/data_dir.hpp"
 #include "banklab/explain.hpp"
 #include "banklab/measured.hpp"
 #include "banklab/scenario_flags.hpp"
@@ -463,18 +464,20 @@ Expected<Lesson> load_lesson(const std::filesystem::path& file) {
   return parse_lesson(text.str(), file.string());
 }
 
-// The one place that knows where the lessons live. Switch to banklab::data_dir() / "lessons"
-// once that lands.
-std::filesystem::path lessons_dir() {
-  return BANKLAB_LESSONS_DIR;
+Expected<std::filesystem::path> lessons_dir() {
+  Expected<std::filesystem::path> data = data_dir();
+  if (!data) return Error{data.error()};
+  return *data / "lessons";
 }
 
 Expected<std::vector<Lesson>> load_lessons() {
   std::vector<std::filesystem::path> files;
+  const Expected<std::filesystem::path> dir = lessons_dir();
+  if (!dir) return Error{dir.error()};
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(lessons_dir(), ec))
+  for (const auto& entry : std::filesystem::directory_iterator(*dir, ec))
     if (entry.path().extension() == ".toml") files.push_back(entry.path());
-  if (ec) return Error{lessons_dir().string() + ":0: cannot list the lessons: " + ec.message()};
+  if (ec) return Error{dir->string() + ":0: cannot list the lessons: " + ec.message()};
   std::sort(files.begin(), files.end());
   std::vector<Lesson> lessons;
   for (const auto& f : files) {

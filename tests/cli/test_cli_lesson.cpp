@@ -45,7 +45,7 @@ TEST_CASE("lesson show prints every step's title and its filled text") {
 }
 
 TEST_CASE("lesson check accepts the shipped files and rejects a bad one with FILE:LINE") {
-  const Run ok = run_banklab("lesson check " + (lessons_dir() / "interview.toml").string());
+  const Run ok = run_banklab("lesson check " + (*lessons_dir() / "interview.toml").string());
   CHECK(ok.status == 0);
   const TempFile bad("title = \"t\"\n[[step]]\ntitle = \"s\"\nargs = []\ntext = \"{nope}\"\n");
   const Run run = run_banklab("lesson check " + bad.path().string());

@@ -93,8 +93,8 @@ std::string reflow(std::string_view text, int width);
 Expected<Lesson> parse_lesson(std::string_view toml, const std::string& file);
 Expected<Lesson> load_lesson(const std::filesystem::path& file);
 
-// The folder the lessons ship in.
-std::filesystem::path lessons_dir();
+// data_dir() / "lessons": the folder the lessons ship in (assets/lessons in a source tree).
+Expected<std::filesystem::path> lessons_dir();
 // Every *.toml in lessons_dir(), by name; the first file that fails stops it.
 Expected<std::vector<Lesson>> load_lessons();
 Expected<Lesson> find_lesson(std::string_view name);
