@@ -55,14 +55,11 @@ std::vector<std::string> metric_names() {
   };
 }
 
-// CUPTI sessions are per context and the profiler is process-wide: one measure() at a time.
-std::mutex& session_mutex() {
-  static std::mutex m;
-  return m;
-}
-
 struct DeviceBuffer {
   void* ptr = nullptr;
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;  // one owner: a copy would free twice
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   ~DeviceBuffer() {
     if (ptr != nullptr) cudaFree(ptr);
   }
@@ -97,7 +94,7 @@ MeasureSupport measure_support() {
 Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
                                            const MeasureProgress& progress,
                                            const std::atomic<bool>* cancel) {
-  const std::lock_guard<std::mutex> lock(session_mutex());
+  const std::lock_guard<std::mutex> lock(detail::profiler_session_mutex());
   const MeasureSupport support = measure_support();
   if (!support.ok) return Error{support.reason};
 

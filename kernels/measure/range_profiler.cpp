@@ -30,6 +30,12 @@
 #include "cuda_failure.hpp"
 
 namespace banklab::gpu::detail {
+
+std::mutex& profiler_session_mutex() {
+  static std::mutex m;
+  return m;
+}
+
 namespace {
 
 // Every CUPTI parameter block: zeroed, with its size set (CUPTI checks it to stay compatible).
