@@ -8,6 +8,7 @@
 #include "banklab/format.hpp"
 #include "banklab/hardware.hpp"
 #include "banklab/presets.hpp"
+#include "banklab/verdict.hpp"
 
 namespace banklab::gui {
 namespace {
@@ -210,30 +211,15 @@ Agreement compare(const MeasureRecord& m) {
   Agreement a;
   if (!m.done) return a;
   a.verdict = Agreement::Verdict::failed;
-  const gpu::Measurement& hw = m.measured;
   if (!m.error.empty()) {
     a.message = "the measurement failed: " + m.error;
-  } else if (!hw.ok) {
-    a.message = "the hardware could not measure this access: " + hw.error;
-  } else if (hw.instructions != 1) {
-    a.message = "the counters saw " + std::to_string(hw.instructions) +
-                " shared-memory instructions of the measured class, not 1, so they do not "
-                "isolate this access";
-  } else if (!hw.verified) {
-    a.message = "the bytes the instruction moved differ from the CPU replay, so the counts are "
-                "not of this access";
-  } else if (hw.wavefronts != m.predicted_wavefronts ||
-             hw.bank_conflicts != m.predicted_conflicts) {
-    a.verdict = Agreement::Verdict::disagree;
-    a.message = "DISAGREEMENT: the model predicts " + std::to_string(m.predicted_wavefronts) +
-                " wavefronts and " + std::to_string(m.predicted_conflicts) +
-                " bank conflicts; the hardware counted " + std::to_string(hw.wavefronts) +
-                " wavefronts and " + std::to_string(hw.bank_conflicts) + " bank conflicts";
-  } else {
-    a.verdict = Agreement::Verdict::agree;
-    a.message = "the hardware agrees: " + std::to_string(hw.wavefronts) + " wavefronts, " +
-                std::to_string(hw.bank_conflicts) + " bank conflicts";
+    return a;
   }
+  // The verdict and its sentence are the core's, the same as `banklab validate` gives.
+  Judgement j = judge(m.predicted_wavefronts, m.predicted_conflicts, m.measured);
+  if (j.verdict == Verdict::agree) a.verdict = Agreement::Verdict::agree;
+  if (j.verdict == Verdict::disagree) a.verdict = Agreement::Verdict::disagree;
+  a.message = std::move(j.message);
   return a;
 }
 

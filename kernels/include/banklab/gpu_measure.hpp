@@ -29,22 +29,13 @@
 #include "banklab/expected.hpp"
 #include "banklab/gpu_bench.hpp"
 #include "banklab/gpu_device.hpp"
+#include "banklab/verdict.hpp"
 
 namespace banklab::gpu {
 
-// What the hardware counted for one access.
-struct Measurement {
-  bool ok = false;    // the counters were read and the bytes verified
-  std::string error;  // when !ok: why this access could not be measured (the rest still were)
-  std::int64_t wavefronts = 0;
-  std::int64_t bank_conflicts = 0;
-  // Warp-level shared-memory instructions of the measured class in the kernel: 1 proves the
-  // counters saw the measured instruction alone.
-  std::int64_t instructions = 0;
-  // The bytes the instruction moved were checked against a CPU replay of the access: a load
-  // returned what was stored at its addresses, a store left one of its lanes' bytes there.
-  bool verified = false;
-};
+// What the hardware counted for one access (core's HardwareCount; core's judge() gives the
+// verdict against the model).
+using Measurement = HardwareCount;
 
 // Whether measure() can run here, and if not, exactly why (no build support, no driver, no
 // device, a device the profiler does not support). Cheap after the first call; does not open a
