@@ -4,6 +4,7 @@
 #include <cassert>
 #include <cstdio>
 #include <ctime>
+#include <fstream>
 
 #include "banklab/format.hpp"
 #include "banklab/hardware.hpp"
@@ -29,32 +30,28 @@ RunRecord* find_run(GpuPanel& p, int id) {
 }
 
 // The shared-memory access a teaching kernel performs is its preset's, with the pad the run
-// used when the kernel's tile is the padded one.
-std::optional<SharedAccessCost> variant_cost(const gpu::VariantInfo& info, int pad) {
-  if (info.preset.empty()) return std::nullopt;
-  const Preset* preset = find_preset(info.preset);
+// used when the kernel's tile is the padded one. The result carries both, so a recording made
+// elsewhere gets the same costs as a live run.
+std::optional<SharedAccessCost> variant_cost(const gpu::VariantResult& r, int pad) {
+  if (r.preset.empty()) return std::nullopt;
+  const Preset* preset = find_preset(r.preset);
   if (!preset) return std::nullopt;
   Scenario scenario = preset->scenario;
-  if (info.uses_pad) scenario.tile.pad = pad;
+  if (r.uses_pad) scenario.tile.pad = pad;
   const Evaluation e = evaluate(scenario);
   if (!e.ok()) return std::nullopt;
   SharedAccessCost cost;
-  cost.preset = std::string(info.preset);
+  cost.preset = r.preset;
   cost.wavefronts = e.analysis->wavefront_count();
   cost.ideal = e.analysis->ideal_wavefronts;
   cost.ways = e.analysis->max_ways;
   return cost;
 }
 
-void attach_costs(RunRecord& run, const GpuBackend& backend) {
+void attach_costs(RunRecord& run) {
   run.costs.clear();
-  const gpu::SuiteReport& suite = *run.suite;
-  const std::vector<gpu::VariantInfo> table = backend.variants(suite.options.dtype);
-  for (const gpu::VariantResult& r : suite.results) {
-    const auto info = std::find_if(table.begin(), table.end(),
-                                   [&](const gpu::VariantInfo& v) { return v.name == r.name; });
-    run.costs.push_back(info == table.end() ? std::nullopt
-                                            : variant_cost(*info, suite.options.pad));
+  for (const gpu::VariantResult& r : run.suite->results) {
+    run.costs.push_back(variant_cost(r, run.suite->options.pad));
   }
 }
 
@@ -94,7 +91,7 @@ void apply(GpuPanel& p, GpuResult result) {
       RunRecord* run = find_run(p, d.run);
       if (!run) return;
       run->suite = std::move(d.report);
-      attach_costs(*run, p.backend);
+      attach_costs(*run);
       run->reversal = reversal_lines(*run);
     }
     void operator()(PatternsDone& d) {
@@ -221,6 +218,106 @@ Agreement compare(const MeasureRecord& m) {
   if (j.verdict == Verdict::disagree) a.verdict = Agreement::Verdict::disagree;
   a.message = std::move(j.message);
   return a;
+}
+
+// --------------------------------------------------------------------------------------------
+// Recordings.
+
+std::filesystem::path recordings_dir() {
+  return BANKLAB_RECORDINGS_DIR;
+}
+
+std::vector<std::filesystem::path> shipped_recordings() {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(recordings_dir(), ec)) {
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+void show_recording(GpuPanel& p, const gpu::Recording& r) {
+  // "2026-11-30T21:15:00Z" as people read it: "2026-11-30 21:15:00 UTC".
+  std::string when = r.created_utc;
+  if (when.size() == 20 && when[10] == 'T' && when.back() == 'Z') {
+    when = when.substr(0, 10) + " " + when.substr(11, 8) + " UTC";
+  }
+  const std::string label = "recorded on " + r.device.name + ", " + when + " (driver " + r.driver +
+                            ", BankLab " + r.commit + ")";
+  // One microbenchmark for every row: the lesson's patterns, then the sweep, with their labels.
+  gpu::PatternReport patterns = r.lesson.report;
+  std::vector<std::string> labels = r.lesson.labels;
+  patterns.results.insert(patterns.results.end(), r.sweep.report.results.begin(),
+                          r.sweep.report.results.end());
+  labels.insert(labels.end(), r.sweep.labels.begin(), r.sweep.labels.end());
+  int selected = -1;
+  for (const gpu::SuiteReport& suite : r.suites) {
+    RunRecord run;
+    run.id = p.next_id++;
+    run.started = r.created_utc;
+    run.recorded = label;
+    run.options = suite.options;
+    run.pattern = "the lesson's patterns and the sweep, as recorded";
+    run.suite = suite;
+    run.patterns = patterns;
+    run.pattern_labels = labels;
+    attach_costs(run);
+    run.reversal = reversal_lines(run);
+    p.runs.push_back(std::move(run));
+    if (selected < 0 || suite.options.dtype == DType::fp32) {
+      selected = static_cast<int>(p.runs.size()) - 1;
+    }
+  }
+  p.selected_run = selected;
+  p.show_tab = GpuTab::transpose;
+}
+
+std::string open_recording(GpuPanel& p, const std::filesystem::path& file) {
+  const Expected<gpu::Recording> r = gpu::load_recording(file);
+  if (!r) return r.error();
+  if (r->suites.empty()) return quote(file.string()) + " holds no transpose suite to show";
+  show_recording(p, *r);
+  return {};
+}
+
+std::string save_recording(const GpuPanel& p, const std::filesystem::path& file) {
+  gpu::Recording r;
+  const RunRecord* patterns = nullptr;
+  for (const RunRecord& run : p.runs) {
+    if (!run.recorded.empty() || !run.suite || !run.suite->ok()) continue;
+    const auto same = std::find_if(r.suites.begin(), r.suites.end(), [&](const auto& s) {
+      return s.options.dtype == run.suite->options.dtype;
+    });
+    if (same != r.suites.end()) {
+      *same = *run.suite;  // the latest run of a dtype replaces the earlier
+    } else {
+      r.suites.push_back(*run.suite);
+    }
+    if (run.patterns && run.patterns->ok()) patterns = &run;
+  }
+  if (r.suites.empty()) return "no finished run of this session to save: Run on GPU first";
+  r.device = r.suites.front().device;
+  r.created_utc = gpu::utc_now();
+  r.commit = gpu::build_commit();
+  r.driver = gpu::driver_version();
+  r.sweep.report.status = r.lesson.report.status = gpu::RunStatus::ok;
+  if (patterns) {
+    // The run's microbenchmark: the pattern on screen (if it was included), then the sweep.
+    const auto& results = patterns->patterns->results;
+    const std::size_t first_sweep = patterns->pattern_included ? 1 : 0;
+    r.sweep.report.sm_clock_mhz = r.lesson.report.sm_clock_mhz = patterns->patterns->sm_clock_mhz;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      gpu::LabelledPatterns& part = i < first_sweep ? r.lesson : r.sweep;
+      part.report.results.push_back(results[i]);
+      part.labels.push_back(i < first_sweep ? patterns->pattern : to_string(results[i].access));
+    }
+  }
+  std::ofstream out(file, std::ios::binary);
+  out << gpu::recording_json(r);
+  out.close();
+  if (!out) return "could not write " + quote(file.string());
+  return {};
 }
 
 // The model behind the sentences: the whole GPU's shared memory serves SMs x 128 B per clock.

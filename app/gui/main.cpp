@@ -176,7 +176,13 @@ int main(int argc, char** argv) {
     gui::refresh(state);
     gui::step_by(state, *opt.clock - state.step.served);
   }
-  state.views.gpu = opt.gpu;
+  state.views.gpu = opt.gpu || opt.gpu_results.has_value();
+  if (opt.gpu_results) {  // a recording that cannot be shown is the user's to fix: exit 2
+    if (const std::string why = gui::open_recording(state.gpu, *opt.gpu_results); !why.empty()) {
+      std::fprintf(stderr, "banklab-gui: --gpu-results: %s\n", why.c_str());
+      return 2;
+    }
+  }
 
   // GLFW and a GL 3.3 core context. No display is a state to explain, not a crash.
   const char* display = std::getenv("DISPLAY");

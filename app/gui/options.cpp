@@ -69,6 +69,7 @@ constexpr cli::FlagSpec kGuiFlags[] = {
     {"clock", "N", "stop the step-through after N wavefronts (0 = none served)"},
     {"bench-frames", "N", "render N frames, print CPU and GPU time per frame, exit"},
     {"gpu", "", "open the GPU window (Run on GPU, Measure on GPU)"},
+    {"gpu-results", "FILE", "open the GPU window on a recording ('banklab gpu-bench --record')"},
 };
 
 const cli::CommandSyntax& gui_syntax() {
@@ -147,6 +148,7 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     o.bench_frames = *n;
   }
   o.gpu = args.has("gpu");
+  if (const auto v = args.value("gpu-results")) o.gpu_results = std::string(*v);
   return true;
 }
 

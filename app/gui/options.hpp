@@ -36,6 +36,7 @@ struct Options {
   int bench_frames = 0;                    // > 0: render that many frames, print timings, exit
   std::optional<int> clock;                // step-through stopped after this many wavefronts
   bool gpu = false;                        // open the GPU window
+  std::optional<std::string> gpu_results;  // a recording the GPU window opens on
   bool help = false;
 };
 

@@ -75,6 +75,8 @@ void write_suite_json(JsonWriter& w, const SuiteReport& r) {
         .field("role", role_name(v.role))
         .field("lesson", v.lesson)
         .field("tile", v.tile)
+        .field("preset", v.preset)
+        .field("uses_pad", v.uses_pad)
         .field("bytes_moved", v.bytes_moved)
         .field("ms", v.ms, kDecimals)
         .field("ms_min", v.ms_min, kDecimals)
@@ -255,6 +257,8 @@ SuiteReport read_suite(const json& j, const std::string& path) {
     v.role = read_role(results[i], p);
     v.lesson = get<std::string>(results[i], p, "lesson");
     v.tile = get<std::string>(results[i], p, "tile");
+    v.preset = get<std::string>(results[i], p, "preset");
+    v.uses_pad = get<bool>(results[i], p, "uses_pad");
     v.bytes_moved = get<std::int64_t>(results[i], p, "bytes_moved");
     v.ms = get<double>(results[i], p, "ms");
     v.ms_min = get<double>(results[i], p, "ms_min");
@@ -540,6 +544,10 @@ void append_patterns_text(std::string& out, const LabelledPatterns& p) {
 }
 
 void append_cross_check_text(std::string& out, const std::vector<PatternCrossCheck>& checks) {
+  if (checks.empty()) {
+    out += "The cross-check against the hardware counters: not part of this recording\n";
+    return;
+  }
   out +=
       "The microbenchmark's accounting against the hardware counters (CUPTI), one launch per "
       "run:\n";
@@ -556,6 +564,10 @@ void append_cross_check_text(std::string& out, const std::vector<PatternCrossChe
 }
 
 void append_validate_text(std::string& out, const ValidateTotals& v) {
+  if (v.patterns == 0) {
+    out += "banklab validate: not part of this recording\n";
+    return;
+  }
   append_format(out,
                 "banklab validate (%lld random patterns, seed %lld): %lld patterns, %lld agree, "
                 "%lld mismatch, %lld unmeasured: %.2f%% agreement, in %.1f s\n",

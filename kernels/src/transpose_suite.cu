@@ -508,6 +508,8 @@ VariantResult run_variant(const Variant& v, const Launch& launch, const Transpos
   VariantResult r;
   r.name = v.info.name;
   r.lesson = v.info.lesson;
+  r.preset = v.info.preset;
+  r.uses_pad = v.info.uses_pad;
   r.role = v.info.role;
   r.tile = v.tile(o.dtype, o.pad);
   r.bytes_moved = 2 * static_cast<std::int64_t>(launch.bytes);

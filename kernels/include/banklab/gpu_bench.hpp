@@ -98,6 +98,8 @@ struct VariantResult {
   std::string lesson;
   VariantRole role = VariantRole::teaching;
   std::string tile;              // the shared tile as declared: "float tile[32][33]"
+  std::string preset;            // VariantInfo::preset: the access the kernel makes ("" if none)
+  bool uses_pad = false;         // VariantInfo::uses_pad
   std::int64_t bytes_moved = 0;  // bytes read + bytes written
   double ms = 0;                 // median of the timed launches
   double ms_min = 0, ms_max = 0;
