@@ -1,7 +1,6 @@
 #include "gpu_panel.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -29,37 +28,13 @@ RunRecord* find_run(GpuPanel& p, int id) {
   return it == p.runs.end() ? nullptr : &*it;
 }
 
-// The shared-memory access a teaching kernel performs is its preset's, with the pad the run
-// used when the kernel's tile is the padded one. The result carries both, so a recording made
-// elsewhere gets the same costs as a live run.
-std::optional<SharedAccessCost> variant_cost(const gpu::VariantResult& r, int pad) {
-  if (r.preset.empty()) return std::nullopt;
-  const Preset* preset = find_preset(r.preset);
-  if (!preset) return std::nullopt;
-  Scenario scenario = preset->scenario;
-  if (r.uses_pad) scenario.tile.pad = pad;
-  const Evaluation e = evaluate(scenario);
-  if (!e.ok()) return std::nullopt;
-  SharedAccessCost cost;
-  cost.preset = r.preset;
-  cost.wavefronts = e.analysis->wavefront_count();
-  cost.ideal = e.analysis->ideal_wavefronts;
-  cost.ways = e.analysis->max_ways;
-  return cost;
-}
-
+// The costs come with each result (its preset), so a recording made elsewhere gets the same.
 void attach_costs(RunRecord& run) {
   run.costs.clear();
   for (const gpu::VariantResult& r : run.suite->results) {
-    run.costs.push_back(variant_cost(r, run.suite->options.pad));
+    run.costs.push_back(gpu::variant_cost(r, run.suite->options.pad));
   }
 }
-
-// The lesson's figures, used when the run has no measurement of its own to offer.
-constexpr double kLessonSharedTbps = 29.0;  // 132 SMs x 128 B/clock at 1.7 GHz
-constexpr double kLessonHbmTbps = 3.35;     // HBM3 of an H100 SXM
-// End-to-end slowdowns below this are within run-to-run noise: the conflict is hidden.
-constexpr double kVisibleSlowdown = 1.10;
 
 }  // namespace
 
@@ -320,89 +295,10 @@ std::string save_recording(const GpuPanel& p, const std::filesystem::path& file)
   return {};
 }
 
-// The model behind the sentences: the whole GPU's shared memory serves SMs x 128 B per clock.
-// A transpose's column read with a k-way conflict is served at 1/k of that, and the kernel runs
-// at HBM speed for as long as that stays above the copy roof: up to k = shared / copy.
 std::vector<std::string> reversal_lines(const RunRecord& run) {
-  std::vector<std::string> lines;
-  const bool measured = run.suite && run.suite->ok() && !run.suite->results.empty() &&
-                        run.suite->results.front().role == gpu::VariantRole::roof &&
-                        run.suite->results.front().verified;
-  if (!measured) {
-    lines.push_back(
-        "The reversal condition: a large transpose is bound by HBM, not by shared memory. "
-        "132 SMs x 128 B per clock at 1.7 GHz is about " + fixed(kLessonSharedTbps, 0) +
-        " TB/s of shared memory against " + fixed(kLessonHbmTbps, 2) +
-        " TB/s of HBM3, so a 2-way conflict (about " + fixed(kLessonSharedTbps / 2, 1) +
-        " TB/s left) hides behind HBM, and a 32-way one (under 1 TB/s) does not.");
-    lines.push_back("Run on GPU to see it with this GPU's numbers.");
-    return lines;
-  }
-  const gpu::SuiteReport& suite = *run.suite;
-  assert(run.costs.size() == suite.results.size() && "attach_costs() runs before the sentences");
-  const gpu::DeviceInfo& d = suite.device;
-  const bool clock_measured = suite.sm_clock_mhz > 0;
-  const double clock_mhz = clock_measured ? suite.sm_clock_mhz : d.sm_clock_khz / 1000.0;
-  const double shared_gbps = double(d.sm_count) * kWavefrontBytes * clock_mhz / 1000.0;
-  const double copy_gbps = suite.results.front().gbps;
-  const double hidden_up_to = copy_gbps > 0 ? shared_gbps / copy_gbps : 0;
-  lines.push_back("Shared memory: " + std::to_string(d.sm_count) + " SMs x " +
-                  std::to_string(kWavefrontBytes) + " B per clock at " + fixed(clock_mhz, 0) +
-                  " MHz (" + (clock_measured ? "measured during the run" : "rated") + ") = " +
-                  fixed(shared_gbps / 1000, 1) + " TB/s. This run's copy roof: " +
-                  fixed(copy_gbps / 1000, 2) + " TB/s.");
-  lines.push_back("A k-way conflict on the column read leaves the shared-memory side " +
-                  fixed(shared_gbps / 1000, 1) + "/k TB/s: above the copy roof up to about k = " +
-                  fixed(hidden_up_to, 1) +
-                  ", where HBM hides it; beyond that the banks set the time.");
-
-  // The teaching variants by predicted conflict: the fastest conflict-free one as the baseline,
-  // the worst conflict, and the worst one the model expects HBM to hide.
-  const gpu::VariantResult* clean = nullptr;
-  const gpu::VariantResult* worst = nullptr;
-  int worst_ways = 1;
-  const gpu::VariantResult* mild = nullptr;
-  int mild_ways = 1;
-  for (std::size_t i = 0; i < suite.results.size(); ++i) {
-    const gpu::VariantResult& r = suite.results[i];
-    if (r.role != gpu::VariantRole::teaching || !r.verified || !run.costs[i]) continue;
-    const int ways = run.costs[i]->ways;
-    if (ways <= 1 && (!clean || r.gbps > clean->gbps)) clean = &r;
-    if (ways > worst_ways) {
-      worst = &r;
-      worst_ways = ways;
-    }
-    if (ways > 1 && ways < hidden_up_to && ways > mild_ways) {
-      mild = &r;
-      mild_ways = ways;
-    }
-  }
-  if (!clean) return lines;
-  // What the model expects, then what the run shows: a slowdown under kVisibleSlowdown is
-  // within the noise of an end-to-end timing, i.e. hidden.
-  const auto versus = [&](const gpu::VariantResult& r, int ways) {
-    const double slowdown = clean->gbps / r.gbps;
-    return r.name + " (" + std::to_string(ways) + "-way; the model says " +
-           (ways < hidden_up_to ? "HBM hides it" : "it shows") + "): " + fixed(r.gbps, 0) +
-           " GB/s, " + fixed(100 * r.fraction_of_copy, 0) + "% of copy, " +
-           fixed(slowdown, 2) + "x the time of the conflict-free " + clean->name + " (" +
-           fixed(clean->gbps, 0) + " GB/s): " +
-           (slowdown < kVisibleSlowdown ? "hidden." : "it shows.");
-  };
-  if (worst && worst != mild) lines.push_back(versus(*worst, worst_ways));
-  if (mild) lines.push_back(versus(*mild, mild_ways));
-  if (run.patterns && run.patterns->ok()) {
-    const auto& results = run.patterns->results;
-    const auto k32 = std::find_if(results.begin(), results.end(), [](const gpu::PatternResult& r) {
-      return r.verified && r.predicted_wavefronts == kBankCount && r.baseline_wavefronts == 1;
-    });
-    if (k32 != results.end()) {
-      lines.push_back("In the shared-memory-bound loop, with no HBM to hide behind, the 32-way "
-                      "read takes " + fixed(k32->measured_ratio, 1) +
-                      "x the conflict-free time (predicted 32x).");
-    }
-  }
-  return lines;
+  if (!run.suite) return banklab::reversal_lines(std::nullopt);
+  const gpu::PatternReport* loop = run.patterns ? &*run.patterns : nullptr;
+  return banklab::reversal_lines(gpu::reversal_run(*run.suite, loop));
 }
 
 }  // namespace banklab::gui

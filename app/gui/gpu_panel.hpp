@@ -23,12 +23,7 @@
 namespace banklab::gui {
 
 // What the core predicts for the shared-memory access a transpose variant makes (its preset).
-struct SharedAccessCost {
-  std::string preset;
-  int wavefronts = 0;
-  int ideal = 0;
-  int ways = 0;  // the worst phase: "an n-way conflict"
-};
+using SharedAccessCost = gpu::SharedAccessCost;
 
 // One "Run on GPU" of this session: a row of the history table.
 struct RunRecord {
@@ -129,9 +124,8 @@ std::string save_recording(const GpuPanel& p, const std::filesystem::path& file)
 // is "3.14".
 std::string fixed(double value, int decimals);
 
-// The lesson's reversal condition, with this run's numbers where it has them: the shared-memory
-// roof at the measured clock, divided by k for a k-way conflict, against the copy roof; then
-// what the teaching variants measured.
+// The lesson's reversal condition (core's reversal_lines()), with this run's numbers where it
+// has them; the lesson's figures for a run that has none (RunRecord{}).
 std::vector<std::string> reversal_lines(const RunRecord& run);
 
 }  // namespace banklab::gui

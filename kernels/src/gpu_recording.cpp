@@ -16,6 +16,8 @@
 #include "banklab/format.hpp"
 #include "banklab/hardware.hpp"
 #include "banklab/json_writer.hpp"
+#include "banklab/presets.hpp"
+#include "banklab/scenario.hpp"
 
 namespace banklab::gpu {
 namespace {
@@ -467,6 +469,45 @@ Expected<Recording> load_recording(const std::filesystem::path& path) {
   return r;
 }
 
+std::optional<SharedAccessCost> variant_cost(const VariantResult& r, int pad) {
+  if (r.preset.empty()) return std::nullopt;
+  const Preset* preset = find_preset(r.preset);
+  if (!preset) return std::nullopt;
+  Scenario scenario = preset->scenario;
+  if (r.uses_pad) scenario.tile.pad = pad;
+  const Evaluation e = evaluate(scenario);
+  if (!e.ok()) return std::nullopt;
+  return SharedAccessCost{r.preset, e.analysis->wavefront_count(), e.analysis->ideal_wavefronts,
+                          e.analysis->max_ways};
+}
+
+std::optional<ReversalRun> reversal_run(const SuiteReport& suite, const PatternReport* loop) {
+  if (!suite.ok() || suite.results.empty() || suite.results.front().role != VariantRole::roof ||
+      !suite.results.front().verified) {
+    return std::nullopt;
+  }
+  ReversalRun run;
+  run.sm_count = suite.device.sm_count;
+  run.clock_measured = suite.sm_clock_mhz > 0;
+  run.clock_mhz = run.clock_measured ? suite.sm_clock_mhz : suite.device.sm_clock_khz / 1000.0;
+  run.copy_gbps = suite.results.front().gbps;
+  for (const VariantResult& r : suite.results) {
+    if (r.role != VariantRole::teaching || !r.verified) continue;
+    if (const auto cost = variant_cost(r, suite.options.pad)) {
+      run.teaching.push_back({r.name, r.gbps, r.fraction_of_copy, cost->ways});
+    }
+  }
+  if (loop && loop->ok()) {
+    for (const PatternResult& p : loop->results) {
+      if (p.verified && p.predicted_wavefronts == kBankCount && p.baseline_wavefronts == 1) {
+        run.loop_32_way_ratio = p.measured_ratio;
+        break;
+      }
+    }
+  }
+  return run;
+}
+
 std::string driver_version() {
   std::ifstream in("/proc/driver/nvidia/version");
   std::string word, last;
@@ -502,7 +543,7 @@ std::string device_line(const DeviceInfo& d, double measured_mhz) {
          " MHz measured during the run\n";
 }
 
-void append_suite_text(std::string& out, const SuiteReport& r) {
+void append_suite_text(std::string& out, const SuiteReport& r, const PatternReport* loop) {
   const TransposeOptions& o = r.options;
   const VariantResult& roof = r.results.front();
   out += std::string(dtype_name(o.dtype)) + ", " + std::to_string(o.rows) + " x " +
@@ -518,6 +559,9 @@ void append_suite_text(std::string& out, const SuiteReport& r) {
     if (!v.verified) out += "    " + v.detail + "\n";
   }
   for (const std::string& note : r.notes) out += "  (" + note + ")\n";
+  if (const auto run = reversal_run(r, loop)) {
+    for (const std::string& line : reversal_lines(run)) out += "  " + line + "\n";
+  }
 }
 
 void append_patterns_text(std::string& out, const LabelledPatterns& p) {
@@ -582,7 +626,7 @@ void append_recording_text(std::string& out, const Recording& r) {
          ", BankLab commit " + r.commit + ")\n";
   const double clock = r.suites.empty() ? r.sweep.report.sm_clock_mhz : r.suites[0].sm_clock_mhz;
   out += device_line(r.device, clock);
-  for (const SuiteReport& s : r.suites) append_suite_text(out, s);
+  for (const SuiteReport& s : r.suites) append_suite_text(out, s, &r.sweep.report);
   out += "\nThe lesson's sweep:\n";
   append_patterns_text(out, r.sweep);
   out += "\nThe lesson's patterns:\n";

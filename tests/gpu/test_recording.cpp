@@ -57,6 +57,7 @@ Recording sample() {
   r.device.l2_bytes = 62914560;
   SuiteReport s;
   s.status = RunStatus::ok;
+  s.device = r.device;
   s.options.dtype = DType::fp32;
   s.options.rows = s.options.cols = 16384;
   s.options.pad = 1;
@@ -143,6 +144,8 @@ TEST_CASE("a recording written and read back prints the same tables") {
   CHECK(text.find("Recorded 2026-11-30T21:40:05Z on NVIDIA H200 (driver 580.159.04") == 0);
   CHECK(text.find("fp32-fast") != std::string::npos);
   CHECK(text.find("4294 patterns, 4294 agree") != std::string::npos);
+  // The reversal paragraph, as the GUI writes it, with the recorded numbers.
+  CHECK(text.find("  Shared memory: 132 SMs x 128 B per clock at 1962 MHz") != std::string::npos);
 }
 
 TEST_CASE("a row that is not verified shows no figure, only why") {

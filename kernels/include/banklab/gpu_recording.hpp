@@ -9,6 +9,7 @@
 // replayed one, so both print the same text. Plain C++: no CUDA type reaches this header.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "banklab/gpu_device.hpp"
 #include "banklab/gpu_measure.hpp"
 #include "banklab/json_writer.hpp"
+#include "banklab/reversal.hpp"
 
 namespace banklab::gpu {
 
@@ -65,6 +67,24 @@ Expected<Recording> parse_recording(std::string_view json);
 // The file at `path`, checked as above; also refuses a file over kMaxRecordingBytes.
 Expected<Recording> load_recording(const std::filesystem::path& path);
 
+// ---------------------------------------------------------------------------------------------
+// What the lesson says about a suite (the GUI and the CLI alike).
+
+// What the core predicts for the shared-memory access a transpose kernel makes: its preset, with
+// the run's pad when the kernel's tile is the padded one. Empty when the kernel names no preset.
+struct SharedAccessCost {
+  std::string preset;
+  int wavefronts = 0;
+  int ideal = 0;
+  int ways = 0;  // the worst phase: "an n-way conflict"
+};
+std::optional<SharedAccessCost> variant_cost(const VariantResult& r, int pad);
+
+// The numbers of the reversal paragraph (core's reversal_lines()) from a suite, and from a
+// microbenchmark that holds the 32-way column read; empty when the suite's copy roof is not a
+// verified result.
+std::optional<ReversalRun> reversal_run(const SuiteReport& suite, const PatternReport* loop);
+
 // The NVIDIA driver's version from /proc/driver/nvidia/version, or "unknown".
 std::string driver_version();
 // The project's commit this build came from (set at configure time; "unknown" without git).
@@ -77,7 +97,9 @@ std::string utc_now();
 
 // "NVIDIA H200, sm_90, ...; SM clock 1962 MHz measured during the run".
 std::string device_line(const DeviceInfo& d, double measured_mhz);
-void append_suite_text(std::string& out, const SuiteReport& r);
+// The suite's table, then the reversal paragraph with its numbers (`loop`, if given, adds the
+// 32-way read's slowdown in the shared-memory-bound loop).
+void append_suite_text(std::string& out, const SuiteReport& r, const PatternReport* loop = nullptr);
 void append_patterns_text(std::string& out, const LabelledPatterns& p);
 void append_cross_check_text(std::string& out, const std::vector<PatternCrossCheck>& checks);
 void append_validate_text(std::string& out, const ValidateTotals& v);
