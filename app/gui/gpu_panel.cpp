@@ -5,6 +5,7 @@
 #include <ctime>
 #include <fstream>
 
+#include "banklab/data_dir.hpp"
 #include "banklab/format.hpp"
 #include "banklab/hardware.hpp"
 #include "banklab/presets.hpp"
@@ -199,7 +200,8 @@ Agreement compare(const MeasureRecord& m) {
 // Recordings.
 
 std::filesystem::path recordings_dir() {
-  return BANKLAB_RECORDINGS_DIR;
+  const Expected<std::filesystem::path> data = data_dir();
+  return data ? *data / "recordings" : std::filesystem::path();
 }
 
 std::vector<std::filesystem::path> shipped_recordings() {

@@ -106,9 +106,8 @@ std::string measure_blocker(const GpuPanel& p);
 // ---------------------------------------------------------------------------------------------
 // Recordings (gpu_recording.hpp): results measured elsewhere, drawn exactly as a live run.
 
-// Where the shipped recordings are. Until the data-folder lookup lands this is the source
-// tree's assets/recordings, a path CMake defines (BANKLAB_RECORDINGS_DIR): the one place to
-// switch.
+// Where the shipped recordings are: data_dir() / "recordings" (assets/recordings in a source
+// tree, share/banklab/recordings installed); empty when there is no data folder.
 std::filesystem::path recordings_dir();
 // The *.json files there, sorted by name (none when the folder is missing).
 std::vector<std::filesystem::path> shipped_recordings();
