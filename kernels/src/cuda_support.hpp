@@ -20,11 +20,17 @@ class CudaFailure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The one sentence a failed CUDA call becomes, in the runners (thrown as CudaFailure by check())
+// and in the measurement backend (returned as an Error):
 // "cudaMalloc(output, 1073741824 bytes): out of memory (cudaErrorMemoryAllocation)".
+inline std::string cuda_error_text(std::string_view call, cudaError_t status) {
+  return std::string(call) + ": " + cudaGetErrorString(status) + " (" + cudaGetErrorName(status) +
+         ")";
+}
+
 inline void check(cudaError_t status, std::string_view call) {
   if (status == cudaSuccess) return;
-  throw CudaFailure(std::string(call) + ": " + cudaGetErrorString(status) + " (" +
-                    cudaGetErrorName(status) + ")");
+  throw CudaFailure(cuda_error_text(call, status));
 }
 
 // A launch reports a bad configuration at once and a fault in the kernel at the next
