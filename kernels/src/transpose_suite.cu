@@ -520,23 +520,8 @@ VariantResult run_variant(const Variant& v, const Launch& launch, const Transpos
   // launches of a 0.1 ms kernel do not bring them back. So the warm-up lasts at least
   // kWarmupMs of kernel time, and at least o.warmup launches (none when o.warmup is 0).
   constexpr double kWarmupMs = 20;
-  EventTimer timer;
-  double warm_ms = 0;
-  for (int i = 0; i < o.warmup || (o.warmup > 0 && warm_ms < kWarmupMs); ++i) {
-    timer.start();
-    v.launch(launch);
-    check_launch(kernel);
-    timer.stop();
-    warm_ms += timer.elapsed_ms();
-  }
-  std::vector<double> ms;
-  for (int i = 0; i < o.repetitions; ++i) {
-    timer.start();
-    v.launch(launch);
-    check_launch(kernel);
-    timer.stop();
-    ms.push_back(timer.elapsed_ms());
-  }
+  const std::vector<double> ms =
+      time_launches([&] { v.launch(launch); }, o.warmup, o.repetitions, kernel, kWarmupMs);
   r.ms = median(ms);
   r.ms_min = *std::min_element(ms.begin(), ms.end());
   r.ms_max = *std::max_element(ms.begin(), ms.end());
