@@ -106,6 +106,7 @@ void load_preset(AppState& s, int index) {
   s.user.settings.preset = all[index].name;
   s.user.custom_error.clear();
   s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
+  show_scenario_code(s);
 }
 
 bool load_preset(AppState& s, std::string_view name) {

@@ -33,6 +33,7 @@ void go_to_step(AppState& s, int step) {
   s.user.preset = -1;  // a lesson step is its own scenario, not a preset
   s.user.custom_error.clear();
   s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
+  show_scenario_code(s);
   refresh(s);  // a new scenario: every wavefront served
 }
 

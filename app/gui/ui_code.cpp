@@ -88,8 +88,12 @@ void draw_code(AppState& s, Interaction& io) {
       ImGui::InputTextMultiline("##code", &c.text, ImVec2(-1.0f, ImGui::GetTextLineHeight() * 5.5f),
                                 ImGuiInputTextFlags_AllowTabInput);
   if (!c.error.empty()) {
+    // The message wraps; the code line and its caret below it keep their columns.
+    const std::size_t newline = c.error.find('\n');
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours(s).error));
-    ImGui::TextUnformatted(c.error.c_str());
+    ImGui::TextWrapped("%s", c.error.substr(0, newline).c_str());
+    if (newline != std::string::npos && newline + 1 < c.error.size())
+      ImGui::TextUnformatted(c.error.c_str() + newline + 1);
     ImGui::PopStyleColor();
   }
   if (s.res.mono_font) ImGui::PopFont();

@@ -149,7 +149,10 @@ Value Evaluator::name(const Node& n) {
   if (shape_ && n.text == shape_->array.name) {
     return {.kind = Value::Kind::array, .v = 0, .bytes = shape_->sizes[0], .level = 0};
   }
-  fail(n.pos, n.text + " is not defined: add --let " + n.text + "=VALUE");
+  std::string hint = params_.let_hint;
+  if (const std::size_t at = hint.find("NAME"); at != std::string::npos)
+    hint.replace(at, 4, n.text);
+  fail(n.pos, n.text + " is not defined: " + hint);
 }
 
 Value Evaluator::eval(int node) {
