@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -264,6 +265,12 @@ void render_frame(Gui& g, AppState& state) {
   if (g.offscreen) {
     io.DisplaySize = ImVec2(static_cast<float>(g.size.width), static_cast<float>(g.size.height));
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+    // A screenshot is a function of its options alone: a fixed 60 Hz clock (a loaded machine's
+    // long frames must not advance an animation further) and no pointer (the X server's focus
+    // and pointer are shared with whatever else runs on the display).
+    io.DeltaTime = 1.0f / 60.0f;
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    for (bool& down : io.MouseDown) down = false;
   }
   ImGui::NewFrame();
   gui::draw_app(state);

@@ -9,7 +9,9 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
 #include <random>
 #include <set>
 #include <string>
@@ -282,4 +284,37 @@ TEST_CASE("random clicks, keys and text on the whole window never crash it") {
     REQUIRE(s.user.settings.zoom <= kMaxZoom);
     if (rng() % 64 == 0) d.settle(s);
   }
+}
+
+TEST_CASE("the GPU window is settled only once the driver's answer is applied, not just posted") {
+  // What --gpu --screenshot waits for. busy() alone turns false when the worker has posted its
+  // answer but poll() has not taken it: a screenshot then showed "asking the driver".
+  std::mutex m;
+  std::condition_variable cv;
+  bool release = false;
+  GpuPanel p;
+  p.backend = real_gpu_backend();
+  p.backend.query_device = [&, real = p.backend.query_device] {
+    std::unique_lock lock(m);
+    cv.wait(lock, [&] { return release; });
+    return real();
+  };
+  poll(p);  // starts the worker and asks
+  CHECK(p.busy());
+  CHECK_FALSE(p.settled());
+  {
+    std::lock_guard lock(m);
+    release = true;
+  }
+  cv.notify_all();
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (p.busy()) {
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  CHECK_FALSE(p.device.has_value());  // posted, not yet applied: the old test said "ready"
+  CHECK_FALSE(p.settled());
+  poll(p);
+  CHECK(p.device.has_value());
+  CHECK(p.settled());
 }

@@ -3,17 +3,19 @@
 // must show. Cell positions come from the binary's own --geometry output, the colours from the
 // palette, and what each cell should hold from the core, so no pixel position is hard-coded.
 #include <doctest/doctest.h>
-#include <nlohmann/json.hpp>
 #include <stb_image.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "banklab/presets.hpp"
@@ -100,6 +102,19 @@ void require_display() {
   REQUIRE_MESSAGE((display && *display),
                   "DISPLAY is not set: this test opens real windows; run it under Xvfb, e.g. "
                   "xvfb-run -s '-screen 0 1920x1080x24' ctest -L xvfb");
+  // An Xvfb started just before the tests (scripts/test.sh) may not accept connections yet on
+  // a loaded machine: wait for it (a bounded guard) rather than fail the first screenshot.
+  static bool ready = [] {
+    for (int i = 0; i < 300; ++i) {
+      if (glfwInit()) {
+        glfwTerminate();
+        return true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }();
+  REQUIRE_MESSAGE(ready, "the X display " << display << " accepted no connection for 30 s");
 }
 
 }  // namespace
