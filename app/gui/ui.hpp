@@ -21,6 +21,8 @@ void draw_presets(AppState& s);     // ui_presets.cpp
 void draw_controls(AppState& s, Interaction& io);  // ui_controls.cpp
 void draw_step_bar(AppState& s);                   // ui_step.cpp (inside the bank view)
 void draw_help(AppState& s);        // ui_help.cpp
+void draw_drill(AppState& s, Interaction& io);  // ui_drill.cpp
+void draw_code(AppState& s, Interaction& io);  // ui_code.cpp
 
 inline const Palette& colours(const AppState& s) {
   return palette(s.user.settings.theme);
@@ -45,6 +47,7 @@ enum class Action {
   zoom_in,
   zoom_out,
   theme,
+  drill,
 };
 
 struct Shortcut {
@@ -68,7 +71,9 @@ struct PanelLayout {
   ImVec2 arithmetic_pos, arithmetic_size;
   ImVec2 lanes_pos, lanes_size;
   ImVec2 tile_pos, tile_size;
+  ImVec2 code_pos, code_size;
   ImVec2 gpu_pos, gpu_size;  // floats over the bank view and the arithmetic when opened
+  ImVec2 drill_pos, drill_size;  // floats over everything below the menu bar
 };
 PanelLayout default_layout(ImVec2 display, float menu_height, float scale);
 
