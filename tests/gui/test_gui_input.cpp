@@ -213,6 +213,33 @@ TEST_CASE("numbers typed into the tile fields are clamped to what the core accep
   }
 }
 
+TEST_CASE(
+    "numbers typed into the Code window's block and warp are clamped to what the core takes") {
+  // The core multiplies the block's three sides in 64 bits: three near INT_MAX overflowed it.
+  Driver d(ImVec2(1920, 1080));
+  Fresh f(d, false);
+  std::vector<Item> items = d.frame(f.state);
+  ImGuiID window = 0;
+  for (const Item& i : items) {
+    if (i.window.starts_with("Code")) window = ImHashStr(i.window.c_str());
+  }
+  REQUIRE(window != 0);
+  // InputInt3 pushes "block", then each field's index: its text field has that ID.
+  ImGuiID block = ImHashStr("block", 0, window);
+  for (int axis = 0; axis < 3; ++axis) {
+    CAPTURE(axis);
+    ImGuiID field = ImHashData(&axis, sizeof axis, block);
+    std::vector<Item> now = d.frame(f.state);
+    const Item* box = find_item(now, "Code", field);
+    REQUIRE(box != nullptr);
+    d.click(f.state, ImVec2(box->frame.Min.x + 4.0f, box->centre().y));
+    d.type(f.state, "2147483647");
+    d.key(f.state, GLFW_KEY_ENTER);
+    d.settle(f.state);
+  }
+  for (int side : f.state.user.code.block) CHECK(side == 1024);
+}
+
 TEST_CASE("the index range never overflows, whatever the tile holds") {
   Scenario sc;
   for (AccessPattern p : {AccessPattern::row, AccessPattern::column, AccessPattern::matrix}) {
