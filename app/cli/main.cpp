@@ -106,6 +106,34 @@ fp32-naive; 'banklab presets' lists them all. The scenario flags describe any ot
   banklab explain --dtype bf16 --pad 1 --access column --index 3
 )"};
 
+constexpr FlagSpec kLessonFlags[] = {
+    {"json", "", "with list: a JSON list of {\"name\", \"title\", \"summary\", \"steps\"}"},
+    {"markdown", "", "with show: the lesson as one Markdown handout, code in fenced blocks"},
+};
+constexpr CommandSyntax kLesson{
+    .command = "lesson",
+    .flags = kLessonFlags,
+    .min_positionals = 1,
+    .max_positionals = 2,
+    .positional_name = "list|show NAME|check FILE",
+    .usage = R"(usage: banklab lesson list [--json]
+       banklab lesson show NAME [--markdown]
+       banklab lesson check FILE
+)",
+    .description =
+        R"(The guided tracks of assets/lessons (one TOML file per track; docs/lessons.md describes the
+format). Every number in a step's text is filled in by the core from the step's scenario.
+  list              every lesson: name, number of steps, title
+  show NAME         every step of the lesson: title, scenario and text, numbers filled in
+  check FILE        reads a lesson file and checks its keys, every step's scenario and every
+                    placeholder; exit status 2 with FILE:LINE: what is wrong
+)",
+    .flags_title = "Output:",
+    .footer = R"(Examples:
+  banklab lesson show transpose
+  banklab lesson show interview --markdown > interview.md
+)"};
+
 constexpr FlagSpec kValidateFlags[] = {
     {"count", "N", "random patterns after the fixed ones                   (default 8000)"},
     {"seed", "S", "seed of the random patterns                            (default 1)"},
@@ -218,6 +246,8 @@ const Command kCommands[] = {
     {kPresets, "list the lesson's scenarios by name", run_presets},
     {kExplain, "derive a scenario's bank conflicts step by step, as the lesson does", run_explain},
     {kDrill, "practise predicting conflicts: questions, answers on stdin, a score", run_drill},
+    {kLesson, "the guided lessons: list them, show one with its numbers, check a lesson file",
+     run_lesson},
     {kValidate, "measure wavefronts on the GPU and compare them with the model", run_validate},
     {kGpuBench, "time and verify the lesson's kernels on the GPU against the copy roof",
      run_gpu_bench},

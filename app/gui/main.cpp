@@ -159,7 +159,7 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
   gui::WindowSize size = window_size(opt, batch);
   if (opt.zoom) {
     state.user.settings.zoom = *opt.zoom;
-  } else if (opt.screenshot) {
+  } else if (opt.screenshot || opt.export_dir) {
     // Xvfb reports no DPI: scale text with the picture so a 4K screenshot reads like 1080p.
     float fit = std::min(static_cast<float>(size.width) / 1920.0f,
                          static_cast<float>(size.height) / 1080.0f);
@@ -383,6 +383,46 @@ int run_screenshot(Gui& g, AppState& state, const banklab::gui::Options& opt) {
   return 0;
 }
 
+// --lesson NAME --export-dir DIR: every step of the lesson as DIR/NAME-NN.png (rendered like a
+// screenshot) and the texts as DIR/NAME.md, which shows the images, for slides and handouts.
+int run_export(Gui& g, AppState& state, const std::filesystem::path& dir) {
+  namespace gui = banklab::gui;
+  constexpr int kFramesPerStep = 4;  // as run_screenshot: ImGui sizes its windows first
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "banklab-gui: cannot create %s: %s\n", dir.c_str(), ec.message().c_str());
+    return 1;
+  }
+  const banklab::Lesson& lesson = *state.lesson.lesson;
+  std::vector<std::string> images;
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+    gui::go_to_step(state, static_cast<int>(i));
+    for (int f = 0; f < kFramesPerStep && !glfwWindowShouldClose(g.window); ++f) {
+      glfwPollEvents();
+      render_frame(g, state);
+      collect_gl_errors(g);
+    }
+    char name[64];
+    std::snprintf(name, sizeof name, "-%02zu.png", i + 1);
+    images.push_back(lesson.name + name);
+    std::vector<unsigned char> pixels = g.target.read_rgba();
+    std::string problem =
+        gui::write_png((dir / images.back()).string(), g.size.width, g.size.height, pixels);
+    if (!problem.empty()) {
+      std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
+      return 1;
+    }
+  }
+  banklab::Expected<bool> written = banklab::cli::write_file_atomically(
+      (dir / (lesson.name + ".md")).string(), banklab::to_markdown(lesson, images));
+  if (!written) {
+    std::fprintf(stderr, "banklab-gui: %s\n", written.error().c_str());
+    return 1;
+  }
+  return 0;
+}
+
 int run_bench(Gui& g, AppState& state, int frames, Clock::time_point start) {
   namespace gui = banklab::gui;
   gui::BenchRecord bench;
@@ -449,7 +489,7 @@ int run(int argc, char** argv) {
   }
   // Screenshots and benchmarks are reproducible: they neither read nor write the settings.
   bool bench = opt.bench_frames > 0;
-  bool batch = opt.screenshot || bench;
+  bool batch = opt.screenshot || bench || opt.export_dir;
   std::optional<std::filesystem::path> config =
       batch ? std::nullopt : gui::config_dir_from_environment();
   AppState state;
@@ -457,16 +497,24 @@ int run(int argc, char** argv) {
                 !opt.preset.empty() ? std::string_view(opt.preset)
                 : bench             ? heaviest_preset()
                                     : std::string_view());
+  if (!opt.lesson.empty()) {  // a lesson's step sets the scenario, over the preset
+    std::string problem = gui::open_lesson(state, opt.lesson, opt.step);
+    if (!problem.empty()) {
+      std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
+      return 2;
+    }
+  }
   Gui g;
   g.size = window_size(opt, batch);
-  g.offscreen = opt.screenshot.has_value();
+  g.offscreen = opt.screenshot.has_value() || opt.export_dir.has_value();
   g.timed = bench;
   if (!open_window(g, !bench)) return 1;  // the benchmark measures, not waits
   init_drawing(g, state, config);
 
-  int status = opt.screenshot ? run_screenshot(g, state, opt)
-               : bench        ? run_bench(g, state, opt.bench_frames, start)
-                              : run_interactive(g, state);
+  int status = opt.screenshot   ? run_screenshot(g, state, opt)
+               : opt.export_dir ? run_export(g, state, *opt.export_dir)
+               : bench          ? run_bench(g, state, opt.bench_frames, start)
+                                : run_interactive(g, state);
   if (batch && (!g.gl_problems.empty() || !state.res.renderer_errors.empty())) {
     std::fprintf(stderr, "banklab-gui: GL errors while rendering:\n%s", g.gl_problems.c_str());
     status = 3;

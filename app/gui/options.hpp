@@ -41,6 +41,9 @@ struct Options {
   std::optional<DrillLevel> drill;         // open the Drill window at this level
   std::optional<std::uint64_t> drill_seed;  // its questions' seed
   std::optional<std::string> drill_answer;  // answer its first question (screenshots, demos)
+  std::string lesson;                      // open this guided lesson (lesson_mode.hpp)
+  int step = 0;                            // at this step, 0-based (--step counts from 1)
+  std::optional<std::string> export_dir;   // with --lesson: every step as PNG + one Markdown
   bool help = false;
 };
 

@@ -22,7 +22,7 @@ void draw_controls(AppState& s, Interaction& io);  // ui_controls.cpp
 void draw_step_bar(AppState& s);                   // ui_step.cpp (inside the bank view)
 void draw_help(AppState& s);        // ui_help.cpp
 void draw_drill(AppState& s, Interaction& io);  // ui_drill.cpp
-void draw_code(AppState& s, Interaction& io);  // ui_code.cpp
+void draw_code(AppState& s, Interaction& io);   // ui_code.cpp
 
 inline const Palette& colours(const AppState& s) {
   return palette(s.user.settings.theme);
@@ -48,6 +48,8 @@ enum class Action {
   zoom_out,
   theme,
   drill,
+  next_step,  // in a lesson
+  previous_step,
 };
 
 struct Shortcut {
@@ -68,6 +70,7 @@ struct PanelLayout {
   ImVec2 presets_pos, presets_size;
   ImVec2 controls_pos, controls_size;
   ImVec2 banks_pos, banks_size;
+  ImVec2 cuda_pos, cuda_size;
   ImVec2 arithmetic_pos, arithmetic_size;
   ImVec2 lanes_pos, lanes_size;
   ImVec2 tile_pos, tile_size;
@@ -75,6 +78,7 @@ struct PanelLayout {
   ImVec2 gpu_pos, gpu_size;  // floats over the bank view and the arithmetic when opened
   ImVec2 drill_pos, drill_size;  // floats over everything below the menu bar
 };
-PanelLayout default_layout(ImVec2 display, float menu_height, float scale);
+// `lesson`: a guided lesson is open, and the Lesson panel gets the room for its text.
+PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool lesson = false);
 
 }  // namespace banklab::gui

@@ -159,6 +159,25 @@ void cell_quads(const BankPicture& b, DrawQueue& draw) {
       }
     }
   }
+  // A lesson step's lanes, wherever they are served, and its banks, the whole column.
+  if (const Highlights* h = b.v.highlights) {
+    for (int w = 0; w < a.wavefront_count(); ++w) {
+      for (int k = 0; k < kBankCount; ++k) {
+        for (int lane : h->lanes) {
+          if (!(a.wavefronts[w].banks[k].lanes >> lane & 1u)) continue;
+          quads.push_back(
+              {grid.cell_min(w, k), grid.cell_max(w, k), p.current_row, QuadStyle::outline});
+          break;
+        }
+      }
+    }
+    for (int k : h->banks) {
+      quads.push_back(
+          {ImVec2(grid.cell_min(0, k).x - 2, grid.cell_min(0, k).y - 2),
+           ImVec2(grid.cell_max(b.rows - 1, k).x + 2, grid.cell_max(b.rows - 1, k).y + 2),
+           p.current_row, QuadStyle::outline});
+    }
+  }
   bool stepping = served < a.wavefront_count() || b.v.playing;
   if (stepping && served > 0) {
     quads.push_back({ImVec2(grid.origin.x - 2, grid.cell_min(served - 1, 0).y - 2),

@@ -119,10 +119,20 @@ void draw_lanes(const Derived& d, const ViewStyle& v, Interaction& io) {
                        ImVec2(g.lane_max[l].x + 2, g.lane_max[l].y + 2), p.highlight,
                        QuadStyle::outline});
     }
+    if (highlighted(v.highlights, &Highlights::lanes, l)) {  // a lesson step's lanes
+      boxes.push_back({ImVec2(g.lane_min[l].x - 4, g.lane_min[l].y - 4),
+                       ImVec2(g.lane_max[l].x + 4, g.lane_max[l].y + 4), p.current_row,
+                       QuadStyle::outline});
+    }
   }
   for (int b = 0; b < kBankCount; ++b) {
     ImU32 c = (touched >> b & 1u) ? p.banks[b] : with_alpha(p.banks[b], 0.25f);
     boxes.push_back({g.bank_min[b], g.bank_max[b], c, QuadStyle::solid});
+    if (highlighted(v.highlights, &Highlights::banks, b)) {  // a lesson step's banks
+      boxes.push_back({ImVec2(g.bank_min[b].x - 4, g.bank_min[b].y - 4),
+                       ImVec2(g.bank_max[b].x + 4, g.bank_max[b].y + 4), p.current_row,
+                       QuadStyle::outline});
+    }
   }
   io.draw->add_quads(dl, boxes);
 

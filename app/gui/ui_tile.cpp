@@ -87,6 +87,7 @@ void draw_tile(const Derived& d, const ViewStyle& v, Interaction& io) {
       if (!a.lanes[l].active || el.count == 0) continue;
       bool lit = a.lanes[l].last_wavefront < v.served;
       ImU32 c = lit ? p.highlight : with_alpha(p.highlight, 0.35f);
+      if (highlighted(v.highlights, &Highlights::lanes, l)) c = p.current_row;
       if (l == v.hovered_lane) c = p.ideal_line;
       for (int j = 0; j < el.count; ++j) {
         std::int64_t pos = std::int64_t{el.first.row} * t.cols + el.first.col + j;
@@ -113,6 +114,28 @@ void draw_tile(const Derived& d, const ViewStyle& v, Interaction& io) {
                         p.halo, 2.0f);
       dl->AddText(at, p.on_bank, buf);
     }
+  }
+
+  // A lesson step's rows (the misaligned rows of a padded tile) and elements; drawn also when
+  // the access breaks a rule, since that is when the rows matter.
+  if (const Highlights* h = v.highlights) {
+    std::vector<Quad> marks;
+    for (int r : h->rows) {
+      if (r < 0 || r >= t.rows) continue;
+      marks.push_back({ImVec2(grid.cell_min(r, 0).x - 1, grid.cell_min(r, 0).y),
+                       ImVec2(grid.cell_min(r, slots - 1).x + grid.pitch.x + 1,
+                              grid.cell_min(r, 0).y + grid.pitch.y),
+                       p.error, QuadStyle::outline});
+    }
+    for (const Cell& c : h->elements) {
+      if (c.row < 0 || c.row >= t.rows || c.col < 0 || c.col >= t.cols) continue;
+      const Cell at = physical ? t.physical_cell(c.row, c.col) : c;
+      marks.push_back({grid.cell_min(at.row, at.col),
+                       ImVec2(grid.cell_min(at.row, at.col).x + grid.pitch.x,
+                              grid.cell_min(at.row, at.col).y + grid.pitch.y),
+                       p.current_row, QuadStyle::outline});
+    }
+    io.draw->add_quads(dl, marks);
   }
 
   if (hovered) {

@@ -16,8 +16,11 @@
 // its own child, as above.
 #include <imgui.h>
 
+#include <algorithm>
 #include <climits>
+#include <vector>
 
+#include "banklab/lesson.hpp"
 #include "derived.hpp"
 #include "draw_queue.hpp"
 #include "geometry.hpp"
@@ -35,6 +38,7 @@ struct ViewStyle {
   int served = kAllServed;           // step-through: wavefronts served so far
   bool playing = false;              // step-through running (the current row is outlined)
   bool tile_physical = false;        // tile view: slots as stored, not elements where they belong
+  const Highlights* highlights = nullptr;  // a lesson step's lanes, banks, rows and elements
 };
 
 // What the views report back. The caller decides what to do with it: the main window stores
@@ -46,6 +50,12 @@ struct Interaction {
   int hovering_lane = -1;  // the lane under the mouse this frame
   int clicked_lane = -1;   // lane map: a lane box clicked (switch it off / on)
 };
+
+// Whether a lesson step highlights lane, bank or row i (ViewStyle::highlights; none outside a
+// lesson): highlighted(v.highlights, &Highlights::lanes, 8).
+inline bool highlighted(const Highlights* h, std::vector<int> Highlights::*set, int i) {
+  return h != nullptr && std::ranges::find(h->*set, i) != (h->*set).end();
+}
 
 void draw_banks(const Derived& d, const ViewStyle& v, Interaction& io);  // ui_banks.cpp
 void draw_lanes(const Derived& d, const ViewStyle& v, Interaction& io);  // ui_lanes.cpp

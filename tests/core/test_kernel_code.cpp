@@ -454,6 +454,13 @@ std::pair<std::string, std::string> preset_code(const Scenario& s, KernelParams*
     const int per_chunk = 16 / t.elem_bytes();
     col = "(" + col + ") ^ ((" + row + ") % 8 * " + std::to_string(per_chunk) + ")";
   }
+  // The 64B and 32B modes on rows one span long: chunk q ^ ((r / 2) mod 4), q ^ ((r / 4) mod 2).
+  if (t.swizzle.kind == SwizzleKind::tma64 || t.swizzle.kind == SwizzleKind::tma32) {
+    const int per_chunk = 16 / t.elem_bytes();
+    const bool b64 = t.swizzle.kind == SwizzleKind::tma64;
+    col = "(" + col + ") ^ ((" + row + ") / " + (b64 ? "2 % 4" : "4 % 2") + " * " +
+          std::to_string(per_chunk) + ")";
+  }
   std::string access = "tile[" + row + "][" + col + "]";
   if (s.pattern == AccessPattern::matrix) {
     return {decl, std::string(op_name(s.op)) + "(&" + access + ");"};

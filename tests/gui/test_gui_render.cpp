@@ -14,10 +14,12 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "banklab/lesson.hpp"
 #include "banklab/presets.hpp"
 #include "banklab/scenario.hpp"
 #include "draw_queue.hpp"
@@ -276,4 +278,63 @@ TEST_CASE("the embedded GLSL programs build, and a broken one reports the driver
   }
   glfwDestroyWindow(window);
   glfwTerminate();
+}
+
+TEST_CASE("--export-dir writes every lesson step as a PNG of its scenario and one Markdown") {
+  require_display();
+  const fs::path dir =
+      fs::temp_directory_path() / ("banklab-gui-export-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  const std::string command = std::string(BANKLAB_GUI_EXE) + " --lesson interview --export-dir " +
+                              dir.string() + " --size 1024x640 --theme light 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string log;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, pipe)) log += buf;
+  const int raw = pclose(pipe);
+  REQUIRE_MESSAGE((WIFEXITED(raw) && WEXITSTATUS(raw) == 0), command << "\n" << log);
+
+  const Expected<Lesson> lesson = find_lesson("interview");
+  REQUIRE(lesson.has_value());
+  const Palette& pal = palette(Theme::light);
+  std::vector<std::vector<unsigned char>> images;
+  for (std::size_t i = 0; i < lesson->steps.size(); ++i) {
+    CAPTURE(i);
+    char name[48];
+    std::snprintf(name, sizeof name, "interview-%02zu.png", i + 1);
+    int w = 0, h = 0, n = 0;
+    unsigned char* data = stbi_load((dir / name).c_str(), &w, &h, &n, 4);
+    REQUIRE(data != nullptr);
+    CHECK(w == 1024);
+    CHECK(h == 640);
+    images.emplace_back(data, data + static_cast<std::size_t>(w) * h * 4);
+    stbi_image_free(data);
+    // A step that highlights lanes shows the highlight colour; every step differs from the one
+    // before (its scenario and text are drawn).
+    const FilledStep f = fill_step(lesson->steps[i]);
+    if (!f.highlights.lanes.empty() && f.evaluation.ok()) {
+      const Rgb c = to_rgb(pal.current_row);
+      std::size_t lit = 0;
+      for (std::size_t p = 0; p < images.back().size(); p += 4)
+        lit += distance(Rgb{images.back()[p], images.back()[p + 1], images.back()[p + 2]}, c) < 10;
+      CHECK(lit > 50);
+    }
+    if (i > 0) CHECK(images[i] != images[i - 1]);
+  }
+  std::ifstream in(dir / "interview.md");
+  std::stringstream md;
+  md << in.rdbuf();
+  CHECK(md.str() == to_markdown(*lesson, [&] {
+          std::vector<std::string> names;
+          for (std::size_t i = 0; i < lesson->steps.size(); ++i) {
+            char name[48];
+            std::snprintf(name, sizeof name, "interview-%02zu.png", i + 1);
+            names.push_back(name);
+          }
+          return names;
+        }()));
+  for (const LessonStep& step : lesson->steps)
+    CHECK(md.str().find(step.title) != std::string::npos);
+  fs::remove_all(dir);
 }
