@@ -23,6 +23,7 @@
 #include "banklab/presets.hpp"
 #include "gpu_panel.hpp"
 #include "imgui_items.hpp"
+#include "lesson_mode.hpp"
 #include "options.hpp"
 #include "ui.hpp"
 
@@ -32,12 +33,21 @@ using namespace banklab::gui::test;
 
 namespace {
 
-// Every window; the Drill window covers the others while open, so it is a second pass.
-void open_every_view(AppState& s, bool drill = false) {
+// The app's modes: the windows as they are, the Drill window over them, a lesson being walked.
+enum class Mode { views, drill, lesson };
+constexpr Mode kModes[] = {Mode::views, Mode::drill, Mode::lesson};
+
+// Every window open, in the given mode.
+void open_every_view(AppState& s, Mode mode = Mode::views) {
   Views& v = s.user.views;
   v.presets = v.controls = v.banks = v.lanes = v.tile = v.arithmetic = v.help = v.gpu = true;
-  v.code = true;
-  v.drill = drill;
+  v.code = v.cuda = true;
+  v.drill = mode == Mode::drill;
+  if (mode == Mode::lesson) {
+    REQUIRE(open_lesson(s, "transpose", 0).empty());
+  } else if (in_lesson(s)) {
+    leave_lesson(s);
+  }
 }
 
 std::string all(const std::vector<std::string>& lines) {
@@ -58,9 +68,9 @@ void wait_for_gpu_window(Driver& d, AppState& s) {
 // A fresh app on the default lesson, laid out (the GPU window with its answer).
 struct Fresh {
   AppState state;
-  explicit Fresh(Driver& d, bool every_view, bool drill = false) {
+  explicit Fresh(Driver& d, bool every_view, Mode mode = Mode::views) {
     load_preset(state, std::string(kDefaultPreset));
-    if (every_view) open_every_view(state, drill);
+    if (every_view) open_every_view(state, mode);
     d.settle(state);
     wait_for_gpu_window(d, state);
     d.settle(state);
@@ -84,13 +94,14 @@ TEST_CASE("no two widgets of a frame share an ID, in any lesson, access pattern 
     Driver d(display);
     AppState s;
     open_every_view(s);
-    for (bool drill : {false, true}) {
-      s.user.views.drill = drill;
+    for (Mode mode : kModes) {
+      CAPTURE(static_cast<int>(mode));
+      open_every_view(s, mode);
       d.frame(s);
       std::vector<std::string> dups = duplicate_ids(d.frame(s));
       CHECK_MESSAGE(dups.empty(), all(dups));
     }
-    s.user.views.drill = false;
+    open_every_view(s);
     for (const Preset& p : presets()) {
       CAPTURE(p.name);
       load_preset(s, std::string(p.name));
@@ -133,10 +144,10 @@ TEST_CASE("the index slider of the default lesson has its own ID and a click on 
 }
 
 // Clicks each widget of a fresh app (all windows open), then each widget that click made appear.
-void click_everything(Driver& d, bool drill) {
+void click_everything(Driver& d, Mode mode) {
   std::vector<Item> targets;
   {
-    Fresh f(d, true, drill);
+    Fresh f(d, true, mode);
     for (const Item& i : d.frame(f.state)) {
       if (i.visible) targets.push_back(i);
     }
@@ -149,7 +160,7 @@ void click_everything(Driver& d, bool drill) {
     CAPTURE(target.window);
     CAPTURE(target.centre().x);
     CAPTURE(target.centre().y);
-    Fresh f(d, true, drill);
+    Fresh f(d, true, mode);
     d.click(f.state, target.centre());
     ++clicks;
     // What the click opened (a menu, a combo's list, a popup): each of those clicked too.
@@ -159,7 +170,7 @@ void click_everything(Driver& d, bool drill) {
     }
     for (const Item& second : opened) {
       CAPTURE(second.window);
-      Fresh g(d, true, drill);
+      Fresh g(d, true, mode);
       d.click(g.state, target.centre());
       d.frame(g.state);
       d.click(g.state, second.centre());
@@ -173,11 +184,11 @@ void click_everything(Driver& d, bool drill) {
 
 TEST_CASE("a click on every widget of every window, and on what each click opens, is safe") {
   for (ImVec2 display : {ImVec2(1280, 720), ImVec2(1920, 1080)}) {
-    for (bool drill : {false, true}) {
+    for (Mode mode : kModes) {
       CAPTURE(display.x);
-      CAPTURE(drill);
+      CAPTURE(static_cast<int>(mode));
       Driver d(display);  // a fresh context: the windows at their default places
-      click_everything(d, drill);
+      click_everything(d, mode);
     }
   }
 }
