@@ -165,6 +165,12 @@ constexpr FlagSpec kGpuPatternFlags[] = {
      "(with --dtype and --pad, listed above)"},
     {"sweep", "", "column reads of float tile[32][S], S = 33, 34, 36, 40, 48, 32 (1-32 way)"},
 };
+constexpr FlagSpec kGpuRecordFlags[] = {
+    {"record", "FILE",
+     "run the whole suite (every dtype, the sweep, every preset's pattern, the\n"
+     "microbenchmark against the hardware counters, validate's totals) and write it to FILE"},
+    {"replay", "FILE", "print a recording's tables, as the live run printed them (no GPU needed)"},
+};
 constexpr FlagSpec kGpuBenchFlags[] = {
     {"reps", "R", "timed launches, median reported    (default 20 a variant, 7 a pattern)"},
     {"json", "", "one JSON object instead of the table"},
@@ -181,6 +187,9 @@ constexpr FlagGroup kGpuBenchGroups[] = {
      "the shared-memory pipe; prints SM clocks and ns per instruction, wavefronts per clock, and\n"
      "the time against the conflict-free baseline next to the predicted wavefront ratio.",
      kGpuPatternFlags},
+    {"Recordings: one JSON file holds a whole run with its device, driver, clocks, date and "
+     "commit\n(assets/recordings/ ships one made on an H200).",
+     kGpuRecordFlags},
     kScenarioGroup,
     kOffsetsGroup,
 };
@@ -192,6 +201,8 @@ constexpr CommandSyntax kGpuBench{
                          [--variant NAME] [--json]
        banklab gpu-bench --pattern <the scenario or raw flags of 'analyze'> [--reps R] [--json]
        banklab gpu-bench --sweep [--reps R] [--json]
+       banklab gpu-bench --record FILE [--size N|RxC] [--reps R]
+       banklab gpu-bench --replay FILE
 )",
     .description =
         R"(Runs the lesson on the GPU (the first CUDA device). Every kernel's output is poisoned before
@@ -204,6 +215,8 @@ the exit status is 1.
   banklab gpu-bench --dtype fp32 --size 16384
   banklab gpu-bench --dtype bf16 --size 1000x3001 --variant bf16-fast
   banklab gpu-bench --pattern --preset fp32-naive
+  banklab gpu-bench --record h200.json
+  banklab gpu-bench --replay assets/recordings/h200.json
   banklab gpu-bench --pattern --op ldmatrix.x4 --offsets 0,128,256,... (all 32)
 )"};
 

@@ -181,7 +181,7 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
     gui::refresh(state);
     gui::step_by(state, *opt.clock - state.user.step.served);
   }
-  state.user.views.gpu = opt.gpu;
+  state.user.views.gpu = opt.gpu || opt.gpu_results.has_value();
   if (opt.drill) {
     state.user.views.drill = true;
     gui::start_drill(state, *opt.drill, opt.drill_seed.value_or(gui::fresh_drill_seed()));
@@ -497,6 +497,12 @@ int run(int argc, char** argv) {
                 !opt.preset.empty() ? std::string_view(opt.preset)
                 : bench             ? heaviest_preset()
                                     : std::string_view());
+  if (opt.gpu_results) {  // a recording that cannot be shown is the user's to fix: exit 2
+    if (const std::string why = gui::open_recording(*state.gpu, *opt.gpu_results); !why.empty()) {
+      std::fprintf(stderr, "banklab-gui: --gpu-results: %s\n", why.c_str());
+      return 2;
+    }
+  }
   if (!opt.lesson.empty()) {  // a lesson's step sets the scenario, over the preset
     std::string problem = gui::open_lesson(state, opt.lesson, opt.step);
     if (!problem.empty()) {

@@ -70,6 +70,7 @@ constexpr cli::FlagSpec kGuiFlags[] = {
     {"clock", "N", "stop the step-through after N wavefronts (0 = none served)"},
     {"bench-frames", "N", "render N frames, print CPU and GPU time per frame, exit"},
     {"gpu", "", "open the GPU window (Run on GPU, Measure on GPU)"},
+    {"gpu-results", "FILE", "open the GPU window on a recording ('banklab gpu-bench --record')"},
     {"drill", "LEVEL", "open the Drill window: weak, hire or strong-hire"},
     {"drill-seed", "N", "with --drill: the questions' seed (default: a new one)"},
     {"drill-answer", "TEXT", "with --drill: answer the first question (for screenshots)"},
@@ -171,6 +172,7 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     o.bench_frames = *n;
   }
   o.gpu = args.has("gpu");
+  if (const auto v = args.value("gpu-results")) o.gpu_results = std::string(*v);
   if (const auto v = args.value("lesson")) o.lesson = std::string(*v);
   if (const auto v = args.value("step")) {
     std::optional<int> n = to_int(*v);
