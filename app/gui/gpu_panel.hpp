@@ -89,6 +89,10 @@ struct GpuPanel {
   std::string results_message;        // what the last open or save did, or why it failed
 
   bool busy() const { return worker && worker->busy(); }
+  // The driver's answer (a device or why there is none) is applied and no job is running:
+  // what the window shows no longer waits on the worker. busy() alone is false too early, when
+  // the worker has posted its result but poll() has not taken it yet.
+  bool settled() const { return device.has_value() && !busy(); }
 };
 
 void poll(GpuPanel& p);

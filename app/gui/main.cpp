@@ -15,23 +15,27 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
-#include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app_state.hpp"
 #include "banklab/presets.hpp"
 #include "banklab/version.hpp"
 #include "bench.hpp"
+#include "file_io.hpp"
 #include "fonts.hpp"
 #include "gl_renderer.hpp"
 #include "gl_target.hpp"
 #include "gpu_panel.hpp"
+#include "imgui_ini.hpp"
 #include "options.hpp"
 #include "settings.hpp"
 #include "ui.hpp"
@@ -132,7 +136,7 @@ struct Gui {
   Appearance applied;
   GLuint filtered_font_texture = 0;
   float content_scale = 1.0f;
-  std::string ini_path;     // imgui.ini; ImGui keeps a pointer to it
+  std::filesystem::path ini_path;  // imgui.ini, loaded and saved by us (imgui_ini.hpp); empty: none
   std::string gl_problems;  // batch runs: GL errors, frame by frame
   int frames = 0;
 };
@@ -223,12 +227,18 @@ void init_drawing(Gui& g, AppState& state, const std::optional<std::filesystem::
   if (config) {
     std::string problem = gui::save_settings(*config / gui::kSettingsFileName, state.user.settings);
     if (problem.empty()) {
-      g.ini_path = (*config / gui::kImGuiIniFileName).string();
+      g.ini_path = *config / gui::kImGuiIniFileName;
     } else {
       std::fprintf(stderr, "banklab-gui: settings will not be kept: %s\n", problem.c_str());
     }
   }
-  ImGui::GetIO().IniFilename = g.ini_path.empty() ? nullptr : g.ini_path.c_str();
+  // ImGui neither reads nor writes imgui.ini itself: it trusts the file, and a corrupt one
+  // would crash every start. load_imgui_ini() checks it first.
+  ImGui::GetIO().IniFilename = nullptr;
+  if (!g.ini_path.empty()) {
+    std::string warning = gui::load_imgui_ini(g.ini_path);
+    if (!warning.empty()) std::fprintf(stderr, "banklab-gui: %s\n", warning.c_str());
+  }
   ImGui_ImplGlfw_InitForOpenGL(g.window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
@@ -264,6 +274,12 @@ void render_frame(Gui& g, AppState& state) {
   if (g.offscreen) {
     io.DisplaySize = ImVec2(static_cast<float>(g.size.width), static_cast<float>(g.size.height));
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+    // A screenshot is a function of its options alone: a fixed 60 Hz clock (a loaded machine's
+    // long frames must not advance an animation further) and no pointer (the X server's focus
+    // and pointer are shared with whatever else runs on the display).
+    io.DeltaTime = 1.0f / 60.0f;
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    for (bool& down : io.MouseDown) down = false;
   }
   ImGui::NewFrame();
   gui::draw_app(state);
@@ -295,6 +311,14 @@ void collect_gl_errors(Gui& g) {
   }
 }
 
+void save_layout(Gui& g) {
+  std::string problem = banklab::gui::save_imgui_ini(g.ini_path);
+  if (!problem.empty()) {
+    std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
+    g.ini_path.clear();  // said once, not every few seconds
+  }
+}
+
 int run_interactive(Gui& g, AppState& state) {
   // Nothing moves unless the user acts or the step-through plays, so an idle window waits for
   // input (a half-second tick keeps background results, such as the GPU window's, coming in).
@@ -316,29 +340,39 @@ int run_interactive(Gui& g, AppState& state) {
     }
     render_frame(g, state);
     glfwSwapBuffers(g.window);
+    if (ImGui::GetIO().WantSaveIniSettings && !g.ini_path.empty()) save_layout(g);
   }
   return 0;
 }
 
 int run_screenshot(Gui& g, AppState& state, const banklab::gui::Options& opt) {
   namespace gui = banklab::gui;
+  const Clock::time_point start = Clock::now();
   // ImGui needs a frame or two to size tables and windows; the screenshot is the fourth.
   constexpr int kScreenshotFrame = 4;
-  // The GPU window asks the driver on a worker thread; the screenshot waits for the answer
-  // (at most this many more frames), so it shows the device or its state, not "asking".
-  constexpr int kGpuWaitFrames = 600;
+  // The GPU window asks the driver on a worker thread; the screenshot waits until its answer
+  // (a device, or why there is none) is drawn, so it never shows "asking" by chance of timing.
+  constexpr auto kGpuWait = std::chrono::seconds(60);
   while (!glfwWindowShouldClose(g.window) && !state.quit_requested) {
     glfwPollEvents();
     render_frame(g, state);
     collect_gl_errors(g);
     if (g.frames < kScreenshotFrame) continue;
-    if (state.gpu->busy() && g.frames < kScreenshotFrame + kGpuWaitFrames) continue;
+    if (state.user.views.gpu && !state.gpu->settled()) {
+      if (Clock::now() - start > kGpuWait) {
+        std::fprintf(stderr, "banklab-gui: the GPU worker did not answer within 60 s\n");
+        return 1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      continue;
+    }
+    // settled() became true in this frame's poll, before the window was drawn: it is shown.
     std::vector<unsigned char> pixels = g.target.read_rgba();
     std::string problem = gui::write_png(*opt.screenshot, g.size.width, g.size.height, pixels);
     if (problem.empty() && opt.geometry) {
-      std::ofstream out(*opt.geometry);
-      out << gui::geometry_json(state.frame.geometry, 1.0f);
-      if (!out) problem = "cannot write " + *opt.geometry;
+      banklab::Expected<bool> written = banklab::cli::write_file_atomically(
+          *opt.geometry, gui::geometry_json(state.frame.geometry, 1.0f));
+      if (!written) problem = written.error();
     }
     if (!problem.empty()) {
       std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
@@ -380,10 +414,10 @@ int run_export(Gui& g, AppState& state, const std::filesystem::path& dir) {
       return 1;
     }
   }
-  std::ofstream md(dir / (lesson.name + ".md"));
-  md << banklab::to_markdown(lesson, images);
-  if (!md) {
-    std::fprintf(stderr, "banklab-gui: cannot write %s\n", (dir / (lesson.name + ".md")).c_str());
+  banklab::Expected<bool> written = banklab::cli::write_file_atomically(
+      (dir / (lesson.name + ".md")).string(), banklab::to_markdown(lesson, images));
+  if (!written) {
+    std::fprintf(stderr, "banklab-gui: %s\n", written.error().c_str());
     return 1;
   }
   return 0;
@@ -427,9 +461,7 @@ int run_bench(Gui& g, AppState& state, int frames, Clock::time_point start) {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   namespace gui = banklab::gui;
   Clock::time_point start = Clock::now();
   // llvmpipe and the GL driver allocate and free multi-megabyte buffers every frame (vertex
@@ -499,6 +531,7 @@ int main(int argc, char** argv) {
     std::string problem = gui::save_settings(*config / gui::kSettingsFileName, state.user.settings);
     if (!problem.empty()) std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
   }
+  if (!g.ini_path.empty()) save_layout(g);
   g.target.destroy();
   g.renderer.shutdown();
   ImGui_ImplOpenGL3_Shutdown();
@@ -507,4 +540,18 @@ int main(int argc, char** argv) {
   glfwDestroyWindow(g.window);
   glfwTerminate();
   return status;
+}
+
+}  // namespace
+
+// Whatever escapes (an allocation that fails) ends with a message and status 1, not an abort.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "banklab-gui: stopped by an unexpected error: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "banklab-gui: stopped by an unexpected error\n");
+  }
+  return 1;
 }

@@ -80,9 +80,12 @@ void lane_table(const Evaluation& e, const ViewStyle& v, Interaction& io) {
       }
     }
     // The whole row is the hover target, so the lane lights up in the other views.
+    // One ID per row (the lane): 32 selectables with one ID would act as one.
     ImGui::SameLine();
+    ImGui::PushID(l);
     ImGui::Selectable("##row", false,
                       ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap);
+    ImGui::PopID();
     if (ImGui::IsItemHovered()) io.hovering_lane = l;
   }
   if (mono) ImGui::PopFont();

@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <string>
 
 #include "banklab/format.hpp"
@@ -19,6 +20,7 @@ bool parameters(CodeBox& c) {
   const float w = ImGui::GetFontSize() * 9.0f;
   ImGui::SetNextItemWidth(w);
   changed |= ImGui::InputInt3("block", c.block.data());
+  for (int& side : c.block) side = std::clamp(side, 1, 1024);  // what the core accepts
   help_marker(
       "blockDim.x, y, z: threadIdx of lane L in warp W is thread 32W + L of the block, "
       "x fastest. At most 1024 threads.");
@@ -31,6 +33,7 @@ bool parameters(CodeBox& c) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
     changed |= ImGui::InputInt("warp", &c.warp);
+    c.warp = std::clamp(c.warp, 0, 1024 / kWarpSize - 1);
   }
   ImGui::SetNextItemWidth(w);
   changed |= ImGui::InputTextWithHint("names", "j=0,k=8", &c.lets);

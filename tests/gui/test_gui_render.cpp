@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "banklab/lesson.hpp"
@@ -102,6 +104,19 @@ void require_display() {
   REQUIRE_MESSAGE((display && *display),
                   "DISPLAY is not set: this test opens real windows; run it under Xvfb, e.g. "
                   "xvfb-run -s '-screen 0 1920x1080x24' ctest -L xvfb");
+  // An Xvfb started just before the tests (scripts/test.sh) may not accept connections yet on
+  // a loaded machine: wait for it (a bounded guard) rather than fail the first screenshot.
+  static bool ready = [] {
+    for (int i = 0; i < 300; ++i) {
+      if (glfwInit()) {
+        glfwTerminate();
+        return true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }();
+  REQUIRE_MESSAGE(ready, "the X display " << display << " accepted no connection for 30 s");
 }
 
 }  // namespace
