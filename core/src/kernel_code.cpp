@@ -699,7 +699,9 @@ CodeResult evaluate_code(std::span<const CodeSource> sources, const KernelParams
       if (!valid_name(name)) fail(kNowhere, "--let " + name + ": a name is a C++ identifier");
     }
     const auto [bx, by, bz] = params.block;
-    if (bx < 1 || by < 1 || bz < 1 || std::int64_t{bx} * by * bz > 1024) {
+    // Each side is checked before the product, so the product of three ints cannot overflow.
+    if (bx < 1 || by < 1 || bz < 1 || bx > 1024 || by > 1024 || bz > 1024 ||
+        std::int64_t{bx} * by * bz > 1024) {
       fail(kNowhere, "a block has 1 to 1024 threads, each side at least 1");
     }
     if (params.extern_bytes < 1 || params.extern_bytes > kSharedMemoryBytes) {

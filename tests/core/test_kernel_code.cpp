@@ -545,6 +545,11 @@ TEST_CASE("the error display shows the line and a caret under the column") {
 TEST_CASE("bad parameters: the block, the warp, the --let list") {
   CHECK(run("__shared__ float t[4];", "t[0]", block(64, 32)).error->message.find("1 to 1024") !=
         std::string::npos);
+  // Sides near INT_MAX: their product would overflow 64 bits before the check.
+  KernelParams huge;
+  huge.block = {INT_MAX, INT_MAX, INT_MAX};
+  CHECK(run("__shared__ float t[4];", "t[0]", huge).error->message.find("1 to 1024") !=
+        std::string::npos);
   KernelParams w;
   w.warp = 1;
   CHECK(run("__shared__ float t[4];", "t[0]", w).error->message ==
