@@ -242,6 +242,9 @@ TEST_CASE("a 4K screenshot has exactly the size asked for") {
 
 TEST_CASE("the embedded GLSL programs build, and a broken one reports the driver's log") {
   require_display();
+  // Seen once under heavy load: glfwInit() failed; the callback says why if it happens again.
+  glfwSetErrorCallback(
+      [](int code, const char* text) { MESSAGE("GLFW error " << code << ": " << text); });
   REQUIRE(glfwInit());
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
