@@ -6,14 +6,22 @@
 // what that run showed; without them, the lesson's H100 figures. The GUI's GPU window and
 // `banklab gpu-bench` print the same sentences.
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
+#include "banklab/hardware.hpp"
+
 namespace banklab {
 
-// The lesson's figures, used when there is no run to take numbers from.
-inline constexpr double kLessonSharedTbps = 29.0;  // 132 SMs x 128 B/clock at 1.7 GHz
-inline constexpr double kLessonHbmTbps = 3.35;     // HBM3 of an H100 SXM
+// The lesson's figures, used when there is no run to take numbers from: an H100 SXM's 132 SMs,
+// each serving one 128-byte wavefront per clock at an assumed 1.7 GHz, against its HBM3.
+inline constexpr int kLessonSms = 132;
+inline constexpr double kLessonClockHz = 1.7e9;
+inline constexpr std::string_view kLessonClockText = "1.7 GHz";  // kLessonClockHz, as said
+inline constexpr double kLessonSharedTbps =
+    kLessonSms * static_cast<double>(kWavefrontBytes) * kLessonClockHz / 1e12;  // 28.7
+inline constexpr double kLessonHbmTbps = 3.35;
 // End-to-end slowdowns below this are within run-to-run noise: the conflict is hidden.
 inline constexpr double kVisibleSlowdown = 1.10;
 
