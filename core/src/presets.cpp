@@ -8,17 +8,7 @@ namespace banklab {
 
 namespace {
 
-// Small builders so the table reads like the lesson.
-Scenario tile_access(DType dtype, int rows, int cols, int pad, SwizzleSpec swizzle,
-                     AccessPattern pattern, Op op, int index, int width = 0) {
-  Scenario s;
-  s.tile = {dtype, rows, cols, pad, swizzle};
-  s.pattern = pattern;
-  s.op = op;
-  s.index = index;
-  s.width = width;
-  return s;
-}
+// Small builders so the table reads like the lesson (tile_access: scenario.hpp).
 
 Scenario column(DType dtype, int pad, SwizzleSpec swizzle, int index, int width = 0) {
   return tile_access(dtype, 32, 32, pad, swizzle, AccessPattern::column, Op::ld, index, width);

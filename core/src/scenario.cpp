@@ -287,4 +287,15 @@ std::vector<std::uint8_t> tile_bank_map(const TileLayout& t) {
   return banks;
 }
 
+Scenario tile_access(DType dtype, int rows, int cols, int pad, SwizzleSpec swizzle,
+                     AccessPattern pattern, Op op, int index, int width) {
+  Scenario s;
+  s.tile = {dtype, rows, cols, pad, swizzle};
+  s.pattern = pattern;
+  s.op = op;
+  s.index = index;
+  s.width = width;
+  return s;
+}
+
 }  // namespace banklab

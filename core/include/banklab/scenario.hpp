@@ -63,6 +63,10 @@ Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kW
                                   std::vector<Diagnostic>* diagnostics);
 Evaluation evaluate(const Scenario& s);
 
+// A tile scenario in one call, in the order a lesson says it: the tile, then the access.
+Scenario tile_access(DType dtype, int rows, int cols, int pad, SwizzleSpec swizzle,
+                     AccessPattern pattern, Op op, int index, int width = 0);
+
 // "float tile[32][33], column 5, ld 4 B": what the user is looking at, in one line.
 std::string describe(const Scenario& s);
 std::ostream& operator<<(std::ostream& os, const Scenario& s);
