@@ -38,6 +38,13 @@ std::optional<std::string_view> Args::value(std::string_view flag) const {
   return std::nullopt;
 }
 
+std::vector<std::string_view> Args::values(std::string_view flag) const {
+  std::vector<std::string_view> out;
+  for (const auto& [name, value] : flags_)
+    if (name == flag) out.emplace_back(value);
+  return out;
+}
+
 std::vector<std::string_view> Args::given() const {
   std::vector<std::string_view> names;
   names.reserve(flags_.size());
@@ -102,7 +109,9 @@ Expected<Args> parse_args(const CommandSyntax& syntax, std::span<const std::stri
       return error("unknown flag --" + std::string(name) + " for '" + std::string(syntax.command) +
                    "'" + see_help);
     }
-    if (args.has(name)) return error("--" + std::string(name) + " is given twice");
+    if (args.has(name) && std::ranges::find(syntax.repeatable, name) == syntax.repeatable.end()) {
+      return error("--" + std::string(name) + " is given twice");
+    }
 
     std::string value;
     if (!spec->takes_value()) {

@@ -38,6 +38,7 @@ struct CommandSyntax {
   int min_positionals = 0;
   int max_positionals = 0;
   std::string_view positional_name = {};  // "PRESET": used in error messages
+  std::span<const std::string_view> repeatable = {};  // flags that may be given more than once
 };
 
 class Args {
@@ -48,6 +49,8 @@ class Args {
   bool has(std::string_view flag) const;
   // The value of a flag that takes one, if it was given.
   std::optional<std::string_view> value(std::string_view flag) const;
+  // Every value of a repeatable flag, in command-line order.
+  std::vector<std::string_view> values(std::string_view flag) const;
   const std::vector<std::string>& positionals() const { return positionals_; }
   // The flags given, in command-line order (names without dashes).
   std::vector<std::string_view> given() const;

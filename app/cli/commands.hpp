@@ -42,6 +42,7 @@ Expected<Scenario> scenario_from_flags(const Args& args);
 Expected<WarpAccess> access_from_flags(const Args& args);
 int run_gpu_bench(const Args& args);  // cmd_gpu_bench.cpp
 int run_presets(const Args& args);   // cmd_presets.cpp
+int run_solve(const Args& args);     // cmd_solve.cpp
 int run_explain(const Args& args);   // cmd_explain.cpp
 int run_validate(const Args& args);  // cmd_validate.cpp
 

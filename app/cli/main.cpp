@@ -45,8 +45,10 @@ Scenario form: a tile and an access pattern over it.
   --dtype D         fp8|int8, bf16|fp16, fp32|float, fp64|double          (default fp32)
   --tile RxC        rows x columns in elements                             (default 32x32)
   --pad P           elements appended to every row                         (default 0)
-  --swizzle S       none, xor (column c ^ r), cute:B,M,S, tma32, tma64, tma128
-                                                                           (default none)
+  --swizzle S       none; xor (column c ^ r); cute:B,M,S on byte offsets;
+                    cute-elem:B,M,S on element indices (M + log2 e in bytes); tma32, tma64,
+                    tma128 (a narrower box row sits at span pitch); triton:VEC,PERPHASE,MAXPHASE
+                    (VEC in elements, PERPHASE in rows)                    (default none)
   --access A        row, column, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4, stmatrix.x4
                                                                            (default column)
   --index N         the row, column or 16-byte chunk the warp reads        (default 0)
@@ -160,11 +162,52 @@ Examples:
   banklab gpu-bench --pattern --op ldmatrix.x4 --offsets 0,128,256,... (all 32)
 )";
 
+constexpr FlagSpec kSolveFlags[] = {{"dtype", "D"},       {"tile", "RxC"},
+                                    {"access", "FAMILY"}, {"max-overhead", "BYTES"},
+                                    {"top", "N"},         {"json", ""}};
+constexpr std::string_view kSolveRepeatable[] = {"access"};
+
+constexpr std::string_view kSolveUsage =
+    R"(usage: banklab solve [--dtype D] [--tile RxC] --access FAMILY --access FAMILY ...
+                     [--max-overhead BYTES] [--top N] [--json]
+
+The inverse question: which pad or swizzle makes every way the tile is accessed conflict-free,
+keeps the vector and matrix accesses legal, and wastes the fewest bytes. Tries row pads, the
+xor swizzle, CuTe swizzles (over bytes and over elements), the TMA 32/64/128B modes and
+Triton's swizzled shared layouts; counts every instruction of every family as an H100/H200
+does; ranks by wavefronts over the ideal, then bytes of overhead, then simplicity.
+
+  --dtype D         fp8|int8, bf16|fp16, fp32|float, fp64|double          (default fp32)
+  --tile RxC        rows x columns in elements                             (default 32x32)
+  --access FAMILY   KIND[:WIDTH][:OP], given two or more times; a family is that access at
+                    every index a kernel performs over the whole tile:
+                      row       the tile walked row-major, WIDTH bytes per lane
+                      column    lane L takes row L (of each 32-row block), WIDTH bytes
+                      ldmatrix.x1|x2|x4, stmatrix.x4   8 rows x 16-byte chunks
+                    WIDTH: 1, 2, 4, 8 or 16 bytes (default the element size); OP: ld or st
+                    (default ld). E.g. row:16:st  column  ldmatrix.x4
+  --max-overhead BYTES  reject layouts that waste more bytes than this (padding, TMA gap)
+  --top N           candidates and rejections printed                      (default 10)
+  --json            {"candidates": [...], "rejected": [...]}, every candidate, best first
+
+Units, as each tool counts them: --pad in elements; cute:B,M,S swizzles byte offsets;
+cute-elem:B,M,S swizzles element indices (in bytes M + log2 of the element size);
+triton:VEC,PERPHASE,MAXPHASE counts VEC in elements and PERPHASE in rows.
+
+Examples:
+  banklab solve --dtype fp32 --tile 32x32 --access row:16:st --access column
+  banklab solve --dtype bf16 --tile 64x64 --access row:16:st --access ldmatrix.x4 --json
+)";
+
 const Command kCommands[] = {
     {.syntax = {.command = "analyze", .flags = kAnalyzeFlags},
      .summary = "count the wavefronts of one access, a raw pattern or a batch of them",
      .usage = kAnalyzeUsage,
      .run = run_analyze},
+    {.syntax = {.command = "solve", .flags = kSolveFlags, .repeatable = kSolveRepeatable},
+     .summary = "find the cheapest conflict-free pad or swizzle for how a tile is accessed",
+     .usage = kSolveUsage,
+     .run = run_solve},
     {.syntax = {.command = "presets", .flags = kJsonFlag},
      .summary = "list the lesson's scenarios by name",
      .usage = kPresetsUsage,
