@@ -30,24 +30,6 @@ std::ostream& operator<<(std::ostream& os, const Swizzle& s) {
   return os << "Swizzle<" << s.bits << "," << s.base << "," << s.shift << ">";
 }
 
-Swizzle SwizzleSpec::byte_swizzle(int elem_bytes) const {
-  switch (kind) {
-    case SwizzleKind::cute: return cute;
-    case SwizzleKind::cute_elem:
-      // Element index i is byte i * e: bit M of the index is bit M + log2(e) of the byte.
-      return {cute.bits, cute.base + std::countr_zero(static_cast<unsigned>(elem_bytes)),
-              cute.shift};
-    case SwizzleKind::tma32: return {1, 4, 3};
-    case SwizzleKind::tma64: return {2, 4, 3};
-    case SwizzleKind::tma128: return {3, 4, 3};
-    case SwizzleKind::none:
-    case SwizzleKind::xor_columns:
-    case SwizzleKind::triton:
-      return {0, 0, 0};
-  }
-  return {0, 0, 0};
-}
-
 int TritonSwizzle::column_xor(int row, int cols) const {
   // Row r XORs the bases of its set bits: Triton's linear layout, bit by bit.
   int x = 0;

@@ -27,6 +27,7 @@
 // Triton's swizzled shared encoding (#ttg.swizzled_shared<{vec, perPhase, maxPhase,
 // order=[1,0]}>) XORs column indices, in elements, by a value that depends on the row:
 // TritonSwizzle below.
+#include <bit>
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -113,7 +114,25 @@ struct SwizzleSpec {
 
   // The byte-offset swizzle for cute, cute_elem (whose M counts elements of elem_bytes) and
   // the TMA modes; identity for none, xor_columns and triton, which permute columns instead.
-  Swizzle byte_swizzle(int elem_bytes) const;
+  // Inline: the layout function calls it for every element.
+  Swizzle byte_swizzle(int elem_bytes) const {
+    switch (kind) {
+      case SwizzleKind::cute:
+        return cute;
+      case SwizzleKind::cute_elem:
+        // Element index i is byte i * e: bit M of the index is bit M + log2(e) of the byte.
+        return {cute.bits, cute.base + std::countr_zero(static_cast<unsigned>(elem_bytes)),
+                cute.shift};
+      case SwizzleKind::tma32:
+        return {1, 4, 3};
+      case SwizzleKind::tma64:
+        return {2, 4, 3};
+      case SwizzleKind::tma128:
+        return {3, 4, 3};
+      default:
+        return {0, 0, 0};  // none, xor_columns, triton: columns move, not bytes
+    }
+  }
   bool is_tma() const { return tma_span_bytes() != 0; }
   // TMA modes only: the span of one swizzled row (32, 64, 128 B) and the repeat (256, 512,
   // 1024 B); 0 otherwise.
