@@ -116,44 +116,53 @@ std::string joined(const std::vector<std::string>& items, std::string_view sep) 
   return out;
 }
 
+// Appends every part in turn (GCC 12 warns falsely, -Wrestrict, on "literal" + std::string).
+template <class... Parts>
+void append(std::string& out, const Parts&... parts) {
+  ((out += parts), ...);
+}
+
 std::string text_report(const SolveRequest& q, const SolveResult& r, std::size_t top) {
-  std::string out = "banklab solve: " + std::string(dtype_c_name(q.dtype)) + " tile[" +
-                    std::to_string(q.rows) + "][" + std::to_string(q.cols) + "], families:";
+  std::string out;
+  append(out, "banklab solve: ", dtype_c_name(q.dtype), " tile[", std::to_string(q.rows), "][",
+         std::to_string(q.cols), "], families:");
   for (const AccessFamily& f : q.families) {
-    out += " " + to_string(f) + " (" + family_label(f, q.dtype) + ")";
+    append(out, " ", to_string(f), " (", family_label(f, q.dtype), ")");
   }
-  out += "\n" + std::to_string(r.layouts_tried) + " layouts tried, " +
-         std::to_string(r.candidates.size()) + " distinct candidates, " +
-         std::to_string(r.rejected.size()) + " rejected, " + std::to_string(r.invalid_skipped) +
-         " CuTe/Triton parameter sets the tile refuses; " + std::to_string(r.analyses) +
-         " distinct warp patterns counted by the core\n\n";
-  out += "Wavefronts per family (total against the ideal), best first:\n";
+  append(out, "\n", std::to_string(r.layouts_tried), " layouts tried, ",
+         std::to_string(r.candidates.size()), " distinct candidates, ",
+         std::to_string(r.rejected.size()), " rejected, ", std::to_string(r.invalid_skipped),
+         " CuTe/Triton parameter sets the tile refuses; ", std::to_string(r.analyses),
+         " distinct warp patterns counted by the core\n\n",
+         "Wavefronts per family (total against the ideal), best first:\n");
   for (std::size_t i = 0; i < r.candidates.size() && i < top; ++i) {
     const Candidate& c = r.candidates[i];
     const std::vector<std::string> args = c.spellings.front().args();
-    out += std::to_string(i + 1) + ". " + to_string(c.layout) +
-           (args.empty() ? "" : "   [" + joined(args, " ") + "]") + "\n   ";
+    append(out, std::to_string(i + 1), ". ", to_string(c.layout));
+    if (!args.empty()) append(out, "   [", joined(args, " "), "]");
+    out += "\n   ";
     for (const FamilyCount& f : c.families) {
-      out += to_string(f.family) + " " + std::to_string(f.wavefronts) + "/" +
-             std::to_string(f.ideal) + "   ";
+      append(out, to_string(f.family), " ", std::to_string(f.wavefronts), "/",
+             std::to_string(f.ideal), "   ");
     }
-    out += "total " + std::to_string(c.total_wavefronts) + "/" + std::to_string(c.total_ideal) +
-           ", overhead " + std::to_string(c.overhead_bytes) + " B\n";
-    out += "   " + joined(c.reasons, "; ") + "\n";
+    append(out, "total ", std::to_string(c.total_wavefronts), "/", std::to_string(c.total_ideal),
+           ", overhead ", std::to_string(c.overhead_bytes), " B\n   ", joined(c.reasons, "; "),
+           "\n");
     for (std::size_t s = 1; s < c.spellings.size(); ++s) {
-      out += "   also " + c.spellings[s].notation + ": " + joined(c.spellings[s].args(), " ") +
-             " = " + c.spellings[s].native + "\n";
+      append(out, "   also ", c.spellings[s].notation, ": ", joined(c.spellings[s].args(), " "),
+             " = ", c.spellings[s].native, "\n");
     }
   }
   if (r.candidates.size() > top) {
-    out += "... and " + std::to_string(r.candidates.size() - top) + " more (--top N, --json)\n";
+    append(out, "... and ", std::to_string(r.candidates.size() - top), " more (--top N, --json)\n");
   }
   if (!r.rejected.empty()) out += "\nRejected:\n";
   for (std::size_t i = 0; i < r.rejected.size() && i < top; ++i) {
-    out += "  " + r.rejected[i].reason + "\n";
+    append(out, "  ", r.rejected[i].reason, "\n");
   }
   if (r.rejected.size() > top) {
-    out += "  ... and " + std::to_string(r.rejected.size() - top) + " more (--json lists all)\n";
+    append(out, "  ... and ", std::to_string(r.rejected.size() - top),
+           " more (--json lists all)\n");
   }
   return out;
 }
