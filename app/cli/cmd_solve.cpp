@@ -148,6 +148,14 @@ std::string text_report(const SolveRequest& q, const SolveResult& r, std::size_t
     append(out, "total ", std::to_string(c.total_wavefronts), "/", std::to_string(c.total_ideal),
            ", overhead ", std::to_string(c.overhead_bytes), " B\n   ", joined(c.reasons, "; "),
            "\n");
+    std::vector<std::string> counted;
+    for (const FamilyCount& f : c.families) {
+      counted.push_back(std::to_string(f.instructions) + " " + to_string(f.family));
+    }
+    append(out, "   proof: ", joined(counted, " + "), " instructions counted by the core; ",
+           c.bijective ? "every element in its own slot (checked for all "
+                       : "NOT a bijection (checked over ",
+           std::to_string(c.layout.rows * c.layout.cols), " elements)\n");
     for (std::size_t s = 1; s < c.spellings.size(); ++s) {
       append(out, "   also ", c.spellings[s].notation, ": ", joined(c.spellings[s].args(), " "),
              " = ", c.spellings[s].native, "\n");
