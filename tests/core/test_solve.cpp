@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "banklab/analysis.hpp"
 #include "banklab/solve.hpp"
 #include "brute_force.hpp"
 
@@ -39,13 +40,17 @@ const Rejected* rejected_pad(const SolveResult& r, int pad) {
   return nullptr;
 }
 
-// The family counted again without the solver's shortcuts: every instruction, brute force.
-brute::Count brute_family(const TileLayout& t, const AccessFamily& f) {
+// The family counted again without the solver's shortcuts (no shared patterns, no repeated
+// rows): every instruction, by the core's analyze() and by the brute-force model.
+brute::Count recount_family(const TileLayout& t, const AccessFamily& f) {
   const Expected<std::vector<WarpAccess>> accesses = family_accesses(t, f);
   REQUIRE_MESSAGE(accesses.has_value(), (accesses.has_value() ? "" : accesses.error()));
   brute::Count sum;
   for (const WarpAccess& a : *accesses) {
     const brute::Count c = brute::count(a);
+    const Analysis core = analyze(a);
+    CHECK(core.wavefront_count() == c.wavefronts);
+    CHECK(core.ideal_wavefronts == c.ideal);
     sum.wavefronts += c.wavefronts;
     sum.ideal += c.ideal;
   }
@@ -63,7 +68,7 @@ void verify(const SolveResult& r) {
     int ideal = 0;
     for (const FamilyCount& f : c.families) {
       CAPTURE(to_string(f.family));
-      const brute::Count b = brute_family(c.layout, f.family);
+      const brute::Count b = recount_family(c.layout, f.family);
       CHECK(f.wavefronts == b.wavefronts);
       CHECK(f.ideal == b.ideal);
       total += f.wavefronts;
