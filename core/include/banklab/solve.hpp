@@ -15,10 +15,11 @@
 //                    every block of 8 rows R0 and every group of M chunks N.
 //
 // solve() tries every layout of the search space (row pads 0 .. 128/e - 1; the xor swizzle;
-// CuTe swizzles over bytes, which covers CuTe over elements; the TMA 32/64/128B modes, narrow
-// boxes included; Triton's vec/perPhase/maxPhase), drops the ones the tile refuses, merges the
-// ones that store every element at the same byte (one candidate, several spellings), counts
-// every instruction of every family with analyze(), and ranks:
+// CuTe swizzles over bytes with B <= 5, the changed bits inside a 128-byte line, S both ways,
+// which covers CuTe over elements (M lowered by log2 e); the TMA 32/64/128B modes, narrow boxes
+// included; Triton's vec (up to 16 B), perPhase 1..8, maxPhase 2..32), drops the ones the tile
+// refuses, merges the ones that store every element at the same byte (one candidate, several
+// spellings), counts every instruction of every family with analyze(), and ranks:
 //
 //   1. total wavefronts over all families minus their ideal (the bank conflicts);
 //   2. memory overhead in bytes (padding, or a narrow TMA box's gap);
@@ -28,9 +29,14 @@
 // A layout under which some family cannot run (a vector access misaligned, or its elements
 // split by the swizzle), or that costs more than the overhead allowed, is rejected with the rule.
 //
-// Counting: two instructions whose addresses differ by a multiple of 4 bytes cost the same
-// (their words shift together, their banks rotate, every bank's count of distinct words is
-// kept), so each pattern is analysed once, shifted to start in word 0, and its count reused.
+// Counting, exactly and fast enough for 128x128 tiles (docs/benchmarks.md):
+//   - two instructions whose addresses differ by a multiple of 4 bytes cost the same (their
+//     words shift together, their banks rotate, every bank's count of distinct words is kept),
+//     so each pattern is analysed once, shifted to start in word 0, and its count reused;
+//   - when the layout repeats every P rows shifted by P * pitch bytes, a multiple of 16, the
+//     instructions of rows [T, 2T) are those of [0, T) shifted (T = lcm(P, the family's block of
+//     rows)): the first T rows are counted and multiplied by R / T.
+// The tests recount every candidate instruction by instruction without either shortcut.
 #include <cstdint>
 #include <optional>
 #include <string>
