@@ -165,13 +165,20 @@ int write_batch(const std::string& path, std::size_t lines, std::uint64_t seed) 
 }
 
 constexpr cli::FlagSpec kFlags[] = {
-    {"repeat", "R"}, {"write-batch", "FILE"}, {"lines", "N"}, {"seed", "S"}};
-constexpr cli::CommandSyntax kSyntax{.command = "banklab_bench_core", .flags = kFlags};
-constexpr std::string_view kUsage =
-    "usage: banklab_bench_core [--repeat R]\n"
-    "       banklab_bench_core --write-batch FILE [--lines N] [--seed S]\n\n"
-    "Times one full analysis of a 32-lane access (median of R runs, default 7), or writes a\n"
-    "batch file of N patterns (default 100000) for 'banklab analyze --batch'.\n";
+    {"repeat", "R", "runs of each workload; the median is the figure    (default 7)"},
+    {"write-batch", "FILE", "write a batch file for 'banklab analyze --batch' instead"},
+    {"lines", "N", "patterns in the batch file                         (default 100000)"},
+    {"seed", "S", "seed of its random patterns                        (default 1)"},
+};
+constexpr cli::CommandSyntax kSyntax{
+    .flags = kFlags,
+    .program = "banklab_bench_core",
+    .usage =
+        "usage: banklab_bench_core [--repeat R]\n"
+        "       banklab_bench_core --write-batch FILE [--lines N] [--seed S]\n",
+    .description =
+        "Times one full analysis of a 32-lane access (median of R runs), or writes a batch file\n"
+        "of N patterns for 'banklab analyze --batch'.\n"};
 
 int run(std::span<const std::string_view> words) {
   const Expected<cli::Args> args = cli::parse_args(kSyntax, words);
@@ -180,7 +187,7 @@ int run(std::span<const std::string_view> words) {
     return 2;
   }
   if (args->help()) {
-    std::fwrite(kUsage.data(), 1, kUsage.size(), stdout);
+    std::fputs(cli::help_text(kSyntax).c_str(), stdout);
     return 0;
   }
   const Expected<std::int64_t> repeat = args->integer("repeat", 7, 1, 1000);

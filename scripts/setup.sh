@@ -11,7 +11,7 @@ BANKLAB_BUILD_DIR=${BANKLAB_BUILD_DIR:-$BANKLAB_ROOT/build}
 
 # Packages by purpose: building, the GUI, the tests (Xvfb for the GUI tests, clang for the
 # fuzzer), and fonts the app prefers.
-BANKLAB_PACKAGES_BUILD="g++ cmake ninja-build pkg-config"
+BANKLAB_PACKAGES_BUILD="g++ cmake ninja-build pkg-config libcli11-dev"
 BANKLAB_PACKAGES_GUI="libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core"
 BANKLAB_PACKAGES_TEST="doctest-dev nlohmann-json3-dev xvfb xauth clang libclang-rt-14-dev"
 

@@ -1,4 +1,5 @@
-// banklab explain [PRESET]: the lesson's derivation for one preset.
+// banklab explain [PRESET | scenario flags]: the lesson's derivation for one scenario.
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -10,25 +11,43 @@
 namespace banklab::cli {
 
 int run_explain(const Args& args) {
-  const std::string_view name =
-      args.positionals().empty() ? kDefaultPreset : std::string_view(args.positionals()[0]);
-  const Preset* preset = find_preset(name);
-  if (preset == nullptr) return bad_input(unknown_preset(name));
+  if (!args.positionals().empty() && has_scenario_flags(args)) {
+    return bad_input("give a PRESET or the scenario flags, not both (--preset " +
+                     args.positionals()[0] + " starts from the preset)");
+  }
+  // A preset alone (PRESET or --preset NAME) is explained with its title and lesson.
+  const bool preset_alone = std::ranges::all_of(
+      args.given(), [](std::string_view flag) { return flag == "preset" || flag == "json"; });
+  const Preset* preset = nullptr;
+  Scenario scenario;
+  if (!preset_alone) {
+    const Expected<Scenario> s = scenario_from_flags(args);
+    if (!s) return bad_input(s.error());
+    scenario = *s;
+  } else {
+    const std::string_view name = args.value("preset").value_or(
+        args.positionals().empty() ? kDefaultPreset : std::string_view(args.positionals()[0]));
+    preset = find_preset(name);
+    if (preset == nullptr) return bad_input(unknown_preset(name));
+    scenario = preset->scenario;
+  }
 
-  // Some presets teach through their diagnostic (a float4 store into 132-byte rows cannot be
+  // Some scenarios teach through their diagnostic (a float4 store into 132-byte rows cannot be
   // aligned): for those the diagnostic is the explanation, and the command still succeeds.
-  const Evaluation e = evaluate(preset->scenario);
+  const Evaluation e = evaluate(scenario);
   std::optional<Explanation> x;
-  if (e.ok()) x = explain(preset->scenario, e);
+  if (e.ok()) x = explain(scenario, e);
 
   std::string out;
   if (args.has("json")) {
-    append_json(out, preset->scenario, e, x ? &*x : nullptr);
+    append_json(out, scenario, e, x ? &*x : nullptr);
     out += '\n';
   } else {
-    out += std::string(preset->name) + ": " + std::string(preset->title) + "\n";
-    out += describe(preset->scenario) + "\n";
-    out += std::string(preset->lesson) + "\n\n";
+    if (preset != nullptr)
+      out += std::string(preset->name) + ": " + std::string(preset->title) + "\n";
+    out += describe(scenario) + "\n";
+    if (preset != nullptr) out += std::string(preset->lesson) + "\n";
+    out += "\n";
     if (e.ok()) append_summary(out, *e.analysis);
     append_diagnostics(out, e.diagnostics);
     if (x) {

@@ -9,41 +9,37 @@
 //
 // Without a usable GPU it prints one line saying why (no device, no driver, not built) and
 // exits 1. A variant whose output is wrong is printed as wrong and also makes the exit 1.
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "banklab/format.hpp"
 #include "banklab/gpu_bench.hpp"
-#include "banklab/json.hpp"
+#include "banklab/json_writer.hpp"
 #include "commands.hpp"
 
 namespace banklab::cli {
 namespace {
 
-constexpr std::string_view kPatternFlags[] = {"preset", "tile", "swizzle", "access", "index",
-                                              "width",  "op",   "lanes",   "offsets"};
+constexpr std::string_view kPatternFlags[] = {"scenario", "preset", "tile", "swizzle", "access",
+                                              "index",    "width",  "op",   "lanes",   "offsets"};
 constexpr std::string_view kSuiteFlags[] = {"size", "variant"};
 
-std::string format(const char* fmt, double a) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, fmt, a);
-  return buffer;
-}
-
 std::string device_line(const gpu::DeviceInfo& d, double measured_mhz) {
-  return d.name + ": " + std::to_string(d.sm_count) + " SMs, SM clock " +
-         format("%.0f", measured_mhz) + " MHz measured during the run (rated " +
-         std::to_string(d.sm_clock_khz / 1000) + " MHz), " +
-         format("%.0f", static_cast<double>(d.memory_bytes) / 1e9) + " GB\n";
+  return gpu::device_summary(d) + "; SM clock " + format("%.0f", measured_mhz) +
+         " MHz measured during the run\n";
 }
 
-void append_device_json(std::string& out, const gpu::DeviceInfo& d, double measured_mhz) {
-  out += "\"device\":{\"name\":";
-  append_json_string(out, d.name);
-  out += ",\"sm_count\":" + std::to_string(d.sm_count) +
-         ",\"rated_sm_clock_mhz\":" + std::to_string(d.sm_clock_khz / 1000) +
-         ",\"measured_sm_clock_mhz\":" + format("%.1f", measured_mhz) +
-         ",\"memory_bytes\":" + std::to_string(d.memory_bytes) + "}";
+void write_device(JsonWriter& w, const gpu::DeviceInfo& d, double measured_mhz) {
+  w.key("device")
+      .begin_object()
+      .field("name", d.name)
+      .field("sm_count", d.sm_count)
+      .field("rated_sm_clock_mhz", d.sm_clock_khz / 1000)
+      .field("measured_sm_clock_mhz", measured_mhz, 1)
+      .field("memory_bytes", d.memory_bytes)
+      .end_object();
 }
 
 // The run did not happen: say why in one line (exit 1 for the environment, 2 for the input).
@@ -89,38 +85,36 @@ void append_suite_text(std::string& out, const gpu::SuiteReport& r) {
   for (const std::string& note : r.notes) out += "  (" + note + ")\n";
 }
 
-void append_suite_json(std::string& out, const gpu::SuiteReport& r) {
+void write_suite(JsonWriter& w, const gpu::SuiteReport& r) {
   const gpu::TransposeOptions& o = r.options;
-  out += "{\"dtype\":";
-  append_json_string(out, dtype_name(o.dtype));
-  out += ",\"rows\":" + std::to_string(o.rows) + ",\"cols\":" + std::to_string(o.cols) +
-         ",\"pad\":" + std::to_string(o.pad) + ",\"repetitions\":" + std::to_string(o.repetitions) +
-         ",\"measured_sm_clock_mhz\":" + format("%.1f", r.sm_clock_mhz) + ",\"results\":[";
-  for (std::size_t i = 0; i < r.results.size(); ++i) {
-    const gpu::VariantResult& v = r.results[i];
-    out += i == 0 ? "{" : ",{";
-    out += "\"name\":";
-    append_json_string(out, v.name);
-    out += ",\"role\":";
-    append_json_string(out, gpu::role_name(v.role));
-    out += ",\"lesson\":";
-    append_json_string(out, v.lesson);
-    out += ",\"tile\":";
-    append_json_string(out, v.tile);
-    out += ",\"bytes_moved\":" + std::to_string(v.bytes_moved) + ",\"ms\":" + format("%.6f", v.ms) +
-           ",\"ms_min\":" + format("%.6f", v.ms_min) + ",\"ms_max\":" + format("%.6f", v.ms_max) +
-           ",\"gbps\":" + format("%.2f", v.gbps) +
-           ",\"fraction_of_copy\":" + format("%.5f", v.fraction_of_copy) +
-           ",\"verified\":" + (v.verified ? "true" : "false") + ",\"detail\":";
-    append_json_string(out, v.detail);
-    out += "}";
+  w.begin_object()
+      .field("dtype", dtype_name(o.dtype))
+      .field("rows", o.rows)
+      .field("cols", o.cols)
+      .field("pad", o.pad)
+      .field("repetitions", o.repetitions)
+      .field("measured_sm_clock_mhz", r.sm_clock_mhz, 1)
+      .key("results")
+      .begin_array();
+  for (const gpu::VariantResult& v : r.results) {
+    w.begin_object()
+        .field("name", v.name)
+        .field("role", gpu::role_name(v.role))
+        .field("lesson", v.lesson)
+        .field("tile", v.tile)
+        .field("bytes_moved", v.bytes_moved)
+        .field("ms", v.ms, 6)
+        .field("ms_min", v.ms_min, 6)
+        .field("ms_max", v.ms_max, 6)
+        .field("gbps", v.gbps, 2)
+        .field("fraction_of_copy", v.fraction_of_copy, 5)
+        .field("verified", v.verified)
+        .field("detail", v.detail)
+        .end_object();
   }
-  out += "],\"notes\":[";
-  for (std::size_t i = 0; i < r.notes.size(); ++i) {
-    if (i > 0) out += ",";
-    append_json_string(out, r.notes[i]);
-  }
-  out += "]}";
+  w.end_array().key("notes").begin_array();
+  for (const std::string& note : r.notes) w.value(note);
+  w.end_array().end_object();
 }
 
 int run_suite(const Args& args) {
@@ -146,38 +140,58 @@ int run_suite(const Args& args) {
   }
 
   std::string out;
+  JsonWriter w(out);
   bool all_verified = true;
   bool first = true;
   const bool json = args.has("json");
-  if (json) out += "{";
+  if (json) w.begin_object();
+  // Every option is checked before the GPU is looked for: a bad one is the user's to fix on
+  // any machine, with or without a GPU.
+  std::vector<gpu::TransposeOptions> suites;
   for (const DType d : dtypes) {
-    gpu::TransposeOptions o;
+    gpu::TransposeOptions& o = suites.emplace_back();
     o.dtype = d;
     o.rows = size->first;
     o.cols = size->second;
     o.repetitions = static_cast<int>(*reps);
     o.pad = static_cast<int>(*pad);
-    if (const auto v = args.value("variant")) o.variants.emplace_back(*v);
+    if (const std::string rule = gpu::check_options(o); !rule.empty()) return bad_input(rule);
+    if (const auto v = args.value("variant")) {
+      o.variants.emplace_back(*v);
+      // A build without the kernels lists none, and says so when asked to run.
+      const std::vector<gpu::VariantInfo> known = gpu::transpose_variants(d);
+      if (!known.empty() && std::ranges::find(known, *v, &gpu::VariantInfo::name) == known.end()) {
+        std::string names;
+        for (const gpu::VariantInfo& k : known)
+          names += (names.empty() ? "" : ", ") + std::string(k.name);
+        return bad_input(quote(*v) + " is not a " + std::string(dtype_name(d)) +
+                         " variant; the variants are " + names);
+      }
+    }
+  }
+  for (const gpu::TransposeOptions& o : suites) {
     const gpu::SuiteReport r = gpu::run_transpose_suite(o);
     if (!r.ok()) return not_run(r.status, r.error);
     if (first) {
       if (json) {
-        append_device_json(out, r.device, r.sm_clock_mhz);
-        out += ",\"suites\":[";
+        write_device(w, r.device, r.sm_clock_mhz);
+        w.key("suites").begin_array();
       } else {
         out += device_line(r.device, r.sm_clock_mhz);
       }
     }
     if (json) {
-      if (!first) out += ",";
-      append_suite_json(out, r);
+      write_suite(w, r);
     } else {
       append_suite_text(out, r);
     }
     for (const gpu::VariantResult& v : r.results) all_verified = all_verified && v.verified;
     first = false;
   }
-  if (json) out += "]}\n";
+  if (json) {
+    w.end_array().end_object();
+    out += '\n';
+  }
   print(out);
   return all_verified ? kExitOk : kExitFailure;
 }
@@ -202,6 +216,7 @@ Expected<std::vector<Labelled>> patterns_from_flags(const Args& args) {
   if (args.has("offsets")) {
     const Expected<WarpAccess> a = access_from_flags(args);
     if (!a) return Error{a.error()};
+    if (const std::string e = first_error(check_access(*a)); !e.empty()) return Error{e};
     return std::vector<Labelled>{{to_string(*a), *a}};
   }
   const Expected<Scenario> s = scenario_from_flags(args);
@@ -241,31 +256,31 @@ int run_patterns(const Args& args) {
   std::string out;
   bool all_verified = true;
   if (args.has("json")) {
-    out += "{";
-    append_device_json(out, r.device, r.sm_clock_mhz);
-    out += ",\"patterns\":[";
+    JsonWriter w(out);
+    w.begin_object();
+    write_device(w, r.device, r.sm_clock_mhz);
+    w.key("patterns").begin_array();
     for (std::size_t i = 0; i < r.results.size(); ++i) {
       const gpu::PatternResult& p = r.results[i];
-      out += i == 0 ? "{" : ",{";
-      out += "\"label\":";
-      append_json_string(out, (*patterns)[i].label);
-      out += ",\"access\":";
-      append_json_string(out, to_string(p.access));
-      out += ",\"predicted_wavefronts\":" + std::to_string(p.predicted_wavefronts) +
-             ",\"baseline_wavefronts\":" + std::to_string(p.baseline_wavefronts) +
-             ",\"warps_per_sm\":" + std::to_string(p.warps_per_sm) +
-             ",\"cycles_per_access\":" + format("%.4f", p.cycles_per_access) +
-             ",\"baseline_cycles_per_access\":" + format("%.4f", p.baseline_cycles_per_access) +
-             ",\"ns_per_access\":" + format("%.4f", p.ns_per_access) +
-             ",\"wavefronts_per_clock\":" + format("%.4f", p.wavefronts_per_clock) +
-             ",\"measured_ratio\":" + format("%.4f", p.measured_ratio) +
-             ",\"predicted_ratio\":" + format("%.4f", p.predicted_ratio) +
-             ",\"verified\":" + (p.verified ? "true" : "false") + ",\"detail\":";
-      append_json_string(out, p.detail);
-      out += "}";
+      w.begin_object()
+          .field("label", (*patterns)[i].label)
+          .field("access", to_string(p.access))
+          .field("predicted_wavefronts", p.predicted_wavefronts)
+          .field("baseline_wavefronts", p.baseline_wavefronts)
+          .field("warps_per_sm", p.warps_per_sm)
+          .field("cycles_per_access", p.cycles_per_access, 4)
+          .field("baseline_cycles_per_access", p.baseline_cycles_per_access, 4)
+          .field("ns_per_access", p.ns_per_access, 4)
+          .field("wavefronts_per_clock", p.wavefronts_per_clock, 4)
+          .field("measured_ratio", p.measured_ratio, 4)
+          .field("predicted_ratio", p.predicted_ratio, 4)
+          .field("verified", p.verified)
+          .field("detail", p.detail)
+          .end_object();
       all_verified = all_verified && p.verified;
     }
-    out += "]}\n";
+    w.end_array().end_object();
+    out += '\n';
   } else {
     out += device_line(r.device, r.sm_clock_mhz);
     out += "Time per warp-wide instruction per SM, every SM full of warps replaying it:\n";

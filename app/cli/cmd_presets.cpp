@@ -9,19 +9,6 @@
 
 namespace banklab::cli {
 
-std::string unknown_preset(std::string_view name) {
-  std::string text(1, '\'');  // appended, not "'" + ...: see quoted() in args.cpp
-  text += name;
-  text += "' is not a preset; the presets are ";
-  bool first = true;
-  for (const Preset& p : presets()) {
-    if (!first) text += ", ";
-    text += p.name;
-    first = false;
-  }
-  return text;
-}
-
 int run_presets(const Args& args) {
   std::string out;
   if (args.has("json")) {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "banklab/json.hpp"
+#include "banklab/json_writer.hpp"
 #include "banklab/solve.hpp"
 #include "commands.hpp"
 
@@ -15,95 +15,54 @@ namespace banklab::cli {
 namespace {
 
 // A string list as JSON: ["--pad","1"].
-void append_json_strings(std::string& out, const std::vector<std::string>& items) {
-  out += '[';
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i != 0) out += ',';
-    append_json_string(out, items[i]);
-  }
-  out += ']';
+void strings(JsonWriter& w, std::string_view key, const std::vector<std::string>& items) {
+  w.key(key).begin_array();
+  for (const std::string& item : items) w.value(item);
+  w.end_array();
 }
 
-void append_key(std::string& out, std::string_view key) {
-  append_json_string(out, key);
-  out += ':';
-}
-
-void append_candidate(std::string& out, const Candidate& c) {
-  out += '{';
-  append_key(out, "layout");
-  append_json_string(out, to_string(c.layout));
-  out += ',';
-  append_key(out, "args");
-  append_json_strings(out, c.spellings.front().args());
-  out += ',';
-  append_key(out, "families");
-  out += '[';
-  for (std::size_t i = 0; i < c.families.size(); ++i) {
-    const FamilyCount& f = c.families[i];
-    if (i != 0) out += ',';
-    out += '{';
-    append_key(out, "access");
-    append_json_string(out, to_string(f.family));
-    out += ",\"wavefronts\":" + std::to_string(f.wavefronts);
-    out += ",\"ideal_wavefronts\":" + std::to_string(f.ideal);
-    out += ",\"instructions\":" + std::to_string(f.instructions);
-    out += ",\"worst_ways\":" + std::to_string(f.worst_ways);
-    out += ",\"permuted\":";
-    out += f.permuted ? "true" : "false";
-    out += '}';
+void write_candidate(JsonWriter& w, const Candidate& c) {
+  w.begin_object().field("layout", to_string(c.layout));
+  strings(w, "args", c.spellings.front().args());
+  w.key("families").begin_array();
+  for (const FamilyCount& f : c.families) {
+    w.begin_object()
+        .field("access", to_string(f.family))
+        .field("wavefronts", f.wavefronts)
+        .field("ideal_wavefronts", f.ideal)
+        .field("instructions", f.instructions)
+        .field("worst_ways", f.worst_ways)
+        .field("permuted", f.permuted)
+        .end_object();
   }
-  out += "],\"total_wavefronts\":" + std::to_string(c.total_wavefronts);
-  out += ",\"total_ideal_wavefronts\":" + std::to_string(c.total_ideal);
-  out += ",\"overhead_bytes\":" + std::to_string(c.overhead_bytes);
-  out += ",\"bijective\":";
-  out += c.bijective ? "true" : "false";
-  out += ',';
-  append_key(out, "reasons");
-  append_json_strings(out, c.reasons);
-  out += ',';
-  append_key(out, "spellings");
-  out += '[';
-  for (std::size_t i = 0; i < c.spellings.size(); ++i) {
-    const Spelling& s = c.spellings[i];
-    if (i != 0) out += ',';
-    out += '{';
-    append_key(out, "notation");
-    append_json_string(out, s.notation);
-    out += ',';
-    append_key(out, "args");
-    append_json_strings(out, s.args());
-    out += ',';
-    append_key(out, "native");
-    append_json_string(out, s.native);
-    out += '}';
+  w.end_array()
+      .field("total_wavefronts", c.total_wavefronts)
+      .field("total_ideal_wavefronts", c.total_ideal)
+      .field("overhead_bytes", c.overhead_bytes)
+      .field("bijective", c.bijective);
+  strings(w, "reasons", c.reasons);
+  w.key("spellings").begin_array();
+  for (const Spelling& s : c.spellings) {
+    w.begin_object().field("notation", s.notation);
+    strings(w, "args", s.args());
+    w.field("native", s.native).end_object();
   }
-  out += "]}";
+  w.end_array().end_object();
 }
 
 std::string json_report(const SolveResult& r) {
-  std::string out = "{\"candidates\":[";
-  for (std::size_t i = 0; i < r.candidates.size(); ++i) {
-    if (i != 0) out += ',';
-    append_candidate(out, r.candidates[i]);
+  std::string out;
+  JsonWriter w(out);
+  w.begin_object().key("candidates").begin_array();
+  for (const Candidate& c : r.candidates) write_candidate(w, c);
+  w.end_array().key("rejected").begin_array();
+  for (const Rejected& x : r.rejected) {
+    w.begin_object().field("layout", to_string(x.layout));
+    strings(w, "args", spelling(x.layout).args());
+    w.field("reason", x.reason).end_object();
   }
-  out += "],\"rejected\":[";
-  for (std::size_t i = 0; i < r.rejected.size(); ++i) {
-    const Rejected& x = r.rejected[i];
-    if (i != 0) out += ',';
-    out += '{';
-    append_key(out, "layout");
-    append_json_string(out, to_string(x.layout));
-    out += ',';
-    append_key(out, "args");
-    append_json_strings(out, spelling(x.layout).args());
-    out += ',';
-    append_key(out, "reason");
-    append_json_string(out, x.reason);
-    out += '}';
-  }
-  out += "],\"layouts_tried\":" + std::to_string(r.layouts_tried);
-  out += ",\"analyses\":" + std::to_string(r.analyses) + "}\n";
+  w.end_array().field("layouts_tried", r.layouts_tried).field("analyses", r.analyses).end_object();
+  out += '\n';
   return out;
 }
 

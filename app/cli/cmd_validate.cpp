@@ -11,8 +11,9 @@
 
 #include "banklab/analysis.hpp"
 #include "banklab/corpus.hpp"
+#include "banklab/format.hpp"
 #include "banklab/gpu_measure.hpp"
-#include "banklab/json.hpp"
+#include "banklab/json_writer.hpp"
 #include "commands.hpp"
 
 namespace banklab::cli {
@@ -50,9 +51,7 @@ Verdict judge(const Row& r) {
 }
 
 std::string percent(int part, int whole) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f%%", whole ? 100.0 * part / whole : 0.0);
-  return buf;
+  return format("%.2f%%", whole ? 100.0 * part / whole : 0.0);
 }
 
 void append_table(std::string& out, std::string_view title, const std::map<std::string, Tally>& t) {
@@ -91,39 +90,41 @@ void append_row_text(std::string& out, const Row& r) {
   }
 }
 
-void append_tally_json(std::string& out, const std::map<std::string, Tally>& t) {
-  out += '[';
-  bool first = true;
+void write_tallies(JsonWriter& w, const std::map<std::string, Tally>& t) {
+  w.begin_array();
   for (const auto& [name, x] : t) {
-    if (!first) out += ',';
-    first = false;
-    out += "{\"group\":";
-    append_json_string(out, name);
-    out += ",\"patterns\":" + std::to_string(x.patterns) + ",\"agree\":" + std::to_string(x.agree) +
-           ",\"mismatch\":" + std::to_string(x.mismatch) +
-           ",\"unmeasured\":" + std::to_string(x.unmeasured) + '}';
+    w.begin_object()
+        .field("group", name)
+        .field("patterns", x.patterns)
+        .field("agree", x.agree)
+        .field("mismatch", x.mismatch)
+        .field("unmeasured", x.unmeasured)
+        .end_object();
   }
-  out += ']';
+  w.end_array();
 }
 
-void append_row_json(std::string& out, const Row& r) {
-  out += "{\"verdict\":";
-  append_json_string(out, r.verdict == Verdict::mismatch ? "mismatch" : "unmeasured");
-  out += ",\"family\":";
-  append_json_string(out, r.entry->family);
-  out += ",\"name\":";
-  append_json_string(out, r.entry->name);
-  out += ",\"pattern\":";
-  append_json_string(out, to_string(r.entry->access));
-  out += ",\"predicted\":{\"wavefronts\":" + std::to_string(r.predicted_wavefronts) +
-         ",\"bank_conflicts\":" + std::to_string(r.predicted_conflicts) + '}';
-  out += ",\"measured\":{\"ok\":" + std::string(r.measured.ok ? "true" : "false") +
-         ",\"wavefronts\":" + std::to_string(r.measured.wavefronts) +
-         ",\"bank_conflicts\":" + std::to_string(r.measured.bank_conflicts) +
-         ",\"instructions\":" + std::to_string(r.measured.instructions) +
-         ",\"verified\":" + (r.measured.verified ? "true" : "false") + ",\"error\":";
-  append_json_string(out, r.measured.error);
-  out += "}}";
+void write_row(JsonWriter& w, const Row& r) {
+  w.begin_object()
+      .field("verdict", r.verdict == Verdict::mismatch ? "mismatch" : "unmeasured")
+      .field("family", r.entry->family)
+      .field("name", r.entry->name)
+      .field("pattern", to_string(r.entry->access));
+  w.key("predicted")
+      .begin_object()
+      .field("wavefronts", r.predicted_wavefronts)
+      .field("bank_conflicts", r.predicted_conflicts)
+      .end_object();
+  w.key("measured")
+      .begin_object()
+      .field("ok", r.measured.ok)
+      .field("wavefronts", r.measured.wavefronts)
+      .field("bank_conflicts", r.measured.bank_conflicts)
+      .field("instructions", r.measured.instructions)
+      .field("verified", r.measured.verified)
+      .field("error", r.measured.error)
+      .end_object();
+  w.end_object();
 }
 
 }  // namespace
@@ -183,24 +184,24 @@ int run_validate(const Args& args) {
 
   std::string out;
   if (json) {
-    out += "{\"device\":";
-    append_json_string(out, support.device.name);
-    out += ",\"seed\":" + std::to_string(*seed) + ",\"random_count\":" + std::to_string(*count) +
-           ",\"patterns\":" + std::to_string(rows.size()) +
-           ",\"agree\":" + std::to_string(static_cast<int>(rows.size()) - disagreements) +
-           ",\"seconds\":" + std::to_string(seconds) + ",\"by_op\":";
-    append_tally_json(out, by_group);
-    out += ",\"by_family\":";
-    append_tally_json(out, by_family);
-    out += ",\"disagreements\":[";
-    bool first = true;
+    JsonWriter w(out);
+    w.begin_object()
+        .field("device", support.device.name)
+        .field("seed", *seed)
+        .field("random_count", *count)
+        .field("patterns", rows.size())
+        .field("agree", static_cast<int>(rows.size()) - disagreements)
+        .field("seconds", seconds, 6);
+    w.key("by_op");
+    write_tallies(w, by_group);
+    w.key("by_family");
+    write_tallies(w, by_family);
+    w.key("disagreements").begin_array();
     for (const Row& r : rows) {
-      if (r.verdict == Verdict::agree) continue;
-      if (!first) out += ',';
-      first = false;
-      append_row_json(out, r);
+      if (r.verdict != Verdict::agree) write_row(w, r);
     }
-    out += "]}\n";
+    w.end_array().end_object();
+    out += '\n';
   } else {
     char head[256];
     std::snprintf(head, sizeof head,

@@ -11,97 +11,104 @@
 
 #include "args.hpp"
 #include "commands.hpp"
+#include "scenario_flags.hpp"
 
 namespace banklab::cli {
 namespace {
 
 struct Command {
-  CommandSyntax syntax;
+  CommandSyntax syntax;      // the flags, positionals and --help text (args.hpp)
   std::string_view summary;  // one line for `banklab --help`
-  std::string_view usage;    // the whole text of `banklab <command> --help`
   int (*run)(const Args&);
 };
 
+constexpr FlagSpec kBatchFlags[] = {{"batch", "FILE", "the file to read, or - for standard input"}};
 constexpr FlagSpec kAnalyzeFlags[] = {
-    {"preset", "NAME"}, {"dtype", "D"},  {"tile", "RxC"},   {"pad", "P"},
-    {"swizzle", "S"},   {"access", "A"}, {"index", "N"},    {"width", "BYTES"},
-    {"op", "OP"},       {"lanes", "MASK"}, {"offsets", "LIST"}, {"batch", "FILE"},
-    {"json", ""},
+    {"json", "", "one JSON object instead of the lane table, bank grid and explanation"},
+    {"save-scenario", "FILE",
+     "also write the scenario to FILE, for --scenario FILE here and in\n"
+     "banklab-gui (plain text: key = value lines)"}};
+constexpr FlagGroup kAnalyzeGroups[] = {
+    kScenarioGroup,
+    kOffsetsGroup,
+    {"Batch form: one pattern a line, \"OP WIDTH o0,...,o31\" (blank lines and lines starting "
+     "with\n"
+     "'#' are skipped). One JSON object a line comes out per pattern, in order; a bad line gives "
+     "an\n"
+     "object with \"ok\": false, its line number and the reason, and the rest still runs. The "
+     "exit\n"
+     "status is 2 if any line was bad.",
+     kBatchFlags},
 };
-constexpr FlagSpec kJsonFlag[] = {{"json", ""}};
 
-constexpr std::string_view kAnalyzeUsage =
-    R"(usage: banklab analyze [--preset NAME] [--dtype D] [--tile RxC] [--pad P] [--swizzle S]
+constexpr CommandSyntax kAnalyze{
+    .command = "analyze",
+    .flags = kAnalyzeFlags,
+    .groups = kAnalyzeGroups,
+    .usage =
+        R"(usage: banklab analyze [--preset NAME] [--dtype D] [--tile RxC] [--pad P] [--swizzle S]
                        [--access A] [--index N] [--width BYTES] [--op ld|st] [--lanes MASK]
                        [--json]
        banklab analyze --op OP --width BYTES --offsets o0,...,o31 [--lanes MASK] [--json]
        banklab analyze --batch FILE|- [--json]
-
-Counts the wavefronts of one warp-wide shared-memory instruction, exactly as an H100/H200
+)",
+    .description =
+        R"(Counts the wavefronts of one warp-wide shared-memory instruction, exactly as an H100/H200
 does, and shows which lane hits which bank in which wavefront.
-
-Scenario form: a tile and an access pattern over it.
-  --preset NAME     start from a preset (banklab presets); the flags below override it
-  --dtype D         fp8|int8, bf16|fp16, fp32|float, fp64|double          (default fp32)
-  --tile RxC        rows x columns in elements                             (default 32x32)
-  --pad P           elements appended to every row                         (default 0)
-  --swizzle S       none; xor (column c ^ r); cute:B,M,S on byte offsets;
-                    cute-elem:B,M,S on element indices (M + log2 e in bytes); tma32, tma64,
-                    tma128 (a narrower box row sits at span pitch); triton:VEC,PERPHASE,MAXPHASE
-                    (VEC in elements, PERPHASE in rows)                    (default none)
-  --access A        row, column, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4, stmatrix.x4
-                                                                           (default column)
-  --index N         the row, column or 16-byte chunk the warp reads        (default 0)
-  --width BYTES     bytes per lane: 1, 2, 4, 8 or 16                (default: the element size)
-  --op ld|st        load or store; implied by ldmatrix/stmatrix            (default ld)
-  --lanes MASK      hex mask of the lanes that take part (bit L = lane L)  (default ffffffff)
-
-Raw form: 32 byte offsets.
-  --op OP           ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4, stmatrix.x4
-  --width BYTES     bytes per lane (16 for the matrix ops, and the default for them)
-  --offsets LIST    32 comma-separated byte offsets, -1 for a lane that takes no part
-
-Batch form: one pattern a line, "OP WIDTH o0,...,o31" (blank lines and lines starting with
-'#' are skipped). One JSON object a line comes out per pattern, in order; a bad line gives an
-object with "ok": false, its line number and the reason, and the rest still runs. The exit
-status is 2 if any line was bad.
-  --batch FILE      the file to read, or - for standard input
-
-  --json            one JSON object instead of the lane table, bank grid and explanation
-
-Examples:
+)",
+    .flags_title = "Output:",
+    .footer = R"(Examples:
   banklab analyze --dtype fp32 --tile 32x32 --pad 1 --access column --index 5
   banklab analyze --preset bf16-pad1 --index 3 --json
   banklab analyze --op ld --width 8 --offsets 0,8,16,...  (all 32)
   banklab analyze --batch patterns.txt > results.jsonl
-)";
+  banklab analyze --dtype bf16 --pad 1 --index 3 --save-scenario bf16.txt
+  banklab analyze --scenario bf16.txt --pad 2
+)"};
 
-constexpr std::string_view kPresetsUsage =
-    R"(usage: banklab presets [--json]
-
-Lists every scenario of the lesson by name, with the wavefronts the lesson claims and what it
+constexpr FlagSpec kPresetsFlags[] = {
+    {"json", "", "a JSON list of objects, each with at least \"name\""}};
+constexpr CommandSyntax kPresets{
+    .command = "presets",
+    .flags = kPresetsFlags,
+    .description =
+        R"(Lists every scenario of the lesson by name, with the wavefronts the lesson claims and what it
 teaches. Any name works with 'banklab explain NAME' and 'banklab analyze --preset NAME'.
+)"};
 
-  --json            a JSON list of objects, each with at least "name"
-)";
-
-constexpr std::string_view kExplainUsage =
-    R"(usage: banklab explain [PRESET] [--json]
-
-Derives a preset's result the way the lesson does: element -> byte -> word -> bank, the bank
-expression, the distinct banks, the n-way conflict, the wavefronts against the floor the
+constexpr FlagSpec kExplainFlags[] = {
+    {"json", "", "the scenario, its analysis and the explanation as one JSON object"}};
+constexpr CommandSyntax kExplain{
+    .command = "explain",
+    .flags = kExplainFlags,
+    .max_positionals = 1,
+    .positional_name = "PRESET",
+    .groups = kScenarioGroups,
+    .usage = R"(usage: banklab explain [PRESET] [--json]
+       banklab explain <the scenario or raw flags of 'analyze'> [--json]
+)",
+    .description =
+        R"(Derives a scenario's result the way the lesson does: element -> byte -> word -> bank, the
+bank expression, the distinct banks, the n-way conflict, the wavefronts against the floor the
 request size forces, and where the lesson's shortcut does not hold. PRESET defaults to
-fp32-naive; 'banklab presets' lists them all.
+fp32-naive; 'banklab presets' lists them all. The scenario flags describe any other access.
+)",
+    .flags_title = "Output:",
+    .footer = R"(Examples:
+  banklab explain bf16-pad1
+  banklab explain --dtype bf16 --pad 1 --access column --index 3
+)"};
 
-  --json            the scenario, its analysis and the explanation as one JSON object
-)";
-
-constexpr FlagSpec kValidateFlags[] = {{"count", "N"}, {"seed", "S"}, {"json", ""}};
-
-constexpr std::string_view kValidateUsage =
-    R"(usage: banklab validate [--count N] [--seed S] [--json]
-
-Measures a corpus of accesses on the GPU and compares each with the model: the wavefronts and
+constexpr FlagSpec kValidateFlags[] = {
+    {"count", "N", "random patterns after the fixed ones                   (default 8000)"},
+    {"seed", "S", "seed of the random patterns                            (default 1)"},
+    {"json", "", "one JSON object: the tallies and every disagreement"},
+};
+constexpr CommandSyntax kValidate{
+    .command = "validate",
+    .flags = kValidateFlags,
+    .description =
+        R"(Measures a corpus of accesses on the GPU and compares each with the model: the wavefronts and
 bank conflicts the hardware counted (Nsight Compute's l1tex shared-memory counters, read
 in-process through CUPTI) against the ones 'banklab analyze' predicts. The corpus: every
 preset, strides of 1..64 words for every width, column reads of padded and swizzled tiles,
@@ -109,124 +116,111 @@ ldmatrix/stmatrix on 64/80/128/144-byte rows, then N random patterns (random off
 address pools, lane pairs l^1..l^16 on one address, idle lanes) over every op and width.
 Prints agreement by op and width and by family, then every disagreement in full. Exit status
 0 when all agree, 1 otherwise or when there is no GPU to measure on.
+)"};
 
-  --count N         random patterns after the fixed ones                   (default 8000)
-  --seed S          seed of the random patterns                            (default 1)
-  --json            one JSON object: the tallies and every disagreement
-)";
-
-constexpr FlagSpec kGpuBenchFlags[] = {
-    {"dtype", "D"},     {"size", "N|RxC"},  {"reps", "R"},     {"pad", "P"},
-    {"variant", "NAME"}, {"pattern", ""},   {"sweep", ""},     {"preset", "NAME"},
-    {"tile", "RxC"},    {"swizzle", "S"},   {"access", "A"},   {"index", "N"},
-    {"width", "BYTES"}, {"op", "OP"},       {"lanes", "MASK"}, {"offsets", "LIST"},
-    {"json", ""},
+constexpr FlagSpec kGpuSuiteFlags[] = {
+    {"dtype", "D", "fp8, bf16, fp32, fp64 or all                          (default all)"},
+    {"size", "N|RxC", "the input matrix, N x N or R x C; any size works      (default 16384)"},
+    {"pad", "P", "the pad of the *-padded variant, in elements  (default: conflict-free)"},
+    {"variant", "NAME", "run only this variant (and the copy roof); needs one --dtype"},
 };
-
-constexpr std::string_view kGpuBenchUsage =
-    R"(usage: banklab gpu-bench [--dtype D|all] [--size N|RxC] [--reps R] [--pad P]
+constexpr FlagSpec kGpuPatternFlags[] = {
+    {"pattern", "",
+     "the access as 'banklab analyze' takes it: the scenario or raw flags below\n"
+     "(with --dtype and --pad, listed above)"},
+    {"sweep", "", "column reads of float tile[32][S], S = 33, 34, 36, 40, 48, 32 (1-32 way)"},
+};
+constexpr FlagSpec kGpuBenchFlags[] = {
+    {"reps", "R", "timed launches, median reported    (default 20 a variant, 7 a pattern)"},
+    {"json", "", "one JSON object instead of the table"},
+};
+constexpr FlagGroup kGpuBenchGroups[] = {
+    {"Transpose suite (the default): every variant of each dtype (teaching tiles, the fast "
+     "kernel,\n"
+     "and for fp32 and fp64 cuBLAS's geam where libcublas loads) against a 16-byte-per-thread "
+     "copy\n"
+     "of the same bytes in the same run, the HBM roof. Prints GB/s (bytes read + written over the\n"
+     "median time), the fraction of the copy, the shared tile.",
+     kGpuSuiteFlags},
+    {"Microbenchmark: every warp of every SM replays one warp-wide instruction in a loop bound by\n"
+     "the shared-memory pipe; prints SM clocks and ns per instruction, wavefronts per clock, and\n"
+     "the time against the conflict-free baseline next to the predicted wavefront ratio.",
+     kGpuPatternFlags},
+    kScenarioGroup,
+    kOffsetsGroup,
+};
+constexpr CommandSyntax kGpuBench{
+    .command = "gpu-bench",
+    .flags = kGpuBenchFlags,
+    .groups = kGpuBenchGroups,
+    .usage = R"(usage: banklab gpu-bench [--dtype D|all] [--size N|RxC] [--reps R] [--pad P]
                          [--variant NAME] [--json]
        banklab gpu-bench --pattern <the scenario or raw flags of 'analyze'> [--reps R] [--json]
        banklab gpu-bench --sweep [--reps R] [--json]
-
-Runs the lesson on the GPU (the first CUDA device). Every kernel's output is poisoned before
+)",
+    .description =
+        R"(Runs the lesson on the GPU (the first CUDA device). Every kernel's output is poisoned before
 and checked against a CPU reference after; a wrong one is printed as WRONG and the exit
 status is 1. Without a usable GPU, one line says why (no device, no driver, not built) and
 the exit status is 1.
-
-Transpose suite (the default): every variant of each dtype (teaching tiles, the fast kernel,
-and for fp32 and fp64 cuBLAS's geam where libcublas loads) against a 16-byte-per-thread copy
-of the same bytes in the same run, the HBM roof. Prints GB/s (bytes read + written over the
-median time), the fraction of the copy, the shared tile.
-  --dtype D         fp8, bf16, fp32, fp64 or all                          (default all)
-  --size N|RxC      the input matrix, N x N or R x C; any size works      (default 16384)
-  --reps R          timed launches per variant, median reported            (default 20)
-  --pad P           the pad of the *-padded variant, in elements  (default: conflict-free)
-  --variant NAME    run only this variant (and the copy roof); needs one --dtype
-
-Microbenchmark: every warp of every SM replays one warp-wide instruction in a loop bound by
-the shared-memory pipe; prints SM clocks and ns per instruction, wavefronts per clock, and
-the time against the conflict-free baseline next to the predicted wavefront ratio.
-  --pattern         the access as 'banklab analyze' takes it: --preset, --dtype, --tile,
-                    --pad, --swizzle, --access, --index, --width, --op, --lanes; or raw
-                    --op OP --width BYTES --offsets o0,...,o31
-  --sweep           column reads of float tile[32][S], S = 33, 34, 36, 40, 48, 32 (1-32 way)
-  --reps R          timed launches per pattern, median reported            (default 7)
-
-  --json            one JSON object instead of the table
-
-Examples:
+)",
+    .flags_title = "Both:",
+    .footer = R"(Examples:
   banklab gpu-bench --dtype fp32 --size 16384
   banklab gpu-bench --dtype bf16 --size 1000x3001 --variant bf16-fast
   banklab gpu-bench --pattern --preset fp32-naive
   banklab gpu-bench --pattern --op ldmatrix.x4 --offsets 0,128,256,... (all 32)
-)";
+)"};
 
-constexpr FlagSpec kSolveFlags[] = {{"dtype", "D"},       {"tile", "RxC"},
-                                    {"access", "FAMILY"}, {"max-overhead", "BYTES"},
-                                    {"top", "N"},         {"json", ""}};
+constexpr FlagSpec kSolveFlags[] = {
+    {"dtype", "D", "fp8|int8, bf16|fp16, fp32|float, fp64|double          (default fp32)"},
+    {"tile", "RxC", "rows x columns in elements                             (default 32x32)"},
+    {"access", "FAMILY",
+     "KIND[:WIDTH][:OP], given two or more times; a family is that access at\n"
+     "every index a kernel performs over the whole tile:\n"
+     "  row       the tile walked row-major, WIDTH bytes per lane\n"
+     "  column    lane L takes row L (of each 32-row block), WIDTH bytes\n"
+     "  ldmatrix.x1|x2|x4, stmatrix.x4   8 rows x 16-byte chunks\n"
+     "WIDTH: 1, 2, 4, 8 or 16 bytes (default the element size); OP: ld or st\n"
+     "(default ld). E.g. row:16:st  column  ldmatrix.x4"},
+    {"max-overhead", "BYTES", "reject layouts that waste more bytes than this (padding, TMA gap)"},
+    {"top", "N", "candidates and rejections printed                      (default 10)"},
+    {"json", "", "{\"candidates\": [...], \"rejected\": [...]}, every candidate, best first"},
+};
 constexpr std::string_view kSolveRepeatable[] = {"access"};
-
-constexpr std::string_view kSolveUsage =
-    R"(usage: banklab solve [--dtype D] [--tile RxC] --access FAMILY --access FAMILY ...
+constexpr CommandSyntax kSolve{
+    .command = "solve",
+    .flags = kSolveFlags,
+    .usage = R"(usage: banklab solve [--dtype D] [--tile RxC] --access FAMILY --access FAMILY ...
                      [--max-overhead BYTES] [--top N] [--json]
-
-The inverse question: which pad or swizzle makes every way the tile is accessed conflict-free,
+)",
+    .description =
+        R"(The inverse question: which pad or swizzle makes every way the tile is accessed conflict-free,
 keeps the vector and matrix accesses legal, and wastes the fewest bytes. Tries row pads, the
 xor swizzle, CuTe swizzles (over bytes and over elements), the TMA 32/64/128B modes and
 Triton's swizzled shared layouts; counts every instruction of every family as an H100/H200
 does; ranks by wavefronts over the ideal, then bytes of overhead, then simplicity.
-
-  --dtype D         fp8|int8, bf16|fp16, fp32|float, fp64|double          (default fp32)
-  --tile RxC        rows x columns in elements                             (default 32x32)
-  --access FAMILY   KIND[:WIDTH][:OP], given two or more times; a family is that access at
-                    every index a kernel performs over the whole tile:
-                      row       the tile walked row-major, WIDTH bytes per lane
-                      column    lane L takes row L (of each 32-row block), WIDTH bytes
-                      ldmatrix.x1|x2|x4, stmatrix.x4   8 rows x 16-byte chunks
-                    WIDTH: 1, 2, 4, 8 or 16 bytes (default the element size); OP: ld or st
-                    (default ld). E.g. row:16:st  column  ldmatrix.x4
-  --max-overhead BYTES  reject layouts that waste more bytes than this (padding, TMA gap)
-  --top N           candidates and rejections printed                      (default 10)
-  --json            {"candidates": [...], "rejected": [...]}, every candidate, best first
-
-Units, as each tool counts them: --pad in elements; cute:B,M,S swizzles byte offsets;
+)",
+    .footer =
+        R"(Units, as each tool counts them: --pad in elements; cute:B,M,S swizzles byte offsets;
 cute-elem:B,M,S swizzles element indices (in bytes M + log2 of the element size);
 triton:VEC,PERPHASE,MAXPHASE counts VEC in elements and PERPHASE in rows.
 
 Examples:
   banklab solve --dtype fp32 --tile 32x32 --access row:16:st --access column
   banklab solve --dtype bf16 --tile 64x64 --access row:16:st --access ldmatrix.x4 --json
-)";
+)",
+    .repeatable = kSolveRepeatable};
 
 const Command kCommands[] = {
-    {.syntax = {.command = "analyze", .flags = kAnalyzeFlags},
-     .summary = "count the wavefronts of one access, a raw pattern or a batch of them",
-     .usage = kAnalyzeUsage,
-     .run = run_analyze},
-    {.syntax = {.command = "solve", .flags = kSolveFlags, .repeatable = kSolveRepeatable},
-     .summary = "find the cheapest conflict-free pad or swizzle for how a tile is accessed",
-     .usage = kSolveUsage,
-     .run = run_solve},
-    {.syntax = {.command = "presets", .flags = kJsonFlag},
-     .summary = "list the lesson's scenarios by name",
-     .usage = kPresetsUsage,
-     .run = run_presets},
-    {.syntax = {.command = "explain",
-                .flags = kJsonFlag,
-                .max_positionals = 1,
-                .positional_name = "PRESET"},
-     .summary = "derive a preset's bank conflicts step by step, as the lesson does",
-     .usage = kExplainUsage,
-     .run = run_explain},
-    {.syntax = {.command = "validate", .flags = kValidateFlags},
-     .summary = "measure wavefronts on the GPU and compare them with the model",
-     .usage = kValidateUsage,
-     .run = run_validate},
-    {.syntax = {.command = "gpu-bench", .flags = kGpuBenchFlags},
-     .summary = "time and verify the lesson's kernels on the GPU against the copy roof",
-     .usage = kGpuBenchUsage,
-     .run = run_gpu_bench},
+    {kAnalyze, "count the wavefronts of one access, a raw pattern or a batch of them", run_analyze},
+    {kSolve, "find the cheapest conflict-free pad or swizzle for how a tile is accessed",
+     run_solve},
+    {kPresets, "list the lesson's scenarios by name", run_presets},
+    {kExplain, "derive a scenario's bank conflicts step by step, as the lesson does", run_explain},
+    {kValidate, "measure wavefronts on the GPU and compare them with the model", run_validate},
+    {kGpuBench, "time and verify the lesson's kernels on the GPU against the copy roof",
+     run_gpu_bench},
 };
 
 void print_overview(std::FILE* to) {
@@ -260,7 +254,7 @@ int dispatch(std::span<const std::string_view> words) {
     const Expected<Args> args = parse_args(c.syntax, words.subspan(1));
     if (!args) return bad_input(args.error());
     if (args->help()) {
-      std::fwrite(c.usage.data(), 1, c.usage.size(), stdout);
+      print(help_text(c.syntax));
       return kExitOk;
     }
     return c.run(*args);
@@ -270,15 +264,26 @@ int dispatch(std::span<const std::string_view> words) {
 
 }  // namespace
 
+namespace {
+
+// One line on stderr, whatever the message holds: its control bytes (a newline from a file's
+// text, say) are shown as \xNN.
+void print_error(std::string_view message) {
+  const std::string line = shown(message, std::string_view::npos);
+  std::fprintf(stderr, "banklab: %s\n", line.c_str());
+}
+
+}  // namespace
+
 int bad_input(std::string_view message) {
-  std::fprintf(stderr, "banklab: %.*s\n", static_cast<int>(message.size()), message.data());
+  print_error(message);
   return kExitBadInput;
 }
 
 void print(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
 int failure(std::string_view message) {
-  std::fprintf(stderr, "banklab: %.*s\n", static_cast<int>(message.size()), message.data());
+  print_error(message);
   return kExitFailure;
 }
 

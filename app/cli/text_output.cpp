@@ -1,29 +1,12 @@
 #include "text_output.hpp"
 
 #include <bit>
-#include <cassert>
-#include <cstdarg>
 #include <cstdio>
+
+#include "banklab/format.hpp"
 
 namespace banklab::cli {
 namespace {
-
-// printf onto the end of a string; the CLI's only formatting primitive (GCC 12 has no
-// <format>). Formats straight into the string's new tail.
-[[gnu::format(printf, 2, 3)]] void appendf(std::string& out, const char* format, ...) {
-  va_list list;
-  va_start(list, format);
-  va_list again;
-  va_copy(again, list);
-  const int n = std::vsnprintf(nullptr, 0, format, list);
-  va_end(list);
-  assert(n >= 0 && "appendf: a format string of this file is malformed");
-  const std::size_t old_size = out.size();
-  out.resize(old_size + static_cast<std::size_t>(n) + 1);  // room for vsnprintf's '\0'
-  std::vsnprintf(out.data() + old_size, static_cast<std::size_t>(n) + 1, format, again);
-  va_end(again);
-  out.pop_back();
-}
 
 // The column of the lane table that names the element(s): "5", or "4..7" for a lane that
 // takes four elements of one row, or "30 +4" when they run on into the next row.
@@ -66,12 +49,12 @@ void append_lane_table(std::string& out, const Analysis& a,
                        const std::array<LaneElements, kWarpSize>* elements,
                        const TileLayout* tile) {
   // Lanes on one word: a load broadcasts it, a store merges into one write.
-  appendf(out, "lane    r       c      byte  words          banks        wavefront  %s\n",
-          is_load(a.access.op) ? "broadcast" : "merged");
+  append_format(out, "lane    r       c      byte  words          banks        wavefront  %s\n",
+                is_load(a.access.op) ? "broadcast" : "merged");
   for (int l = 0; l < kWarpSize; ++l) {
     const LaneRecord& lane = a.lanes[static_cast<std::size_t>(l)];
     if (!lane.active) {
-      appendf(out, "%4d    -       -         -  (takes no part)\n", l);
+      append_format(out, "%4d    -       -         -  (takes no part)\n", l);
       continue;
     }
     std::string r = "-";
@@ -83,10 +66,11 @@ void append_lane_table(std::string& out, const Analysis& a,
         c = column_text(e, *tile);
       }
     }
-    appendf(out, "%4d %4s %7s %9lld  %-14s %-12s %-10s %s", l, r.c_str(), c.c_str(),
-            static_cast<long long>(lane.byte), words_text(lane).c_str(),
-            distinct_list(lane.banks, lane.word_count).c_str(),
-            distinct_list(lane.wavefronts, lane.word_count).c_str(), lane.shares_word ? "yes" : "");
+    append_format(out, "%4d %4s %7s %9lld  %-14s %-12s %-10s %s", l, r.c_str(), c.c_str(),
+                  static_cast<long long>(lane.byte), words_text(lane).c_str(),
+                  distinct_list(lane.banks, lane.word_count).c_str(),
+                  distinct_list(lane.wavefronts, lane.word_count).c_str(),
+                  lane.shares_word ? "yes" : "");
     end_line(out);
   }
 }
@@ -94,18 +78,18 @@ void append_lane_table(std::string& out, const Analysis& a,
 void append_bank_grid(std::string& out, const Analysis& a) {
   // Every column is three characters: a lane number in two, then '+' or a blank.
   out += "wavefront | bank\n          | ";
-  for (int b = 0; b < kBankCount; ++b) appendf(out, "%2d ", b);
+  for (int b = 0; b < kBankCount; ++b) append_format(out, "%2d ", b);
   end_line(out);
   for (int w = 0; w < a.wavefront_count(); ++w) {
     const Wavefront& wave = a.wavefronts[static_cast<std::size_t>(w)];
-    appendf(out, "%4d  p%-2d | ", w, wave.phase);
+    append_format(out, "%4d  p%-2d | ", w, wave.phase);
     for (const BankSlot& slot : wave.banks) {
       if (!slot.used()) {
         out += " . ";
         continue;
       }
-      appendf(out, "%2d%c", std::countr_zero(slot.lanes),
-              std::popcount(slot.lanes) > 1 ? '+' : ' ');
+      append_format(out, "%2d%c", std::countr_zero(slot.lanes),
+                    std::popcount(slot.lanes) > 1 ? '+' : ' ');
     }
     end_line(out);
   }
@@ -113,8 +97,8 @@ void append_bank_grid(std::string& out, const Analysis& a) {
 }
 
 void append_summary(std::string& out, const Analysis& a) {
-  appendf(out, "wavefronts %d, ideal %d, bank conflicts %d", a.wavefront_count(),
-          a.ideal_wavefronts, a.bank_conflicts());
+  append_format(out, "wavefronts %d, ideal %d, bank conflicts %d", a.wavefront_count(),
+                a.ideal_wavefronts, a.bank_conflicts());
   if (a.active_lanes == 0) {
     out += " (no lane takes part)\n";
   } else if (a.max_ways <= 1) {
@@ -122,15 +106,16 @@ void append_summary(std::string& out, const Analysis& a) {
   } else {
     // "an 8-way", "an 11-way", "an 18-way"; "a" before every other count up to 32.
     const bool vowel_sound = a.max_ways == 8 || a.max_ways == 11 || a.max_ways == 18;
-    appendf(out, " (%s %d-way conflict)\n", vowel_sound ? "an" : "a", a.max_ways);
+    append_format(out, " (%s %d-way conflict)\n", vowel_sound ? "an" : "a", a.max_ways);
   }
   const auto s = [](std::int64_t n) { return n == 1 ? "" : "s"; };
-  appendf(out, "%d active lane%s request%s %lld B: %d distinct word%s in %d bank%s, %zu phase%s",
-          a.active_lanes, s(a.active_lanes), a.active_lanes == 1 ? "s" : "",
-          static_cast<long long>(a.requested_bytes), a.distinct_words, s(a.distinct_words),
-          a.distinct_banks, s(a.distinct_banks), a.phases.size(),
-          s(static_cast<std::int64_t>(a.phases.size())));
-  if (a.packed) appendf(out, " (loads packed with partner lane l^%d)", a.packing_partner);
+  append_format(out,
+                "%d active lane%s request%s %lld B: %d distinct word%s in %d bank%s, %zu phase%s",
+                a.active_lanes, s(a.active_lanes), a.active_lanes == 1 ? "s" : "",
+                static_cast<long long>(a.requested_bytes), a.distinct_words, s(a.distinct_words),
+                a.distinct_banks, s(a.distinct_banks), a.phases.size(),
+                s(static_cast<std::int64_t>(a.phases.size())));
+  if (a.packed) append_format(out, " (loads packed with partner lane l^%d)", a.packing_partner);
   out += '\n';
 }
 

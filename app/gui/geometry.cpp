@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
+#include <tuple>
+
+#include "banklab/json_writer.hpp"
 
 namespace banklab::gui {
 
@@ -40,52 +42,61 @@ GridGeometry fit_grid(ImVec2 origin, ImVec2 avail, int rows, int cols, ImVec2 ma
 
 namespace {
 
-void put_grid(std::ostream& os, const GridGeometry& g, float s) {
-  os << "{\"x\": " << g.origin.x * s << ", \"y\": " << g.origin.y * s
-     << ", \"pitch_x\": " << g.pitch.x * s << ", \"pitch_y\": " << g.pitch.y * s
-     << ", \"gap\": " << g.gap * s << ", \"rows\": " << g.rows << ", \"cols\": " << g.cols << "}";
+void write_grid(JsonWriter& w, const GridGeometry& g, float s) {
+  w.begin_object()
+      .field("x", g.origin.x * s)
+      .field("y", g.origin.y * s)
+      .field("pitch_x", g.pitch.x * s)
+      .field("pitch_y", g.pitch.y * s)
+      .field("gap", g.gap * s)
+      .field("rows", g.rows)
+      .field("cols", g.cols)
+      .end_object();
 }
 
-void put_boxes(std::ostream& os, const std::array<ImVec2, 32>& mins,
-               const std::array<ImVec2, 32>& maxs, float s) {
-  os << "[";
+void write_boxes(JsonWriter& w, const std::array<ImVec2, 32>& mins,
+                 const std::array<ImVec2, 32>& maxs, float s) {
+  w.begin_array();
   for (int i = 0; i < 32; ++i) {
-    os << (i ? ", " : "") << "[" << mins[i].x * s << ", " << mins[i].y * s << ", "
-       << maxs[i].x * s << ", " << maxs[i].y * s << "]";
+    w.begin_array()
+        .value(mins[i].x * s)
+        .value(mins[i].y * s)
+        .value(maxs[i].x * s)
+        .value(maxs[i].y * s)
+        .end_array();
   }
-  os << "]";
+  w.end_array();
 }
 
 }  // namespace
 
 std::string geometry_json(const FrameGeometry& g, float scale) {
-  std::ostringstream os;
-  os << "{\n  \"bank_grid\": ";
+  std::string out;
+  JsonWriter w(out);
+  w.begin_object().key("bank_grid");
   if (g.banks) {
-    put_grid(os, g.banks->grid, scale);
+    write_grid(w, g.banks->grid, scale);
   } else {
-    os << "null";
+    w.null();
   }
-  os << ",\n  \"tile_grid\": ";
+  w.key("tile_grid");
   if (g.tile) {
-    put_grid(os, g.tile->grid, scale);
+    write_grid(w, g.tile->grid, scale);
   } else {
-    os << "null";
+    w.null();
   }
-  os << ",\n  \"lane_boxes\": ";
-  if (g.lanes.drawn) {
-    put_boxes(os, g.lanes.lane_min, g.lanes.lane_max, scale);
-  } else {
-    os << "null";
+  for (auto [key, mins, maxs] : {std::tuple{"lane_boxes", &g.lanes.lane_min, &g.lanes.lane_max},
+                                 std::tuple{"bank_boxes", &g.lanes.bank_min, &g.lanes.bank_max}}) {
+    w.key(key);
+    if (g.lanes.drawn) {
+      write_boxes(w, *mins, *maxs, scale);
+    } else {
+      w.null();
+    }
   }
-  os << ",\n  \"bank_boxes\": ";
-  if (g.lanes.drawn) {
-    put_boxes(os, g.lanes.bank_min, g.lanes.bank_max, scale);
-  } else {
-    os << "null";
-  }
-  os << "\n}\n";
-  return os.str();
+  w.end_object();
+  out += '\n';
+  return out;
 }
 
 }  // namespace banklab::gui

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "banklab/format.hpp"
 #include "banklab/hardware.hpp"
 #include "banklab/presets.hpp"
 
@@ -65,9 +66,7 @@ constexpr double kVisibleSlowdown = 1.10;
 }  // namespace
 
 std::string fixed(double value, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, value);
-  return text;
+  return format("%.*f", decimals, value);
 }
 
 // --------------------------------------------------------------------------------------------
@@ -236,21 +235,6 @@ Agreement compare(const MeasureRecord& m) {
                 std::to_string(hw.bank_conflicts) + " bank conflicts";
   }
   return a;
-}
-
-std::string device_summary(const gpu::DeviceInfo& d) {
-  if (!d.ok()) {
-    std::string text(gpu::availability_name(d.availability));
-    if (!d.detail.empty()) text += ": " + d.detail;
-    return text;
-  }
-  return d.name + ", sm_" + std::to_string(d.cc_major) + std::to_string(d.cc_minor) + ", " +
-         std::to_string(d.sm_count) + " SMs at up to " + std::to_string(d.sm_clock_khz / 1000) +
-         " MHz, " + fixed(double(d.memory_bytes) / (1u << 30), 1) + " GiB of memory (" +
-         std::to_string(d.memory_bus_bits) + "-bit bus at " +
-         std::to_string(d.memory_clock_khz / 1000) + " MHz), " +
-         std::to_string(d.shared_memory_per_sm / 1024) + " KiB shared memory per SM, " +
-         std::to_string(d.l2_bytes >> 20) + " MiB L2";
 }
 
 // The model behind the sentences: the whole GPU's shared memory serves SMs x 128 B per clock.

@@ -104,9 +104,6 @@ std::string measure_blocker(const GpuPanel& p);
 // is "3.14".
 std::string fixed(double value, int decimals);
 
-// The device in one line, or its state and detail when it is not available.
-std::string device_summary(const gpu::DeviceInfo& d);
-
 // The lesson's reversal condition, with this run's numbers where it has them: the shared-memory
 // roof at the measured clock, divided by k for a k-way conflict, against the copy roof; then
 // what the teaching variants measured.

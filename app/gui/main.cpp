@@ -168,6 +168,10 @@ int main(int argc, char** argv) {
                             : !state.settings.preset.empty() ? std::string_view(state.settings.preset)
                                                              : banklab::kDefaultPreset;
   gui::load_preset(state, std::string(preset));
+  if (opt.scenario) {  // the scenario flags, on top of the preset
+    state.scenario = *opt.scenario;
+    state.custom_text = gui::offsets_text(state.scenario.custom_offsets);
+  }
   if (opt.clock) {
     gui::refresh(state);
     gui::step_by(state, *opt.clock - state.step.served);

@@ -1,10 +1,12 @@
 #include "options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <sstream>
 
 #include "banklab/hardware.hpp"
 #include "banklab/presets.hpp"
+#include "scenario_flags.hpp"
 
 namespace banklab::gui {
 namespace {
@@ -56,72 +58,121 @@ Expected<WindowSize> parse_window_size(std::string_view text) {
   return WindowSize{*w, *h};
 }
 
-Expected<Options> parse_options(std::span<const std::string_view> args) {
+namespace {
+
+constexpr cli::FlagSpec kGuiFlags[] = {
+    {"theme", "T", "dark, or light for projectors"},
+    {"zoom", "Z", "text and widget scale on top of the screen's DPI (0.5 to 4)"},
+    {"size", "WxH", "window size in pixels (screenshot default 1920x1080)"},
+    {"screenshot", "PNG", "render in a real window, save a PNG of exactly WxH, exit"},
+    {"geometry", "JSON", "with --screenshot: write where the views put their cells"},
+    {"clock", "N", "stop the step-through after N wavefronts (0 = none served)"},
+    {"bench-frames", "N", "render N frames, print CPU and GPU time per frame, exit"},
+    {"gpu", "", "open the GPU window (Run on GPU, Measure on GPU)"},
+};
+
+const cli::CommandSyntax& gui_syntax() {
+  static const std::string footer =
+      "With no display (a server, ssh, CI), take a screenshot under a virtual X server:\n"
+      "  xvfb-run -s '-screen 0 1920x1080x24' banklab-gui --preset " +
+      std::string(kDefaultPreset) +
+      " --screenshot out.png\n"
+      "Any scenario, as 'banklab analyze' takes it:\n"
+      "  banklab-gui --dtype bf16 --pad 1 --access column --index 3\n"
+      "\npresets: " +
+      preset_names() + "\n";
+  static const std::string description =
+      "CUDA shared-memory banks, lanes and wavefronts, drawn and explained. Without --preset\n"
+      "or scenario flags it opens the last lesson used, else " +
+      std::string(kDefaultPreset) + ".\n";
+  static const cli::CommandSyntax syntax{
+      .flags = kGuiFlags,
+      .program = "banklab-gui",
+      .groups = cli::kScenarioGroups,
+      .usage =
+          "usage: banklab-gui [--preset NAME] [scenario flags] [--theme dark|light] [--zoom Z]\n"
+          "                   [--size WxH]\n"
+          "       banklab-gui [--preset NAME] [scenario flags] --screenshot OUT.png [--size WxH]\n"
+          "       banklab-gui [--preset NAME] --bench-frames N [--size WxH]\n",
+      .description = description,
+      .flags_title = "Window:",
+      .footer = footer};
+  return syntax;
+}
+
+// The GUI's own flags, read from the parsed words.
+Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
+  if (const auto v = args.value("screenshot")) {
+    o.screenshot = std::string(*v);
+  }
+  if (const auto v = args.value("geometry")) o.geometry = std::string(*v);
+  if (const auto v = args.value("size")) {
+    Expected<WindowSize> s = parse_window_size(*v);
+    if (!s) return Error{s.error()};
+    o.size = *s;
+  }
+  if (const auto v = args.value("theme")) {
+    if (*v == "dark") {
+      o.theme = Theme::dark;
+    } else if (*v == "light") {
+      o.theme = Theme::light;
+    } else {
+      return Error{"--theme is 'dark' or 'light'; got " + cli::quote(*v)};
+    }
+  }
+  if (const auto v = args.value("zoom")) {
+    std::optional<float> z = to_float(*v);
+    if (!z || !(*z >= kMinZoom && *z <= kMaxZoom)) {
+      std::ostringstream os;
+      os << "--zoom is a number from " << kMinZoom << " to " << kMaxZoom << "; got "
+         << cli::quote(*v);
+      return Error{os.str()};
+    }
+    o.zoom = *z;
+  }
+  if (const auto v = args.value("clock")) {
+    std::optional<int> n = to_int(*v);
+    if (!n || *n < 0 || *n > kMaxWavefronts) {
+      return Error{"--clock is a wavefront count from 0 to " + std::to_string(kMaxWavefronts) +
+                   "; got " + cli::quote(*v)};
+    }
+    o.clock = *n;
+  }
+  if (const auto v = args.value("bench-frames")) {
+    std::optional<int> n = to_int(*v);
+    if (!n || *n < 1 || *n > kMaxBenchFrames) {
+      return Error{"--bench-frames is a frame count from 1 to " + std::to_string(kMaxBenchFrames) +
+                   "; got " + cli::quote(*v)};
+    }
+    o.bench_frames = *n;
+  }
+  o.gpu = args.has("gpu");
+  return true;
+}
+
+}  // namespace
+
+Expected<Options> parse_options(std::span<const std::string_view> words) {
+  const Expected<cli::Args> args = cli::parse_args(gui_syntax(), words);
+  if (!args) return Error{args.error()};
   Options o;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    std::string_view a = args[i];
-    if (a == "--help" || a == "-h") {
-      o.help = true;
-      continue;
-    }
-    if (a == "--gpu") {
-      o.gpu = true;
-      continue;
-    }
-    bool takes_value = a == "--preset" || a == "--screenshot" || a == "--size" ||
-                       a == "--theme" || a == "--zoom" || a == "--bench-frames" ||
-                       a == "--geometry" || a == "--clock";
-    if (!takes_value) return Error{"unknown argument '" + std::string(a) + "' (try --help)"};
-    if (i + 1 >= args.size()) return Error{std::string(a) + " needs a value (try --help)"};
-    std::string_view v = args[++i];
-    if (a == "--preset") {
-      if (!find_preset(v)) {
-        return Error{"no preset named '" + std::string(v) + "'; the presets are: " +
-                     preset_names()};
-      }
-      o.preset = v;
-    } else if (a == "--screenshot") {
-      if (v.empty()) return Error{"--screenshot needs a file name"};
-      o.screenshot = std::string(v);
-    } else if (a == "--geometry") {
-      if (v.empty()) return Error{"--geometry needs a file name"};
-      o.geometry = std::string(v);
-    } else if (a == "--size") {
-      Expected<WindowSize> s = parse_window_size(v);
-      if (!s) return Error{s.error()};
-      o.size = *s;
-    } else if (a == "--theme") {
-      if (v == "dark") {
-        o.theme = Theme::dark;
-      } else if (v == "light") {
-        o.theme = Theme::light;
-      } else {
-        return Error{"--theme is 'dark' or 'light'; got '" + std::string(v) + "'"};
-      }
-    } else if (a == "--zoom") {
-      std::optional<float> z = to_float(v);
-      if (!z || *z < kMinZoom || *z > kMaxZoom) {
-        std::ostringstream os;
-        os << "--zoom is a number from " << kMinZoom << " to " << kMaxZoom << "; got '" << v
-           << "'";
-        return Error{os.str()};
-      }
-      o.zoom = *z;
-    } else if (a == "--clock") {
-      std::optional<int> n = to_int(v);
-      if (!n || *n < 0 || *n > kMaxWavefronts) {
-        return Error{"--clock is a wavefront count from 0 to " + std::to_string(kMaxWavefronts) +
-                     "; got '" + std::string(v) + "'"};
-      }
-      o.clock = *n;
-    } else {  // --bench-frames
-      std::optional<int> n = to_int(v);
-      if (!n || *n < 1 || *n > kMaxBenchFrames) {
-        return Error{"--bench-frames is a frame count from 1 to " +
-                     std::to_string(kMaxBenchFrames) + "; got '" + std::string(v) + "'"};
-      }
-      o.bench_frames = *n;
-    }
+  o.help = args->help();
+  if (o.help) return o;
+  if (const Expected<bool> window = read_window_flags(*args, o); !window) {
+    return Error{window.error()};
+  }
+  // The scenario flags: --preset alone opens that lesson; any other scenario flag opens the
+  // scenario they describe (on top of the --preset, when one is given).
+  if (const auto name = args->value("preset")) {
+    if (!find_preset(*name)) return Error{cli::unknown_preset(*name)};
+    o.preset = *name;
+  }
+  if (std::ranges::any_of(args->given(), [](std::string_view flag) {
+        return flag != "preset" && cli::is_scenario_flag(flag);
+      })) {
+    Expected<Scenario> s = cli::scenario_from_flags(*args);
+    if (!s) return Error{s.error()};
+    o.scenario = *s;
   }
   if (o.geometry && !o.screenshot) return Error{"--geometry only goes with --screenshot"};
   if (o.screenshot && o.bench_frames > 0) {
@@ -131,36 +182,7 @@ Expected<Options> parse_options(std::span<const std::string_view> args) {
 }
 
 std::string usage() {
-  std::ostringstream os;
-  os << "banklab-gui: CUDA shared-memory banks, lanes and wavefronts, drawn and explained\n"
-        "\n"
-        "usage: banklab-gui [--preset NAME] [--theme dark|light] [--zoom Z] [--size WxH]\n"
-        "       banklab-gui --preset NAME --screenshot OUT.png [--size WxH] [--theme T]\n"
-        "       banklab-gui [--preset NAME] --bench-frames N [--size WxH]\n"
-        "\n"
-        "  --preset NAME      open this lesson (default: the last one, else "
-     << kDefaultPreset
-     << ")\n"
-        "  --theme T          dark, or light for projectors\n"
-        "  --zoom Z           text and widget scale on top of the screen's DPI ("
-     << kMinZoom << " to " << kMaxZoom
-     << ")\n"
-        "  --size WxH         window size in pixels (screenshot default 1920x1080)\n"
-        "  --screenshot PNG   render in a real window, save a PNG of exactly WxH, exit\n"
-        "  --geometry JSON    with --screenshot: write where the views put their cells\n"
-        "  --clock N          stop the step-through after N wavefronts (0 = none served)\n"
-        "  --bench-frames N   render N frames, print CPU and GPU time per frame, exit\n"
-        "  --gpu              open the GPU window (Run on GPU, Measure on GPU)\n"
-        "  --help             this text\n"
-        "\n"
-        "With no display (a server, ssh, CI), take a screenshot under a virtual X server:\n"
-        "  xvfb-run -s '-screen 0 1920x1080x24' banklab-gui --preset "
-     << kDefaultPreset
-     << " --screenshot out.png\n"
-        "\n"
-        "presets: "
-     << preset_names() << "\n";
-  return os.str();
+  return cli::help_text(gui_syntax());
 }
 
 }  // namespace banklab::gui

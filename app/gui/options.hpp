@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "banklab/expected.hpp"
+#include "banklab/scenario.hpp"
 #include "palette.hpp"
 
 namespace banklab::gui {
@@ -26,6 +27,7 @@ inline constexpr int kMaxBenchFrames = 100000;
 
 struct Options {
   std::string preset;                      // empty: the last one used, else the default lesson
+  std::optional<Scenario> scenario;        // the scenario flags beyond --preset (args.hpp)
   std::optional<std::string> screenshot;   // PNG path: render, save, exit
   std::optional<std::string> geometry;     // with --screenshot: the views' cell rectangles
   std::optional<WindowSize> size;          // framebuffer size in pixels
@@ -37,7 +39,9 @@ struct Options {
   bool help = false;
 };
 
-// args excludes the program name. Every error names the option and what it accepts.
+// args excludes the program name. The grammar is banklab's (app/common/args.hpp): --flag value
+// or --flag=value, and the scenario flags of `banklab analyze`. Every error names the option
+// and what it accepts.
 Expected<Options> parse_options(std::span<const std::string_view> args);
 Expected<WindowSize> parse_window_size(std::string_view text);
 

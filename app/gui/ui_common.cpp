@@ -47,27 +47,6 @@ void draw_remarks(const AppState& s, const std::vector<Diagnostic>& diagnostics)
   }
 }
 
-std::string lane_ranges(std::uint32_t mask) {
-  std::string out;
-  int lane = 0;
-  while (lane < 32) {
-    if (!(mask >> lane & 1u)) {
-      ++lane;
-      continue;
-    }
-    int end = lane;
-    while (end + 1 < 32 && (mask >> (end + 1) & 1u)) ++end;
-    if (!out.empty()) out += ", ";
-    out += std::to_string(lane);
-    if (end > lane) {
-      out += '-';
-      out += std::to_string(end);
-    }
-    lane = end + 1;
-  }
-  return out.empty() ? "none" : out;
-}
-
 bool text_in_box(ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour, const char* text,
                  const ImFont* font) {
   if (!font) font = ImGui::GetFont();

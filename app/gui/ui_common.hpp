@@ -8,8 +8,9 @@
 #include <vector>
 
 #include "app_state.hpp"
-#include "fonts.hpp"
 #include "banklab/diagnostic.hpp"
+#include "banklab/format.hpp"
+#include "fonts.hpp"
 #include "palette.hpp"
 
 namespace banklab::gui {
@@ -30,8 +31,7 @@ bool draw_errors_instead(const AppState& s, const std::vector<Diagnostic>& diagn
 // Warnings and notes, one wrapped line each, in their colours.
 void draw_remarks(const AppState& s, const std::vector<Diagnostic>& diagnostics);
 
-// "0-31", "0-7, 16-23", "5": a lane mask as ranges.
-std::string lane_ranges(std::uint32_t mask);
+// lane_ranges(mask), "0-7, 16-23": banklab/format.hpp.
 
 // Text centred in a rectangle, only if it fits; returns whether it was drawn. font: nullptr
 // for the current one; always drawn at its own size (the font texture is not filtered).

@@ -4,6 +4,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "banklab/format.hpp"
+
 namespace banklab {
 
 std::string_view op_name(Op op) {
@@ -136,7 +138,7 @@ Expected<int> parse_width(std::string_view text) {
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), width);
   if (ec != std::errc() || end != text.data() + text.size() || text.empty() ||
       (width != 1 && width != 2 && width != 4 && width != 8 && width != 16)) {
-    return Error{"bad width '" + std::string(text) + "': expected 1, 2, 4, 8 or 16 bytes"};
+    return Error{"bad width " + quote(text) + ": expected 1, 2, 4, 8 or 16 bytes"};
   }
   return width;
 }
@@ -154,7 +156,7 @@ Expected<std::array<std::int64_t, kWarpSize>> parse_offsets(std::string_view tex
     std::int64_t value = 0;
     auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
     if (item.empty() || ec != std::errc() || end != item.data() + item.size()) {
-      return Error{"bad offset '" + std::string(item) + "' for lane " + std::to_string(count) +
+      return Error{"bad offset " + quote(item) + " for lane " + std::to_string(count) +
                    ": expected a byte offset (an integer), or -1 for an inactive lane"};
     }
     offsets[count++] = value;
@@ -183,8 +185,8 @@ Expected<WarpAccess> parse_pattern_line(std::string_view line) {
   WarpAccess access;
   const std::optional<Op> op = parse_op(fields[0]);
   if (!op) {
-    return Error{"unknown op '" + std::string(fields[0]) +
-                 "': expected ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4"};
+    return Error{"unknown op " + quote(fields[0]) +
+                 ": expected ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4"};
   }
   access.op = *op;
   Expected<int> width = parse_width(fields[1]);

@@ -1,312 +1,186 @@
 #include "banklab/json.hpp"
 
-#include <charconv>
+#include "banklab/format.hpp"
+#include "banklab/json_writer.hpp"
 
 namespace banklab {
 
 namespace {
 
-void append_int(std::string& out, std::int64_t v) {
-  char buf[24];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  out.append(buf, end);
-}
-
-void append_key(std::string& out, std::string_view key) {
-  out += '"';
-  out += key;
-  out += "\":";
-}
-
-void append_field(std::string& out, std::string_view key, std::int64_t v) {
-  append_key(out, key);
-  append_int(out, v);
-  out += ',';
-}
-
-void append_field(std::string& out, std::string_view key, bool v) {
-  append_key(out, key);
-  out += v ? "true," : "false,";
-}
-
-void append_field(std::string& out, std::string_view key, std::string_view v) {
-  append_key(out, key);
-  append_json_string(out, v);
-  out += ',';
-}
-
-// Replaces the trailing comma of an object or array body with its closing bracket.
-void close(std::string& out, char bracket) {
-  if (out.back() == ',') out.back() = bracket;
-  else out += bracket;
-}
-
-// The length of the well-formed UTF-8 sequence starting at text[i] (2, 3 or 4 bytes; RFC 3629:
-// no overlong forms, no surrogates, nothing past U+10FFFF), or 0 when none starts there.
-std::size_t utf8_length(std::string_view text, std::size_t i) {
-  const auto at = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = at(i);
-  std::size_t n = 0;
-  unsigned char low = 0x80, high = 0xBF;  // the range of the second byte
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    n = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    n = 3;
-    if (lead == 0xE0) low = 0xA0;
-    if (lead == 0xED) high = 0x9F;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    n = 4;
-    if (lead == 0xF0) low = 0x90;
-    if (lead == 0xF4) high = 0x8F;
-  } else {
-    return 0;
-  }
-  if (i + n > text.size() || at(i + 1) < low || at(i + 1) > high) return 0;
-  for (std::size_t k = 2; k < n; ++k)
-    if ((at(i + k) & 0xC0) != 0x80) return 0;
-  return n;
-}
-
-void append_lane_list(std::string& out, std::uint32_t lanes) {
-  out += '[';
+void write_lane_list(JsonWriter& w, std::uint32_t lanes) {
+  w.begin_array();
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (lanes >> lane & 1u) {
-      append_int(out, lane);
-      out += ',';
-    }
+    if (lanes >> lane & 1u) w.value(lane);
   }
-  close(out, ']');
+  w.end_array();
 }
 
-void append_diagnostics(std::string& out, const std::vector<Diagnostic>& diagnostics) {
-  append_key(out, "diagnostics");
-  out += '[';
+void write_diagnostics(JsonWriter& w, const std::vector<Diagnostic>& diagnostics) {
+  w.key("diagnostics").begin_array();
   for (const Diagnostic& d : diagnostics) {
-    out += '{';
-    append_field(out, "severity", severity_name(d.severity));
-    append_field(out, "rule", d.rule);
-    append_field(out, "message", d.message);
-    append_field(out, "lane", std::int64_t{d.lane});
-    close(out, '}');
-    out += ',';
+    w.begin_object()
+        .field("severity", severity_name(d.severity))
+        .field("rule", d.rule)
+        .field("message", d.message)
+        .field("lane", d.lane)
+        .end_object();
   }
-  close(out, ']');
-  out += ',';
+  w.end_array();
+}
+
+void write_lane(JsonWriter& w, const LaneRecord& l, int lane, const LaneElements* element) {
+  w.begin_object().field("lane", lane).field("active", l.active);
+  if (l.active) {
+    if (element && element->count > 0) {
+      w.field("row", element->first.row)
+          .field("col", element->first.col)
+          .field("elements", element->count);
+    }
+    w.field("byte", l.byte);
+    for (auto [key, values] :
+         {std::pair{"words", 0}, std::pair{"banks", 1}, std::pair{"wavefronts", 2}}) {
+      w.key(key).begin_array();
+      for (int k = 0; k < l.word_count; ++k) {
+        if (values == 0)
+          w.value(l.words[k]);
+        else if (values == 1)
+          w.value(l.banks[k]);
+        else
+          w.value(l.wavefronts[k]);
+      }
+      w.end_array();
+    }
+    w.field("wavefront", l.last_wavefront)
+        .field("phase", l.phase)
+        .field("shares_word", l.shares_word);
+  }
+  w.end_object();
+}
+
+// The phases and every wavefront's banks.
+void write_grid(JsonWriter& w, const Analysis& a) {
+  w.key("phases").begin_array();
+  for (const Phase& p : a.phases) {
+    w.begin_object().key("lanes");
+    write_lane_list(w, p.lanes);
+    w.key("active_lanes");
+    write_lane_list(w, p.active_lanes);
+    w.field("first_wavefront", p.first_wavefront)
+        .field("wavefronts", p.wavefront_count)
+        .field("busiest_bank", p.busiest_bank)
+        .end_object();
+  }
+  w.end_array();
+  w.key("wavefront_banks").begin_array();
+  for (const Wavefront& wf : a.wavefronts) {
+    w.begin_object().field("phase", wf.phase).key("banks").begin_array();
+    for (int bank = 0; bank < kBankCount; ++bank) {
+      const BankSlot& s = wf.banks[bank];
+      if (!s.used()) continue;
+      w.begin_object().field("bank", bank).field("word", s.word).key("lanes");
+      write_lane_list(w, s.lanes);
+      w.end_object();
+    }
+    w.end_array().end_object();
+  }
+  w.end_array();
 }
 
 // The counts, the per-lane records and (with the grid) the phases and every wavefront's banks.
-void append_analysis_fields(std::string& out, const Analysis& a,
-                            const std::array<LaneElements, kWarpSize>* elements, bool grid) {
-  append_field(out, "op", op_name(a.access.op));
-  append_field(out, "width", std::int64_t{a.access.width});
-  append_field(out, "wavefronts", std::int64_t{a.wavefront_count()});
-  append_field(out, "ideal_wavefronts", std::int64_t{a.ideal_wavefronts});
-  append_field(out, "bank_conflicts", std::int64_t{a.bank_conflicts()});
-  append_field(out, "max_ways", std::int64_t{a.max_ways});
-  append_field(out, "distinct_banks", std::int64_t{a.distinct_banks});
-  append_field(out, "distinct_words", std::int64_t{a.distinct_words});
-  append_field(out, "active_lanes", std::int64_t{a.active_lanes});
-  append_field(out, "requested_bytes", a.requested_bytes);
-  append_field(out, "packed", a.packed);
-  append_field(out, "packing_partner", std::int64_t{a.packing_partner});
-  append_key(out, "lanes");
-  out += '[';
+void write_analysis_fields(JsonWriter& w, const Analysis& a,
+                           const std::array<LaneElements, kWarpSize>* elements, bool grid) {
+  w.field("op", op_name(a.access.op))
+      .field("width", a.access.width)
+      .field("wavefronts", a.wavefront_count())
+      .field("ideal_wavefronts", a.ideal_wavefronts)
+      .field("bank_conflicts", a.bank_conflicts())
+      .field("max_ways", a.max_ways)
+      .field("distinct_banks", a.distinct_banks)
+      .field("distinct_words", a.distinct_words)
+      .field("active_lanes", a.active_lanes)
+      .field("requested_bytes", a.requested_bytes)
+      .field("packed", a.packed)
+      .field("packing_partner", a.packing_partner);
+  w.key("lanes").begin_array();
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    const LaneRecord& l = a.lanes[lane];
-    out += '{';
-    append_field(out, "lane", std::int64_t{lane});
-    append_field(out, "active", l.active);
-    if (l.active) {
-      if (elements && (*elements)[lane].count > 0) {
-        append_field(out, "row", std::int64_t{(*elements)[lane].first.row});
-        append_field(out, "col", std::int64_t{(*elements)[lane].first.col});
-        append_field(out, "elements", std::int64_t{(*elements)[lane].count});
-      }
-      append_field(out, "byte", l.byte);
-      for (auto [key, values] : {std::pair{"words", 0}, std::pair{"banks", 1},
-                                 std::pair{"wavefronts", 2}}) {
-        append_key(out, key);
-        out += '[';
-        for (int k = 0; k < l.word_count; ++k) {
-          append_int(out, values == 0 ? l.words[k] : values == 1 ? l.banks[k] : l.wavefronts[k]);
-          out += ',';
-        }
-        close(out, ']');
-        out += ',';
-      }
-      append_field(out, "wavefront", std::int64_t{l.last_wavefront});
-      append_field(out, "phase", std::int64_t{l.phase});
-      append_field(out, "shares_word", l.shares_word);
-    }
-    close(out, '}');
-    out += ',';
+    write_lane(w, a.lanes[lane], lane, elements ? &(*elements)[lane] : nullptr);
   }
-  close(out, ']');
-  out += ',';
-  if (!grid) return;
-  append_key(out, "phases");
-  out += '[';
-  for (const Phase& p : a.phases) {
-    out += '{';
-    append_key(out, "lanes");
-    append_lane_list(out, p.lanes);
-    out += ',';
-    append_key(out, "active_lanes");
-    append_lane_list(out, p.active_lanes);
-    out += ',';
-    append_field(out, "first_wavefront", std::int64_t{p.first_wavefront});
-    append_field(out, "wavefronts", std::int64_t{p.wavefront_count});
-    append_field(out, "busiest_bank", std::int64_t{p.busiest_bank});
-    close(out, '}');
-    out += ',';
-  }
-  close(out, ']');
-  out += ',';
-  append_key(out, "wavefront_banks");
-  out += '[';
-  for (const Wavefront& w : a.wavefronts) {
-    out += "{\"phase\":";
-    append_int(out, w.phase);
-    out += ",\"banks\":[";
-    for (int bank = 0; bank < kBankCount; ++bank) {
-      const BankSlot& s = w.banks[bank];
-      if (!s.used()) continue;
-      out += '{';
-      append_field(out, "bank", std::int64_t{bank});
-      append_field(out, "word", std::int64_t{s.word});
-      append_key(out, "lanes");
-      append_lane_list(out, s.lanes);
-      out += "},";
-    }
-    close(out, ']');
-    out += "},";
-  }
-  close(out, ']');
-  out += ',';
+  w.end_array();
+  if (grid) write_grid(w, a);
 }
 
-void append_scenario_fields(std::string& out, const Scenario& s) {
-  append_key(out, "scenario");
-  out += '{';
+void write_scenario_fields(JsonWriter& w, const Scenario& s) {
+  w.key("scenario").begin_object();
   if (s.pattern != AccessPattern::custom) {
-    append_field(out, "dtype", dtype_name(s.tile.dtype));
-    append_field(out, "tile", std::to_string(s.tile.rows) + "x" + std::to_string(s.tile.cols));
-    append_field(out, "pad", std::int64_t{s.tile.pad});
-    append_field(out, "swizzle", to_string(s.tile.swizzle));
-    append_field(out, "index", std::int64_t{s.index});
+    w.field("dtype", dtype_name(s.tile.dtype))
+        .field("tile", std::to_string(s.tile.rows) + "x" + std::to_string(s.tile.cols))
+        .field("pad", s.tile.pad)
+        .field("swizzle", to_string(s.tile.swizzle))
+        .field("index", s.index);
   }
-  append_field(out, "access", pattern_name(s.pattern));
-  append_field(out, "op", op_name(s.op));
-  append_field(out, "width", std::int64_t{s.effective_width()});
-  char mask[16];
-  auto [end, ec] = std::to_chars(mask, mask + sizeof mask, s.lane_mask, 16);
-  append_field(out, "lane_mask", "0x" + std::string(mask, end));
+  w.field("access", pattern_name(s.pattern))
+      .field("op", op_name(s.op))
+      .field("width", s.effective_width())
+      .field("lane_mask", lane_mask_hex(s.lane_mask));
   if (s.pattern == AccessPattern::custom) {
-    append_key(out, "offsets");
-    out += '[';
-    for (std::int64_t o : s.custom_offsets) {
-      append_int(out, o);
-      out += ',';
-    }
-    close(out, ']');
-    out += ',';
+    w.key("offsets").begin_array();
+    for (std::int64_t o : s.custom_offsets) w.value(o);
+    w.end_array();
   }
-  close(out, '}');
-  out += ',';
-  append_field(out, "description", describe(s));
+  w.end_object();
+  w.field("description", describe(s));
 }
 
 }  // namespace
 
-void append_json_string(std::string& out, std::string_view text) {
-  out += '"';
-  for (std::size_t i = 0; i < text.size();) {
-    const char ch = text[i];
-    if (static_cast<unsigned char>(ch) >= 0x80) {
-      // JSON text is UTF-8, and messages quote user input (a batch line's bad op, say), which
-      // may not be: copy valid sequences, replace each invalid byte with U+FFFD.
-      const std::size_t n = utf8_length(text, i);
-      if (n == 0) {
-        out += "\\ufffd";
-        ++i;
-      } else {
-        out.append(text, i, n);
-        i += n;
-      }
-      continue;
-    }
-    switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(ch) < 0x20) {
-          static constexpr char kHex[] = "0123456789abcdef";
-          out += "\\u00";
-          out += kHex[(ch >> 4) & 0xF];
-          out += kHex[ch & 0xF];
-        } else {
-          out += ch;
-        }
-    }
-    ++i;
-  }
-  out += '"';
-}
-
 void append_json(std::string& out, const Analysis& a, const std::vector<Diagnostic>& diagnostics) {
-  out += "{\"ok\":true,";
-  append_analysis_fields(out, a, nullptr, false);
-  append_diagnostics(out, diagnostics);
-  close(out, '}');
+  JsonWriter w(out);
+  w.begin_object().field("ok", true);
+  write_analysis_fields(w, a, nullptr, false);
+  write_diagnostics(w, diagnostics);
+  w.end_object();
 }
 
 void append_json_error(std::string& out, const std::vector<Diagnostic>& diagnostics) {
-  out += "{\"ok\":false,";
-  append_diagnostics(out, diagnostics);
-  close(out, '}');
+  JsonWriter w(out);
+  w.begin_object().field("ok", false);
+  write_diagnostics(w, diagnostics);
+  w.end_object();
 }
 
 void append_json(std::string& out, const Scenario& s, const Evaluation& e,
                  const Explanation* explanation) {
-  out += '{';
-  append_field(out, "ok", e.ok());
-  append_scenario_fields(out, s);
-  if (e.analysis) append_analysis_fields(out, *e.analysis, &e.elements, true);
-  append_diagnostics(out, e.diagnostics);
+  JsonWriter w(out);
+  w.begin_object().field("ok", e.ok());
+  write_scenario_fields(w, s);
+  if (e.analysis) write_analysis_fields(w, *e.analysis, &e.elements, true);
+  write_diagnostics(w, e.diagnostics);
   if (explanation) {
-    append_key(out, "explanation");
-    out += '{';
-    append_field(out, "formula", explanation->formula);
-    append_field(out, "bank_expression", explanation->bank_expression);
-    append_field(out, "verdict", explanation->verdict);
+    w.key("explanation")
+        .begin_object()
+        .field("formula", explanation->formula)
+        .field("bank_expression", explanation->bank_expression)
+        .field("verdict", explanation->verdict);
     for (auto [key, lines] : {std::pair{"steps", &explanation->steps},
                               std::pair{"caveats", &explanation->caveats}}) {
-      append_key(out, key);
-      out += '[';
-      for (const std::string& line : *lines) {
-        append_json_string(out, line);
-        out += ',';
-      }
-      close(out, ']');
-      out += ',';
+      w.key(key).begin_array();
+      for (const std::string& line : *lines) w.value(line);
+      w.end_array();
     }
-    close(out, '}');
-    out += ',';
+    w.end_object();
   }
-  close(out, '}');
+  w.end_object();
 }
 
 void append_json(std::string& out, const Preset& p) {
-  out += '{';
-  append_field(out, "name", p.name);
-  append_field(out, "title", p.title);
-  append_field(out, "lesson", p.lesson);
-  append_field(out, "expected_wavefronts", std::int64_t{p.expected_wavefronts});
-  append_scenario_fields(out, p.scenario);
-  close(out, '}');
+  JsonWriter w(out);
+  w.begin_object()
+      .field("name", p.name)
+      .field("title", p.title)
+      .field("lesson", p.lesson)
+      .field("expected_wavefronts", p.expected_wavefronts);
+  write_scenario_fields(w, p.scenario);
+  w.end_object();
 }
 
 }  // namespace banklab

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "banklab/format.hpp"
 #include "banklab/hardware.hpp"
 
 namespace banklab {
@@ -376,7 +377,7 @@ Expected<Cell> parse_tile_size(std::string_view text) {
   };
   if (x == std::string_view::npos || !parse(text.substr(0, x), &size.row) ||
       !parse(text.substr(x + 1), &size.col)) {
-    return Error{"bad tile size '" + std::string(text) + "': expected RxC, e.g. 32x32"};
+    return Error{"bad tile size " + quote(text) + ": expected RxC, e.g. 32x32"};
   }
   return size;
 }

@@ -5,6 +5,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "banklab/format.hpp"
+
 namespace banklab {
 
 std::string Swizzle::check() const {
@@ -132,7 +134,7 @@ Expected<SwizzleSpec> parse_swizzle(std::string_view text) {
     if (!text.starts_with(f.prefix)) continue;
     int v[3] = {0, 0, 0};
     if (!parse_triple(text.substr(f.prefix.size()), v)) {
-      return Error{"bad swizzle '" + std::string(text) + "': expected " + std::string(f.expected)};
+      return Error{"bad swizzle " + quote(text) + ": expected " + std::string(f.expected)};
     }
     if (f.kind == SwizzleKind::triton) {
       const SwizzleSpec spec{f.kind, {}, {v[0], v[1], v[2]}};
@@ -143,8 +145,8 @@ Expected<SwizzleSpec> parse_swizzle(std::string_view text) {
     if (std::string why = spec.cute.check(); !why.empty()) return Error{why};
     return spec;
   }
-  return Error{"unknown swizzle '" + std::string(text) +
-               "': expected none, xor, cute:B,M,S (bytes), cute-elem:B,M,S (elements), tma32, "
+  return Error{"unknown swizzle " + quote(text) +
+               ": expected none, xor, cute:B,M,S (bytes), cute-elem:B,M,S (elements), tma32, "
                "tma64, tma128 or triton:VEC,PERPHASE,MAXPHASE"};
 }
 

@@ -110,7 +110,10 @@ TEST_CASE("Malformed command lines give one sentence that names the problem") {
        {"--pad", "--json"},
        &kSyntax,
        "missing value for --pad (expected --pad P)"},
-      {"empty value after an equals sign", {"--pad="}, &kSyntax, "missing value for --pad"},
+      {"empty value after an equals sign",
+       {"--pad="},
+       &kSyntax,
+       "missing value for --pad (expected --pad P)"},
       {"a value given to a switch",
        {"--json=yes"},
        &kSyntax,
@@ -130,7 +133,7 @@ TEST_CASE("Malformed command lines give one sentence that names the problem") {
        "'one' needs PRESET (see 'banklab one --help')"},
   };
   for (const Case& c : cases) {
-    CAPTURE(c.what);
+    CAPTURE(std::string(c.what));
     const auto args = parse(c.words, *c.syntax);
     REQUIRE_FALSE(args);
     CHECK(args.error() == c.error);
@@ -191,6 +194,13 @@ TEST_CASE("A repeatable flag keeps every value in order; the others are still re
   const Expected<Args> refused = parse_args(syntax, twice);
   REQUIRE_FALSE(refused);
   CHECK(refused.error() == "--json is given twice");
+  for (const std::vector<std::string_view>& missing :
+       {std::vector<std::string_view>{"--access", "column", "--access"},
+        std::vector<std::string_view>{"--access", "--access", "column"}}) {
+    const Expected<Args> no_value = parse_args(syntax, missing);
+    REQUIRE_FALSE(no_value);
+    CHECK(no_value.error() == "missing value for --access (expected --access FAMILY)");
+  }
 }
 
 }  // namespace banklab::cli

@@ -258,6 +258,13 @@ TEST_CASE("Bad input exits 2 with one line naming the problem") {
     check_rejected("analyze --access custom", "give the 32 byte offsets with --offsets");
     check_rejected("analyze --op ldmatrix.x4", "--op ldmatrix.x4 is a matrix op");
     check_rejected("analyze --access ldmatrix.x4 --op st", "does not match --access");
+    // Regression: the width was ignored, where the raw form rejects it.
+    check_rejected("analyze --access ldmatrix.x4 --width 4",
+                   "--width 4 does not fit --access ldmatrix.x4, which moves one 16-byte row");
+    std::string rows;
+    for (int lane = 0; lane < 32; ++lane) rows += (lane ? "," : "") + std::to_string(16 * lane);
+    check_rejected("analyze --op ldmatrix.x4 --width 4 --offsets " + rows,
+                   "moves one 16-byte row per address; width 4 is not possible");
     check_rejected("analyze --lanes zz", "--lanes expects a hexadecimal lane mask");
     check_rejected("analyze --lanes 1ffffffff", "more than 32 bits");
     check_rejected("analyze --preset nope", "'nope' is not a preset; the presets are fp32-naive");
@@ -285,6 +292,34 @@ TEST_CASE("Bad input exits 2 with one line naming the problem") {
   }
 }
 
+TEST_CASE("Messages show user text cut to 60 characters, control bytes escaped") {
+  // Regression: a huge token came back whole, and escape bytes reached the terminal.
+  const std::string long_text(100'000, 'q');
+  for (const std::string flag : {"--dtype", "--tile", "--swizzle", "--width", "--lanes", "--op"}) {
+    CAPTURE(flag);
+    const Run run = run_banklab("analyze " + flag + " \"$(printf '\\033[31m')" + long_text + "\"");
+    check_rejected("analyze " + flag + " \"$(printf '\\033[31m')" + long_text + "\"", "\\x1b[31m");
+    CHECK(run.err.find('\x1b') == std::string::npos);
+    CHECK(run.err.find(std::string(60, 'q') + "\u2026") == std::string::npos);  // 5 + 55 shown
+    CHECK(run.err.find(std::string(55, 'q') + "\u2026") != std::string::npos);
+    CHECK(run.err.size() < 400);
+  }
+  const Run batch = run_banklab("analyze --batch -", "\x1b[2J" + long_text + " 4 0\n");
+  CHECK(batch.err.find('\x1b') == std::string::npos);
+  CHECK(batch.err.size() < 400);
+}
+
+TEST_CASE("gpu-bench checks every argument before it looks for a GPU") {
+  // Regression: a misaligned --offsets pattern was refused only after the GPU was found, so a
+  // machine without one said "no GPU" instead of naming the mistake.
+  std::string misaligned;
+  for (int lane = 0; lane < 32; ++lane) misaligned += (lane ? "," : "") + std::to_string(lane + 1);
+  check_rejected("gpu-bench --pattern --op ld --width 4 --offsets " + misaligned,
+                 "a 4-byte access must be 4-byte aligned");
+  check_rejected("gpu-bench --size 70000", "--size must be between 1 and 65536");
+  check_rejected("gpu-bench --pattern --access ldmatrix.x4 --width 8", "does not fit --access");
+}
+
 TEST_CASE("With --json a rejected input also prints its diagnostics as JSON on stdout") {
   const Run run = run_banklab("analyze --pad 1 --access row --op st --width 16 --index 1 --json");
   CHECK(run.status == 2);
@@ -296,7 +331,8 @@ TEST_CASE("With --json a rejected input also prints its diagnostics as JSON on s
 }
 
 TEST_CASE("An output that cannot be written is an environment failure: exit 1") {
-  for (const char* command : {"presets", "explain", "analyze --pad 1", "analyze --json"}) {
+  for (const char* command : {"presets", "explain", "analyze --pad 1", "analyze --json", "--help",
+                              "--version", "analyze --help", "explain --preset x --help"}) {
     CAPTURE(command);
     const Run run = run_banklab(std::string(command) + " > /dev/full");
     CHECK(run.status == 1);
@@ -335,6 +371,69 @@ TEST_CASE("explain with no preset explains the default one") {
   const Run run = run_banklab("explain");
   CHECK(run.status == 0);
   CHECK(run.out.starts_with(std::string(kDefaultPreset) + ": "));
+}
+
+TEST_CASE("explain takes the scenario flags of analyze, and says the same numbers") {
+  const char* scenario = "--dtype bf16 --pad 1 --access column --index 3";
+  const Run run = run_banklab(std::string("explain ") + scenario + " --json");
+  REQUIRE(run.status == 0);
+  const nlohmann::json x = parse_json(run);
+  const nlohmann::json a = analyze_json(scenario);
+  CHECK(x.at("wavefronts") == a.at("wavefronts"));
+  CHECK(x.at("explanation") == a.at("explanation"));
+  CHECK(x.at("scenario").at("dtype") == "bf16");
+  // --preset NAME alone reads like PRESET: the title and the lesson.
+  CHECK(run_banklab("explain --preset bf16-pad1").out == run_banklab("explain bf16-pad1").out);
+  check_rejected("explain bf16-pad1 --pad 2", "give a PRESET or the scenario flags, not both");
+}
+
+TEST_CASE("Every flag reads as --flag value and as --flag=value, negative numbers as values") {
+  CHECK(analyze_json("--dtype=bf16 --pad=1 --index=3") ==
+        analyze_json("--dtype bf16 --pad 1 --index 3"));
+  check_rejected("analyze --index -1", "column index -1 is outside the tile");
+  check_rejected("analyze --index=-1", "column index -1 is outside the tile");
+}
+
+TEST_CASE("analyze --save-scenario writes a file that --scenario opens to the same answer") {
+  const TempFile file("");
+  const std::string path = "'" + file.path().string() + "'";
+  for (const std::string& flags : std::vector<std::string>{
+           "--preset ldmatrix-swizzled",
+           "--dtype bf16 --pad 1 --access column --index 3 --lanes 0xffff",
+           "--op st --width 8 --offsets " +
+               std::string("0,-1,16,24,32,40,48,56,64,72,80,88,96,104,") +
+               "112,120,128,136,144,152,160,168,176,184,192,200,208,216,224,232,240,248"}) {
+    CAPTURE(flags);
+    const Run saved = run_banklab("analyze " + flags + " --save-scenario " + path + " --json");
+    REQUIRE(saved.status == 0);
+    const Run opened = run_banklab("analyze --scenario " + path + " --json");
+    REQUIRE(opened.status == 0);
+    const nlohmann::json a = parse_json(saved);
+    const nlohmann::json b = parse_json(opened);
+    CHECK(b.at("wavefronts") == a.at("wavefronts"));
+    CHECK(b.at("lanes") == a.at("lanes"));
+    CHECK(run_banklab("explain --scenario " + path).status == 0);
+  }
+  check_rejected("analyze --scenario /dev/zero", "/dev/zero: not a regular file");
+  const Run refused = run_banklab("analyze --save-scenario /dev/null");
+  CHECK(refused.status == 1);
+  CHECK(refused.err == "banklab: /dev/null: not a regular file; a scenario is written to a file\n");
+}
+
+TEST_CASE("Help is generated from the declared flags: every flag is listed with its value") {
+  for (const char* command : {"analyze", "explain", "gpu-bench"}) {
+    CAPTURE(command);
+    const Run run = run_banklab(std::string(command) + " --help");
+    REQUIRE(run.status == 0);
+    for (const char* flag :
+         {"--preset NAME", "--dtype D", "--tile RxC", "--pad P", "--swizzle S", "--access A",
+          "--index N", "--width BYTES", "--op OP", "--lanes MASK", "--offsets LIST", "--json"}) {
+      CAPTURE(flag);
+      CHECK(run.out.find(std::string("\n  ") + flag) != std::string::npos);
+    }
+  }
+  CHECK(run_banklab("analyze --help").out.find("  --batch FILE ") != std::string::npos);
+  CHECK(run_banklab("presets --help").out.starts_with("usage: banklab presets [--json]\n"));
 }
 
 TEST_CASE("presets prints one entry per preset") {

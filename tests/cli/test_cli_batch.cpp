@@ -2,6 +2,9 @@
 // form prints for the same pattern; bad lines reported in place without stopping the batch.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <numeric>
 #include <set>
 #include <string>
@@ -140,6 +143,75 @@ TEST_CASE("A batch whose output cannot be written stops with exit status 1") {
   const Run run = run_banklab("analyze --batch - > /dev/full", batch);
   CHECK(run.status == 1);
   CHECK(run.err == "banklab: cannot write the output\n");
+}
+
+// The 32 offsets of a conflict-free 4-byte load: "ld 4 0,4,...,124".
+std::string dense_line() {
+  WarpAccess a{.op = Op::ld, .width = 4};
+  for (int lane = 0; lane < 32; ++lane) a.offsets[static_cast<std::size_t>(lane)] = 4 * lane;
+  return to_string(a);
+}
+
+// Runs a shell command line and returns what it printed, with the seconds until its first
+// output line arrived.
+std::pair<std::string, double> run_shell(const std::string& command) {
+  const auto start = std::chrono::steady_clock::now();
+  std::FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  double first_line = -1;
+  char line[1 << 16];
+  while (std::fgets(line, sizeof line, pipe) != nullptr) {
+    if (first_line < 0) {
+      first_line = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    out += line;
+  }
+  ::pclose(pipe);
+  return {out, first_line};
+}
+
+TEST_CASE("The batch streams: an endless input answers as it goes, a slow one line by line") {
+  const std::string exe = BANKLAB_EXE;
+  SUBCASE("endless input (regression: it read everything before writing anything)") {
+    // Bounded memory: 300 MB of address space would not hold the input, and the process would
+    // never end if it waited for it.
+    const auto [out, first] =
+        run_shell("timeout 60 sh -c \"yes '" + dense_line() + "' | (ulimit -v 300000; '" + exe +
+                  "' analyze --batch -) | head -n 3\"");
+    CHECK(std::count(out.begin(), out.end(), '\n') == 3);
+    CHECK(out.starts_with("{\"ok\":true,\"op\":\"ld\",\"width\":4,\"wavefronts\":1,"));
+  }
+  SUBCASE("a slow writer sees each answer before its next line") {
+    const auto [out, first] = run_shell("(echo '" + dense_line() + "'; sleep 3; echo '" +
+                                        dense_line() + "') | '" + exe + "' analyze --batch -");
+    CHECK(std::count(out.begin(), out.end(), '\n') == 2);
+    CHECK(first >= 0);
+    CHECK(first < 2.5);
+  }
+}
+
+TEST_CASE("A batch from Windows (CRLF, a byte-order mark) reads as any other") {
+  const std::string batch = "\xEF\xBB\xBF" + dense_line() + "\r\n" + dense_line() + "\r\n";
+  const Run run = run_banklab("analyze --batch -", batch);
+  CHECK(run.status == 0);
+  CHECK(run.err.empty());
+  const std::vector<nlohmann::json> lines = parse_lines(run);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0] == lines[1]);
+  CHECK(lines[0].at("ok") == true);
+}
+
+TEST_CASE("A line too long to be a pattern is bad, and neither kept nor echoed whole") {
+  const std::string huge(200'000, '7');
+  const Run run = run_banklab("analyze --batch -", "ld 4 " + huge + "\n" + dense_line() + "\n");
+  CHECK(run.status == 2);
+  CHECK(run.err.find("line 1: the line is longer than 65536 bytes") != std::string::npos);
+  CHECK(run.err.size() < 300);
+  const std::vector<nlohmann::json> lines = parse_lines(run);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].at("ok") == false);
+  CHECK(lines[1].at("ok") == true);
 }
 
 TEST_CASE("An empty batch prints nothing and succeeds") {

@@ -2,9 +2,13 @@
 // fields the CLI promises, and say the same as the analysis it was written from.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
+#include "banklab/format.hpp"
 #include "banklab/json.hpp"
+#include "banklab/json_writer.hpp"
 #include "random_access.hpp"
 
 namespace banklab {
@@ -50,6 +54,52 @@ void check_analysis_fields(const json& j, const Analysis& a) {
     }
     CHECK(l.at("shares_word") == rec.shares_word);
   }
+}
+
+TEST_CASE("the writer puts commas between elements and nests objects and arrays") {
+  std::string out;
+  JsonWriter w(out);
+  w.begin_object().field("a", 1).key("list").begin_array();
+  for (int i = 0; i < 3; ++i) w.begin_object().field("i", i).end_object();
+  w.end_array().key("empty").begin_array().end_array().key("nothing").begin_object().end_object();
+  w.field("no", false).field("text", "x").end_object();
+  CHECK(
+      out ==
+      R"({"a":1,"list":[{"i":0},{"i":1},{"i":2}],"empty":[],"nothing":{},"no":false,"text":"x"})");
+}
+
+TEST_CASE("the writer's numbers: integers whole, reals with their decimals, never NaN") {
+  std::string out;
+  JsonWriter w(out);
+  w.begin_array()
+      .value(std::int64_t{-9'007'199'254'740'993})
+      .value(std::uint64_t{141'000'000'000})
+      .value(3.14159, 2)
+      .value(2.5f)
+      .value(0.1f)
+      .value(std::nan(""), 1)
+      .value(std::numeric_limits<float>::infinity())
+      .end_array();
+  CHECK(out == "[-9007199254740993,141000000000,3.14,2.5,0.1,null,null]");
+  CHECK(parsed(out).size() == 7);
+}
+
+TEST_CASE("the lane mask as text: hex for JSON and flags, ranges for people") {
+  CHECK(lane_mask_hex(0xFFFFFFFFu) == "0xffffffff");
+  CHECK(lane_mask_hex(0x1u) == "0x1");
+  CHECK(lane_ranges(0x0000FFFFu) == "0-15");
+  CHECK(lane_ranges(0x00100003u) == "0-1, 20");
+  CHECK(lane_ranges(0u) == "none");
+  CHECK(format("%d of %s", 3, "32") == "3 of 32");
+}
+
+TEST_CASE("user text in a message: cut to 60 bytes at a character, control bytes escaped") {
+  CHECK(quote("fp128") == "'fp128'");
+  CHECK(shown("a\nb\x1b[0m") == "a\\x0ab\\x1b[0m");
+  CHECK(shown(std::string(100, 'x')) == std::string(60, 'x') + "\u2026");
+  // 59 ASCII bytes then a 3-byte character: the cut falls before it, not inside it.
+  CHECK(shown(std::string(59, 'x') + "\u2026\u2026") == std::string(59, 'x') + "\u2026");
+  CHECK(shown(std::string(100, 'x'), std::string_view::npos) == std::string(100, 'x'));
 }
 
 }  // namespace
@@ -147,7 +197,7 @@ TEST_CASE("strings are escaped so that any text survives the round trip") {
   const std::string text = std::string("quote \" backslash \\ newline \n tab \t cr \r bell \a nul ") +
                            '\0' + " unit \x1f end, and UTF-8: \xc3\xa9";
   std::string out;
-  append_json_string(out, text);
+  JsonWriter(out).value(text);
   CHECK(parsed(out).get<std::string>() == text);
 }
 
@@ -158,7 +208,7 @@ TEST_CASE("text that is not UTF-8 still makes valid JSON, each bad byte a U+FFFD
                                   "\xf4\x90\x80\x80", "\xf8\x88\x80\x80\x80"}) {
       CAPTURE(bad.size());
       std::string out;
-      append_json_string(out, "a" + bad + "b");
+      JsonWriter(out).value("a" + bad + "b");
       const std::string back = parsed(out).get<std::string>();
       CHECK(back.front() == 'a');
       CHECK(back.back() == 'b');
@@ -168,7 +218,7 @@ TEST_CASE("text that is not UTF-8 still makes valid JSON, each bad byte a U+FFFD
   SUBCASE("valid sequences of every length pass unchanged") {
     const std::string text = "\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80 \xf4\x8f\xbf\xbf";
     std::string out;
-    append_json_string(out, text);
+    JsonWriter(out).value(text);
     CHECK(out == "\"" + text + "\"");
   }
   SUBCASE("a batch line with a bad op") {

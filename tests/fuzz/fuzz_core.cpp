@@ -81,7 +81,7 @@ class ByteReader {
 void fuzz_text(std::string_view text) {
   // Any text, and any parser's message about it, makes valid JSON.
   std::string quoted;
-  append_json_string(quoted, text);
+  JsonWriter(quoted).value(text);
   require_json(quoted);
   if (Expected<WarpAccess> bad = parse_pattern_line(text); !bad) {
     std::string out;

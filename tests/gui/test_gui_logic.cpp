@@ -81,10 +81,43 @@ TEST_CASE("the command line accepts the documented options and rejects the rest"
     REQUIRE(o.has_value());
     CHECK(o->help);
   }
+  SUBCASE("the grammar is banklab's: --flag=value, negative numbers as values") {
+    auto o = parse({"--zoom=2", "--theme=light", "--index", "-1", "--access=row"});
+    REQUIRE(o.has_value());
+    CHECK(*o->zoom == 2.0f);
+    CHECK(*o->theme == Theme::light);
+    REQUIRE(o->scenario.has_value());
+    CHECK(o->scenario->index == -1);
+    CHECK(parse({"--zoom", "nan"}).error() == "--zoom is a number from 0.5 to 4; got 'nan'");
+  }
+  SUBCASE("the scenario flags of banklab analyze open that scenario") {
+    auto o = parse({"--dtype", "bf16", "--pad", "1", "--access", "column", "--index", "3"});
+    REQUIRE(o.has_value());
+    CHECK(o->preset.empty());
+    REQUIRE(o->scenario.has_value());
+    Scenario expected;
+    expected.tile.dtype = DType::bf16;
+    expected.tile.pad = 1;
+    expected.pattern = AccessPattern::column;
+    expected.index = 3;
+    CHECK(*o->scenario == expected);
+    auto on_preset = parse({"--preset", "fp32-pad4", "--pad", "1"});
+    REQUIRE(on_preset.has_value());
+    CHECK(on_preset->preset == "fp32-pad4");
+    REQUIRE(on_preset->scenario.has_value());
+    CHECK(on_preset->scenario->tile.pad == 1);
+    CHECK_FALSE(parse({"--preset", "fp32-pad4"})->scenario.has_value());
+    CHECK(parse({"--dtype", "fp128"}).error().starts_with("--dtype expects fp8, bf16"));
+    CHECK(parse({"--scenario", "/dev/zero"}).error() == "/dev/zero: not a regular file");
+    CHECK(parse({"--offsets", "1,2", "--width", "4"}).error().starts_with("--offsets: "));
+  }
   SUBCASE("errors name the option and the rule") {
-    CHECK(parse({"--frobnicate"}).error() == "unknown argument '--frobnicate' (try --help)");
-    CHECK(parse({"--preset"}).error() == "--preset needs a value (try --help)");
-    CHECK(parse({"--preset", "nope"}).error().starts_with("no preset named 'nope'; the presets are: fp32-naive"));
+    CHECK(parse({"--frobnicate"}).error() ==
+          "unknown flag --frobnicate for 'banklab-gui' (see 'banklab-gui --help')");
+    CHECK(parse({"--preset"}).error() == "missing value for --preset (expected --preset NAME)");
+    CHECK(parse({"--preset", "nope"})
+              .error()
+              .starts_with("'nope' is not a preset; the presets are fp32-naive"));
     CHECK(parse({"--size", "1920"}).error() ==
           "--size expects WIDTHxHEIGHT in pixels, e.g. 1920x1080; got '1920'");
     CHECK(parse({"--size", "100x100"}).error() == "--size 100x100 is outside 320x240 .. 7680x4320");

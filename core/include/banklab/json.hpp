@@ -1,6 +1,7 @@
 #pragma once
 // JSON for the command line and for scripts: one object per analysis, with at least
-// wavefronts, ideal_wavefronts, bank_conflicts, lanes and diagnostics.
+// wavefronts, ideal_wavefronts, bank_conflicts, lanes and diagnostics. Written with the one
+// JsonWriter (json_writer.hpp), which other JSON texts use directly.
 #include <string>
 #include <vector>
 
@@ -17,6 +18,5 @@ void append_json(std::string& out, const Scenario& s, const Evaluation& e,
                  const Explanation* explanation);
 void append_json_error(std::string& out, const std::vector<Diagnostic>& diagnostics);
 void append_json(std::string& out, const Preset& p);
-void append_json_string(std::string& out, std::string_view text);
 
 }  // namespace banklab

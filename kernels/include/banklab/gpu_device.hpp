@@ -34,6 +34,11 @@ struct DeviceInfo {
   bool ok() const { return availability == Availability::available; }
 };
 
+// One line for people: "NVIDIA H200, sm_90, 132 SMs at up to 1980 MHz, 139.8 GiB of memory
+// (...)", or why there is no GPU ("no driver: ..."). Memory sizes are binary (GiB, MiB, KiB), as
+// nvidia-smi and the CUDA samples print them.
+std::string device_summary(const DeviceInfo& d);
+
 // Cheap after the first call; safe to call from any thread.
 DeviceInfo query_device();
 

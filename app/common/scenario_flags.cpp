@@ -1,0 +1,288 @@
+#include "scenario_flags.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+
+#include "banklab/presets.hpp"
+#include "scenario_file.hpp"
+
+namespace banklab::cli {
+namespace {
+
+// The flags of the scenario form that the raw form does not share.
+constexpr std::string_view kScenarioOnly[] = {"scenario", "preset",  "dtype",  "tile",
+                                              "pad",      "swizzle", "access", "index"};
+
+// The words of a scenario file, parsed as flags.
+constexpr CommandSyntax kFileSyntax{.program = "a scenario file", .groups = kScenarioGroups};
+
+Expected<Args> file_args(std::span<const std::string> words) {
+  const std::vector<std::string_view> views(words.begin(), words.end());
+  return parse_args(kFileSyntax, views);
+}
+
+// "--dtype expects fp8, bf16, fp32 or fp64, got 'fp128'": a value outside a flag's choices.
+Error expects(std::string_view flag, std::string_view choices, std::string_view got) {
+  return Error{"--" + std::string(flag) + " expects " + std::string(choices) + ", got " +
+               quote(got)};
+}
+
+// --access: "row" and "column" are patterns; "ldmatrix.x4" and the like are the matrix pattern
+// with that op.
+struct AccessChoice {
+  AccessPattern pattern = AccessPattern::column;
+  std::optional<Op> matrix_op = {};
+};
+
+Expected<AccessChoice> parse_access(std::string_view text) {
+  for (AccessPattern p : {AccessPattern::row, AccessPattern::column}) {
+    if (text == pattern_name(p)) return AccessChoice{.pattern = p};
+  }
+  if (const auto op = parse_op(text); op && is_matrix_op(*op)) {
+    return AccessChoice{.pattern = AccessPattern::matrix, .matrix_op = op};
+  }
+  // Custom offsets are not a pattern over the tile: they have a form of their own.
+  if (text == pattern_name(AccessPattern::custom)) {
+    return Error{"--access custom: give the 32 byte offsets with --offsets instead"};
+  }
+  return expects("access", "row, column, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4",
+                 text);
+}
+
+// --op on top of the pattern: ld or st for a row or column; for the matrix pattern only the
+// op --access already named.
+Expected<Op> parse_scenario_op(std::string_view text, const Scenario& s) {
+  const auto op = parse_op(text);
+  if (!op) return expects("op", "ld or st", text);
+  if (s.pattern == AccessPattern::matrix) {
+    if (*op != s.op) {
+      return Error{"--op " + shown(text) + " does not match --access " +
+                   std::string(op_name(s.op)) + ", which is the op (leave --op out)"};
+    }
+  } else if (is_matrix_op(*op)) {
+    return Error{"--op " + shown(text) + " is a matrix op: use --access " + shown(text) +
+                 " for a tile, or --offsets for raw addresses"};
+  }
+  return *op;
+}
+
+// The tile flags (--preset, --dtype, --tile, --pad, --swizzle) on top of the defaults.
+Expected<Scenario> tile_from_flags(const Args& args) {
+  Scenario s;
+  if (const auto name = args.value("preset")) {
+    const Preset* preset = find_preset(*name);
+    if (preset == nullptr) return Error{unknown_preset(*name)};
+    s = preset->scenario;
+  }
+  if (const auto text = args.value("dtype")) {
+    const auto dtype = parse_dtype(*text);
+    if (!dtype) {
+      return expects("dtype", "fp8, bf16, fp32 or fp64 (or int8, fp16, half, float, double)",
+                     *text);
+    }
+    s.tile.dtype = *dtype;
+  }
+  if (const auto text = args.value("tile")) {
+    const Expected<Cell> size = parse_tile_size(*text);
+    if (!size) return Error{"--tile: " + size.error()};
+    s.tile.rows = size->row;
+    s.tile.cols = size->col;
+  }
+  // Whole numbers here; whether they make sense for the tile is core's rule to state.
+  const Expected<std::int64_t> pad = args.integer("pad", s.tile.pad, INT_MIN, INT_MAX);
+  if (!pad) return Error{pad.error()};
+  s.tile.pad = static_cast<int>(*pad);
+  if (const auto text = args.value("swizzle")) {
+    const Expected<SwizzleSpec> swizzle = parse_swizzle(*text);
+    if (!swizzle) return Error{"--swizzle: " + swizzle.error()};
+    s.tile.swizzle = *swizzle;
+  }
+  return s;
+}
+
+// The line of a scenario file that an error is about: the line of the flag the message starts
+// with ("--pad expects ..."), else the first line whose flags, read with those above it, give
+// the same error.
+int line_of_error(const ScenarioFile& file, const std::string& error) {
+  for (std::size_t i = 0; i < file.words.size(); ++i) {
+    const std::string& word = file.words[i];
+    const std::string_view flag = std::string_view(word).substr(0, word.find('='));
+    if (error.starts_with(flag) && error.size() > flag.size() &&
+        (error[flag.size()] == ' ' || error[flag.size()] == ':')) {
+      return file.lines[i];
+    }
+  }
+  for (std::size_t n = 1; n < file.words.size(); ++n) {
+    const Expected<Args> prefix = file_args(std::span(file.words).first(n));
+    if (!prefix) continue;
+    const Expected<Scenario> partial = scenario_from_flags(*prefix);
+    if (!partial && partial.error() == error) return file.lines[n - 1];
+  }
+  return file.lines.empty() ? 1 : file.lines.back();
+}
+
+// --scenario FILE: the file's lines, overridden by the other flags given; a value the file gets
+// wrong is reported as FILE:LINE.
+Expected<Scenario> scenario_from_file(const std::string& path, const Args& args) {
+  const Expected<ScenarioFile> file = read_scenario_file(path);
+  if (!file) return Error{file.error()};
+  const Expected<Args> alone = file_args(file->words);
+  if (!alone) return Error{shown(path, 200) + ": " + alone.error()};
+  if (const Expected<Scenario> s = scenario_from_flags(*alone); !s) {
+    return Error{shown(path, 200) + ":" + std::to_string(line_of_error(*file, s.error())) + ": " +
+                 s.error()};
+  }
+  std::vector<std::string> merged;
+  for (const std::string& word : file->words) {
+    const std::string_view key = std::string_view(word).substr(2, word.find('=') - 2);
+    if (!args.has(key)) merged.push_back(word);
+  }
+  for (std::string_view flag : args.given()) {
+    if (flag != "scenario" && is_scenario_flag(flag)) {
+      merged.push_back("--" + std::string(flag) + "=" + std::string(*args.value(flag)));
+    }
+  }
+  const Expected<Args> both = file_args(merged);
+  if (!both) return Error{both.error()};
+  return scenario_from_flags(*both);
+}
+
+}  // namespace
+
+std::string unknown_preset(std::string_view name) {
+  std::string text = quote(name);
+  text += " is not a preset; the presets are ";
+  bool first = true;
+  for (const Preset& p : presets()) {
+    if (!first) text += ", ";
+    text += p.name;
+    first = false;
+  }
+  return text;
+}
+
+Expected<std::uint32_t> parse_lane_mask(std::string_view text) {
+  std::string_view digits = text;
+  if (digits.starts_with("0x") || digits.starts_with("0X")) digits.remove_prefix(2);
+  std::uint32_t mask = 0;
+  const char* end = digits.data() + digits.size();
+  const auto [ptr, ec] = std::from_chars(digits.data(), end, mask, 16);
+  if (digits.empty() || ec == std::errc::invalid_argument || ptr != end) {
+    return expects("lanes", "a hexadecimal lane mask such as ffffffff or 0x0000ffff", text);
+  }
+  if (ec == std::errc::result_out_of_range) {
+    return Error{"--lanes " + shown(text) + " has more than 32 bits; a warp has 32 lanes"};
+  }
+  return mask;
+}
+
+bool is_scenario_flag(std::string_view name) {
+  return std::ranges::find(kScenarioFlags, name, &FlagSpec::name) != std::end(kScenarioFlags) ||
+         std::ranges::find(kOffsetsFlags, name, &FlagSpec::name) != std::end(kOffsetsFlags);
+}
+
+bool has_scenario_flags(const Args& args) {
+  return std::ranges::any_of(args.given(), is_scenario_flag);
+}
+
+std::optional<std::string> mixed_forms(const Args& args) {
+  if (!args.has("offsets")) return std::nullopt;
+  for (std::string_view flag : args.given()) {
+    if (std::ranges::find(kScenarioOnly, flag) != std::end(kScenarioOnly)) {
+      return "--" + std::string(flag) +
+             " belongs to the scenario form; --offsets gives the 32 byte offsets directly";
+    }
+  }
+  return std::nullopt;
+}
+
+Expected<Scenario> scenario_from_flags(const Args& args) {
+  if (const auto file = args.value("scenario")) return scenario_from_file(std::string(*file), args);
+  if (const auto mixed = mixed_forms(args)) return Error{*mixed};
+  if (args.has("offsets")) return custom_from_flags(args);
+  Expected<Scenario> tile = tile_from_flags(args);
+  if (!tile) return tile;
+  Scenario& s = *tile;
+  if (const auto text = args.value("access")) {
+    const Expected<AccessChoice> access = parse_access(*text);
+    if (!access) return Error{access.error()};
+    // Leaving a matrix preset for a row or column read: its ldmatrix op and 16-byte width
+    // would not fit, so they go back to the defaults (ld, the element size).
+    if (s.pattern == AccessPattern::matrix && access->pattern != AccessPattern::matrix) {
+      s.op = Op::ld;
+      s.width = 0;
+    }
+    s.pattern = access->pattern;
+    if (access->matrix_op) s.op = *access->matrix_op;
+  }
+  if (const auto text = args.value("op")) {
+    const Expected<Op> op = parse_scenario_op(*text, s);
+    if (!op) return Error{op.error()};
+    s.op = *op;
+  }
+  const Expected<std::int64_t> index = args.integer("index", s.index, INT_MIN, INT_MAX);
+  if (!index) return Error{index.error()};
+  s.index = static_cast<int>(*index);
+  if (const auto text = args.value("width")) {
+    const Expected<int> width = parse_width(*text);
+    if (!width) return Error{"--width: " + width.error()};
+    // The raw form's rule (check_access), which the matrix pattern would otherwise pass over.
+    if (s.pattern == AccessPattern::matrix && *width != 16) {
+      return Error{"--width " + std::to_string(*width) + " does not fit --access " +
+                   std::string(op_name(s.op)) +
+                   ", which moves one 16-byte row per address (leave --width out)"};
+    }
+    s.width = *width;
+  }
+  if (const auto text = args.value("lanes")) {
+    const Expected<std::uint32_t> mask = parse_lane_mask(*text);
+    if (!mask) return Error{mask.error()};
+    s.lane_mask = *mask;
+  }
+  return tile;
+}
+
+// The raw form as a custom scenario: the 32 offsets as given, the op, the width and the lanes.
+Expected<Scenario> custom_from_flags(const Args& args) {
+  Scenario s;
+  s.pattern = AccessPattern::custom;
+  if (const auto text = args.value("op")) {
+    const auto op = parse_op(*text);
+    if (!op) {
+      return expects("op", "ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4", *text);
+    }
+    s.op = *op;
+  }
+  if (const auto text = args.value("width")) {
+    const Expected<int> width = parse_width(*text);
+    if (!width) return Error{"--width: " + width.error()};
+    s.width = *width;
+  } else if (is_matrix_op(s.op)) {
+    s.width = 16;  // every matrix row address covers 16 bytes
+  } else {
+    return Error{"--offsets needs --width: the bytes each lane moves (1, 2, 4, 8 or 16)"};
+  }
+  const Expected<std::array<std::int64_t, kWarpSize>> offsets =
+      parse_offsets(*args.value("offsets"));
+  if (!offsets) return Error{"--offsets: " + offsets.error()};
+  s.custom_offsets = *offsets;
+  if (const auto text = args.value("lanes")) {
+    const Expected<std::uint32_t> mask = parse_lane_mask(*text);
+    if (!mask) return Error{mask.error()};
+    s.lane_mask = *mask;
+  }
+  return s;
+}
+
+Expected<WarpAccess> access_from_flags(const Args& args) {
+  const Expected<Scenario> s = custom_from_flags(args);
+  if (!s) return Error{s.error()};
+  WarpAccess access{.op = s->op, .width = s->width, .offsets = s->custom_offsets};
+  for (int l = 0; l < kWarpSize; ++l) {
+    if ((s->lane_mask >> l & 1u) == 0) access.offsets[static_cast<std::size_t>(l)] = kInactiveLane;
+  }
+  return access;
+}
+
+}  // namespace banklab::cli
