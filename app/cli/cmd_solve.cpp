@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "banklab/format.hpp"
 #include "banklab/json_writer.hpp"
 #include "banklab/solve.hpp"
 #include "commands.hpp"
@@ -75,61 +76,55 @@ std::string joined(const std::vector<std::string>& items, std::string_view sep) 
   return out;
 }
 
-// Appends every part in turn (GCC 12 warns falsely, -Wrestrict, on "literal" + std::string).
-template <class... Parts>
-void append(std::string& out, const Parts&... parts) {
-  ((out += parts), ...);
+// One candidate: its layout and flags, every family's count, the reasons, the proof, and the
+// other notations that spell it.
+void append_candidate_text(std::string& out, std::size_t rank, const Candidate& c) {
+  const std::vector<std::string> args = c.spellings.front().args();
+  append_format(out, "%zu. %s", rank, to_string(c.layout).c_str());
+  if (!args.empty()) append_format(out, "   [%s]", joined(args, " ").c_str());
+  out += "\n   ";
+  std::vector<std::string> counted;
+  for (const FamilyCount& f : c.families) {
+    append_format(out, "%s %d/%d   ", to_string(f.family).c_str(), f.wavefronts, f.ideal);
+    counted.push_back(format("%d %s", f.instructions, to_string(f.family).c_str()));
+  }
+  append_format(out, "total %d/%d, overhead %lld B\n   %s\n", c.total_wavefronts, c.total_ideal,
+                static_cast<long long>(c.overhead_bytes), joined(c.reasons, "; ").c_str());
+  append_format(out, "   proof: %s instructions counted by the core; %s %d elements)\n",
+                joined(counted, " + ").c_str(),
+                c.bijective ? "every element in its own slot (checked for all"
+                            : "NOT a bijection (checked over",
+                c.layout.rows * c.layout.cols);
+  for (std::size_t s = 1; s < c.spellings.size(); ++s) {
+    append_format(out, "   also %s: %s = %s\n", c.spellings[s].notation.c_str(),
+                  joined(c.spellings[s].args(), " ").c_str(), c.spellings[s].native.c_str());
+  }
 }
 
 std::string text_report(const SolveRequest& q, const SolveResult& r, std::size_t top) {
-  std::string out;
-  append(out, "banklab solve: ", dtype_c_name(q.dtype), " tile[", std::to_string(q.rows), "][",
-         std::to_string(q.cols), "], families:");
+  std::string out = format(
+      "banklab solve: %s tile[%d][%d], families:", dtype_c_name(q.dtype).data(), q.rows, q.cols);
   for (const AccessFamily& f : q.families) {
-    append(out, " ", to_string(f), " (", family_label(f, q.dtype), ")");
+    append_format(out, " %s (%s)", to_string(f).c_str(), family_label(f, q.dtype).c_str());
   }
-  append(out, "\n", std::to_string(r.layouts_tried), " layouts tried, ",
-         std::to_string(r.candidates.size()), " distinct candidates, ",
-         std::to_string(r.rejected.size()), " rejected, ", std::to_string(r.invalid_skipped),
-         " CuTe/Triton parameter sets the tile refuses; ", std::to_string(r.analyses),
-         " distinct warp patterns counted by the core\n\n",
-         "Wavefronts per family (total against the ideal), best first:\n");
+  append_format(out,
+                "\n%d layouts tried, %zu distinct candidates, %zu rejected, %d CuTe/Triton "
+                "parameter sets the tile refuses; %d distinct warp patterns counted by the core\n\n"
+                "Wavefronts per family (total against the ideal), best first:\n",
+                r.layouts_tried, r.candidates.size(), r.rejected.size(), r.invalid_skipped,
+                r.analyses);
   for (std::size_t i = 0; i < r.candidates.size() && i < top; ++i) {
-    const Candidate& c = r.candidates[i];
-    const std::vector<std::string> args = c.spellings.front().args();
-    append(out, std::to_string(i + 1), ". ", to_string(c.layout));
-    if (!args.empty()) append(out, "   [", joined(args, " "), "]");
-    out += "\n   ";
-    for (const FamilyCount& f : c.families) {
-      append(out, to_string(f.family), " ", std::to_string(f.wavefronts), "/",
-             std::to_string(f.ideal), "   ");
-    }
-    append(out, "total ", std::to_string(c.total_wavefronts), "/", std::to_string(c.total_ideal),
-           ", overhead ", std::to_string(c.overhead_bytes), " B\n   ", joined(c.reasons, "; "),
-           "\n");
-    std::vector<std::string> counted;
-    for (const FamilyCount& f : c.families) {
-      counted.push_back(std::to_string(f.instructions) + " " + to_string(f.family));
-    }
-    append(out, "   proof: ", joined(counted, " + "), " instructions counted by the core; ",
-           c.bijective ? "every element in its own slot (checked for all "
-                       : "NOT a bijection (checked over ",
-           std::to_string(c.layout.rows * c.layout.cols), " elements)\n");
-    for (std::size_t s = 1; s < c.spellings.size(); ++s) {
-      append(out, "   also ", c.spellings[s].notation, ": ", joined(c.spellings[s].args(), " "),
-             " = ", c.spellings[s].native, "\n");
-    }
+    append_candidate_text(out, i + 1, r.candidates[i]);
   }
   if (r.candidates.size() > top) {
-    append(out, "... and ", std::to_string(r.candidates.size() - top), " more (--top N, --json)\n");
+    append_format(out, "... and %zu more (--top N, --json)\n", r.candidates.size() - top);
   }
   if (!r.rejected.empty()) out += "\nRejected:\n";
   for (std::size_t i = 0; i < r.rejected.size() && i < top; ++i) {
-    append(out, "  ", r.rejected[i].reason, "\n");
+    append_format(out, "  %s\n", r.rejected[i].reason.c_str());
   }
   if (r.rejected.size() > top) {
-    append(out, "  ... and ", std::to_string(r.rejected.size() - top),
-           " more (--json lists all)\n");
+    append_format(out, "  ... and %zu more (--json lists all)\n", r.rejected.size() - top);
   }
   return out;
 }

@@ -4,11 +4,11 @@
 #include <array>
 #include <bit>
 #include <charconv>
-#include <cstdio>
 #include <numeric>
 #include <unordered_map>
 
 #include "banklab/analysis.hpp"
+#include "banklab/format.hpp"
 
 namespace banklab {
 
@@ -349,10 +349,7 @@ Outcome count_family(const TileLayout& t, const std::vector<std::int32_t>& map, 
 }
 
 std::string percent(std::int64_t part, std::int64_t whole) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f %%",
-                100.0 * static_cast<double>(part) / static_cast<double>(whole));
-  return buf;
+  return format("%.1f %%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
 }
 
 // "pad 1", "xor", "tma128", "cute:3,4,3 + pad 2": what a reason starts with.
