@@ -27,6 +27,7 @@
 #include "draw_queue.hpp"
 #include "geometry.hpp"
 #include "settings.hpp"
+#include "solve_panel.hpp"
 
 namespace banklab::gui {
 
@@ -50,6 +51,7 @@ struct Views {
   bool arithmetic = true;
   bool help = false;
   bool gpu = false;  // opened from the View menu or with --gpu
+  bool solve = false;  // opened from the View menu or with --solve
 };
 
 struct UserChoices {
@@ -61,6 +63,7 @@ struct UserChoices {
   Settings settings;
   Views views;
   bool tile_physical = false;  // tile view: where elements are stored, not where they belong
+  SolvePanel solve;            // the Solve window: families ticked, its ranking, its preview
 };
 
 struct FrameOutput {

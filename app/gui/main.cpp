@@ -173,6 +173,11 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
     gui::step_by(state, *opt.clock - state.user.step.served);
   }
   state.user.views.gpu = opt.gpu;
+  if (opt.solve) {
+    state.user.views.solve = true;
+    state.user.solve.chosen = *opt.solve;
+    gui::run_solve(state.user.solve, state.user.scenario.tile);
+  }
 }
 
 // GLFW and a GL 3.3 core context. No display is a state to explain, not a crash.

@@ -69,6 +69,10 @@ constexpr cli::FlagSpec kGuiFlags[] = {
     {"clock", "N", "stop the step-through after N wavefronts (0 = none served)"},
     {"bench-frames", "N", "render N frames, print CPU and GPU time per frame, exit"},
     {"gpu", "", "open the GPU window (Run on GPU, Measure on GPU)"},
+    {"solve", "FAMILIES",
+     "open the Solve window with these families ticked and solved, e.g.\n"
+     "row:16:st,column (its check boxes: row:st, row:4:st, row:8:st, row:16:st,\n"
+     "row, row:16, column, column:st, ldmatrix.x4, ldmatrix.x2, stmatrix.x4)"},
 };
 
 const cli::CommandSyntax& gui_syntax() {
@@ -147,6 +151,11 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     o.bench_frames = *n;
   }
   o.gpu = args.has("gpu");
+  if (const auto v = args.value("solve")) {
+    const Expected<SolveChoices> chosen = parse_solve_choices(*v);
+    if (!chosen) return Error{"--solve: " + chosen.error()};
+    o.solve = *chosen;
+  }
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include "banklab/expected.hpp"
 #include "banklab/scenario.hpp"
 #include "palette.hpp"
+#include "solve_panel.hpp"
 
 namespace banklab::gui {
 
@@ -36,6 +37,7 @@ struct Options {
   int bench_frames = 0;                    // > 0: render that many frames, print timings, exit
   std::optional<int> clock;                // step-through stopped after this many wavefronts
   bool gpu = false;                        // open the GPU window
+  std::optional<SolveChoices> solve;       // open the Solve window, these families ticked
   bool help = false;
 };
 

@@ -21,6 +21,7 @@ void draw_presets(AppState& s);     // ui_presets.cpp
 void draw_controls(AppState& s, Interaction& io);  // ui_controls.cpp
 void draw_step_bar(AppState& s);                   // ui_step.cpp (inside the bank view)
 void draw_help(AppState& s);        // ui_help.cpp
+void draw_solve(AppState& s, Interaction& io);  // ui_solve.cpp
 
 inline const Palette& colours(const AppState& s) {
   return palette(s.user.settings.theme);
@@ -69,6 +70,7 @@ struct PanelLayout {
   ImVec2 lanes_pos, lanes_size;
   ImVec2 tile_pos, tile_size;
   ImVec2 gpu_pos, gpu_size;  // floats over the bank view and the arithmetic when opened
+  ImVec2 solve_pos, solve_size;  // floats over the bank view, the lane map and the tile
 };
 PanelLayout default_layout(ImVec2 display, float menu_height, float scale);
 
