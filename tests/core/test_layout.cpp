@@ -43,9 +43,9 @@ std::vector<SwizzleSpec> swizzles_to_try() {
       }
     }
   }
-  for (int vec : {1, 2, 3, 8})
-    for (int per_phase : {1, 2, 3})
-      for (int max_phase : {1, 2, 3, 8, 32})
+  for (int vec : {1, 3, 8})
+    for (int per_phase : {1, 3})
+      for (int max_phase : {3, 8, 32})
         out.push_back({SwizzleKind::triton, {}, {vec, per_phase, max_phase}});
   return out;
 }
@@ -236,6 +236,11 @@ TEST_CASE("every valid layout stores every element in its own slot, as the formu
       for (int cols : {8, 16, 24, 32, 128}) {
         for (int pad = 0; pad <= 8; ++pad) {
           for (const SwizzleSpec& sw : swizzles) {
+            // The notations added for issue 14 on tiles of up to 4096 elements: enough for
+            // every bit they touch, and the suite stays quick.
+            const bool added = sw.kind == SwizzleKind::cute_elem ||
+                               sw.kind == SwizzleKind::triton || sw.cute.shift < 0;
+            if (added && rows * cols > 4096) continue;
             const TileLayout t = tile(dtype, rows, cols, pad, sw);
             if (!t.check().empty()) continue;
             ++accepted;
