@@ -69,9 +69,13 @@ Derived derive(const Scenario& sc, const Derived* previous) {
   if (previous && previous->revision != 0 && previous->scenario.tile == sc.tile) {
     d.tile_error = previous->tile_error;
     d.bank_map = previous->bank_map;
+    d.spellings = previous->spellings;
   } else {
     d.tile_error = sc.tile.check();
-    if (d.tile_error.empty()) d.bank_map = tile_bank_map(sc.tile);
+    if (d.tile_error.empty()) {
+      d.bank_map = tile_bank_map(sc.tile);
+      d.spellings = spellings(sc.tile);
+    }
   }
   return d;
 }

@@ -65,6 +65,15 @@ void tile_controls(AppState& s) {
                     : "The same Swizzle on element indices, as CuTe code composes it with an "
                       "element layout: in bytes, M is raised by log2 of the element size.");
   }
+  // The layout on screen in the other notations that spell it (checked element by element).
+  const std::vector<Spelling>& same = s.derived.spellings;
+  if (same.size() > 1 && s.derived.scenario.tile == t) {
+    std::string text = "the same as";
+    for (std::size_t i = 1; i < same.size(); ++i) text += (i > 1 ? ";  " : " ") + same[i].native;
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", text.c_str());
+    ImGui::PopTextWrapPos();
+  }
   if (t.swizzle.kind == SwizzleKind::triton) {
     TritonSwizzle& tr = t.swizzle.triton;
     ImGui::SliderInt("vec", &tr.vec, 1, 16);

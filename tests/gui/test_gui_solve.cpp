@@ -126,6 +126,42 @@ TEST_CASE("a family the tile cannot take is greyed out and left out of the solve
   }
 }
 
+TEST_CASE("a narrow TMA box's gap is padding in the tile view, and the layout's spellings shown") {
+  HeadlessImGui ui;
+  AppState s;
+  REQUIRE(load_preset(s, "fp32-naive"));
+  s.user.scenario.tile = TileLayout{DType::bf16, 32, 16, 0, SwizzleSpec{SwizzleKind::tma128}};
+  for (bool physical : {false, true}) {
+    CAPTURE(physical);
+    set_tile_physical(s, physical);
+    ui.frame(s);
+    REQUIRE(s.derived.tile_error.empty());
+    // 32-byte box rows at the 128-byte span: 64 bf16 slots a row, 48 of them the gap, which
+    // the physical picture scatters as the swizzle does.
+    const HeatmapImage& img = s.frame.draw.heatmap;
+    REQUIRE(img.cols == 64);
+    int gap = 0;
+    bool scattered = false;
+    for (int r = 0; r < img.rows; ++r) {
+      for (int c = 0; c < img.cols; ++c) {
+        const bool is_gap =
+            img.cells[static_cast<std::size_t>(r * img.cols + c)] & HeatmapImage::kHeatPadding;
+        gap += is_gap;
+        CHECK(is_gap == (physical ? s.derived.scenario.tile.is_gap_slot(r, c) : c >= 16));
+        scattered = scattered || (is_gap && c < 16);
+      }
+    }
+    CHECK(gap == 32 * 48);
+    CHECK(scattered == physical);
+    REQUIRE(s.frame.geometry.tile.has_value());
+    CHECK(s.frame.geometry.tile->grid.cols == 64);
+  }
+  // The Controls show the layout in the notations that spell it.
+  REQUIRE(s.derived.spellings.size() == 3);
+  CHECK(s.derived.spellings[1].args() ==
+        std::vector<std::string>{"--pad", "48", "--swizzle", "cute:3,4,3"});
+}
+
 TEST_CASE("--solve opens the Solve window with its families ticked, and refuses others") {
   const std::vector<std::string_view> words = {"--solve", "row:16:st,ldmatrix.x4"};
   const Expected<Options> o = parse_options(words);
