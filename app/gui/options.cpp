@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <sstream>
 
 #include "banklab/hardware.hpp"
@@ -73,6 +74,10 @@ constexpr cli::FlagSpec kGuiFlags[] = {
      "open the Solve window with these families ticked and solved, e.g.\n"
      "row:16:st,column (its check boxes: row:st, row:4:st, row:8:st, row:16:st,\n"
      "row, row:16, column, column:st, ldmatrix.x4, ldmatrix.x2, stmatrix.x4)"},
+    {"drill", "LEVEL", "open the Drill window: weak, hire or strong-hire"},
+    {"drill-seed", "N", "with --drill: the questions' seed (default: a new one)"},
+    {"drill-answer", "TEXT", "with --drill: answer the first question (for screenshots)"},
+    {"code", "CODE", "open on this CUDA code: a __shared__ declaration and one access"},
 };
 
 const cli::CommandSyntax& gui_syntax() {
@@ -102,6 +107,21 @@ const cli::CommandSyntax& gui_syntax() {
       .flags_title = "Window:",
       .footer = footer};
   return syntax;
+}
+
+// --drill LEVEL [--drill-seed N] [--drill-answer TEXT].
+Expected<bool> read_drill_flags(const cli::Args& args, Options& o) {
+  if (const auto v = args.value("drill")) {
+    o.drill = parse_level(*v);
+    if (!o.drill) return Error{"--drill is weak, hire or strong-hire; got " + cli::quote(*v)};
+  } else if (args.has("drill-seed") || args.has("drill-answer")) {
+    return Error{"--drill-seed and --drill-answer go with --drill LEVEL"};
+  }
+  const Expected<std::int64_t> seed = args.integer("drill-seed", 0, 0, INT64_MAX);
+  if (!seed) return Error{seed.error()};
+  if (args.has("drill-seed")) o.drill_seed = static_cast<std::uint64_t>(*seed);
+  if (const auto v = args.value("drill-answer")) o.drill_answer = std::string(*v);
+  return true;
 }
 
 // The GUI's own flags, read from the parsed words.
@@ -156,7 +176,8 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     if (!chosen) return Error{"--solve: " + chosen.error()};
     o.solve = *chosen;
   }
-  return true;
+  if (const auto v = args.value("code")) o.code = std::string(*v);
+  return read_drill_flags(args, o);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "banklab/drill.hpp"
 #include "banklab/expected.hpp"
 #include "banklab/scenario.hpp"
 #include "palette.hpp"
@@ -29,6 +30,7 @@ inline constexpr int kMaxBenchFrames = 100000;
 struct Options {
   std::string preset;                      // empty: the last one used, else the default lesson
   std::optional<Scenario> scenario;        // the scenario flags beyond --preset (args.hpp)
+  std::optional<std::string> code;         // --code: the code box's text, evaluated at start
   std::optional<std::string> screenshot;   // PNG path: render, save, exit
   std::optional<std::string> geometry;     // with --screenshot: the views' cell rectangles
   std::optional<WindowSize> size;          // framebuffer size in pixels
@@ -38,6 +40,9 @@ struct Options {
   std::optional<int> clock;                // step-through stopped after this many wavefronts
   bool gpu = false;                        // open the GPU window
   std::optional<SolveChoices> solve;       // open the Solve window, these families ticked
+  std::optional<DrillLevel> drill;         // open the Drill window at this level
+  std::optional<std::uint64_t> drill_seed;  // its questions' seed
+  std::optional<std::string> drill_answer;  // answer its first question (screenshots, demos)
   bool help = false;
 };
 

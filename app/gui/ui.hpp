@@ -22,6 +22,8 @@ void draw_controls(AppState& s, Interaction& io);  // ui_controls.cpp
 void draw_step_bar(AppState& s);                   // ui_step.cpp (inside the bank view)
 void draw_help(AppState& s);        // ui_help.cpp
 void draw_solve(AppState& s, Interaction& io);  // ui_solve.cpp
+void draw_drill(AppState& s, Interaction& io);  // ui_drill.cpp
+void draw_code(AppState& s, Interaction& io);  // ui_code.cpp
 
 inline const Palette& colours(const AppState& s) {
   return palette(s.user.settings.theme);
@@ -46,6 +48,7 @@ enum class Action {
   zoom_in,
   zoom_out,
   theme,
+  drill,
 };
 
 struct Shortcut {
@@ -69,8 +72,10 @@ struct PanelLayout {
   ImVec2 arithmetic_pos, arithmetic_size;
   ImVec2 lanes_pos, lanes_size;
   ImVec2 tile_pos, tile_size;
+  ImVec2 code_pos, code_size;
   ImVec2 gpu_pos, gpu_size;  // floats over the bank view and the arithmetic when opened
   ImVec2 solve_pos, solve_size;  // floats over the bank view, the lane map and the tile
+  ImVec2 drill_pos, drill_size;  // floats over everything below the menu bar
 };
 PanelLayout default_layout(ImVec2 display, float menu_height, float scale);
 

@@ -26,6 +26,7 @@ constexpr Shortcut kShortcuts[] = {
     {GLFW_KEY_EQUAL, "+", Action::zoom_in, "larger text"},
     {GLFW_KEY_MINUS, "-", Action::zoom_out, "smaller text"},
     {GLFW_KEY_T, "T", Action::theme, "dark / light theme"},
+    {GLFW_KEY_D, "D", Action::drill, "drill: predict the conflict, then see it"},
 };
 
 // The panels that draw the scenario on screen: a panel's controls, then its view.
@@ -82,11 +83,15 @@ const Panel kPanels[] = {
      [](AppState& s, Interaction& io) { draw_lanes(s.derived, view_style(s), io); }},
     {"Tile: element colour = bank", "Tile", &Views::tile, &PanelLayout::tile_pos,
      &PanelLayout::tile_size, ImGuiWindowFlags_NoScrollbar, false, tile_panel},
+    {"Code: the access as CUDA", "Code", &Views::code, &PanelLayout::code_pos,
+     &PanelLayout::code_size, 0, false, draw_code},
     {"GPU: run and measure", "GPU: run and measure", &Views::gpu, &PanelLayout::gpu_pos,
      &PanelLayout::gpu_size, 0, true,
      [](AppState& s, Interaction&) { draw_gpu(*s.gpu, s.user.scenario, colours(s)); }},
     {"Solve: the cheapest conflict-free layout", "Solve: pad or swizzle?", &Views::solve,
      &PanelLayout::solve_pos, &PanelLayout::solve_size, 0, true, draw_solve},
+    {"Drill: predict, then see", "Drill", &Views::drill, &PanelLayout::drill_pos,
+     &PanelLayout::drill_size, 0, true, draw_drill},
 };
 
 // Each panel in its own window, placed by default_layout() on the first run or after
@@ -190,6 +195,9 @@ void apply_action(AppState& s, Action a) {
     case Action::theme:
       s.user.settings.theme = s.user.settings.theme == Theme::dark ? Theme::light : Theme::dark;
       break;
+    case Action::drill:
+      s.user.views.drill = !s.user.views.drill;
+      break;
   }
 }
 
@@ -220,15 +228,20 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale) {
   l.banks_size = ImVec2(banks_w, upper);
   l.arithmetic_pos = ImVec2(left + banks_w, top);
   l.arithmetic_size = ImVec2(right - banks_w, upper);
-  float lanes_w = std::floor(right * 0.5f);
+  float lanes_w = std::floor(right * 0.36f);
+  float code_w = std::floor(right * 0.3f);
   l.lanes_pos = ImVec2(left, top + upper);
   l.lanes_size = ImVec2(lanes_w, h - upper);
-  l.tile_pos = ImVec2(left + lanes_w, top + upper);
-  l.tile_size = ImVec2(right - lanes_w, h - upper);
+  l.code_pos = ImVec2(left + lanes_w, top + upper);
+  l.code_size = ImVec2(code_w, h - upper);
+  l.tile_pos = ImVec2(left + lanes_w + code_w, top + upper);
+  l.tile_size = ImVec2(right - lanes_w - code_w, h - upper);
   l.gpu_pos = ImVec2(left + std::floor(right * 0.3f), top);
   l.gpu_size = ImVec2(right - std::floor(right * 0.3f), std::floor(h * 0.85f));
   l.solve_pos = ImVec2(left + std::floor(right * 0.12f), top);
   l.solve_size = ImVec2(right - std::floor(right * 0.12f), h);
+  l.drill_pos = ImVec2(0, top);
+  l.drill_size = ImVec2(display.x, h);
   return l;
 }
 

@@ -143,7 +143,7 @@ TEST_CASE("settings live under XDG_CONFIG_HOME, else ~/.config, and survive a ro
     CHECK_FALSE(config_dir(nullptr, "not/absolute").has_value());
   }
   SUBCASE("format then parse gives the same settings") {
-    Settings s{Theme::light, 1.375f, "bf16-pad2"};
+    Settings s{Theme::light, 1.375f, "bf16-pad2", {}, {}};
     ParsedSettings back = parse_settings(format_settings(s));
     CHECK(back.warnings.empty());
     CHECK(back.settings == s);
@@ -164,7 +164,7 @@ TEST_CASE("settings live under XDG_CONFIG_HOME, else ~/.config, and survive a ro
     auto dir = std::filesystem::temp_directory_path() /
                ("banklab-gui-settings-" + std::to_string(::getpid()));
     auto file = dir / "sub" / kSettingsFileName;
-    Settings s{Theme::light, 2.0f, "fp32-xor"};
+    Settings s{Theme::light, 2.0f, "fp32-xor", {}, {}};
     CHECK(save_settings(file, s).empty());
     ParsedSettings back = load_settings(file);
     CHECK(back.warnings.empty());
@@ -499,8 +499,10 @@ TEST_CASE("keyboard shortcuts drive the state through ImGui's key state") {
   float zoom = s.user.settings.zoom;
   press(GLFW_KEY_EQUAL);
   CHECK(s.user.settings.zoom == doctest::Approx(zoom + kZoomStep));
+  press(GLFW_KEY_D);
+  CHECK(s.user.views.drill);
   // Every shortcut the help window lists is one the handler knows.
-  CHECK(shortcuts().size() == 11);
+  CHECK(shortcuts().size() == 12);
 }
 
 TEST_CASE("the palette gives 32 distinct bank colours in both themes") {

@@ -43,7 +43,7 @@ struct TileLayout {
   // Where row r + 1 starts: the row, or the TMA span when a narrow box row is placed at it.
   std::int64_t pitch_bytes() const {
     const std::int64_t span = swizzle.tma_span_bytes();
-    return row_bytes() < span ? span : row_bytes();
+    return span > 0 && row_bytes() < span ? span : row_bytes();  // 64-bit: absurd sides too
   }
   std::int64_t size_bytes() const { return pitch_bytes() * rows; }
   // Bytes per row that hold no element: padding plus the narrow-box gap.
