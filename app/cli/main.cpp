@@ -220,6 +220,46 @@ the exit status is 1.
   banklab gpu-bench --pattern --op ldmatrix.x4 --offsets 0,128,256,... (all 32)
 )"};
 
+constexpr FlagSpec kSolveFlags[] = {
+    {"dtype", "D", "fp8|int8, bf16|fp16, fp32|float, fp64|double          (default fp32)"},
+    {"tile", "RxC", "rows x columns in elements                             (default 32x32)"},
+    {"access", "FAMILY",
+     "KIND[:WIDTH][:OP], given two or more times; a family is that access at\n"
+     "every index a kernel performs over the whole tile:\n"
+     "  row       the tile walked row-major, WIDTH bytes per lane\n"
+     "  column    lane L takes row L (of each 32-row block), WIDTH bytes\n"
+     "  ldmatrix.x1|x2|x4, stmatrix.x4   8 rows x 16-byte chunks\n"
+     "WIDTH: 1, 2, 4, 8 or 16 bytes (default the element size); OP: ld or st\n"
+     "(default ld). E.g. row:16:st  column  ldmatrix.x4"},
+    {"max-overhead", "BYTES", "reject layouts that waste more bytes than this (padding, TMA gap)"},
+    {"top", "N", "candidates and rejections printed                      (default 10)"},
+    {"json", "", "{\"candidates\": [...], \"rejected\": [...]}, every candidate, best first"},
+};
+constexpr std::string_view kSolveRepeatable[] = {"access"};
+constexpr CommandSyntax kSolve{
+    .command = "solve",
+    .flags = kSolveFlags,
+    .usage = R"(usage: banklab solve [--dtype D] [--tile RxC] --access FAMILY --access FAMILY ...
+                     [--max-overhead BYTES] [--top N] [--json]
+)",
+    .description =
+        R"(The inverse question: which pad or swizzle makes every way the tile is accessed conflict-free,
+keeps the vector and matrix accesses legal, and wastes the fewest bytes. Tries row pads, the
+xor swizzle, CuTe swizzles (over bytes and over elements), the TMA 32/64/128B modes and
+Triton's swizzled shared layouts; counts every instruction of every family as an H100/H200
+does; ranks by wavefronts over the ideal, then bytes of overhead, then simplicity.
+)",
+    .footer =
+        R"(Units, as each tool counts them: --pad in elements; cute:B,M,S swizzles byte offsets;
+cute-elem:B,M,S swizzles element indices (in bytes M + log2 of the element size);
+triton:VEC,PERPHASE,MAXPHASE counts VEC in elements and PERPHASE in rows.
+
+Examples:
+  banklab solve --dtype fp32 --tile 32x32 --access row:16:st --access column
+  banklab solve --dtype bf16 --tile 64x64 --access row:16:st --access ldmatrix.x4 --json
+)",
+    .repeatable = kSolveRepeatable};
+
 constexpr FlagSpec kDrillFlags[] = {
     {"level", "L",
      "weak: 4-byte scalar rows and columns, pads, idle lanes\n"
@@ -256,6 +296,8 @@ Examples:
 
 const Command kCommands[] = {
     {kAnalyze, "count the wavefronts of one access, a raw pattern or a batch of them", run_analyze},
+    {kSolve, "find the cheapest conflict-free pad or swizzle for how a tile is accessed",
+     run_solve},
     {kPresets, "list the lesson's scenarios by name", run_presets},
     {kExplain, "derive a scenario's bank conflicts step by step, as the lesson does", run_explain},
     {kDrill, "practise predicting conflicts: questions, answers on stdin, a score", run_drill},

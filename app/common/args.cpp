@@ -143,6 +143,13 @@ std::optional<std::string_view> Args::value(std::string_view flag) const {
   return std::nullopt;
 }
 
+std::vector<std::string_view> Args::values(std::string_view flag) const {
+  std::vector<std::string_view> out;
+  for (const auto& [name, value] : flags_)
+    if (name == flag) out.emplace_back(value);
+  return out;
+}
+
 std::vector<std::string_view> Args::given() const {
   std::vector<std::string_view> names;
   names.reserve(flags_.size());
@@ -212,16 +219,21 @@ Expected<Args> parse_args(const CommandSyntax& syntax, std::span<const std::stri
   for (const CLI::Option* o : app.parse_order()) {
     if (o->get_positional()) continue;
     const std::string name = o->get_name().substr(2);
-    if (args.has(name)) return error("--" + name + " is given twice");
+    // A repeatable flag's k-th time takes its k-th value; it needs one value each time.
+    const std::size_t time = args.values(name).size();
+    if (time > 0 && std::ranges::find(syntax.repeatable, name) == syntax.repeatable.end()) {
+      return error("--" + name + " is given twice");
+    }
     const FlagSpec* spec = find_flag(syntax, name);
     const std::vector<std::string>& results = o->results();
     if (spec->takes_value()) {
       // "--pad" with nothing after it, or before another flag, and "--pad=": no value, or "".
-      if (results.empty() || results.front().empty()) {
+      const auto times = std::ranges::count(app.parse_order(), o);
+      if (results.size() != static_cast<std::size_t>(times) || results[time].empty()) {
         return error("missing value for --" + name + " (expected --" + name + " " +
                      std::string(spec->value_name) + ")");
       }
-      args.flags_.emplace_back(name, results.front());
+      args.flags_.emplace_back(name, results[time]);
     } else {
       if (results.size() == 1 && results.front() != "true") {
         return error("--" + name + " is a switch and takes no value, got " +

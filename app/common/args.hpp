@@ -72,7 +72,8 @@ struct CommandSyntax {
   std::string_view usage = {};
   std::string_view description = {};
   std::string_view flags_title = {};
-  std::string_view footer = {};  // examples, notes
+  std::string_view footer = {};                       // examples, notes
+  std::span<const std::string_view> repeatable = {};  // flags that may be given more than once
 };
 
 class Args {
@@ -83,6 +84,8 @@ class Args {
   bool has(std::string_view flag) const;
   // The value of a flag that takes one, if it was given.
   std::optional<std::string_view> value(std::string_view flag) const;
+  // Every value of a repeatable flag, in command-line order.
+  std::vector<std::string_view> values(std::string_view flag) const;
   const std::vector<std::string>& positionals() const { return positionals_; }
   // The flags given, in command-line order (names without dashes).
   std::vector<std::string_view> given() const;

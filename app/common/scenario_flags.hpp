@@ -25,8 +25,10 @@ inline constexpr FlagSpec kScenarioFlags[] = {
     {"tile", "RxC", "rows x columns in elements                             (default 32x32)"},
     {"pad", "P", "elements appended to every row                         (default 0)"},
     {"swizzle", "S",
-     "none, xor (column c ^ r), cute:B,M,S, tma32, tma64, tma128\n"
-     "                                                       (default none)"},
+     "none; xor (column c ^ r); cute:B,M,S on byte offsets;\n"
+     "cute-elem:B,M,S on element indices (M + log2 e in bytes); tma32, tma64,\n"
+     "tma128 (a narrower box row sits at span pitch); triton:VEC,PERPHASE,MAXPHASE\n"
+     "(VEC in elements, PERPHASE in rows)                    (default none)"},
     {"access", "A",
      "row, column, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4, stmatrix.x4\n"
      "                                                       (default column)"},

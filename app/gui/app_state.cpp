@@ -32,12 +32,14 @@ void rebuild_heatmap(AppState& s) {
   if (s.derived.revision == 0 || !s.derived.tile_error.empty()) return;
   const TileLayout& t = s.derived.scenario.tile;
   img.rows = t.rows;
-  img.cols = t.cols + t.pad;
+  img.cols = t.slots_per_row();  // C + pad, or the span of a narrow TMA box
   img.cells.resize(static_cast<std::size_t>(img.rows) * img.cols);
   for (int r = 0; r < t.rows; ++r) {
     for (int p = 0; p < img.cols; ++p) {
       std::uint8_t v = 0;
-      if (p >= t.cols) {
+      // Logical view: the columns past C. Physical view: the slots no element lands in, which
+      // a swizzle scatters (a narrow TMA box's gap, a swizzled pad).
+      if (s.user.tile_physical ? t.is_gap_slot(r, p) : p >= t.cols) {
         v = static_cast<std::uint8_t>(bank_of_byte(t.logical_byte(r, p)) |
                                       HeatmapImage::kHeatPadding);
       } else if (s.user.tile_physical) {
@@ -67,9 +69,13 @@ Derived derive(const Scenario& sc, const Derived* previous) {
   if (previous && previous->revision != 0 && previous->scenario.tile == sc.tile) {
     d.tile_error = previous->tile_error;
     d.bank_map = previous->bank_map;
+    d.spellings = previous->spellings;
   } else {
     d.tile_error = sc.tile.check();
-    if (d.tile_error.empty()) d.bank_map = tile_bank_map(sc.tile);
+    if (d.tile_error.empty()) {
+      d.bank_map = tile_bank_map(sc.tile);
+      d.spellings = spellings(sc.tile);
+    }
   }
   return d;
 }

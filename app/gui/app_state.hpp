@@ -30,6 +30,7 @@
 #include "geometry.hpp"
 #include "lesson_mode.hpp"
 #include "settings.hpp"
+#include "solve_panel.hpp"
 
 namespace banklab::gui {
 
@@ -53,6 +54,7 @@ struct Views {
   bool arithmetic = true;
   bool help = false;
   bool gpu = false;  // opened from the View menu or with --gpu
+  bool solve = false;  // opened from the View menu or with --solve
   bool drill = false;  // D, the View menu or --drill: covers the views while open
   bool code = true;
   bool cuda = true;  // the CUDA statement behind the scenario on screen (ui_cuda.cpp)
@@ -68,6 +70,7 @@ struct UserChoices {
   Settings settings;
   Views views;
   bool tile_physical = false;  // tile view: where elements are stored, not where they belong
+  SolvePanel solve;            // the Solve window: families ticked, its ranking, its preview
 };
 
 struct FrameOutput {

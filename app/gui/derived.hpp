@@ -21,6 +21,7 @@ struct Derived {
   std::optional<Explanation> explanation;  // with a valid analysis only
   std::string tile_error;                  // TileLayout::check() of the tile, "" when valid
   std::vector<std::uint8_t> bank_map;      // tile_bank_map(), row-major R x C, valid tile only
+  std::vector<Spelling> spellings;         // the tile's layout in every notation, valid tile only
   BankLoad bank_load;                      // valid analysis only
   std::uint64_t revision = 0;              // 0: never derived; grows with every derive
 };

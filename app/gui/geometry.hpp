@@ -7,6 +7,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace banklab::gui {
 
@@ -54,14 +55,27 @@ struct LaneMapGeometry {
 };
 
 struct TileGeometry {
-  GridGeometry grid;  // rows x (cols + pad) slots
+  GridGeometry grid;  // rows x slots_per_row() slots (cols + pad, or a narrow TMA box's span)
   int cols = 0;       // logical columns; slots at cols and beyond are padding
+};
+
+// The Solve window's buttons, so that tests click them as a user would (centre of a rectangle).
+struct ButtonRect {
+  ImVec2 min{0, 0}, max{0, 0};
+  ImVec2 centre() const { return ImVec2((min.x + max.x) * 0.5f, (min.y + max.y) * 0.5f); }
+};
+struct SolveGeometry {
+  std::vector<ButtonRect> choices;  // one per kSolveChoices entry (solve_panel.hpp)
+  ButtonRect solve;
+  std::vector<ButtonRect> apply;  // the Apply button of each visible candidate row
+  std::vector<int> apply_rank;    // which candidate (0-based) each of those applies
 };
 
 struct FrameGeometry {
   std::optional<BankViewGeometry> banks;  // nullopt: the view showed a diagnostic instead
   LaneMapGeometry lanes;
   std::optional<TileGeometry> tile;
+  std::optional<SolveGeometry> solve;  // nullopt: the Solve window is closed
 };
 
 // JSON in framebuffer pixels (display coordinates times scale), for --geometry.

@@ -182,6 +182,11 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
     gui::step_by(state, *opt.clock - state.user.step.served);
   }
   state.user.views.gpu = opt.gpu || opt.gpu_results.has_value();
+  if (opt.solve) {
+    state.user.views.solve = true;
+    state.user.solve.chosen = *opt.solve;
+    gui::run_solve(state.user.solve, state.user.scenario.tile);
+  }
   if (opt.drill) {
     state.user.views.drill = true;
     gui::start_drill(state, *opt.drill, opt.drill_seed.value_or(gui::fresh_drill_seed()));

@@ -71,6 +71,10 @@ constexpr cli::FlagSpec kGuiFlags[] = {
     {"bench-frames", "N", "render N frames, print CPU and GPU time per frame, exit"},
     {"gpu", "", "open the GPU window (Run on GPU, Measure on GPU)"},
     {"gpu-results", "FILE", "open the GPU window on a recording ('banklab gpu-bench --record')"},
+    {"solve", "FAMILIES",
+     "open the Solve window with these families ticked and solved, e.g.\n"
+     "row:16:st,column (its check boxes: row:st, row:4:st, row:8:st, row:16:st,\n"
+     "row, row:16, column, column:st, ldmatrix.x4, ldmatrix.x2, stmatrix.x4)"},
     {"drill", "LEVEL", "open the Drill window: weak, hire or strong-hire"},
     {"drill-seed", "N", "with --drill: the questions' seed (default: a new one)"},
     {"drill-answer", "TEXT", "with --drill: answer the first question (for screenshots)"},
@@ -183,6 +187,11 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
   if ((args.has("step") || o.export_dir) && o.lesson.empty())
     return Error{std::string(args.has("step") ? "--step" : "--export-dir") +
                  " goes with --lesson NAME"};
+  if (const auto v = args.value("solve")) {
+    const Expected<SolveChoices> chosen = parse_solve_choices(*v);
+    if (!chosen) return Error{"--solve: " + chosen.error()};
+    o.solve = *chosen;
+  }
   if (const auto v = args.value("code")) o.code = std::string(*v);
   return read_drill_flags(args, o);
 }

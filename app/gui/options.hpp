@@ -10,6 +10,7 @@
 #include "banklab/expected.hpp"
 #include "banklab/scenario.hpp"
 #include "palette.hpp"
+#include "solve_panel.hpp"
 
 namespace banklab::gui {
 
@@ -39,6 +40,7 @@ struct Options {
   std::optional<int> clock;                // step-through stopped after this many wavefronts
   bool gpu = false;                        // open the GPU window
   std::optional<std::string> gpu_results;  // a recording the GPU window opens on
+  std::optional<SolveChoices> solve;       // open the Solve window, these families ticked
   std::optional<DrillLevel> drill;         // open the Drill window at this level
   std::optional<std::uint64_t> drill_seed;  // its questions' seed
   std::optional<std::string> drill_answer;  // answer its first question (screenshots, demos)

@@ -21,6 +21,7 @@ void draw_presets(AppState& s);     // ui_presets.cpp
 void draw_controls(AppState& s, Interaction& io);  // ui_controls.cpp
 void draw_step_bar(AppState& s);                   // ui_step.cpp (inside the bank view)
 void draw_help(AppState& s);        // ui_help.cpp
+void draw_solve(AppState& s, Interaction& io);  // ui_solve.cpp
 void draw_drill(AppState& s, Interaction& io);  // ui_drill.cpp
 void draw_code(AppState& s, Interaction& io);   // ui_code.cpp
 
@@ -76,6 +77,7 @@ struct PanelLayout {
   ImVec2 tile_pos, tile_size;
   ImVec2 code_pos, code_size;
   ImVec2 gpu_pos, gpu_size;  // floats over the bank view and the arithmetic when opened
+  ImVec2 solve_pos, solve_size;  // floats over the bank view, the lane map and the tile
   ImVec2 drill_pos, drill_size;  // floats over everything below the menu bar
 };
 // `lesson`: a guided lesson is open, and the Lesson panel gets the room for its text.

@@ -43,8 +43,9 @@ void tile_controls(AppState& s) {
   help_marker("Elements appended to every row: tile[R][C + pad]. An odd row stride in words is "
               "coprime with 32 banks, so a column lands in 32 different banks.");
 
-  static constexpr const char* kSwizzles[] = {"none", "XOR c ^ r", "CuTe Swizzle<B,M,S>",
-                                              "TMA 32B", "TMA 64B", "TMA 128B"};
+  static constexpr const char* kSwizzles[] = {
+      "none",    "XOR c ^ r", "CuTe Swizzle<B,M,S>, bytes",    "TMA 32B",
+      "TMA 64B", "TMA 128B",  "CuTe Swizzle<B,M,S>, elements", "Triton vec/perPhase/maxPhase"};
   int kind = static_cast<int>(t.swizzle.kind);
   ImGui::SetNextItemWidth(w * 1.6f);
   if (ImGui::Combo("swizzle", &kind, kSwizzles, IM_ARRAYSIZE(kSwizzles))) {
@@ -52,14 +53,43 @@ void tile_controls(AppState& s) {
     if (t.swizzle.kind == SwizzleKind::cute && t.swizzle.cute == Swizzle{}) {
       t.swizzle.cute = Swizzle{3, 4, 3};  // the 128-byte pattern, a useful starting point
     }
+    if (t.swizzle.kind == SwizzleKind::cute_elem && t.swizzle.cute == Swizzle{}) {
+      t.swizzle.cute = Swizzle{3, 3, 3};  // FlashAttention-2's bf16 pattern
+    }
+    if (t.swizzle.kind == SwizzleKind::triton && t.swizzle.triton == TritonSwizzle{}) {
+      t.swizzle.triton = TritonSwizzle{8, 1, 8};
+    }
   }
-  if (t.swizzle.kind == SwizzleKind::cute) {
+  if (t.swizzle.kind == SwizzleKind::cute || t.swizzle.kind == SwizzleKind::cute_elem) {
     Swizzle& c = t.swizzle.cute;
     ImGui::SliderInt("B bits", &c.bits, 0, 5, "%d", ImGuiSliderFlags_AlwaysClamp);
     ImGui::SliderInt("M base", &c.base, 0, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
-    ImGui::SliderInt("S shift", &c.shift, 0, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
-    help_marker("x ^ ((x & yyy_mask) >> S): B bits taken from bit M+S are XORed into bit M of "
-                "the byte offset. S >= B keeps it a bijection.");
+    ImGui::SliderInt("S shift", &c.shift, -8, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+    help_marker(t.swizzle.kind == SwizzleKind::cute
+                    ? "x ^ ((x & yyy_mask) >> S) on the byte offset: B bits taken from bit M+S "
+                      "are XORed into bit M (S < 0: from bit M into bit M+|S|). |S| >= B keeps it "
+                      "a bijection."
+                    : "The same Swizzle on element indices, as CuTe code composes it with an "
+                      "element layout: in bytes, M is raised by log2 of the element size.");
+  }
+  // The layout on screen in the other notations that spell it (checked element by element).
+  const std::vector<Spelling>& same = s.derived.spellings;
+  if (same.size() > 1 && s.derived.scenario.tile == t) {
+    std::string text = "the same as";
+    for (std::size_t i = 1; i < same.size(); ++i) text += (i > 1 ? ";  " : " ") + same[i].native;
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", text.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  if (t.swizzle.kind == SwizzleKind::triton) {
+    TritonSwizzle& tr = t.swizzle.triton;
+    ImGui::SliderInt("vec", &tr.vec, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderInt("perPhase", &tr.per_phase, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderInt("maxPhase", &tr.max_phase, 1, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
+    help_marker(
+        "#ttg.swizzled_shared, row-major: element (r, c) at column c ^ x(r), x(r) the XOR "
+        "of (vec * ((2^k / perPhase) mod maxPhase)) mod C over r's bits 2^k. vec counts "
+        "elements, perPhase rows.");
   }
   ImGui::PopItemWidth();
 }

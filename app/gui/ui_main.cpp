@@ -93,6 +93,8 @@ const Panel kPanels[] = {
     {"GPU: run and measure", "GPU: run and measure", &Views::gpu, &PanelLayout::gpu_pos,
      &PanelLayout::gpu_size, 0, true,
      [](AppState& s, Interaction&) { draw_gpu(*s.gpu, s.user.scenario, colours(s)); }},
+    {"Solve: the cheapest conflict-free layout", "Solve: pad or swizzle?", &Views::solve,
+     &PanelLayout::solve_pos, &PanelLayout::solve_size, 0, true, draw_solve},
     {"Drill: predict, then see", "Drill", &Views::drill, &PanelLayout::drill_pos,
      &PanelLayout::drill_size, 0, true, draw_drill},
 };
@@ -251,6 +253,8 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   l.tile_size = ImVec2(right - lanes_w - code_w, h - upper);
   l.gpu_pos = ImVec2(left + std::floor(right * 0.3f), top);
   l.gpu_size = ImVec2(right - std::floor(right * 0.3f), std::floor(h * 0.85f));
+  l.solve_pos = ImVec2(left + std::floor(right * 0.12f), top);
+  l.solve_size = ImVec2(right - std::floor(right * 0.12f), h);
   l.drill_pos = ImVec2(0, top);
   l.drill_size = ImVec2(display.x, h);
   return l;

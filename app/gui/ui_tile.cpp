@@ -15,11 +15,17 @@ namespace {
 
 void slot_tooltip(const TileLayout& t, bool physical, int r, int p) {
   ImGui::BeginTooltip();
-  if (p >= t.cols) {
+  if (physical ? t.is_gap_slot(r, p) : p >= t.cols) {
     std::int64_t byte = t.logical_byte(r, p);
-    ImGui::Text("padding slot (%d, %d): byte %lld, bank %d", r, p, static_cast<long long>(byte),
-                bank_of_byte(byte));
-    ImGui::TextUnformatted("holds no element; it only shifts the next row's banks");
+    const bool gap = t.pitch_bytes() > t.row_bytes();
+    ImGui::Text("%s slot (%d, %d): byte %lld, bank %d", gap ? "gap" : "padding", r, p,
+                static_cast<long long>(byte), bank_of_byte(byte));
+    if (gap) {
+      ImGui::Text("holds no element: %lld-byte box rows sit at the %lld-byte TMA span",
+                  static_cast<long long>(t.row_bytes()), static_cast<long long>(t.pitch_bytes()));
+    } else {
+      ImGui::TextUnformatted("holds no element; it only shifts the next row's banks");
+    }
   } else if (physical) {
     std::int64_t byte = t.logical_byte(r, p);
     ImGui::Text("slot (%d, %d) of the stored tile", r, p);
@@ -57,7 +63,7 @@ void draw_tile(const Derived& d, const ViewStyle& v, Interaction& io) {
   ImVec2 origin = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();
   if (avail.x < 32 || avail.y < 32) return;
-  int slots = t.cols + t.pad;
+  int slots = t.slots_per_row();  // C + pad, or the span of a narrow TMA box
   TileGeometry g;
   g.cols = t.cols;
   g.grid = fit_grid(origin, avail, t.rows, slots, ImVec2(font * 2.2f, font * 2.2f), 0.0f, true);

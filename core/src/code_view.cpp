@@ -48,6 +48,7 @@ int precedence(char op) {
     case '-':
       return 4;
     case '>':
+    case '<':
       return 3;
     case '&':
       return 2;
@@ -76,6 +77,8 @@ std::int64_t fold(std::int64_t a, char op, std::int64_t b) {
       return a & b;
     case '>':
       return a >> b;  // ">>"
+    case '<':
+      return a << b;  // "<<"
     default:
       return 0;
   }
@@ -111,7 +114,7 @@ Expr apply(const Expr& a, char op, const Expr& b) {
     if (a.op == '*' && op == '%') return Expr::num(0);
     if (a.op == '%' && op == '%') return a;
   }
-  const std::string sym = op == '>' ? ">>" : std::string(1, op);
+  const std::string sym = op == '>' ? ">>" : op == '<' ? "<<" : std::string(1, op);
   Expr out;
   out.text = operand(a, op, false) + " " + sym + " " + operand(b, op, true);
   out.prec = precedence(op);
@@ -153,11 +156,31 @@ std::pair<Expr, Expr> physical(const TileLayout& t, const Expr& r, const Expr& c
       if (t.swizzle.kind == SwizzleKind::tma32) f = apply(apply(r, '/', num(4)), '%', num(2));
       return {r, apply(apply(apply(q, '^', f), '*', num(per_chunk)), '+', w)};
     }
-    case SwizzleKind::cute: {
-      const Swizzle z = t.swizzle.byte_swizzle();
+    case SwizzleKind::triton: {
+      // Triton's column XOR is linear over the row's bits (swizzle.hpp): row bit k adds
+      // column_xor(2^k) when set, so the XOR of those terms is the row's whole column XOR.
+      const TritonSwizzle& tr = t.swizzle.triton;
+      std::optional<Expr> x;
+      for (int bit = 0; (1 << bit) < t.rows; ++bit) {
+        const int basis = tr.column_xor(1 << bit, t.cols);
+        if (basis == 0) continue;
+        const Expr term =
+            apply(apply(apply(r, '>', num(bit)), '&', num(1)), '*', num(basis));
+        x = x ? apply(*x, '^', term) : term;
+      }
+      if (!x) return {r, c};
+      if (k > 1) x = apply(apply(*x, '/', num(k)), '*', num(k));
+      return {r, apply(c, '^', *x)};
+    }
+    case SwizzleKind::cute:
+    case SwizzleKind::cute_elem: {
+      const Swizzle z = t.byte_swizzle();
       const Expr pitch = num(t.pitch_bytes());
       const Expr o = apply(apply(r, '*', pitch), '+', apply(c, '*', num(e)));
-      const Expr moved = apply(apply(o, '&', num(z.yyy_mask())), '>', num(z.shift));
+      const Expr masked = apply(o, '&', num(z.yyy_mask()));
+      // A negative shift moves the bits up (CuTe's Swizzle<2,0,-2>).
+      const Expr moved = z.shift >= 0 ? apply(masked, '>', num(z.shift))
+                                      : apply(masked, '<', num(-z.shift));
       Expr swizzled = apply(o, '^', moved);
       if (k > 1 && (1 << z.base) < k * e)
         swizzled = apply(apply(swizzled, '/', num(k * e)), '*', num(k * e));
@@ -301,7 +324,7 @@ CodeView code_view(const Scenario& s, const Evaluation& e) {
   CodeView v;
   const TileLayout& t = s.tile;
   v.declaration = "__shared__ " + std::string(cuda_type_name(t.dtype)) + " tile[" +
-                  std::to_string(t.rows) + "][" + std::to_string(t.cols + t.pad) + "];";
+                  std::to_string(t.rows) + "][" + std::to_string(t.slots_per_row()) + "];";
   if (!e.ok()) {
     v.note = "no statement: the scenario breaks a rule (" + first_error(e.diagnostics) + ")";
     return v;

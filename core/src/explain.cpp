@@ -165,7 +165,7 @@ void add_stride_rule(const Analysis& a, Explanation* x) {
 //   bit  9 8 7 6 5 4 3 2 1 0
 //        y y y z z z . . . .    z ^= y
 void add_swizzle_bits(const TileLayout& t, Explanation* x) {
-  const Swizzle z = t.swizzle.byte_swizzle();
+  const Swizzle z = t.byte_swizzle();
   const int top = z.period_log2() - 1;
   std::string bits = "bit ", marks = "    ";
   for (int b = top; b >= 0; --b) {
@@ -397,13 +397,33 @@ void add_formula(const Scenario& s, Explanation* x) {
       x->bank_expression = "bank = (" + word_expression(f, "r", "c'", 0, false, true) +
                            ") mod 32, with c' = c ^ (r mod " + std::to_string(t.cols) + ")";
       break;
+    case SwizzleKind::triton: {
+      const TritonSwizzle& tr = t.swizzle.triton;
+      x->formula = "element (r, c) of " + decl + " is stored at column c' = c ^ x(r), Triton's " +
+                   "row XOR in elements: x(r) = XOR over the set bits 2^k of r of (" +
+                   std::to_string(tr.vec) + " * ((2^k / " + std::to_string(tr.per_phase) +
+                   ") mod " + std::to_string(tr.max_phase) + ")) mod " + std::to_string(t.cols) +
+                   " -> byte " + sum(term(pitch, "r"), term(e, "c'"));
+      x->bank_expression = "bank = (" + word_expression(f, "r", "c'", 0, false, true) +
+                           ") mod 32, with c' = c ^ x(r)";
+      break;
+    }
     case SwizzleKind::cute:
+    case SwizzleKind::cute_elem:
     case SwizzleKind::tma32:
     case SwizzleKind::tma64:
     case SwizzleKind::tma128: {
       std::ostringstream os;
-      os << t.swizzle.byte_swizzle();
-      x->formula = "element (r, c) of " + decl + " -> byte " + os.str() + "(" + byte + ")";
+      os << t.byte_swizzle();
+      // The unit matters: cute-elem's Swizzle counts elements, and is shown in its byte form.
+      std::string unit = " on byte offsets";
+      if (t.swizzle.kind == SwizzleKind::cute_elem) {
+        std::ostringstream given;
+        given << t.swizzle.cute;
+        unit = " on byte offsets (" + given.str() + " on " + std::string(dtype_name(t.dtype)) +
+               " element indices, M raised by log2 " + std::to_string(e) + ")";
+      }
+      x->formula = "element (r, c) of " + decl + " -> byte " + os.str() + "(" + byte + ")" + unit;
       // TMA rows are exactly one span long (TileLayout::check), so the XORed address bits
       // 7.. are row bits: 128B mode r mod 8; 64B mode (r / 2) mod 4; 32B mode (r / 4) mod 2.
       switch (t.swizzle.kind) {

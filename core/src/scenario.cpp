@@ -128,6 +128,10 @@ std::string check_choices(const Scenario& s) {
 
 }  // namespace
 
+LaneBlock lane_block(const TileLayout& t, Cell first, int k) {
+  return lane_block_of([&t](int r, int c) { return t(r, c); }, t.cols, t.elem_bytes(), first, k);
+}
+
 Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kWarpSize>* elements,
                                   std::vector<Diagnostic>* diagnostics) {
   std::array<LaneElements, kWarpSize> lane_elements{};
@@ -176,24 +180,9 @@ Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kW
         case AccessPattern::custom: break;
       }
       lane_elements[lane] = {first, k};
-      // The lane's k elements, in row-major order from `first`, must occupy one contiguous
-      // width-byte block once the layout (pad, swizzle) has placed them; the lowest byte is
-      // the address of the one access that moves them.
-      std::int64_t lowest = INT64_MAX;
-      std::int64_t bytes[16];
-      for (int j = 0; j < k; ++j) {
-        const std::int64_t pos = std::int64_t{first.row} * t.cols + first.col + j;
-        bytes[j] = t(static_cast<int>(pos / t.cols), static_cast<int>(pos % t.cols));
-        lowest = std::min(lowest, bytes[j]);
-      }
-      std::uint32_t covered = 0;
-      bool in_order = true;
-      for (int j = 0; j < k; ++j) {
-        const std::int64_t rel = bytes[j] - lowest;
-        if (rel % e == 0 && rel < std::int64_t{k} * e) covered |= 1u << (rel / e);
-        in_order = in_order && rel == std::int64_t{j} * e;
-      }
-      if (covered != (1u << k) - 1) {
+      const LaneBlock block = lane_block(t, first, k);
+      const std::int64_t lowest = block.lowest;
+      if (!block.contiguous) {
         lane_errors.push_back(
             {Severity::error, "contiguity",
              "lane " + std::to_string(lane) + ": " + elements_text(first, k) +
@@ -216,7 +205,7 @@ Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kW
              lane});
         continue;
       }
-      if (!in_order && !permuted_note) {
+      if (!block.in_order && !permuted_note) {
         permuted_note = true;
         diags.push_back({Severity::note, "permuted",
                          "the swizzle permutes the elements inside lane " + std::to_string(lane) +

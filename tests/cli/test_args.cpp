@@ -176,3 +176,31 @@ TEST_CASE("Numbers are whole, decimal and inside their range") {
 
 }  // namespace
 }  // namespace banklab::cli
+
+namespace banklab::cli {
+
+TEST_CASE("A repeatable flag keeps every value in order; the others are still refused twice") {
+  static constexpr FlagSpec kFlags[] = {{"access", "FAMILY"}, {"json", ""}};
+  static constexpr std::string_view kRepeatable[] = {"access"};
+  const CommandSyntax syntax{.command = "solve", .flags = kFlags, .repeatable = kRepeatable};
+  const std::vector<std::string_view> words = {"--access", "row:16:st", "--access=column",
+                                               "--json"};
+  const Expected<Args> args = parse_args(syntax, words);
+  REQUIRE(args);
+  CHECK(args->values("access") == std::vector<std::string_view>{"row:16:st", "column"});
+  CHECK(*args->value("access") == "row:16:st");
+  CHECK(args->values("json") == std::vector<std::string_view>{""});
+  const std::vector<std::string_view> twice = {"--json", "--json"};
+  const Expected<Args> refused = parse_args(syntax, twice);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error() == "--json is given twice");
+  for (const std::vector<std::string_view>& missing :
+       {std::vector<std::string_view>{"--access", "column", "--access"},
+        std::vector<std::string_view>{"--access", "--access", "column"}}) {
+    const Expected<Args> no_value = parse_args(syntax, missing);
+    REQUIRE_FALSE(no_value);
+    CHECK(no_value.error() == "missing value for --access (expected --access FAMILY)");
+  }
+}
+
+}  // namespace banklab::cli

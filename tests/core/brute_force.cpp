@@ -125,22 +125,48 @@ std::optional<WarpAccess> access_of(const Scenario& s) {
 }
 
 std::int64_t swizzle(int bits, int base, int shift, std::int64_t x) {
-  const std::int64_t yyy_mask = ((std::int64_t{1} << bits) - 1) << (base + shift);
-  return x ^ ((x & yyy_mask) >> shift);
+  const std::int64_t ones = (std::int64_t{1} << bits) - 1;
+  if (shift >= 0) {
+    const std::int64_t yyy_mask = ones << (base + shift);
+    return x ^ ((x & yyy_mask) >> shift);
+  }
+  // Negative S: the B bits at M are XORed into the B bits at M + |S|.
+  const std::int64_t yyy_mask = ones << base;
+  return x ^ ((x & yyy_mask) << -shift);
 }
 
 std::int64_t tile_byte(const TileLayout& t, int r, int c) {
   const std::int64_t e = element_bytes(t.dtype);
-  const std::int64_t pitch = (t.cols + t.pad) * e;
-  switch (t.swizzle.kind) {
+  std::int64_t pitch = (t.cols + t.pad) * e;
+  const SwizzleSpec& sw = t.swizzle;
+  switch (sw.kind) {
     case SwizzleKind::none: return r * pitch + c * e;
     case SwizzleKind::xor_columns: return r * pitch + (c ^ (r % t.cols)) * e;
     case SwizzleKind::cute:
-      return swizzle(t.swizzle.cute.bits, t.swizzle.cute.base, t.swizzle.cute.shift,
-                     r * pitch + c * e);
-    case SwizzleKind::tma32: return swizzle(1, 4, 3, r * pitch + c * e);
-    case SwizzleKind::tma64: return swizzle(2, 4, 3, r * pitch + c * e);
-    case SwizzleKind::tma128: return swizzle(3, 4, 3, r * pitch + c * e);
+      return swizzle(sw.cute.bits, sw.cute.base, sw.cute.shift, r * pitch + c * e);
+    case SwizzleKind::cute_elem:
+      // The element index r * (C + P) + c, swizzled, times e.
+      return swizzle(sw.cute.bits, sw.cute.base, sw.cute.shift, r * (t.cols + t.pad) + c) * e;
+    case SwizzleKind::triton: {
+      // Triton's bases, one per row bit, XORed together.
+      int x = 0;
+      for (int k = 0; k < 13; ++k) {
+        if (r & (1 << k))
+          x ^= (sw.triton.vec * ((1 << k) / sw.triton.per_phase % sw.triton.max_phase)) % t.cols;
+      }
+      return r * pitch + (c ^ x) * e;
+    }
+    case SwizzleKind::tma32:
+    case SwizzleKind::tma64:
+    case SwizzleKind::tma128: {
+      // A box row narrower than the span sits at span pitch.
+      const int mode_bits = sw.kind == SwizzleKind::tma32   ? 1
+                            : sw.kind == SwizzleKind::tma64 ? 2
+                                                            : 3;
+      const std::int64_t span = 16 << mode_bits;
+      if (pitch < span) pitch = span;
+      return swizzle(mode_bits, 4, 3, r * pitch + c * e);
+    }
   }
   return -1;
 }

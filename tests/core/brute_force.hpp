@@ -36,7 +36,8 @@ Count count(Op op, int width, const std::array<std::int64_t, kWarpSize>& offsets
 inline Count count(const WarpAccess& a) { return count(a.op, a.width, a.offsets); }
 
 // The layout function of layout.hpp, written out again from its formulas:
-//   none: r*pitch + c*e;  xor: r*pitch + (c ^ (r mod C))*e;  cute/tma: Swizzle(r*pitch + c*e).
+//   none: r*pitch + c*e;  xor: r*pitch + (c ^ (r mod C))*e;  cute/tma: Swizzle(r*pitch + c*e);
+//   cute-elem: Swizzle(element index)*e;  triton: r*pitch + (c ^ XOR of row-bit bases)*e.
 std::int64_t tile_byte(const TileLayout& t, int r, int c);
 
 // The 32 addresses of a scenario, from scenario.hpp's definitions of the row, column, matrix

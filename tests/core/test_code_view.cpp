@@ -146,7 +146,8 @@ TEST_CASE("the code of every tile, swizzle, pattern and width evaluates to the a
   for (DType d : kAllDTypes)
     for (int pad : {0, 1, 2, 4})
       for (const char* swizzle :
-           {"none", "xor", "tma32", "tma64", "tma128", "cute:3,4,3", "cute:2,2,3"})
+           {"none", "xor", "tma32", "tma64", "tma128", "cute:3,4,3", "cute:2,2,3",
+            "cute-elem:2,1,3", "cute:2,2,-2", "triton:2,2,4", "triton:3,1,8", "triton:1,2,4"})
         for (int cols : {16, 32, 64})
           for (AccessPattern pattern :
                {AccessPattern::row, AccessPattern::column, AccessPattern::matrix})

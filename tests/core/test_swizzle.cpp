@@ -17,11 +17,13 @@ TEST_CASE("a swizzle prints as CuTe writes it") {
   CHECK(os.str() == "Swizzle<3,4,3>");
 }
 
-TEST_CASE("Swizzle<B,M,S> applies the formula of hardware-rules.md and is its own inverse") {
-  // Every valid parameter set with B <= 4, M <= 5, S <= 6, on every offset of two periods.
+TEST_CASE("Swizzle<B,M,S> applies CuTe's formula and is its own inverse, S negative too") {
+  // Every valid parameter set with B <= 4, M <= 5, |S| <= 6 (S < 0: the bits at M are XORed
+  // into the bits at M + |S|), on every offset of two periods.
   for (int bits = 0; bits <= 4; ++bits) {
     for (int base = 0; base <= 5; ++base) {
-      for (int shift = bits; shift <= 6; ++shift) {
+      for (int shift = -6; shift <= 6; ++shift) {
+        if (shift > -bits && shift < bits) continue;
         const Swizzle s{bits, base, shift};
         CAPTURE(s);
         REQUIRE(s.check().empty());
@@ -50,7 +52,7 @@ TEST_CASE("Swizzle<B,M,S> applies the formula of hardware-rules.md and is its ow
 }
 
 TEST_CASE("the 128B mode puts chunk q of a 128-byte row r at chunk q ^ (r mod 8)") {
-  const Swizzle s = SwizzleSpec{SwizzleKind::tma128, {}}.byte_swizzle();
+  const Swizzle s = SwizzleSpec{SwizzleKind::tma128, {}}.byte_swizzle(1);
   for (int r = 0; r < 64; ++r) {
     for (int q = 0; q < 8; ++q) {
       for (int byte = 0; byte < 16; byte += 4) {
@@ -74,7 +76,7 @@ TEST_CASE("the TMA modes are Swizzle<1,4,3>, <2,4,3>, <3,4,3> with their spans a
                         Mode{SwizzleKind::tma128, {3, 4, 3}, 128, 1024}}) {
     const SwizzleSpec spec{m.kind, {}};
     CAPTURE(spec);
-    CHECK(spec.byte_swizzle() == m.swizzle);
+    CHECK(spec.byte_swizzle(1) == m.swizzle);
     CHECK(spec.tma_span_bytes() == m.span);
     CHECK(spec.tma_repeat_bytes() == m.repeat);
     // The repeat is the swizzle's period: the tile must hold whole ones.
@@ -86,7 +88,7 @@ TEST_CASE("the TMA modes are Swizzle<1,4,3>, <2,4,3>, <3,4,3> with their spans a
       CAPTURE(spec);
       CHECK(spec.tma_span_bytes() == 0);
       CHECK(spec.tma_repeat_bytes() == 0);
-      CHECK(spec.byte_swizzle()(12345) == 12345);
+      CHECK(spec.byte_swizzle(4)(12345) == 12345);
     }
   }
 }
@@ -96,14 +98,20 @@ TEST_CASE("check() names the rule a swizzle's parameters break") {
     CHECK(Swizzle{3, 4, 3}.check().empty());
     CHECK(Swizzle{0, 0, 0}.check().empty());
   }
-  SUBCASE("negative") {
+  SUBCASE("negative B or M") {
     const std::string why = Swizzle{-1, 4, 3}.check();
     CHECK(why.find("Swizzle<-1,4,3>") != std::string::npos);
     CHECK(why.find(">= 0") != std::string::npos);
+    CHECK_FALSE(Swizzle{2, -1, 3}.check().empty());
   }
-  SUBCASE("S below B") {
+  SUBCASE("|S| below B") {
     const std::string why = Swizzle{3, 4, 2}.check();
-    CHECK(why.find("S (2) must be >= B (3)") != std::string::npos);
+    CHECK(why.find("|S| (2) must be >= B (3)") != std::string::npos);
+    CHECK(Swizzle{3, 4, -1}.check().find("|S| (1) must be >= B (3)") != std::string::npos);
+  }
+  SUBCASE("a negative S of at least B is CuTe's left shift, CUTLASS's Swizzle<2,0,-2>") {
+    CHECK(Swizzle{2, 0, -2}.check().empty());
+    CHECK(Swizzle{2, 0, -2}.period_log2() == 4);
   }
   SUBCASE("too many bits") {
     const std::string why = Swizzle{8, 20, 8}.check();
@@ -132,10 +140,18 @@ TEST_CASE("S < B is refused: with S = 0 the map clears bits, with 0 < S < B it i
 }
 
 TEST_CASE("every swizzle spelling parses back to itself") {
-  const std::vector<SwizzleSpec> specs = {
-      {SwizzleKind::none, {}},  {SwizzleKind::xor_columns, {}}, {SwizzleKind::cute, {3, 4, 3}},
-      {SwizzleKind::cute, {0, 0, 0}}, {SwizzleKind::cute, {2, 5, 4}}, {SwizzleKind::tma32, {}},
-      {SwizzleKind::tma64, {}}, {SwizzleKind::tma128, {}}};
+  const std::vector<SwizzleSpec> specs = {{SwizzleKind::none, {}},
+                                          {SwizzleKind::xor_columns, {}},
+                                          {SwizzleKind::cute, {3, 4, 3}},
+                                          {SwizzleKind::cute, {0, 0, 0}},
+                                          {SwizzleKind::cute, {2, 5, 4}},
+                                          {SwizzleKind::tma32, {}},
+                                          {SwizzleKind::tma64, {}},
+                                          {SwizzleKind::tma128, {}},
+                                          {SwizzleKind::cute, {2, 0, -2}},
+                                          {SwizzleKind::cute_elem, {3, 3, 3}},
+                                          {SwizzleKind::triton, {}, {8, 1, 8}},
+                                          {SwizzleKind::triton, {}, {3, 5, 7}}};
   for (const SwizzleSpec& spec : specs) {
     CAPTURE(spec);
     const Expected<SwizzleSpec> parsed = parse_swizzle(to_string(spec));
@@ -144,11 +160,16 @@ TEST_CASE("every swizzle spelling parses back to itself") {
   }
   CHECK(to_string(SwizzleSpec{SwizzleKind::cute, {3, 4, 3}}) == "cute:3,4,3");
   CHECK(to_string(SwizzleSpec{SwizzleKind::xor_columns, {}}) == "xor");
+  CHECK(to_string(SwizzleSpec{SwizzleKind::cute_elem, {3, 3, 3}}) == "cute-elem:3,3,3");
+  CHECK(to_string(SwizzleSpec{SwizzleKind::cute, {2, 0, -2}}) == "cute:2,0,-2");
+  CHECK(to_string(SwizzleSpec{SwizzleKind::triton, {}, {8, 1, 8}}) == "triton:8,1,8");
 }
 
 TEST_CASE("a bad swizzle spelling gets a message that quotes it") {
-  for (const char* text : {"", "tma256", "XOR", "cute:", "cute:3,4", "cute:3,4,3,", "cute:a,b,c",
-                           "cute:3;4;3", "cute:3,4,3x", "cute: 3,4,3"}) {
+  for (const char* text :
+       {"", "tma256", "XOR", "cute:", "cute:3,4", "cute:3,4,3,", "cute:a,b,c", "cute:3;4;3",
+        "cute:3,4,3x", "cute: 3,4,3", "cute-elem:", "cute-elem:3,3", "triton:", "triton:8,1",
+        "triton:8,1,8,", "cuteelem:3,3,3"}) {
     CAPTURE(text);
     const Expected<SwizzleSpec> parsed = parse_swizzle(text);
     REQUIRE_FALSE(parsed.has_value());
@@ -157,8 +178,125 @@ TEST_CASE("a bad swizzle spelling gets a message that quotes it") {
   SUBCASE("parameters that break a rule are refused with the rule") {
     const Expected<SwizzleSpec> parsed = parse_swizzle("cute:3,4,1");
     REQUIRE_FALSE(parsed.has_value());
-    CHECK(parsed.error().find("S (1) must be >= B (3)") != std::string::npos);
+    CHECK(parsed.error().find("|S| (1) must be >= B (3)") != std::string::npos);
   }
+}
+
+TEST_CASE("parameters that break a rule are refused with it, in each notation") {
+  const Expected<SwizzleSpec> elem = parse_swizzle("cute-elem:3,3,2");
+  REQUIRE_FALSE(elem.has_value());
+  CHECK(elem.error().find("|S| (2) must be >= B (3)") != std::string::npos);
+  for (const char* text : {"triton:0,1,8", "triton:8,0,8", "triton:8,1,0", "triton:8,1,2000"}) {
+    CAPTURE(text);
+    const Expected<SwizzleSpec> parsed = parse_swizzle(text);
+    REQUIRE_FALSE(parsed.has_value());
+    CHECK(parsed.error().find("between 1 and 1024") != std::string::npos);
+  }
+}
+
+TEST_CASE("cute-elem:B,M,S swizzles element indices: in bytes it is Swizzle<B, M + log2 e, S>") {
+  // Every element-form swizzle with B <= 3, M <= 3, |S| in B..5, every dtype: element i, byte
+  // j inside it, lands at swizzle(i) * e + j.
+  for (int e : {1, 2, 4, 8}) {
+    for (int bits = 1; bits <= 3; ++bits) {
+      for (int base = 0; base <= 3; ++base) {
+        for (int shift = -5; shift <= 5; ++shift) {
+          if (shift > -bits && shift < bits) continue;
+          const SwizzleSpec spec{SwizzleKind::cute_elem, {bits, base, shift}};
+          const Swizzle bytes = spec.byte_swizzle(e);
+          CAPTURE(e);
+          CAPTURE(spec);
+          REQUIRE(bytes.check().empty());
+          bool ok = true;
+          for (std::int64_t i = 0; i < 512 && ok; ++i) {
+            for (int j = 0; j < e && ok; ++j) {
+              ok = bytes(i * e + j) == brute::swizzle(bits, base, shift, i) * e + j;
+            }
+          }
+          CHECK(ok);
+        }
+      }
+    }
+  }
+  // FlashAttention-2's bf16 Swizzle<3,3,3>, composed with an element layout, is the 128-byte
+  // TMA pattern in bytes.
+  CHECK(SwizzleSpec{SwizzleKind::cute_elem, {3, 3, 3}}.byte_swizzle(2) ==
+        SwizzleSpec{SwizzleKind::tma128}.byte_swizzle(2));
+}
+
+TEST_CASE("Triton's swizzled shared layout matches the examples of the TritonGPU dialect") {
+  // The dialect documents each encoding by the element stored in every slot of a small tile:
+  // stored[r][c] is the element (row-major index) at slot (r, c). The layout is its own
+  // inverse per row, so slot (r, c) holds element (r, c ^ column_xor(r, C)).
+  struct Example {
+    TritonSwizzle t;
+    int rows, cols;
+    std::vector<int> stored;
+  };
+  const Example examples[] = {
+      {{1, 1, 4}, 4, 4, {0, 1, 2, 3, 5, 4, 7, 6, 10, 11, 8, 9, 15, 14, 13, 12}},
+      {{1, 2, 4}, 4, 4, {0, 1, 2, 3, 4, 5, 6, 7, 9, 8, 11, 10, 13, 12, 15, 14}},
+      {{1, 1, 2}, 8, 4, {0,  1,  2,  3,  5,  4,  7,  6,  8,  9,  10, 11, 13, 12, 15, 14,
+                         16, 17, 18, 19, 21, 20, 23, 22, 24, 25, 26, 27, 29, 28, 31, 30}},
+      {{1, 2, 2}, 8, 4, {0,  1,  2,  3,  4,  5,  6,  7,  9,  8,  11, 10, 13, 12, 15, 14,
+                         16, 17, 18, 19, 20, 21, 22, 23, 25, 24, 27, 26, 29, 28, 31, 30}},
+      {{2, 1, 4}, 4, 8, {0,  1,  2,  3,  4,  5,  6,  7,  10, 11, 8,  9,  14, 15, 12, 13,
+                         20, 21, 22, 23, 16, 17, 18, 19, 30, 31, 28, 29, 26, 27, 24, 25}},
+  };
+  for (const Example& ex : examples) {
+    CAPTURE(ex.t.vec);
+    CAPTURE(ex.t.per_phase);
+    CAPTURE(ex.t.max_phase);
+    for (int r = 0; r < ex.rows; ++r) {
+      for (int c = 0; c < ex.cols; ++c) {
+        CAPTURE(r);
+        CAPTURE(c);
+        const int element = r * ex.cols + (c ^ ex.t.column_xor(r, ex.cols));
+        CHECK(element == ex.stored[static_cast<std::size_t>(r * ex.cols + c)]);
+      }
+    }
+  }
+}
+
+TEST_CASE("Triton's row XOR is vec * ((r / perPhase) mod maxPhase) mod C for powers of two") {
+  for (int vec = 1; vec <= 16; vec *= 2) {
+    for (int per_phase = 1; per_phase <= 8; per_phase *= 2) {
+      for (int max_phase = 1; max_phase <= 32; max_phase *= 2) {
+        for (int cols = 1; cols <= 128; cols *= 2) {
+          const TritonSwizzle t{vec, per_phase, max_phase};
+          bool ok = true;
+          for (int r = 0; r < 256 && ok; ++r) {
+            ok = t.column_xor(r, cols) == vec * (r / per_phase % max_phase) % cols;
+          }
+          CAPTURE(vec);
+          CAPTURE(per_phase);
+          CAPTURE(max_phase);
+          CAPTURE(cols);
+          CHECK(ok);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("Triton's other parameter sets XOR the bases of the row's bits, as its linear layout") {
+  // maxPhase 3, perPhase 1, vec 1, 4 columns: the bases of rows 1, 2, 4, 8 are 1, 2, 1, 2.
+  // Row 3 XORs 1 and 2 (3), where the phase reading (3 mod 3 = 0) would say 0; row 5 XORs 1 and
+  // 1 (0), where it would say 2.
+  const TritonSwizzle t{1, 1, 3};
+  CHECK(t.column_xor(1, 4) == 1);
+  CHECK(t.column_xor(2, 4) == 2);
+  CHECK(t.column_xor(3, 4) == 3);
+  CHECK(t.column_xor(4, 4) == 1);
+  CHECK(t.column_xor(5, 4) == 0);
+  CHECK(t.column_xor(12, 4) == 3);
+  // perPhase 3: rows 1 and 2 have phase 0, row 4 phase 1, row 8 phase 2.
+  const TritonSwizzle p{2, 3, 4};
+  CHECK(p.column_xor(1, 16) == 0);
+  CHECK(p.column_xor(2, 16) == 0);
+  CHECK(p.column_xor(4, 16) == 2);
+  CHECK(p.column_xor(8, 16) == 4);
+  CHECK(p.column_xor(12, 16) == 6);
 }
 
 }  // namespace banklab

@@ -244,7 +244,7 @@ TEST_CASE("the embedded GLSL programs build, and a broken one reports the driver
   require_display();
   // Seen once under heavy load: glfwInit() failed; the callback says why if it happens again.
   glfwSetErrorCallback(
-      [](int code, const char* text) { MESSAGE("GLFW error " << code << ": " << text); });
+      [](int code, const char* text) { MESSAGE("GLFW error " << code << ": " << std::string(text)); });
   REQUIRE(glfwInit());
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);

@@ -14,4 +14,5 @@
 #include "banklab/layout.hpp"
 #include "banklab/presets.hpp"
 #include "banklab/scenario.hpp"
+#include "banklab/solve.hpp"
 #include "banklab/swizzle.hpp"

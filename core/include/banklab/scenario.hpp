@@ -57,6 +57,40 @@ struct Evaluation {
   bool ok() const { return analysis.has_value(); }
 };
 
+// Where one lane's k elements (row-major from `first`, k <= 16) sit once the layout (pad,
+// swizzle) has placed them. One access of k * e bytes can move them only when they form one
+// contiguous block; its address is the lowest byte, which must also be aligned to the width.
+struct LaneBlock {
+  std::int64_t lowest = 0;
+  bool contiguous = false;  // the k elements cover exactly [lowest, lowest + k * e)
+  bool in_order = false;    // and in their logical order (else registers must reorder them)
+};
+LaneBlock lane_block(const TileLayout& t, Cell first, int k);
+// The same from any function (r, c) -> byte over a tile of `cols` columns of e-byte elements
+// (a tabulated byte_map, for the solver).
+template <class ByteOf>
+LaneBlock lane_block_of(const ByteOf& byte_of, int cols, int e, Cell first, int k) {
+  LaneBlock block;
+  block.lowest = INT64_MAX;
+  std::int64_t bytes[16];
+  const bool one_row = first.col + k <= cols;  // the usual case: no division per element
+  for (int j = 0; j < k; ++j) {
+    const std::int64_t pos = std::int64_t{first.row} * cols + first.col + j;
+    bytes[j] = one_row ? byte_of(first.row, first.col + j)
+                       : byte_of(static_cast<int>(pos / cols), static_cast<int>(pos % cols));
+    block.lowest = bytes[j] < block.lowest ? bytes[j] : block.lowest;
+  }
+  std::uint32_t covered = 0;
+  block.in_order = true;
+  for (int j = 0; j < k; ++j) {
+    const std::int64_t rel = bytes[j] - block.lowest;
+    if (rel % e == 0 && rel < std::int64_t{k} * e) covered |= 1u << (rel / e);
+    block.in_order = block.in_order && rel == std::int64_t{j} * e;
+  }
+  block.contiguous = covered == (1u << k) - 1;
+  return block;
+}
+
 // Build the 32 addresses: diagnostics for every rule the scenario breaks (tile, index, width,
 // alignment, contiguity of a lane's elements under the swizzle, bounds).
 Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kWarpSize>* elements,
