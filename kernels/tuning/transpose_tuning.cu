@@ -1,7 +1,7 @@
 // banklab_transpose_tuning: the measurements behind the fast transposes' choices, so that every
 // figure docs/gpu-results.md gives for them can be made again with one command:
 //
-//   banklab_transpose_tuning [roofs] [pitch] [walks] [caps] [tma] [cublas]   (none: all)
+//   banklab_transpose_tuning [roofs] [pitch] [walks] [caps] [tma] [cublas] [fp8]   (none: all)
 //
 // Every line is a paired measurement on one pair of 2 GiB buffers: the candidate and the
 // suite's copy roof (copy16) timed back to back on the same bytes (median of 21 launches after
@@ -248,6 +248,25 @@ void caps() {
   }
   for (const int cap : {3, 4, 0}) {
     Fp8Fast::run("fp8-fast, cap " + std::to_string(cap), 16384, 16384, Walk::product, cap);
+  }
+}
+
+// fp8: the fp8 fast kernel's launch choices (tile shape, bytes in flight per thread, block cap,
+// L2 prefetch) on 16384 x 16384, three passes over the candidates so that the spread between
+// passes shows next to the differences between candidates.
+void fp8() {
+  std::puts("== fp8: fp8-fast candidates on 16384 x 16384, three passes");
+  using Fp8NoPrefetch = Fast<std::uint8_t, 128, 128, 4, 1, 0>;
+  using Fp8Wide = Fast<std::uint8_t, 128, 256, 4, 1, 256>;  // 8 loads per thread, 32 KB tile
+  using Fp8Tall = Fast<std::uint8_t, 256, 128, 4, 1, 256>;  // 8 loads per thread, 32 KB tile
+  const int n = 16384;
+  for (int pass = 0; pass < 3; ++pass) {
+    Fp8Fast::run("fp8-fast 128x128 (the suite's)", n, n, Walk::product, kOtherCap);
+    Fp8Fast::run("fp8-fast 128x128, cap 6", n, n, Walk::product, 6);
+    Fp8NoPrefetch::run("fp8-fast 128x128, no L2 prefetch", n, n, Walk::product, kOtherCap);
+    Fp8Wide::run("fp8-fast 128x256", n, n, Walk::product, kOtherCap);
+    Fp8Wide::run("fp8-fast 128x256, cap 4", n, n, Walk::product, 4);
+    Fp8Tall::run("fp8-fast 256x128", n, n, Walk::product, kOtherCap);
   }
 }
 
@@ -518,6 +537,7 @@ int run(const std::vector<std::string>& sections) {
     if (wanted("caps")) caps();
     if (wanted("tma")) tma();
     if (wanted("cublas")) cublas();
+    if (wanted("fp8")) fp8();
   } catch (const CudaFailure& failure) {
     std::fprintf(stderr, "banklab_transpose_tuning: %s\n", failure.what());
     return 1;
@@ -529,12 +549,12 @@ int run(const std::vector<std::string>& sections) {
 }  // namespace banklab::gpu::detail
 
 int main(int argc, char** argv) {
-  const std::vector<std::string> known = {"roofs", "pitch", "walks", "caps", "tma", "cublas"};
+  const std::vector<std::string> known = {"roofs", "pitch", "walks", "caps", "tma", "cublas", "fp8"};
   std::vector<std::string> sections;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-h" || a == "--help") {
-      std::puts("usage: banklab_transpose_tuning [roofs] [pitch] [walks] [caps] [tma] [cublas]\n"
+      std::puts("usage: banklab_transpose_tuning [roofs] [pitch] [walks] [caps] [tma] [cublas] [fp8]\n"
                 "The paired measurements behind the fast transposes (docs/gpu-results.md); no "
                 "section: all of them.");
       return 0;
