@@ -200,6 +200,7 @@ using Bf16Fast = Fast<std::uint16_t, 128, 128, 16, 1, 0>;
 using Fp32Fast = Fast<std::uint32_t, 64, 64, 16, 1, 0>;
 using Fp64Fast = Fast<std::uint64_t, 32, 32, 16, 6, 0>;
 constexpr int kFp32Cap = 4;  // the suite's caps
+constexpr int kFp8Cap = 4;
 constexpr int kOtherCap = 0;
 
 // pitch: the same kernel on shapes whose row pitch is or is not a multiple of 128 KiB.
@@ -210,7 +211,7 @@ void pitch() {
     Fp64Fast::run("fp64-fast, 128 KiB pitch", 8192, 16384, w, kOtherCap);
     Fp32Fast::run("fp32-fast, 128 KiB pitch", 16384, 32768, w, kFp32Cap);
     Bf16Fast::run("bf16-fast, 128 KiB pitch", 16384, 65536, w, kOtherCap);
-    Fp8Fast::run("fp8-fast, 128 KiB pitch", 16384, 131072, w, kOtherCap);
+    Fp8Fast::run("fp8-fast, 128 KiB pitch", 16384, 131072, w, kFp8Cap);
   }
   Fp64Fast::run("fp64-fast, 64 KiB pitch", 16384, 8192, Walk::product, kOtherCap);
   Fp64Fast::run("fp64-fast, 128 KiB + 256 B pitch", 16384, 16416, Walk::product, kOtherCap);
@@ -218,7 +219,7 @@ void pitch() {
   Fp32Fast::run("fp32-fast, 64 KiB pitch", 16384, 16384, Walk::product, kFp32Cap);
   Fp32Fast::run("fp32-fast, 90.5 KiB pitch", 23168, 23168, Walk::product, kFp32Cap);
   Bf16Fast::run("bf16-fast, 32 KiB pitch", 16384, 16384, Walk::product, kOtherCap);
-  Fp8Fast::run("fp8-fast, 16 KiB pitch", 16384, 16384, Walk::product, kOtherCap);
+  Fp8Fast::run("fp8-fast, 16 KiB pitch", 16384, 16384, Walk::product, kFp8Cap);
 }
 
 // walks: on a 256 KiB pitch, pairs of tile columns 32, 64 and 128 KiB apart.
@@ -246,7 +247,7 @@ void caps() {
   for (const int cap : {2, 0}) {
     Bf16Fast::run("bf16-fast, cap " + std::to_string(cap), 16384, 16384, Walk::product, cap);
   }
-  for (const int cap : {3, 4, 0}) {
+  for (const int cap : {3, 4, 5, 0}) {
     Fp8Fast::run("fp8-fast, cap " + std::to_string(cap), 16384, 16384, Walk::product, cap);
   }
 }
@@ -261,12 +262,13 @@ void fp8() {
   using Fp8Tall = Fast<std::uint8_t, 256, 128, 4, 1, 256>;  // 8 loads per thread, 32 KB tile
   const int n = 16384;
   for (int pass = 0; pass < 3; ++pass) {
-    Fp8Fast::run("fp8-fast 128x128 (the suite's)", n, n, Walk::product, kOtherCap);
-    Fp8Fast::run("fp8-fast 128x128, cap 6", n, n, Walk::product, 6);
-    Fp8NoPrefetch::run("fp8-fast 128x128, no L2 prefetch", n, n, Walk::product, kOtherCap);
-    Fp8Wide::run("fp8-fast 128x256", n, n, Walk::product, kOtherCap);
-    Fp8Wide::run("fp8-fast 128x256, cap 4", n, n, Walk::product, 4);
-    Fp8Tall::run("fp8-fast 256x128", n, n, Walk::product, kOtherCap);
+    Fp8Fast::run("fp8-fast 128x128, cap 4 (the suite's)", n, n, Walk::product, kFp8Cap);
+    Fp8Fast::run("fp8-fast 128x128, cap 5", n, n, Walk::product, 5);
+    Fp8Fast::run("fp8-fast 128x128, no cap (8)", n, n, Walk::product, 0);
+    Fp8NoPrefetch::run("fp8-fast 128x128, cap 4, no L2 prefetch", n, n, Walk::product, kFp8Cap);
+    Fp8Wide::run("fp8-fast 128x256, cap 2", n, n, Walk::product, 2);
+    Fp8Wide::run("fp8-fast 128x256, cap 3", n, n, Walk::product, 3);
+    Fp8Tall::run("fp8-fast 256x128, cap 2", n, n, Walk::product, 2);
   }
 }
 
