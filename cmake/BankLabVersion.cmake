@@ -4,10 +4,17 @@
 # otherwise relink every program and suite. Outside a git checkout of this very tree (a
 # tarball, or a copy inside another repository) the commit is "unknown" and the package
 # version is the project's alone.
-set(BANKLAB_COMMIT unknown)
+# A commit given on the command line (-DBANKLAB_COMMIT=..., for a tree copied without its .git,
+# as on the GPU machine) is kept; git is asked only when none was given.
 set(BANKLAB_PACKAGE_VERSION ${PROJECT_VERSION})
+if(BANKLAB_COMMIT)
+  set(banklab_commit_given TRUE)
+else()
+  set(BANKLAB_COMMIT unknown)
+  set(banklab_commit_given FALSE)
+endif()
 find_package(Git QUIET)
-if(GIT_FOUND)
+if(GIT_FOUND AND NOT banklab_commit_given)
   execute_process(
     COMMAND ${GIT_EXECUTABLE} -C ${PROJECT_SOURCE_DIR} rev-parse --show-toplevel --short=12 HEAD
     OUTPUT_VARIABLE git_out RESULT_VARIABLE git_status ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)

@@ -1,7 +1,7 @@
 // banklab_transpose_tuning: the measurements behind the fast transposes' choices, so that every
 // figure docs/gpu-results.md gives for them can be made again with one command:
 //
-//   banklab_transpose_tuning [roofs] [pitch] [walks] [caps] [tma] [cublas]   (none: all)
+//   banklab_transpose_tuning [roofs] [pitch] [walks] [caps] [tma] [cublas] [fp8]   (none: all)
 //
 // Every line is a paired measurement on one pair of 2 GiB buffers: the candidate and the
 // suite's copy roof (copy16) timed back to back on the same bytes (median of 21 launches after
@@ -200,6 +200,7 @@ using Bf16Fast = Fast<std::uint16_t, 128, 128, 16, 1, 0>;
 using Fp32Fast = Fast<std::uint32_t, 64, 64, 16, 1, 0>;
 using Fp64Fast = Fast<std::uint64_t, 32, 32, 16, 6, 0>;
 constexpr int kFp32Cap = 4;  // the suite's caps
+constexpr int kFp8Cap = 4;
 constexpr int kOtherCap = 0;
 
 // pitch: the same kernel on shapes whose row pitch is or is not a multiple of 128 KiB.
@@ -210,7 +211,7 @@ void pitch() {
     Fp64Fast::run("fp64-fast, 128 KiB pitch", 8192, 16384, w, kOtherCap);
     Fp32Fast::run("fp32-fast, 128 KiB pitch", 16384, 32768, w, kFp32Cap);
     Bf16Fast::run("bf16-fast, 128 KiB pitch", 16384, 65536, w, kOtherCap);
-    Fp8Fast::run("fp8-fast, 128 KiB pitch", 16384, 131072, w, kOtherCap);
+    Fp8Fast::run("fp8-fast, 128 KiB pitch", 16384, 131072, w, kFp8Cap);
   }
   Fp64Fast::run("fp64-fast, 64 KiB pitch", 16384, 8192, Walk::product, kOtherCap);
   Fp64Fast::run("fp64-fast, 128 KiB + 256 B pitch", 16384, 16416, Walk::product, kOtherCap);
@@ -218,7 +219,7 @@ void pitch() {
   Fp32Fast::run("fp32-fast, 64 KiB pitch", 16384, 16384, Walk::product, kFp32Cap);
   Fp32Fast::run("fp32-fast, 90.5 KiB pitch", 23168, 23168, Walk::product, kFp32Cap);
   Bf16Fast::run("bf16-fast, 32 KiB pitch", 16384, 16384, Walk::product, kOtherCap);
-  Fp8Fast::run("fp8-fast, 16 KiB pitch", 16384, 16384, Walk::product, kOtherCap);
+  Fp8Fast::run("fp8-fast, 16 KiB pitch", 16384, 16384, Walk::product, kFp8Cap);
 }
 
 // walks: on a 256 KiB pitch, pairs of tile columns 32, 64 and 128 KiB apart.
@@ -246,8 +247,28 @@ void caps() {
   for (const int cap : {2, 0}) {
     Bf16Fast::run("bf16-fast, cap " + std::to_string(cap), 16384, 16384, Walk::product, cap);
   }
-  for (const int cap : {3, 4, 0}) {
+  for (const int cap : {3, 4, 5, 0}) {
     Fp8Fast::run("fp8-fast, cap " + std::to_string(cap), 16384, 16384, Walk::product, cap);
+  }
+}
+
+// fp8: the fp8 fast kernel's launch choices (tile shape, bytes in flight per thread, block cap,
+// L2 prefetch) on 16384 x 16384, three passes over the candidates so that the spread between
+// passes shows next to the differences between candidates.
+void fp8() {
+  std::puts("== fp8: fp8-fast candidates on 16384 x 16384, three passes");
+  using Fp8NoPrefetch = Fast<std::uint8_t, 128, 128, 4, 1, 0>;
+  using Fp8Wide = Fast<std::uint8_t, 128, 256, 4, 1, 256>;  // 8 loads per thread, 32 KB tile
+  using Fp8Tall = Fast<std::uint8_t, 256, 128, 4, 1, 256>;  // 8 loads per thread, 32 KB tile
+  const int n = 16384;
+  for (int pass = 0; pass < 3; ++pass) {
+    Fp8Fast::run("fp8-fast 128x128, cap 4 (the suite's)", n, n, Walk::product, kFp8Cap);
+    Fp8Fast::run("fp8-fast 128x128, cap 5", n, n, Walk::product, 5);
+    Fp8Fast::run("fp8-fast 128x128, no cap (8)", n, n, Walk::product, 0);
+    Fp8NoPrefetch::run("fp8-fast 128x128, cap 4, no L2 prefetch", n, n, Walk::product, kFp8Cap);
+    Fp8Wide::run("fp8-fast 128x256, cap 2", n, n, Walk::product, 2);
+    Fp8Wide::run("fp8-fast 128x256, cap 3", n, n, Walk::product, 3);
+    Fp8Tall::run("fp8-fast 256x128, cap 2", n, n, Walk::product, 2);
   }
 }
 
@@ -518,6 +539,7 @@ int run(const std::vector<std::string>& sections) {
     if (wanted("caps")) caps();
     if (wanted("tma")) tma();
     if (wanted("cublas")) cublas();
+    if (wanted("fp8")) fp8();
   } catch (const CudaFailure& failure) {
     std::fprintf(stderr, "banklab_transpose_tuning: %s\n", failure.what());
     return 1;
@@ -529,12 +551,12 @@ int run(const std::vector<std::string>& sections) {
 }  // namespace banklab::gpu::detail
 
 int main(int argc, char** argv) {
-  const std::vector<std::string> known = {"roofs", "pitch", "walks", "caps", "tma", "cublas"};
+  const std::vector<std::string> known = {"roofs", "pitch", "walks", "caps", "tma", "cublas", "fp8"};
   std::vector<std::string> sections;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-h" || a == "--help") {
-      std::puts("usage: banklab_transpose_tuning [roofs] [pitch] [walks] [caps] [tma] [cublas]\n"
+      std::puts("usage: banklab_transpose_tuning [roofs] [pitch] [walks] [caps] [tma] [cublas] [fp8]\n"
                 "The paired measurements behind the fast transposes (docs/gpu-results.md); no "
                 "section: all of them.");
       return 0;
