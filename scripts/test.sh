@@ -15,6 +15,12 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 banklab_install_packages $BANKLAB_PACKAGES_BUILD $BANKLAB_PACKAGES_GUI $BANKLAB_PACKAGES_TEST
+if command -v clang-format >/dev/null; then
+  echo "== the house style (.clang-format)"
+  bash "$BANKLAB_ROOT/scripts/check-format.sh"
+else
+  echo "BankLab: format check skipped: no clang-format (it is installed wherever packages can be)"
+fi
 gui=ON
 if ! banklab_gui_available; then
   gui=OFF
