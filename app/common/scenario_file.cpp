@@ -12,6 +12,7 @@
 
 #include "banklab/format.hpp"
 #include "scenario_flags.hpp"
+#include "text_file.hpp"
 
 namespace banklab::cli {
 namespace {
@@ -124,25 +125,7 @@ Expected<ScenarioFile> read_scenario_file(const std::string& path) {
 }
 
 Expected<bool> write_scenario_file(const std::string& path, const Scenario& s) {
-  // The file is replaced by a rename: never do that to a device, a pipe or a folder.
-  struct stat info {};
-  if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
-    return Error{shown(path, 200) + ": not a regular file; a scenario is written to a file"};
-  }
-  const std::string text = scenario_file_text(s);
-  const std::string temporary = path + ".tmp" + std::to_string(::getpid());
-  const auto fail = [&](std::string_view what) {
-    const std::string message =
-        shown(path, 200) + ": cannot " + std::string(what) + ": " + std::strerror(errno);
-    std::remove(temporary.c_str());
-    return Error{message};
-  };
-  std::FILE* out = std::fopen(temporary.c_str(), "wb");
-  if (out == nullptr) return fail("create it");
-  const bool written = std::fwrite(text.data(), 1, text.size(), out) == text.size();
-  if (std::fclose(out) != 0 || !written) return fail("write it");
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) return fail("replace it");
-  return true;
+  return write_text_file(path, scenario_file_text(s), "a scenario");
 }
 
 }  // namespace banklab::cli

@@ -62,6 +62,7 @@ namespace {
 
 constexpr cli::FlagSpec kGuiFlags[] = {
     {"theme", "T", "dark, or light for projectors"},
+    {"palette", "P", "standard, or colour-blind (Okabe-Ito: blue, vermillion, green)"},
     {"zoom", "Z", "text and widget scale on top of the screen's DPI (0.5 to 4)"},
     {"size", "WxH", "window size in pixels (screenshot default 1920x1080)"},
     {"screenshot", "PNG", "render in a real window, save a PNG of exactly WxH, exit"},
@@ -119,6 +120,10 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     } else {
       return Error{"--theme is 'dark' or 'light'; got " + cli::quote(*v)};
     }
+  }
+  if (const auto v = args.value("palette")) {
+    o.scheme = parse_scheme(*v);
+    if (!o.scheme) return Error{"--palette is 'standard' or 'colour-blind'; got " + cli::quote(*v)};
   }
   if (const auto v = args.value("zoom")) {
     std::optional<float> z = to_float(*v);

@@ -32,6 +32,7 @@ struct Options {
   std::optional<std::string> geometry;     // with --screenshot: the views' cell rectangles
   std::optional<WindowSize> size;          // framebuffer size in pixels
   std::optional<Theme> theme;
+  std::optional<Scheme> scheme;  // --palette standard|colour-blind
   std::optional<float> zoom;
   int bench_frames = 0;                    // > 0: render that many frames, print timings, exit
   std::optional<int> clock;                // step-through stopped after this many wavefronts

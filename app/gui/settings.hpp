@@ -1,6 +1,7 @@
 #pragma once
-// What banklab-gui remembers between runs: theme, zoom and the last lesson, in a small
-// "key = value" file next to ImGui's imgui.ini under $XDG_CONFIG_HOME/banklab/ (falling back to
+// What banklab-gui remembers between runs: theme, colour scheme, zoom and the last lesson, in a
+// small "key = value" file next to ImGui's imgui.ini under $XDG_CONFIG_HOME/banklab/ (falling back
+// to
 // ~/.config/banklab/). A bad line is reported and skipped; it never stops the app.
 #include <filesystem>
 #include <optional>
@@ -16,6 +17,7 @@ struct Settings {
   Theme theme = Theme::dark;
   float zoom = 1.0f;
   std::string preset;  // empty: the default lesson
+  Scheme scheme = Scheme::standard;  // "palette = colour-blind" in the file
 
   friend bool operator==(const Settings&, const Settings&) = default;
 };

@@ -15,7 +15,9 @@
 
 namespace banklab::gui {
 
-inline const Palette& colours(const AppState& s) { return palette(s.settings.theme); }
+inline const Palette& colours(const AppState& s) {
+  return palette(s.settings.theme, s.settings.scheme);
+}
 
 // DPI x zoom, as the fonts were built for it: line widths and margins follow it.
 inline float ui_scale() { return ImGui::GetFontSize() / kBaseFontPixels; }

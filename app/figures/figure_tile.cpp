@@ -1,0 +1,93 @@
+// The tile as a figure: every slot coloured by its bank (a heat map), padding striped grey, the
+// elements of the current access outlined and every lane's first element numbered. Logical:
+// element (r, c) where the program indexes it, coloured by the bank it really lands in.
+// Physical: the slots as stored, so a swizzle's moves show.
+#include <algorithm>
+#include <cmath>
+
+#include "banklab/hardware.hpp"
+#include "figure.hpp"
+#include "figure_common.hpp"
+
+namespace banklab::figures {
+namespace {
+
+using namespace detail;
+
+Heatmap heat(const TileLayout& t, Box box, bool physical, const Palette& p) {
+  Heatmap h{box, t.rows, t.cols + t.pad, {}, {}};
+  h.colours.reserve(static_cast<std::size_t>(h.rows) * h.cols);
+  h.striped.reserve(h.colours.capacity());
+  for (int r = 0; r < t.rows; ++r) {
+    for (int c = 0; c < h.cols; ++c) {
+      const bool padding = c >= t.cols;
+      const int bank = padding || physical ? bank_of_byte(t.logical_byte(r, c)) : t.bank(r, c);
+      h.colours.push_back(padding ? p.padding : p.banks[bank]);
+      h.striped.push_back(padding ? 1 : 0);
+    }
+  }
+  return h;
+}
+
+}  // namespace
+
+Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  Figure f;
+  f.width = area.x1;
+  f.height = area.y1;
+  f.background = p.background;
+  const float caption_h = std::floor(st.font * 1.4f);
+  const std::string caption = to_string(t) +
+                              (st.tile_physical ? ": slots as stored" : ": elements as indexed") +
+                              "; colour = bank";
+  f.labels.push_back(at(caption, fit_font(caption, st.font, area.width(), caption_h), p.text,
+                        area.x0, area.y0, Role::caption));
+
+  const auto slots = static_cast<float>(t.cols + t.pad);
+  const auto rows = static_cast<float>(t.rows);
+  const float avail_w = area.width();
+  const float avail_h = area.height() - caption_h;
+  float pitch = std::min({st.font * 2.2f, avail_w / slots, avail_h / rows});
+  if (pitch >= 4) pitch = std::floor(pitch);
+  const float x = std::floor(area.x0 + std::max(0.0f, (avail_w - pitch * slots) * 0.5f));
+  const float y = area.y0 + caption_h;
+  f.heatmap = heat(t, Box{x, y, x + pitch * slots, y + pitch * rows}, st.tile_physical, p);
+  if (!e.ok()) return f;
+
+  const Analysis& a = *e.analysis;
+  // Outlines thin on small tiles (a frame 2 px wide on a 5 px slot hides its colour) and at
+  // least 3 px across, so that one element of a 256-row tile still shows.
+  const float stroke = std::clamp(pitch * 0.1f, 1.0f, 2.0f);
+  const auto slot_box = [&](Cell c) {
+    const auto col = static_cast<float>(c.col), row = static_cast<float>(c.row);
+    const Box b{x + pitch * col, y + pitch * row, x + pitch * (col + 1), y + pitch * (row + 1)};
+    const float grow = std::max(0.0f, 3.0f - pitch) * 0.5f;
+    return Box{b.x0 - grow, b.y0 - grow, b.x1 + grow, b.y1 + grow};
+  };
+  const float label_font = std::max(fit_font("31", st.font, pitch, pitch), st.min_font);
+  for (int l = 0; l < kWarpSize; ++l) {
+    const LaneElements& el = e.elements[l];
+    if (!a.lanes[l].active || el.count == 0) continue;
+    const bool lit = a.lanes[l].last_wavefront < st.served;
+    Rgba c = lit ? p.highlight : with_alpha(p.highlight, 0.35f);
+    if (l == st.hovered_lane) c = p.ideal_line;
+    Box first;
+    for (int j = 0; j < el.count; ++j) {
+      const std::int64_t pos = std::int64_t{el.first.row} * t.cols + el.first.col + j;
+      Cell cell{static_cast<int>(pos / t.cols), static_cast<int>(pos % t.cols)};
+      if (st.tile_physical) cell = t.physical_cell(cell.row, cell.col);
+      const Box b = slot_box(cell);
+      if (j == 0) first = b;
+      f.overlays.push_back(Rect{b, c, Fill::outline, Role::tile_outline, l, stroke});
+    }
+    // Every lane numbered, dark on a light halo (reads on every bank colour); on slots too small
+    // for the smallest font the number is centred on its slot and spills onto the neighbours.
+    Label lb = centred(std::to_string(l), label_font, p.on_bank, first, Role::lane_label, l);
+    lb.halo = p.halo;
+    f.labels.push_back(std::move(lb));
+  }
+  return f;
+}
+
+}  // namespace banklab::figures
