@@ -5,21 +5,32 @@
 
 #include "banklab/hardware.hpp"
 #include "banklab/presets.hpp"
+#include "gpu_panel.hpp"
 #include "options.hpp"
 
 namespace banklab::gui {
 namespace {
 
+BankLoad bank_load(const Analysis& a) {
+  BankLoad load(a.phases.size(), std::array<int, kBankCount>{});
+  for (const Wavefront& wf : a.wavefronts) {
+    for (int b = 0; b < kBankCount; ++b) {
+      if (wf.banks[b].used()) ++load[wf.phase][b];
+    }
+  }
+  return load;
+}
+
 // The tile view's texture: one byte per slot of the padded tile. In the logical view slot (r, c)
 // of a real element holds that element's bank (so a swizzle recolours the tile); in the
 // physical view every slot holds the bank of its own address. Padding slots are flagged.
 void rebuild_heatmap(AppState& s) {
-  HeatmapImage& img = s.draw.heatmap;
+  HeatmapImage& img = s.frame.draw.heatmap;
   img.cells.clear();
   img.rows = img.cols = 0;
   ++img.revision;
-  if (!s.evaluated || !s.derived.tile_error.empty()) return;
-  const TileLayout& t = s.evaluated->tile;
+  if (s.derived.revision == 0 || !s.derived.tile_error.empty()) return;
+  const TileLayout& t = s.derived.scenario.tile;
   img.rows = t.rows;
   img.cols = t.cols + t.pad;
   img.cells.resize(static_cast<std::size_t>(img.rows) * img.cols);
@@ -29,7 +40,7 @@ void rebuild_heatmap(AppState& s) {
       if (p >= t.cols) {
         v = static_cast<std::uint8_t>(bank_of_byte(t.logical_byte(r, p)) |
                                       HeatmapImage::kHeatPadding);
-      } else if (s.tile_physical) {
+      } else if (s.user.tile_physical) {
         v = static_cast<std::uint8_t>(bank_of_byte(t.logical_byte(r, p)));
       } else {
         v = s.derived.bank_map[static_cast<std::size_t>(r) * t.cols + p];
@@ -41,31 +52,44 @@ void rebuild_heatmap(AppState& s) {
 
 }  // namespace
 
+AppState::AppState() : gpu(std::make_unique<GpuPanel>()) {}
+AppState::~AppState() = default;
+
+Derived derive(const Scenario& sc, const Derived* previous) {
+  Derived d;
+  d.scenario = sc;
+  d.revision = previous ? previous->revision + 1 : 1;
+  d.evaluation = evaluate(sc);
+  if (d.evaluation.ok()) {
+    d.explanation = explain(sc, d.evaluation);
+    d.bank_load = bank_load(*d.evaluation.analysis);
+  }
+  if (previous && previous->revision != 0 && previous->scenario.tile == sc.tile) {
+    d.tile_error = previous->tile_error;
+    d.bank_map = previous->bank_map;
+  } else {
+    d.tile_error = sc.tile.check();
+    if (d.tile_error.empty()) d.bank_map = tile_bank_map(sc.tile);
+  }
+  return d;
+}
+
 bool refresh(AppState& s) {
-  bool tile_changed = !s.evaluated || s.evaluated->tile != s.scenario.tile;
-  if (s.evaluated && *s.evaluated == s.scenario) return false;
-  s.derived.evaluation = evaluate(s.scenario);
-  s.derived.explanation.reset();
-  if (s.derived.evaluation.ok()) {
-    s.derived.explanation = explain(s.scenario, s.derived.evaluation);
-  }
-  if (tile_changed) {
-    s.derived.tile_error = s.scenario.tile.check();
-    s.derived.bank_map.clear();
-    if (s.derived.tile_error.empty()) s.derived.bank_map = tile_bank_map(s.scenario.tile);
-  }
-  s.evaluated = s.scenario;
+  bool first = s.derived.revision == 0;
+  if (!first && s.derived.scenario == s.user.scenario) return false;
+  bool tile_changed = first || s.derived.scenario.tile != s.user.scenario.tile;
+  s.derived = derive(s.user.scenario, &s.derived);
   // A new access is shown fully served; play starts it over from the first wavefront.
-  s.step.playing = false;
-  s.step.elapsed = 0.0f;
-  s.step.served = wavefront_total(s);
+  s.user.step.playing = false;
+  s.user.step.elapsed = 0.0f;
+  s.user.step.served = wavefront_total(s);
   if (tile_changed) rebuild_heatmap(s);
   return true;
 }
 
 void set_tile_physical(AppState& s, bool physical) {
-  if (s.tile_physical == physical) return;
-  s.tile_physical = physical;
+  if (s.user.tile_physical == physical) return;
+  s.user.tile_physical = physical;
   rebuild_heatmap(s);
 }
 
@@ -77,11 +101,11 @@ int wavefront_total(const AppState& s) {
 void load_preset(AppState& s, int index) {
   std::span<const Preset> all = presets();
   assert(index >= 0 && index < static_cast<int>(all.size()) && "preset index out of range");
-  s.preset = index;
-  s.scenario = all[index].scenario;
-  s.settings.preset = all[index].name;
-  s.custom_error.clear();
-  s.custom_text = offsets_text(s.scenario.custom_offsets);
+  s.user.preset = index;
+  s.user.scenario = all[index].scenario;
+  s.user.settings.preset = all[index].name;
+  s.user.custom_error.clear();
+  s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
 }
 
 bool load_preset(AppState& s, std::string_view name) {
@@ -98,38 +122,38 @@ bool load_preset(AppState& s, std::string_view name) {
 void cycle_preset(AppState& s, int delta) {
   int n = static_cast<int>(presets().size());
   if (n == 0) return;
-  int from = s.preset < 0 ? (delta > 0 ? -1 : 0) : s.preset;
+  int from = s.user.preset < 0 ? (delta > 0 ? -1 : 0) : s.user.preset;
   load_preset(s, ((from + delta) % n + n) % n);
 }
 
 bool preset_modified(const AppState& s) {
-  return s.preset >= 0 && presets()[s.preset].scenario != s.scenario;
+  return s.user.preset >= 0 && presets()[s.user.preset].scenario != s.user.scenario;
 }
 
 void toggle_play(AppState& s) {
-  if (s.step.playing) {
-    s.step.playing = false;
+  if (s.user.step.playing) {
+    s.user.step.playing = false;
     return;
   }
-  if (s.step.served >= wavefront_total(s)) s.step.served = 0;
-  s.step.playing = wavefront_total(s) > 0;
-  s.step.elapsed = 0.0f;
+  if (s.user.step.served >= wavefront_total(s)) s.user.step.served = 0;
+  s.user.step.playing = wavefront_total(s) > 0;
+  s.user.step.elapsed = 0.0f;
 }
 
 void step_by(AppState& s, int delta) {
-  s.step.playing = false;
-  s.step.served = std::clamp(s.step.served + delta, 0, wavefront_total(s));
+  s.user.step.playing = false;
+  s.user.step.served = std::clamp(s.user.step.served + delta, 0, wavefront_total(s));
 }
 
 void advance_time(AppState& s, float seconds) {
-  if (!s.step.playing) return;
-  s.step.elapsed += seconds;
-  while (s.step.elapsed >= s.step.seconds_per_wavefront) {
-    s.step.elapsed -= s.step.seconds_per_wavefront;
-    if (++s.step.served >= wavefront_total(s)) {
-      s.step.served = wavefront_total(s);
-      s.step.playing = false;
-      s.step.elapsed = 0.0f;
+  if (!s.user.step.playing) return;
+  s.user.step.elapsed += seconds;
+  while (s.user.step.elapsed >= s.user.step.seconds_per_wavefront) {
+    s.user.step.elapsed -= s.user.step.seconds_per_wavefront;
+    if (++s.user.step.served >= wavefront_total(s)) {
+      s.user.step.served = wavefront_total(s);
+      s.user.step.playing = false;
+      s.user.step.elapsed = 0.0f;
       return;
     }
   }
@@ -157,8 +181,8 @@ int max_index(const Scenario& sc) {
 }
 
 void move_index(AppState& s, int delta) {
-  if (s.scenario.pattern == AccessPattern::custom) return;
-  s.scenario.index = std::clamp(s.scenario.index + delta, 0, max_index(s.scenario));
+  if (s.user.scenario.pattern == AccessPattern::custom) return;
+  s.user.scenario.index = std::clamp(s.user.scenario.index + delta, 0, max_index(s.user.scenario));
 }
 
 std::string offsets_text(const std::array<std::int64_t, kWarpSize>& offsets) {
@@ -173,26 +197,26 @@ std::string offsets_text(const std::array<std::int64_t, kWarpSize>& offsets) {
 
 void toggle_lane(AppState& s, int lane) {
   assert(lane >= 0 && lane < kWarpSize && "lane out of range");
-  s.scenario.lane_mask ^= 1u << lane;
+  s.user.scenario.lane_mask ^= 1u << lane;
 }
 
 bool set_custom_offsets(AppState& s, std::string_view text) {
-  s.custom_text = text;
+  s.user.custom_text = text;
   // The text box spans several lines; the core's parser reads one.
   std::string one_line(text);
   std::replace(one_line.begin(), one_line.end(), '\n', ' ');
   Expected<std::array<std::int64_t, kWarpSize>> parsed = parse_offsets(one_line);
   if (!parsed) {
-    s.custom_error = parsed.error();
+    s.user.custom_error = parsed.error();
     return false;
   }
-  s.custom_error.clear();
-  s.scenario.custom_offsets = *parsed;
+  s.user.custom_error.clear();
+  s.user.scenario.custom_offsets = *parsed;
   return true;
 }
 
 void set_pattern(AppState& s, AccessPattern p) {
-  Scenario& sc = s.scenario;
+  Scenario& sc = s.user.scenario;
   if (sc.pattern == p) return;
   bool was_matrix = sc.pattern == AccessPattern::matrix;
   sc.pattern = p;
@@ -207,14 +231,14 @@ void set_pattern(AppState& s, AccessPattern p) {
     // Start custom mode from the access being shown, which the user then edits.
     if (s.derived.evaluation.ok()) {
       sc.custom_offsets = s.derived.evaluation.analysis->access.offsets;
-      s.custom_text = offsets_text(sc.custom_offsets);
+      s.user.custom_text = offsets_text(sc.custom_offsets);
     }
   }
   sc.index = std::clamp(sc.index, 0, max_index(sc));
 }
 
 void change_zoom(AppState& s, float delta) {
-  s.settings.zoom = std::clamp(s.settings.zoom + delta, kMinZoom, kMaxZoom);
+  s.user.settings.zoom = std::clamp(s.user.settings.zoom + delta, kMinZoom, kMaxZoom);
 }
 
 }  // namespace banklab::gui

@@ -1,35 +1,36 @@
 #pragma once
-// Everything banklab-gui knows, in one plain struct passed by reference to every view.
+// Everything banklab-gui knows, in a few plain parts:
 //
-//   what the user chose    scenario, preset, lane mask, custom offsets text, settings
-//   what core computed     derived (evaluation, explanation, tile bank map), refreshed by
-//                          refresh() only when the scenario differs from the last one evaluated
-//   what the frame drew    geometry (cell rectangles) and the draw queue for the GL programs
+//   UserChoices   what the user chose: scenario, preset, view toggles, step-through, settings
+//   Derived       what core computed for one scenario (derive()); AppState keeps the one for
+//                 the scenario on screen, refreshed by refresh() only when the scenario changed.
+//                 A view that draws a scenario needs only a Derived (see views.hpp), so other
+//                 scenarios (a comparison) are drawn by deriving them too.
+//   FrameOutput   what the last frame drew: geometry (cell rectangles) and the GL draw queue
+//   Resources     fonts and renderer problems, set up by main()
+//   gpu           the GPU window with its worker thread, held by pointer: only the GPU window's
+//                 files include it, so the views do not see the worker
 //
 // The functions below are the app's logic: no GL and no window, so the tests run them headless.
 #include <imgui.h>
 
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "banklab/explain.hpp"
 #include "banklab/scenario.hpp"
+#include "derived.hpp"
 #include "draw_queue.hpp"
 #include "geometry.hpp"
-#include "gpu_panel.hpp"
 #include "settings.hpp"
 
 namespace banklab::gui {
 
-struct Derived {
-  Evaluation evaluation;
-  std::optional<Explanation> explanation;  // with a valid analysis only
-  std::string tile_error;                  // TileLayout::check() of the tile, "" when valid
-  std::vector<std::uint8_t> bank_map;      // tile_bank_map(), row-major R x C, valid tile only
-};
+struct GpuPanel;  // gpu_panel.hpp
 
 // Play, pause and step through the wavefronts, as the hardware serves them one per clock.
 struct StepThrough {
@@ -39,6 +40,7 @@ struct StepThrough {
   float elapsed = 0.0f;            // since the last step while playing
 };
 
+// Which windows are open. A new panel adds a flag here and a row to kPanels (ui_main.cpp).
 struct Views {
   bool presets = true;
   bool controls = true;
@@ -50,32 +52,45 @@ struct Views {
   bool gpu = false;  // opened from the View menu or with --gpu
 };
 
-struct AppState {
+struct UserChoices {
   Scenario scenario;
-  int preset = -1;  // index in presets() of the lesson last loaded; -1 before the first
+  int preset = -1;           // index in presets() of the lesson last loaded; -1 before the first
   std::string custom_text;   // what the user typed for custom offsets
   std::string custom_error;  // why it was not accepted ("" when it was)
-
-  // The views draw evaluated and derived, never scenario: a control may change scenario in
-  // the middle of a frame, and the picture must stay consistent until the next refresh().
-  Derived derived;
-  std::optional<Scenario> evaluated;  // the scenario derived belongs to
-
   StepThrough step;
   Settings settings;
   Views views;
   bool tile_physical = false;  // tile view: where elements are stored, not where they belong
-  bool reset_layout = false;   // View > Reset layout: default positions again this frame
-  int hovered_lane = -1;       // the lane under the mouse last frame, highlighted everywhere
-  int hovering_lane = -1;      // written by the views during this frame
-  bool quit_requested = false;
+};
+
+struct FrameOutput {
+  FrameGeometry geometry;
+  DrawQueue draw;
+};
+
+struct Resources {
   ImFont* mono_font = nullptr;   // formulas and tables; nullptr: ImGui's default font
   ImFont* small_font = nullptr;  // labels in narrow cells; nullptr: the current font
   std::vector<std::string> renderer_errors;  // shader compile/link logs, shown in a window
+};
 
-  FrameGeometry geometry;
-  DrawQueue draw;
-  GpuPanel gpu;  // the GPU window: its runs, measurement and worker thread
+struct AppState {
+  AppState();
+  ~AppState();
+  AppState(const AppState&) = delete;
+  AppState& operator=(const AppState&) = delete;
+
+  UserChoices user;
+  // The views draw derived, never user.scenario: a control may change the scenario in the
+  // middle of a frame, and the picture must stay consistent until the next refresh().
+  Derived derived;
+  FrameOutput frame;
+  Resources res;
+  std::unique_ptr<GpuPanel> gpu;  // the GPU window: its runs, measurement and worker thread
+
+  int hovered_lane = -1;      // the lane under the mouse last frame, highlighted everywhere
+  bool reset_layout = false;  // View > Reset layout: default positions again this frame
+  bool quit_requested = false;
 };
 
 // Re-evaluates when the scenario changed since the last call; true when it did.

@@ -1,8 +1,9 @@
 // banklab-gui: the desktop app. Read it like Dear ImGui's GLFW + OpenGL 3 example: error
 // callback, GLFW, GL 3.3 core hints, window, ImGui context, backends, our state and renderer,
-// the loop (poll; sleep while minimised; new frame; draw; render), cleanup in reverse order.
-// Three ways to run: interactive; --screenshot (render offscreen at an exact size, save a PNG,
-// exit); --bench-frames (render N frames, print the timings, exit).
+// then a loop of render_frame() (new frame; draw the app; render), cleanup in reverse order.
+// Three drivers run that loop: run_interactive() (the window), run_screenshot() (render
+// offscreen at an exact size, save a PNG, exit) and run_bench() (--bench-frames: render N
+// frames, print the timings, exit).
 #include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -10,7 +11,6 @@
 #include "gl.hpp"  // before GLFW, which must not pull in its own GL header
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
-
 #include <malloc.h>
 #include <sys/resource.h>
 
@@ -29,6 +29,7 @@
 #include "fonts.hpp"
 #include "gl_renderer.hpp"
 #include "gl_target.hpp"
+#include "gpu_panel.hpp"
 #include "options.hpp"
 #include "settings.hpp"
 #include "ui.hpp"
@@ -90,16 +91,16 @@ struct Appearance {
 };
 
 bool update_appearance(AppState& state, Appearance& applied, float content_scale) {
-  float scale = content_scale * state.settings.zoom;
+  float scale = content_scale * state.user.settings.zoom;
   bool fonts = scale != applied.scale;
-  if (!fonts && state.settings.theme == applied.theme) return false;
+  if (!fonts && state.user.settings.theme == applied.theme) return false;
   if (fonts) {
     banklab::gui::FontSet set = banklab::gui::load_fonts(*ImGui::GetIO().Fonts, scale);
-    state.mono_font = set.mono;
-    state.small_font = set.small;
+    state.res.mono_font = set.mono;
+    state.res.small_font = set.small;
   }
-  banklab::gui::apply_style(ImGui::GetStyle(), state.settings.theme, scale);
-  applied = Appearance{scale, state.settings.theme};
+  banklab::gui::apply_style(ImGui::GetStyle(), state.user.settings.theme, scale);
+  applied = Appearance{scale, state.user.settings.theme};
   return fonts;
 }
 
@@ -115,6 +116,265 @@ void nearest_font_filtering(const ImGuiIO& io, GLuint& done) {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glBindTexture(GL_TEXTURE_2D, 0);
   done = texture;
+}
+
+// The window, its GL context and what is drawn with it.
+struct Gui {
+  GLFWwindow* window = nullptr;
+  banklab::gui::WindowSize size;
+  bool offscreen = false;  // --screenshot: a hidden window, drawn into target at size
+  banklab::gui::GlRenderer renderer;
+  banklab::gui::OffscreenTarget target;
+  banklab::gui::GpuTimer gpu_timer;  // --bench-frames: the GPU time of each frame
+  bool timed = false;
+  Appearance applied;
+  GLuint filtered_font_texture = 0;
+  float content_scale = 1.0f;
+  std::string ini_path;     // imgui.ini; ImGui keeps a pointer to it
+  std::string gl_problems;  // batch runs: GL errors, frame by frame
+  int frames = 0;
+};
+
+banklab::gui::WindowSize window_size(const banklab::gui::Options& opt, bool batch) {
+  return opt.size.value_or(batch ? banklab::gui::WindowSize{1920, 1080}
+                                 : banklab::gui::kDefaultWindowSize);
+}
+
+// The state the options ask for, over the saved settings (not read in batch runs).
+void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch,
+                   const std::optional<std::filesystem::path>& config, std::string_view preset) {
+  namespace gui = banklab::gui;
+  if (config) {
+    gui::ParsedSettings loaded = gui::load_settings(*config / gui::kSettingsFileName);
+    for (const std::string& w : loaded.warnings) std::fprintf(stderr, "banklab-gui: %s\n", w.c_str());
+    state.user.settings = loaded.settings;
+  }
+  if (opt.theme) state.user.settings.theme = *opt.theme;
+  gui::WindowSize size = window_size(opt, batch);
+  if (opt.zoom) {
+    state.user.settings.zoom = *opt.zoom;
+  } else if (opt.screenshot) {
+    // Xvfb reports no DPI: scale text with the picture so a 4K screenshot reads like 1080p.
+    float fit = std::min(static_cast<float>(size.width) / 1920.0f,
+                         static_cast<float>(size.height) / 1080.0f);
+    state.user.settings.zoom = std::clamp(fit, 1.0f, gui::kMaxZoom);
+  }
+  if (preset.empty()) {
+    preset = !state.user.settings.preset.empty() ? std::string_view(state.user.settings.preset)
+                                                 : banklab::kDefaultPreset;
+  }
+  gui::load_preset(state, std::string(preset));
+  if (opt.scenario) {  // the scenario flags, on top of the preset
+    state.user.scenario = *opt.scenario;
+    state.user.custom_text = gui::offsets_text(state.user.scenario.custom_offsets);
+  }
+  if (opt.clock) {
+    gui::refresh(state);
+    gui::step_by(state, *opt.clock - state.user.step.served);
+  }
+  state.user.views.gpu = opt.gpu;
+}
+
+// GLFW and a GL 3.3 core context. No display is a state to explain, not a crash.
+bool open_window(Gui& g, bool vsync) {
+  const char* display = std::getenv("DISPLAY");
+  if (!display || !*display) {
+    print_no_display_help("no display: DISPLAY is not set");
+    return false;
+  }
+  glfwSetErrorCallback(glfw_error_callback);
+  if (!glfwInit()) {
+    print_no_display_help(("cannot open the display '" + std::string(display) + "'").c_str());
+    return false;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  if (g.offscreen) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+  g.window = glfwCreateWindow(g.size.width, g.size.height, "BankLab: shared-memory banks", nullptr,
+                              nullptr);
+  if (!g.window) {
+    std::fprintf(stderr, "banklab-gui: cannot create a window with an OpenGL 3.3 core context\n");
+    glfwTerminate();
+    return false;
+  }
+  glfwMakeContextCurrent(g.window);
+  glfwSwapInterval(vsync ? 1 : 0);
+  return true;
+}
+
+// Dear ImGui (its window layout in imgui.ini next to our settings), its backends, our renderer.
+void init_drawing(Gui& g, AppState& state, const std::optional<std::filesystem::path>& config) {
+  namespace gui = banklab::gui;
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  if (config) {
+    std::string problem = gui::save_settings(*config / gui::kSettingsFileName, state.user.settings);
+    if (problem.empty()) {
+      g.ini_path = (*config / gui::kImGuiIniFileName).string();
+    } else {
+      std::fprintf(stderr, "banklab-gui: settings will not be kept: %s\n", problem.c_str());
+    }
+  }
+  ImGui::GetIO().IniFilename = g.ini_path.empty() ? nullptr : g.ini_path.c_str();
+  ImGui_ImplGlfw_InitForOpenGL(g.window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+
+  state.res.renderer_errors = g.renderer.init(state.frame.draw);
+  for (const std::string& e : state.res.renderer_errors) {
+    std::fprintf(stderr, "banklab-gui: %s\n", e.c_str());
+  }
+  if (g.offscreen) {
+    if (std::string e = g.target.create(g.size.width, g.size.height); !e.empty()) {
+      std::fprintf(stderr, "banklab-gui: %s\n", e.c_str());
+      state.res.renderer_errors.push_back(e);
+    }
+  }
+  if (g.timed) g.gpu_timer.init();
+  if (!g.offscreen) glfwGetWindowContentScale(g.window, &g.content_scale, nullptr);
+  update_appearance(state, g.applied, g.content_scale);
+}
+
+// One frame: ImGui's new frame, the app, ImGui's render, our GL programs and ImGui's draw data
+// into the window's framebuffer or the offscreen target.
+void render_frame(Gui& g, AppState& state) {
+  namespace gui = banklab::gui;
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui_ImplOpenGL3_NewFrame();
+  // Re-read every frame: the window may have moved to a monitor with another DPI.
+  if (!g.offscreen) glfwGetWindowContentScale(g.window, &g.content_scale, nullptr);
+  if (update_appearance(state, g.applied, g.content_scale)) {
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+  }
+  nearest_font_filtering(io, g.filtered_font_texture);
+  ImGui_ImplGlfw_NewFrame();
+  if (g.offscreen) {
+    io.DisplaySize = ImVec2(static_cast<float>(g.size.width), static_cast<float>(g.size.height));
+    io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+  }
+  ImGui::NewFrame();
+  gui::draw_app(state);
+  ImGui::Render();
+
+  const gui::Palette& pal = gui::palette(state.user.settings.theme);
+  float scale = ImGui::GetFontSize() / gui::kBaseFontPixels;
+  g.renderer.upload(state.frame.draw, pal, std::max(6.0f, 8.0f * scale), 2.0f * scale);
+  int fb_w = g.size.width, fb_h = g.size.height;
+  if (g.offscreen) {
+    g.target.bind();
+  } else {
+    glfwGetFramebufferSize(g.window, &fb_w, &fb_h);
+  }
+  if (g.timed) g.gpu_timer.begin();
+  glViewport(0, 0, fb_w, fb_h);
+  ImVec4 bg = ImGui::ColorConvertU32ToFloat4(pal.background);
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (g.timed) g.gpu_timer.end();
+  ++g.frames;
+}
+
+// Batch runs report GL errors; the frame number says when they began.
+void collect_gl_errors(Gui& g) {
+  if (std::string e = banklab::gui::gl_errors(); !e.empty()) {
+    g.gl_problems += "frame " + std::to_string(g.frames) + ": " + e + "\n";
+  }
+}
+
+int run_interactive(Gui& g, AppState& state) {
+  // Nothing moves unless the user acts or the step-through plays, so an idle window waits for
+  // input (a half-second tick keeps background results, such as the GPU window's, coming in).
+  // Each wake-up draws a few frames: a click changes the state in one frame and the views show
+  // it in the next.
+  constexpr int kSettleFrames = 3;
+  int settle_frames = kSettleFrames;
+  while (!glfwWindowShouldClose(g.window) && !state.quit_requested) {
+    if (state.user.step.playing || settle_frames > 0) {
+      glfwPollEvents();
+      settle_frames = std::max(0, settle_frames - 1);
+    } else {
+      glfwWaitEventsTimeout(0.5);
+      settle_frames = kSettleFrames;
+    }
+    if (glfwGetWindowAttrib(g.window, GLFW_ICONIFIED)) {
+      glfwWaitEventsTimeout(0.1);
+      continue;
+    }
+    render_frame(g, state);
+    glfwSwapBuffers(g.window);
+  }
+  return 0;
+}
+
+int run_screenshot(Gui& g, AppState& state, const banklab::gui::Options& opt) {
+  namespace gui = banklab::gui;
+  // ImGui needs a frame or two to size tables and windows; the screenshot is the fourth.
+  constexpr int kScreenshotFrame = 4;
+  // The GPU window asks the driver on a worker thread; the screenshot waits for the answer
+  // (at most this many more frames), so it shows the device or its state, not "asking".
+  constexpr int kGpuWaitFrames = 600;
+  while (!glfwWindowShouldClose(g.window) && !state.quit_requested) {
+    glfwPollEvents();
+    render_frame(g, state);
+    collect_gl_errors(g);
+    if (g.frames < kScreenshotFrame) continue;
+    if (state.gpu->busy() && g.frames < kScreenshotFrame + kGpuWaitFrames) continue;
+    std::vector<unsigned char> pixels = g.target.read_rgba();
+    std::string problem = gui::write_png(*opt.screenshot, g.size.width, g.size.height, pixels);
+    if (problem.empty() && opt.geometry) {
+      std::ofstream out(*opt.geometry);
+      out << gui::geometry_json(state.frame.geometry, 1.0f);
+      if (!out) problem = "cannot write " + *opt.geometry;
+    }
+    if (!problem.empty()) {
+      std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
+      return 1;
+    }
+    break;
+  }
+  return 0;
+}
+
+int run_bench(Gui& g, AppState& state, int frames, Clock::time_point start) {
+  namespace gui = banklab::gui;
+  gui::BenchRecord bench;
+  while (!glfwWindowShouldClose(g.window) && !state.quit_requested) {
+    Clock::time_point frame_start = Clock::now();
+    glfwPollEvents();
+    render_frame(g, state);
+    collect_gl_errors(g);
+    double submitted = ms_since(frame_start);
+    // The benchmark waits for the rendering before the swap, so that drawing and presenting
+    // (llvmpipe copying the frame to the X server) are timed apart.
+    glFinish();
+    double drawn = ms_since(frame_start);
+    glfwSwapBuffers(g.window);
+    if (g.frames == 1) {
+      glFinish();
+      bench.first_frame_ms = ms_since(start);
+      bench.first_frame_cpu_ms = process_cpu_ms();
+    } else {
+      bench.add_frame(submitted, drawn, ms_since(frame_start));
+    }
+    if (g.frames > frames) break;
+  }
+  bench.cpu_per_frame_ms =
+      (process_cpu_ms() - bench.first_frame_cpu_ms) / std::max(1, g.frames - 1);
+  bench.gpu_ms = g.gpu_timer.finish();
+  if (!bench.gpu_ms.empty()) bench.gpu_ms.erase(bench.gpu_ms.begin());  // builds textures
+  bench.preset = state.user.settings.preset;
+  bench.renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  bench.width = g.size.width;
+  bench.height = g.size.height;
+  bench.vertices = ImGui::GetDrawData()->TotalVtxCount;
+  bench.quads = static_cast<int>(state.frame.draw.quads().size());
+  bench.segments = static_cast<int>(state.frame.draw.segments().size());
+  std::fputs(gui::bench_report(bench).c_str(), stdout);
+  return 0;
 }
 
 }  // namespace
@@ -142,241 +402,41 @@ int main(int argc, char** argv) {
     return 0;
   }
   // Screenshots and benchmarks are reproducible: they neither read nor write the settings.
-  bool batch = opt.screenshot || opt.bench_frames > 0;
-
-  AppState state;
+  bool bench = opt.bench_frames > 0;
+  bool batch = opt.screenshot || bench;
   std::optional<std::filesystem::path> config =
       batch ? std::nullopt : gui::config_dir_from_environment();
-  if (config) {
-    gui::ParsedSettings loaded = gui::load_settings(*config / gui::kSettingsFileName);
-    for (const std::string& w : loaded.warnings) std::fprintf(stderr, "banklab-gui: %s\n", w.c_str());
-    state.settings = loaded.settings;
-  }
-  if (opt.theme) state.settings.theme = *opt.theme;
-  gui::WindowSize size = opt.size.value_or(batch ? gui::WindowSize{1920, 1080}
-                                                 : gui::kDefaultWindowSize);
-  if (opt.zoom) {
-    state.settings.zoom = *opt.zoom;
-  } else if (opt.screenshot) {
-    // Xvfb reports no DPI: scale text with the picture so a 4K screenshot reads like 1080p.
-    float fit = std::min(static_cast<float>(size.width) / 1920.0f,
-                         static_cast<float>(size.height) / 1080.0f);
-    state.settings.zoom = std::clamp(fit, 1.0f, gui::kMaxZoom);
-  }
-  std::string_view preset = !opt.preset.empty()            ? std::string_view(opt.preset)
-                            : opt.bench_frames > 0         ? heaviest_preset()
-                            : !state.settings.preset.empty() ? std::string_view(state.settings.preset)
-                                                             : banklab::kDefaultPreset;
-  gui::load_preset(state, std::string(preset));
-  if (opt.scenario) {  // the scenario flags, on top of the preset
-    state.scenario = *opt.scenario;
-    state.custom_text = gui::offsets_text(state.scenario.custom_offsets);
-  }
-  if (opt.clock) {
-    gui::refresh(state);
-    gui::step_by(state, *opt.clock - state.step.served);
-  }
-  state.views.gpu = opt.gpu;
+  AppState state;
+  apply_options(state, opt, batch, config,
+                !opt.preset.empty() ? std::string_view(opt.preset)
+                : bench             ? heaviest_preset()
+                                    : std::string_view());
+  Gui g;
+  g.size = window_size(opt, batch);
+  g.offscreen = opt.screenshot.has_value();
+  g.timed = bench;
+  if (!open_window(g, !bench)) return 1;  // the benchmark measures, not waits
+  init_drawing(g, state, config);
 
-  // GLFW and a GL 3.3 core context. No display is a state to explain, not a crash.
-  const char* display = std::getenv("DISPLAY");
-  if (!display || !*display) {
-    print_no_display_help("no display: DISPLAY is not set");
-    return 1;
-  }
-  glfwSetErrorCallback(glfw_error_callback);
-  if (!glfwInit()) {
-    print_no_display_help(("cannot open the display '" + std::string(display) + "'").c_str());
-    return 1;
-  }
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
-  if (opt.screenshot) glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-  GLFWwindow* window = glfwCreateWindow(size.width, size.height,
-                                        "BankLab: shared-memory banks", nullptr, nullptr);
-  if (!window) {
-    std::fprintf(stderr, "banklab-gui: cannot create a window with an OpenGL 3.3 core context\n");
-    glfwTerminate();
-    return 1;
-  }
-  glfwMakeContextCurrent(window);
-  glfwSwapInterval(opt.bench_frames > 0 ? 0 : 1);  // the benchmark measures, not waits
-
-  // Dear ImGui, with its window layout in imgui.ini next to our settings.
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  std::string ini_path;
-  if (config) {
-    std::string problem = gui::save_settings(*config / gui::kSettingsFileName, state.settings);
-    if (problem.empty()) {
-      ini_path = (*config / gui::kImGuiIniFileName).string();
-    } else {
-      std::fprintf(stderr, "banklab-gui: settings will not be kept: %s\n", problem.c_str());
-    }
-  }
-  io.IniFilename = ini_path.empty() ? nullptr : ini_path.c_str();
-
-  ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
-
-  gui::GlRenderer renderer;
-  state.renderer_errors = renderer.init(state.draw);
-  for (const std::string& e : state.renderer_errors) {
-    std::fprintf(stderr, "banklab-gui: %s\n", e.c_str());
-  }
-  gui::OffscreenTarget target;
-  if (opt.screenshot) {
-    if (std::string e = target.create(size.width, size.height); !e.empty()) {
-      std::fprintf(stderr, "banklab-gui: %s\n", e.c_str());
-      state.renderer_errors.push_back(e);
-    }
-  }
-  gui::GpuTimer gpu_timer;
-  if (opt.bench_frames > 0) gpu_timer.init();
-
-  float content_scale = 1.0f;
-  if (!opt.screenshot) glfwGetWindowContentScale(window, &content_scale, nullptr);
-  Appearance applied;
-  update_appearance(state, applied, content_scale);
-
-  // ImGui needs a frame or two to size tables and windows; the screenshot is the fourth.
-  constexpr int kScreenshotFrame = 4;
-  // The GPU window asks the driver on a worker thread; the screenshot waits for the answer
-  // (at most this many more frames), so it shows the device or its state, not "asking".
-  constexpr int kGpuWaitFrames = 600;
-  GLuint filtered_font_texture = 0;
-  constexpr int kSettleFrames = 3;
-  int settle_frames = kSettleFrames;
-  int frames = 0;
-  int status = 0;
-  gui::BenchRecord bench;
-  std::string gl_problems;
-  while (!glfwWindowShouldClose(window) && !state.quit_requested) {
-    Clock::time_point frame_start = Clock::now();
-    // Nothing moves unless the user acts or the step-through plays, so an idle window waits
-    // for input (a half-second tick keeps background results, such as the GPU window's, coming
-    // in). Each wake-up draws a few frames: a click changes the state in one frame and the
-    // views show it in the next.
-    if (batch || state.step.playing || settle_frames > 0) {
-      glfwPollEvents();
-      settle_frames = std::max(0, settle_frames - 1);
-    } else {
-      glfwWaitEventsTimeout(0.5);
-      settle_frames = kSettleFrames;
-    }
-    if (!batch && glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {
-      glfwWaitEventsTimeout(0.1);
-      continue;
-    }
-    ImGui_ImplOpenGL3_NewFrame();
-    // Re-read every frame: the window may have moved to a monitor with another DPI.
-    if (!opt.screenshot) glfwGetWindowContentScale(window, &content_scale, nullptr);
-    if (update_appearance(state, applied, content_scale)) {
-      ImGui_ImplOpenGL3_DestroyFontsTexture();
-      ImGui_ImplOpenGL3_CreateFontsTexture();
-    }
-    nearest_font_filtering(io, filtered_font_texture);
-    ImGui_ImplGlfw_NewFrame();
-    if (opt.screenshot) {
-      io.DisplaySize = ImVec2(static_cast<float>(size.width), static_cast<float>(size.height));
-      io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
-    }
-    ImGui::NewFrame();
-    gui::draw_app(state);
-    ImGui::Render();
-
-    const gui::Palette& pal = gui::palette(state.settings.theme);
-    float scale = ImGui::GetFontSize() / gui::kBaseFontPixels;
-    renderer.upload(state.draw, pal, std::max(6.0f, 8.0f * scale), 2.0f * scale);
-    int fb_w = 0, fb_h = 0;
-    if (opt.screenshot) {
-      target.bind();
-      fb_w = size.width;
-      fb_h = size.height;
-    } else {
-      glfwGetFramebufferSize(window, &fb_w, &fb_h);
-    }
-    if (opt.bench_frames > 0) gpu_timer.begin();
-    glViewport(0, 0, fb_w, fb_h);
-    ImVec4 bg = ImGui::ColorConvertU32ToFloat4(pal.background);
-    glClearColor(bg.x, bg.y, bg.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    if (opt.bench_frames > 0) gpu_timer.end();
-    ++frames;
-    if (batch) {
-      if (std::string e = gui::gl_errors(); !e.empty()) {
-        gl_problems += "frame " + std::to_string(frames) + ": " + e + "\n";
-      }
-    }
-
-    if (opt.screenshot) {
-      if (frames < kScreenshotFrame) continue;
-      if (state.gpu.busy() && frames < kScreenshotFrame + kGpuWaitFrames) continue;
-      std::vector<unsigned char> pixels = target.read_rgba();
-      std::string problem = gui::write_png(*opt.screenshot, size.width, size.height, pixels);
-      if (problem.empty() && opt.geometry) {
-        std::ofstream out(*opt.geometry);
-        out << gui::geometry_json(state.geometry, 1.0f);
-        if (!out) problem = "cannot write " + *opt.geometry;
-      }
-      if (!problem.empty()) {
-        std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
-        status = 1;
-      }
-      break;
-    }
-    double submitted = ms_since(frame_start);
-    // The benchmark waits for the rendering before the swap, so that drawing and presenting
-    // (llvmpipe copying the frame to the X server) are timed apart.
-    if (opt.bench_frames > 0) glFinish();
-    double drawn = ms_since(frame_start);
-    glfwSwapBuffers(window);
-    if (opt.bench_frames == 0) continue;
-    if (frames == 1) {
-      glFinish();
-      bench.first_frame_ms = ms_since(start);
-      bench.first_frame_cpu_ms = process_cpu_ms();
-    } else {
-      bench.add_frame(submitted, drawn, ms_since(frame_start));
-    }
-    if (frames > opt.bench_frames) break;
-  }
-
-  if (opt.bench_frames > 0) {
-    bench.cpu_per_frame_ms =
-        (process_cpu_ms() - bench.first_frame_cpu_ms) / std::max(1, frames - 1);
-    bench.gpu_ms = gpu_timer.finish();
-    if (!bench.gpu_ms.empty()) bench.gpu_ms.erase(bench.gpu_ms.begin());  // builds textures
-    bench.preset = preset;
-    bench.renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
-    bench.width = size.width;
-    bench.height = size.height;
-    bench.vertices = ImGui::GetDrawData()->TotalVtxCount;
-    bench.quads = static_cast<int>(state.draw.quads().size());
-    bench.segments = static_cast<int>(state.draw.segments().size());
-    std::fputs(gui::bench_report(bench).c_str(), stdout);
-  }
-  if (batch && (!gl_problems.empty() || !state.renderer_errors.empty())) {
-    std::fprintf(stderr, "banklab-gui: GL errors while rendering:\n%s", gl_problems.c_str());
+  int status = opt.screenshot ? run_screenshot(g, state, opt)
+               : bench        ? run_bench(g, state, opt.bench_frames, start)
+                              : run_interactive(g, state);
+  if (batch && (!g.gl_problems.empty() || !state.res.renderer_errors.empty())) {
+    std::fprintf(stderr, "banklab-gui: GL errors while rendering:\n%s", g.gl_problems.c_str());
     status = 3;
   }
 
   // Cleanup, in the reverse order of creation.
   if (config) {
-    std::string problem = gui::save_settings(*config / gui::kSettingsFileName, state.settings);
+    std::string problem = gui::save_settings(*config / gui::kSettingsFileName, state.user.settings);
     if (!problem.empty()) std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
   }
-  target.destroy();
-  renderer.shutdown();
+  g.target.destroy();
+  g.renderer.shutdown();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
-  glfwDestroyWindow(window);
+  glfwDestroyWindow(g.window);
   glfwTerminate();
   return status;
 }

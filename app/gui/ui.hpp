@@ -1,25 +1,36 @@
 #pragma once
-// The views, one file each, every one a draw_xxx(AppState&) that reads the state and writes
-// only what the user changed. draw_app() calls them in order; a new view is one line there and
-// one item in the View menu.
+// The app's windows. Two kinds of function draw into them:
+//   - panels, draw_xxx(AppState&): edit what the user chose (presets, controls, step bar,
+//     help) or wrap a view for the scenario on screen;
+//   - views (views.hpp): draw one scenario from its Derived, usable for any scenario.
+// draw_app() draws the menu bar and every panel listed in kPanels (ui_main.cpp); a new window is
+// one row there plus a flag in Views (app_state.hpp). docs/gui.md, "Adding a panel".
 #include <imgui.h>
 
 #include <span>
 
 #include "app_state.hpp"
+#include "palette.hpp"
+#include "views.hpp"
 
 namespace banklab::gui {
 
-void draw_app(AppState& s);  // ui_main.cpp: refresh, shortcuts, menu bar, layout, all views
+void draw_app(AppState& s);  // ui_main.cpp: refresh, shortcuts, menu bar, layout, all panels
 
 void draw_presets(AppState& s);     // ui_presets.cpp
-void draw_controls(AppState& s);    // ui_controls.cpp
-void draw_step_bar(AppState& s);    // ui_step.cpp (inside the bank view)
-void draw_banks(AppState& s);       // ui_banks.cpp
-void draw_lanes(AppState& s);       // ui_lanes.cpp
-void draw_tile(AppState& s);        // ui_tile.cpp
-void draw_arithmetic(AppState& s);  // ui_arith.cpp
+void draw_controls(AppState& s, Interaction& io);  // ui_controls.cpp
+void draw_step_bar(AppState& s);                   // ui_step.cpp (inside the bank view)
 void draw_help(AppState& s);        // ui_help.cpp
+
+inline const Palette& colours(const AppState& s) {
+  return palette(s.user.settings.theme, s.user.settings.scheme);
+}
+
+// How the views draw the scenario on screen: its theme, fonts, lane highlight and step.
+ViewStyle view_style(const AppState& s);
+// Takes a view's report for the scenario on screen: its geometry (views that were not drawn
+// leave theirs empty), the lane under the mouse, a clicked lane.
+void apply_interaction(AppState& s, Interaction& io);
 
 // Keyboard shortcuts: one table feeds the handler and the help window.
 enum class Action {
@@ -48,7 +59,8 @@ void apply_action(AppState& s, Action a);
 // Runs the actions whose keys were pressed this frame, unless a text field has the keyboard.
 void handle_shortcuts(AppState& s);
 
-// Default window rectangles for a display of this size (ui_main.cpp).
+// Default window rectangles for a display of this size (ui_main.cpp). A new panel adds its
+// rectangle here.
 struct PanelLayout {
   ImVec2 presets_pos, presets_size;
   ImVec2 controls_pos, controls_size;

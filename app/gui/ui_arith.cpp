@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <string>
 
-#include "ui.hpp"
 #include "ui_common.hpp"
+#include "views.hpp"
 
 namespace banklab::gui {
 namespace {
@@ -21,9 +21,10 @@ std::string joined(const LaneRecord& r, int what) {
   return out;
 }
 
-void lane_table(AppState& s, const Evaluation& e) {
+void lane_table(const Evaluation& e, const ViewStyle& v, Interaction& io) {
   const Analysis& a = *e.analysis;
-  const Palette& p = colours(s);
+  const Palette& p = *v.palette;
+  ImFont* mono = v.mono_font;
   ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                           ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
   ImVec2 size(0.0f, std::max(ImGui::GetContentRegionAvail().y, ImGui::GetFontSize() * 8.0f));
@@ -33,12 +34,12 @@ void lane_table(AppState& s, const Evaluation& e) {
     ImGui::TableSetupColumn(h);
   }
   ImGui::TableHeadersRow();
-  if (s.mono_font) ImGui::PushFont(s.mono_font);
+  if (mono) ImGui::PushFont(mono);
   for (int l = 0; l < kWarpSize; ++l) {
     const LaneRecord& r = a.lanes[l];
     const LaneElements& el = e.elements[l];
     ImGui::TableNextRow();
-    if (l == s.hovered_lane) {
+    if (l == v.hovered_lane) {
       ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(p.ideal_line, 0.35f));
     }
     ImGui::TableNextColumn();
@@ -82,22 +83,23 @@ void lane_table(AppState& s, const Evaluation& e) {
     ImGui::SameLine();
     ImGui::Selectable("##row", false,
                       ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap);
-    if (ImGui::IsItemHovered()) s.hovering_lane = l;
+    if (ImGui::IsItemHovered()) io.hovering_lane = l;
   }
-  if (s.mono_font) ImGui::PopFont();
+  if (mono) ImGui::PopFont();
   ImGui::EndTable();
 }
 
 }  // namespace
 
-void draw_arithmetic(AppState& s) {
-  const Evaluation& e = s.derived.evaluation;
-  const Palette& p = colours(s);
-  ImGui::TextWrapped("%s", describe(*s.evaluated).c_str());
+void draw_arithmetic(const Derived& d, const ViewStyle& v, Interaction& io) {
+  const Evaluation& e = d.evaluation;
+  const Palette& p = *v.palette;
+  ImFont* mono = v.mono_font;
+  ImGui::TextWrapped("%s", describe(d.scenario).c_str());
   ImGui::Separator();
-  if (draw_errors_instead(s, e.diagnostics, "the arithmetic")) return;
-  const Explanation& x = *s.derived.explanation;
-  if (s.mono_font) ImGui::PushFont(s.mono_font);
+  if (draw_errors_instead(p, e.diagnostics, "the arithmetic")) return;
+  const Explanation& x = *d.explanation;
+  if (mono) ImGui::PushFont(mono);
   ImGui::PushTextWrapPos(0.0f);
   if (!x.formula.empty()) ImGui::TextUnformatted(x.formula.c_str());
   if (!x.bank_expression.empty()) {
@@ -105,7 +107,7 @@ void draw_arithmetic(AppState& s) {
                        x.bank_expression.c_str());
   }
   ImGui::PopTextWrapPos();
-  if (s.mono_font) ImGui::PopFont();
+  if (mono) ImGui::PopFont();
   ImGui::Spacing();
   ImGui::PushTextWrapPos(0.0f);
   for (const std::string& step : x.steps) {
@@ -125,7 +127,7 @@ void draw_arithmetic(AppState& s) {
   ImGui::Separator();
   ImGui::Text("%d lanes, %d words, %d banks; %lld bytes requested", a.active_lanes,
               a.distinct_words, a.distinct_banks, static_cast<long long>(a.requested_bytes));
-  lane_table(s, e);
+  lane_table(e, v, io);
 }
 
 }  // namespace banklab::gui

@@ -18,10 +18,9 @@ void help_marker(const char* text) {
   }
 }
 
-bool draw_errors_instead(const AppState& s, const std::vector<Diagnostic>& diagnostics,
+bool draw_errors_instead(const Palette& p, const std::vector<Diagnostic>& diagnostics,
                          const char* what) {
   if (!has_error(diagnostics)) return false;
-  const Palette& p = colours(s);
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(p.error));
   ImGui::TextWrapped("Cannot draw %s for this choice:", what);
   ImGui::PopStyleColor();
@@ -33,18 +32,6 @@ bool draw_errors_instead(const AppState& s, const std::vector<Diagnostic>& diagn
   }
   ImGui::PopTextWrapPos();
   return true;
-}
-
-void draw_remarks(const AppState& s, const std::vector<Diagnostic>& diagnostics) {
-  const Palette& p = colours(s);
-  for (const Diagnostic& d : diagnostics) {
-    if (d.severity == Severity::error) continue;
-    ImU32 c = d.severity == Severity::warning ? p.warning : p.note;
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(c));
-    ImGui::TextWrapped("%s: %s", std::string(severity_name(d.severity)).c_str(),
-                       d.message.c_str());
-    ImGui::PopStyleColor();
-  }
 }
 
 bool text_in_box(ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour, const char* text,
@@ -60,10 +47,10 @@ bool text_in_box(ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour, const cha
   return true;
 }
 
-bool label_in_box(const AppState& s, ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour,
+bool label_in_box(const ImFont* small, ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour,
                   const char* text) {
   return text_in_box(dl, min, max, colour, text) ||
-         (s.small_font && text_in_box(dl, min, max, colour, text, s.small_font));
+         (small && text_in_box(dl, min, max, colour, text, small));
 }
 
 ImU32 with_alpha(ImU32 c, float factor) {

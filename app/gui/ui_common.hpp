@@ -7,17 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "app_state.hpp"
 #include "banklab/diagnostic.hpp"
 #include "banklab/format.hpp"
 #include "fonts.hpp"
 #include "palette.hpp"
 
 namespace banklab::gui {
-
-inline const Palette& colours(const AppState& s) {
-  return palette(s.settings.theme, s.settings.scheme);
-}
 
 // DPI x zoom, as the fonts were built for it: line widths and margins follow it.
 inline float ui_scale() { return ImGui::GetFontSize() / kBaseFontPixels; }
@@ -27,11 +22,8 @@ void help_marker(const char* text);
 
 // The core's errors, drawn where the view would be, so a wrong picture is never shown.
 // Returns true when there was an error (and the view must not draw).
-bool draw_errors_instead(const AppState& s, const std::vector<Diagnostic>& diagnostics,
+bool draw_errors_instead(const Palette& p, const std::vector<Diagnostic>& diagnostics,
                          const char* what);
-
-// Warnings and notes, one wrapped line each, in their colours.
-void draw_remarks(const AppState& s, const std::vector<Diagnostic>& diagnostics);
 
 // lane_ranges(mask), "0-7, 16-23": banklab/format.hpp.
 
@@ -39,8 +31,8 @@ void draw_remarks(const AppState& s, const std::vector<Diagnostic>& diagnostics)
 // for the current one; always drawn at its own size (the font texture is not filtered).
 bool text_in_box(ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour, const char* text,
                  const ImFont* font = nullptr);
-// The current font, else the small one, whichever fits first.
-bool label_in_box(const AppState& s, ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour,
+// The current font, else small (if not nullptr), whichever fits first.
+bool label_in_box(const ImFont* small, ImDrawList* dl, ImVec2 min, ImVec2 max, ImU32 colour,
                   const char* text);
 
 // Multiplies a colour's alpha (dimming rows not yet served while stepping).

@@ -16,7 +16,7 @@ namespace banklab::gui {
 namespace {
 
 void tile_controls(AppState& s) {
-  TileLayout& t = s.scenario.tile;
+  TileLayout& t = s.user.scenario.tile;
   ImGui::TextDisabled("TILE");
   float w = ImGui::GetFontSize() * 7.0f;
   ImGui::SetNextItemWidth(w);
@@ -58,7 +58,7 @@ void tile_controls(AppState& s) {
 }
 
 void access_controls(AppState& s) {
-  Scenario& sc = s.scenario;
+  Scenario& sc = s.user.scenario;
   ImGui::Spacing();
   ImGui::TextDisabled("ACCESS");
   int pattern = static_cast<int>(sc.pattern);
@@ -116,21 +116,22 @@ void access_controls(AppState& s) {
   }
   if (sc.pattern == AccessPattern::custom) {
     ImGui::TextUnformatted("byte offsets, lane 0..31 (-1 = idle):");
-    std::string text = s.custom_text;
+    std::string text = s.user.custom_text;
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::InputTextMultiline("##offsets", &text,
                                   ImVec2(-1.0f, ImGui::GetTextLineHeight() * 5.0f))) {
       set_custom_offsets(s, text);
     }
-    if (!s.custom_error.empty()) {
+    if (!s.user.custom_error.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours(s).error));
-      ImGui::TextWrapped("%s (the drawing shows the last valid offsets)", s.custom_error.c_str());
+      ImGui::TextWrapped("%s (the drawing shows the last valid offsets)",
+                         s.user.custom_error.c_str());
       ImGui::PopStyleColor();
     }
   }
 }
 
-void lane_mask(AppState& s) {
+void lane_mask(AppState& s, Interaction& io) {
   ImGui::Spacing();
   ImGui::TextDisabled("LANES");
   help_marker("Click a lane to switch it off or on; idle lanes cost nothing.");
@@ -138,7 +139,7 @@ void lane_mask(AppState& s) {
   float size = ImGui::GetFrameHeight() * 1.15f;
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(2.0f, 2.0f));
   for (int l = 0; l < kWarpSize; ++l) {
-    bool on = s.scenario.lane_mask >> l & 1u;
+    bool on = s.user.scenario.lane_mask >> l & 1u;
     ImVec4 c = ImGui::ColorConvertU32ToFloat4(on ? p.lane_on : p.lane_off);
     ImGui::PushStyleColor(ImGuiCol_Button, c);
     ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(c.x * 1.15f, c.y * 1.15f, c.z * 1.15f, 1));
@@ -146,25 +147,25 @@ void lane_mask(AppState& s) {
     std::snprintf(label, sizeof label, "%d", l);
     if (l % 8) ImGui::SameLine();
     if (ImGui::Button(label, ImVec2(size, 0))) toggle_lane(s, l);
-    if (ImGui::IsItemHovered()) s.hovering_lane = l;
+    if (ImGui::IsItemHovered()) io.hovering_lane = l;
     ImGui::PopStyleColor(2);
   }
   ImGui::PopStyleVar();
-  if (ImGui::SmallButton("all")) s.scenario.lane_mask = 0xFFFFFFFFu;
+  if (ImGui::SmallButton("all")) s.user.scenario.lane_mask = 0xFFFFFFFFu;
   ImGui::SameLine();
-  if (ImGui::SmallButton("0-15")) s.scenario.lane_mask = 0x0000FFFFu;
+  if (ImGui::SmallButton("0-15")) s.user.scenario.lane_mask = 0x0000FFFFu;
   ImGui::SameLine();
-  if (ImGui::SmallButton("even")) s.scenario.lane_mask = 0x55555555u;
+  if (ImGui::SmallButton("even")) s.user.scenario.lane_mask = 0x55555555u;
   ImGui::SameLine();
-  if (ImGui::SmallButton("none")) s.scenario.lane_mask = 0u;
+  if (ImGui::SmallButton("none")) s.user.scenario.lane_mask = 0u;
 }
 
 }  // namespace
 
-void draw_controls(AppState& s) {
+void draw_controls(AppState& s, Interaction& io) {
   tile_controls(s);
   access_controls(s);
-  lane_mask(s);
+  lane_mask(s, io);
 }
 
 }  // namespace banklab::gui

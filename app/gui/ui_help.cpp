@@ -6,7 +6,7 @@ namespace banklab::gui {
 
 void draw_help(AppState& s) {
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 34.0f, 0.0f), ImGuiCond_Appearing);
-  if (!ImGui::Begin("Help", &s.views.help, ImGuiWindowFlags_NoCollapse)) {
+  if (!ImGui::Begin("Help", &s.user.views.help, ImGuiWindowFlags_NoCollapse)) {
     ImGui::End();
     return;
   }

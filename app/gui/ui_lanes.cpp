@@ -9,16 +9,16 @@
 #include <tuple>
 #include <vector>
 
-#include "ui.hpp"
 #include "ui_common.hpp"
+#include "views.hpp"
 
 namespace banklab::gui {
 namespace {
 
-void lane_tooltip(const AppState& s, const Analysis& a, int lane) {
+void lane_tooltip(std::uint32_t lane_mask, const Analysis& a, int lane) {
   const LaneRecord& r = a.lanes[lane];
   ImGui::BeginTooltip();
-  ImGui::Text("lane %d%s", lane, (s.scenario.lane_mask >> lane & 1u) ? "" : " (switched off)");
+  ImGui::Text("lane %d%s", lane, (lane_mask >> lane & 1u) ? "" : " (switched off)");
   if (!r.active) {
     ImGui::TextUnformatted("no access: this lane costs nothing");
   } else {
@@ -29,8 +29,7 @@ void lane_tooltip(const AppState& s, const Analysis& a, int lane) {
     }
     if (r.shares_word) ImGui::TextUnformatted("shares a word with another lane of its phase");
   }
-  ImGui::TextDisabled("click: switch lane %d %s", lane,
-                      (s.scenario.lane_mask >> lane & 1u) ? "off" : "on");
+  ImGui::TextDisabled("click: switch lane %d %s", lane, (lane_mask >> lane & 1u) ? "off" : "on");
   ImGui::EndTooltip();
 }
 
@@ -56,19 +55,19 @@ void bank_tooltip(const Analysis& a, int bank) {
 
 }  // namespace
 
-void draw_lanes(AppState& s) {
-  s.geometry.lanes.drawn = false;
-  const Evaluation& e = s.derived.evaluation;
-  if (draw_errors_instead(s, e.diagnostics, "the lane map")) return;
+void draw_lanes(const Derived& d, const ViewStyle& v, Interaction& io) {
+  io.geometry.lanes.drawn = false;
+  const Evaluation& e = d.evaluation;
+  const Palette& p = *v.palette;
+  if (draw_errors_instead(p, e.diagnostics, "the lane map")) return;
   const Analysis& a = *e.analysis;
-  const Palette& p = colours(s);
   float font = ImGui::GetFontSize();
   ImVec2 origin = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();
   if (avail.x < 64 || avail.y < 4 * font) return;
 
   // Geometry first: two rows of 32 boxes, the top one for lanes and the bottom one for banks.
-  LaneMapGeometry& g = s.geometry.lanes;
+  LaneMapGeometry& g = io.geometry.lanes;
   float pitch = std::floor(avail.x / kWarpSize);
   float gap = std::max(1.0f, std::floor(pitch * 0.12f));
   float box_h = std::min(font * 1.5f, avail.y * 0.2f);
@@ -89,7 +88,7 @@ void draw_lanes(AppState& s) {
   bool hovered = ImGui::IsItemHovered();
   bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  int served = s.step.served;
+  int served = v.served;
 
   std::vector<Segment> lines;
   for (int l = 0; l < kWarpSize; ++l) {
@@ -101,11 +100,11 @@ void draw_lanes(AppState& s) {
       ImVec2 to((g.bank_min[b].x + g.bank_max[b].x) * 0.5f, g.bank_min[b].y);
       ImU32 c = p.wavefronts[r.wavefronts[i] % 32];
       if (r.wavefronts[i] >= served) c = with_alpha(c, 0.18f);
-      float width = (l == s.hovered_lane ? 4.0f : 2.0f) * ui_scale();
+      float width = (l == v.hovered_lane ? 4.0f : 2.0f) * ui_scale();
       lines.push_back({from, to, width, c});
     }
   }
-  s.draw.add_segments(dl, lines);
+  io.draw->add_segments(dl, lines);
 
   std::vector<Quad> boxes;
   std::uint32_t touched = 0;
@@ -115,7 +114,7 @@ void draw_lanes(AppState& s) {
     ImU32 c = p.lane_off;
     if (r.active) c = r.last_wavefront < served ? p.lane_on : with_alpha(p.lane_on, 0.3f);
     boxes.push_back({g.lane_min[l], g.lane_max[l], c, QuadStyle::solid});
-    if (l == s.hovered_lane) {
+    if (l == v.hovered_lane) {
       boxes.push_back({ImVec2(g.lane_min[l].x - 2, g.lane_min[l].y - 2),
                        ImVec2(g.lane_max[l].x + 2, g.lane_max[l].y + 2), p.highlight,
                        QuadStyle::outline});
@@ -125,17 +124,17 @@ void draw_lanes(AppState& s) {
     ImU32 c = (touched >> b & 1u) ? p.banks[b] : with_alpha(p.banks[b], 0.25f);
     boxes.push_back({g.bank_min[b], g.bank_max[b], c, QuadStyle::solid});
   }
-  s.draw.add_quads(dl, boxes);
+  io.draw->add_quads(dl, boxes);
 
   // Two-digit numbers in narrow boxes (a laptop screen) take the small font; where even that
   // does not fit, every fourth box is numbered, centred on it and spilling onto its neighbours.
   char buf[16];
-  const ImFont* small = s.small_font ? s.small_font : ImGui::GetFont();
+  const ImFont* small = v.small_font ? v.small_font : ImGui::GetFont();
   for (int i = 0; i < kWarpSize; ++i) {
     std::snprintf(buf, sizeof buf, "%d", i);
     for (auto [mn, mx, colour] : {std::tuple{g.lane_min[i], g.lane_max[i], p.on_fill},
                                   std::tuple{g.bank_min[i], g.bank_max[i], p.on_bank}}) {
-      if (label_in_box(s, dl, mn, mx, colour, buf) || i % 4) continue;
+      if (label_in_box(v.small_font, dl, mn, mx, colour, buf) || i % 4) continue;
       ImVec2 sz = small->CalcTextSizeA(small->FontSize, FLT_MAX, 0.0f, buf);
       dl->AddText(small, small->FontSize,
                   ImVec2(std::floor((mn.x + mx.x - sz.x) * 0.5f),
@@ -155,9 +154,9 @@ void draw_lanes(AppState& s) {
       bool on_bank = m.x >= g.bank_min[i].x && m.x < g.bank_min[i].x + pitch &&
                      m.y >= g.bank_min[i].y && m.y <= g.bank_max[i].y;
       if (on_lane) {
-        s.hovering_lane = i;
-        lane_tooltip(s, a, i);
-        if (clicked) toggle_lane(s, i);
+        io.hovering_lane = i;
+        lane_tooltip(d.scenario.lane_mask, a, i);
+        if (clicked) io.clicked_lane = i;
       } else if (on_bank) {
         bank_tooltip(a, i);
       }

@@ -28,22 +28,80 @@ constexpr Shortcut kShortcuts[] = {
     {GLFW_KEY_T, "T", Action::theme, "dark / light theme"},
 };
 
-// Each view in its own window, placed by default_layout() on the first run or after
+// The panels that draw the scenario on screen: a panel's controls, then its view.
+void banks_panel(AppState& s, Interaction& io) {
+  draw_step_bar(s);
+  draw_banks(s.derived, view_style(s), io);
+}
+
+void tile_panel(AppState& s, Interaction& io) {
+  const Derived& d = s.derived;
+  if (d.tile_error.empty()) {
+    ImGui::TextUnformatted(to_string(d.scenario.tile).c_str());
+    ImGui::SameLine();
+    bool physical = s.user.tile_physical;
+    if (ImGui::RadioButton("logical", !physical)) set_tile_physical(s, false);
+    ImGui::SameLine();
+    if (ImGui::RadioButton("physical", physical)) set_tile_physical(s, true);
+    help_marker(
+        "Colour = bank. Logical: element (r, c) where the program indexes it, coloured by the "
+        "bank it really lands in. Physical: the slots of shared memory as stored; the outlined "
+        "elements show where a swizzle moved them. Striped grey columns are padding.");
+  }
+  draw_tile(d, view_style(s), io);
+}
+
+// Every window of the app but the help and the renderer's problems, in drawing order (the View
+// menu lists them in this order too; the last one drawn has the focus at start). A new
+// panel (a lesson, a drill, a comparison) is one row here, a flag in Views and a rectangle in
+// PanelLayout; its function draws the window's contents.
+struct Panel {
+  const char* title;  // window title, also its ImGui ID and imgui.ini key: keep it stable
+  const char* menu;   // its item in the View menu
+  bool Views::*open;
+  ImVec2 PanelLayout::*pos;
+  ImVec2 PanelLayout::*size;
+  ImGuiWindowFlags flags;
+  bool floating;  // lies over other panels, so it keeps its background
+  void (*draw)(AppState& s, Interaction& io);
+};
+
+const Panel kPanels[] = {
+    {"Lesson", "Lesson", &Views::presets, &PanelLayout::presets_pos, &PanelLayout::presets_size, 0,
+     false, [](AppState& s, Interaction&) { draw_presets(s); }},
+    {"Controls", "Controls", &Views::controls, &PanelLayout::controls_pos,
+     &PanelLayout::controls_size, 0, false, draw_controls},
+    {"Bank view: 32 banks x one row per wavefront", "Bank view", &Views::banks,
+     &PanelLayout::banks_pos, &PanelLayout::banks_size, ImGuiWindowFlags_NoScrollbar, false,
+     banks_panel},
+    {"Arithmetic", "Arithmetic", &Views::arithmetic, &PanelLayout::arithmetic_pos,
+     &PanelLayout::arithmetic_size, 0, false,
+     [](AppState& s, Interaction& io) { draw_arithmetic(s.derived, view_style(s), io); }},
+    {"Lane map: lane -> bank", "Lane map", &Views::lanes, &PanelLayout::lanes_pos,
+     &PanelLayout::lanes_size, ImGuiWindowFlags_NoScrollbar, false,
+     [](AppState& s, Interaction& io) { draw_lanes(s.derived, view_style(s), io); }},
+    {"Tile: element colour = bank", "Tile", &Views::tile, &PanelLayout::tile_pos,
+     &PanelLayout::tile_size, ImGuiWindowFlags_NoScrollbar, false, tile_panel},
+    {"GPU: run and measure", "GPU: run and measure", &Views::gpu, &PanelLayout::gpu_pos,
+     &PanelLayout::gpu_size, 0, true,
+     [](AppState& s, Interaction&) { draw_gpu(*s.gpu, s.user.scenario, colours(s)); }},
+};
+
+// Each panel in its own window, placed by default_layout() on the first run or after
 // View > Reset layout; afterwards where the user put it (imgui.ini remembers).
-template <class Draw>
-void view_window(AppState& s, const char* title, bool* open, ImVec2 pos, ImVec2 size,
-                 ImGuiWindowFlags flags, Draw draw, bool floating = false) {
-  if (!*open) return;
+void panel_window(AppState& s, const Panel& panel, const PanelLayout& l, Interaction& io) {
+  bool& open = s.user.views.*panel.open;
+  if (!open) return;
   ImGuiCond cond = s.reset_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  ImGui::SetNextWindowPos(pos, cond);
-  ImGui::SetNextWindowSize(size, cond);
+  ImGui::SetNextWindowPos(l.*panel.pos, cond);
+  ImGui::SetNextWindowSize(l.*panel.size, cond);
   // No window background: the views tile the screen over the clear colour, which is the same
   // colour. Under llvmpipe each background is a textured, blended full-window fill, and
   // dropping them cuts the CPU cost of a 1080p frame by about a third. A floating window (the
   // GPU window) lies over other views, so it keeps its background.
-  flags |= ImGuiWindowFlags_NoCollapse;
-  if (!floating) flags |= ImGuiWindowFlags_NoBackground;
-  if (ImGui::Begin(title, open, flags)) draw(s);
+  ImGuiWindowFlags flags = panel.flags | ImGuiWindowFlags_NoCollapse;
+  if (!panel.floating) flags |= ImGuiWindowFlags_NoBackground;
+  if (ImGui::Begin(panel.title, &open, flags)) panel.draw(s, io);
   ImGui::End();
 }
 
@@ -59,40 +117,36 @@ float menu_bar(AppState& s) {
     std::span<const Preset> all = presets();
     for (std::size_t i = 0; i < all.size(); ++i) {
       if (ImGui::MenuItem(std::string(all[i].name).c_str(), nullptr,
-                          static_cast<int>(i) == s.preset)) {
+                          static_cast<int>(i) == s.user.preset)) {
         load_preset(s, static_cast<int>(i));
       }
     }
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("View")) {
-    ImGui::MenuItem("Lesson", nullptr, &s.views.presets);
-    ImGui::MenuItem("Controls", nullptr, &s.views.controls);
-    ImGui::MenuItem("Bank view", nullptr, &s.views.banks);
-    ImGui::MenuItem("Lane map", nullptr, &s.views.lanes);
-    ImGui::MenuItem("Tile", nullptr, &s.views.tile);
-    ImGui::MenuItem("Arithmetic", nullptr, &s.views.arithmetic);
-    ImGui::MenuItem("GPU: run and measure", nullptr, &s.views.gpu);
+    for (const Panel& panel : kPanels)
+      ImGui::MenuItem(panel.menu, nullptr, &(s.user.views.*panel.open));
     ImGui::Separator();
-    if (ImGui::MenuItem("Dark theme", nullptr, s.settings.theme == Theme::dark)) {
-      s.settings.theme = Theme::dark;
+    if (ImGui::MenuItem("Dark theme", nullptr, s.user.settings.theme == Theme::dark)) {
+      s.user.settings.theme = Theme::dark;
     }
-    if (ImGui::MenuItem("Light theme (projector)", nullptr, s.settings.theme == Theme::light)) {
-      s.settings.theme = Theme::light;
+    if (ImGui::MenuItem("Light theme (projector)", nullptr,
+                        s.user.settings.theme == Theme::light)) {
+      s.user.settings.theme = Theme::light;
     }
     if (ImGui::MenuItem("Zoom in", "+")) change_zoom(s, kZoomStep);
     if (ImGui::MenuItem("Zoom out", "-")) change_zoom(s, -kZoomStep);
-    if (ImGui::MenuItem("Zoom 100%")) s.settings.zoom = 1.0f;
+    if (ImGui::MenuItem("Zoom 100%")) s.user.settings.zoom = 1.0f;
     ImGui::Separator();
     if (ImGui::MenuItem("Reset layout")) s.reset_layout = true;
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {
-    ImGui::MenuItem("Shortcuts and colours", "F1", &s.views.help);
+    ImGui::MenuItem("Shortcuts and colours", "F1", &s.user.views.help);
     ImGui::EndMenu();
   }
-  if (s.preset >= 0) {
-    const Preset& p = presets()[s.preset];
+  if (s.user.preset >= 0) {
+    const Preset& p = presets()[s.user.preset];
     ImGui::TextDisabled("  %s%s: %s", std::string(p.name).c_str(),
                         preset_modified(s) ? " (changed)" : "", std::string(p.title).c_str());
   }
@@ -101,13 +155,13 @@ float menu_bar(AppState& s) {
 }
 
 void renderer_problems(AppState& s) {
-  if (s.renderer_errors.empty()) return;
+  if (s.res.renderer_errors.empty()) return;
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36.0f, 0.0f), ImGuiCond_Appearing);
   ImGui::Begin("Renderer problems");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours(s).error));
   ImGui::TextWrapped("These GLSL programs did not build, so their views stay empty:");
   ImGui::PopStyleColor();
-  for (const std::string& e : s.renderer_errors) ImGui::TextWrapped("%s", e.c_str());
+  for (const std::string& e : s.res.renderer_errors) ImGui::TextWrapped("%s", e.c_str());
   ImGui::End();
 }
 
@@ -126,11 +180,13 @@ void apply_action(AppState& s, Action a) {
     case Action::index_down: move_index(s, -1); break;
     case Action::next_preset: cycle_preset(s, 1); break;
     case Action::previous_preset: cycle_preset(s, -1); break;
-    case Action::help: s.views.help = !s.views.help; break;
+    case Action::help:
+      s.user.views.help = !s.user.views.help;
+      break;
     case Action::zoom_in: change_zoom(s, kZoomStep); break;
     case Action::zoom_out: change_zoom(s, -kZoomStep); break;
     case Action::theme:
-      s.settings.theme = s.settings.theme == Theme::dark ? Theme::light : Theme::dark;
+      s.user.settings.theme = s.user.settings.theme == Theme::dark ? Theme::light : Theme::dark;
       break;
   }
 }
@@ -172,35 +228,39 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale) {
   return l;
 }
 
+ViewStyle view_style(const AppState& s) {
+  ViewStyle v;
+  v.palette = &colours(s);
+  v.small_font = s.res.small_font;
+  v.mono_font = s.res.mono_font;
+  v.hovered_lane = s.hovered_lane;
+  v.served = s.user.step.served;
+  v.playing = s.user.step.playing;
+  v.tile_physical = s.user.tile_physical;
+  return v;
+}
+
+void apply_interaction(AppState& s, Interaction& io) {
+  s.frame.geometry = std::move(io.geometry);
+  s.hovered_lane = io.hovering_lane;
+  if (io.clicked_lane >= 0) toggle_lane(s, io.clicked_lane);
+}
+
 void draw_app(AppState& s) {
-  ImGuiIO& io = ImGui::GetIO();
-  s.draw.begin_frame();
-  s.geometry = FrameGeometry{};  // a view that is closed this frame leaves no stale cells
-  s.hovering_lane = -1;
+  ImGuiIO& imgui = ImGui::GetIO();
+  s.frame.draw.begin_frame();
   handle_shortcuts(s);
-  advance_time(s, io.DeltaTime);
+  advance_time(s, imgui.DeltaTime);
   refresh(s);
 
   float menu_height = menu_bar(s);
-  float scale = ui_scale();
-  PanelLayout l = default_layout(io.DisplaySize, menu_height, scale);
-  view_window(s, "Lesson", &s.views.presets, l.presets_pos, l.presets_size, 0, draw_presets);
-  view_window(s, "Controls", &s.views.controls, l.controls_pos, l.controls_size, 0,
-              draw_controls);
-  view_window(s, "Bank view: 32 banks x one row per wavefront", &s.views.banks, l.banks_pos,
-              l.banks_size, ImGuiWindowFlags_NoScrollbar, draw_banks);
-  view_window(s, "Arithmetic", &s.views.arithmetic, l.arithmetic_pos, l.arithmetic_size, 0,
-              draw_arithmetic);
-  view_window(s, "Lane map: lane -> bank", &s.views.lanes, l.lanes_pos, l.lanes_size,
-              ImGuiWindowFlags_NoScrollbar, draw_lanes);
-  view_window(s, "Tile: element colour = bank", &s.views.tile, l.tile_pos, l.tile_size,
-              ImGuiWindowFlags_NoScrollbar, draw_tile);
-  view_window(s, "GPU: run and measure", &s.views.gpu, l.gpu_pos, l.gpu_size, 0,
-              [](AppState& st) { draw_gpu(st.gpu, st.scenario, colours(st)); }, true);
-  if (s.views.help) draw_help(s);
+  PanelLayout l = default_layout(imgui.DisplaySize, menu_height, ui_scale());
+  // A panel that is closed this frame leaves no stale cells: the geometry starts empty.
+  Interaction io{&s.frame.draw};
+  for (const Panel& panel : kPanels) panel_window(s, panel, l, io);
+  if (s.user.views.help) draw_help(s);
   renderer_problems(s);
-
-  s.hovered_lane = s.hovering_lane;
+  apply_interaction(s, io);
   s.reset_layout = false;
 }
 

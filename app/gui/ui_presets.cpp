@@ -9,8 +9,8 @@ namespace banklab::gui {
 void draw_presets(AppState& s) {
   std::span<const Preset> all = presets();
   const Palette& p = colours(s);
-  if (s.preset >= 0) {
-    const Preset& cur = all[s.preset];
+  if (s.user.preset >= 0) {
+    const Preset& cur = all[s.user.preset];
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(p.ideal_line));
     ImGui::TextWrapped("%s", std::string(cur.title).c_str());
     ImGui::PopStyleColor();
@@ -18,14 +18,14 @@ void draw_presets(AppState& s) {
     if (preset_modified(s)) {
       ImGui::TextDisabled("(changed since loaded)");
       ImGui::SameLine();
-      if (ImGui::SmallButton("reload")) load_preset(s, s.preset);
+      if (ImGui::SmallButton("reload")) load_preset(s, s.user.preset);
     }
     ImGui::Separator();
   }
   ImGui::BeginChild("##preset-list");
   for (std::size_t i = 0; i < all.size(); ++i) {
     const Preset& pr = all[i];
-    bool selected = static_cast<int>(i) == s.preset;
+    bool selected = static_cast<int>(i) == s.user.preset;
     ImGui::PushID(static_cast<int>(i));
     if (ImGui::Selectable(std::string(pr.name).c_str(), selected)) {
       load_preset(s, static_cast<int>(i));

@@ -14,7 +14,8 @@ void draw_step_bar(AppState& s) {
   if (ImGui::Button("<")) step_by(s, -1);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("one wavefront back (Left)");
   ImGui::SameLine();
-  if (ImGui::Button(s.step.playing ? "Pause" : "Play ", ImVec2(ImGui::GetFontSize() * 3.4f, 0))) {
+  if (ImGui::Button(s.user.step.playing ? "Pause" : "Play ",
+                    ImVec2(ImGui::GetFontSize() * 3.4f, 0))) {
     toggle_play(s);
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("serve the wavefronts one by one (Space)");
@@ -26,17 +27,17 @@ void draw_step_bar(AppState& s) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("all wavefronts served");
   ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::Text("clock %d / %d", s.step.served, total);
+  ImGui::Text("clock %d / %d", s.user.step.served, total);
   help_marker(
       "Shared memory serves one wavefront per clock: 32 banks x 4 bytes = 128 B. Each row of "
       "the bank view is one wavefront; lanes light up in the lane map when the last of their "
       "words has been served.");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-  float speed = 1.0f / s.step.seconds_per_wavefront;
+  float speed = 1.0f / s.user.step.seconds_per_wavefront;
   if (ImGui::SliderFloat("##speed", &speed, 0.5f, 16.0f, "%.1f wf/s",
                          ImGuiSliderFlags_Logarithmic)) {
-    s.step.seconds_per_wavefront = 1.0f / speed;
+    s.user.step.seconds_per_wavefront = 1.0f / speed;
   }
 }
 

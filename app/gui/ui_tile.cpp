@@ -7,21 +7,20 @@
 #include <vector>
 
 #include "banklab/hardware.hpp"
-#include "ui.hpp"
 #include "ui_common.hpp"
+#include "views.hpp"
 
 namespace banklab::gui {
 namespace {
 
-void slot_tooltip(const AppState& s, int r, int p) {
-  const TileLayout& t = s.evaluated->tile;
+void slot_tooltip(const TileLayout& t, bool physical, int r, int p) {
   ImGui::BeginTooltip();
   if (p >= t.cols) {
     std::int64_t byte = t.logical_byte(r, p);
     ImGui::Text("padding slot (%d, %d): byte %lld, bank %d", r, p, static_cast<long long>(byte),
                 bank_of_byte(byte));
     ImGui::TextUnformatted("holds no element; it only shifts the next row's banks");
-  } else if (s.tile_physical) {
+  } else if (physical) {
     std::int64_t byte = t.logical_byte(r, p);
     ImGui::Text("slot (%d, %d) of the stored tile", r, p);
     ImGui::Text("byte %lld -> word %lld -> bank %d", static_cast<long long>(byte),
@@ -41,31 +40,20 @@ void slot_tooltip(const AppState& s, int r, int p) {
 
 }  // namespace
 
-void draw_tile(AppState& s) {
-  s.geometry.tile.reset();
-  const TileLayout& t = s.evaluated->tile;
-  const Palette& p = colours(s);
+void draw_tile(const Derived& d, const ViewStyle& v, Interaction& io) {
+  io.geometry.tile.reset();
+  const TileLayout& t = d.scenario.tile;
+  const Palette& p = *v.palette;
   float font = ImGui::GetFontSize();
-  if (!s.derived.tile_error.empty()) {
-    draw_errors_instead(s, {Diagnostic{Severity::error, "tile", s.derived.tile_error, -1}},
-                        "the tile");
+  if (!d.tile_error.empty()) {
+    draw_errors_instead(p, {Diagnostic{Severity::error, "tile", d.tile_error, -1}}, "the tile");
     return;
   }
-  ImGui::TextUnformatted(to_string(t).c_str());
-  ImGui::SameLine();
-  bool physical = s.tile_physical;
-  if (ImGui::RadioButton("logical", !physical)) set_tile_physical(s, false);
-  ImGui::SameLine();
-  if (ImGui::RadioButton("physical", physical)) set_tile_physical(s, true);
-  help_marker(
-      "Colour = bank. Logical: element (r, c) where the program indexes it, coloured by the "
-      "bank it really lands in. Physical: the slots of shared memory as stored; the outlined "
-      "elements show where a swizzle moved them. Striped grey columns are padding.");
-
-  if (s.evaluated->pattern == AccessPattern::custom) {
+  bool physical = v.tile_physical;
+  if (d.scenario.pattern == AccessPattern::custom) {
     ImGui::TextDisabled("custom offsets: the access is not tied to this tile");
   }
-  const Evaluation& e = s.derived.evaluation;
+  const Evaluation& e = d.evaluation;
   ImVec2 origin = ImGui::GetCursorScreenPos();
   ImVec2 avail = ImGui::GetContentRegionAvail();
   if (avail.x < 32 || avail.y < 32) return;
@@ -73,13 +61,13 @@ void draw_tile(AppState& s) {
   TileGeometry g;
   g.cols = t.cols;
   g.grid = fit_grid(origin, avail, t.rows, slots, ImVec2(font * 2.2f, font * 2.2f), 0.0f, true);
-  s.geometry.tile = g;
+  io.geometry.tile = g;
   const GridGeometry& grid = g.grid;
 
   ImGui::InvisibleButton("##tile", ImVec2(avail.x, grid.max().y - origin.y));
   bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  s.draw.add_heatmap(dl, grid.origin, grid.max());
+  io.draw->add_heatmap(dl, grid.origin, grid.max());
 
   if (e.ok()) {
     const Analysis& a = *e.analysis;
@@ -97,9 +85,9 @@ void draw_tile(AppState& s) {
     for (int l = 0; l < kWarpSize; ++l) {
       const LaneElements& el = e.elements[l];
       if (!a.lanes[l].active || el.count == 0) continue;
-      bool lit = a.lanes[l].last_wavefront < s.step.served;
+      bool lit = a.lanes[l].last_wavefront < v.served;
       ImU32 c = lit ? p.highlight : with_alpha(p.highlight, 0.35f);
-      if (l == s.hovered_lane) c = p.ideal_line;
+      if (l == v.hovered_lane) c = p.ideal_line;
       for (int j = 0; j < el.count; ++j) {
         std::int64_t pos = std::int64_t{el.first.row} * t.cols + el.first.col + j;
         Cell cell{static_cast<int>(pos / t.cols), static_cast<int>(pos % t.cols)};
@@ -112,7 +100,7 @@ void draw_tile(AppState& s) {
         if (j == 0) labels.push_back({ImVec2(x0, y0), ImVec2(x1, y1), l});
       }
     }
-    s.draw.add_quads(dl, marks);
+    io.draw->add_quads(dl, marks);
     char buf[8];
     for (const Label& lb : labels) {
       std::snprintf(buf, sizeof buf, "%d", lb.lane);
@@ -129,14 +117,14 @@ void draw_tile(AppState& s) {
 
   if (hovered) {
     if (auto hit = grid.hit(ImGui::GetIO().MousePos)) {
-      slot_tooltip(s, hit->row, hit->col);
+      slot_tooltip(t, physical, hit->row, hit->col);
       // The lane that touches the element under the mouse lights up in every view.
       for (int l = 0; l < kWarpSize && e.ok() && !physical; ++l) {
         const LaneElements& el = e.elements[l];
         if (!e.analysis->lanes[l].active || el.count == 0) continue;
         std::int64_t first = std::int64_t{el.first.row} * t.cols + el.first.col;
         std::int64_t here = std::int64_t{hit->row} * t.cols + hit->col;
-        if (hit->col < t.cols && here >= first && here < first + el.count) s.hovering_lane = l;
+        if (hit->col < t.cols && here >= first && here < first + el.count) io.hovering_lane = l;
       }
     }
   }

@@ -640,18 +640,18 @@ TEST_CASE("the GPU window draws each tab's results in the app, with no display")
   gpu.measure_offset = 1;  // the hardware disagrees
   AppState s;
   REQUIRE(load_preset(s, "fp32-naive"));
-  s.gpu.backend = gpu.backend();
-  s.views.gpu = true;
-  const Palette& c = palette(s.settings.theme);
+  s.gpu->backend = gpu.backend();
+  s.user.views.gpu = true;
+  const Palette& c = palette(s.user.settings.theme);
   imgui.frame(s);  // the window's first frame starts the worker and asks for the device
-  REQUIRE(s.gpu.worker);
-  REQUIRE(settle(s.gpu));
-  REQUIRE(start_run(s.gpu, s.scenario).empty());
-  REQUIRE(settle(s.gpu));
+  REQUIRE(s.gpu->worker);
+  REQUIRE(settle(*s.gpu));
+  REQUIRE(start_run(*s.gpu, s.user.scenario).empty());
+  REQUIRE(settle(*s.gpu));
 
   SUBCASE("Transpose: the wrong kernel is named in red, the conflict-free bars in green") {
     imgui.frame(s);
-    CHECK_FALSE(s.gpu.show_tab);  // brought to the front once
+    CHECK_FALSE(s.gpu->show_tab);  // brought to the front once
     CHECK(window_drew(kWindow, c.error));
     CHECK(window_drew(kWindow, c.cell_served));
     CHECK(window_drew(kWindow, c.note));        // the fast kernel's bar
@@ -659,7 +659,7 @@ TEST_CASE("the GPU window draws each tab's results in the app, with no display")
     CHECK(window_drew(kWindow, c.ideal_line));  // the copy roof
   }
   SUBCASE("Microbenchmark: the pattern on screen is a highlighted point") {
-    s.gpu.show_tab = GpuTab::microbenchmark;
+    s.gpu->show_tab = GpuTab::microbenchmark;
     imgui.frame(s);  // ImGui selects the tab at the next frame's layout
     imgui.frame(s);
     CHECK(window_drew(kWindow, c.highlight));
@@ -667,16 +667,16 @@ TEST_CASE("the GPU window draws each tab's results in the app, with no display")
     CHECK_FALSE(window_drew(kWindow, c.error));
   }
   SUBCASE("Measure: a disagreement is a red banner") {
-    REQUIRE(start_measure(s.gpu, s.scenario).empty());
-    REQUIRE(settle(s.gpu));
+    REQUIRE(start_measure(*s.gpu, s.user.scenario).empty());
+    REQUIRE(settle(*s.gpu));
     imgui.frame(s);
     imgui.frame(s);
-    CHECK(compare(*s.gpu.measurement).verdict == Agreement::Verdict::disagree);
+    CHECK(compare(*s.gpu->measurement).verdict == Agreement::Verdict::disagree);
     CHECK(window_drew(kWindow, c.error));
     CHECK_FALSE(window_drew(kWindow, c.cell_served));
   }
   SUBCASE("closed, the window draws nothing") {
-    s.views.gpu = false;
+    s.user.views.gpu = false;
     imgui.frame(s);
     CHECK_FALSE(window_drew(kWindow, c.error));
   }

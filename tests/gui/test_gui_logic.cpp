@@ -183,8 +183,8 @@ TEST_CASE("every preset loads and evaluates to the wavefronts its lesson claims"
     // A negative expectation marks a lesson whose point is the diagnostic.
     CHECK(s.derived.evaluation.ok() == (p.expected_wavefronts >= 0));
     CHECK(wavefront_total(s) == std::max(0, p.expected_wavefronts));
-    CHECK(s.step.served == std::max(0, p.expected_wavefronts));  // shown fully served
-    CHECK(s.settings.preset == p.name);
+    CHECK(s.user.step.served == std::max(0, p.expected_wavefronts));  // shown fully served
+    CHECK(s.user.settings.preset == p.name);
     CHECK_FALSE(preset_modified(s));
     CHECK_FALSE(refresh(s));  // nothing changed: the core is not asked again
   }
@@ -196,12 +196,12 @@ TEST_CASE("n and p walk the presets and wrap round") {
   int n = static_cast<int>(presets().size());
   load_preset(s, 0);
   cycle_preset(s, -1);
-  CHECK(s.preset == n - 1);
+  CHECK(s.user.preset == n - 1);
   cycle_preset(s, 1);
-  CHECK(s.preset == 0);
+  CHECK(s.user.preset == 0);
   cycle_preset(s, 1);
-  CHECK(s.preset == 1);
-  s.scenario.tile.pad += 1;
+  CHECK(s.user.preset == 1);
+  s.user.scenario.tile.pad += 1;
   CHECK(preset_modified(s));
 }
 
@@ -212,36 +212,36 @@ TEST_CASE("step-through serves one wavefront per step and per tick while playing
   REQUIRE(wavefront_total(s) == 32);
   SUBCASE("play from the end starts over") {
     toggle_play(s);
-    CHECK(s.step.playing);
-    CHECK(s.step.served == 0);
-    advance_time(s, s.step.seconds_per_wavefront * 3.5f);
-    CHECK(s.step.served == 3);
+    CHECK(s.user.step.playing);
+    CHECK(s.user.step.served == 0);
+    advance_time(s, s.user.step.seconds_per_wavefront * 3.5f);
+    CHECK(s.user.step.served == 3);
     toggle_play(s);
-    CHECK_FALSE(s.step.playing);
+    CHECK_FALSE(s.user.step.playing);
     advance_time(s, 10.0f);
-    CHECK(s.step.served == 3);
+    CHECK(s.user.step.served == 3);
   }
   SUBCASE("playing stops at the last wavefront") {
     toggle_play(s);
     advance_time(s, 1000.0f);
-    CHECK(s.step.served == 32);
-    CHECK_FALSE(s.step.playing);
+    CHECK(s.user.step.served == 32);
+    CHECK_FALSE(s.user.step.playing);
   }
   SUBCASE("steps clamp to 0 .. wavefronts") {
     step_by(s, 1);
-    CHECK(s.step.served == 32);
+    CHECK(s.user.step.served == 32);
     step_by(s, -40);
-    CHECK(s.step.served == 0);
+    CHECK(s.user.step.served == 0);
     step_by(s, -1);
-    CHECK(s.step.served == 0);
+    CHECK(s.user.step.served == 0);
     step_by(s, 2);
-    CHECK(s.step.served == 2);
+    CHECK(s.user.step.served == 2);
   }
   SUBCASE("a new scenario is shown fully served") {
     step_by(s, -10);
     load_preset(s, "fp32-pad1");
     refresh(s);
-    CHECK(s.step.served == 1);
+    CHECK(s.user.step.served == 1);
   }
 }
 
@@ -249,21 +249,21 @@ TEST_CASE("the index moves within what the tile allows") {
   AppState s;
   SUBCASE("column of a 32-column float tile") {
     load_preset(s, "fp32-naive");
-    CHECK(max_index(s.scenario) == 31);
+    CHECK(max_index(s.user.scenario) == 31);
     move_index(s, -1);
-    CHECK(s.scenario.index == 0);
+    CHECK(s.user.scenario.index == 0);
     move_index(s, 40);
-    CHECK(s.scenario.index == 31);
+    CHECK(s.user.scenario.index == 31);
     refresh(s);
     CHECK(s.derived.evaluation.ok());
   }
   SUBCASE("float4 columns: 8 per 32-float row") {
     load_preset(s, "fp32-vec16-column");
-    CHECK(max_index(s.scenario) == 7);
+    CHECK(max_index(s.user.scenario) == 7);
   }
   SUBCASE("ldmatrix.x4 over 128-byte rows: chunks 0 .. 4") {
     load_preset(s, "ldmatrix-plain");
-    CHECK(max_index(s.scenario) == 4);
+    CHECK(max_index(s.user.scenario) == 4);
     move_index(s, 10);
     refresh(s);
     CHECK(s.derived.evaluation.ok());
@@ -274,7 +274,7 @@ TEST_CASE("lanes switch off and on, and idle lanes cost nothing") {
   AppState s;
   load_preset(s, "fp32-naive");
   for (int l = 16; l < 32; ++l) toggle_lane(s, l);
-  CHECK(s.scenario.lane_mask == 0x0000FFFFu);
+  CHECK(s.user.scenario.lane_mask == 0x0000FFFFu);
   refresh(s);
   CHECK(wavefront_total(s) == 16);
   toggle_lane(s, 31);
@@ -288,22 +288,22 @@ TEST_CASE("custom offsets: bad text is refused with the parser's message and cha
   refresh(s);
   set_pattern(s, AccessPattern::custom);
   // Custom mode starts from the access on screen.
-  CHECK(s.scenario.custom_offsets[1] == 128);
-  auto before = s.scenario.custom_offsets;
+  CHECK(s.user.scenario.custom_offsets[1] == 128);
+  auto before = s.user.scenario.custom_offsets;
   CHECK_FALSE(set_custom_offsets(s, "0,4,8"));
-  CHECK_FALSE(s.custom_error.empty());
-  CHECK(s.scenario.custom_offsets == before);
+  CHECK_FALSE(s.user.custom_error.empty());
+  CHECK(s.user.scenario.custom_offsets == before);
   std::string all_one_word;
   for (int l = 0; l < 32; ++l) all_one_word += l ? ",0" : "0";
   CHECK(set_custom_offsets(s, all_one_word));
-  CHECK(s.custom_error.empty());
+  CHECK(s.user.custom_error.empty());
   // The text box's own form, eight lanes a line, reads back to the same offsets.
-  auto broadcast = s.scenario.custom_offsets;
+  auto broadcast = s.user.scenario.custom_offsets;
   CHECK(set_custom_offsets(s, offsets_text(before)));
-  CHECK(s.scenario.custom_offsets == before);
+  CHECK(s.user.scenario.custom_offsets == before);
   CHECK(set_custom_offsets(s, all_one_word));
-  CHECK(s.scenario.custom_offsets == broadcast);
-  CHECK(s.custom_error.empty());
+  CHECK(s.user.scenario.custom_offsets == broadcast);
+  CHECK(s.user.custom_error.empty());
   refresh(s);
   CHECK(wavefront_total(s) == 1);  // a broadcast
 }
@@ -311,12 +311,12 @@ TEST_CASE("custom offsets: bad text is refused with the parser's message and cha
 TEST_CASE("the pattern and the op move together") {
   AppState s;
   load_preset(s, "fp32-naive");
-  s.scenario.op = Op::st;
+  s.user.scenario.op = Op::st;
   set_pattern(s, AccessPattern::matrix);
-  CHECK(s.scenario.op == Op::stmatrix_x4);
+  CHECK(s.user.scenario.op == Op::stmatrix_x4);
   set_pattern(s, AccessPattern::row);
-  CHECK(s.scenario.op == Op::st);
-  CHECK(s.scenario.width == 0);
+  CHECK(s.user.scenario.op == Op::st);
+  CHECK(s.user.scenario.width == 0);
 }
 
 TEST_CASE("every view draws every preset headless, with the bank grid the analysis asks for") {
@@ -328,25 +328,25 @@ TEST_CASE("every view draws every preset headless, with the bank grid the analys
     imgui.frame(s);
     if (p.expected_wavefronts < 0) {
       // The lesson is the diagnostic: it is shown in place of the grid and the lane map.
-      CHECK_FALSE(s.geometry.banks.has_value());
-      CHECK_FALSE(s.geometry.lanes.drawn);
+      CHECK_FALSE(s.frame.geometry.banks.has_value());
+      CHECK_FALSE(s.frame.geometry.lanes.drawn);
       continue;
     }
-    REQUIRE(s.geometry.banks.has_value());
-    CHECK(s.geometry.banks->grid.rows == std::max(1, p.expected_wavefronts));
-    CHECK(s.geometry.banks->grid.cols == 32);
-    CHECK(s.geometry.lanes.drawn);
-    REQUIRE(s.geometry.tile.has_value());
+    REQUIRE(s.frame.geometry.banks.has_value());
+    CHECK(s.frame.geometry.banks->grid.rows == std::max(1, p.expected_wavefronts));
+    CHECK(s.frame.geometry.banks->grid.cols == 32);
+    CHECK(s.frame.geometry.lanes.drawn);
+    REQUIRE(s.frame.geometry.tile.has_value());
     const TileLayout& t = p.scenario.tile;
-    CHECK(s.geometry.tile->grid.rows == t.rows);
-    CHECK(s.geometry.tile->grid.cols == t.cols + t.pad);
-    CHECK(s.draw.heatmap.cells.size() == static_cast<std::size_t>(t.rows) * (t.cols + t.pad));
+    CHECK(s.frame.geometry.tile->grid.rows == t.rows);
+    CHECK(s.frame.geometry.tile->grid.cols == t.cols + t.pad);
+    CHECK(s.frame.draw.heatmap.cells.size() == static_cast<std::size_t>(t.rows) * (t.cols + t.pad));
     // One quad per bank cell at least, and the grid fits the window.
-    CHECK(s.draw.quads().size() >= static_cast<std::size_t>(32 * p.expected_wavefronts));
-    CHECK(s.geometry.banks->grid.max().x <= 1920.0f);
-    CHECK(s.geometry.banks->grid.max().y <= 1080.0f);
+    CHECK(s.frame.draw.quads().size() >= static_cast<std::size_t>(32 * p.expected_wavefronts));
+    CHECK(s.frame.geometry.banks->grid.max().x <= 1920.0f);
+    CHECK(s.frame.geometry.banks->grid.max().y <= 1080.0f);
     // No renderer attached: batches are recorded but no GL callback was queued.
-    CHECK_FALSE(s.draw.batches().empty());
+    CHECK_FALSE(s.frame.draw.batches().empty());
   }
 }
 
@@ -354,12 +354,12 @@ TEST_CASE("a packed 16-byte load is drawn with its merged phases") {
   HeadlessImGui imgui;
   AppState s;
   load_preset(s, "broadcast-16B-store");
-  s.scenario.op = Op::ld;  // the same access as a load packs: 2 phases of 16 lanes, not 4
+  s.user.scenario.op = Op::ld;  // the same access as a load packs: 2 phases of 16 lanes, not 4
   imgui.frame(s);
   REQUIRE(s.derived.evaluation.ok());
   CHECK(s.derived.evaluation.analysis->packed);
-  REQUIRE(s.geometry.banks.has_value());
-  CHECK(s.geometry.banks->grid.rows == 2);
+  REQUIRE(s.frame.geometry.banks.has_value());
+  CHECK(s.frame.geometry.banks->grid.rows == 2);
 }
 
 TEST_CASE("any combination of controls either draws the core's analysis or its diagnostic") {
@@ -384,7 +384,7 @@ TEST_CASE("any combination of controls either draws the core's analysis or its d
   };
   int analysed = 0;
   for (int i = 0; i < 3000; ++i) {
-    Scenario& sc = s.scenario;
+    Scenario& sc = s.user.scenario;
     sc.tile.dtype = kAllDTypes[pick(4)];
     sc.tile.rows = rows[pick(6)];
     sc.tile.cols = cols[pick(6)];
@@ -399,12 +399,12 @@ TEST_CASE("any combination of controls either draws the core's analysis or its d
     CAPTURE(i);
     CAPTURE(describe(sc));
     imgui.frame(s);
-    CHECK(s.geometry.banks.has_value() == s.derived.evaluation.ok());
+    CHECK(s.frame.geometry.banks.has_value() == s.derived.evaluation.ok());
     if (s.derived.evaluation.ok()) {
       ++analysed;
-      CHECK(s.geometry.banks->grid.rows == std::max(1, wavefront_total(s)));
+      CHECK(s.frame.geometry.banks->grid.rows == std::max(1, wavefront_total(s)));
     }
-    CHECK(s.geometry.tile.has_value() == s.derived.tile_error.empty());
+    CHECK(s.frame.geometry.tile.has_value() == s.derived.tile_error.empty());
   }
   // The walk reaches valid scenarios too, not only diagnostics.
   CHECK(analysed > 200);
@@ -416,22 +416,22 @@ TEST_CASE("an invalid choice shows the core's diagnostic instead of a drawing") 
   AppState s;
   load_preset(s, "fp32-naive");
   SUBCASE("a misaligned float4 column") {
-    s.scenario.tile.pad = 1;
-    s.scenario.width = 16;
+    s.user.scenario.tile.pad = 1;
+    s.user.scenario.width = 16;
     imgui.frame(s);
     CHECK_FALSE(s.derived.evaluation.ok());
     CHECK(has_error(s.derived.evaluation.diagnostics));
-    CHECK_FALSE(s.geometry.banks.has_value());
-    CHECK_FALSE(s.geometry.lanes.drawn);
-    CHECK(s.geometry.tile.has_value());  // the tile itself is valid and still drawn
+    CHECK_FALSE(s.frame.geometry.banks.has_value());
+    CHECK_FALSE(s.frame.geometry.lanes.drawn);
+    CHECK(s.frame.geometry.tile.has_value());  // the tile itself is valid and still drawn
   }
   SUBCASE("a tile with no rows") {
-    s.scenario.tile.rows = 0;
+    s.user.scenario.tile.rows = 0;
     imgui.frame(s);
     CHECK_FALSE(s.derived.tile_error.empty());
-    CHECK_FALSE(s.geometry.banks.has_value());
-    CHECK_FALSE(s.geometry.tile.has_value());
-    CHECK(s.draw.heatmap.cells.empty());
+    CHECK_FALSE(s.frame.geometry.banks.has_value());
+    CHECK_FALSE(s.frame.geometry.tile.has_value());
+    CHECK(s.frame.draw.heatmap.cells.empty());
   }
 }
 
@@ -440,27 +440,28 @@ TEST_CASE("the tile view's physical picture differs from the logical one only un
   SUBCASE("no swizzle") {
     load_preset(s, "fp32-pad1");
     refresh(s);
-    auto logical = s.draw.heatmap.cells;
+    auto logical = s.frame.draw.heatmap.cells;
     set_tile_physical(s, true);
-    CHECK(s.draw.heatmap.cells == logical);
+    CHECK(s.frame.draw.heatmap.cells == logical);
   }
   SUBCASE("XOR swizzle") {
     load_preset(s, "fp32-xor");
     refresh(s);
-    auto logical = s.draw.heatmap.cells;
+    auto logical = s.frame.draw.heatmap.cells;
     set_tile_physical(s, true);
-    CHECK(s.draw.heatmap.cells != logical);
+    CHECK(s.frame.draw.heatmap.cells != logical);
     // Stored slots run 0..31 along each row: slot (r, p) is in bank p.
     for (int p = 0; p < 32; ++p) {
       CAPTURE(p);
-      CHECK(s.draw.heatmap.cells[5 * 32 + p] == p);
+      CHECK(s.frame.draw.heatmap.cells[5 * 32 + p] == p);
     }
   }
   SUBCASE("padding slots are flagged") {
     load_preset(s, "fp32-pad4");
     refresh(s);
     int padding = 0;
-    for (std::uint8_t v : s.draw.heatmap.cells) padding += (v & HeatmapImage::kHeatPadding) != 0;
+    for (std::uint8_t v : s.frame.draw.heatmap.cells)
+      padding += (v & HeatmapImage::kHeatPadding) != 0;
     CHECK(padding == 32 * 4);
   }
 }
@@ -478,26 +479,26 @@ TEST_CASE("keyboard shortcuts drive the state through ImGui's key state") {
     imgui.frame(s);
   };
   press(GLFW_KEY_N);
-  CHECK(s.settings.preset == presets()[1].name);
+  CHECK(s.user.settings.preset == presets()[1].name);
   press(GLFW_KEY_P);
-  CHECK(s.settings.preset == presets()[0].name);
+  CHECK(s.user.settings.preset == presets()[0].name);
   press(GLFW_KEY_UP);
-  CHECK(s.scenario.index == 1);
+  CHECK(s.user.scenario.index == 1);
   press(GLFW_KEY_DOWN);
-  CHECK(s.scenario.index == 0);
+  CHECK(s.user.scenario.index == 0);
   press(GLFW_KEY_LEFT);
-  CHECK(s.step.served == 31);
+  CHECK(s.user.step.served == 31);
   press(GLFW_KEY_SPACE);
-  CHECK(s.step.playing);
+  CHECK(s.user.step.playing);
   press(GLFW_KEY_SPACE);
-  CHECK_FALSE(s.step.playing);
+  CHECK_FALSE(s.user.step.playing);
   press(GLFW_KEY_F1);
-  CHECK(s.views.help);
+  CHECK(s.user.views.help);
   press(GLFW_KEY_T);
-  CHECK(s.settings.theme == Theme::light);
-  float zoom = s.settings.zoom;
+  CHECK(s.user.settings.theme == Theme::light);
+  float zoom = s.user.settings.zoom;
   press(GLFW_KEY_EQUAL);
-  CHECK(s.settings.zoom == doctest::Approx(zoom + kZoomStep));
+  CHECK(s.user.settings.zoom == doctest::Approx(zoom + kZoomStep));
   // Every shortcut the help window lists is one the handler knows.
   CHECK(shortcuts().size() == 11);
 }
@@ -549,4 +550,54 @@ TEST_CASE("the binary answers --help, bad arguments and a missing display withou
     CHECK(r.output.find("no display") != std::string::npos);
     CHECK(r.output.find("xvfb-run") != std::string::npos);
   }
+}
+
+TEST_CASE("derive computes each phase's bank load once, from the core's wavefronts") {
+  Derived d = derive(find_preset("fp32-naive")->scenario);
+  REQUIRE(d.evaluation.ok());
+  const Analysis& a = *d.evaluation.analysis;
+  REQUIRE(d.bank_load.size() == a.phases.size());
+  CHECK(d.bank_load[0][0] == 32);  // the 32-way column read: bank 0 serves 32 words
+  for (int b = 1; b < kBankCount; ++b) CHECK(d.bank_load[0][b] == 0);
+  Derived padded = derive(find_preset("fp32-pad1")->scenario, &d);
+  REQUIRE(padded.evaluation.ok());
+  for (int b = 0; b < kBankCount; ++b) CHECK(padded.bank_load[0][b] == 1);
+  CHECK(padded.revision == d.revision + 1);
+  CHECK(padded.bank_map != d.bank_map);  // a new tile: its map is not the old one's
+}
+
+TEST_CASE("the scenario views draw a second scenario in a child, apart from the app's") {
+  HeadlessImGui imgui;
+  AppState s;
+  REQUIRE(load_preset(s, "fp32-naive"));
+  imgui.frame(s);
+  REQUIRE(s.frame.geometry.banks.has_value());
+  CHECK(s.frame.geometry.banks->grid.rows == 32);
+
+  Derived other = derive(find_preset("fp32-pad1")->scenario);
+  ViewStyle style = view_style(s);
+  style.served = kAllServed;
+  Interaction io{&s.frame.draw};
+  ImGui::NewFrame();
+  ImGui::Begin("comparison");
+  for (int i = 0; i < 2; ++i) {
+    ImGui::PushID(i);
+    const Derived& d = i == 0 ? s.derived : other;
+    if (ImGui::BeginChild("banks", ImVec2(800, 500))) draw_banks(d, style, io);
+    ImGui::EndChild();
+    if (ImGui::BeginChild("lanes", ImVec2(800, 200))) draw_lanes(d, style, io);
+    ImGui::EndChild();
+    if (ImGui::BeginChild("arithmetic", ImVec2(800, 300))) draw_arithmetic(d, style, io);
+    ImGui::EndChild();
+    ImGui::PopID();
+  }
+  ImGui::End();
+  ImGui::Render();
+  // The last scenario drawn is the padded one: one conflict-free wavefront, all lanes drawn.
+  REQUIRE(io.geometry.banks.has_value());
+  CHECK(io.geometry.banks->grid.rows == 1);
+  CHECK(io.geometry.lanes.drawn);
+  // The app's own picture and scenario are untouched.
+  CHECK(s.frame.geometry.banks->grid.rows == 32);
+  CHECK(s.derived.scenario == find_preset("fp32-naive")->scenario);
 }
