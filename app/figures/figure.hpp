@@ -100,8 +100,16 @@ struct Heatmap {
   std::vector<std::uint8_t> striped;
 };
 
+// A regular grid of cells (the bank view's wavefronts x banks, the tile's rows x slots): cell
+// (r, c) spans [x + c * pitch_x, x + (c + 1) * pitch_x - gap) and likewise in y.
+struct Grid {
+  float x = 0, y = 0, pitch_x = 0, pitch_y = 0, gap = 0;
+  int rows = 0, cols = 0;
+};
+
 struct Figure {
   float width = 0, height = 0;
+  std::optional<Grid> grid;  // the bank view's and the tile's cells, for hit-testing
   Rgba background;
   std::vector<Rect> rects;         // drawn in order, under the lines
   std::optional<Heatmap> heatmap;  // under the rects
@@ -117,6 +125,7 @@ struct FigureStyle {
   int served = std::numeric_limits<int>::max();  // wavefronts lit so far (stepping)
   int hovered_lane = -1;                         // outlined wherever it is served
   bool tile_physical = false;                    // the tile as stored, not as indexed
+  bool tile_caption = true;  // the tile's declaration over it (the GUI has its own line)
 };
 
 // The width of text in a font of `size` pixels (0.6 em per character of DejaVu Sans Mono).

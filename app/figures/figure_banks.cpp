@@ -176,6 +176,7 @@ Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
   const float left = area.x0;
   const float right = g.right() + right_w;
 
+  f.grid = Grid{g.x, g.y, g.pitch_x, g.pitch_y, g.gap, g.rows, kBankCount};
   add_cells(f, a, g, left, right, st);
   add_phase_lines(f, a, g, left, right, std::max(2.0f, font / 8.0f));
   for (Line& l : f.lines) l.colour = l.role == Role::ideal_line ? p.ideal_line : p.phase_line;

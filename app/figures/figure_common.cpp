@@ -41,6 +41,11 @@ void append(Figure& into, const Figure& part, float dx, float dy) {
     r.box = move(r.box);
     into.rects.push_back(r);
   }
+  if (part.grid) {
+    into.grid = part.grid;
+    into.grid->x += dx;
+    into.grid->y += dy;
+  }
   if (part.heatmap) {
     into.heatmap = part.heatmap;
     into.heatmap->box = move(part.heatmap->box);

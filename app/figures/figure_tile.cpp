@@ -37,12 +37,13 @@ Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const Fig
   f.width = area.x1;
   f.height = area.y1;
   f.background = p.background;
-  const float caption_h = std::floor(st.font * 1.4f);
+  const float caption_h = st.tile_caption ? std::floor(st.font * 1.4f) : 0.0f;
   const std::string caption = to_string(t) +
                               (st.tile_physical ? ": slots as stored" : ": elements as indexed") +
                               "; colour = bank";
-  f.labels.push_back(at(caption, fit_font(caption, st.font, area.width(), caption_h), p.text,
-                        area.x0, area.y0, Role::caption));
+  if (st.tile_caption)
+    f.labels.push_back(at(caption, fit_font(caption, st.font, area.width(), caption_h), p.text,
+                          area.x0, area.y0, Role::caption));
 
   const auto slots = static_cast<float>(t.cols + t.pad);
   const auto rows = static_cast<float>(t.rows);
@@ -52,6 +53,7 @@ Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const Fig
   if (pitch >= 4) pitch = std::floor(pitch);
   const float x = std::floor(area.x0 + std::max(0.0f, (avail_w - pitch * slots) * 0.5f));
   const float y = area.y0 + caption_h;
+  f.grid = Grid{x, y, pitch, pitch, 0.0f, t.rows, t.cols + t.pad};
   f.heatmap = heat(t, Box{x, y, x + pitch * slots, y + pitch * rows}, st.tile_physical, p);
   if (!e.ok()) return f;
 

@@ -71,6 +71,7 @@ struct FrameOutput {
 struct Resources {
   ImFont* mono_font = nullptr;   // formulas and tables; nullptr: ImGui's default font
   ImFont* small_font = nullptr;  // labels in narrow cells; nullptr: the current font
+  std::vector<ImFont*> label_fonts;          // the figures' labels at a ladder of sizes (fonts.hpp)
   std::vector<std::string> renderer_errors;  // shader compile/link logs, shown in a window
 };
 

@@ -7,6 +7,9 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "figure.hpp"
 
 namespace banklab::gui {
 
@@ -62,7 +65,11 @@ struct FrameGeometry {
   std::optional<BankViewGeometry> banks;  // nullopt: the view showed a diagnostic instead
   LaneMapGeometry lanes;
   std::optional<TileGeometry> tile;
+  std::vector<figures::Label> labels;  // every label the views drew, with the cell it names
 };
+
+// The figures' grid as the views' GridGeometry.
+GridGeometry grid_geometry(const figures::Grid& g);
 
 // JSON in framebuffer pixels (display coordinates times scale), for --geometry.
 std::string geometry_json(const FrameGeometry& g, float scale);

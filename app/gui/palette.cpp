@@ -32,6 +32,7 @@ Palette convert(const figures::Palette& f) {
     p.banks[i] = to_imu32(f.banks[i]);
     p.wavefronts[i] = to_imu32(f.wavefronts[i]);
   }
+  p.source = &f;
   return p;
 }
 

@@ -29,6 +29,7 @@ struct Palette {
   ImU32 error, warning, note;
   std::array<ImU32, 32> banks;       // bank b: hue from orange to violet, never the conflict red
   std::array<ImU32, 32> wavefronts;  // wavefront w mod 32: non-red hues, neighbours far apart
+  const figures::Palette* source;    // the same colours as RGBA, for the figures' layouts
 };
 
 const Palette& palette(Theme t, Scheme s = Scheme::standard);

@@ -233,6 +233,7 @@ ViewStyle view_style(const AppState& s) {
   v.palette = &colours(s);
   v.small_font = s.res.small_font;
   v.mono_font = s.res.mono_font;
+  v.label_fonts = s.res.label_fonts;
   v.hovered_lane = s.hovered_lane;
   v.served = s.user.step.served;
   v.playing = s.user.step.playing;

@@ -17,6 +17,7 @@
 #include <imgui.h>
 
 #include <climits>
+#include <span>
 
 #include "derived.hpp"
 #include "draw_queue.hpp"
@@ -31,6 +32,7 @@ struct ViewStyle {
   const Palette* palette = nullptr;  // never null when drawing
   ImFont* small_font = nullptr;      // labels in narrow cells; nullptr: the current font
   ImFont* mono_font = nullptr;       // formulas and tables; nullptr: the current font
+  std::span<ImFont* const> label_fonts;  // the figures' labels, ascending (FontSet::labels)
   int hovered_lane = -1;             // outlined wherever it is served
   int served = kAllServed;           // step-through: wavefronts served so far
   bool playing = false;              // step-through running (the current row is outlined)
