@@ -27,6 +27,7 @@
 #include "draw_queue.hpp"
 #include "geometry.hpp"
 #include "settings.hpp"
+#include "stage.hpp"
 
 namespace banklab::gui {
 
@@ -61,6 +62,13 @@ struct UserChoices {
   Settings settings;
   Views views;
   bool tile_physical = false;  // tile view: where elements are stored, not where they belong
+  Stage stage;                 // presentation mode, comparisons (stage.hpp, ui_stage.cpp)
+  // File menu: where exports and saved scenarios go (NAME-banks.svg, NAME.scenario, ...), what
+  // to open, and what the last action did.
+  std::string file_name = "banklab";
+  std::string open_path;
+  std::string file_status;
+  int svg_size[2] = {1920, 1080};
 };
 
 struct FrameOutput {
@@ -85,6 +93,7 @@ struct AppState {
   // The views draw derived, never user.scenario: a control may change the scenario in the
   // middle of a frame, and the picture must stay consistent until the next refresh().
   Derived derived;
+  std::vector<Derived> compared;  // user.stage.compare's, derived when it changes
   FrameOutput frame;
   Resources res;
   std::unique_ptr<GpuPanel> gpu;  // the GPU window: its runs, measurement and worker thread

@@ -73,8 +73,9 @@ void draw_figure(const figures::Figure& f, ImDrawList* dl, DrawQueue& queue,
   for (const figures::Label& l : f.labels) {
     ImFont* font = label_font(fonts, l.size);
     const ImVec2 size = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, l.text.c_str());
-    const ImVec2 at(std::floor((l.box.x0 + l.box.x1 - size.x) * 0.5f),
-                    std::floor((l.box.y0 + l.box.y1 - font->FontSize) * 0.5f));
+    // Labels that name a cell are centred in their box; captions and legends start at its left.
+    const float x = l.cell ? (l.box.x0 + l.box.x1 - size.x) * 0.5f : l.box.x0;
+    const ImVec2 at(std::floor(x), std::floor((l.box.y0 + l.box.y1 - font->FontSize) * 0.5f));
     if (l.halo.a != 0) {
       dl->AddRectFilled(ImVec2(at.x - 1, at.y), ImVec2(at.x + size.x + 1, at.y + size.y),
                         to_imu32(l.halo), 2.0f);

@@ -152,6 +152,8 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
   }
   if (opt.theme) state.user.settings.theme = *opt.theme;
   if (opt.scheme) state.user.settings.scheme = *opt.scheme;
+  state.user.stage.compare = opt.compare;
+  state.user.stage.presenting = opt.present;
   gui::WindowSize size = window_size(opt, batch);
   if (opt.zoom) {
     state.user.settings.zoom = *opt.zoom;

@@ -10,6 +10,7 @@
 #include <span>
 
 #include "app_state.hpp"
+#include "figure.hpp"
 #include "palette.hpp"
 #include "views.hpp"
 
@@ -21,6 +22,14 @@ void draw_presets(AppState& s);     // ui_presets.cpp
 void draw_controls(AppState& s, Interaction& io);  // ui_controls.cpp
 void draw_step_bar(AppState& s);                   // ui_step.cpp (inside the bank view)
 void draw_help(AppState& s);        // ui_help.cpp
+// Presentation mode or a comparison, filling the window below `top` (ui_stage.cpp).
+void draw_stage(AppState& s, Interaction& io, float top);
+void cycle_stage_view(AppState& s);  // banks -> lanes -> tile (not in a comparison) -> banks
+// What the stage shows, laid out in `area` (also what File > Export writes as SVG).
+figures::FigureStyle stage_style(const AppState& s, float height);
+figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyle st);
+// The File menu's items: export, save and open (ui_file.cpp).
+void file_menu(AppState& s);
 
 inline const Palette& colours(const AppState& s) {
   return palette(s.user.settings.theme, s.user.settings.scheme);
@@ -45,6 +54,9 @@ enum class Action {
   zoom_in,
   zoom_out,
   theme,
+  present,      // presentation mode on / off
+  next_view,    // presentation: banks, lanes, tile
+  leave_stage,  // back to the windows from presentation or a comparison
 };
 
 struct Shortcut {

@@ -26,6 +26,9 @@ constexpr Shortcut kShortcuts[] = {
     {GLFW_KEY_EQUAL, "+", Action::zoom_in, "larger text"},
     {GLFW_KEY_MINUS, "-", Action::zoom_out, "smaller text"},
     {GLFW_KEY_T, "T", Action::theme, "dark / light theme"},
+    {GLFW_KEY_F5, "F5", Action::present, "presentation mode: one view, large type"},
+    {GLFW_KEY_V, "V", Action::next_view, "presentation: bank view, lane map, tile"},
+    {GLFW_KEY_ESCAPE, "Esc", Action::leave_stage, "leave presentation or a comparison"},
 };
 
 // The panels that draw the scenario on screen: a panel's controls, then its view.
@@ -110,6 +113,8 @@ float menu_bar(AppState& s) {
   if (!ImGui::BeginMainMenuBar()) return height;
   height = ImGui::GetWindowSize().y;
   if (ImGui::BeginMenu("File")) {
+    file_menu(s);
+    ImGui::Separator();
     if (ImGui::MenuItem("Quit")) s.quit_requested = true;
     ImGui::EndMenu();
   }
@@ -137,6 +142,25 @@ float menu_bar(AppState& s) {
     if (ImGui::MenuItem("Zoom in", "+")) change_zoom(s, kZoomStep);
     if (ImGui::MenuItem("Zoom out", "-")) change_zoom(s, -kZoomStep);
     if (ImGui::MenuItem("Zoom 100%")) s.user.settings.zoom = 1.0f;
+    if (ImGui::MenuItem("Colour-blind palette (Okabe-Ito)", nullptr,
+                        s.user.settings.scheme == Scheme::colour_blind)) {
+      s.user.settings.scheme =
+          s.user.settings.scheme == Scheme::colour_blind ? Scheme::standard : Scheme::colour_blind;
+    }
+    ImGui::Separator();
+    ImGui::MenuItem("Presentation mode", "F5", &s.user.stage.presenting);
+    if (ImGui::BeginMenu("Compare")) {
+      for (const Comparison& c : comparisons()) {
+        if (ImGui::MenuItem(std::string(c.name).c_str())) {
+          s.user.stage.compare = builtin_comparison(c.name);
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(c.what).c_str());
+      }
+      if (ImGui::MenuItem("Off", "Esc", false, !s.user.stage.compare.empty())) {
+        s.user.stage.compare.clear();
+      }
+      ImGui::EndMenu();
+    }
     ImGui::Separator();
     if (ImGui::MenuItem("Reset layout")) s.reset_layout = true;
     ImGui::EndMenu();
@@ -187,6 +211,16 @@ void apply_action(AppState& s, Action a) {
     case Action::zoom_out: change_zoom(s, -kZoomStep); break;
     case Action::theme:
       s.user.settings.theme = s.user.settings.theme == Theme::dark ? Theme::light : Theme::dark;
+      break;
+    case Action::present:
+      s.user.stage.presenting = !s.user.stage.presenting;
+      break;
+    case Action::next_view:
+      cycle_stage_view(s);
+      break;
+    case Action::leave_stage:
+      s.user.stage.presenting = false;
+      s.user.stage.compare.clear();
       break;
   }
 }
@@ -258,7 +292,11 @@ void draw_app(AppState& s) {
   PanelLayout l = default_layout(imgui.DisplaySize, menu_height, ui_scale());
   // A panel that is closed this frame leaves no stale cells: the geometry starts empty.
   Interaction io{&s.frame.draw};
-  for (const Panel& panel : kPanels) panel_window(s, panel, l, io);
+  if (s.user.stage.presenting || !s.user.stage.compare.empty()) {
+    draw_stage(s, io, menu_height);
+  } else {
+    for (const Panel& panel : kPanels) panel_window(s, panel, l, io);
+  }
   if (s.user.views.help) draw_help(s);
   renderer_problems(s);
   apply_interaction(s, io);
