@@ -4,6 +4,7 @@
 // Physical: the slots as stored, so a swizzle's moves show.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "banklab/hardware.hpp"
 #include "figure.hpp"
@@ -67,25 +68,44 @@ Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const Fig
     const float grow = std::max(0.0f, 3.0f - pitch) * 0.5f;
     return Box{b.x0 - grow, b.y0 - grow, b.x1 + grow, b.y1 + grow};
   };
-  const float label_font = std::max(fit_font("31", st.font, pitch, pitch), st.min_font);
   for (int l = 0; l < kWarpSize; ++l) {
     const LaneElements& el = e.elements[l];
     if (!a.lanes[l].active || el.count == 0) continue;
     const bool lit = a.lanes[l].last_wavefront < st.served;
     Rgba c = lit ? p.highlight : with_alpha(p.highlight, 0.35f);
     if (l == st.hovered_lane) c = p.ideal_line;
-    Box first;
+    // A lane's elements that lie side by side in a row share one outline: eight bf16 of a
+    // 16-byte lane are one frame, not eight that black out the slots between them.
+    std::vector<Box> frames;
+    Cell previous{-1, -1};
     for (int j = 0; j < el.count; ++j) {
       const std::int64_t pos = std::int64_t{el.first.row} * t.cols + el.first.col + j;
       Cell cell{static_cast<int>(pos / t.cols), static_cast<int>(pos % t.cols)};
       if (st.tile_physical) cell = t.physical_cell(cell.row, cell.col);
       const Box b = slot_box(cell);
-      if (j == 0) first = b;
+      if (!frames.empty() && cell.row == previous.row && cell.col == previous.col + 1) {
+        frames.back().x1 = b.x1;
+      } else {
+        frames.push_back(b);
+      }
+      previous = cell;
+    }
+    for (const Box& b : frames) {
       f.overlays.push_back(Rect{b, c, Fill::outline, Role::tile_outline, l, stroke});
     }
-    // Every lane numbered, dark on a light halo (reads on every bank colour); on slots too small
-    // for the smallest font the number is centred on its slot and spills onto the neighbours.
-    Label lb = centred(std::to_string(l), label_font, p.on_bank, first, Role::lane_label, l);
+    // Every lane numbered in its first frame, dark on a light halo (reads on every bank
+    // colour). Where the frame is too small for the smallest font, the number is centred on it
+    // anyway and spills onto the neighbours; such a label names no cell.
+    const std::string n = std::to_string(l);
+    const Box& frame = frames.front();
+    const float size = fit_font(n, st.font, frame.width(), frame.height());
+    Label lb = centred(n, std::max(size, st.min_font), p.on_bank, frame, Role::lane_label, l);
+    if (size < st.min_font) {
+      const float w = text_width(n, st.min_font);
+      const float x = std::floor((frame.x0 + frame.x1 - w) * 0.5f);
+      lb.box = Box{x, lb.box.y0, x + w, lb.box.y1};
+      lb.cell.reset();
+    }
     lb.halo = p.halo;
     f.labels.push_back(std::move(lb));
   }
