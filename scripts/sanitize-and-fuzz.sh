@@ -1,25 +1,31 @@
 #!/usr/bin/env bash
-# The core under AddressSanitizer + UndefinedBehaviorSanitizer, then a bounded libFuzzer run over
-# the parsers and the analyzer (tests/fuzz/). Called by scripts/test.sh after the normal suites;
-# fails on any test failure, sanitizer report, crash or leak. About 5 minutes on 2 cores from
-# scratch, much less when the build folders already exist.
+# The core under AddressSanitizer + UndefinedBehaviorSanitizer, then the fuzz target over the
+# parsers and the analyzer (tests/fuzz/): every file of the corpus (tests/fuzz/corpus/) replayed,
+# then a bounded libFuzzer run with a fixed seed and a fixed number of inputs, from the corpus
+# only, so that two runs try the same inputs (deterministic: no time limit, no corpus kept from
+# an earlier run). Called by scripts/test.sh after the normal suites; fails on any test failure,
+# sanitizer report, crash or leak. The long, open-ended fuzzing is scripts/fuzz.sh.
 #
 #   BANKLAB_ASAN_DIR       build folder for the sanitized core suites (default: build-asan)
 #   BANKLAB_FUZZ_DIR       build folder for the fuzz target (default: build-fuzz)
-#   BANKLAB_FUZZ_SECONDS   how long the fuzzer runs (default: 60)
+#   BANKLAB_FUZZ_RUNS      inputs the bounded run tries (default: 100000, about 30 s on 2 cores)
+#   BANKLAB_FUZZ_SEED      its seed (default: 1)
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"  # banklab_include_args
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$BANKLAB_ROOT
 asan_dir=${BANKLAB_ASAN_DIR:-$root/build-asan}
 fuzz_dir=${BANKLAB_FUZZ_DIR:-$root/build-fuzz}
-fuzz_seconds=${BANKLAB_FUZZ_SECONDS:-60}
+fuzz_runs=${BANKLAB_FUZZ_RUNS:-100000}
+fuzz_seed=${BANKLAB_FUZZ_SEED:-1}
 jobs=$(nproc)
 
 # Release keeps assertions in this project (the top-level CMakeLists.txt strips -DNDEBUG); -O1 -g
 # keeps the sanitized code fast enough and its stack traces readable. Neither build needs the
 # GUI or CUDA.
 common=(-G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -g"
-        -DBANKLAB_SANITIZE=address,undefined -DBANKLAB_BUILD_GUI=OFF -DBANKLAB_BUILD_CUDA=OFF)
+        -DBANKLAB_SANITIZE=address,undefined -DBANKLAB_BUILD_GUI=OFF -DBANKLAB_BUILD_CUDA=OFF
+        "${banklab_include_args[@]}")
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
@@ -33,14 +39,19 @@ for suite in "${suites[@]}"; do targets+=(--target "$suite"); done
 cmake --build "$asan_dir" -j"$jobs" "${targets[@]}"
 ctest --test-dir "$asan_dir" -L '^core$' --output-on-failure -j"$jobs"
 
-echo "== libFuzzer over the parsers and the analyzer for ${fuzz_seconds}s ($fuzz_dir)"
+echo "== the fuzz target: the corpus replayed, then $fuzz_runs inputs from seed $fuzz_seed ($fuzz_dir)"
 cmake -S "$root" -B "$fuzz_dir" "${common[@]}" -DCMAKE_CXX_COMPILER=clang++ -DBANKLAB_FUZZ=ON \
   -DBANKLAB_BUILD_TESTS=OFF >/dev/null
 cmake --build "$fuzz_dir" -j"$jobs" --target banklab_fuzz_core
-# New inputs go to a corpus inside the build folder; the shipped seeds are only read.
-mkdir -p "$fuzz_dir/corpus" "$fuzz_dir/artifacts"
-"$fuzz_dir/tests/fuzz/banklab_fuzz_core" -max_total_time="$fuzz_seconds" -timeout=20 \
-  -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$fuzz_dir/artifacts/" \
-  -dict="$root/tests/fuzz/parsers.dict" \
-  "$fuzz_dir/corpus" "$root/tests/fuzz/corpus"
+fuzzer=$fuzz_dir/tests/fuzz/banklab_fuzz_core
+# Every corpus file once, as given (a crash found earlier stays fixed).
+"$fuzzer" -runs=1 "$root"/tests/fuzz/corpus/*
+# New inputs go to a fresh folder; the shipped corpus is only read. A crash is written to
+# $fuzz_dir/artifacts/ (docs/testing.md says how to replay it and keep it in the corpus).
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$fuzz_dir/artifacts"
+"$fuzzer" -seed="$fuzz_seed" -runs="$fuzz_runs" -timeout=20 -rss_limit_mb=2048 \
+  -print_final_stats=1 -artifact_prefix="$fuzz_dir/artifacts/" \
+  -dict="$root/tests/fuzz/parsers.dict" "$work" "$root/tests/fuzz/corpus"
 echo "BankLab: sanitizers and fuzzer found nothing"

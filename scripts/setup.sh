@@ -1,41 +1,92 @@
 #!/usr/bin/env bash
 # Installs what BankLab needs from Debian 12 (only what is missing), then configures and builds
-# it in ./build. Sourced by run.sh and test.sh; safe to run again.
+# it. Sourced by run.sh and test.sh; safe to run again, in any order, sharing one build folder.
 #
-#   BANKLAB_BUILD_DIR   where to build (default: build)
-#   BANKLAB_CMAKE_ARGS  extra arguments for cmake's configure step
+#   BANKLAB_BUILD_DIR      where to build (default: build)
+#   BANKLAB_CMAKE_ARGS     extra arguments for cmake's configure step
+#   BANKLAB_NO_INSTALL=1   never install packages: use what is there (a machine without apt,
+#                          root, sudo or network is detected by itself)
+#   BANKLAB_EXTRA_INCLUDE  folders (':'-separated) holding headers that are not installed as
+#                          Debian packages: doctest/, CLI/, toml++/, nlohmann/ (the GPU machine)
 set -euo pipefail
 
 BANKLAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BANKLAB_BUILD_DIR=${BANKLAB_BUILD_DIR:-$BANKLAB_ROOT/build}
 
-# Packages by purpose: building, the GUI, the tests (Xvfb for the GUI tests, clang for the
-# fuzzer), and fonts the app prefers.
-BANKLAB_PACKAGES_BUILD="g++ cmake ninja-build pkg-config libcli11-dev"
+# Packages by purpose: building (CLI11 and toml++ are header-only, help2man writes the man
+# pages), the GUI, the tests (Xvfb for the GUI tests, clang for the fuzzer, dpkg-dev for the
+# package's dependencies), and fonts the app prefers.
+BANKLAB_PACKAGES_BUILD="g++ cmake ninja-build pkg-config libcli11-dev libtomlplusplus-dev help2man"
 BANKLAB_PACKAGES_GUI="libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core"
-BANKLAB_PACKAGES_TEST="doctest-dev nlohmann-json3-dev xvfb xauth clang libclang-rt-14-dev"
+BANKLAB_PACKAGES_TEST="doctest-dev nlohmann-json3-dev xvfb xauth clang libclang-rt-14-dev dpkg-dev"
 
-banklab_install_packages() {
-  local missing=()
-  for pkg in "$@"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
-      missing+=("$pkg")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  echo "BankLab: installing ${missing[*]}"
-  local sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null ||
-      { echo "BankLab: need root (or sudo) to install: ${missing[*]}" >&2; return 1; }
-    sudo=sudo
+# Why packages cannot be installed here, or nothing when they can.
+banklab_no_install_reason() {
+  if [ "${BANKLAB_NO_INSTALL:-0}" = 1 ]; then
+    echo "BANKLAB_NO_INSTALL=1"
+  elif ! command -v apt-get >/dev/null || ! command -v dpkg-query >/dev/null; then
+    echo "no apt-get/dpkg-query on this machine"
+  elif [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null; then
+    echo "not root and no sudo"
   fi
-  $sudo apt-get update -q
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+banklab_missing_packages() {
+  command -v dpkg-query >/dev/null || return 0
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
+      printf '%s ' "$pkg"
+  done
+}
+
+# Installs the missing packages. Where that cannot be done, says what is missing and goes on
+# with what is present: CMake then names anything the build really needs.
+banklab_install_packages() {
+  local missing reason sudo=""
+  missing=$(banklab_missing_packages "$@")
+  [ -z "$missing" ] && return 0
+  reason=$(banklab_no_install_reason)
+  if [ -n "$reason" ]; then
+    echo "BankLab: not installing ($reason); missing Debian packages: $missing" >&2
+    return 0
+  fi
+  echo "BankLab: installing $missing"
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  # shellcheck disable=SC2086  # $missing is a list of words on purpose
+  if ! { $sudo apt-get update -q &&
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing; }; then
+    echo "BankLab: apt-get could not install $missing; going on with what is present" >&2
+  fi
+}
+
+# Does this machine have the GUI's libraries (ImGui, GLFW, GL)?
+banklab_gui_available() {
+  command -v pkg-config >/dev/null && pkg-config --exists imgui glfw3 stb &&
+    [ -e /usr/include/GL/gl.h ]
+}
+
+# The cmake arguments that put BANKLAB_EXTRA_INCLUDE's folders on the include path (find_path()
+# looks there, and every compile sees them as system headers), in the array banklab_include_args;
+# the same as compiler flags and a CMake list in banklab_include_flags, banklab_include_path.
+banklab_include_args=()
+banklab_include_flags=""
+banklab_include_path=""
+if [ -n "${BANKLAB_EXTRA_INCLUDE:-}" ]; then
+  IFS=: read -ra banklab_include_dirs <<<"$BANKLAB_EXTRA_INCLUDE"
+  for dir in "${banklab_include_dirs[@]}"; do
+    dir=$(cd "$dir" && pwd)  # absolute: cmake runs in the build folder
+    banklab_include_flags+="-isystem $dir "
+    banklab_include_path+="${banklab_include_path:+;}$dir"
+  done
+  banklab_include_args=("-DCMAKE_INCLUDE_PATH=$banklab_include_path"
+                        "-DCMAKE_CXX_FLAGS=$banklab_include_flags")
+fi
+
+# Configures and builds. Every setting that run.sh and test.sh differ on (tests, GUI) is passed
+# each time, so either script can follow the other in the same build folder.
 banklab_build() {
   # shellcheck disable=SC2086  # BANKLAB_CMAKE_ARGS is a list of words on purpose
   cmake -S "$BANKLAB_ROOT" -B "$BANKLAB_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    ${BANKLAB_CMAKE_ARGS:-}
+    "${banklab_include_args[@]}" ${BANKLAB_CMAKE_ARGS:-}
   cmake --build "$BANKLAB_BUILD_DIR" -j"$(nproc)" "$@"
 }

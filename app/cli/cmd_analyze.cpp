@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analyze_batch.hpp"
+#include "analyze_code.hpp"
 #include "banklab/banklab.hpp"
 #include "commands.hpp"
 #include "scenario_file.hpp"
@@ -78,6 +79,7 @@ int run_raw(const Args& args) {
 int run_analyze(const Args& args) {
   // Which form: --batch, --offsets, or else a scenario. A flag of another form is an error,
   // never silently ignored.
+  if (has_code_flags(args)) return run_analyze_code(args);
   const bool batch = args.has("batch");
   const bool raw = args.has("offsets");
   for (std::string_view flag : args.given()) {

@@ -43,6 +43,7 @@ int failure(std::string_view message);
 void print(std::string_view text);
 
 int run_analyze(const Args& args);    // cmd_analyze.cpp
+int run_drill(const Args& args);      // cmd_drill.cpp
 int run_gpu_bench(const Args& args);  // cmd_gpu_bench.cpp
 int run_presets(const Args& args);    // cmd_presets.cpp
 int run_explain(const Args& args);    // cmd_explain.cpp

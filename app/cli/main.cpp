@@ -9,7 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "analyze_code.hpp"
 #include "args.hpp"
+#include "banklab/version.hpp"
 #include "commands.hpp"
 #include "scenario_flags.hpp"
 
@@ -31,6 +33,7 @@ constexpr FlagSpec kAnalyzeFlags[] = {
 constexpr FlagGroup kAnalyzeGroups[] = {
     kScenarioGroup,
     kOffsetsGroup,
+    kCodeGroup,
     {"Batch form: one pattern a line, \"OP WIDTH o0,...,o31\" (blank lines and lines starting "
      "with\n"
      "'#' are skipped). One JSON object a line comes out per pattern, in order; a bad line gives "
@@ -51,6 +54,8 @@ constexpr CommandSyntax kAnalyze{
                        [--json]
        banklab analyze --op OP --width BYTES --offsets o0,...,o31 [--lanes MASK] [--json]
        banklab analyze --batch FILE|- [--json]
+       banklab analyze --decl CODE --expr CODE [--block XxYxZ] [--warp W|all]
+                       [--let NAME=V,...] [--op OP] [--smem BYTES] [--json]
 )",
     .description =
         R"(Counts the wavefronts of one warp-wide shared-memory instruction, exactly as an H100/H200
@@ -64,6 +69,8 @@ does, and shows which lane hits which bank in which wavefront.
   banklab analyze --batch patterns.txt > results.jsonl
   banklab analyze --dtype bf16 --pad 1 --index 3 --save-scenario bf16.txt
   banklab analyze --scenario bf16.txt --pad 2
+  banklab analyze --decl "__shared__ float tile[32][33];" \
+                  --expr "tile[threadIdx.x][threadIdx.y + j]" --block 32x8 --let j=0
 )"};
 
 constexpr FlagSpec kPresetsFlags[] = {
@@ -172,6 +179,40 @@ the exit status is 1.
   banklab gpu-bench --pattern --op ldmatrix.x4 --offsets 0,128,256,... (all 32)
 )"};
 
+constexpr FlagSpec kDrillFlags[] = {
+    {"level", "L",
+     "weak: 4-byte scalar rows and columns, pads, idle lanes\n"
+     "hire: bf16/fp8 packing, 8/16-byte phases, broadcasts, alignment,\n"
+     "      whether a conflict behind HBM is worth a fix\n"
+     "strong-hire: ldmatrix/stmatrix, XOR, CuTe and TMA swizzles, choosing a fix"},
+    {"seed", "N", "the questions' seed; the same seed asks the same questions (default: new)"},
+    {"count", "K", "how many questions, 1 to 1000                           (default 5)"},
+    {"json", "",
+     "print the questions instead, one JSON object a line: kind, args\n"
+     "(analyze's flags), lane (bank asks), question, answer (a number; the\n"
+     "flags of one fix that works; true/false for worth)"},
+};
+constexpr CommandSyntax kDrill{
+    .command = "drill",
+    .flags = kDrillFlags,
+    .usage = "usage: banklab drill --level weak|hire|strong-hire [--seed N] [--count K] [--json]\n",
+    .description =
+        R"(Practice: K questions about one warp-wide access each, drawn from the seed, answered on
+standard input one line each (so a script can answer them). After each answer: right or
+wrong, the common mistake the answer matches if any, the bank view and the derivation. At the
+end, the score and where it places you on the lesson's rubric (80% right at a level places
+you there). A line that is not an answer is asked again; the end of the input ends the drill.
+)",
+    .footer =
+        R"(Answers: a whole number (wavefronts, n-way, bank); yes or no (worth); a fix as flags, e.g.
+--pad 2 or --swizzle tma128 (any fix that works is right).
+
+Examples:
+  banklab drill --level hire
+  printf '32\n1\n' | banklab drill --level weak --seed 7 --count 2
+  banklab drill --level strong-hire --seed 3 --count 20 --json
+)"};
+
 constexpr FlagSpec kExportFlags[] = {
     {"what", "WHAT", "banks, lanes or tile (a figure); table or derivation (text)"},
     {"format", "F",
@@ -211,6 +252,7 @@ const Command kCommands[] = {
     {kPresets, "list the lesson's scenarios by name", run_presets},
     {kExplain, "derive a scenario's bank conflicts step by step, as the lesson does", run_explain},
     {kExport, "write a view as SVG, the lane table as CSV/Markdown, the derivation", run_export},
+    {kDrill, "practise predicting conflicts: questions, answers on stdin, a score", run_drill},
     {kValidate, "measure wavefronts on the GPU and compare them with the model", run_validate},
     {kGpuBench, "time and verify the lesson's kernels on the GPU against the copy roof",
      run_gpu_bench},
@@ -239,7 +281,7 @@ int dispatch(std::span<const std::string_view> words) {
     return kExitOk;
   }
   if (first == "--version") {
-    std::puts("banklab " BANKLAB_VERSION);
+    std::fputs(version_text("banklab").c_str(), stdout);  // version, commit, data folder
     return kExitOk;
   }
   for (const Command& c : kCommands) {

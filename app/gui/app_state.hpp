@@ -23,8 +23,10 @@
 #include <vector>
 
 #include "banklab/scenario.hpp"
+#include "code_box.hpp"
 #include "derived.hpp"
 #include "draw_queue.hpp"
+#include "drill_panel.hpp"
 #include "geometry.hpp"
 #include "settings.hpp"
 #include "stage.hpp"
@@ -51,6 +53,8 @@ struct Views {
   bool arithmetic = true;
   bool help = false;
   bool gpu = false;  // opened from the View menu or with --gpu
+  bool drill = false;  // D, the View menu or --drill: covers the views while open
+  bool code = true;
 };
 
 struct UserChoices {
@@ -58,6 +62,7 @@ struct UserChoices {
   int preset = -1;           // index in presets() of the lesson last loaded; -1 before the first
   std::string custom_text;   // what the user typed for custom offsets
   std::string custom_error;  // why it was not accepted ("" when it was)
+  CodeBox code;              // the access typed as CUDA code (code_box.hpp)
   StepThrough step;
   Settings settings;
   Views views;
@@ -97,6 +102,7 @@ struct AppState {
   FrameOutput frame;
   Resources res;
   std::unique_ptr<GpuPanel> gpu;  // the GPU window: its runs, measurement and worker thread
+  DrillPanel drill;               // the Drill window: its session and the answer being typed
 
   int hovered_lane = -1;      // the lane under the mouse last frame, highlighted everywhere
   bool reset_layout = false;  // View > Reset layout: default positions again this frame

@@ -25,6 +25,7 @@
 
 #include "app_state.hpp"
 #include "banklab/presets.hpp"
+#include "banklab/version.hpp"
 #include "bench.hpp"
 #include "fonts.hpp"
 #include "gl_renderer.hpp"
@@ -172,11 +173,19 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
     state.user.scenario = *opt.scenario;
     state.user.custom_text = gui::offsets_text(state.user.scenario.custom_offsets);
   }
+  if (opt.code) {  // the code box's text: valid code replaces the scenario, an error shows in it
+    gui::set_code(state, *opt.code);
+  }
   if (opt.clock) {
     gui::refresh(state);
     gui::step_by(state, *opt.clock - state.user.step.served);
   }
   state.user.views.gpu = opt.gpu;
+  if (opt.drill) {
+    state.user.views.drill = true;
+    gui::start_drill(state, *opt.drill, opt.drill_seed.value_or(gui::fresh_drill_seed()));
+    if (opt.drill_answer) gui::submit_drill_answer(state, *opt.drill_answer);
+  }
 }
 
 // GLFW and a GL 3.3 core context. No display is a state to explain, not a crash.
@@ -395,6 +404,10 @@ int main(int argc, char** argv) {
 
   // Arguments: bad ones end here with status 2, before any window.
   std::vector<std::string_view> args(argv + 1, argv + argc);
+  if (args.size() == 1 && args[0] == "--version") {  // version, commit, data folder
+    std::fputs(banklab::version_text("banklab-gui").c_str(), stdout);
+    return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
+  }
   banklab::Expected<gui::Options> parsed = gui::parse_options(args);
   if (!parsed) {
     std::fprintf(stderr, "banklab-gui: %s\n", parsed.error().c_str());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <sstream>
 
 #include "banklab/hardware.hpp"
@@ -74,6 +75,10 @@ constexpr cli::FlagSpec kGuiFlags[] = {
     {"clock", "N", "stop the step-through after N wavefronts (0 = none served)"},
     {"bench-frames", "N", "render N frames, print CPU and GPU time per frame, exit"},
     {"gpu", "", "open the GPU window (Run on GPU, Measure on GPU)"},
+    {"drill", "LEVEL", "open the Drill window: weak, hire or strong-hire"},
+    {"drill-seed", "N", "with --drill: the questions' seed (default: a new one)"},
+    {"drill-answer", "TEXT", "with --drill: answer the first question (for screenshots)"},
+    {"code", "CODE", "open on this CUDA code: a __shared__ declaration and one access"},
 };
 
 const cli::CommandSyntax& gui_syntax() {
@@ -103,6 +108,21 @@ const cli::CommandSyntax& gui_syntax() {
       .flags_title = "Window:",
       .footer = footer};
   return syntax;
+}
+
+// --drill LEVEL [--drill-seed N] [--drill-answer TEXT].
+Expected<bool> read_drill_flags(const cli::Args& args, Options& o) {
+  if (const auto v = args.value("drill")) {
+    o.drill = parse_level(*v);
+    if (!o.drill) return Error{"--drill is weak, hire or strong-hire; got " + cli::quote(*v)};
+  } else if (args.has("drill-seed") || args.has("drill-answer")) {
+    return Error{"--drill-seed and --drill-answer go with --drill LEVEL"};
+  }
+  const Expected<std::int64_t> seed = args.integer("drill-seed", 0, 0, INT64_MAX);
+  if (!seed) return Error{seed.error()};
+  if (args.has("drill-seed")) o.drill_seed = static_cast<std::uint64_t>(*seed);
+  if (const auto v = args.value("drill-answer")) o.drill_answer = std::string(*v);
+  return true;
 }
 
 // The GUI's own flags, read from the parsed words.
@@ -162,7 +182,8 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     o.bench_frames = *n;
   }
   o.gpu = args.has("gpu");
-  return true;
+  if (const auto v = args.value("code")) o.code = std::string(*v);
+  return read_drill_flags(args, o);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "banklab/drill.hpp"
 #include "banklab/expected.hpp"
 #include "banklab/scenario.hpp"
 #include "palette.hpp"
@@ -30,6 +31,7 @@ inline constexpr int kMaxBenchFrames = 100000;
 struct Options {
   std::string preset;                      // empty: the last one used, else the default lesson
   std::optional<Scenario> scenario;        // the scenario flags beyond --preset (args.hpp)
+  std::optional<std::string> code;         // --code: the code box's text, evaluated at start
   std::optional<std::string> screenshot;   // PNG path: render, save, exit
   std::optional<std::string> geometry;     // with --screenshot: the views' cell rectangles
   std::optional<WindowSize> size;          // framebuffer size in pixels
@@ -41,6 +43,9 @@ struct Options {
   int bench_frames = 0;                    // > 0: render that many frames, print timings, exit
   std::optional<int> clock;                // step-through stopped after this many wavefronts
   bool gpu = false;                        // open the GPU window
+  std::optional<DrillLevel> drill;         // open the Drill window at this level
+  std::optional<std::uint64_t> drill_seed;  // its questions' seed
+  std::optional<std::string> drill_answer;  // answer its first question (screenshots, demos)
   bool help = false;
 };
 

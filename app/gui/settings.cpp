@@ -1,5 +1,6 @@
 #include "settings.hpp"
 
+#include <charconv>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -36,6 +37,36 @@ std::optional<std::filesystem::path> config_dir(const char* xdg_config_home, con
 std::optional<std::filesystem::path> config_dir_from_environment() {
   return config_dir(std::getenv("XDG_CONFIG_HOME"), std::getenv("HOME"));
 }
+
+namespace {
+
+constexpr std::string_view kDrillPrefix = "drill_";
+
+// drill_level, drill_right, drill_answered, drill_streak, drill_best_streak (without the
+// prefix); "" when read, else the warning.
+std::string read_drill_key(DrillRecord& d, std::string_view key, std::string_view value) {
+  if (key == "level") {
+    const std::optional<DrillLevel> level = parse_level(value);
+    if (!level) return "drill_level is weak, hire or strong-hire, got '" + std::string(value) + "'";
+    d.level = *level;
+    return {};
+  }
+  int* field = key == "right"         ? &d.right
+               : key == "answered"    ? &d.answered
+               : key == "streak"      ? &d.streak
+               : key == "best_streak" ? &d.best_streak
+                                      : nullptr;
+  if (field == nullptr) return "unknown key 'drill_" + std::string(key) + "'";
+  int n = 0;
+  auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (ec != std::errc() || end != value.data() + value.size() || n < 0) {
+    return "drill_" + std::string(key) + " is a count from 0, got '" + std::string(value) + "'";
+  }
+  *field = n;
+  return {};
+}
+
+}  // namespace
 
 ParsedSettings parse_settings(std::string_view text) {
   ParsedSettings out;
@@ -86,9 +117,21 @@ ParsedSettings parse_settings(std::string_view text) {
       } else {
         out.warnings.push_back(where + "no preset named '" + std::string(value) + "'");
       }
+    } else if (key.starts_with(kDrillPrefix)) {
+      std::string why = read_drill_key(out.settings.drill, key.substr(kDrillPrefix.size()), value);
+      if (!why.empty()) out.warnings.push_back(where + why);
     } else {
       out.warnings.push_back(where + "unknown key '" + std::string(key) + "'");
+      out.settings.other.emplace_back(key, value);
     }
+  }
+  DrillRecord& d = out.settings.drill;
+  if (d.right > d.answered || d.streak > d.right || d.streak > d.best_streak) {
+    out.warnings.push_back("the drill record (" + std::to_string(d.right) + " right of " +
+                           std::to_string(d.answered) + ", streak " + std::to_string(d.streak) +
+                           ", best " + std::to_string(d.best_streak) +
+                           ") does not add up; it starts again");
+    d = DrillRecord{.level = d.level};
   }
   return out;
 }
@@ -100,6 +143,14 @@ std::string format_settings(const Settings& s) {
      << "palette = " << scheme_name(s.scheme) << "\n"
      << "zoom = " << s.zoom << "\n";
   if (!s.preset.empty()) os << "preset = " << s.preset << "\n";
+  if (s.drill != DrillRecord{}) {
+    os << "drill_level = " << level_name(s.drill.level) << "\n"
+       << "drill_right = " << s.drill.right << "\n"
+       << "drill_answered = " << s.drill.answered << "\n"
+       << "drill_streak = " << s.drill.streak << "\n"
+       << "drill_best_streak = " << s.drill.best_streak << "\n";
+  }
+  for (const auto& [key, value] : s.other) os << key << " = " << value << "\n";
   return os.str();
 }
 

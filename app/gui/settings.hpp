@@ -1,22 +1,39 @@
 #pragma once
-// What banklab-gui remembers between runs: theme, colour scheme, zoom and the last lesson, in a
-// small "key = value" file next to ImGui's imgui.ini under $XDG_CONFIG_HOME/banklab/ (falling back
-// to
-// ~/.config/banklab/). A bad line is reported and skipped; it never stops the app.
+// What banklab-gui remembers between runs: theme, colour scheme, zoom, the last lesson and the
+// drill's record, in a small "key = value" file next to ImGui's imgui.ini under
+// $XDG_CONFIG_HOME/banklab/ (falling back to ~/.config/banklab/). A bad line is reported and
+// skipped; it never stops the app.
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "banklab/drill.hpp"
 #include "palette.hpp"
 
 namespace banklab::gui {
+
+// The drill's record across runs: the level drilled last, every answer given, the streak.
+struct DrillRecord {
+  DrillLevel level = DrillLevel::weak;
+  int right = 0;
+  int answered = 0;
+  int streak = 0;  // right answers in a row, ending with the last one
+  int best_streak = 0;
+
+  friend bool operator==(const DrillRecord&, const DrillRecord&) = default;
+};
 
 struct Settings {
   Theme theme = Theme::dark;
   float zoom = 1.0f;
   std::string preset;  // empty: the default lesson
+  DrillRecord drill;
+  // Keys this version does not know, in file order, written back as they were: the settings of
+  // another version survive a run of this one.
+  std::vector<std::pair<std::string, std::string>> other;
   Scheme scheme = Scheme::standard;  // "palette = colour-blind" in the file
 
   friend bool operator==(const Settings&, const Settings&) = default;

@@ -30,6 +30,8 @@ figures::FigureStyle stage_style(const AppState& s, float height);
 figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyle st);
 // The File menu's items: export, save and open (ui_file.cpp).
 void file_menu(AppState& s);
+void draw_drill(AppState& s, Interaction& io);  // ui_drill.cpp
+void draw_code(AppState& s, Interaction& io);  // ui_code.cpp
 
 inline const Palette& colours(const AppState& s) {
   return palette(s.user.settings.theme, s.user.settings.scheme);
@@ -57,6 +59,7 @@ enum class Action {
   present,      // presentation mode on / off
   next_view,    // presentation: banks, lanes, tile
   leave_stage,  // back to the windows from presentation or a comparison
+  drill,
 };
 
 struct Shortcut {
@@ -80,7 +83,9 @@ struct PanelLayout {
   ImVec2 arithmetic_pos, arithmetic_size;
   ImVec2 lanes_pos, lanes_size;
   ImVec2 tile_pos, tile_size;
+  ImVec2 code_pos, code_size;
   ImVec2 gpu_pos, gpu_size;  // floats over the bank view and the arithmetic when opened
+  ImVec2 drill_pos, drill_size;  // floats over everything below the menu bar
 };
 PanelLayout default_layout(ImVec2 display, float menu_height, float scale);
 

@@ -29,6 +29,7 @@ constexpr Shortcut kShortcuts[] = {
     {GLFW_KEY_F5, "F5", Action::present, "presentation mode: one view, large type"},
     {GLFW_KEY_V, "V", Action::next_view, "presentation: bank view, lane map, tile"},
     {GLFW_KEY_ESCAPE, "Esc", Action::leave_stage, "leave presentation or a comparison"},
+    {GLFW_KEY_D, "D", Action::drill, "drill: predict the conflict, then see it"},
 };
 
 // The panels that draw the scenario on screen: a panel's controls, then its view.
@@ -85,9 +86,13 @@ const Panel kPanels[] = {
      [](AppState& s, Interaction& io) { draw_lanes(s.derived, view_style(s), io); }},
     {"Tile: element colour = bank", "Tile", &Views::tile, &PanelLayout::tile_pos,
      &PanelLayout::tile_size, ImGuiWindowFlags_NoScrollbar, false, tile_panel},
+    {"Code: the access as CUDA", "Code", &Views::code, &PanelLayout::code_pos,
+     &PanelLayout::code_size, 0, false, draw_code},
     {"GPU: run and measure", "GPU: run and measure", &Views::gpu, &PanelLayout::gpu_pos,
      &PanelLayout::gpu_size, 0, true,
      [](AppState& s, Interaction&) { draw_gpu(*s.gpu, s.user.scenario, colours(s)); }},
+    {"Drill: predict, then see", "Drill", &Views::drill, &PanelLayout::drill_pos,
+     &PanelLayout::drill_size, 0, true, draw_drill},
 };
 
 // Each panel in its own window, placed by default_layout() on the first run or after
@@ -222,6 +227,9 @@ void apply_action(AppState& s, Action a) {
       s.user.stage.presenting = false;
       s.user.stage.compare.clear();
       break;
+    case Action::drill:
+      s.user.views.drill = !s.user.views.drill;
+      break;
   }
 }
 
@@ -252,13 +260,18 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale) {
   l.banks_size = ImVec2(banks_w, upper);
   l.arithmetic_pos = ImVec2(left + banks_w, top);
   l.arithmetic_size = ImVec2(right - banks_w, upper);
-  float lanes_w = std::floor(right * 0.5f);
+  float lanes_w = std::floor(right * 0.36f);
+  float code_w = std::floor(right * 0.3f);
   l.lanes_pos = ImVec2(left, top + upper);
   l.lanes_size = ImVec2(lanes_w, h - upper);
-  l.tile_pos = ImVec2(left + lanes_w, top + upper);
-  l.tile_size = ImVec2(right - lanes_w, h - upper);
+  l.code_pos = ImVec2(left + lanes_w, top + upper);
+  l.code_size = ImVec2(code_w, h - upper);
+  l.tile_pos = ImVec2(left + lanes_w + code_w, top + upper);
+  l.tile_size = ImVec2(right - lanes_w - code_w, h - upper);
   l.gpu_pos = ImVec2(left + std::floor(right * 0.3f), top);
   l.gpu_size = ImVec2(right - std::floor(right * 0.3f), std::floor(h * 0.85f));
+  l.drill_pos = ImVec2(0, top);
+  l.drill_size = ImVec2(display.x, h);
   return l;
 }
 

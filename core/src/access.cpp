@@ -87,10 +87,13 @@ std::vector<Diagnostic> check_access(const WarpAccess& a) {
                              std::to_string(off % a.width) + " past a multiple of " +
                              std::to_string(a.width),
             lane);
-    } else if (off + a.width > kSharedMemoryBytes) {
-      error("bounds", "lane " + std::to_string(lane) + " accesses bytes " + std::to_string(off) +
-                          ".." + std::to_string(off + a.width - 1) + ", past the " +
-                          std::to_string(kSharedMemoryBytes) + " B (228 KB) of shared memory",
+    } else if (off > kSharedMemoryBytes - a.width) {
+      // Compared as off > limit - width: off + width overflows for offsets near INT64_MAX.
+      // The last byte is off + (width - 1), which fits: off is a multiple of width here.
+      error("bounds",
+            "lane " + std::to_string(lane) + " accesses bytes " + std::to_string(off) + ".." +
+                std::to_string(off + (a.width - 1)) + ", past the " +
+                std::to_string(kSharedMemoryBytes) + " B (228 KB) of shared memory",
             lane);
     }
   }

@@ -2,6 +2,7 @@
 // and the SM clock probe the runners use.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "banklab/gpu_device.hpp"
@@ -33,6 +34,12 @@ Availability classify(cudaError_t status) {
 
 DeviceInfo probe_device() {
   DeviceInfo info;
+  // The test command's no-GPU suites force the no-GPU path on a machine that has one.
+  if (const char* force = std::getenv("BANKLAB_FORCE_NO_GPU"); force && std::string(force) == "1") {
+    info.availability = Availability::no_device;
+    info.detail = "no CUDA device: BANKLAB_FORCE_NO_GPU=1 hides the GPU";
+    return info;
+  }
   int count = 0;
   const cudaError_t counted = cudaGetDeviceCount(&count);
   if (counted != cudaSuccess) {

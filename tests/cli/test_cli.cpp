@@ -231,7 +231,10 @@ TEST_CASE("Help, version and the command list") {
   SUBCASE("--version") {
     const Run run = run_banklab("--version");
     CHECK(run.status == 0);
-    CHECK(run.out == std::string("banklab ") + BANKLAB_VERSION + "\n");
+    // The version, the commit, and the data folder in use (the build tree's assets/ here).
+    CHECK(run.out.starts_with(std::string("banklab ") + BANKLAB_VERSION + " (commit "));
+    CHECK(run.out.find(")\ndata: ") != std::string::npos);
+    CHECK(run.out.ends_with("assets\n"));
   }
   SUBCASE("no command at all is bad input, with the command list on stderr") {
     const Run run = run_banklab("");

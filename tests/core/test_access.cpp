@@ -2,6 +2,7 @@
 // format that must round-trip exactly.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <sstream>
 #include <string>
 
@@ -116,6 +117,26 @@ TEST_CASE("check_access() names the rule, the lane and the numbers") {
       b.offsets[3] = kSharedMemoryBytes;
       CHECK(only_error(b).rule == "bounds");
     }
+  }
+  SUBCASE("offsets near INT64_MAX are out of bounds, with no overflow (issue 9)") {
+    // Regression: the bound was checked as off + width > 228 KB, which overflows here (UBSan;
+    // in Release a negative bank and an out-of-bounds write in the analysis).
+    for (int width : {1, 2, 4, 8, 16}) {
+      CAPTURE(width);
+      const std::int64_t top = INT64_MAX / width * width;  // aligned, so only the bound fails
+      WarpAccess a = uniform(Op::ld, width, width);
+      a.offsets[31] = top;
+      const Diagnostic d = only_error(a);
+      CHECK(d.rule == "bounds");
+      CHECK(d.lane == 31);
+      CHECK(contains(d.message, std::to_string(top) + ".." + std::to_string(top + (width - 1))));
+      a.offsets[31] = kSharedMemoryBytes - width;  // the last slot still fits
+      CHECK_FALSE(has_error(check_access(a)));
+    }
+    const Expected<WarpAccess> line =
+        parse_pattern_line("ld 16 " + offsets_text(16, 31) + ",9223372036854775792");
+    REQUIRE(line.has_value());
+    CHECK(only_error(*line).rule == "bounds");
   }
   SUBCASE("a negative offset other than -1") {
     WarpAccess a = uniform(Op::ld, 4, 4);

@@ -130,6 +130,11 @@ TEST_CASE("check() refuses a tile that cannot exist, naming the rule and the num
       CHECK(contains(why, "4096"));
     }
   }
+  SUBCASE("the pitch of an absurd tile is computed in 64 bits (issue 9)") {
+    // Regression: cols + pad was summed in int before widening.
+    CHECK(tile(DType::fp64, 1, 2147483647, 2147483647).pitch_bytes() == 8 * 4294967294LL);
+    CHECK(tile(DType::fp32, 1, -2147483647 - 1, -1).pitch_bytes() == -4 * 2147483649LL);
+  }
   SUBCASE("pad < 0 or absurd") {
     for (int pad : {-1, -2147483647 - 1, 2000, 2147483647}) {
       CAPTURE(pad);

@@ -5,9 +5,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "banklab/explain.hpp"
 #include "banklab/scenario.hpp"
 #include "brute_force.hpp"
 
@@ -359,6 +361,9 @@ TEST_CASE("evaluate() refuses impossible scenarios with the rule and the numbers
     CHECK(refused(s).rule == "alignment");
     s.custom_offsets[5] = kSharedMemoryBytes;
     CHECK(refused(s).rule == "bounds");
+    s.custom_offsets[5] = INT64_MAX - 7;  // aligned, and off + width would overflow (issue 9)
+    CHECK(refused(s).rule == "bounds");
+    CHECK(contains(explain(s, evaluate(s)).verdict, "past the 233472 B"));
     s.custom_offsets[5] = 40;
     s.op = Op::ldmatrix_x4;
     s.width = 16;

@@ -55,6 +55,8 @@ TEXT = {
     "tile-size": "32x33",
     "offsets": offsets_text(lambda l: 4 * l),
     "dtype": "fp16",
+    # issue 9: off + width overflowed in check_access() for an offset near INT64_MAX.
+    "line-int64-max": "ld 16 " + offsets_text(lambda l: 2**63 - 16 if l == 31 else 16 * l),
 }
 
 # Text that is not UTF-8: parse errors quote it, and the JSON writers must still emit UTF-8.
@@ -82,6 +84,9 @@ SCENARIOS = {
                                  offsets=[128 * (l % 2) for l in range(32)]),
     "custom-absurd": scenario(pattern="custom", op="st", width=8,
                               offsets=[-1, 2**62, 233472, -8] + [8 * l for l in range(28)]),
+    # issue 9: off + width overflowed in check_access() (the --offsets form and the GUI's box).
+    "custom-int64-max": scenario(pattern="custom", op="ld", width=16,
+                                 offsets=[2**63 - 16] + [16 * l for l in range(1, 32)]),
     "absurd-tile": scenario(rows=2**31 - 1, cols=2**31 - 1, pad=2**31 - 1, index=-2**31),
     "absurd-swizzle": scenario(swizzle="cute", cute=(2**31 - 1, 2**31 - 1, 2**31 - 1)),
 }

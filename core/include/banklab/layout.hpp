@@ -30,7 +30,8 @@ struct TileLayout {
   SwizzleSpec swizzle;
 
   int elem_bytes() const { return dtype_bytes(dtype); }
-  std::int64_t pitch_bytes() const { return std::int64_t{cols + pad} * elem_bytes(); }
+  // 64-bit before the sum: a tile that check() has not yet refused may have absurd sides.
+  std::int64_t pitch_bytes() const { return (std::int64_t{cols} + pad) * elem_bytes(); }
   std::int64_t size_bytes() const { return pitch_bytes() * rows; }
 
   // Byte offset of element (r, c) before and after the swizzle.

@@ -1,0 +1,143 @@
+#include "analyze_code.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "banklab/banklab.hpp"
+#include "commands.hpp"
+#include "text_output.hpp"
+
+namespace banklab::cli {
+namespace {
+
+// The flags the code form takes; any other scenario, raw or batch flag is an error.
+constexpr std::string_view kAllowed[] = {"decl", "expr", "block", "warp",
+                                         "let",  "smem", "op",    "json"};
+
+Expected<KernelParams> params_from_flags(const Args& args) {
+  KernelParams p;
+  if (const auto text = args.value("block")) {
+    const Expected<std::array<int, 3>> block = parse_block(*text);
+    if (!block) return Error{block.error()};
+    p.block = *block;
+  }
+  if (const auto text = args.value("warp"); text && *text == "all") {
+    p.warp = kAllWarps;
+  } else {
+    const Expected<std::int64_t> warp = args.integer("warp", 0, 0, 31);
+    if (!warp) return Error{warp.error() + " (or all)"};
+    p.warp = static_cast<int>(*warp);
+  }
+  if (const auto text = args.value("let")) {
+    auto lets = parse_lets(*text);
+    if (!lets) return Error{lets.error()};
+    p.lets = std::move(*lets);
+  }
+  const Expected<std::int64_t> smem =
+      args.integer("smem", kSharedMemoryBytes, 1, kSharedMemoryBytes);
+  if (!smem) return Error{smem.error()};
+  p.extern_bytes = *smem;
+  if (const auto text = args.value("op")) {
+    const auto op = parse_op(*text);
+    if (!op)
+      return Error{
+          "--op expects ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or "
+          "stmatrix.x4, got " +
+          quote(*text)};
+    p.op = op;
+  }
+  return p;
+}
+
+// Stderr: "banklab: --expr:1:19: error: ..." and the line with a caret; with --json also the
+// error object on stdout, as analyze does for every bad input.
+int reject(const Args& args, std::string_view message, std::string_view display) {
+  if (args.has("json")) {
+    std::string out;
+    append_json_error(out, {{Severity::error, "code", std::string(message), -1}});
+    out += '\n';
+    print(out);
+  }
+  const int status = bad_input(message);
+  std::fputs(display.data(), stderr);
+  return status;
+}
+
+// "lane  threadIdx  indices  byte", the code evaluated for each lane of the warp.
+void append_code_table(std::string& out, const KernelCode& code) {
+  append_format(out, "\n%s, evaluated per lane of warp %d:\n", code.access_text.c_str(), code.warp);
+  out += "lane  threadIdx     indices              byte\n";
+  for (int l = 0; l < kWarpSize; ++l) {
+    const LaneCode& lane = code.lanes[static_cast<std::size_t>(l)];
+    if (!lane.active) {
+      append_format(out, "%4d  (takes no part)\n", l);
+      continue;
+    }
+    std::string indices;
+    for (std::int64_t i : lane.indices) append_format(indices, "[%lld]", static_cast<long long>(i));
+    const std::string thread = format("%d,%d,%d", lane.thread[0], lane.thread[1], lane.thread[2]);
+    append_format(out, "%4d  %-13s %-20s %lld\n", l, thread.c_str(), indices.c_str(),
+                  static_cast<long long>(lane.byte));
+  }
+}
+
+}  // namespace
+
+bool has_code_flags(const Args& args) {
+  return args.has("decl") || args.has("expr");
+}
+
+int run_analyze_code(const Args& args) {
+  for (std::string_view flag : args.given()) {
+    if (std::ranges::find(kAllowed, flag) == std::end(kAllowed)) {
+      return bad_input("--" + std::string(flag) +
+                       " cannot be combined with --decl/--expr: the "
+                       "code gives the array and the access");
+    }
+  }
+  if (!args.has("decl") || !args.has("expr")) {
+    return bad_input(
+        "the code form needs both --decl (the __shared__ declaration) and --expr "
+        "(the access)");
+  }
+  const Expected<KernelParams> params = params_from_flags(args);
+  if (!params) return reject(args, params.error(), "");
+  const CodeSource sources[] = {{"--decl", std::string(*args.value("decl"))},
+                                {"--expr", std::string(*args.value("expr"))}};
+  const CodeResult r = evaluate_code(sources, *params);
+  if (r.error) {
+    const std::string text = format_code_error(*r.error, sources);
+    const std::size_t newline = text.find('\n');
+    return reject(args, text.substr(0, newline), text.substr(newline + 1));
+  }
+  const KernelCode& code = *r.code;
+  const Scenario& s = code.scenario;
+  const Evaluation e = evaluate(s);
+  if (!e.ok()) return reject(args, first_error(e.diagnostics), "");
+  const Explanation x = explain(s, e);
+  std::string out;
+  if (args.has("json")) {
+    append_json(out, s, e, &x);
+    out.pop_back();  // the object's '}': the code's evaluation joins it
+    out += ",\"code\":";
+    append_json(out, code);
+    out += "}\n";
+  } else {
+    const auto& b = params->block;
+    std::string decl = code.array.type + " " + code.array.name;
+    for (std::int64_t d : code.array.dims) append_format(decl, "[%lld]", static_cast<long long>(d));
+    std::string heading = format("%s on __shared__ %s: %s", code.access_text.c_str(), decl.c_str(),
+                                 std::string(op_name(s.op)).c_str());
+    if (!is_matrix_op(s.op)) append_format(heading, " %d B per lane", s.effective_width());
+    append_format(heading, ", block %dx%dx%d, warp %d of %d%s", b[0], b[1], b[2], code.warp,
+                  code.warp_count, params->warp == kAllWarps ? " (the worst)" : "");
+    append_report(out, heading, *e.analysis, nullptr, nullptr, e.diagnostics, x);
+    append_code_table(out, code);
+  }
+  print(out);
+  return kExitOk;
+}
+
+}  // namespace banklab::cli

@@ -1,0 +1,101 @@
+// banklab drill: questions from core's drill generator, answered on standard input (so a
+// script can answer them too), graded by the core, each followed by the bank view and the
+// derivation; a score and a place on the lesson's rubric at the end. --json prints the
+// questions instead, one JSON object a line.
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <string>
+
+#include "banklab/drill.hpp"
+#include "banklab/explain.hpp"
+#include "banklab/format.hpp"
+#include "commands.hpp"
+#include "text_output.hpp"
+
+namespace banklab::cli {
+namespace {
+
+// The bank view and the derivation of the scenario that explains an answer, as analyze prints.
+void append_shown(std::string& out, const Scenario& s) {
+  const Evaluation e = evaluate(s);
+  if (!e.ok()) {
+    out += first_error(e.diagnostics) + "\n";
+    return;
+  }
+  append_report(out, describe(s), *e.analysis, &e.elements, &s.tile, e.diagnostics, explain(s, e));
+}
+
+// Reads lines until one is an answer to the session's question; false at the end of the input.
+bool read_answer(DrillSession& d) {
+  for (;;) {
+    print("> ");
+    std::fflush(stdout);
+    std::string line;
+    if (!std::getline(std::cin, line)) return false;
+    if (d.answer(line)) return true;
+    print("Not an answer: " + d.graded()->verdict + ". Try again.\n");
+  }
+}
+
+}  // namespace
+
+int run_drill(const Args& args) {
+  const std::optional<std::string_view> level_text = args.value("level");
+  if (!level_text) return bad_input("drill needs --level: weak, hire or strong-hire");
+  const std::optional<DrillLevel> level = parse_level(*level_text);
+  if (!level) {
+    return bad_input("--level expects weak, hire or strong-hire, got " + quote(*level_text));
+  }
+  const Expected<std::int64_t> count = args.integer("count", 5, 1, 1000);
+  if (!count) return bad_input(count.error());
+  // Without --seed, a fresh one each run, printed so that the run can be repeated.
+  const Expected<std::int64_t> seed =
+      args.integer("seed", std::random_device{}() & 0x7fffffff, 0, INT64_MAX);
+  if (!seed) return bad_input(seed.error());
+  const auto seed_value = static_cast<std::uint64_t>(*seed);
+
+  if (args.has("json")) {
+    std::string out;
+    for (int i = 0; i < *count; ++i) {
+      append_json(out, make_question(*level, seed_value, i));
+      out += '\n';
+    }
+    print(out);
+    return kExitOk;
+  }
+
+  print("Drill at the " + std::string(level_name(*level)) + " level, " + std::to_string(*count) +
+        (*count == 1 ? " question" : " questions") + ", seed " + std::to_string(seed_value) +
+        ". Answer each on one line: a number, yes or no, or a fix as flags (--pad 2, "
+        "--swizzle tma128).\n");
+  DrillSession d(*level, seed_value);
+  for (int i = 0; i < *count; ++i) {
+    if (i > 0) d.next();
+    print("\nQuestion " + std::to_string(i + 1) + "/" + std::to_string(*count) + ": " +
+          d.question().text + "\n");
+    if (!read_answer(d)) {
+      print("\nEnd of input: " + std::to_string(*count - i) + " of " + std::to_string(*count) +
+            " questions left unanswered.\n");
+      break;
+    }
+    const Grade& g = *d.graded();
+    std::string out = g.verdict + "\n";
+    if (g.mistake != Mistake::none) {
+      out += "Mistake (" + std::string(mistake_name(g.mistake)) +
+             "): " + std::string(mistake_text(g.mistake)) + "\n";
+    }
+    for (const std::string& line : g.details) out += "  " + line + "\n";
+    if (g.shown) {
+      out += '\n';
+      append_shown(out, *g.shown);
+    }
+    print(out);
+  }
+  print("\nScore: " + std::to_string(d.right()) + "/" + std::to_string(*count) + "\n" +
+        place(*level, d.right(), static_cast<int>(*count)).text + "\n");
+  return kExitOk;
+}
+
+}  // namespace banklab::cli

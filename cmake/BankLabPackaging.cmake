@@ -1,0 +1,71 @@
+# What `cmake --install` and the Debian package add to the programs' own install rules
+# (app/cli, app/gui): the data under share/banklab, a man page per program, and CPack's DEB
+# settings. scripts/package.sh builds the package; tests/package checks it as a user gets it.
+
+# The lessons and the recordings (data files the programs find through banklab::data_dir());
+# either folder may not exist yet.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/lessons ${PROJECT_SOURCE_DIR}/assets/recordings
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/banklab OPTIONAL)
+
+# A man page per program, written by help2man from its --help at build time.
+find_program(BANKLAB_HELP2MAN help2man)
+function(banklab_man_page target summary)
+  if(NOT BANKLAB_HELP2MAN)
+    message(STATUS "BankLab: help2man not found; no man page for ${target}")
+    return()
+  endif()
+  set(page ${CMAKE_BINARY_DIR}/man/${target}.1)
+  add_custom_command(
+    OUTPUT ${page}.gz
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/man
+    COMMAND ${CMAKE_COMMAND} -E env SOURCE_DATE_EPOCH=0 ${BANKLAB_HELP2MAN} --no-info --section=1
+            --version-string=${BANKLAB_PACKAGE_VERSION} --name=${summary} --output=${page}
+            $<TARGET_FILE:${target}>
+    # help2man names the program by the path it ran; the page shows the name alone.
+    COMMAND sed -i "s|$<TARGET_FILE:${target}>|${target}|g;s|$<TARGET_FILE_DIR:${target}>/||g"
+            ${page}
+    COMMAND gzip -9nf ${page}
+    DEPENDS ${target}
+    COMMENT "Writing the man page of ${target} (help2man)"
+    VERBATIM)
+  add_custom_target(${target}-man ALL DEPENDS ${page}.gz)
+  install(FILES ${page}.gz DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+endfunction()
+
+banklab_man_page(banklab "count CUDA shared-memory bank conflicts as an H100/H200 does")
+if(BANKLAB_BUILD_GUI)
+  banklab_man_page(banklab-gui "see CUDA shared-memory bank conflicts, drawn and stepped through")
+endif()
+
+# The Debian package: banklab_<version>_<arch>.deb, installed under /usr. Its dependencies
+# come from dpkg-shlibdeps (the runtime libraries the binaries link: GLFW, GL through
+# libopengl0, stb, the C++ runtime). A package is meant to be built with -DBANKLAB_BUILD_CUDA=OFF (scripts/package.sh):
+# the measurement links CUPTI as a shared library of the CUDA toolkit, which no Debian package
+# provides, so a CUDA build would not start where CUDA is missing; without CUDA the GPU
+# commands say "this build of BankLab has no CUDA".
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME banklab)
+set(CPACK_PACKAGE_VENDOR BankLab)
+set(CPACK_PACKAGE_VERSION ${BANKLAB_PACKAGE_VERSION})
+set(CPACK_PACKAGE_CONTACT "BankLab maintainers <maintainers@users.noreply.a-seed-ce387f33.example>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "CUDA shared-memory bank conflicts, exact and drawn")
+# The long description (CPack puts the summary above it); one string, so no list separators.
+string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
+  "BankLab teaches CUDA shared-memory bank conflicts: pick a tile (fp8, bf16, fp32 or fp64,\n"
+  "padded or swizzled) and an access, and see every lane's address, word and bank and the\n"
+  "wavefronts exactly as an H100/H200 counts them. banklab-gui draws it; banklab answers the\n"
+  "same questions in a terminal.")
+set(CPACK_DEBIAN_PACKAGE_SECTION education)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# GLFW loads libGL.so.1 (GLX) at run time, which dpkg-shlibdeps cannot see.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libgl1")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+if(BANKLAB_HAVE_CUDA)
+  message(STATUS "BankLab: this build has CUDA (CUPTI linked shared); build the Debian package "
+                 "with -DBANKLAB_BUILD_CUDA=OFF (scripts/package.sh)")
+endif()
+include(CPack)

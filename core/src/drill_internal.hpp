@@ -1,0 +1,33 @@
+#pragma once
+// What drill.cpp (grading) and drill_generate.cpp (the questions) share.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "banklab/drill.hpp"
+
+namespace banklab::drill_detail {
+
+// The lesson's reversal arithmetic ("The reversal condition"), in one place: the whole GPU's
+// shared memory at one 128-byte wavefront per clock per SM, against HBM3 on an H100 SXM.
+inline constexpr int kReversalSms = 132;
+inline constexpr double kReversalClockHz = 1.7e9;
+inline constexpr std::string_view kReversalClockText = "1.7 GHz";  // kReversalClockHz, as said
+inline constexpr double kHbmTbps = 3.35;
+constexpr double conflict_free_shared_tbps() {
+  return kReversalSms * kWavefrontBytes * kReversalClockHz / 1e12;
+}
+std::string tbps(double v);  // "28.72 TB/s"
+
+// Every index the scenario's pattern takes on its tile: the columns (in units of a lane's k
+// elements), the rows, or the first chunks of ldmatrix/stmatrix. Empty for custom offsets.
+std::vector<int> pattern_indices(const Scenario& s);
+
+// The mistake a wrong number matches for a wavefronts, ways or bank ask, if any; checked in a
+// fixed order so that an answer two mistakes share is named once, the same way every time.
+Mistake classify_number(const Question& q, const Analysis& a, int value);
+
+// The mistake a fix that does not work matches, if any.
+Mistake classify_fix(const Question& q, const Fix& f, const FixCheck& c);
+
+}  // namespace banklab::drill_detail

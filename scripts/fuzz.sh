@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Long fuzzing for developers (CI runs only the bounded, fixed-seed run of
+# scripts/sanitize-and-fuzz.sh). Builds the fuzz target with ASan + UBSan (clang), then fuzzes
+# from the shipped corpus plus a corpus kept between runs, until a crash or the time is up.
+#
+#   scripts/fuzz.sh [SECONDS]      (default 3600; 0 = until stopped)
+#
+#   BANKLAB_FUZZ_DIR    build folder (default: build-fuzz); the kept corpus is $dir/corpus and
+#                       crashes land in $dir/artifacts/
+#   BANKLAB_FUZZ_JOBS   parallel fuzzing processes (default: 1)
+#
+# A crash: replay it with `build-fuzz/tests/fuzz/banklab_fuzz_core build-fuzz/artifacts/crash-*`,
+# fix the cause, and copy the file into tests/fuzz/corpus/ under a name that says what it was
+# (docs/testing.md), so that every later CI run replays it.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+fuzz_dir=${BANKLAB_FUZZ_DIR:-$root/build-fuzz}
+seconds=${1:-3600}
+fuzz_jobs=${BANKLAB_FUZZ_JOBS:-1}
+
+cmake -S "$root" -B "$fuzz_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -g" \
+  -DBANKLAB_SANITIZE=address,undefined -DBANKLAB_BUILD_GUI=OFF -DBANKLAB_BUILD_CUDA=OFF \
+  -DCMAKE_CXX_COMPILER=clang++ -DBANKLAB_FUZZ=ON -DBANKLAB_BUILD_TESTS=OFF >/dev/null
+cmake --build "$fuzz_dir" -j"$(nproc)" --target banklab_fuzz_core
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+mkdir -p "$fuzz_dir/corpus" "$fuzz_dir/artifacts" "$fuzz_dir/logs"
+cd "$fuzz_dir/logs"  # -jobs writes fuzz-N.log into the current folder
+"$fuzz_dir/tests/fuzz/banklab_fuzz_core" -max_total_time="$seconds" -timeout=20 \
+  -rss_limit_mb=2048 -print_final_stats=1 -jobs="$fuzz_jobs" -workers="$fuzz_jobs" \
+  -artifact_prefix="$fuzz_dir/artifacts/" -dict="$root/tests/fuzz/parsers.dict" \
+  "$fuzz_dir/corpus" "$root/tests/fuzz/corpus"

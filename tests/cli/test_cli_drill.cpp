@@ -1,0 +1,189 @@
+// banklab drill as a user and a script meet it: every question's answer against what
+// `banklab analyze` prints for the question's own flags, a fix's flags analysed reach the
+// ideal, answers scripted through standard input give the score, bad lines and the end of the
+// input are handled, and bad flags exit 2 with one line.
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run_banklab.hpp"
+
+namespace banklab::test {
+namespace {
+
+std::vector<nlohmann::json> drill_json(const std::string& arguments) {
+  const Run run = run_banklab("drill " + arguments + " --json");
+  INFO("banklab drill ", arguments, " --json\nstderr: ", run.err);
+  REQUIRE(run.status == 0);
+  CHECK(run.err.empty());
+  std::vector<nlohmann::json> questions;
+  std::istringstream lines(run.out);
+  for (std::string line; std::getline(lines, line);) {
+    const nlohmann::json q = nlohmann::json::parse(line, nullptr, false);
+    REQUIRE_FALSE(q.is_discarded());
+    questions.push_back(q);
+  }
+  return questions;
+}
+
+// The flags, quoted for the shell.
+std::string command_line(const std::vector<std::string>& flags) {
+  std::string line;
+  for (const std::string& f : flags) line += " '" + f + "'";
+  return line;
+}
+
+nlohmann::json analyze(const std::vector<std::string>& flags) {
+  const Run run = run_banklab("analyze" + command_line(flags) + " --json");
+  INFO("banklab analyze", command_line(flags), "\nstderr: ", run.err);
+  REQUIRE(run.status == 0);
+  return parse_json(run);
+}
+
+// The question's flags with the fix's flags in place of the ones they change.
+std::vector<std::string> with_fix(std::vector<std::string> args, const nlohmann::json& fix) {
+  for (std::size_t i = 0; i + 1 < fix.size(); i += 2) {
+    const std::string name = fix[i], value = fix[i + 1];
+    bool replaced = false;
+    for (std::size_t j = 0; j + 1 < args.size(); j += 2) {
+      if (args[j] == name) {
+        args[j + 1] = value;
+        replaced = true;
+      }
+    }
+    if (!replaced) args.insert(args.end(), {name, value});
+  }
+  return args;
+}
+
+// What a user types for the question's own answer.
+std::string typed(const nlohmann::json& q) {
+  if (q["kind"] == "worth") return q["answer"].get<bool>() ? "yes" : "no";
+  if (q["kind"] != "fix") return std::to_string(q["answer"].get<int>());
+  std::string text;
+  for (const auto& w : q["answer"]) text += w.get<std::string>() + " ";
+  return text;
+}
+
+// A wrong answer of the right form.
+std::string wrong_typed(const nlohmann::json& q) {
+  if (q["kind"] == "worth") return q["answer"].get<bool>() ? "no" : "yes";
+  if (q["kind"] == "fix") return "--pad 0 --swizzle none";  // the unfixed tile conflicts
+  return "999";
+}
+
+TEST_CASE("Every drill answer is what banklab analyze gives for the question's own flags") {
+  for (const char* level : {"weak", "hire", "strong-hire"}) {
+    for (int seed : {1, 7, 42}) {
+      for (const nlohmann::json& q : drill_json(std::string("--level ") + level + " --seed " +
+                                                std::to_string(seed) + " --count 12")) {
+        CAPTURE(q.dump());
+        const std::vector<std::string> args = q["args"];
+        const nlohmann::json a = analyze(args);
+        const std::string kind = q["kind"];
+        CHECK(!q["question"].get<std::string>().empty());
+        if (kind == "wavefronts") {
+          CHECK(q["answer"] == a["wavefronts"]);
+        } else if (kind == "ways") {
+          CHECK(q["answer"] == a["max_ways"]);
+        } else if (kind == "bank") {
+          CHECK(q["answer"] == a["lanes"][q["lane"].get<int>()]["banks"][0]);
+        } else if (kind == "worth") {
+          const double shared =
+              132.0 * 128 * 1.7e9 * a["ideal_wavefronts"].get<int>() / a["wavefronts"].get<int>();
+          CHECK(q["answer"].get<bool>() == (shared < 3.35e12));
+        } else {
+          REQUIRE(kind == "fix");
+          CHECK(a["bank_conflicts"].get<int>() > 0);
+          const nlohmann::json fixed = analyze(with_fix(args, q["answer"]));
+          CHECK(fixed["wavefronts"] == fixed["ideal_wavefronts"]);
+          for (const auto& keep : q["keep"]) {
+            analyze(with_fix(keep.get<std::vector<std::string>>(), q["answer"]));  // legal
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("The same seed prints the same questions") {
+  const Run a = run_banklab("drill --level strong-hire --seed 9 --count 10 --json");
+  const Run b = run_banklab("drill --level strong-hire --seed 9 --count 10 --json");
+  CHECK(a.status == 0);
+  CHECK(a.out == b.out);
+  CHECK(a.out != run_banklab("drill --level strong-hire --seed 10 --count 10 --json").out);
+}
+
+TEST_CASE("Answers scripted through standard input are graded and scored") {
+  for (const char* level : {"weak", "hire", "strong-hire"}) {
+    CAPTURE(level);
+    const std::string flags = std::string("--level ") + level + " --seed 5 --count 6";
+    const std::vector<nlohmann::json> questions = drill_json(flags);
+    REQUIRE(questions.size() == 6);
+    std::string all_right, one_wrong;
+    for (std::size_t i = 0; i < questions.size(); ++i) {
+      all_right += typed(questions[i]) + "\n";
+      // A line that is no answer is asked again; then the first question is answered wrongly.
+      one_wrong +=
+          i == 0 ? "what?\n" + wrong_typed(questions[0]) + "\n" : typed(questions[i]) + "\n";
+    }
+    const Run right = run_banklab("drill " + flags, all_right);
+    INFO(right.out);
+    CHECK(right.status == 0);
+    CHECK(right.out.find("Score: 6/6\n") != std::string::npos);
+    CHECK(right.out.find("Wrong") == std::string::npos);
+    CHECK(right.out.find("wavefront | bank") != std::string::npos);  // the bank view
+    const std::string band = level == std::string("weak")   ? "Weak: 6/6"
+                             : level == std::string("hire") ? "Hire: 6/6"
+                                                            : "Strong Hire: 6/6";
+    CHECK(right.out.find(band) != std::string::npos);
+
+    const Run wrong = run_banklab("drill " + flags, one_wrong);
+    INFO(wrong.out);
+    CHECK(wrong.status == 0);
+    CHECK(wrong.out.find("Not an answer: ") != std::string::npos);
+    CHECK(wrong.out.find("Score: 5/6\n") != std::string::npos);
+    CHECK(wrong.out.find("Wrong") != std::string::npos);
+  }
+}
+
+TEST_CASE("A drill answer built from a common mistake is named in the output") {
+  // hire, seed 1: the first question targets the bf16 pad of one under packed stores.
+  const std::vector<nlohmann::json> q = drill_json("--level hire --seed 1 --count 1");
+  REQUIRE(q.size() == 1);
+  REQUIRE(q[0]["target"] == "bf16-pad-one-packed");
+  const Run run = run_banklab("drill --level hire --seed 1 --count 1", "--pad 1\n");
+  INFO(run.out);
+  CHECK(run.out.find("Mistake (bf16-pad-one-packed)") != std::string::npos);
+  CHECK(run.out.find("one fix that works: --pad 2") != std::string::npos);
+  CHECK(run.out.find("Score: 0/1\n") != std::string::npos);
+}
+
+TEST_CASE("The end of the input ends the drill with the score so far") {
+  const Run run = run_banklab("drill --level weak --seed 3 --count 4", "abc\n");
+  INFO(run.out);
+  CHECK(run.status == 0);
+  CHECK(run.out.find("End of input: 4 of 4 questions left unanswered.") != std::string::npos);
+  CHECK(run.out.find("Score: 0/4\n") != std::string::npos);
+}
+
+TEST_CASE("Bad drill flags exit 2 with one line naming the flag") {
+  for (const char* args : {"drill", "drill --level expert", "drill --level weak --count 0",
+                           "drill --level weak --seed -1", "drill --level weak --count x",
+                           "drill --level hire --pad 1"}) {
+    CAPTURE(args);
+    const Run run = run_banklab(args);
+    CHECK(run.status == 2);
+    CHECK(run.out.empty());
+    CHECK(run.err.starts_with("banklab: "));
+    CHECK(run.err.find('\n') == run.err.size() - 1);
+  }
+  const Run help = run_banklab("drill --help");
+  CHECK(help.status == 0);
+  CHECK(help.out.starts_with("usage: banklab drill --level weak|hire|strong-hire"));
+}
+
+}  // namespace
+}  // namespace banklab::test

@@ -1,0 +1,620 @@
+// Kernel code (kernel_code.hpp): the expression evaluator against a reference evaluator written
+// here, the classic kernels as code with their known wavefronts, every preset written as code
+// giving the preset's offsets, and bad code of every kind giving a clear, located error.
+#include <doctest/doctest.h>
+
+#include <climits>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "banklab/banklab.hpp"
+
+namespace banklab {
+namespace {
+
+// ---- The reference: random expression trees, printed as C++ and evaluated directly. ----
+
+struct Expr {
+  enum Kind { constant, variable, unary, binary, ternary } kind = constant;
+  std::int64_t value = 0;
+  std::string op;  // the variable's name, or the operator
+  std::vector<Expr> kids;
+};
+
+const std::vector<std::string> kBinary = {"*", "/",  "%",  "+",  "-", "<<", ">>", "<",  "<=",
+                                          ">", ">=", "==", "!=", "&", "^",  "|",  "&&", "||"};
+const std::vector<std::string> kUnary = {"-", "+", "~", "!"};
+const std::vector<std::pair<std::string, std::int64_t>> kNames = {
+    {"a", 7}, {"b", -3}, {"c", 0}, {"big", INT64_MAX}, {"j", 40}};
+
+int prec(const std::string& op) {
+  const std::vector<std::vector<std::string>> levels = {
+      {"||"},       {"&&"},     {"|"},          {"^"}, {"&"}, {"==", "!="}, {"<", "<=", ">", ">="},
+      {"<<", ">>"}, {"+", "-"}, {"*", "/", "%"}};
+  for (std::size_t i = 0; i < levels.size(); ++i)
+    for (const std::string& o : levels[i])
+      if (o == op) return static_cast<int>(i) + 1;
+  return 0;
+}
+
+Expr random_expr(std::mt19937_64& rng, int depth) {
+  const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  if (depth == 0 || pick(4) == 0) {
+    if (pick(3) == 0) return {Expr::variable, 0, kNames[pick(kNames.size())].first, {}};
+    static const std::int64_t kConstants[] = {0,  1,  2,  3,    5,         8,         31,       32,
+                                              33, 63, 64, 1000, 1LL << 31, 1LL << 62, INT64_MAX};
+    return {Expr::constant, kConstants[pick(std::size(kConstants))], "", {}};
+  }
+  const std::size_t k = pick(10);
+  if (k == 0) return {Expr::unary, 0, kUnary[pick(kUnary.size())], {random_expr(rng, depth - 1)}};
+  if (k == 1) {
+    return {
+        Expr::ternary,
+        0,
+        "?:",
+        {random_expr(rng, depth - 1), random_expr(rng, depth - 1), random_expr(rng, depth - 1)}};
+  }
+  return {Expr::binary,
+          0,
+          kBinary[pick(kBinary.size())],
+          {random_expr(rng, depth - 1), random_expr(rng, depth - 1)}};
+}
+
+// C++ text with only the parentheses precedence needs, plus some the generator adds anyway.
+std::string print(const Expr& e, std::mt19937_64& rng) {
+  const auto wrap = [](std::string s) { return "(" + s + ")"; };
+  std::string text;
+  switch (e.kind) {
+    case Expr::constant:
+      text = std::to_string(e.value);
+      break;
+    case Expr::variable:
+      text = e.op;
+      break;
+    case Expr::unary: {
+      const Expr& k = e.kids[0];
+      const std::string inner = print(k, rng);
+      text = e.op + (k.kind == Expr::constant || k.kind == Expr::variable ? inner : wrap(inner));
+      break;
+    }
+    case Expr::binary: {
+      const auto side = [&](const Expr& k, bool right) {
+        std::string s = print(k, rng);
+        const bool low = k.kind == Expr::ternary ||
+                         (k.kind == Expr::binary &&
+                          (right ? prec(k.op) <= prec(e.op) : prec(k.op) < prec(e.op)));
+        return low ? wrap(s) : s;
+      };
+      text = side(e.kids[0], false) + " " + e.op + " " + side(e.kids[1], true);
+      break;
+    }
+    case Expr::ternary: {
+      std::string cond = print(e.kids[0], rng);
+      if (e.kids[0].kind == Expr::ternary) cond = wrap(cond);
+      text = cond + " ? " + print(e.kids[1], rng) + " : " + print(e.kids[2], rng);
+      break;
+    }
+  }
+  return rng() % 8 == 0 ? wrap(text) : text;
+}
+
+__extension__ typedef __int128 Wide;  // holds every result of two 64-bit operands
+
+// nullopt: the expression has no value (overflow, division by zero, a shift outside 0..63).
+std::optional<std::int64_t> reference(const Expr& e) {
+  using R = std::optional<std::int64_t>;
+  switch (e.kind) {
+    case Expr::constant:
+      return e.value;
+    case Expr::variable:
+      for (const auto& [n, v] : kNames)
+        if (n == e.op) return v;
+      return std::nullopt;
+    case Expr::unary: {
+      const R a = reference(e.kids[0]);
+      if (!a) return a;
+      if (e.op == "-") return *a == INT64_MIN ? R{} : R{-*a};
+      if (e.op == "~") return ~*a;
+      if (e.op == "!") return *a == 0 ? 1 : 0;
+      return a;
+    }
+    case Expr::ternary: {
+      const R c = reference(e.kids[0]);
+      if (!c) return c;
+      return reference(e.kids[*c != 0 ? 1 : 2]);
+    }
+    case Expr::binary:
+      break;
+  }
+  const R a = reference(e.kids[0]);
+  if (!a) return a;
+  if (e.op == "&&" && *a == 0) return 0;
+  if (e.op == "||" && *a != 0) return 1;
+  const R b = reference(e.kids[1]);
+  if (!b) return b;
+  const Wide x = *a, y = *b;
+  Wide r = 0;
+  const std::string& op = e.op;
+  if (op == "+")
+    r = x + y;
+  else if (op == "-")
+    r = x - y;
+  else if (op == "*")
+    r = x * y;
+  else if (op == "/" || op == "%") {
+    if (y == 0) return std::nullopt;
+    r = op == "/" ? x / y : x % y;
+  } else if (op == "<<" || op == ">>") {
+    if (y < 0 || y > 63) return std::nullopt;
+    r = op == "<<" ? x * (Wide{1} << static_cast<int>(y)) : x >> static_cast<int>(y);
+  } else if (op == "<")
+    r = x < y;
+  else if (op == "<=")
+    r = x <= y;
+  else if (op == ">")
+    r = x > y;
+  else if (op == ">=")
+    r = x >= y;
+  else if (op == "==")
+    r = x == y;
+  else if (op == "!=")
+    r = x != y;
+  else if (op == "&")
+    r = x & y;
+  else if (op == "^")
+    r = x ^ y;
+  else if (op == "|")
+    r = x | y;
+  else if (op == "&&" || op == "||")
+    r = y != 0;
+  if (r < INT64_MIN || r > INT64_MAX) return std::nullopt;
+  return static_cast<std::int64_t>(r);
+}
+
+TEST_CASE("every operator agrees with a reference evaluator over 20000 generated expressions") {
+  std::mt19937_64 rng(16);
+  int with_value = 0;
+  std::vector<std::string> seen_ops;
+  for (int i = 0; i < 20000; ++i) {
+    const Expr e = random_expr(rng, 1 + i % 5);
+    const std::string text = print(e, rng);
+    const std::optional<std::int64_t> want = reference(e);
+    const IntResult got = evaluate_integer(text, kNames);
+    INFO(text);
+    REQUIRE(got.value.has_value() == want.has_value());
+    if (want) {
+      CHECK(*got.value == *want);
+      ++with_value;
+    } else {
+      CHECK(got.error->message.size() > 10);
+    }
+  }
+  // Both outcomes are exercised, not just one.
+  CHECK(with_value > 8000);
+  CHECK(with_value < 19000);
+}
+
+TEST_CASE("C++ literals and precedence read as a compiler reads them") {
+  const auto value = [](std::string_view text) { return evaluate_integer(text, {}).value; };
+  CHECK(value("0x1F") == 31);
+  CHECK(value("0b101") == 5);
+  CHECK(value("010") == 8);
+  CHECK(value("32u") == 32);
+  CHECK(value("1'000") == 1000);
+  CHECK(value("1 + 2 * 3") == 7);
+  CHECK(value("1 << 2 + 1") == 8);
+  CHECK(value("7 - 3 - 2") == 2);
+  CHECK(value("-7 / 2") == -3);
+  CHECK(value("-7 % 2") == -1);
+  CHECK(value("1 ? 2 : 0 ? 3 : 4") == 2);
+  CHECK(value("0 ? 2 : 0 ? 3 : 4") == 4);
+  CHECK(value("5 & 3 == 3") == 1);  // == binds tighter than &
+  CHECK(value("0 && 1 / 0") == 0);  // short-circuit: the division is never done
+  CHECK(value("1 ? 5 : 1 / 0") == 5);
+  CHECK(value("min(3, 9) + max(3, 9)") == 12);
+  CHECK(value("(int)7 + static_cast<unsigned>(1)") == 8);
+}
+
+// ---- The classic kernels, as code. ----
+
+struct Run {
+  std::optional<KernelCode> code;
+  std::optional<CodeError> error;
+  int wavefronts = -1;
+  std::string message;
+};
+
+Run run(std::string decl, std::string expr, KernelParams params = {}) {
+  const CodeSource sources[] = {{"--decl", std::move(decl)}, {"--expr", std::move(expr)}};
+  const CodeResult r = evaluate_code(sources, params);
+  Run out{r.code, r.error, -1, ""};
+  if (r.error) {
+    out.message = format_code_error(*r.error, sources);
+    return out;
+  }
+  const Evaluation e = evaluate(r.code->scenario);
+  REQUIRE_MESSAGE(e.ok(), first_error(e.diagnostics));
+  out.wavefronts = e.analysis->wavefront_count();
+  return out;
+}
+
+KernelParams block(int x, int y, std::vector<std::pair<std::string, std::int64_t>> lets = {}) {
+  KernelParams p;
+  p.block = {x, y, 1};
+  p.lets = std::move(lets);
+  return p;
+}
+
+TEST_CASE("the transpose's column read is 32 wavefronts in tile[32][32] and 1 in tile[32][33]") {
+  const std::string expr = "tile[threadIdx.x][threadIdx.y + j]";
+  const Run naive = run("__shared__ float tile[32][32];", expr, block(32, 8, {{"j", 0}}));
+  CHECK(naive.wavefronts == 32);
+  const Run padded = run("__shared__ float tile[32][33];", expr, block(32, 8, {{"j", 0}}));
+  CHECK(padded.wavefronts == 1);
+  // Lane 5 of warp 0: threadIdx (5, 0, 0), indices [5][0], byte 5 * 132.
+  const LaneCode& lane5 = padded.code->lanes[5];
+  CHECK(lane5.thread == std::array<int, 3>{5, 0, 0});
+  CHECK(lane5.indices == std::vector<std::int64_t>{5, 0});
+  CHECK(lane5.byte == 660);
+  CHECK(padded.code->access_text == expr);
+  // Warp 3 is threadIdx.y 3: column 3 + j.
+  KernelParams w3 = block(32, 8, {{"j", 8}});
+  w3.warp = 3;
+  const Run third = run("__shared__ float tile[32][33];", expr, w3);
+  CHECK(third.code->lanes[0].indices == std::vector<std::int64_t>{0, 11});
+}
+
+TEST_CASE("a constexpr or #define size, and a store, read as the compiler would") {
+  CHECK(run("constexpr int TILE = 32; __shared__ float tile[TILE][TILE + 1];",
+            "tile[threadIdx.x][0] = v;")
+            .wavefronts == 1);
+  const Run r =
+      run("#define TILE 32\n__shared__ float tile[TILE][TILE];", "tile[threadIdx.x][1] = v;");
+  CHECK(r.wavefronts == 32);
+  CHECK(r.code->scenario.op == Op::st);
+  CHECK(r.code->array.dims == std::vector<std::int64_t>{32, 32});
+  // A macro is text: N+1 times 2 is 32 + 1 * 2.
+  CHECK(run("#define N 32+1\n__shared__ float t[N*2];", "t[threadIdx.x]").code->array.dims ==
+        std::vector<std::int64_t>{34});
+}
+
+TEST_CASE("the float4 row store is 4 wavefronts in 144-byte rows and misaligned in 132-byte rows") {
+  const std::string store =
+      "*reinterpret_cast<float4*>(&tile[threadIdx.x / 8][threadIdx.x % 8 * 4]) = v;";
+  const Run good = run("__shared__ float tile[32][36];", store);
+  CHECK(good.wavefronts == 4);
+  CHECK(good.code->scenario.width == 16);
+  CHECK(good.code->scenario.op == Op::st);
+  const Run bad = run("__shared__ float tile[32][33];", store);
+  REQUIRE(bad.error);
+  CHECK(bad.error->message.find("lane 8") != std::string::npos);
+  CHECK(bad.error->message.find("aligned to 16 bytes") != std::string::npos);
+  CHECK(bad.error->message.find("byte 132") != std::string::npos);
+  // The other spellings of the same access.
+  CHECK(run("__shared__ float tile[32][36];",
+            "reinterpret_cast<float4*>(&tile[threadIdx.x / 8][threadIdx.x % 8 * 4])[0] = v;")
+            .wavefronts == 4);
+  CHECK(run("__shared__ float tile[32][36];",
+            "*(float4*)&tile[threadIdx.x / 8][threadIdx.x % 8 * 4] = v")
+            .wavefronts == 4);
+  CHECK(run("__shared__ float4 tile[32][9];", "tile[threadIdx.x / 8][threadIdx.x % 8] = v")
+            .wavefronts == 4);
+}
+
+TEST_CASE("a GEMM's As[ty][k] is a broadcast: one wavefront for a 32-wide block, two for 16x16") {
+  const std::string decl = "__shared__ float As[32][32];";
+  const std::string expr = "float a = As[threadIdx.y][k];";
+  CHECK(run(decl, expr, block(32, 8, {{"k", 5}})).wavefronts == 1);
+  // Two rows per warp, 128 bytes apart: the same bank, two words.
+  CHECK(run(decl, expr, block(16, 16, {{"k", 5}})).wavefronts == 2);
+  // Bs[k][tx] with 16 columns: both half-warps read the same 16 words, a broadcast.
+  CHECK(run("__shared__ float Bs[16][16];", "Bs[k][threadIdx.x]", block(16, 16, {{"k", 3}}))
+            .wavefronts == 1);
+}
+
+TEST_CASE(
+    "bf16 columns: 16 wavefronts in [32][32], 2 for an odd column of [32][33], 1 in [32][34]") {
+  CHECK(run("__shared__ __nv_bfloat16 t[32][32];", "t[threadIdx.x][3]").wavefronts == 16);
+  CHECK(run("__shared__ __nv_bfloat16 t[32][33];", "t[threadIdx.x][3]").wavefronts == 2);
+  CHECK(run("__shared__ half t[32][34];", "t[threadIdx.x][3]").wavefronts == 1);
+  // Pairs through half2 components: .y is the upper 2 bytes.
+  const Run pair = run("__shared__ half2 t[32][17];", "t[threadIdx.x][1].y");
+  CHECK(pair.code->scenario.width == 2);
+  CHECK(pair.code->lanes[1].byte == 68 + 4 + 2);
+}
+
+TEST_CASE("ldmatrix.x4 on 128-byte rows is 32 wavefronts, and 4 with the chunk swizzle") {
+  const std::string decl = "__shared__ __nv_bfloat16 sA[8][64];";
+  const Run plain = run(decl, "ldmatrix.x4(&sA[threadIdx.x % 8][threadIdx.x / 8 * 8]);");
+  CHECK(plain.wavefronts == 32);
+  CHECK(plain.code->scenario.op == Op::ldmatrix_x4);
+  const Run swizzled = run(decl,
+                           "ldmatrix_x4(r0, r1, r2, r3, &sA[threadIdx.x % 8][((threadIdx.x / 8) ^ "
+                           "(threadIdx.x % 8)) * 8]);");
+  CHECK(swizzled.wavefronts == 4);
+  // The PTX spelling, through a shared address, and stmatrix.
+  const Run ptx =
+      run(decl,
+          "uint32_t addr = __cvta_generic_to_shared(&sA[threadIdx.x % 8][threadIdx.x / 8 * 8]);\n"
+          "ldmatrix.sync.aligned.m8n8.x4.shared.b16(addr);");
+  CHECK(ptx.wavefronts == 32);
+  CHECK(run(decl, "stmatrix.x4(&sA[threadIdx.x % 8][threadIdx.x / 8 * 8])").code->scenario.op ==
+        Op::stmatrix_x4);
+  // ldmatrix.x1 reads lanes 0-7 only; the other lanes' addresses are ignored, not evaluated.
+  const Run x1 = run(decl, "ldmatrix.x1(&sA[threadIdx.x][0])");
+  CHECK(x1.wavefronts == 8);
+  CHECK(!x1.code->lanes[8].active);
+  // --op ldmatrix.x4 with a bare row address.
+  KernelParams p;
+  p.op = Op::ldmatrix_x4;
+  CHECK(run(decl, "&sA[threadIdx.x % 8][threadIdx.x / 8 * 8]", p).wavefronts == 32);
+}
+
+TEST_CASE("an if guards the access, and asm ldmatrix/stmatrix read their [%N] operand") {
+  const Run half =
+      run("__shared__ float t[32][32];", "if (threadIdx.x < 16) x = t[threadIdx.x][0];");
+  CHECK(half.wavefronts == 16);
+  CHECK(half.code->scenario.lane_mask == 0x0000FFFFu);
+  CHECK(!half.code->lanes[16].active);
+  CHECK(run("__shared__ float t[32][32];",
+            "if (0x0000ffff >> threadIdx.x & 1) { t[threadIdx.x][0] = v; }")
+            .code->scenario.lane_mask == 0x0000FFFFu);
+  const std::string decl = "__shared__ __nv_bfloat16 sA[8][64];";
+  const Run ld =
+      run(decl,
+          "unsigned addr = __cvta_generic_to_shared(&sA[threadIdx.x % 8][threadIdx.x / 8 * 8]);\n"
+          "asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\"\n"
+          "             : \"=r\"(a0), \"=r\"(a1), \"=r\"(a2), \"=r\"(a3) : \"r\"(addr));");
+  CHECK(ld.wavefronts == 32);
+  CHECK(ld.code->scenario.op == Op::ldmatrix_x4);
+  const Run st =
+      run(decl,
+          "asm volatile(\"stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\" ::"
+          " \"r\"(__cvta_generic_to_shared(&sA[threadIdx.x % 8][((threadIdx.x / 8) ^ (threadIdx.x "
+          "% 8)) * 8])),"
+          " \"r\"(b0), \"r\"(b1), \"r\"(b2), \"r\"(b3));");
+  CHECK(st.wavefronts == 4);
+  CHECK(st.code->scenario.op == Op::stmatrix_x4);
+  CHECK(run(decl, "asm(\"ld.shared.f32 %0, [%1];\" : \"=f\"(x) : \"r\"(a));")
+            .error->message.find("only ldmatrix and stmatrix") != std::string::npos);
+  // The destination declared apart, as code_view writes it.
+  CHECK(run("__shared__ float t[32][33];", "float v;\nif (threadIdx.x < 8) v = t[threadIdx.x][2];")
+            .wavefronts == 1);
+  CHECK(run(decl, "if (threadIdx.x < 4) int q = 3;")
+            .error->message.find("an if must guard the access") != std::string::npos);
+}
+
+TEST_CASE("locals, laneid and warpid as declared, extern arrays and every warp") {
+  const Run r = run("extern __shared__ float smem[];",
+                    "const int laneid = threadIdx.x % 32, warpid = threadIdx.x / 32;\n"
+                    "float v = smem[warpid * 33 * 32 + laneid * 33];",
+                    block(128, 1));
+  CHECK(r.wavefronts == 1);
+  CHECK(r.code->array.dims == std::vector<std::int64_t>{kSharedMemoryBytes / 4});
+  KernelParams small;
+  small.extern_bytes = 4096;
+  CHECK(
+      run("extern __shared__ float smem[][32];", "smem[threadIdx.x][0]", small).code->array.dims ==
+      std::vector<std::int64_t>{32, 32});
+  // Warps 0-3 read columns 0-3 of tile[32][32] in warp w's own stride: the worst is warp 3.
+  KernelParams all = block(32, 4);
+  all.warp = kAllWarps;
+  const Run worst = run("__shared__ float t[4][32][32];",
+                        "t[threadIdx.y][threadIdx.x * (threadIdx.y + 1) % 32][0]", all);
+  CHECK(worst.code->warp_count == 4);
+  CHECK(worst.code->warp == 0);  // stride 1 row: 32 rows, one bank: 32-way, the first worst
+  CHECK(worst.wavefronts == 32);
+}
+
+// ---- Every preset, written as code. ----
+
+// The code for a preset's scenario: the tile declared with its pad, the pattern as an index
+// expression, the swizzle written into the column.
+std::pair<std::string, std::string> preset_code(const Scenario& s, KernelParams* params) {
+  const TileLayout& t = s.tile;
+  if (s.pattern == AccessPattern::custom) {
+    const std::string type = s.width == 16 ? "float4" : "float";
+    const std::string access = "buf[" + std::to_string(s.custom_offsets[0] / s.width) + "]";
+    return {"__shared__ " + type + " buf[4];",
+            s.op == Op::st ? access + " = v;" : "x = " + access + ";"};
+  }
+  const std::string type = t.dtype == DType::fp8    ? "uint8_t"
+                           : t.dtype == DType::bf16 ? "__nv_bfloat16"
+                           : t.dtype == DType::fp32 ? "float"
+                                                    : "double";
+  const std::string decl = "__shared__ " + type + " tile[" + std::to_string(t.rows) + "][" +
+                           std::to_string(t.cols + t.pad) + "];";
+  const int k = s.elements_per_lane();
+  const std::string L = "threadIdx.x";
+  std::string row, col;
+  switch (s.pattern) {
+    case AccessPattern::column:
+      row = L;
+      col = std::to_string(s.index * k);
+      break;
+    case AccessPattern::row: {
+      std::string pos(1, '(');
+      pos += std::to_string(s.index * t.cols) + " + " + L + " * " + std::to_string(k) + ")";
+      row = pos + " / " + std::to_string(t.cols);
+      col = pos + " % " + std::to_string(t.cols);
+      break;
+    }
+    case AccessPattern::matrix:
+      row = L + " % 8";
+      col = std::string(1, '(');
+      col += std::to_string(s.index) + " + " + L + " / 8) * " + std::to_string(16 / t.elem_bytes());
+      break;
+    case AccessPattern::custom:
+      break;
+  }
+  if (t.swizzle.kind == SwizzleKind::xor_columns) col = "(" + col + ") ^ (" + row + ")";
+  if (t.swizzle.kind == SwizzleKind::tma128) {
+    const int per_chunk = 16 / t.elem_bytes();
+    col = "(" + col + ") ^ ((" + row + ") % 8 * " + std::to_string(per_chunk) + ")";
+  }
+  std::string access = "tile[" + row + "][" + col + "]";
+  if (s.pattern == AccessPattern::matrix) {
+    return {decl, std::string(op_name(s.op)) + "(&" + access + ");"};
+  }
+  if (k > 1) {
+    const std::string vec =
+        s.effective_width() == 16 ? (t.dtype == DType::fp8 ? "uint4" : "float4") : "__nv_bfloat162";
+    access = "*reinterpret_cast<" + vec + "*>(&" + access + ")";
+  }
+  const int lanes = std::popcount(s.lane_mask);
+  params->block = {lanes, 1, 1};  // the presets' masks switch off the upper lanes
+  if (s.pattern == AccessPattern::column) params->block[0] = std::min(lanes, t.rows);
+  return {decl, s.op == Op::st ? access + " = v;" : "auto v = " + access + ";"};
+}
+
+TEST_CASE("every preset written as code gives the preset's per-lane offsets") {
+  int checked = 0;
+  for (const Preset& p : presets()) {
+    INFO(p.name);
+    KernelParams params;
+    const auto [decl, expr] = preset_code(p.scenario, &params);
+    INFO(decl << "  " << expr);
+    const Run r = run(decl, expr, params);
+    const Evaluation want = evaluate(p.scenario);
+    if (p.expected_wavefronts < 0) {
+      // The lesson is the diagnostic: the code names the alignment rule.
+      REQUIRE(r.error);
+      CHECK(r.error->message.find("aligned") != std::string::npos);
+      continue;
+    }
+    REQUIRE_MESSAGE(!r.error, r.message);
+    REQUIRE(want.ok());
+    CHECK(r.code->scenario.op == want.analysis->access.op);
+    CHECK(r.code->scenario.effective_width() == want.analysis->access.width);
+    for (int l = 0; l < kWarpSize; ++l) {
+      const bool active = want.analysis->access.active(l);
+      CHECK(r.code->lanes[static_cast<std::size_t>(l)].active == active);
+      if (active)
+        CHECK(r.code->scenario.custom_offsets[static_cast<std::size_t>(l)] ==
+              want.analysis->access.offsets[static_cast<std::size_t>(l)]);
+    }
+    CHECK(r.wavefronts == p.expected_wavefronts);
+    ++checked;
+  }
+  CHECK(checked + 2 == static_cast<int>(presets().size()));
+}
+
+// ---- Bad code: a located, clear error, never a crash. ----
+
+struct Bad {
+  const char* decl;
+  const char* expr;
+  const char* message;  // a part of the message
+  int source, column;   // where the caret goes (column 0-based; source -1: no caret)
+};
+
+TEST_CASE("bad code of every kind gives a clear error at the right column") {
+  const Bad cases[] = {
+      {"__shared__ float tile[32][33];", "tile[threadIdx.x][k]",
+       "k is not defined: add --let k=VALUE", 1, 18},
+      {"__shared__ float tile[32][33];", "tile[threadIdx.x][4 / (threadIdx.x - 3) + 4]",
+       "lane 3 (threadIdx 3,0,0): division by zero", 1, 20},
+      {"__shared__ float tile[32][33];", "tile[threadIdx.x][1 << 64]", "shift by 64", 1, 20},
+      {"__shared__ float tile[32][33];", "tile[threadIdx.x][9223372036854775807 * 2]",
+       "overflows 64 bits", 1, 38},
+      {"__shared__ float tile[32][33];", "tile[threadIdx.x + 1][0]",
+       "lane 31 (threadIdx 31,0,0): index 32 is outside tile's first dimension [32] (0..31)", 1, 4},
+      {"__shared__ float tile[32][33];", "tile[0][threadIdx.x * 2]",
+       "lane 17 (threadIdx 17,0,0): index 34 is outside tile's second dimension [33]", 1, 7},
+      {"__shared__ float tile[32][33];", "*(float2*)&tile[threadIdx.x][1]",
+       "float2* needs an address aligned to 8 bytes", 1, 1},
+      {"__shared__ float tile[32][33];", "tile[threadIdx.x][1.5]", "only whole numbers", 1, 18},
+      {"__shared__ float tile[32][33];", "tile[threadIdx.x][(1]", "expected ')' to close '('", 1,
+       20},
+      {"__shared__ float tile[32][33];", "tile[threadIdx.x] @", "'@' is not part of C++ syntax", 1,
+       18},
+      {"__shared__ float tile[32][33];", "tile[threadIdx.x]", "a whole row of tile", 1, 0},
+      {"__shared__ float tile[32][33];", "tile[0][0] = tile[1][0]", "loads and stores", 1, 0},
+      {"__shared__ float tile[32][33];", "x = tile[0][0]; y = tile[1][1];",
+       "a second shared-memory access", 1, 16},
+      {"__shared__ float tile[32][33];", "tile[tile[0][0]][0]", "cannot read a value from tile", 1,
+       12},
+      {"__shared__ float tile[32][33];", "tile[threadIdx.x][0] += 1", "both loads and stores", 1,
+       21},
+      {"__shared__ float tile[32][33];", "for (int j = 0; j < 4; ++j)",
+       "give the loop variable a value", 1, 0},
+      {"__shared__ float tile[32][33];", "stmatrix.x2(&tile[0][0])",
+       "stmatrix.x1 and .x2 are not modelled", 1, 0},
+      {"__shared__ float tile[32][33];", "ldmatrix(&tile[0][0])", "needs its count", 1, 0},
+      {"__shared__ float tile[32][33];", "foo(3)", "foo(...) is not understood", 1, 0},
+      {"__shared__ float tile[32][33];", "tile[0][0].x", ".x is not a component", 1, 10},
+      {"__shared__ float tile[32][33];", "", "no shared-memory access", -1, 0},
+      {"float tile[32][33];", "tile[0][0]", "only a __shared__ array", 0, 6},
+      {"__shared__ float tile[threadIdx.x];", "tile[0]",
+       "threadIdx.x differs from thread to thread", 0, 22},
+      {"__shared__ float tile[0];", "tile[0]", "an array bound must be 1 or more", 0, 21},
+      {"__shared__ double tile[256][256];", "tile[0][0]", "more than the 233472 bytes", 0, 0},
+      {"__shared__ float3 tile[32];", "tile[0]", "expected the element type", 0, 11},
+      {"__shared__ float tile[32]; __shared__ float b[2];", "tile[0]",
+       "a second __shared__ declaration", 0, 27},
+      {"extern __shared__ float s[4];", "s[0]", "empty first bound", 0, 25},
+      {"#define N N+1\n__shared__ float t[N];", "t[0]", "expands without end", 0, -1},
+      {"__shared__ float tile[32] /* open", "tile[0]", "never closed", 0, 26},
+      {"__shared__ float t[4];", "t[99999999999999999999]", "does not fit in 64 bits", 1, 2},
+      {"__shared__ float t[4];", "t[-9223372036854775807 - 1 - 1]", "overflows 64 bits", 1, 27},
+  };
+  for (const Bad& b : cases) {
+    const std::string what = std::string(b.decl) + " | " + b.expr;
+    INFO(what);
+    const Run r = run(b.decl, b.expr);
+    REQUIRE(r.error);
+    INFO(r.message);
+    CHECK(r.error->message.find(b.message) != std::string::npos);
+    CHECK(r.error->source == b.source);
+    if (b.column >= 0) CHECK(r.error->column == b.column);
+  }
+}
+
+TEST_CASE("deep nesting is an error, not a stack overflow") {
+  const std::string deep = "t[" + std::string(5000, '(') + "0" + std::string(5000, ')') + "]";
+  CHECK(run("__shared__ float t[4];", deep).error->message.find("nests deeper than 200") !=
+        std::string::npos);
+  const std::string negations = "t[" + std::string(5000, '~') + "0]";
+  CHECK(run("__shared__ float t[4];", negations).error->message.find("nests deeper") !=
+        std::string::npos);
+  const std::string sum = "t[0" + std::string(5000, '+') + "]";
+  CHECK(run("__shared__ float t[4];", sum).error.has_value());
+}
+
+TEST_CASE("the error display shows the line and a caret under the column") {
+  const Run r = run("__shared__ float tile[32][33];", "tile[threadIdx.x][k]");
+  CHECK(r.message ==
+        "--expr:1:19: error: k is not defined: add --let k=VALUE\n"
+        "  tile[threadIdx.x][k]\n"
+        "                    ^\n");
+  const Run line2 = run("constexpr int N = 32;\n__shared__ float t[M];", "t[0]");
+  CHECK(line2.message ==
+        "--decl:2:20: error: M is not defined: add --let M=VALUE\n"
+        "  __shared__ float t[M];\n"
+        "                     ^\n");
+}
+
+TEST_CASE("bad parameters: the block, the warp, the --let list") {
+  CHECK(run("__shared__ float t[4];", "t[0]", block(64, 32)).error->message.find("1 to 1024") !=
+        std::string::npos);
+  KernelParams w;
+  w.warp = 1;
+  CHECK(run("__shared__ float t[4];", "t[0]", w).error->message ==
+        "warp 1 is not in the block: a block of 32 threads has warps 0..0");
+  CHECK(parse_lets("j=0,k=-1,blockIdx.x=2*3").value() ==
+        std::vector<std::pair<std::string, std::int64_t>>{{"j", 0}, {"k", -1}, {"blockIdx.x", 6}});
+  CHECK(parse_lets("j").error().find("NAME=VALUE") != std::string::npos);
+  CHECK(parse_lets("3=1").error().find("NAME=VALUE") != std::string::npos);
+  CHECK(parse_lets("j=1/0").error().find("division by zero") != std::string::npos);
+  CHECK(parse_block("32x8").value() == std::array<int, 3>{32, 8, 1});
+  CHECK(parse_block("8x8x4").value() == std::array<int, 3>{8, 8, 4});
+  CHECK(!parse_block("64x32").has_value());
+  CHECK(!parse_block("32x").has_value());
+  CHECK(!parse_block("0").has_value());
+  CHECK(!parse_block("1x1x1x1").has_value());
+}
+
+}  // namespace
+}  // namespace banklab
