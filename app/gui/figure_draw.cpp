@@ -1,6 +1,7 @@
 #include "figure_draw.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <vector>
 
@@ -46,13 +47,19 @@ figures::Box available_box() {
   return figures::Box{o.x, o.y, o.x + std::max(a.x, 0.0f), o.y + std::max(a.y, 0.0f)};
 }
 
-ImFont* label_font(std::span<ImFont* const> fonts, float size) {
+ImFont* label_font(std::span<ImFont* const> fonts, const figures::Label& l) {
   if (fonts.empty()) return ImGui::GetFont();
-  ImFont* best = fonts.front();
-  for (ImFont* f : fonts) {
-    if (f->FontSize <= size + 0.01f) best = f;
+  // ImGui sizes a font by its line height, which for DejaVu is 1.164 em; the layout measured an
+  // em of l.size. Take the largest font of that em or less whose glyphs fit the label's box.
+  constexpr float kLineHeightPerEm = 1.164f;
+  for (auto it = fonts.rbegin(); it != fonts.rend(); ++it) {
+    ImFont* f = *it;
+    if (f->FontSize > l.size * kLineHeightPerEm + 0.01f) continue;
+    if (f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, l.text.c_str()).x <= l.box.width() + 0.5f) {
+      return f;
+    }
   }
-  return best;
+  return fonts.front();
 }
 
 void draw_figure(const figures::Figure& f, ImDrawList* dl, DrawQueue& queue,
@@ -71,7 +78,7 @@ void draw_figure(const figures::Figure& f, ImDrawList* dl, DrawQueue& queue,
   add_rects(dl, queue, f.overlays);
   // Text over the GL drawing, each label centred in its box in the largest font that fits it.
   for (const figures::Label& l : f.labels) {
-    ImFont* font = label_font(fonts, l.size);
+    ImFont* font = label_font(fonts, l);
     const ImVec2 size = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, l.text.c_str());
     // Labels that name a cell are centred in their box; captions and legends start at its left.
     const float x = l.cell ? (l.box.x0 + l.box.x1 - size.x) * 0.5f : l.box.x0;

@@ -25,8 +25,9 @@ figures::Box available_box();
 void draw_figure(const figures::Figure& f, ImDrawList* dl, DrawQueue& queue,
                  std::span<ImFont* const> fonts);
 
-// The label font for `size` pixels: the largest of `fonts` no larger (else the smallest).
-ImFont* label_font(std::span<ImFont* const> fonts, float size);
+// The font a label is drawn in: the largest of `fonts` (ascending) that fits its box (else the
+// smallest).
+ImFont* label_font(std::span<ImFont* const> fonts, const figures::Label& l);
 
 // Every label of the figure, for --geometry: role, index, text, its box and the cell it names.
 void add_labels(FrameGeometry& g, const figures::Figure& f);

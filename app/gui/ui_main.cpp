@@ -260,8 +260,8 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale) {
   l.banks_size = ImVec2(banks_w, upper);
   l.arithmetic_pos = ImVec2(left + banks_w, top);
   l.arithmetic_size = ImVec2(right - banks_w, upper);
-  float lanes_w = std::floor(right * 0.36f);
-  float code_w = std::floor(right * 0.3f);
+  float lanes_w = std::floor(right * 0.42f);  // 32 lane boxes of 12 px or more at 1280 wide
+  float code_w = std::floor(right * 0.26f);
   l.lanes_pos = ImVec2(left, top + upper);
   l.lanes_size = ImVec2(lanes_w, h - upper);
   l.code_pos = ImVec2(left + lanes_w, top + upper);
