@@ -1,8 +1,8 @@
 // banklab explain [PRESET | scenario flags]: the lesson's derivation for one scenario.
 #include <algorithm>
-#include <optional>
 #include <string>
 
+#include "banklab/code_view.hpp"
 #include "banklab/json.hpp"
 #include "banklab/presets.hpp"
 #include "commands.hpp"
@@ -35,12 +35,12 @@ int run_explain(const Args& args) {
   // Some scenarios teach through their diagnostic (a float4 store into 132-byte rows cannot be
   // aligned): for those the diagnostic is the explanation, and the command still succeeds.
   const Evaluation e = evaluate(scenario);
-  std::optional<Explanation> x;
-  if (e.ok()) x = explain(scenario, e);
+  // Text explains both; JSON carries an explanation only with an analysis.
+  const Explanation x = explain(scenario, e);
 
   std::string out;
   if (args.has("json")) {
-    append_json(out, scenario, e, x ? &*x : nullptr);
+    append_json(out, scenario, e, e.ok() ? &x : nullptr);
     out += '\n';
   } else {
     if (preset != nullptr)
@@ -50,11 +50,11 @@ int run_explain(const Args& args) {
     out += "\n";
     if (e.ok()) append_summary(out, *e.analysis);
     append_diagnostics(out, e.diagnostics);
-    if (x) {
-      out += '\n';
-      out += to_text(*x);
-      if (!out.ends_with('\n')) out += '\n';
-    }
+    out += '\n';
+    out += to_text(x);
+    out += "\nThe CUDA behind it:\n";
+    out +=
+        to_text(code_view(scenario, e), e.ok() ? example_lanes(*e.analysis) : std::vector<int>{});
   }
   print(out);
   return kExitOk;

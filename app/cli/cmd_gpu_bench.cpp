@@ -6,17 +6,29 @@
 //       the shared-memory microbenchmark for one access against its conflict-free baseline
 //   gpu-bench --sweep [--reps R] [--json]
 //       the lesson's sweep: float tile[32][S] column reads, 1- to 32-way
+//   gpu-bench --record FILE [--size N|RxC] [--reps R]
+//       the whole suite (every dtype, the sweep, every preset's pattern with the cross-check
+//       against the hardware counters, validate's totals) into one JSON file, then its tables
+//   gpu-bench --replay FILE
+//       the tables of a recording, exactly as the live run printed them; no GPU needed
 //
 // Without a usable GPU it prints one line saying why (no device, no driver, not built) and
 // exits 1. A variant whose output is wrong is printed as wrong and also makes the exit 1.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
+#include "banklab/corpus.hpp"
 #include "banklab/format.hpp"
 #include "banklab/gpu_bench.hpp"
+#include "banklab/gpu_measure.hpp"
+#include "banklab/gpu_recording.hpp"
 #include "banklab/json_writer.hpp"
+#include "banklab/presets.hpp"
+#include "banklab/verdict.hpp"
 #include "commands.hpp"
 
 namespace banklab::cli {
@@ -25,11 +37,6 @@ namespace {
 constexpr std::string_view kPatternFlags[] = {"scenario", "preset", "tile", "swizzle", "access",
                                               "index",    "width",  "op",   "lanes",   "offsets"};
 constexpr std::string_view kSuiteFlags[] = {"size", "variant"};
-
-std::string device_line(const gpu::DeviceInfo& d, double measured_mhz) {
-  return gpu::device_summary(d) + "; SM clock " + format("%.0f", measured_mhz) +
-         " MHz measured during the run\n";
-}
 
 void write_device(JsonWriter& w, const gpu::DeviceInfo& d, double measured_mhz) {
   w.key("device")
@@ -63,67 +70,15 @@ Expected<std::pair<int, int>> parse_size(const Args& args) {
   return std::pair{static_cast<int>(*n), static_cast<int>(*n)};
 }
 
-void append_suite_text(std::string& out, const gpu::SuiteReport& r) {
-  const gpu::TransposeOptions& o = r.options;
-  const gpu::VariantResult& roof = r.results.front();
-  out += std::string(dtype_name(o.dtype)) + ", " + std::to_string(o.rows) + " x " +
-         std::to_string(o.cols) + ": " +
-         format("%.3f", static_cast<double>(roof.bytes_moved) / 1e9) +
-         " GB moved per variant (read + write); roof: " + roof.name + " at " +
-         format("%.0f", roof.gbps) + " GB/s\n";
-  char line[256];
-  std::snprintf(line, sizeof line, "  %-18s %9s %9s %9s  %-8s  %s\n", "variant", "GB/s", "of copy",
-                "ms", "verified", "shared tile");
-  out += line;
-  for (const gpu::VariantResult& v : r.results) {
-    std::snprintf(line, sizeof line, "  %-18s %9.1f %8.1f%% %9.4f  %-8s  %s\n", v.name.c_str(),
-                  v.gbps, 100 * v.fraction_of_copy, v.ms, v.verified ? "yes" : "WRONG",
-                  v.tile.c_str());
-    out += line;
-    if (!v.verified) out += "    " + v.detail + "\n";
-  }
-  for (const std::string& note : r.notes) out += "  (" + note + ")\n";
-}
-
-void write_suite(JsonWriter& w, const gpu::SuiteReport& r) {
-  const gpu::TransposeOptions& o = r.options;
-  w.begin_object()
-      .field("dtype", dtype_name(o.dtype))
-      .field("rows", o.rows)
-      .field("cols", o.cols)
-      .field("pad", o.pad)
-      .field("repetitions", o.repetitions)
-      .field("measured_sm_clock_mhz", r.sm_clock_mhz, 1)
-      .key("results")
-      .begin_array();
-  for (const gpu::VariantResult& v : r.results) {
-    w.begin_object()
-        .field("name", v.name)
-        .field("role", gpu::role_name(v.role))
-        .field("lesson", v.lesson)
-        .field("tile", v.tile)
-        .field("bytes_moved", v.bytes_moved)
-        .field("ms", v.ms, 6)
-        .field("ms_min", v.ms_min, 6)
-        .field("ms_max", v.ms_max, 6)
-        .field("gbps", v.gbps, 2)
-        .field("fraction_of_copy", v.fraction_of_copy, 5)
-        .field("verified", v.verified)
-        .field("detail", v.detail)
-        .end_object();
-  }
-  w.end_array().key("notes").begin_array();
-  for (const std::string& note : r.notes) w.value(note);
-  w.end_array().end_object();
-}
-
-int run_suite(const Args& args) {
+// The suites the flags ask for, one per dtype, every option checked before the GPU is looked
+// for: a bad one is the user's to fix on any machine, with or without a GPU.
+Expected<std::vector<gpu::TransposeOptions>> suite_options(const Args& args) {
   const auto size = parse_size(args);
-  if (!size) return bad_input(size.error());
+  if (!size) return Error{size.error()};
   const Expected<std::int64_t> reps = args.integer("reps", 20, 1, 1000);
-  if (!reps) return bad_input(reps.error());
+  if (!reps) return Error{reps.error()};
   const Expected<std::int64_t> pad = args.integer("pad", -1, -1, 64);
-  if (!pad) return bad_input(pad.error());
+  if (!pad) return Error{pad.error()};
 
   std::vector<DType> dtypes;
   const std::string_view dtype_text = args.value("dtype").value_or("all");
@@ -132,21 +87,12 @@ int run_suite(const Args& args) {
   } else if (const auto d = parse_dtype(dtype_text)) {
     dtypes.push_back(*d);
   } else {
-    return bad_input("--dtype expects fp8, bf16, fp32, fp64 or all, got '" +
-                     std::string(dtype_text) + "'");
+    return Error{"--dtype expects fp8, bf16, fp32, fp64 or all, got '" + std::string(dtype_text) +
+                 "'"};
   }
   if (args.has("variant") && dtypes.size() != 1) {
-    return bad_input("--variant names a variant of one dtype: give --dtype too");
+    return Error{"--variant names a variant of one dtype: give --dtype too"};
   }
-
-  std::string out;
-  JsonWriter w(out);
-  bool all_verified = true;
-  bool first = true;
-  const bool json = args.has("json");
-  if (json) w.begin_object();
-  // Every option is checked before the GPU is looked for: a bad one is the user's to fix on
-  // any machine, with or without a GPU.
   std::vector<gpu::TransposeOptions> suites;
   for (const DType d : dtypes) {
     gpu::TransposeOptions& o = suites.emplace_back();
@@ -155,7 +101,7 @@ int run_suite(const Args& args) {
     o.cols = size->second;
     o.repetitions = static_cast<int>(*reps);
     o.pad = static_cast<int>(*pad);
-    if (const std::string rule = gpu::check_options(o); !rule.empty()) return bad_input(rule);
+    if (std::string rule = gpu::check_options(o); !rule.empty()) return Error{std::move(rule)};
     if (const auto v = args.value("variant")) {
       o.variants.emplace_back(*v);
       // A build without the kernels lists none, and says so when asked to run.
@@ -164,11 +110,24 @@ int run_suite(const Args& args) {
         std::string names;
         for (const gpu::VariantInfo& k : known)
           names += (names.empty() ? "" : ", ") + std::string(k.name);
-        return bad_input(quote(*v) + " is not a " + std::string(dtype_name(d)) +
-                         " variant; the variants are " + names);
+        return Error{quote(*v) + " is not a " + std::string(dtype_name(d)) +
+                     " variant; the variants are " + names};
       }
     }
   }
+  return suites;
+}
+
+int run_suite(const Args& args) {
+  const auto options = suite_options(args);
+  if (!options) return bad_input(options.error());
+  const std::vector<gpu::TransposeOptions>& suites = *options;
+  std::string out;
+  JsonWriter w(out);
+  bool all_verified = true;
+  bool first = true;
+  const bool json = args.has("json");
+  if (json) w.begin_object();
   for (const gpu::TransposeOptions& o : suites) {
     const gpu::SuiteReport r = gpu::run_transpose_suite(o);
     if (!r.ok()) return not_run(r.status, r.error);
@@ -177,13 +136,13 @@ int run_suite(const Args& args) {
         write_device(w, r.device, r.sm_clock_mhz);
         w.key("suites").begin_array();
       } else {
-        out += device_line(r.device, r.sm_clock_mhz);
+        out += gpu::device_line(r.device, r.sm_clock_mhz);
       }
     }
     if (json) {
-      write_suite(w, r);
+      gpu::write_suite_json(w, r);
     } else {
-      append_suite_text(out, r);
+      gpu::append_suite_text(out, r);
     }
     for (const gpu::VariantResult& v : r.results) all_verified = all_verified && v.verified;
     first = false;
@@ -204,15 +163,17 @@ struct Labelled {
   WarpAccess access;
 };
 
-Expected<std::vector<Labelled>> patterns_from_flags(const Args& args) {
-  if (args.has("sweep")) {
-    std::vector<Labelled> sweep;
-    for (const WarpAccess& a : gpu::conflict_sweep()) {
-      const std::int64_t stride_words = a.offsets[1] / kBankWidthBytes;
-      sweep.push_back({"float tile[32][" + std::to_string(stride_words) + "], column read", a});
-    }
-    return sweep;
+std::vector<Labelled> sweep_patterns() {
+  std::vector<Labelled> sweep;
+  for (const WarpAccess& a : gpu::conflict_sweep()) {
+    const std::int64_t stride_words = a.offsets[1] / kBankWidthBytes;
+    sweep.push_back({"float tile[32][" + std::to_string(stride_words) + "], column read", a});
   }
+  return sweep;
+}
+
+Expected<std::vector<Labelled>> patterns_from_flags(const Args& args) {
+  if (args.has("sweep")) return sweep_patterns();
   if (args.has("offsets")) {
     const Expected<WarpAccess> a = access_from_flags(args);
     if (!a) return Error{a.error()};
@@ -282,34 +243,167 @@ int run_patterns(const Args& args) {
     w.end_array().end_object();
     out += '\n';
   } else {
-    out += device_line(r.device, r.sm_clock_mhz);
-    out += "Time per warp-wide instruction per SM, every SM full of warps replaying it:\n";
-    char line[320];
-    std::snprintf(line, sizeof line, "  %-60s %10s %9s %9s %10s %9s %9s  %s\n", "pattern",
-                  "wavefronts", "clk/instr", "ns/instr", "wf/clock", "measured", "predicted",
-                  "verified");
-    out += line;
-    for (std::size_t i = 0; i < r.results.size(); ++i) {
-      const gpu::PatternResult& p = r.results[i];
-      std::snprintf(line, sizeof line, "  %-60.60s %10d %9.3f %9.3f %10.3f %8.2fx %8.2fx  %s\n",
-                    (*patterns)[i].label.c_str(), p.predicted_wavefronts, p.cycles_per_access,
-                    p.ns_per_access, p.wavefronts_per_clock, p.measured_ratio, p.predicted_ratio,
-                    p.verified ? "yes" : "WRONG");
-      out += line;
-      if (!p.verified) out += "    " + p.detail + "\n";
-      all_verified = all_verified && p.verified;
-    }
-    out +=
-        "  (measured and predicted: against the conflict-free baseline of the same op, width and "
-        "lanes)\n";
+    out += gpu::device_line(r.device, r.sm_clock_mhz);
+    gpu::LabelledPatterns shown{{}, r};
+    for (const Labelled& p : *patterns) shown.labels.push_back(p.label);
+    gpu::append_patterns_text(out, shown);
+    for (const gpu::PatternResult& p : r.results) all_verified = all_verified && p.verified;
   }
   print(out);
   return all_verified ? kExitOk : kExitFailure;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Recordings
+
+constexpr std::int64_t kRecordValidateCount = 2000;  // random patterns after the fixed corpus
+constexpr std::int64_t kRecordValidateSeed = 1;
+
+gpu::ValidateTotals validate_totals(std::string& error) {
+  gpu::ValidateTotals v;
+  v.random_count = kRecordValidateCount;
+  v.seed = kRecordValidateSeed;
+  const std::vector<CorpusEntry> corpus = validation_corpus(
+      {.random_count = std::size_t(kRecordValidateCount), .seed = kRecordValidateSeed});
+  std::vector<WarpAccess> accesses;
+  for (const CorpusEntry& e : corpus) accesses.push_back(e.access);
+  const auto start = std::chrono::steady_clock::now();
+  const auto measured = gpu::measure(accesses);
+  v.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!measured) {
+    error = "measurement failed: " + measured.error();
+    return v;
+  }
+  for (std::size_t i = 0; i < corpus.size(); ++i) {
+    const Analysis a = analyze(accesses[i]);
+    const Verdict verdict = judge(a.wavefront_count(), a.bank_conflicts(), (*measured)[i]).verdict;
+    ++v.patterns;
+    v.agree += verdict == Verdict::agree;
+    v.mismatch += verdict == Verdict::disagree;
+    v.unmeasured += verdict == Verdict::unmeasured;
+  }
+  return v;
+}
+
+// The lesson's patterns: every preset whose access the microbenchmark can replay.
+std::vector<Labelled> lesson_patterns() {
+  std::vector<Labelled> lesson;
+  for (const Preset& p : presets()) {
+    const Evaluation e = evaluate(p.scenario);
+    if (e.ok())
+      lesson.push_back({std::string(p.name) + ": " + describe(p.scenario), e.analysis->access});
+  }
+  return lesson;
+}
+
+// Runs one microbenchmark set; the cross-check (when asked) runs it under the counters.
+Expected<gpu::LabelledPatterns> run_labelled(const std::vector<Labelled>& patterns, int reps,
+                                             std::vector<gpu::PatternCrossCheck>* checks) {
+  std::vector<WarpAccess> accesses;
+  gpu::LabelledPatterns run;
+  for (const Labelled& p : patterns) {
+    accesses.push_back(p.access);
+    run.labels.push_back(p.label);
+  }
+  gpu::PatternOptions options;
+  options.repetitions = reps;
+  if (checks) {
+    auto checked = gpu::cross_check_patterns(accesses, options);
+    if (!checked)
+      return Error{"the cross-check against the hardware counters failed: " + checked.error()};
+    run.report = std::move(checked->benchmark);
+    *checks = std::move(checked->runs);
+  } else {
+    run.report = gpu::run_pattern_benchmark(accesses, options);
+    if (!run.report.ok()) return Error{run.report.error};
+  }
+  return run;
+}
+
+bool recording_passes(const gpu::Recording& r) {
+  bool ok = r.validate.patterns > 0 && r.validate.agree == r.validate.patterns;
+  for (const gpu::SuiteReport& s : r.suites) {
+    for (const gpu::VariantResult& v : s.results) ok = ok && v.verified;
+  }
+  for (const gpu::LabelledPatterns* p : {&r.sweep, &r.lesson}) {
+    for (const gpu::PatternResult& x : p->report.results) ok = ok && x.verified;
+  }
+  for (const gpu::PatternCrossCheck& c : r.cross_check) ok = ok && c.agrees;
+  return ok;
+}
+
+int record(const Args& args, const std::string& file) {
+  for (const std::string_view flag : args.given()) {
+    if (flag != "record" && flag != "size" && flag != "reps") {
+      return bad_input("--record runs the whole suite and takes only --size and --reps, not --" +
+                       std::string(flag));
+    }
+  }
+  const auto options = suite_options(args);
+  if (!options) return bad_input(options.error());
+  gpu::Recording r;
+  r.device = gpu::query_device();
+  if (!r.device.ok()) return failure(r.device.detail);
+  r.created_utc = gpu::utc_now();
+  r.commit = gpu::build_commit();
+  r.driver = gpu::driver_version();
+  for (const gpu::TransposeOptions& o : *options) {
+    std::fprintf(stderr, "banklab: recording the %s transposes\n",
+                 std::string(dtype_name(o.dtype)).c_str());
+    gpu::SuiteReport s = gpu::run_transpose_suite(o);
+    if (!s.ok()) return not_run(s.status, s.error);
+    r.suites.push_back(std::move(s));
+  }
+  std::fprintf(stderr, "banklab: recording the sweep, the lesson's patterns and the cross-check\n");
+  auto sweep = run_labelled(sweep_patterns(), 9, nullptr);
+  if (!sweep) return failure(sweep.error());
+  auto lesson = run_labelled(lesson_patterns(), 7, &r.cross_check);
+  if (!lesson) return failure(lesson.error());
+  r.sweep = std::move(*sweep);
+  r.lesson = std::move(*lesson);
+  std::fprintf(stderr, "banklab: recording validate's totals\n");
+  std::string error;
+  r.validate = validate_totals(error);
+  if (!error.empty()) return failure(error);
+
+  const std::string json = gpu::recording_json(r);
+  std::ofstream out(file, std::ios::binary);
+  out << json;
+  out.close();
+  if (!out) return failure("could not write the recording to " + quote(file));
+  // What is printed is what was written, read back: a replay prints the same tables.
+  const Expected<gpu::Recording> written = gpu::parse_recording(json);
+  if (!written) return failure("the recording just written does not read back: " + written.error());
+  std::string text;
+  gpu::append_recording_text(text, *written);
+  text += "(recorded in " + file + ")\n";
+  print(text);
+  return recording_passes(*written) ? kExitOk : kExitFailure;
+}
+
+int replay(const Args& args, const std::string& file) {
+  for (const std::string_view flag : args.given()) {
+    if (flag != "replay") {
+      return bad_input("--replay prints a recording and takes no other flag, not --" +
+                       std::string(flag));
+    }
+  }
+  const Expected<gpu::Recording> r = gpu::load_recording(file);
+  if (!r) return bad_input(r.error());
+  std::string text;
+  gpu::append_recording_text(text, *r);
+  print(text);
+  return kExitOk;
+}
+
 }  // namespace
 
 int run_gpu_bench(const Args& args) {
+  if (args.has("record") && args.has("replay")) {
+    return bad_input("--record and --replay are two forms: give one");
+  }
+  if (const auto file = args.value("record")) return record(args, std::string(*file));
+  if (const auto file = args.value("replay")) return replay(args, std::string(*file));
   if (args.has("pattern") && args.has("sweep")) {
     return bad_input("--pattern and --sweep are two forms: give one");
   }

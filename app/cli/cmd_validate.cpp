@@ -14,12 +14,11 @@
 #include "banklab/format.hpp"
 #include "banklab/gpu_measure.hpp"
 #include "banklab/json_writer.hpp"
+#include "banklab/verdict.hpp"
 #include "commands.hpp"
 
 namespace banklab::cli {
 namespace {
-
-enum class Verdict { agree, mismatch, unmeasured };
 
 struct Row {
   const CorpusEntry* entry = nullptr;
@@ -27,6 +26,7 @@ struct Row {
   int predicted_conflicts = 0;
   gpu::Measurement measured;
   Verdict verdict = Verdict::agree;
+  std::string why;  // judge()'s sentence
 };
 
 // Tallies per group, in a stable order for the table.
@@ -40,14 +40,6 @@ struct Tally {
 std::string group_of(const WarpAccess& a) {
   if (is_matrix_op(a.op)) return std::string(op_name(a.op));
   return std::string(op_name(a.op)) + " " + std::to_string(a.width) + " B";
-}
-
-Verdict judge(const Row& r) {
-  if (!r.measured.ok) return Verdict::unmeasured;
-  const bool same = r.measured.wavefronts == r.predicted_wavefronts &&
-                    r.measured.bank_conflicts == r.predicted_conflicts &&
-                    r.measured.instructions == 1;
-  return same ? Verdict::agree : Verdict::mismatch;
 }
 
 std::string percent(int part, int whole) {
@@ -76,17 +68,17 @@ void append_table(std::string& out, std::string_view title, const std::map<std::
 }
 
 void append_row_text(std::string& out, const Row& r) {
-  out += r.verdict == Verdict::mismatch ? "MISMATCH" : "UNMEASURED";
+  out += r.verdict == Verdict::disagree ? "MISMATCH" : "UNMEASURED";
   out += " [" + r.entry->family + "] " + r.entry->name + "\n";
   out += "  pattern:   " + to_string(r.entry->access) + "\n";
   out += "  predicted: " + std::to_string(r.predicted_wavefronts) + " wavefronts, " +
          std::to_string(r.predicted_conflicts) + " bank conflicts\n";
-  if (r.verdict == Verdict::mismatch) {
+  if (r.verdict == Verdict::disagree) {
     out += "  measured:  " + std::to_string(r.measured.wavefronts) + " wavefronts, " +
            std::to_string(r.measured.bank_conflicts) + " bank conflicts, " +
            std::to_string(r.measured.instructions) + " instruction(s) of the class\n";
   } else {
-    out += "  error:     " + r.measured.error + "\n";
+    out += "  error:     " + r.why + "\n";
   }
 }
 
@@ -106,7 +98,7 @@ void write_tallies(JsonWriter& w, const std::map<std::string, Tally>& t) {
 
 void write_row(JsonWriter& w, const Row& r) {
   w.begin_object()
-      .field("verdict", r.verdict == Verdict::mismatch ? "mismatch" : "unmeasured")
+      .field("verdict", r.verdict == Verdict::disagree ? "mismatch" : "unmeasured")
       .field("family", r.entry->family)
       .field("name", r.entry->name)
       .field("pattern", to_string(r.entry->access));
@@ -171,11 +163,13 @@ int run_validate(const Args& args) {
     r.predicted_wavefronts = a.wavefront_count();
     r.predicted_conflicts = a.bank_conflicts();
     r.measured = (*measured)[i];
-    r.verdict = judge(r);
+    Judgement j = judge(r.predicted_wavefronts, r.predicted_conflicts, r.measured);
+    r.verdict = j.verdict;
+    r.why = std::move(j.message);
     for (Tally* t : {&by_group[group_of(corpus[i].access)], &by_family[corpus[i].family]}) {
       ++t->patterns;
       t->agree += r.verdict == Verdict::agree;
-      t->mismatch += r.verdict == Verdict::mismatch;
+      t->mismatch += r.verdict == Verdict::disagree;
       t->unmeasured += r.verdict == Verdict::unmeasured;
     }
   }

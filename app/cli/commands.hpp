@@ -47,6 +47,7 @@ int run_drill(const Args& args);      // cmd_drill.cpp
 int run_gpu_bench(const Args& args);  // cmd_gpu_bench.cpp
 int run_presets(const Args& args);    // cmd_presets.cpp
 int run_explain(const Args& args);    // cmd_explain.cpp
+int run_lesson(const Args& args);     // cmd_lesson.cpp
 int run_validate(const Args& args);   // cmd_validate.cpp
 int run_export(const Args& args);     // cmd_export.cpp
 

@@ -106,6 +106,34 @@ fp32-naive; 'banklab presets' lists them all. The scenario flags describe any ot
   banklab explain --dtype bf16 --pad 1 --access column --index 3
 )"};
 
+constexpr FlagSpec kLessonFlags[] = {
+    {"json", "", "with list: a JSON list of {\"name\", \"title\", \"summary\", \"steps\"}"},
+    {"markdown", "", "with show: the lesson as one Markdown handout, code in fenced blocks"},
+};
+constexpr CommandSyntax kLesson{
+    .command = "lesson",
+    .flags = kLessonFlags,
+    .min_positionals = 1,
+    .max_positionals = 2,
+    .positional_name = "list|show NAME|check FILE",
+    .usage = R"(usage: banklab lesson list [--json]
+       banklab lesson show NAME [--markdown]
+       banklab lesson check FILE
+)",
+    .description =
+        R"(The guided tracks of assets/lessons (one TOML file per track; docs/lessons.md describes the
+format). Every number in a step's text is filled in by the core from the step's scenario.
+  list              every lesson: name, number of steps, title
+  show NAME         every step of the lesson: title, scenario and text, numbers filled in
+  check FILE        reads a lesson file and checks its keys, every step's scenario and every
+                    placeholder; exit status 2 with FILE:LINE: what is wrong
+)",
+    .flags_title = "Output:",
+    .footer = R"(Examples:
+  banklab lesson show transpose
+  banklab lesson show interview --markdown > interview.md
+)"};
+
 constexpr FlagSpec kValidateFlags[] = {
     {"count", "N", "random patterns after the fixed ones                   (default 8000)"},
     {"seed", "S", "seed of the random patterns                            (default 1)"},
@@ -137,6 +165,12 @@ constexpr FlagSpec kGpuPatternFlags[] = {
      "(with --dtype and --pad, listed above)"},
     {"sweep", "", "column reads of float tile[32][S], S = 33, 34, 36, 40, 48, 32 (1-32 way)"},
 };
+constexpr FlagSpec kGpuRecordFlags[] = {
+    {"record", "FILE",
+     "run the whole suite (every dtype, the sweep, every preset's pattern, the\n"
+     "microbenchmark against the hardware counters, validate's totals) and write it to FILE"},
+    {"replay", "FILE", "print a recording's tables, as the live run printed them (no GPU needed)"},
+};
 constexpr FlagSpec kGpuBenchFlags[] = {
     {"reps", "R", "timed launches, median reported    (default 20 a variant, 7 a pattern)"},
     {"json", "", "one JSON object instead of the table"},
@@ -153,6 +187,9 @@ constexpr FlagGroup kGpuBenchGroups[] = {
      "the shared-memory pipe; prints SM clocks and ns per instruction, wavefronts per clock, and\n"
      "the time against the conflict-free baseline next to the predicted wavefront ratio.",
      kGpuPatternFlags},
+    {"Recordings: one JSON file holds a whole run with its device, driver, clocks, date and "
+     "commit\n(assets/recordings/ ships one made on an H200).",
+     kGpuRecordFlags},
     kScenarioGroup,
     kOffsetsGroup,
 };
@@ -164,6 +201,8 @@ constexpr CommandSyntax kGpuBench{
                          [--variant NAME] [--json]
        banklab gpu-bench --pattern <the scenario or raw flags of 'analyze'> [--reps R] [--json]
        banklab gpu-bench --sweep [--reps R] [--json]
+       banklab gpu-bench --record FILE [--size N|RxC] [--reps R]
+       banklab gpu-bench --replay FILE
 )",
     .description =
         R"(Runs the lesson on the GPU (the first CUDA device). Every kernel's output is poisoned before
@@ -176,6 +215,8 @@ the exit status is 1.
   banklab gpu-bench --dtype fp32 --size 16384
   banklab gpu-bench --dtype bf16 --size 1000x3001 --variant bf16-fast
   banklab gpu-bench --pattern --preset fp32-naive
+  banklab gpu-bench --record h200.json
+  banklab gpu-bench --replay assets/recordings/h200.json
   banklab gpu-bench --pattern --op ldmatrix.x4 --offsets 0,128,256,... (all 32)
 )"};
 
@@ -253,6 +294,8 @@ const Command kCommands[] = {
     {kExplain, "derive a scenario's bank conflicts step by step, as the lesson does", run_explain},
     {kExport, "write a view as SVG, the lane table as CSV/Markdown, the derivation", run_export},
     {kDrill, "practise predicting conflicts: questions, answers on stdin, a score", run_drill},
+    {kLesson, "the guided lessons: list them, show one with its numbers, check a lesson file",
+     run_lesson},
     {kValidate, "measure wavefronts on the GPU and compare them with the model", run_validate},
     {kGpuBench, "time and verify the lesson's kernels on the GPU against the copy roof",
      run_gpu_bench},

@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "banklab/format.hpp"
+#include "file_io.hpp"
 #include "scenario_flags.hpp"
 #include "text_file.hpp"
 
@@ -22,39 +23,6 @@ std::string_view trim(std::string_view text) {
   if (first == std::string_view::npos) return {};
   const std::size_t last = text.find_last_not_of(" \t\r");
   return text.substr(first, last - first + 1);
-}
-
-// The whole file, if it is a regular file of at most kMaxScenarioFileBytes.
-Expected<std::string> read_regular(const std::string& path) {
-  const std::string where = shown(path, 200) + ": ";
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return Error{where + "cannot open the scenario file: " + std::strerror(errno)};
-  struct stat info {};
-  std::string text;
-  std::string problem;
-  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-    problem = "not a regular file";
-  } else if (static_cast<std::size_t>(info.st_size) > kMaxScenarioFileBytes) {
-    problem = "larger than " + std::to_string(kMaxScenarioFileBytes) + " bytes";
-  } else {
-    text.resize(kMaxScenarioFileBytes + 1);
-    std::size_t size = 0;
-    ssize_t n = 0;
-    while (size < text.size() && (n = ::read(fd, text.data() + size, text.size() - size)) != 0) {
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) {
-        problem = std::string("cannot read: ") + std::strerror(errno);
-        break;
-      }
-      size += static_cast<std::size_t>(n);
-    }
-    text.resize(size);
-    if (size > kMaxScenarioFileBytes)
-      problem = "it grew past " + std::to_string(kMaxScenarioFileBytes) + " bytes";
-  }
-  ::close(fd);
-  if (!problem.empty()) return Error{where + problem};
-  return text;
 }
 
 }  // namespace
@@ -90,7 +58,8 @@ std::string scenario_file_text(const Scenario& s) {
 }
 
 Expected<ScenarioFile> read_scenario_file(const std::string& path) {
-  const Expected<std::string> text = read_regular(path);
+  const Expected<std::string> text =
+      read_regular_file(path, kMaxScenarioFileBytes, "scenario file");
   if (!text) return Error{text.error()};
   ScenarioFile file;
   std::vector<std::string_view> keys;

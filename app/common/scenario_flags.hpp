@@ -71,7 +71,4 @@ std::optional<std::string> mixed_forms(const Args& args);
 // "'x' is not a preset; the presets are fp32-naive, fp32-pad1, ...".
 std::string unknown_preset(std::string_view name);
 
-// "ffff0000" or "0xffff0000": bit L set = lane L takes part.
-Expected<std::uint32_t> parse_lane_mask(std::string_view text);
-
 }  // namespace banklab::cli

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "banklab/lesson.hpp"
 #include "banklab/scenario.hpp"
 #include "figure_palette.hpp"
 
@@ -61,6 +62,7 @@ enum class Role : std::uint8_t {
   tile_outline,
   current_row,
   legend,
+  highlight,  // a lesson step's lane, bank, row or element, outlined (FigureStyle::highlights)
 };
 std::string_view role_name(Role r);  // "bank_label", ...: SVG classes, test messages
 
@@ -126,6 +128,11 @@ struct FigureStyle {
   int hovered_lane = -1;                         // outlined wherever it is served
   bool tile_physical = false;                    // the tile as stored, not as indexed
   bool tile_caption = true;  // the tile's declaration over it (the GUI has its own line)
+  // A lesson step's highlights, outlined in the current-row colour over the view: the bank
+  // view's cells that serve a listed lane and whole columns of listed banks; the lane map's
+  // listed lanes and banks; the tile's listed elements and the elements of listed lanes, and
+  // its listed rows (the misaligned rows of row_alignment()) in the error colour.
+  Highlights highlights;
 };
 
 // The width of text in a font of `size` pixels (0.6 em per character of DejaVu Sans Mono).

@@ -63,6 +63,23 @@ void add_cells(Figure& f, const Analysis& a, const BankGrid& g, float left, floa
       }
     }
   }
+  // A lesson step's lanes wherever they are served, and its banks, the whole column.
+  const Highlights& h = st.highlights;
+  for (int w = 0; w < a.wavefront_count() && !h.lanes.empty(); ++w) {
+    for (int b = 0; b < kBankCount; ++b) {
+      const std::uint32_t lanes = a.wavefronts[w].banks[b].lanes;
+      if (std::ranges::any_of(h.lanes, [&](int l) { return in_warp(l) && (lanes >> l & 1u); })) {
+        f.overlays.push_back(Rect{g.cell(w, b), p.current_row, Fill::outline, Role::highlight,
+                                  w * kBankCount + b, stroke});
+      }
+    }
+  }
+  for (int b : h.banks) {
+    if (!in_warp(b)) continue;
+    const Box top = g.cell(0, b), bottom = g.cell(g.rows - 1, b);
+    f.overlays.push_back(Rect{Box{top.x0 - 2, top.y0 - 2, bottom.x1 + 2, bottom.y1 + 2},
+                              p.current_row, Fill::outline, Role::highlight, b, stroke});
+  }
   if (st.served > 0 && st.served < a.wavefront_count()) {
     const Box c = g.cell(st.served - 1, 0);
     f.overlays.push_back(Rect{Box{g.x - 2, c.y0 - 2, g.right() + 1, c.y0 + g.pitch_y + 1},

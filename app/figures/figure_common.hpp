@@ -8,6 +8,12 @@
 
 namespace banklab::figures::detail {
 
+// Whether i names a lane or a bank (0..31): a lesson's highlight lists are checked by the core,
+// a figure still never shifts by more than a word has bits.
+inline bool in_warp(int i) {
+  return i >= 0 && i < 32;
+}
+
 // A label of `text` at `size`, centred in `cell` (and remembering it as the cell it names).
 Label centred(std::string text, float size, Rgba colour, Box cell, Role role, int index);
 // A label with its top-left corner at (x, y).

@@ -30,6 +30,38 @@ Heatmap heat(const TileLayout& t, Box box, bool physical, const Palette& p) {
   return h;
 }
 
+// The tile's slots: slot (row, col) at (x + pitch * col, y + pitch * row), grown to at least 3 px
+// across so that an outline of one element of a 256-row tile still shows.
+struct Slots {
+  float x = 0, y = 0, pitch = 0;
+  Box slot(Cell c) const {
+    const auto col = static_cast<float>(c.col), row = static_cast<float>(c.row);
+    const Box b{x + pitch * col, y + pitch * row, x + pitch * (col + 1), y + pitch * (row + 1)};
+    const float grow = std::max(0.0f, 3.0f - pitch) * 0.5f;
+    return Box{b.x0 - grow, b.y0 - grow, b.x1 + grow, b.y1 + grow};
+  }
+};
+
+// A lesson step's rows (in the error colour: the misaligned rows of a padded tile) and elements;
+// drawn also when the access breaks a rule, since that is when the rows matter.
+void add_highlights(Figure& f, const TileLayout& t, const Slots& s, float stroke,
+                    const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  const Highlights& h = st.highlights;
+  for (int r : h.rows) {
+    if (r < 0 || r >= t.rows) continue;
+    const Box first = s.slot(Cell{r, 0}), last = s.slot(Cell{r, t.cols + t.pad - 1});
+    f.overlays.push_back(Rect{Box{first.x0 - 1, first.y0, last.x1 + 1, last.y1}, p.error,
+                              Fill::outline, Role::highlight, r, stroke});
+  }
+  for (const Cell& c : h.elements) {
+    if (c.row < 0 || c.row >= t.rows || c.col < 0 || c.col >= t.cols) continue;
+    const Cell at = st.tile_physical ? t.physical_cell(c.row, c.col) : c;
+    f.overlays.push_back(Rect{s.slot(at), p.current_row, Fill::outline, Role::highlight,
+                              c.row * t.cols + c.col, stroke});
+  }
+}
+
 }  // namespace
 
 Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const FigureStyle& st) {
@@ -56,23 +88,21 @@ Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const Fig
   const float y = area.y0 + caption_h;
   f.grid = Grid{x, y, pitch, pitch, 0.0f, t.rows, t.cols + t.pad};
   f.heatmap = heat(t, Box{x, y, x + pitch * slots, y + pitch * rows}, st.tile_physical, p);
-  if (!e.ok()) return f;
+  // Outlines thin on small tiles (a frame 2 px wide on a 5 px slot hides its colour).
+  const float stroke = std::clamp(pitch * 0.1f, 1.0f, 2.0f);
+  const Slots grid{x, y, pitch};
+  if (!e.ok()) {
+    add_highlights(f, t, grid, stroke, st);
+    return f;
+  }
 
   const Analysis& a = *e.analysis;
-  // Outlines thin on small tiles (a frame 2 px wide on a 5 px slot hides its colour) and at
-  // least 3 px across, so that one element of a 256-row tile still shows.
-  const float stroke = std::clamp(pitch * 0.1f, 1.0f, 2.0f);
-  const auto slot_box = [&](Cell c) {
-    const auto col = static_cast<float>(c.col), row = static_cast<float>(c.row);
-    const Box b{x + pitch * col, y + pitch * row, x + pitch * (col + 1), y + pitch * (row + 1)};
-    const float grow = std::max(0.0f, 3.0f - pitch) * 0.5f;
-    return Box{b.x0 - grow, b.y0 - grow, b.x1 + grow, b.y1 + grow};
-  };
   for (int l = 0; l < kWarpSize; ++l) {
     const LaneElements& el = e.elements[l];
     if (!a.lanes[l].active || el.count == 0) continue;
     const bool lit = a.lanes[l].last_wavefront < st.served;
     Rgba c = lit ? p.highlight : with_alpha(p.highlight, 0.35f);
+    if (std::ranges::find(st.highlights.lanes, l) != st.highlights.lanes.end()) c = p.current_row;
     if (l == st.hovered_lane) c = p.ideal_line;
     // A lane's elements that lie side by side in a row share one outline: eight bf16 of a
     // 16-byte lane are one frame, not eight that black out the slots between them.
@@ -82,7 +112,7 @@ Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const Fig
       const std::int64_t pos = std::int64_t{el.first.row} * t.cols + el.first.col + j;
       Cell cell{static_cast<int>(pos / t.cols), static_cast<int>(pos % t.cols)};
       if (st.tile_physical) cell = t.physical_cell(cell.row, cell.col);
-      const Box b = slot_box(cell);
+      const Box b = grid.slot(cell);
       if (!frames.empty() && cell.row == previous.row && cell.col == previous.col + 1) {
         frames.back().x1 = b.x1;
       } else {
@@ -109,6 +139,7 @@ Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const Fig
     lb.halo = p.halo;
     f.labels.push_back(std::move(lb));
   }
+  add_highlights(f, t, grid, stroke, st);
   return f;
 }
 

@@ -106,6 +106,7 @@ void load_preset(AppState& s, int index) {
   s.user.settings.preset = all[index].name;
   s.user.custom_error.clear();
   s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
+  show_scenario_code(s);
 }
 
 bool load_preset(AppState& s, std::string_view name) {
@@ -161,15 +162,19 @@ void advance_time(AppState& s, float seconds) {
 
 int max_index(const Scenario& sc) {
   const TileLayout& t = sc.tile;
+  // A tile the core refuses (a side typed past its limit) has no range to step through; a
+  // valid one keeps the range well inside what ImGui's SliderInt takes (INT_MAX / 2).
+  if (sc.pattern != AccessPattern::custom && !t.check().empty()) return 0;
   int k = std::max(1, sc.elements_per_lane());
   switch (sc.pattern) {
     case AccessPattern::row: {
       // The warp's k*32 elements start at N*C and must end inside the tile.
+      if (t.rows < 1 || t.cols < 1) return 0;  // not a tile: the core says why
       std::int64_t last_start = std::int64_t{t.rows} * t.cols - std::int64_t{kWarpSize} * k;
-      return last_start < 0 ? 0 : static_cast<int>(last_start / std::max(1, t.cols));
+      return last_start < 0 ? 0 : static_cast<int>(last_start / t.cols);
     }
-    case AccessPattern::column:
-      return std::max(0, t.cols / k - 1);
+    case AccessPattern::column:  // cols may be anything a user typed, INT_MIN included
+      return static_cast<int>(std::max<std::int64_t>(0, std::int64_t{t.cols} / k - 1));
     case AccessPattern::matrix: {
       int chunks = static_cast<int>(std::int64_t{t.cols} * t.elem_bytes() / 16);
       return std::max(0, chunks - std::max(1, matrix_count(sc.op)));
@@ -182,7 +187,9 @@ int max_index(const Scenario& sc) {
 
 void move_index(AppState& s, int delta) {
   if (s.user.scenario.pattern == AccessPattern::custom) return;
-  s.user.scenario.index = std::clamp(s.user.scenario.index + delta, 0, max_index(s.user.scenario));
+  std::int64_t index = std::int64_t{s.user.scenario.index} + delta;  // index may be INT_MAX
+  s.user.scenario.index =
+      static_cast<int>(std::clamp<std::int64_t>(index, 0, max_index(s.user.scenario)));
 }
 
 std::string offsets_text(const std::array<std::int64_t, kWarpSize>& offsets) {

@@ -28,6 +28,7 @@
 #include "draw_queue.hpp"
 #include "drill_panel.hpp"
 #include "geometry.hpp"
+#include "lesson_mode.hpp"
 #include "settings.hpp"
 #include "stage.hpp"
 
@@ -55,6 +56,7 @@ struct Views {
   bool gpu = false;  // opened from the View menu or with --gpu
   bool drill = false;  // D, the View menu or --drill: covers the views while open
   bool code = true;
+  bool cuda = true;  // the CUDA statement behind the scenario on screen (ui_cuda.cpp)
 };
 
 struct UserChoices {
@@ -95,6 +97,7 @@ struct AppState {
   AppState& operator=(const AppState&) = delete;
 
   UserChoices user;
+  LessonMode lesson;  // a guided track being walked (lesson_mode.hpp), or none
   // The views draw derived, never user.scenario: a control may change the scenario in the
   // middle of a frame, and the picture must stay consistent until the next refresh().
   Derived derived;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "app_state.hpp"
+#include "banklab/code_view.hpp"
 
 namespace banklab::gui {
 
@@ -13,6 +14,7 @@ bool apply_code(AppState& s) {
   KernelParams params;
   params.block = c.block;
   params.warp = c.warp;
+  params.let_hint = "give it a value under names, NAME=VALUE";
   if (c.lets.find_first_not_of(" \t") != std::string::npos) {
     auto lets = parse_lets(c.lets);
     if (!lets) {
@@ -33,6 +35,7 @@ bool apply_code(AppState& s) {
   c.error.clear();
   c.error_line = 0;
   c.code = std::move(r.code);
+  c.stands_for = c.code->scenario;
   s.user.scenario = c.code->scenario;
   s.user.custom_error.clear();
   s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
@@ -44,8 +47,29 @@ bool set_code(AppState& s, std::string text) {
   return apply_code(s);
 }
 
+void show_scenario_code(AppState& s) {
+  CodeBox& c = s.user.code;
+  const Scenario& sc = s.user.scenario;
+  const CodeView v = code_view(sc, evaluate(sc));
+  c.text = v.declaration;
+  for (const std::string& line : v.statement) c.text += "\n" + line;
+  if (!v.note.empty()) c.text += "\n// " + v.note;
+  c.block = {kWarpSize, 1, 1};
+  c.warp = 0;
+  c.lets.clear();
+  c.error.clear();
+  c.error_line = 0;
+  c.code.reset();
+  if (v.statement.empty()) return;
+  const CodeSource source{"code", c.text};
+  CodeResult r = evaluate_code(std::span(&source, 1), KernelParams{});
+  if (!r.code) return;
+  c.code = std::move(r.code);
+  c.stands_for = sc;
+}
+
 bool code_on_screen(const AppState& s) {
-  return s.user.code.code && s.user.code.code->scenario == s.user.scenario;
+  return s.user.code.code && s.user.code.stands_for == s.user.scenario;
 }
 
 }  // namespace banklab::gui

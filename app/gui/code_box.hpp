@@ -23,6 +23,7 @@ struct CodeBox {
   std::array<int, 3> block = {32, 8, 1};
   int warp = 0;                    // kAllWarps: every warp, the worst one shown
   std::optional<KernelCode> code;  // the last valid evaluation
+  Scenario stands_for;             // the scenario the text gives (the preset's, or the code's)
   std::string error;               // "" when the text is valid: the message, the line, a caret
   int error_line = 0;              // the error's 1-based line in the text (0: the whole code)
   std::uint64_t evaluations = 0;   // how many times apply_code() ran (on changes only)
@@ -34,6 +35,10 @@ struct CodeBox {
 bool apply_code(AppState& s);
 // Replaces the text and evaluates it.
 bool set_code(AppState& s, std::string text);
+// Fills the box with the code of the scenario on screen, as core's code_view() writes it (a
+// preset, a lesson step), for one warp of 32 threads; the scenario stays as it is, since the
+// code gives the same offsets.
+void show_scenario_code(AppState& s);
 // Whether the scenario on screen is the one the code gives (false once a control changed it).
 bool code_on_screen(const AppState& s);
 

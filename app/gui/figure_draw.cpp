@@ -37,6 +37,7 @@ figures::FigureStyle figure_style(const ViewStyle& v) {
   st.served = v.playing || v.served < kAllServed ? v.served : kAllServed;
   st.hovered_lane = v.hovered_lane;
   st.tile_physical = v.tile_physical;
+  if (v.highlights != nullptr) st.highlights = *v.highlights;
   st.tile_caption = false;  // the tile panel names the tile above its logical/physical switch
   return st;
 }

@@ -4,6 +4,9 @@
 
 #include <cassert>
 #include <cstdio>
+#include <string>
+
+#include "file_io.hpp"
 
 namespace banklab::gui {
 
@@ -62,10 +65,18 @@ std::vector<unsigned char> OffscreenTarget::read_rgba() const {
 
 std::string write_png(const std::string& path, int width, int height,
                       const std::vector<unsigned char>& rgba) {
-  if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4)) {
-    return "cannot write " + path;
+  // Encoded in memory, then written and checked to the close: stbi_write_png() does not check
+  // fclose(), so a full disk passed for success.
+  std::string png;
+  auto append = [](void* context, void* data, int size) {
+    static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                               static_cast<std::size_t>(size));
+  };
+  if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4)) {
+    return "cannot encode the PNG for " + path;
   }
-  return {};
+  Expected<bool> written = cli::write_file_atomically(path, png);
+  return written ? std::string() : written.error();
 }
 
 GpuTimer::~GpuTimer() {

@@ -1,13 +1,15 @@
 #include "gpu_panel.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <cstdio>
 #include <ctime>
+#include <fstream>
 
+#include "banklab/data_dir.hpp"
 #include "banklab/format.hpp"
 #include "banklab/hardware.hpp"
 #include "banklab/presets.hpp"
+#include "banklab/verdict.hpp"
 
 namespace banklab::gui {
 namespace {
@@ -27,41 +29,13 @@ RunRecord* find_run(GpuPanel& p, int id) {
   return it == p.runs.end() ? nullptr : &*it;
 }
 
-// The shared-memory access a teaching kernel performs is its preset's, with the pad the run
-// used when the kernel's tile is the padded one.
-std::optional<SharedAccessCost> variant_cost(const gpu::VariantInfo& info, int pad) {
-  if (info.preset.empty()) return std::nullopt;
-  const Preset* preset = find_preset(info.preset);
-  if (!preset) return std::nullopt;
-  Scenario scenario = preset->scenario;
-  if (info.uses_pad) scenario.tile.pad = pad;
-  const Evaluation e = evaluate(scenario);
-  if (!e.ok()) return std::nullopt;
-  SharedAccessCost cost;
-  cost.preset = std::string(info.preset);
-  cost.wavefronts = e.analysis->wavefront_count();
-  cost.ideal = e.analysis->ideal_wavefronts;
-  cost.ways = e.analysis->max_ways;
-  return cost;
-}
-
-void attach_costs(RunRecord& run, const GpuBackend& backend) {
+// The costs come with each result (its preset), so a recording made elsewhere gets the same.
+void attach_costs(RunRecord& run) {
   run.costs.clear();
-  const gpu::SuiteReport& suite = *run.suite;
-  const std::vector<gpu::VariantInfo> table = backend.variants(suite.options.dtype);
-  for (const gpu::VariantResult& r : suite.results) {
-    const auto info = std::find_if(table.begin(), table.end(),
-                                   [&](const gpu::VariantInfo& v) { return v.name == r.name; });
-    run.costs.push_back(info == table.end() ? std::nullopt
-                                            : variant_cost(*info, suite.options.pad));
+  for (const gpu::VariantResult& r : run.suite->results) {
+    run.costs.push_back(gpu::variant_cost(r, run.suite->options.pad));
   }
 }
-
-// The lesson's figures, used when the run has no measurement of its own to offer.
-constexpr double kLessonSharedTbps = 29.0;  // 132 SMs x 128 B/clock at 1.7 GHz
-constexpr double kLessonHbmTbps = 3.35;     // HBM3 of an H100 SXM
-// End-to-end slowdowns below this are within run-to-run noise: the conflict is hidden.
-constexpr double kVisibleSlowdown = 1.10;
 
 }  // namespace
 
@@ -93,7 +67,7 @@ void apply(GpuPanel& p, GpuResult result) {
       RunRecord* run = find_run(p, d.run);
       if (!run) return;
       run->suite = std::move(d.report);
-      attach_costs(*run, p.backend);
+      attach_costs(*run);
       run->reversal = reversal_lines(*run);
     }
     void operator()(PatternsDone& d) {
@@ -210,116 +184,123 @@ Agreement compare(const MeasureRecord& m) {
   Agreement a;
   if (!m.done) return a;
   a.verdict = Agreement::Verdict::failed;
-  const gpu::Measurement& hw = m.measured;
   if (!m.error.empty()) {
     a.message = "the measurement failed: " + m.error;
-  } else if (!hw.ok) {
-    a.message = "the hardware could not measure this access: " + hw.error;
-  } else if (hw.instructions != 1) {
-    a.message = "the counters saw " + std::to_string(hw.instructions) +
-                " shared-memory instructions of the measured class, not 1, so they do not "
-                "isolate this access";
-  } else if (!hw.verified) {
-    a.message = "the bytes the instruction moved differ from the CPU replay, so the counts are "
-                "not of this access";
-  } else if (hw.wavefronts != m.predicted_wavefronts ||
-             hw.bank_conflicts != m.predicted_conflicts) {
-    a.verdict = Agreement::Verdict::disagree;
-    a.message = "DISAGREEMENT: the model predicts " + std::to_string(m.predicted_wavefronts) +
-                " wavefronts and " + std::to_string(m.predicted_conflicts) +
-                " bank conflicts; the hardware counted " + std::to_string(hw.wavefronts) +
-                " wavefronts and " + std::to_string(hw.bank_conflicts) + " bank conflicts";
-  } else {
-    a.verdict = Agreement::Verdict::agree;
-    a.message = "the hardware agrees: " + std::to_string(hw.wavefronts) + " wavefronts, " +
-                std::to_string(hw.bank_conflicts) + " bank conflicts";
+    return a;
   }
+  // The verdict and its sentence are the core's, the same as `banklab validate` gives.
+  Judgement j = judge(m.predicted_wavefronts, m.predicted_conflicts, m.measured);
+  if (j.verdict == Verdict::agree) a.verdict = Agreement::Verdict::agree;
+  if (j.verdict == Verdict::disagree) a.verdict = Agreement::Verdict::disagree;
+  a.message = std::move(j.message);
   return a;
 }
 
-// The model behind the sentences: the whole GPU's shared memory serves SMs x 128 B per clock.
-// A transpose's column read with a k-way conflict is served at 1/k of that, and the kernel runs
-// at HBM speed for as long as that stays above the copy roof: up to k = shared / copy.
-std::vector<std::string> reversal_lines(const RunRecord& run) {
-  std::vector<std::string> lines;
-  const bool measured = run.suite && run.suite->ok() && !run.suite->results.empty() &&
-                        run.suite->results.front().role == gpu::VariantRole::roof &&
-                        run.suite->results.front().verified;
-  if (!measured) {
-    lines.push_back(
-        "The reversal condition: a large transpose is bound by HBM, not by shared memory. "
-        "132 SMs x 128 B per clock at 1.7 GHz is about " + fixed(kLessonSharedTbps, 0) +
-        " TB/s of shared memory against " + fixed(kLessonHbmTbps, 2) +
-        " TB/s of HBM3, so a 2-way conflict (about " + fixed(kLessonSharedTbps / 2, 1) +
-        " TB/s left) hides behind HBM, and a 32-way one (under 1 TB/s) does not.");
-    lines.push_back("Run on GPU to see it with this GPU's numbers.");
-    return lines;
-  }
-  const gpu::SuiteReport& suite = *run.suite;
-  assert(run.costs.size() == suite.results.size() && "attach_costs() runs before the sentences");
-  const gpu::DeviceInfo& d = suite.device;
-  const bool clock_measured = suite.sm_clock_mhz > 0;
-  const double clock_mhz = clock_measured ? suite.sm_clock_mhz : d.sm_clock_khz / 1000.0;
-  const double shared_gbps = double(d.sm_count) * kWavefrontBytes * clock_mhz / 1000.0;
-  const double copy_gbps = suite.results.front().gbps;
-  const double hidden_up_to = copy_gbps > 0 ? shared_gbps / copy_gbps : 0;
-  lines.push_back("Shared memory: " + std::to_string(d.sm_count) + " SMs x " +
-                  std::to_string(kWavefrontBytes) + " B per clock at " + fixed(clock_mhz, 0) +
-                  " MHz (" + (clock_measured ? "measured during the run" : "rated") + ") = " +
-                  fixed(shared_gbps / 1000, 1) + " TB/s. This run's copy roof: " +
-                  fixed(copy_gbps / 1000, 2) + " TB/s.");
-  lines.push_back("A k-way conflict on the column read leaves the shared-memory side " +
-                  fixed(shared_gbps / 1000, 1) + "/k TB/s: above the copy roof up to about k = " +
-                  fixed(hidden_up_to, 1) +
-                  ", where HBM hides it; beyond that the banks set the time.");
+// --------------------------------------------------------------------------------------------
+// Recordings.
 
-  // The teaching variants by predicted conflict: the fastest conflict-free one as the baseline,
-  // the worst conflict, and the worst one the model expects HBM to hide.
-  const gpu::VariantResult* clean = nullptr;
-  const gpu::VariantResult* worst = nullptr;
-  int worst_ways = 1;
-  const gpu::VariantResult* mild = nullptr;
-  int mild_ways = 1;
-  for (std::size_t i = 0; i < suite.results.size(); ++i) {
-    const gpu::VariantResult& r = suite.results[i];
-    if (r.role != gpu::VariantRole::teaching || !r.verified || !run.costs[i]) continue;
-    const int ways = run.costs[i]->ways;
-    if (ways <= 1 && (!clean || r.gbps > clean->gbps)) clean = &r;
-    if (ways > worst_ways) {
-      worst = &r;
-      worst_ways = ways;
-    }
-    if (ways > 1 && ways < hidden_up_to && ways > mild_ways) {
-      mild = &r;
-      mild_ways = ways;
+std::filesystem::path recordings_dir() {
+  const Expected<std::filesystem::path> data = data_dir();
+  return data ? *data / "recordings" : std::filesystem::path();
+}
+
+std::vector<std::filesystem::path> shipped_recordings() {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(recordings_dir(), ec)) {
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+void show_recording(GpuPanel& p, const gpu::Recording& r) {
+  // "2026-11-30T21:15:00Z" as people read it: "2026-11-30 21:15:00 UTC".
+  std::string when = r.created_utc;
+  if (when.size() == 20 && when[10] == 'T' && when.back() == 'Z') {
+    when = when.substr(0, 10) + " " + when.substr(11, 8) + " UTC";
+  }
+  const std::string label = "recorded on " + r.device.name + ", " + when + " (driver " + r.driver +
+                            ", BankLab " + r.commit + ")";
+  // One microbenchmark for every row: the lesson's patterns, then the sweep, with their labels.
+  gpu::PatternReport patterns = r.lesson.report;
+  std::vector<std::string> labels = r.lesson.labels;
+  patterns.results.insert(patterns.results.end(), r.sweep.report.results.begin(),
+                          r.sweep.report.results.end());
+  labels.insert(labels.end(), r.sweep.labels.begin(), r.sweep.labels.end());
+  int selected = -1;
+  for (const gpu::SuiteReport& suite : r.suites) {
+    RunRecord run;
+    run.id = p.next_id++;
+    run.started = r.created_utc;
+    run.recorded = label;
+    run.options = suite.options;
+    run.pattern = "the lesson's patterns and the sweep, as recorded";
+    run.suite = suite;
+    run.patterns = patterns;
+    run.pattern_labels = labels;
+    attach_costs(run);
+    run.reversal = reversal_lines(run);
+    p.runs.push_back(std::move(run));
+    if (selected < 0 || suite.options.dtype == DType::fp32) {
+      selected = static_cast<int>(p.runs.size()) - 1;
     }
   }
-  if (!clean) return lines;
-  // What the model expects, then what the run shows: a slowdown under kVisibleSlowdown is
-  // within the noise of an end-to-end timing, i.e. hidden.
-  const auto versus = [&](const gpu::VariantResult& r, int ways) {
-    const double slowdown = clean->gbps / r.gbps;
-    return r.name + " (" + std::to_string(ways) + "-way; the model says " +
-           (ways < hidden_up_to ? "HBM hides it" : "it shows") + "): " + fixed(r.gbps, 0) +
-           " GB/s, " + fixed(100 * r.fraction_of_copy, 0) + "% of copy, " +
-           fixed(slowdown, 2) + "x the time of the conflict-free " + clean->name + " (" +
-           fixed(clean->gbps, 0) + " GB/s): " +
-           (slowdown < kVisibleSlowdown ? "hidden." : "it shows.");
-  };
-  if (worst && worst != mild) lines.push_back(versus(*worst, worst_ways));
-  if (mild) lines.push_back(versus(*mild, mild_ways));
-  if (run.patterns && run.patterns->ok()) {
-    const auto& results = run.patterns->results;
-    const auto k32 = std::find_if(results.begin(), results.end(), [](const gpu::PatternResult& r) {
-      return r.verified && r.predicted_wavefronts == kBankCount && r.baseline_wavefronts == 1;
+  p.selected_run = selected;
+  p.show_tab = GpuTab::transpose;
+}
+
+std::string open_recording(GpuPanel& p, const std::filesystem::path& file) {
+  const Expected<gpu::Recording> r = gpu::load_recording(file);
+  if (!r) return r.error();
+  if (r->suites.empty()) return quote(file.string()) + " holds no transpose suite to show";
+  show_recording(p, *r);
+  return {};
+}
+
+std::string save_recording(const GpuPanel& p, const std::filesystem::path& file) {
+  gpu::Recording r;
+  const RunRecord* patterns = nullptr;
+  for (const RunRecord& run : p.runs) {
+    if (!run.recorded.empty() || !run.suite || !run.suite->ok()) continue;
+    const auto same = std::find_if(r.suites.begin(), r.suites.end(), [&](const auto& s) {
+      return s.options.dtype == run.suite->options.dtype;
     });
-    if (k32 != results.end()) {
-      lines.push_back("In the shared-memory-bound loop, with no HBM to hide behind, the 32-way "
-                      "read takes " + fixed(k32->measured_ratio, 1) +
-                      "x the conflict-free time (predicted 32x).");
+    if (same != r.suites.end()) {
+      *same = *run.suite;  // the latest run of a dtype replaces the earlier
+    } else {
+      r.suites.push_back(*run.suite);
+    }
+    if (run.patterns && run.patterns->ok()) patterns = &run;
+  }
+  if (r.suites.empty()) return "no finished run of this session to save: Run on GPU first";
+  r.device = r.suites.front().device;
+  r.created_utc = gpu::utc_now();
+  r.commit = gpu::build_commit();
+  r.driver = gpu::driver_version();
+  r.sweep.report.status = r.lesson.report.status = gpu::RunStatus::ok;
+  if (patterns) {
+    // The run's microbenchmark: the pattern on screen (if it was included), then the sweep.
+    const auto& results = patterns->patterns->results;
+    const std::size_t first_sweep = patterns->pattern_included ? 1 : 0;
+    r.sweep.report.sm_clock_mhz = r.lesson.report.sm_clock_mhz = patterns->patterns->sm_clock_mhz;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      gpu::LabelledPatterns& part = i < first_sweep ? r.lesson : r.sweep;
+      part.report.results.push_back(results[i]);
+      part.labels.push_back(i < first_sweep ? patterns->pattern : to_string(results[i].access));
     }
   }
-  return lines;
+  std::ofstream out(file, std::ios::binary);
+  out << gpu::recording_json(r);
+  out.close();
+  if (!out) return "could not write " + quote(file.string());
+  return {};
+}
+
+std::vector<std::string> reversal_lines(const RunRecord& run) {
+  if (!run.suite) return banklab::reversal_lines(std::nullopt);
+  const gpu::PatternReport* loop = run.patterns ? &*run.patterns : nullptr;
+  return banklab::reversal_lines(gpu::reversal_run(*run.suite, loop));
 }
 
 }  // namespace banklab::gui

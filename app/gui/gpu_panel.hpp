@@ -9,35 +9,36 @@
 //                    microbenchmark of the pattern on screen and the conflict sweep
 //   start_measure()  "Measure on GPU": the hardware's counters for the pattern on screen
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "banklab/analysis.hpp"
+#include "banklab/gpu_recording.hpp"
 #include "banklab/scenario.hpp"
 #include "gpu_worker.hpp"
 
 namespace banklab::gui {
 
 // What the core predicts for the shared-memory access a transpose variant makes (its preset).
-struct SharedAccessCost {
-  std::string preset;
-  int wavefronts = 0;
-  int ideal = 0;
-  int ways = 0;  // the worst phase: "an n-way conflict"
-};
+using SharedAccessCost = gpu::SharedAccessCost;
 
 // One "Run on GPU" of this session: a row of the history table.
 struct RunRecord {
   int id = 0;
-  std::string started;  // local wall-clock time, "14:02:31"
+  std::string started;  // local wall-clock time, "14:02:31"; a recording's UTC date and time
+  // "" for a run of this session; for a run read from a recording, where and when it was made:
+  // "recorded on NVIDIA H200, 2026-11-30T21:15:00Z (driver 580.159.04, BankLab e63d98cb5bb5)".
+  std::string recorded;
   gpu::TransposeOptions options;
   std::string pattern;  // describe() of the pattern on screen when the run started
   bool pattern_included = false;
   std::string pattern_skipped;  // why the pattern on screen was not benchmarked ("" if it was)
   std::optional<gpu::SuiteReport> suite;        // empty until it comes back
   std::optional<gpu::PatternReport> patterns;   // results: the pattern (if included), the sweep
+  std::vector<std::string> pattern_labels;      // a recording's label per pattern; else empty
   // Computed when the results arrive, not while drawing:
   std::vector<std::optional<SharedAccessCost>> costs;  // one per suite->results entry
   std::vector<std::string> reversal;                   // reversal_lines() of this run
@@ -84,8 +85,14 @@ struct GpuPanel {
   std::string refusal;    // why the last button press started nothing ("" when it did)
   std::optional<GpuTab> show_tab;  // brought to the front next frame (a job just started)
   std::unique_ptr<GpuWorker> worker;  // created by poll() on first use
+  std::string results_path;           // the path typed beside Open results / Save results
+  std::string results_message;        // what the last open or save did, or why it failed
 
   bool busy() const { return worker && worker->busy(); }
+  // The driver's answer (a device or why there is none) is applied and no job is running:
+  // what the window shows no longer waits on the worker. busy() alone is false too early, when
+  // the worker has posted its result but poll() has not taken it yet.
+  bool settled() const { return device.has_value() && !busy(); }
 };
 
 void poll(GpuPanel& p);
@@ -100,13 +107,28 @@ void cancel(GpuPanel& p);
 std::string run_blocker(const GpuPanel& p);
 std::string measure_blocker(const GpuPanel& p);
 
+// ---------------------------------------------------------------------------------------------
+// Recordings (gpu_recording.hpp): results measured elsewhere, drawn exactly as a live run.
+
+// Where the shipped recordings are: data_dir() / "recordings" (assets/recordings in a source
+// tree, share/banklab/recordings installed); empty when there is no data folder.
+std::filesystem::path recordings_dir();
+// The *.json files there, sorted by name (none when the folder is missing).
+std::vector<std::filesystem::path> shipped_recordings();
+// Adds one history row per dtype of the recording, labelled as recorded (device, date), and
+// selects the fp32 one (the lesson's). Returns "" or why the file cannot be shown.
+std::string open_recording(GpuPanel& p, const std::filesystem::path& file);
+void show_recording(GpuPanel& p, const gpu::Recording& r);
+// This session's finished live runs as a recording: every dtype's latest suite, the patterns
+// of the latest run (the pattern on screen as the lesson part, the sweep). Returns "" or why not.
+std::string save_recording(const GpuPanel& p, const std::filesystem::path& file);
+
 // A number with a fixed count of decimals, as the panel prints its figures: fixed(3.14159, 2)
 // is "3.14".
 std::string fixed(double value, int decimals);
 
-// The lesson's reversal condition, with this run's numbers where it has them: the shared-memory
-// roof at the measured clock, divided by k for a k-way conflict, against the copy roof; then
-// what the teaching variants measured.
+// The lesson's reversal condition (core's reversal_lines()), with this run's numbers where it
+// has them; the lesson's figures for a run that has none (RunRecord{}).
 std::vector<std::string> reversal_lines(const RunRecord& run);
 
 }  // namespace banklab::gui

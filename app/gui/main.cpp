@@ -15,22 +15,27 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
+#include <exception>
+#include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app_state.hpp"
 #include "banklab/presets.hpp"
 #include "banklab/version.hpp"
 #include "bench.hpp"
+#include "file_io.hpp"
 #include "fonts.hpp"
 #include "gl_renderer.hpp"
 #include "gl_target.hpp"
 #include "gpu_panel.hpp"
+#include "imgui_ini.hpp"
 #include "options.hpp"
 #include "settings.hpp"
 #include "ui.hpp"
@@ -132,7 +137,7 @@ struct Gui {
   Appearance applied;
   GLuint filtered_font_texture = 0;
   float content_scale = 1.0f;
-  std::string ini_path;     // imgui.ini; ImGui keeps a pointer to it
+  std::filesystem::path ini_path;  // imgui.ini, loaded and saved by us (imgui_ini.hpp); empty: none
   std::string gl_problems;  // batch runs: GL errors, frame by frame
   int frames = 0;
 };
@@ -158,7 +163,7 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
   gui::WindowSize size = window_size(opt, batch);
   if (opt.zoom) {
     state.user.settings.zoom = *opt.zoom;
-  } else if (opt.screenshot) {
+  } else if (opt.screenshot || opt.export_dir) {
     // Xvfb reports no DPI: scale text with the picture so a 4K screenshot reads like 1080p.
     float fit = std::min(static_cast<float>(size.width) / 1920.0f,
                          static_cast<float>(size.height) / 1080.0f);
@@ -180,7 +185,7 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
     gui::refresh(state);
     gui::step_by(state, *opt.clock - state.user.step.served);
   }
-  state.user.views.gpu = opt.gpu;
+  state.user.views.gpu = opt.gpu || opt.gpu_results.has_value();
   if (opt.drill) {
     state.user.views.drill = true;
     gui::start_drill(state, *opt.drill, opt.drill_seed.value_or(gui::fresh_drill_seed()));
@@ -226,12 +231,18 @@ void init_drawing(Gui& g, AppState& state, const std::optional<std::filesystem::
   if (config) {
     std::string problem = gui::save_settings(*config / gui::kSettingsFileName, state.user.settings);
     if (problem.empty()) {
-      g.ini_path = (*config / gui::kImGuiIniFileName).string();
+      g.ini_path = *config / gui::kImGuiIniFileName;
     } else {
       std::fprintf(stderr, "banklab-gui: settings will not be kept: %s\n", problem.c_str());
     }
   }
-  ImGui::GetIO().IniFilename = g.ini_path.empty() ? nullptr : g.ini_path.c_str();
+  // ImGui neither reads nor writes imgui.ini itself: it trusts the file, and a corrupt one
+  // would crash every start. load_imgui_ini() checks it first.
+  ImGui::GetIO().IniFilename = nullptr;
+  if (!g.ini_path.empty()) {
+    std::string warning = gui::load_imgui_ini(g.ini_path);
+    if (!warning.empty()) std::fprintf(stderr, "banklab-gui: %s\n", warning.c_str());
+  }
   ImGui_ImplGlfw_InitForOpenGL(g.window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
@@ -267,6 +278,12 @@ void render_frame(Gui& g, AppState& state) {
   if (g.offscreen) {
     io.DisplaySize = ImVec2(static_cast<float>(g.size.width), static_cast<float>(g.size.height));
     io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+    // A screenshot is a function of its options alone: a fixed 60 Hz clock (a loaded machine's
+    // long frames must not advance an animation further) and no pointer (the X server's focus
+    // and pointer are shared with whatever else runs on the display).
+    io.DeltaTime = 1.0f / 60.0f;
+    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+    for (bool& down : io.MouseDown) down = false;
   }
   ImGui::NewFrame();
   gui::draw_app(state);
@@ -298,6 +315,14 @@ void collect_gl_errors(Gui& g) {
   }
 }
 
+void save_layout(Gui& g) {
+  std::string problem = banklab::gui::save_imgui_ini(g.ini_path);
+  if (!problem.empty()) {
+    std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
+    g.ini_path.clear();  // said once, not every few seconds
+  }
+}
+
 int run_interactive(Gui& g, AppState& state) {
   // Nothing moves unless the user acts or the step-through plays, so an idle window waits for
   // input (a half-second tick keeps background results, such as the GPU window's, coming in).
@@ -319,35 +344,85 @@ int run_interactive(Gui& g, AppState& state) {
     }
     render_frame(g, state);
     glfwSwapBuffers(g.window);
+    if (ImGui::GetIO().WantSaveIniSettings && !g.ini_path.empty()) save_layout(g);
   }
   return 0;
 }
 
 int run_screenshot(Gui& g, AppState& state, const banklab::gui::Options& opt) {
   namespace gui = banklab::gui;
+  const Clock::time_point start = Clock::now();
   // ImGui needs a frame or two to size tables and windows; the screenshot is the fourth.
   constexpr int kScreenshotFrame = 4;
-  // The GPU window asks the driver on a worker thread; the screenshot waits for the answer
-  // (at most this many more frames), so it shows the device or its state, not "asking".
-  constexpr int kGpuWaitFrames = 600;
+  // The GPU window asks the driver on a worker thread; the screenshot waits until its answer
+  // (a device, or why there is none) is drawn, so it never shows "asking" by chance of timing.
+  constexpr auto kGpuWait = std::chrono::seconds(60);
   while (!glfwWindowShouldClose(g.window) && !state.quit_requested) {
     glfwPollEvents();
     render_frame(g, state);
     collect_gl_errors(g);
     if (g.frames < kScreenshotFrame) continue;
-    if (state.gpu->busy() && g.frames < kScreenshotFrame + kGpuWaitFrames) continue;
+    if (state.user.views.gpu && !state.gpu->settled()) {
+      if (Clock::now() - start > kGpuWait) {
+        std::fprintf(stderr, "banklab-gui: the GPU worker did not answer within 60 s\n");
+        return 1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      continue;
+    }
+    // settled() became true in this frame's poll, before the window was drawn: it is shown.
     std::vector<unsigned char> pixels = g.target.read_rgba();
     std::string problem = gui::write_png(*opt.screenshot, g.size.width, g.size.height, pixels);
     if (problem.empty() && opt.geometry) {
-      std::ofstream out(*opt.geometry);
-      out << gui::geometry_json(state.frame.geometry, 1.0f);
-      if (!out) problem = "cannot write " + *opt.geometry;
+      banklab::Expected<bool> written = banklab::cli::write_file_atomically(
+          *opt.geometry, gui::geometry_json(state.frame.geometry, 1.0f));
+      if (!written) problem = written.error();
     }
     if (!problem.empty()) {
       std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
       return 1;
     }
     break;
+  }
+  return 0;
+}
+
+// --lesson NAME --export-dir DIR: every step of the lesson as DIR/NAME-NN.png (rendered like a
+// screenshot) and the texts as DIR/NAME.md, which shows the images, for slides and handouts.
+int run_export(Gui& g, AppState& state, const std::filesystem::path& dir) {
+  namespace gui = banklab::gui;
+  constexpr int kFramesPerStep = 4;  // as run_screenshot: ImGui sizes its windows first
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "banklab-gui: cannot create %s: %s\n", dir.c_str(), ec.message().c_str());
+    return 1;
+  }
+  const banklab::Lesson& lesson = *state.lesson.lesson;
+  std::vector<std::string> images;
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+    gui::go_to_step(state, static_cast<int>(i));
+    for (int f = 0; f < kFramesPerStep && !glfwWindowShouldClose(g.window); ++f) {
+      glfwPollEvents();
+      render_frame(g, state);
+      collect_gl_errors(g);
+    }
+    char name[64];
+    std::snprintf(name, sizeof name, "-%02zu.png", i + 1);
+    images.push_back(lesson.name + name);
+    std::vector<unsigned char> pixels = g.target.read_rgba();
+    std::string problem =
+        gui::write_png((dir / images.back()).string(), g.size.width, g.size.height, pixels);
+    if (!problem.empty()) {
+      std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
+      return 1;
+    }
+  }
+  banklab::Expected<bool> written = banklab::cli::write_file_atomically(
+      (dir / (lesson.name + ".md")).string(), banklab::to_markdown(lesson, images));
+  if (!written) {
+    std::fprintf(stderr, "banklab-gui: %s\n", written.error().c_str());
+    return 1;
   }
   return 0;
 }
@@ -390,9 +465,7 @@ int run_bench(Gui& g, AppState& state, int frames, Clock::time_point start) {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   namespace gui = banklab::gui;
   Clock::time_point start = Clock::now();
   // llvmpipe and the GL driver allocate and free multi-megabyte buffers every frame (vertex
@@ -420,7 +493,7 @@ int main(int argc, char** argv) {
   }
   // Screenshots and benchmarks are reproducible: they neither read nor write the settings.
   bool bench = opt.bench_frames > 0;
-  bool batch = opt.screenshot || bench;
+  bool batch = opt.screenshot || bench || opt.export_dir;
   std::optional<std::filesystem::path> config =
       batch ? std::nullopt : gui::config_dir_from_environment();
   AppState state;
@@ -428,16 +501,30 @@ int main(int argc, char** argv) {
                 !opt.preset.empty() ? std::string_view(opt.preset)
                 : bench             ? heaviest_preset()
                                     : std::string_view());
+  if (opt.gpu_results) {  // a recording that cannot be shown is the user's to fix: exit 2
+    if (const std::string why = gui::open_recording(*state.gpu, *opt.gpu_results); !why.empty()) {
+      std::fprintf(stderr, "banklab-gui: --gpu-results: %s\n", why.c_str());
+      return 2;
+    }
+  }
+  if (!opt.lesson.empty()) {  // a lesson's step sets the scenario, over the preset
+    std::string problem = gui::open_lesson(state, opt.lesson, opt.step);
+    if (!problem.empty()) {
+      std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
+      return 2;
+    }
+  }
   Gui g;
   g.size = window_size(opt, batch);
-  g.offscreen = opt.screenshot.has_value();
+  g.offscreen = opt.screenshot.has_value() || opt.export_dir.has_value();
   g.timed = bench;
   if (!open_window(g, !bench)) return 1;  // the benchmark measures, not waits
   init_drawing(g, state, config);
 
-  int status = opt.screenshot ? run_screenshot(g, state, opt)
-               : bench        ? run_bench(g, state, opt.bench_frames, start)
-                              : run_interactive(g, state);
+  int status = opt.screenshot   ? run_screenshot(g, state, opt)
+               : opt.export_dir ? run_export(g, state, *opt.export_dir)
+               : bench          ? run_bench(g, state, opt.bench_frames, start)
+                                : run_interactive(g, state);
   if (batch && (!g.gl_problems.empty() || !state.res.renderer_errors.empty())) {
     std::fprintf(stderr, "banklab-gui: GL errors while rendering:\n%s", g.gl_problems.c_str());
     status = 3;
@@ -448,6 +535,7 @@ int main(int argc, char** argv) {
     std::string problem = gui::save_settings(*config / gui::kSettingsFileName, state.user.settings);
     if (!problem.empty()) std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
   }
+  if (!g.ini_path.empty()) save_layout(g);
   g.target.destroy();
   g.renderer.shutdown();
   ImGui_ImplOpenGL3_Shutdown();
@@ -456,4 +544,18 @@ int main(int argc, char** argv) {
   glfwDestroyWindow(g.window);
   glfwTerminate();
   return status;
+}
+
+}  // namespace
+
+// Whatever escapes (an allocation that fails) ends with a message and status 1, not an abort.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "banklab-gui: stopped by an unexpected error: %s\n", e.what());
+  } catch (...) {
+    std::fprintf(stderr, "banklab-gui: stopped by an unexpected error\n");
+  }
+  return 1;
 }

@@ -75,10 +75,14 @@ constexpr cli::FlagSpec kGuiFlags[] = {
     {"clock", "N", "stop the step-through after N wavefronts (0 = none served)"},
     {"bench-frames", "N", "render N frames, print CPU and GPU time per frame, exit"},
     {"gpu", "", "open the GPU window (Run on GPU, Measure on GPU)"},
+    {"gpu-results", "FILE", "open the GPU window on a recording ('banklab gpu-bench --record')"},
     {"drill", "LEVEL", "open the Drill window: weak, hire or strong-hire"},
     {"drill-seed", "N", "with --drill: the questions' seed (default: a new one)"},
     {"drill-answer", "TEXT", "with --drill: answer the first question (for screenshots)"},
     {"code", "CODE", "open on this CUDA code: a __shared__ declaration and one access"},
+    {"lesson", "NAME", "open a guided lesson (banklab lesson list)"},
+    {"step", "N", "with --lesson: start at step N (from 1)"},
+    {"export-dir", "DIR", "with --lesson: write every step as NAME-NN.png and NAME.md, exit"},
 };
 
 const cli::CommandSyntax& gui_syntax() {
@@ -103,7 +107,8 @@ const cli::CommandSyntax& gui_syntax() {
           "usage: banklab-gui [--preset NAME] [scenario flags] [--theme dark|light] [--zoom Z]\n"
           "                   [--size WxH]\n"
           "       banklab-gui [--preset NAME] [scenario flags] --screenshot OUT.png [--size WxH]\n"
-          "       banklab-gui [--preset NAME] --bench-frames N [--size WxH]\n",
+          "       banklab-gui [--preset NAME] --bench-frames N [--size WxH]\n"
+          "       banklab-gui --lesson NAME [--step N] [--export-dir DIR [--size WxH]]\n",
       .description = description,
       .flags_title = "Window:",
       .footer = footer};
@@ -182,6 +187,17 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     o.bench_frames = *n;
   }
   o.gpu = args.has("gpu");
+  if (const auto v = args.value("gpu-results")) o.gpu_results = std::string(*v);
+  if (const auto v = args.value("lesson")) o.lesson = std::string(*v);
+  if (const auto v = args.value("step")) {
+    std::optional<int> n = to_int(*v);
+    if (!n || *n < 1) return Error{"--step is a step number from 1; got " + cli::quote(*v)};
+    o.step = *n - 1;
+  }
+  if (const auto v = args.value("export-dir")) o.export_dir = std::string(*v);
+  if ((args.has("step") || o.export_dir) && o.lesson.empty())
+    return Error{std::string(args.has("step") ? "--step" : "--export-dir") +
+                 " goes with --lesson NAME"};
   if (const auto v = args.value("code")) o.code = std::string(*v);
   return read_drill_flags(args, o);
 }
@@ -211,6 +227,8 @@ Expected<Options> parse_options(std::span<const std::string_view> words) {
     o.scenario = *s;
   }
   if (o.geometry && !o.screenshot) return Error{"--geometry only goes with --screenshot"};
+  if (o.export_dir && (o.screenshot || o.bench_frames > 0))
+    return Error{"--export-dir is a run of its own: leave out --screenshot and --bench-frames"};
   if (o.screenshot && o.bench_frames > 0) {
     return Error{"--screenshot and --bench-frames are separate runs; give one of them"};
   }

@@ -43,9 +43,13 @@ struct Options {
   int bench_frames = 0;                    // > 0: render that many frames, print timings, exit
   std::optional<int> clock;                // step-through stopped after this many wavefronts
   bool gpu = false;                        // open the GPU window
+  std::optional<std::string> gpu_results;  // a recording the GPU window opens on
   std::optional<DrillLevel> drill;         // open the Drill window at this level
   std::optional<std::uint64_t> drill_seed;  // its questions' seed
   std::optional<std::string> drill_answer;  // answer its first question (screenshots, demos)
+  std::string lesson;                      // open this guided lesson (lesson_mode.hpp)
+  int step = 0;                            // at this step, 0-based (--step counts from 1)
+  std::optional<std::string> export_dir;   // with --lesson: every step as PNG + one Markdown
   bool help = false;
 };
 

@@ -2,11 +2,11 @@
 
 #include <charconv>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <system_error>
 
 #include "banklab/presets.hpp"
+#include "file_io.hpp"
 #include "options.hpp"
 
 namespace banklab::gui {
@@ -103,7 +103,9 @@ ParsedSettings parse_settings(std::string_view text) {
       std::string copy(value);
       char* end = nullptr;
       float z = std::strtof(copy.c_str(), &end);
-      if (copy.empty() || end != copy.c_str() + copy.size() || z < kMinZoom || z > kMaxZoom) {
+      // Written so that NaN fails too: every comparison with NaN is false.
+      bool in_range = z >= kMinZoom && z <= kMaxZoom;
+      if (copy.empty() || end != copy.c_str() + copy.size() || !in_range) {
         std::ostringstream os;
         os << where << "zoom is a number from " << kMinZoom << " to " << kMaxZoom << ", got '"
            << value << "'";
@@ -155,11 +157,12 @@ std::string format_settings(const Settings& s) {
 }
 
 ParsedSettings load_settings(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) return {};
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  ParsedSettings parsed = parse_settings(buffer.str());
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return {};
+  Expected<std::string> text =
+      cli::read_regular_file(file.string(), kMaxSettingsFileBytes, "settings file");
+  if (!text) return ParsedSettings{{}, {text.error() + "; using the defaults"}};
+  ParsedSettings parsed = parse_settings(*text);
   for (std::string& w : parsed.warnings) w = file.string() + ", " + w;
   return parsed;
 }
@@ -168,11 +171,13 @@ std::string save_settings(const std::filesystem::path& file, const Settings& s) 
   std::error_code ec;
   std::filesystem::create_directories(file.parent_path(), ec);
   if (ec) return "cannot create " + file.parent_path().string() + ": " + ec.message();
-  std::ofstream out(file);
-  out << format_settings(s);
-  out.close();
-  if (!out) return "cannot write " + file.string();
-  return {};
+  // Never replace or write into a FIFO or a device (a FIFO would block until read).
+  std::filesystem::file_status st = std::filesystem::status(file, ec);
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
+    return file.string() + ": not a regular file; settings are not saved";
+  }
+  Expected<bool> written = cli::write_file_atomically(file.string(), format_settings(s));
+  return written ? std::string() : written.error();
 }
 
 }  // namespace banklab::gui

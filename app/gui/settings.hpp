@@ -2,7 +2,9 @@
 // What banklab-gui remembers between runs: theme, colour scheme, zoom, the last lesson and the
 // drill's record, in a small "key = value" file next to ImGui's imgui.ini under
 // $XDG_CONFIG_HOME/banklab/ (falling back to ~/.config/banklab/). A bad line is reported and
-// skipped; it never stops the app.
+// skipped; it never stops the app. The file is read only when regular and at most
+// kMaxSettingsFileBytes long, written whole (a temporary file renamed), and a key this version
+// does not know is kept for the version that does.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -51,11 +53,13 @@ struct ParsedSettings {
 ParsedSettings parse_settings(std::string_view text);
 std::string format_settings(const Settings& s);
 
-// A missing file is not an error (first run): the defaults come back with no warning.
+// A missing file is not an error (first run): the defaults come back with no warning. A file
+// that cannot be read (not regular, too large) gives the defaults and a warning.
 ParsedSettings load_settings(const std::filesystem::path& file);
 // Creates the folder; returns "" or what went wrong, with the path.
 std::string save_settings(const std::filesystem::path& file, const Settings& s);
 
+inline constexpr std::size_t kMaxSettingsFileBytes = 64 * 1024;
 inline constexpr std::string_view kSettingsFileName = "banklab-gui.conf";
 inline constexpr std::string_view kImGuiIniFileName = "imgui.ini";
 

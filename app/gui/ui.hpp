@@ -31,7 +31,7 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
 // The File menu's items: export, save and open (ui_file.cpp).
 void file_menu(AppState& s);
 void draw_drill(AppState& s, Interaction& io);  // ui_drill.cpp
-void draw_code(AppState& s, Interaction& io);  // ui_code.cpp
+void draw_code(AppState& s, Interaction& io);   // ui_code.cpp
 
 inline const Palette& colours(const AppState& s) {
   return palette(s.user.settings.theme, s.user.settings.scheme);
@@ -60,6 +60,8 @@ enum class Action {
   next_view,    // presentation: banks, lanes, tile
   leave_stage,  // back to the windows from presentation or a comparison
   drill,
+  next_step,  // in a lesson
+  previous_step,
 };
 
 struct Shortcut {
@@ -80,6 +82,7 @@ struct PanelLayout {
   ImVec2 presets_pos, presets_size;
   ImVec2 controls_pos, controls_size;
   ImVec2 banks_pos, banks_size;
+  ImVec2 cuda_pos, cuda_size;
   ImVec2 arithmetic_pos, arithmetic_size;
   ImVec2 lanes_pos, lanes_size;
   ImVec2 tile_pos, tile_size;
@@ -87,6 +90,7 @@ struct PanelLayout {
   ImVec2 gpu_pos, gpu_size;  // floats over the bank view and the arithmetic when opened
   ImVec2 drill_pos, drill_size;  // floats over everything below the menu bar
 };
-PanelLayout default_layout(ImVec2 display, float menu_height, float scale);
+// `lesson`: a guided lesson is open, and the Lesson panel gets the room for its text.
+PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool lesson = false);
 
 }  // namespace banklab::gui

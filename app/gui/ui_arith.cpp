@@ -80,9 +80,12 @@ void lane_table(const Evaluation& e, const ViewStyle& v, Interaction& io) {
       }
     }
     // The whole row is the hover target, so the lane lights up in the other views.
+    // One ID per row (the lane): 32 selectables with one ID would act as one.
     ImGui::SameLine();
+    ImGui::PushID(l);
     ImGui::Selectable("##row", false,
                       ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap);
+    ImGui::PopID();
     if (ImGui::IsItemHovered()) io.hovering_lane = l;
   }
   if (mono) ImGui::PopFont();
@@ -97,7 +100,19 @@ void draw_arithmetic(const Derived& d, const ViewStyle& v, Interaction& io) {
   ImFont* mono = v.mono_font;
   ImGui::TextWrapped("%s", describe(d.scenario).c_str());
   ImGui::Separator();
-  if (draw_errors_instead(p, e.diagnostics, "the arithmetic")) return;
+  if (draw_errors_instead(p, e.diagnostics, "the arithmetic")) {
+    // A padded tile that cannot take the access: explain() adds, after the diagnostics, how
+    // the rows slip off alignment and which rows are legal (the tile view marks the others).
+    if (!d.tile_error.empty()) return;
+    const Explanation x = explain(d.scenario, e);
+    ImGui::PushTextWrapPos(0.0f);
+    for (std::size_t i = e.diagnostics.size(); i < x.steps.size(); ++i) {
+      ImGui::Bullet();
+      ImGui::TextUnformatted(x.steps[i].c_str());
+    }
+    ImGui::PopTextWrapPos();
+    return;
+  }
   const Explanation& x = *d.explanation;
   if (mono) ImGui::PushFont(mono);
   ImGui::PushTextWrapPos(0.0f);
@@ -111,8 +126,12 @@ void draw_arithmetic(const Derived& d, const ViewStyle& v, Interaction& io) {
   ImGui::Spacing();
   ImGui::PushTextWrapPos(0.0f);
   for (const std::string& step : x.steps) {
+    // The swizzle's address bits are drawn as columns of characters: monospace, unwrapped.
+    const bool drawing = step.starts_with("bit ") || step.starts_with("    ");
+    if (drawing && mono) ImGui::PushFont(mono);
     ImGui::Bullet();
     ImGui::TextUnformatted(step.c_str());
+    if (drawing && mono) ImGui::PopFont();
   }
   ImGui::PopTextWrapPos();
   ImGui::Spacing();

@@ -3,6 +3,7 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <string>
 
 #include "banklab/format.hpp"
@@ -19,6 +20,7 @@ bool parameters(CodeBox& c) {
   const float w = ImGui::GetFontSize() * 9.0f;
   ImGui::SetNextItemWidth(w);
   changed |= ImGui::InputInt3("block", c.block.data());
+  for (int& side : c.block) side = std::clamp(side, 1, 1024);  // what the core accepts
   help_marker(
       "blockDim.x, y, z: threadIdx of lane L in warp W is thread 32W + L of the block, "
       "x fastest. At most 1024 threads.");
@@ -31,6 +33,7 @@ bool parameters(CodeBox& c) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
     changed |= ImGui::InputInt("warp", &c.warp);
+    c.warp = std::clamp(c.warp, 0, 1024 / kWarpSize - 1);
   }
   ImGui::SetNextItemWidth(w);
   changed |= ImGui::InputTextWithHint("names", "j=0,k=8", &c.lets);
@@ -88,8 +91,12 @@ void draw_code(AppState& s, Interaction& io) {
       ImGui::InputTextMultiline("##code", &c.text, ImVec2(-1.0f, ImGui::GetTextLineHeight() * 5.5f),
                                 ImGuiInputTextFlags_AllowTabInput);
   if (!c.error.empty()) {
+    // The message wraps; the code line and its caret below it keep their columns.
+    const std::size_t newline = c.error.find('\n');
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours(s).error));
-    ImGui::TextUnformatted(c.error.c_str());
+    ImGui::TextWrapped("%s", c.error.substr(0, newline).c_str());
+    if (newline != std::string::npos && newline + 1 < c.error.size())
+      ImGui::TextUnformatted(c.error.c_str() + newline + 1);
     ImGui::PopStyleColor();
   }
   if (s.res.mono_font) ImGui::PopFont();

@@ -15,6 +15,11 @@
 namespace banklab::gui {
 namespace {
 
+void bounded_input_int(const char* label, int& value, int lo, int hi, int step_fast) {
+  ImGui::InputInt(label, &value, 1, step_fast);
+  value = std::clamp(value, lo, hi);
+}
+
 void tile_controls(AppState& s) {
   TileLayout& t = s.user.scenario.tile;
   ImGui::TextDisabled("TILE");
@@ -30,9 +35,11 @@ void tile_controls(AppState& s) {
     ImGui::EndCombo();
   }
   ImGui::PushItemWidth(w);
-  ImGui::InputInt("rows", &t.rows, 1, 8);
-  ImGui::InputInt("columns", &t.cols, 1, 8);
-  ImGui::InputInt("pad", &t.pad, 1, 4);
+  // Typed values are clamped to what the core accepts, so nothing downstream (the index
+  // slider's range, the tile's size) sees a number the core would refuse.
+  bounded_input_int("rows", t.rows, 1, kMaxTileSide, 8);
+  bounded_input_int("columns", t.cols, 1, kMaxTileSide, 8);
+  bounded_input_int("pad", t.pad, 0, kMaxTilePad, 4);
   help_marker("Elements appended to every row: tile[R][C + pad]. An odd row stride in words is "
               "coprime with 32 banks, so a column lands in 32 different banks.");
 
@@ -48,9 +55,9 @@ void tile_controls(AppState& s) {
   }
   if (t.swizzle.kind == SwizzleKind::cute) {
     Swizzle& c = t.swizzle.cute;
-    ImGui::SliderInt("B bits", &c.bits, 0, 5);
-    ImGui::SliderInt("M base", &c.base, 0, 8);
-    ImGui::SliderInt("S shift", &c.shift, 0, 8);
+    ImGui::SliderInt("B bits", &c.bits, 0, 5, "%d", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderInt("M base", &c.base, 0, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderInt("S shift", &c.shift, 0, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
     help_marker("x ^ ((x & yyy_mask) >> S): B bits taken from bit M+S are XORed into bit M of "
                 "the byte offset. S >= B keeps it a bijection.");
   }
@@ -87,14 +94,16 @@ void access_controls(AppState& s) {
   }
 
   if (sc.pattern != AccessPattern::custom) {
-    const char* what = sc.pattern == AccessPattern::row      ? "row"
-                       : sc.pattern == AccessPattern::column ? "column"
-                                                             : "chunk";
+    // The label names what the index counts; its ID is "index", not the label, which is also
+    // the text of an access radio button above ("row", "column"): one ID for two widgets
+    // made a click on the slider abort in ImGui's ButtonBehavior.
+    const char* what = sc.pattern == AccessPattern::row      ? "row###index"
+                       : sc.pattern == AccessPattern::column ? "column###index"
+                                                             : "chunk###index";
     ImGui::SetNextItemWidth(w * 1.6f);
     int limit = max_index(sc);
-    if (ImGui::SliderInt(what, &sc.index, 0, std::max(limit, 1))) {
-      sc.index = std::clamp(sc.index, 0, limit);
-    }
+    ImGui::SliderInt(what, &sc.index, 0, std::max(limit, 1), "%d", ImGuiSliderFlags_AlwaysClamp);
+    sc.index = std::clamp(sc.index, 0, limit);
     help_marker("Up / Down step through the columns (or rows, or chunks).");
   }
   if (sc.pattern != AccessPattern::matrix) {

@@ -1,6 +1,7 @@
 // The GPU window.
 //
 //   device_section      the GPU, or its state (no driver / no device / not built / error)
+//   results_section     the shipped recordings, Open results and Save results
 //   controls            matrix size, repetitions, the two buttons, progress and Cancel
 //   transpose_tab       bandwidth bars against the copy roof, the table, the reversal condition
 //   microbench_tab      SM clocks per access against predicted wavefronts, with the ideal line
@@ -9,8 +10,10 @@
 #include "ui_gpu.hpp"
 
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <initializer_list>
 #include <string>
 
@@ -85,6 +88,51 @@ void device_section(const GpuPanel& p, const Palette& c) {
                      "and the GPU is only there to confirm it.");
 }
 
+// Recorded results: without a GPU, the shipped recordings first; with one, a live run can be
+// saved. Any recording opens from a path.
+void results_section(GpuPanel& p, const Palette& c) {
+  const bool live = p.device && p.device->ok();
+  if (!live) {
+    ImGui::TextWrapped(
+        "Recorded results, made on a real GPU by 'banklab gpu-bench --record' and "
+        "drawn exactly as a run here would be:");
+    for (const std::filesystem::path& file : shipped_recordings()) {
+      const std::string label = "Show " + file.stem().string();
+      if (ImGui::Button(label.c_str())) {
+        const std::string why = open_recording(p, file);
+        p.results_message = why.empty() ? "showing " + file.filename().string() : why;
+      }
+      tooltip_on_hover(file.string());
+      ImGui::SameLine();
+    }
+  }
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
+  ImGui::InputTextWithHint("##results", "a recording's path (.json)", &p.results_path);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(p.results_path.empty());
+  if (ImGui::Button("Open results")) {
+    const std::string why = open_recording(p, p.results_path);
+    p.results_message = why.empty() ? "showing " + p.results_path : why;
+  }
+  ImGui::EndDisabled();
+  if (live) {
+    ImGui::SameLine();
+    const bool any = std::any_of(p.runs.begin(), p.runs.end(), [](const RunRecord& r) {
+      return r.recorded.empty() && r.suite && r.suite->ok();
+    });
+    ImGui::BeginDisabled(p.results_path.empty() || !any || p.busy());
+    if (ImGui::Button("Save results")) {
+      const std::string why = save_recording(p, p.results_path);
+      p.results_message = why.empty() ? "saved this session's runs to " + p.results_path : why;
+    }
+    ImGui::EndDisabled();
+    tooltip_on_hover(
+        "Writes this session's finished runs as a recording, which 'banklab "
+        "gpu-bench --replay' prints and this window shows on any machine.");
+  }
+  if (!p.results_message.empty()) text_coloured(c.text_dim, p.results_message);
+}
+
 void controls(GpuPanel& p, const Scenario& current, const Palette& c) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   if (ImGui::BeginCombo("matrix side", std::to_string(p.side).c_str())) {
@@ -96,6 +144,7 @@ void controls(GpuPanel& p, const Scenario& current, const Palette& c) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   ImGui::SliderInt("repetitions", &p.repetitions, 5, 100, "%d", ImGuiSliderFlags_AlwaysClamp);
+  ImGui::SameLine();
 
   const std::string run_why = run_blocker(p);
   ImGui::BeginDisabled(!run_why.empty());
@@ -245,6 +294,8 @@ void transpose_tab(const GpuPanel& p, const Palette& c) {
     return;
   }
   const gpu::SuiteReport& suite = *run.suite;
+  if (!run.recorded.empty())
+    banner(c.note, c.background, "Recorded, not measured here: " + run.recorded);
   run_status("The transpose suite:", suite.status, suite.error, c);
   if (suite.results.empty()) return;
   // The two numbers first: the bytes every variant moves, and the roof they are measured against.
@@ -319,6 +370,8 @@ void microbench_tab(const GpuPanel& p, const Palette& c) {
     return;
   }
   const gpu::PatternReport& report = *run.patterns;
+  if (!run.recorded.empty())
+    banner(c.note, c.background, "Recorded, not measured here: " + run.recorded);
   run_status("The microbenchmark:", report.status, report.error, c);
   if (report.results.empty()) return;
   if (report.sm_clock_mhz > 0) ImGui::Text("SM clock during the run: %.0f MHz", report.sm_clock_mhz);
@@ -333,7 +386,10 @@ void microbench_tab(const GpuPanel& p, const Palette& c) {
     ImGui::TableNextColumn();
     const bool on_screen = run.pattern_included && i == 0;
     const std::string name =
-        on_screen ? "on screen" : "sweep, " + std::to_string(r.predicted_wavefronts) + "-way";
+        i < run.pattern_labels.size()
+            ? run.pattern_labels[i]
+            : (on_screen ? "on screen"
+                         : "sweep, " + std::to_string(r.predicted_wavefronts) + "-way");
     ImGui::TextUnformatted(name.c_str());
     tooltip_on_hover(to_string(r.access));
     ImGui::TableNextColumn();
@@ -406,6 +462,7 @@ void measure_tab(const GpuPanel& p, const Scenario& current, const Palette& c) {
 std::string history_status(const RunRecord& run) {
   if (!run.suite) return "running";
   std::string text(gpu::status_name(run.suite->status));
+  if (!run.recorded.empty()) text += ", recorded";
   if (run.patterns && run.patterns->status != run.suite->status) {
     text += " / " + std::string(gpu::status_name(run.patterns->status));
   }
@@ -464,7 +521,7 @@ void history_tab(GpuPanel& p, const Palette& c) {
                           ImGuiSelectableFlags_SpanAllColumns)) {
       p.selected_run = static_cast<int>(i);
     }
-    tooltip_on_hover("pattern: " + run.pattern);
+    tooltip_on_hover(run.recorded.empty() ? "pattern: " + run.pattern : run.recorded);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(run.started.c_str());
     ImGui::TableNextColumn();
@@ -495,6 +552,7 @@ void history_tab(GpuPanel& p, const Palette& c) {
 void draw_gpu(GpuPanel& panel, const Scenario& current, const Palette& colours) {
   poll(panel);
   device_section(panel, colours);
+  results_section(panel, colours);
   ImGui::Separator();
   controls(panel, current, colours);
   if (!ImGui::BeginTabBar("##gpu")) return;

@@ -30,6 +30,9 @@ constexpr Shortcut kShortcuts[] = {
     {GLFW_KEY_V, "V", Action::next_view, "presentation: bank view, lane map, tile"},
     {GLFW_KEY_ESCAPE, "Esc", Action::leave_stage, "leave presentation or a comparison"},
     {GLFW_KEY_D, "D", Action::drill, "drill: predict the conflict, then see it"},
+    // Presentation clickers send Page Down / Page Up.
+    {GLFW_KEY_PAGE_DOWN, "PgDn", Action::next_step, "lesson: next step"},
+    {GLFW_KEY_PAGE_UP, "PgUp", Action::previous_step, "lesson: previous step"},
 };
 
 // The panels that draw the scenario on screen: a panel's controls, then its view.
@@ -81,6 +84,8 @@ const Panel kPanels[] = {
     {"Arithmetic", "Arithmetic", &Views::arithmetic, &PanelLayout::arithmetic_pos,
      &PanelLayout::arithmetic_size, 0, false,
      [](AppState& s, Interaction& io) { draw_arithmetic(s.derived, view_style(s), io); }},
+    {"CUDA: the line behind the access", "CUDA", &Views::cuda, &PanelLayout::cuda_pos,
+     &PanelLayout::cuda_size, 0, false, [](AppState& s, Interaction&) { draw_cuda(s); }},
     {"Lane map: lane -> bank", "Lane map", &Views::lanes, &PanelLayout::lanes_pos,
      &PanelLayout::lanes_size, ImGuiWindowFlags_NoScrollbar, false,
      [](AppState& s, Interaction& io) { draw_lanes(s.derived, view_style(s), io); }},
@@ -212,6 +217,12 @@ void apply_action(AppState& s, Action a) {
     case Action::help:
       s.user.views.help = !s.user.views.help;
       break;
+    case Action::next_step:
+      step_lesson(s, 1);
+      break;
+    case Action::previous_step:
+      step_lesson(s, -1);
+      break;
     case Action::zoom_in: change_zoom(s, kZoomStep); break;
     case Action::zoom_out: change_zoom(s, -kZoomStep); break;
     case Action::theme:
@@ -242,7 +253,7 @@ void handle_shortcuts(AppState& s) {
   }
 }
 
-PanelLayout default_layout(ImVec2 display, float menu_height, float scale) {
+PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool lesson) {
   PanelLayout l;
   float top = menu_height;
   float h = std::max(display.y - top, 1.0f);
@@ -250,7 +261,8 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale) {
   left = std::min(left, display.x * 0.4f);
   float right = display.x - left;
   float upper = std::floor(h * 0.6f);
-  float presets_h = std::floor(h * 0.36f);
+  // A lesson's text needs the room; the controls still show the step's scenario below it.
+  float presets_h = std::floor(h * (lesson ? 0.62f : 0.36f));
   l.presets_pos = ImVec2(0, top);
   l.presets_size = ImVec2(left, presets_h);
   l.controls_pos = ImVec2(0, top + presets_h);
@@ -258,8 +270,11 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale) {
   float banks_w = std::floor(right * 0.64f);
   l.banks_pos = ImVec2(left, top);
   l.banks_size = ImVec2(banks_w, upper);
+  float arithmetic_h = std::floor(upper * 0.62f);
   l.arithmetic_pos = ImVec2(left + banks_w, top);
-  l.arithmetic_size = ImVec2(right - banks_w, upper);
+  l.arithmetic_size = ImVec2(right - banks_w, arithmetic_h);
+  l.cuda_pos = ImVec2(left + banks_w, top + arithmetic_h);
+  l.cuda_size = ImVec2(right - banks_w, upper - arithmetic_h);
   float lanes_w = std::floor(right * 0.42f);  // 32 lane boxes of 12 px or more at 1280 wide
   float code_w = std::floor(right * 0.26f);
   l.lanes_pos = ImVec2(left, top + upper);
@@ -285,6 +300,7 @@ ViewStyle view_style(const AppState& s) {
   v.served = s.user.step.served;
   v.playing = s.user.step.playing;
   v.tile_physical = s.user.tile_physical;
+  if (in_lesson(s)) v.highlights = &s.lesson.filled.highlights;
   return v;
 }
 
@@ -302,7 +318,7 @@ void draw_app(AppState& s) {
   refresh(s);
 
   float menu_height = menu_bar(s);
-  PanelLayout l = default_layout(imgui.DisplaySize, menu_height, ui_scale());
+  PanelLayout l = default_layout(imgui.DisplaySize, menu_height, ui_scale(), in_lesson(s));
   // A panel that is closed this frame leaves no stale cells: the geometry starts empty.
   Interaction io{&s.frame.draw};
   if (s.user.stage.presenting || !s.user.stage.compare.empty()) {

@@ -7,6 +7,11 @@
 namespace banklab::gui {
 
 void draw_presets(AppState& s) {
+  if (in_lesson(s)) {  // a guided lesson takes the panel until the user leaves it
+    draw_lesson_step(s);
+    return;
+  }
+  draw_lesson_chooser(s);
   std::span<const Preset> all = presets();
   const Palette& p = colours(s);
   if (s.user.preset >= 0) {

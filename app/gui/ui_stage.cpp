@@ -60,9 +60,11 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
     return f;
   }
   refresh_compared(s);
-  // No step-through and no tile (its heat map is the scenario on screen's) in a comparison.
+  // No step-through, no tile (its heat map is the scenario on screen's) and no lesson step's
+  // highlights (they belong to the scenario on screen) in a comparison.
   st.served = kAllServed;
   st.hovered_lane = -1;
+  st.highlights = {};
   const figures::View view =
       s.user.stage.view == StageView::lanes ? figures::View::lanes : figures::View::banks;
   const float w = std::floor(area.width() / static_cast<float>(items.size()));

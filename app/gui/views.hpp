@@ -19,6 +19,7 @@
 #include <climits>
 #include <span>
 
+#include "banklab/lesson.hpp"
 #include "derived.hpp"
 #include "draw_queue.hpp"
 #include "geometry.hpp"
@@ -37,6 +38,7 @@ struct ViewStyle {
   int served = kAllServed;           // step-through: wavefronts served so far
   bool playing = false;              // step-through running (the current row is outlined)
   bool tile_physical = false;        // tile view: slots as stored, not elements where they belong
+  const Highlights* highlights = nullptr;  // a lesson step's lanes, banks, rows and elements
 };
 
 // What the views report back. The caller decides what to do with it: the main window stores

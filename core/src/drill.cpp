@@ -388,7 +388,7 @@ std::string wavefronts_text(const Analysis& a) {
 
 }  // namespace
 
-using drill_detail::kReversalSms;
+
 
 std::string drill_detail::tbps(double v) {
   return format("%.2f TB/s", v);
@@ -396,8 +396,8 @@ std::string drill_detail::tbps(double v) {
 
 Reversal reversal(const Analysis& a) {
   Reversal r;
-  r.hbm_tbps = drill_detail::kHbmTbps;
-  const double full = drill_detail::conflict_free_shared_tbps();
+  r.hbm_tbps = kLessonHbmTbps;
+  const double full = kLessonSharedTbps;
   r.shared_tbps = a.wavefront_count() == 0 ? full : full * a.ideal_wavefronts / a.wavefront_count();
   return r;
 }
@@ -546,9 +546,9 @@ Grade grade_worth(const Question& q, std::string_view text) {
                                             : "leave it: shared memory stays above HBM";
   g.verdict = (g.right ? "Right: " : "Wrong: ") + fact + ".";
   const Analysis& a = *e.analysis;
-  g.details.push_back("shared memory, whole GPU: " + std::to_string(kReversalSms) + " SMs x " +
+  g.details.push_back("shared memory, whole GPU: " + std::to_string(kLessonSms) + " SMs x " +
                       std::to_string(kWavefrontBytes) + " B per clock x " +
-                      std::string(drill_detail::kReversalClockText) + " x " +
+                      std::string(kLessonClockText) + " x " +
                       std::to_string(a.ideal_wavefronts) + "/" +
                       std::to_string(a.wavefront_count()) +
                       " (ideal over wavefronts) = " + drill_detail::tbps(r.shared_tbps));

@@ -165,9 +165,9 @@ Draw worth(SplitMix64& rng) {
   d.premise =
       "This column read is the shared-memory side of a large transpose, and the profile "
       "shows HBM near its peak of " +
-      tbps(kHbmTbps) + " (H100 SXM). Shared memory moves " + std::to_string(kReversalSms) +
+      tbps(kLessonHbmTbps) + " (H100 SXM). Shared memory moves " + std::to_string(kLessonSms) +
       " SMs x " + std::to_string(kWavefrontBytes) + " B per clock at " +
-      std::string(kReversalClockText) + ", about " + tbps(conflict_free_shared_tbps()) +
+      std::string(kLessonClockText) + ", about " + tbps(kLessonSharedTbps) +
       " when conflict-free, divided by the wavefronts per ideal.";
   return d;
 }

@@ -5,18 +5,12 @@
 #include <vector>
 
 #include "banklab/drill.hpp"
+#include "banklab/reversal.hpp"
 
 namespace banklab::drill_detail {
 
-// The lesson's reversal arithmetic ("The reversal condition"), in one place: the whole GPU's
-// shared memory at one 128-byte wavefront per clock per SM, against HBM3 on an H100 SXM.
-inline constexpr int kReversalSms = 132;
-inline constexpr double kReversalClockHz = 1.7e9;
-inline constexpr std::string_view kReversalClockText = "1.7 GHz";  // kReversalClockHz, as said
-inline constexpr double kHbmTbps = 3.35;
-constexpr double conflict_free_shared_tbps() {
-  return kReversalSms * kWavefrontBytes * kReversalClockHz / 1e12;
-}
+// The lesson's reversal arithmetic comes from banklab/reversal.hpp (kLesson*), shared with the
+// GPU window and gpu-bench.
 std::string tbps(double v);  // "28.72 TB/s"
 
 // Every index the scenario's pattern takes on its tile: the columns (in units of a lane's k

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 namespace banklab {
@@ -112,6 +113,142 @@ std::string plural(std::int64_t n, const std::string& one, const std::string& ma
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// The culprits of one phase: its busiest bank, the lanes that want it, their distinct words.
+Culprits culprits_in(const Analysis& a, int phase) {
+  Culprits c;
+  const Phase& ph = a.phases[static_cast<std::size_t>(phase)];
+  if (!ph.active_lanes) return c;
+  c.phase = phase;
+  c.bank = ph.busiest_bank;
+  c.ways = ph.wavefront_count;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!(ph.active_lanes >> lane & 1u)) continue;
+    const LaneRecord& l = a.lanes[lane];
+    bool wants = false;
+    for (int k = 0; k < l.word_count; ++k) {
+      if (l.banks[k] != c.bank) continue;
+      wants = true;
+      c.words.push_back(l.words[k]);
+    }
+    if (wants) c.lanes.push_back(lane);
+  }
+  std::sort(c.words.begin(), c.words.end());
+  c.words.erase(std::unique(c.words.begin(), c.words.end()), c.words.end());
+  return c;
+}
+
+// "lanes 0, 8, 16 and 24 all want bank 0" (or "lane 3 and lane ..."): the verdict's culprits.
+std::string culprit_line(const Analysis& a) {
+  const Culprits c = busiest(a);
+  if (c.lanes.empty()) return "no active lane";
+  const bool all = c.lanes.size() > 2 && c.lanes.size() < kWarpSize;
+  return list_lanes(c.lanes) + (all ? " all want" : " want") + " bank " + std::to_string(c.bank) +
+         ", " + plural(c.ways, "word", "distinct words");
+}
+
+// A fixed word stride s over 32 single-word lanes of one phase: the general rule, which the
+// count always agrees with (the words w0 + sL take 32 / gcd(s, 32) banks, gcd(s, 32) each).
+void add_stride_rule(const Analysis& a, Explanation* x) {
+  const std::optional<std::int64_t> stride = word_stride(a);
+  if (!stride) return;
+  const std::int64_t s = *stride;
+  const std::int64_t g = std::gcd(s, std::int64_t{kBankCount});
+  x->steps.push_back(
+      "the rule: a word stride s spreads 32 lanes over 32 / gcd(s, 32) banks, "
+      "gcd(s, 32) lanes to a bank; here s = " +
+      std::to_string(s) + ", gcd = " + std::to_string(g) + ": " +
+      plural(kBankCount / g, "bank", "banks") + ", " + std::to_string(g) + "-way" +
+      (g == 1 ? " (s is odd, so coprime with 32)" : ""));
+}
+
+// The address bits a byte-offset swizzle moves, drawn as bits:
+//   bit  9 8 7 6 5 4 3 2 1 0
+//        y y y z z z . . . .    z ^= y
+void add_swizzle_bits(const TileLayout& t, Explanation* x) {
+  const Swizzle z = t.swizzle.byte_swizzle();
+  const int top = z.period_log2() - 1;
+  std::string bits = "bit ", marks = "    ";
+  for (int b = top; b >= 0; --b) {
+    const std::string n = std::to_string(b);
+    const bool y = b >= z.base + z.shift && b < z.base + z.shift + z.bits;
+    const bool zz = b >= z.base && b < z.base + z.bits;
+    bits += " " + n;
+    marks += std::string(n.size(), ' ') + (y ? "y" : zz ? "z" : ".");
+  }
+  x->steps.push_back(bits);
+  x->steps.push_back(marks + "   apply(x) = x ^ ((x & " + std::to_string(z.yyy_mask()) + ") >> " +
+                     std::to_string(z.shift) + "): bits y are XORed into bits z");
+  const int pitch_log2 = std::countr_zero(static_cast<std::uint64_t>(t.pitch_bytes()));
+  if (std::has_single_bit(static_cast<std::uint64_t>(t.pitch_bytes())) &&
+      z.base + z.shift >= pitch_log2) {
+    x->steps.push_back("with " + std::to_string(t.pitch_bytes()) + "-byte rows, bits " +
+                       std::to_string(pitch_log2) + " and up are the row number and bits " +
+                       std::to_string(z.base) + ".." + std::to_string(z.base + z.bits - 1) +
+                       " the " + std::to_string(1 << z.base) +
+                       "-byte chunk: each row XORs its "
+                       "chunk index with its own row bits, a permutation of the row's chunks, so "
+                       "rows that shared banks now use different ones");
+  }
+}
+
+// c ^ r: why the XOR swizzle is conflict-free, with the lanes of this access as the example.
+void add_xor_argument(const Scenario& s, const std::array<LaneElements, kWarpSize>& elements,
+                      Explanation* x) {
+  const TileLayout& t = s.tile;
+  x->steps.push_back("for a fixed row r, c -> c ^ (r mod " + std::to_string(t.cols) +
+                     ") is its own inverse, so it permutes the row's " + std::to_string(t.cols) +
+                     " columns: a row write still covers every column once and the tile wastes "
+                     "no bytes");
+  if (s.pattern != AccessPattern::column) return;
+  std::string example;
+  for (int lane = 0; lane < 4 && lane < t.rows; ++lane) {
+    const Cell c = elements[lane].first;
+    example += (lane ? ", " : "") + std::string("lane ") + std::to_string(lane) + " -> column " +
+               std::to_string(t.physical_cell(c.row, c.col).col);
+  }
+  x->steps.push_back(
+      "reading column c, lane L (row L) finds its element at column c ^ L, "
+      "different for every lane: " +
+      example + ", ...");
+}
+
+// Rows that cannot take a vector access because the pad shifts their start off alignment;
+// false when the rows are all aligned (or the access is not wider than an element).
+bool add_alignment(const Scenario& s, Explanation* x) {
+  const TileLayout& t = s.tile;
+  const int width = s.effective_width();
+  if (width <= t.elem_bytes() || s.pattern == AccessPattern::custom) return false;
+  const RowAlignment r = row_alignment(t, width);
+  if (r.step == 0) return false;
+  const std::string w = std::to_string(width);
+  x->steps.push_back("row pitch " + std::to_string(r.pitch) + " B; " + std::to_string(r.pitch) +
+                     " mod " + w + " = " + std::to_string(r.step) + ": row r starts " +
+                     std::to_string(r.step) + "r mod " + w + " bytes past a " + w +
+                     "-byte boundary");
+  x->steps.push_back("aligned: r a multiple of " + std::to_string(r.period) + ", " +
+                     list_numbers({r.aligned.begin(), r.aligned.end()}, "rows") +
+                     "; misaligned: " + std::to_string(r.misaligned.size()) + " of " +
+                     std::to_string(t.rows) + " rows (" + std::to_string(r.period - 1) + " in " +
+                     std::to_string(r.period) + ")");
+  x->steps.push_back("a " + w + "-byte access must start on a " + w +
+                     "-byte boundary, so only the aligned rows can take it; a pad of " +
+                     std::to_string(r.aligning_pad) + " (" +
+                     std::to_string(std::int64_t{t.cols + r.aligning_pad} * t.elem_bytes()) +
+                     "-byte rows) aligns every row");
+  return true;
+}
+
+// What the pad costs in shared memory.
+void add_pad_cost(const TileLayout& t, Explanation* x) {
+  if (t.pad <= 0) return;
+  const PadCost c = pad_cost(t);
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.1f%%", c.percent);
+  x->steps.push_back("the pad costs " + std::to_string(t.rows) + " x " + std::to_string(t.pad) +
+                     " x " + std::to_string(t.elem_bytes()) + " B = " + std::to_string(c.bytes) +
+                     " B, " + pct + " of the " + std::to_string(c.tile_bytes) + "-byte tile");
+}
+
 std::string phase_structure(const Analysis& a) {
   const WarpAccess& x = a.access;
   if (is_matrix_op(x.op)) {
@@ -166,9 +303,12 @@ void add_counting_steps(const Analysis& a, Explanation* x) {
     if (ph.wavefront_count == 1) {
       line += "no bank holds two of them -> 1 wavefront";
     } else {
+      const Culprits c = culprits_in(a, static_cast<int>(p));
       line += "bank " + std::to_string(ph.busiest_bank) + " holds " +
-              std::to_string(ph.wavefront_count) + " -> " + std::to_string(ph.wavefront_count) +
-              "-way, " + std::to_string(ph.wavefront_count) + " wavefronts";
+              std::to_string(ph.wavefront_count) + " of them (" + list_lanes(c.lanes) +
+              (c.lanes.size() > 1 ? " want " : " wants ") + list_numbers(c.words, "words") +
+              ") -> " + std::to_string(ph.wavefront_count) + "-way, " +
+              std::to_string(ph.wavefront_count) + " wavefronts";
     }
     x->steps.push_back(line);
     if (a.phases.size() > 4 && p == 3) {
@@ -197,23 +337,14 @@ void add_counting_steps(const Analysis& a, Explanation* x) {
                        "where " + std::to_string(ideal) + " would do: " + share +
                        " of shared-memory bandwidth");
   }
-  if (a.max_ways >= 8) {
-    x->caveats.push_back("A conflict this deep shows even in an HBM-bound kernel: measured on the "
-                         "H200, the fp32 transpose through tile[32][32] (32-way) ran at 1372 GB/s "
-                         "against 2470 GB/s through tile[32][33].");
-  } else if (a.max_ways >= 2) {
-    x->caveats.push_back("A 2- to 4-way conflict often hides behind HBM: measured on the H200, the "
-                         "fp32 transpose through tile[32][36] (4-way) ran at 2464 GB/s, as fast as "
-                         "tile[32][33]. Fix it where shared memory is the bottleneck.");
-  }
   if (w == 0) {
     x->verdict = "no active lane: 0 wavefronts";
   } else if (a.bank_conflicts() == 0) {
     x->verdict = "conflict-free: " + plural(w, "wavefront", "wavefronts") +
                  ", the minimum for this request";
   } else {
-    x->verdict = std::to_string(a.max_ways) + "-way bank conflict: " +
-                 plural(w, "wavefront", "wavefronts") + " where " + std::to_string(ideal) +
+    x->verdict = std::to_string(a.max_ways) + "-way bank conflict (" + culprit_line(a) +
+                 "): " + plural(w, "wavefront", "wavefronts") + " where " + std::to_string(ideal) +
                  " would do (" + std::to_string(a.bank_conflicts()) + " excess)";
   }
 }
@@ -233,18 +364,13 @@ std::string lane_example(const Analysis& a, const std::array<LaneElements, kWarp
   return line;
 }
 
+// Lane 0, the busiest bank's lanes (up to four) and the last active lane: the example always
+// shows the lanes that collide.
 void add_lane_examples(const Analysis& a, const std::array<LaneElements, kWarpSize>* elements,
                        Explanation* x) {
-  std::vector<int> shown;
-  int last = -1;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (!a.lanes[lane].active) continue;
-    if (shown.size() < 3) shown.push_back(lane);
-    last = lane;
-  }
-  if (last >= 0 && std::find(shown.begin(), shown.end(), last) == shown.end()) shown.push_back(last);
+  const std::vector<int> shown = example_lanes(a);
   for (std::size_t i = 0; i < shown.size(); ++i) {
-    if (i == 3 && shown[i] > shown[i - 1] + 1) x->steps.push_back("...");
+    if (i > 0 && shown[i] > shown[i - 1] + 1) x->steps.push_back("...");
     x->steps.push_back(lane_example(a, elements, shown[i]));
   }
 }
@@ -342,16 +468,25 @@ void add_index_sweep(const Scenario& s, const Evaluation& e, Explanation* x) {
   const int limit = std::min(count, 256);
   std::map<int, std::vector<int>> by_wavefronts;
   Scenario probe = s;
+  int off_edge = 0;  // indices whose warp runs past the tile's edge
   for (int i = 0; i < limit; ++i) {
     probe.index = i;
     const Evaluation pe = evaluate(probe);
     if (!pe.ok()) return;
+    // A warp that runs off the tile's edge leaves lanes idle: a different access, not a
+    // property of the layout.
+    if (pe.analysis->active_lanes != e.analysis->active_lanes) {
+      ++off_edge;
+      continue;
+    }
     by_wavefronts[pe.analysis->wavefront_count()].push_back(i);
   }
   const std::string what = s.pattern == AccessPattern::column ? "column" : "row";
   if (by_wavefronts.size() < 2) {
-    x->steps.push_back("the same count holds for every one of the " + std::to_string(limit) + " " +
-                       what + "s" + (limit < count ? " checked" : ""));
+    x->steps.push_back("the same count holds for every one of the " +
+                       std::to_string(limit - off_edge) + " " + what + "s" +
+                       (limit < count ? " checked" : "") +
+                       (off_edge ? " whose warp stays inside the tile" : ""));
     return;
   }
   const int here = e.analysis->wavefront_count();
@@ -398,10 +533,24 @@ Explanation explain(const Scenario& s, const Evaluation& e) {
   if (!e.ok()) {
     x.verdict = "cannot analyse: " + first_error(e.diagnostics);
     for (const Diagnostic& d : e.diagnostics) x.steps.push_back(d.message);
+    if (s.tile.check().empty() && add_alignment(s, &x)) {
+      const RowAlignment r = row_alignment(s.tile, s.effective_width());
+      x.verdict = "cannot analyse: " + std::to_string(r.misaligned.size()) + " of " +
+                  std::to_string(s.tile.rows) + " rows (" + std::to_string(r.period - 1) + " in " +
+                  std::to_string(r.period) + ") are misaligned for " + std::to_string(r.width) +
+                  "-byte accesses; " + first_error(e.diagnostics);
+    }
     return x;
   }
-  if (s.pattern != AccessPattern::custom) add_formula(s, &x);
+  if (s.pattern != AccessPattern::custom) {
+    add_formula(s, &x);
+    if (s.tile.swizzle.kind == SwizzleKind::xor_columns) add_xor_argument(s, e.elements, &x);
+    if (s.tile.swizzle.kind != SwizzleKind::none && s.tile.swizzle.kind != SwizzleKind::xor_columns)
+      add_swizzle_bits(s.tile, &x);
+    add_pad_cost(s.tile, &x);
+  }
   add_lane_examples(*e.analysis, &e.elements, &x);
+  add_stride_rule(*e.analysis, &x);
   add_counting_steps(*e.analysis, &x);
   add_index_sweep(s, e, &x);
   for (const Diagnostic& d : e.diagnostics)
@@ -414,8 +563,104 @@ Explanation explain(const Analysis& a) {
   x.formula = "lane at byte a, width w -> words a/4 .. (a+w-1)/4 -> bank = word mod 32";
   x.bank_expression = "bank = (byte / 4) mod 32";
   add_lane_examples(a, nullptr, &x);
+  add_stride_rule(a, &x);
   add_counting_steps(a, &x);
   return x;
+}
+
+std::optional<std::int64_t> word_stride(const Analysis& a) {
+  if (a.phases.size() != 1 || a.active_lanes != kWarpSize) return std::nullopt;
+  const std::int64_t s = a.lanes[1].words[0] - a.lanes[0].words[0];
+  if (s <= 0) return std::nullopt;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const LaneRecord& l = a.lanes[lane];
+    if (l.word_count != 1 || (lane > 0 && l.words[0] - a.lanes[lane - 1].words[0] != s))
+      return std::nullopt;
+  }
+  return s;
+}
+
+std::vector<int> example_lanes(const Analysis& a) {
+  std::vector<int> shown;
+  int last = -1;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!a.lanes[lane].active) continue;
+    if (shown.empty()) shown.push_back(lane);
+    last = lane;
+  }
+  if (last < 0) return shown;
+  const Culprits c = busiest(a);
+  if (c.lanes.size() > 1)
+    for (std::size_t i = 0; i < c.lanes.size() && i < 4; ++i) shown.push_back(c.lanes[i]);
+  // No collision to show: the first three active lanes, as the lesson walks them.
+  for (int lane = shown[0] + 1; shown.size() < 3 && lane < last; ++lane)
+    if (a.lanes[lane].active) shown.push_back(lane);
+  shown.push_back(last);
+  std::sort(shown.begin(), shown.end());
+  shown.erase(std::unique(shown.begin(), shown.end()), shown.end());
+  return shown;
+}
+
+Culprits busiest(const Analysis& a) {
+  int worst = -1;
+  for (std::size_t p = 0; p < a.phases.size(); ++p)
+    if (a.phases[p].active_lanes &&
+        (worst < 0 || a.phases[p].wavefront_count > a.phases[worst].wavefront_count))
+      worst = static_cast<int>(p);
+  return worst < 0 ? Culprits{} : culprits_in(a, worst);
+}
+
+RowAlignment row_alignment(const TileLayout& t, int width) {
+  RowAlignment r;
+  r.width = width;
+  r.pitch = t.pitch_bytes();
+  r.step = width > 0 ? r.pitch % width : 0;
+  r.period = width > 0 ? static_cast<int>(width / std::gcd(r.pitch, std::int64_t{width})) : 1;
+  for (int row = 0; row < t.rows; ++row)
+    (row % r.period == 0 ? r.aligned : r.misaligned).push_back(row);
+  r.aligning_pad = t.pad;
+  while (width > 0 && std::int64_t{t.cols + r.aligning_pad} * t.elem_bytes() % width != 0)
+    ++r.aligning_pad;
+  return r;
+}
+
+PadCost pad_cost(const TileLayout& t) {
+  PadCost c;
+  c.bytes = std::int64_t{t.rows} * t.pad * t.elem_bytes();
+  c.tile_bytes = t.size_bytes();
+  c.percent = c.tile_bytes > 0
+                  ? 100.0 * static_cast<double>(c.bytes) / static_cast<double>(c.tile_bytes)
+                  : 0.0;
+  return c;
+}
+
+std::string list_numbers(const std::vector<std::int64_t>& v, const std::string& what) {
+  const std::string lead = v.size() == 1 ? what.substr(0, what.size() - 1) : what;
+  std::string out = lead + " ";
+  if (v.empty()) return "no " + what;
+  bool progression = v.size() > 6;
+  for (std::size_t i = 2; progression && i < v.size(); ++i)
+    progression = v[i] - v[i - 1] == v[1] - v[0];
+  if (progression && v[1] - v[0] == 1)
+    return out + std::to_string(v[0]) + "-" + std::to_string(v.back());
+  if (progression) {
+    return out + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) +
+           ", ..., " + std::to_string(v.back());
+  }
+  if (v.size() > 6) {
+    for (std::size_t i = 0; i < 4; ++i) out += std::to_string(v[i]) + ", ";
+    return out + "... (" + std::to_string(v.size()) + " " + what + ")";
+  }
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i > 0) out += i + 1 == v.size() ? " and " : ", ";
+    out += std::to_string(v[i]);
+  }
+  return out;
+}
+
+std::string list_lanes(const std::vector<int>& lanes) {
+  if (lanes.size() == kWarpSize) return "all 32 lanes";
+  return list_numbers(std::vector<std::int64_t>(lanes.begin(), lanes.end()), "lanes");
 }
 
 std::string to_text(const Explanation& x) {

@@ -149,7 +149,10 @@ Value Evaluator::name(const Node& n) {
   if (shape_ && n.text == shape_->array.name) {
     return {.kind = Value::Kind::array, .v = 0, .bytes = shape_->sizes[0], .level = 0};
   }
-  fail(n.pos, n.text + " is not defined: add --let " + n.text + "=VALUE");
+  std::string hint = params_.let_hint;
+  if (const std::size_t at = hint.find("NAME"); at != std::string::npos)
+    hint.replace(at, 4, n.text);
+  fail(n.pos, n.text + " is not defined: " + hint);
 }
 
 Value Evaluator::eval(int node) {
@@ -696,7 +699,9 @@ CodeResult evaluate_code(std::span<const CodeSource> sources, const KernelParams
       if (!valid_name(name)) fail(kNowhere, "--let " + name + ": a name is a C++ identifier");
     }
     const auto [bx, by, bz] = params.block;
-    if (bx < 1 || by < 1 || bz < 1 || std::int64_t{bx} * by * bz > 1024) {
+    // Each side is checked before the product, so the product of three ints cannot overflow.
+    if (bx < 1 || by < 1 || bz < 1 || bx > 1024 || by > 1024 || bz > 1024 ||
+        std::int64_t{bx} * by * bz > 1024) {
       fail(kNowhere, "a block has 1 to 1024 threads, each side at least 1");
     }
     if (params.extern_bytes < 1 || params.extern_bytes > kSharedMemoryBytes) {

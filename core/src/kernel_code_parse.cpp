@@ -15,8 +15,10 @@ void fail(Pos pos, std::string message) {
 
 namespace {
 
-constexpr int kMaxDepth = 200;        // nesting of parentheses and operators
-constexpr int kMaxExpansions = 4096;  // macro expansions in one code
+constexpr int kMaxDepth = 200;             // nesting of parentheses and operators
+constexpr int kMaxExpansions = 1000;       // macro expansions in one code
+constexpr std::size_t kMaxTokens = 20000;  // tokens once the macros are expanded
+constexpr std::size_t kMaxMacros = 64;     // #defines (each has a bit in Token::hidden)
 
 // clang-format off
 const TypeRef kTypes[] = {
@@ -59,6 +61,9 @@ struct Token {
   std::int64_t number = 0;
   Pos pos;
   bool line_start = false;  // the first token of its line (ends a #define)
+  // The macros this token came out of (bit i: macros_[i]): as in the preprocessor, a macro's
+  // name inside its own expansion is not expanded again.
+  std::uint64_t hidden = 0;
 };
 
 bool name_start(char c) {
@@ -260,7 +265,13 @@ class Parser {
     }
     if (is(";")) ++pos_;
     if (body.empty()) fail(name.pos, "#define " + name.text + " has no value");
-    macros_.emplace_back(name.text, std::move(body));
+    const auto old = std::ranges::find(macros_, name.text, &Macro::first);
+    if (old != macros_.end()) {
+      old->second = std::move(body);  // a redefinition replaces the body
+    } else {
+      if (macros_.size() == kMaxMacros) fail(name.pos, "more than 64 #defines");
+      macros_.emplace_back(name.text, std::move(body));
+    }
     expand_macro();
   }
 
@@ -269,13 +280,17 @@ class Parser {
     while (peek().kind == Tok::name) {
       const auto it = std::ranges::find(macros_, peek().text, &Macro::first);
       if (it == macros_.end()) return;
-      if (++expansions_ > kMaxExpansions)
-        fail(peek().pos, "#define " + peek().text + " expands without end");
-      const bool line_start = peek().line_start;
+      const std::uint64_t bit = std::uint64_t{1} << (it - macros_.begin());
+      if (peek().hidden & bit) return;  // inside its own expansion: a plain name
+      if (++expansions_ > kMaxExpansions || tokens_.size() + it->second.size() > kMaxTokens) {
+        fail(peek().pos, "#define " + peek().text + " expands to too much code");
+      }
+      const Token replaced = peek();
+      std::vector<Token> body = it->second;
+      for (Token& t : body) t.hidden |= replaced.hidden | bit;
+      body.front().line_start = replaced.line_start;
       tokens_.erase(tokens_.begin() + static_cast<std::ptrdiff_t>(pos_));
-      tokens_.insert(tokens_.begin() + static_cast<std::ptrdiff_t>(pos_), it->second.begin(),
-                     it->second.end());
-      tokens_[pos_].line_start = line_start;
+      tokens_.insert(tokens_.begin() + static_cast<std::ptrdiff_t>(pos_), body.begin(), body.end());
     }
   }
 

@@ -13,8 +13,8 @@ namespace banklab {
 
 namespace {
 
-constexpr int kMaxSide = 4096;
-constexpr int kMaxPad = 1024;
+constexpr int kMaxSide = kMaxTileSide;
+constexpr int kMaxPad = kMaxTilePad;
 
 // Does the byte swizzle map the tile's bytes [0, size) onto themselves? The swizzle only
 // changes bits below 2^period_log2, so whole periods are permuted in place; only a last,

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "banklab/format.hpp"
+
 namespace banklab {
 
 namespace {
@@ -42,6 +44,8 @@ Scenario all_lanes_on(Op op, int width, std::int64_t offset) {
 
 constexpr SwizzleSpec kNone{};
 constexpr SwizzleSpec kXor{SwizzleKind::xor_columns, {}};
+constexpr SwizzleSpec kTma32{SwizzleKind::tma32, {}};
+constexpr SwizzleSpec kTma64{SwizzleKind::tma64, {}};
 constexpr SwizzleSpec kTma128{SwizzleKind::tma128, {}};
 constexpr int kInvalid = -1;  // the lesson is the diagnostic: the layout cannot do this access
 
@@ -54,10 +58,16 @@ const std::vector<Preset>& table() {
        "The row-wise write is fine: lane c writes word 32r + c, bank c, 32 banks in one wavefront.",
        tile_access(DType::fp32, 32, 32, 0, kNone, AccessPattern::row, Op::st, 0), 1},
       {"fp32-pad1", "float tile[32][33], column read",
-       "A one-float pad makes the stride 33 words, coprime with 32: bank (r + c) mod 32, 1 wavefront.",
+       "A one-float pad makes the stride 33 words, coprime with 32: bank (r + c) mod 32, 1 "
+       "wavefront.",
        column(DType::fp32, 1, kNone, 0), 1},
+      {"fp32-pad1-row-write", "float tile[32][33], row write",
+       "The padded row write stays conflict-free: bank (r + c) mod 32 still takes 32 banks in a "
+       "row.",
+       tile_access(DType::fp32, 32, 32, 1, kNone, AccessPattern::row, Op::st, 5), 1},
       {"fp32-pad1-vec16-store", "float tile[32][33], float4 row store",
-       "A 132-byte row is not a multiple of 16: every other row's float4 stores are misaligned.",
+       "132 mod 16 = 4: row r starts 4r mod 16 bytes off alignment, so 3 rows in 4 refuse float4 "
+       "stores.",
        tile_access(DType::fp32, 32, 32, 1, kNone, AccessPattern::row, Op::st, 0, 16), kInvalid},
       {"fp32-pad4", "float tile[32][36], column read",
        "The 16-byte-aligned pad: bank (4r + c) mod 32 takes only 8 banks, a 4-way conflict.",
@@ -78,16 +88,19 @@ const std::vector<Preset>& table() {
        "Idle lanes cost nothing: 16 active lanes in one bank are 16 wavefronts.",
        with_lanes(column(DType::fp32, 0, kNone, 0), 0x0000FFFFu), 16},
       {"bf16-naive", "bf16 tile[32][32], column read",
-       "Two bf16 per word: word 16r + c/2 puts even rows in bank c/2 and odd rows in 16 + c/2, 16-way.",
+       "Two bf16 per word: word 16r + c/2 puts even rows in bank c/2 and odd rows in 16 + c/2, "
+       "16-way.",
        column(DType::bf16, 0, kNone, 0), 16},
       {"bf16-pad1", "bf16 tile[32][33], even column read",
        "66-byte rows spread an even column over 32 banks: 1 wavefront.",
        column(DType::bf16, 1, kNone, 2), 1},
       {"bf16-pad1-odd", "bf16 tile[32][33], odd column read",
-       "The lesson's shortcut fails for odd columns: lanes 2j and 2j+1 share a bank, 2-way (measured).",
+       "Odd columns break the shortcut: lanes 0 and 31 both want bank 1 (words 1 and 513), 2-way "
+       "(measured).",
        column(DType::bf16, 1, kNone, 3), 2},
       {"bf16-pad1-pair-store", "bf16 tile[32][33], bf16x2 row store",
-       "Packed bf16 pairs need 4-byte alignment, which 66-byte rows break on every odd row.",
+       "Packed bf16 pairs need 4-byte alignment; 66 mod 4 = 2 puts 1 row in 2 (every odd row) off "
+       "it.",
        tile_access(DType::bf16, 32, 32, 1, kNone, AccessPattern::row, Op::st, 1, 4), kInvalid},
       {"bf16-pad2", "bf16 tile[32][34], column read",
        "Pad by two: 17-word rows, bank (17r + c/2) mod 32, conflict-free for every column.",
@@ -113,6 +126,16 @@ const std::vector<Preset>& table() {
       {"ldmatrix-80B-rows", "ldmatrix.x4 on bf16 tile[8][40] (80-byte rows)",
        "An 80-byte pitch (20 words) walks the 8 rows through all 32 banks: conflict-free.",
        matrix(32, 8, kNone, Op::ldmatrix_x4), 4},
+      {"ldmatrix-64B-tma64", "ldmatrix.x4 on bf16 tile[8][32], TMA 64B swizzle",
+       "64-byte rows with the 64B swizzle: chunk q of row r at q ^ ((r / 2) mod 4), 4 wavefronts.",
+       matrix(32, 0, kTma64, Op::ldmatrix_x4), 4},
+      {"ldmatrix-32B-rows", "ldmatrix.x2 on bf16 tile[8][16] (32-byte rows)",
+       "32-byte rows: rows r and r + 4 share banks, a 2-way conflict, 4 wavefronts for 2 matrices.",
+       matrix(16, 0, kNone, Op::ldmatrix_x2), 4},
+      {"ldmatrix-32B-tma32", "ldmatrix.x2 on bf16 tile[8][16], TMA 32B swizzle",
+       "The 32B swizzle, chunk q ^ ((r / 4) mod 2), moves rows 4-7 to the other chunk: 2 "
+       "wavefronts.",
+       matrix(16, 0, kTma32, Op::ldmatrix_x2), 2},
       {"stmatrix-plain", "stmatrix.x4 on bf16 tile[8][64] (128-byte rows)",
        "Stores conflict like loads: 8 rows of one chunk in the same 4 banks, 32 wavefronts.",
        matrix(64, 0, kNone, Op::stmatrix_x4), 32},
@@ -120,8 +143,8 @@ const std::vector<Preset>& table() {
        "The swizzle that feeds WGMMA also makes stmatrix conflict-free.",
        matrix(64, 0, kTma128, Op::stmatrix_x4), 4},
       {"broadcast", "all 32 lanes read one word",
-       "Same word, one wavefront: a broadcast is not a bank conflict.",
-       all_lanes_on(Op::ld, 4, 0), 1},
+       "Same word, one wavefront: a broadcast is not a bank conflict.", all_lanes_on(Op::ld, 4, 0),
+       1},
       {"broadcast-16B-store", "all 32 lanes store 16 bytes to one address",
        "Stores never pack: four quarter-warp phases, 4 wavefronts even on one address.",
        all_lanes_on(Op::st, 16, 0), 4},
@@ -135,6 +158,18 @@ const std::vector<Preset>& table() {
 }  // namespace
 
 std::span<const Preset> presets() { return table(); }
+
+std::string unknown_preset(std::string_view name) {
+  std::string text = quote(name);
+  text += " is not a preset; the presets are ";
+  bool first = true;
+  for (const Preset& p : presets()) {
+    if (!first) text += ", ";
+    text += p.name;
+    first = false;
+  }
+  return text;
+}
 
 const Preset* find_preset(std::string_view name) {
   const auto& all = table();

@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "cuda_failure.hpp"
+#include "cuda_support.hpp"
 #include "probe_plan.hpp"
 #include "range_profiler.hpp"
 
 namespace banklab::gpu {
 namespace {
 
-using detail::cuda_failure;
+using detail::cuda_error_text;
 using detail::kProbeOutBytes;
 using detail::ProbePlan;
 
@@ -55,14 +55,11 @@ std::vector<std::string> metric_names() {
   };
 }
 
-// CUPTI sessions are per context and the profiler is process-wide: one measure() at a time.
-std::mutex& session_mutex() {
-  static std::mutex m;
-  return m;
-}
-
 struct DeviceBuffer {
   void* ptr = nullptr;
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;  // one owner: a copy would free twice
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   ~DeviceBuffer() {
     if (ptr != nullptr) cudaFree(ptr);
   }
@@ -97,7 +94,7 @@ MeasureSupport measure_support() {
 Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
                                            const MeasureProgress& progress,
                                            const std::atomic<bool>* cancel) {
-  const std::lock_guard<std::mutex> lock(session_mutex());
+  const std::lock_guard<std::mutex> lock(detail::profiler_session_mutex());
   const MeasureSupport support = measure_support();
   if (!support.ok) return Error{support.reason};
 
@@ -130,7 +127,7 @@ Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
   DeviceBuffer out;
   const std::size_t out_bytes = static_cast<std::size_t>(kBatchLaunches) * kProbeOutBytes;
   if (cudaError_t err = cudaMalloc(&out.ptr, out_bytes); err != cudaSuccess)
-    return Error{cuda_failure("cudaMalloc", err)};
+    return Error{cuda_error_text("cudaMalloc", err)};
   std::vector<std::uint8_t> host_out(out_bytes);
 
   std::size_t done = accesses.size() - runnable.size();
@@ -144,7 +141,7 @@ Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
     // Poison the output outside the profiled range, so a byte the kernel did not write fails
     // verification instead of passing on stale data.
     if (cudaError_t err = cudaMemset(out.ptr, 0xCD, out_bytes); err != cudaSuccess)
-      return Error{cuda_failure("cudaMemset", err)};
+      return Error{cuda_error_text("cudaMemset", err)};
     auto values = (*profiler)->profile(count, [&]() -> std::string {
       for (int j = 0; j < count; ++j) {
         void* slot = static_cast<std::uint8_t*>(out.ptr) + std::size_t{kProbeOutBytes} * j;
@@ -156,7 +153,7 @@ Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
     if (!values) return Error{values.error()};
     if (cudaError_t err = cudaMemcpy(host_out.data(), out.ptr, out_bytes, cudaMemcpyDeviceToHost);
         err != cudaSuccess) {
-      return Error{cuda_failure("cudaMemcpy", err)};
+      return Error{cuda_error_text("cudaMemcpy", err)};
     }
     for (int j = 0; j < count; ++j) {
       const std::size_t i = runnable[first + j];

@@ -16,4 +16,9 @@ Expected<std::vector<Measurement>> measure(std::span<const WarpAccess>, const Me
   return Error{measure_support().reason};
 }
 
+Expected<PatternCrossCheckReport> cross_check_patterns(std::span<const WarpAccess>,
+                                                       PatternOptions) {
+  return Error{measure_support().reason};
+}
+
 }  // namespace banklab::gpu

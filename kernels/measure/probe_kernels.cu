@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cuda_failure.hpp"
+#include "cuda_support.hpp"
 #include "probe.hpp"
 
 // clang-format off: the inline PTX reads best with its operand lists on one line each.
@@ -176,12 +176,12 @@ constexpr ProbeKernel kKernels[kProbeKindCount] = {
 
 std::string prepare_probes(int device) {
   if (cudaError_t err = cudaSetDevice(device); err != cudaSuccess)
-    return cuda_failure("cudaSetDevice", err);
+    return cuda_error_text("cudaSetDevice", err);
   for (ProbeKernel kernel : kKernels) {
     const cudaError_t err = cudaFuncSetAttribute(
         kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kMaxBlockSharedBytes);
     if (err != cudaSuccess)
-      return cuda_failure("cudaFuncSetAttribute(MaxDynamicSharedMemorySize)", err);
+      return cuda_error_text("cudaFuncSetAttribute(MaxDynamicSharedMemorySize)", err);
   }
   return {};
 }
@@ -193,7 +193,7 @@ std::string launch_probe(const ProbePlan& plan, void* device_out) {
   const auto shared_bytes = static_cast<std::size_t>(plan.shared_bytes);
   kKernels[static_cast<int>(plan.kind)]<<<1, 32, shared_bytes>>>(args);
   if (cudaError_t err = cudaGetLastError(); err != cudaSuccess)
-    return cuda_failure("kernel launch", err);
+    return cuda_error_text("kernel launch", err);
   return {};
 }
 

@@ -27,9 +27,15 @@
 #include <string>
 #include <vector>
 
-#include "cuda_failure.hpp"
+#include "cuda_support.hpp"
 
 namespace banklab::gpu::detail {
+
+std::mutex& profiler_session_mutex() {
+  static std::mutex m;
+  return m;
+}
+
 namespace {
 
 // Every CUPTI parameter block: zeroed, with its size set (CUPTI checks it to stay compatible).
@@ -159,16 +165,16 @@ Expected<std::unique_ptr<RangeProfiler>> RangeProfiler::open(int device,
   s->max_launches = max_launches;
 
   if (cudaError_t err = cudaSetDevice(device); err != cudaSuccess)
-    return Error{cuda_failure("cudaSetDevice", err)};
+    return Error{cuda_error_text("cudaSetDevice", err)};
   if (cudaError_t err = cudaFree(nullptr); err != cudaSuccess)
-    return Error{cuda_failure("cudaFree(0) (creating the CUDA context)", err)};
+    return Error{cuda_error_text("cudaFree(0) (creating the CUDA context)", err)};
   void* entry = nullptr;
   cudaDriverEntryPointQueryResult found{};
   if (cudaError_t err = cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &entry, 12000,
                                                          cudaEnableDefault, &found);
       err != cudaSuccess || found != cudaDriverEntryPointSuccess || entry == nullptr) {
     return Error{"the CUDA driver does not provide cuCtxGetCurrent (" +
-                 cuda_failure("cudaGetDriverEntryPointByVersion", err) + ")"};
+                 cuda_error_text("cudaGetDriverEntryPointByVersion", err) + ")"};
   }
   if (CUresult r = reinterpret_cast<CUresult (*)(CUcontext*)>(entry)(&s->ctx);
       r != CUDA_SUCCESS || s->ctx == nullptr) {
@@ -308,7 +314,7 @@ Expected<std::vector<std::vector<double>>> RangeProfiler::profile(
   stop.pRangeProfilerObject = s.profiler;
   const CUptiResult stopped = cuptiRangeProfilerStop(&stop);
   if (!launch_error.empty()) return Error{launch_error};
-  if (sync != cudaSuccess) return Error{cuda_failure("cudaDeviceSynchronize", sync)};
+  if (sync != cudaSuccess) return Error{cuda_error_text("cudaDeviceSynchronize", sync)};
   if (stopped != CUPTI_SUCCESS) return Error{cupti_failure("cuptiRangeProfilerStop", stopped)};
   if (!stop.isAllPassSubmitted) {
     return Error{

@@ -5,6 +5,7 @@
 // many launches per batch, metric values per launch. Plain C++ header; CUPTI stays in the .cpp.
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -12,6 +13,10 @@
 #include "banklab/expected.hpp"
 
 namespace banklab::gpu::detail {
+
+// CUPTI sessions are per context and the profiler is process-wide: whoever opens a
+// RangeProfiler holds this for as long as it is open (measure(), cross_check_patterns()).
+std::mutex& profiler_session_mutex();
 
 class RangeProfiler {
  public:

@@ -20,11 +20,17 @@ class CudaFailure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The one sentence a failed CUDA call becomes, in the runners (thrown as CudaFailure by check())
+// and in the measurement backend (returned as an Error):
 // "cudaMalloc(output, 1073741824 bytes): out of memory (cudaErrorMemoryAllocation)".
+inline std::string cuda_error_text(std::string_view call, cudaError_t status) {
+  return std::string(call) + ": " + cudaGetErrorString(status) + " (" + cudaGetErrorName(status) +
+         ")";
+}
+
 inline void check(cudaError_t status, std::string_view call) {
   if (status == cudaSuccess) return;
-  throw CudaFailure(std::string(call) + ": " + cudaGetErrorString(status) + " (" +
-                    cudaGetErrorName(status) + ")");
+  throw CudaFailure(cuda_error_text(call, status));
 }
 
 // A launch reports a bad configuration at once and a fault in the kernel at the next
@@ -81,6 +87,34 @@ class EventTimer {
   cudaEvent_t start_{};
   cudaEvent_t stop_{};
 };
+
+// Times `launch` (it launches one kernel on stream 0) as every figure here is timed: `warmup`
+// untimed launches, lasting at least min_warmup_ms of kernel time in all (none when warmup is
+// 0), then `repetitions` launches, each between two events. Returns those times in ms; the
+// transpose suite and banklab_transpose_tuning both time through this.
+template <class Launch>
+std::vector<double> time_launches(const Launch& launch, int warmup, int repetitions,
+                                  std::string_view kernel, double min_warmup_ms = 0) {
+  EventTimer timer;
+  double warm_ms = 0;
+  for (int i = 0; i < warmup || (warmup > 0 && warm_ms < min_warmup_ms); ++i) {
+    timer.start();
+    launch();
+    check_launch(kernel);
+    timer.stop();
+    warm_ms += timer.elapsed_ms();
+  }
+  std::vector<double> ms;
+  ms.reserve(static_cast<std::size_t>(repetitions));
+  for (int i = 0; i < repetitions; ++i) {
+    timer.start();
+    launch();
+    check_launch(kernel);
+    timer.stop();
+    ms.push_back(timer.elapsed_ms());
+  }
+  return ms;
+}
 
 // The median of a non-empty set of timings (the upper middle for an even count).
 double median(std::vector<double> values);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "banklab/analysis.hpp"
+#include "banklab/format.hpp"
 #include "banklab/gpu_bench.hpp"
 #include "cuda_support.hpp"
 
@@ -59,6 +60,7 @@ struct PatternLaunch {
 // One struct per instruction: its registers per lane and the PTX.
 
 struct Ld1 {
+  static constexpr bool kVolatile = true;
   static constexpr int kRegs = 1;
   static constexpr bool kLoad = true;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
@@ -66,6 +68,7 @@ struct Ld1 {
   }
 };
 struct Ld2 {
+  static constexpr bool kVolatile = true;
   static constexpr int kRegs = 1;
   static constexpr bool kLoad = true;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
@@ -73,6 +76,7 @@ struct Ld2 {
   }
 };
 struct Ld4 {
+  static constexpr bool kVolatile = true;
   static constexpr int kRegs = 1;
   static constexpr bool kLoad = true;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
@@ -80,6 +84,7 @@ struct Ld4 {
   }
 };
 struct Ld8 {
+  static constexpr bool kVolatile = true;
   static constexpr int kRegs = 2;
   static constexpr bool kLoad = true;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
@@ -87,6 +92,7 @@ struct Ld8 {
   }
 };
 struct Ld16 {
+  static constexpr bool kVolatile = true;
   static constexpr int kRegs = 4;
   static constexpr bool kLoad = true;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
@@ -96,6 +102,7 @@ struct Ld16 {
   }
 };
 struct St1 {
+  static constexpr bool kVolatile = true;
   static constexpr int kRegs = 1;
   static constexpr bool kLoad = false;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
@@ -103,6 +110,7 @@ struct St1 {
   }
 };
 struct St2 {
+  static constexpr bool kVolatile = true;
   static constexpr int kRegs = 1;
   static constexpr bool kLoad = false;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
@@ -110,6 +118,7 @@ struct St2 {
   }
 };
 struct St4 {
+  static constexpr bool kVolatile = true;
   static constexpr int kRegs = 1;
   static constexpr bool kLoad = false;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
@@ -117,6 +126,7 @@ struct St4 {
   }
 };
 struct St8 {
+  static constexpr bool kVolatile = true;
   static constexpr int kRegs = 2;
   static constexpr bool kLoad = false;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
@@ -125,6 +135,7 @@ struct St8 {
   }
 };
 struct St16 {
+  static constexpr bool kVolatile = true;
   static constexpr int kRegs = 4;
   static constexpr bool kLoad = false;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
@@ -134,6 +145,7 @@ struct St16 {
   }
 };
 struct Ldsm1 {
+  static constexpr bool kVolatile = false;  // ldmatrix has no .volatile form
   static constexpr int kRegs = 1;
   static constexpr bool kLoad = true;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
@@ -141,6 +153,7 @@ struct Ldsm1 {
   }
 };
 struct Ldsm2 {
+  static constexpr bool kVolatile = false;  // ldmatrix has no .volatile form
   static constexpr int kRegs = 2;
   static constexpr bool kLoad = true;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
@@ -150,6 +163,7 @@ struct Ldsm2 {
   }
 };
 struct Ldsm4 {
+  static constexpr bool kVolatile = false;  // ldmatrix has no .volatile form
   static constexpr int kRegs = 4;
   static constexpr bool kLoad = true;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
@@ -159,6 +173,7 @@ struct Ldsm4 {
   }
 };
 struct Stsm4 {
+  static constexpr bool kVolatile = true;
   static constexpr int kRegs = 4;
   static constexpr bool kLoad = false;
   __device__ static void issue(std::uint32_t a, std::uint32_t (&r)[kRegs]) {
@@ -207,11 +222,18 @@ __global__ void __launch_bounds__(kMaxWarpsPerBlock* kWarpSize)
 
   const long long start = clock64();
   if ((p.active >> lane) & 1u) {
+    // One loop trip is kUnroll instructions, and the host counts it so. ptxas unrolled this
+    // loop 4 times and, ldmatrix being a plain load of an unchanged address, kept one LDSM of
+    // each four: the host counted 4x the instructions that ran (docs/gpu-results.md). So the
+    // loop is not unrolled, and a non-volatile load's address also moves with the trip by
+    // trip * zero, which ptxas cannot prove equal from one trip to the next.
+#pragma unroll 1
     for (int trip = 0; trip < p.loops; ++trip) {
+      const std::uint32_t moved = A::kVolatile ? 0u : static_cast<std::uint32_t>(trip) * p.zero;
       if constexpr (A::kLoad) {
         std::uint32_t got[kUnroll][A::kRegs];
 #pragma unroll
-        for (int u = 0; u < kUnroll; ++u) A::issue(addresses[u], got[u]);
+        for (int u = 0; u < kUnroll; ++u) A::issue(addresses[u] + moved, got[u]);
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) {
 #pragma unroll
@@ -407,6 +429,7 @@ std::string plan_access(const WarpAccess& a, int max_block_smem, Plan* plan) {
 }
 
 struct Measured {
+  ReplayAccounting accounting;
   double cycles_per_access = 0;
   double clock_mhz = 0;
   int warps_per_sm = 0;
@@ -418,9 +441,34 @@ bool cancelled(const std::atomic<bool>* cancel) {
   return cancel != nullptr && cancel->load(std::memory_order_relaxed);
 }
 
+// Warp instructions of the fill (stores) or read-back (loads) loop of one block: each warp
+// steps through the region's words blockDim at a time, one instruction per step.
+std::int64_t region_loop_instructions(const Plan& p) {
+  const std::int64_t words = std::int64_t(p.regions) * (p.launch.region_bytes / 4);
+  std::int64_t steps = 0;
+  for (int warp = 0; warp < p.threads / kWarpSize; ++warp) {
+    const std::int64_t first = std::int64_t(warp) * kWarpSize;
+    if (first < words) steps += (words - first + p.threads - 1) / p.threads;
+  }
+  return steps;
+}
+
+ReplayAccounting account(const Plan& p, const WarpAccess& a, int blocks) {
+  ReplayAccounting r;
+  r.access = a;
+  r.blocks = blocks;
+  r.warps_per_sm = p.blocks_per_sm * (p.threads / kWarpSize);
+  r.instructions = std::int64_t(blocks) * (p.threads / kWarpSize) * p.launch.loops * kUnroll;
+  if (!is_matrix_op(a.op)) {
+    // Loads: block 0 reads its regions back with loads; stores: every block fills with stores.
+    r.same_class_extra = region_loop_instructions(p) * (p.replayer->load ? 1 : blocks);
+  }
+  return r;
+}
+
 // Runs one access: warm-up, timed repetitions (median), then the checks on the last launch.
-Measured measure_access(Plan& p, const DeviceInfo& device, int predicted_wavefronts,
-                        const PatternOptions& options) {
+Measured measure_access(Plan& p, const WarpAccess& a, const DeviceInfo& device,
+                        int predicted_wavefronts, const PatternOptions& options) {
   Measured m;
   p.blocks_per_sm = p.replayer->prepare(p.threads, p.smem);
   if (p.blocks_per_sm < 1) {
@@ -486,6 +534,16 @@ Measured measure_access(Plan& p, const DeviceInfo& device, int predicted_wavefro
   }
   m.cycles_per_access = median(cycles_per_access);
   m.clock_mhz = median(clock_mhz);
+  m.accounting = account(p, a, blocks);
+  m.accounting.cycles_per_access = m.cycles_per_access;
+  if (options.observe) {
+    const std::string failed = options.observe(m.accounting, [&]() -> std::string {
+      p.replayer->launch(blocks, p.threads, p.smem, p.launch, clock_ptr, sum_ptr, dump_ptr);
+      const cudaError_t e = cudaGetLastError();
+      return e == cudaSuccess ? "" : "launching replay: " + std::string(cudaGetErrorString(e));
+    });
+    if (!failed.empty()) throw CudaFailure(failed);
+  }
 
   // Checks on the last launch: every lane's sum (loads), block 0's regions (stores).
   std::vector<std::uint32_t> host_sums(std::size_t(blocks) * std::size_t(p.threads));
@@ -590,7 +648,7 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
         return report;
       }
       measured.push_back(
-          measure_access(plan, report.device, analyze(a).wavefront_count(), options));
+          measure_access(plan, a, report.device, analyze(a).wavefront_count(), options));
       ++step.step;
     }
   } catch (const CudaFailure& failure) {
@@ -618,6 +676,18 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
     r.predicted_ratio = double(r.predicted_wavefronts) / r.baseline_wavefronts;
     r.verified = m.verified && b.verified;
     r.detail = !m.verified ? m.detail : (!b.verified ? "the baseline: " + b.detail : "");
+    // The hard guard: more than the pipe can serve is a counting error, never a result.
+    const double baseline_rate = r.baseline_wavefronts / b.cycles_per_access;
+    for (const auto& [what, rate] : {std::pair{"", r.wavefronts_per_clock},
+                                     std::pair{"the baseline: ", baseline_rate}}) {
+      if (r.verified && !(rate <= kMaxWavefrontsPerClock)) {
+        r.verified = false;
+        r.detail = std::string(what) + format("%.3f", rate) +
+                   " wavefronts per clock per SM is above what the shared-memory pipe serves (" +
+                   format("%.2f", kMaxWavefrontsPerClock) +
+                   "): the benchmark's instruction or clock accounting is wrong, not shown";
+      }
+    }
     report.results.push_back(r);
   }
   report.status = RunStatus::ok;

@@ -26,8 +26,8 @@ namespace banklab::gpu::detail {
 // (lane = row: the column read every preset draws). Only the layout functor differs. The
 // loops have a constant trip count (4) so that every layout compiles to 4 loads in flight:
 // written as the lesson's `for (j = threadIdx.y; j < 32; j += 8)`, the XOR layout compiled
-// to one load at a time (measured on the H200: 57 % of the copy against 78 % padded, for a
-// reason that had nothing to do with banks).
+// to one load at a time, far slower than the padded kernel for a reason that had nothing to do
+// with banks (docs/gpu-results.md, "Suite buffers and loops").
 
 inline constexpr int kTeachTile = 32;
 inline constexpr int kTeachBlockRows = 8;
@@ -165,8 +165,8 @@ struct FastTile {
 
 // 16-byte asynchronous copy global -> shared (LDGSTS): loads in flight hold no registers, so
 // a block has its whole tile in flight at once and the SM keeps more blocks. kL2Prefetch = 256
-// asks L2 to fetch the surrounding 256 bytes from DRAM at once (measured: +2-4% for fp8,
-// nothing for the wider types, see docs/gpu-results.md).
+// asks L2 to fetch the surrounding 256 bytes from DRAM at once (measured: it helps fp8 only,
+// see docs/gpu-results.md).
 template <int kL2Prefetch>
 __device__ inline void copy_async_16(void* shared_dst, const void* global_src) {
   const auto dst = static_cast<std::uint32_t>(__cvta_generic_to_shared(shared_dst));
@@ -187,16 +187,14 @@ __device__ inline void copy_async_wait_all() {
 // the few hundred blocks resident at one time then write their output rows (the input's
 // columns) as long contiguous runs, and read short runs of many input rows. Measured on an
 // H200 the write side is the one that matters: row-major order (contiguous reads, scattered
-// writes) reached 87-93% of the copy, column-major 95-97% (docs/gpu-results.md).
+// writes) was several points slower than column-major (docs/gpu-results.md).
 //
 // One exception, also measured: when the input's row pitch is a multiple of 128 KiB, all the
-// reads of one tile column share their address bits 0-16, and every fast kernel loses 2-5
-// points (fp64 16384 x 16384: 93.9 % of the copy; the same kernel on 16384 x 8192 doubles,
-// a 64 KiB pitch: 96.6 %). We read it as the H200's memory channels being chosen from those
-// bits, unevenly (not measured directly). Then the blocks alternate between two tile columns
-// 64 KiB apart, which flips bit 16 from one tile to the next: 95.8 %. On a 256 KiB pitch,
-// pairs 64 KiB apart 95.7 %, 32 KiB or 128 KiB apart 93.3 % and 93.7 %
-// (`banklab_transpose_tuning pitch walks`, docs/gpu-results.md).
+// reads of one tile column share their address bits 0-16, and every fast kernel loses a few
+// points against other pitches. We read it as the H200's memory channels being chosen from
+// those bits, unevenly (not measured directly). Then the blocks alternate between two tile
+// columns 64 KiB apart, which flips bit 16 from one tile to the next; 32 or 128 KiB apart
+// helps less (`banklab_transpose_tuning pitch walks`; docs/gpu-results.md, "The row pitch").
 struct TileWalk {
   int tiles_y = 0;       // tile rows of the input
   int pair_spacing = 0;  // tile columns between the two walked side by side; 0: one at a time
@@ -349,9 +347,10 @@ cudaError_t launch_transpose_fast(const T* in, T* out, int rows, int cols, const
 
 // ---------------------------------------------------------------------------------------------
 // 3. The copy roof: the same bytes read once and written once, one 16-byte chunk per thread,
-// 128 threads per block. Of the copies timed on the H200 this one was the fastest: the same
-// copy with 256 threads ran at 99.7 % of it, cudaMemcpy at 99.4 %, four chunks per thread at
-// 95.1 % (`banklab_transpose_tuning roofs`, docs/gpu-results.md). The thread past the last whole chunk copies the 0-15 bytes left.
+// 128 threads per block. Of the copies timed on the H200 this one was the fastest, ahead of
+// 256 threads, cudaMemcpy and four chunks per thread (`banklab_transpose_tuning roofs`;
+// docs/gpu-results.md, "Which copy is the roof"). The thread past the last whole chunk copies
+// the 0-15 bytes left.
 inline constexpr int kCopyThreads = 128;
 
 __global__ void __launch_bounds__(kCopyThreads)

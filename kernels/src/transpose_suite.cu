@@ -298,9 +298,9 @@ const Variant kVariants[] = {
      launch_vec16<U32>,
      tile_aligned,
      true},
-    // At most four blocks per SM (64 KB of tiles in flight): 96.2 % of the copy against 95.8 %
-    // for the five that registers allow and 95.1 % for three (H200,
-    // `banklab_transpose_tuning caps`, docs/gpu-results.md).
+    // At most four blocks per SM (64 KB of tiles in flight): measured ahead of the five that
+    // registers allow and of three (`banklab_transpose_tuning caps`; the figures are in
+    // docs/gpu-results.md, "Resident blocks per SM").
     {{"fp32-fast", DType::fp32, kFast,
       "16-byte loads, stores and shared accesses on a chunk-swizzled 64x64 tile.", "", false},
      launch_fast<U32, 64, 64, 16, 1, 0, 4>,
@@ -383,10 +383,10 @@ const Variant kVariants[] = {
      launch_vec16<U64>,
      tile_aligned,
      true},
-    // Six blocks per SM (38 registers), 48 KB of tiles in flight, is the measured optimum. At
-    // 16384 x 16384, whose 128 KiB pitch takes the paired tile walk (make_tile_walk): four
-    // blocks 85.1 % of the copy, five 93.3 %, six 95.9-96.0 %, seven 95.8 % (H200,
-    // `banklab_transpose_tuning caps`, docs/gpu-results.md).
+    // Six blocks per SM (38 registers), 48 KB of tiles in flight, is the measured optimum at
+    // 16384 x 16384, whose 128 KiB pitch takes the paired tile walk (make_tile_walk): fewer
+    // lose, seven gains nothing (`banklab_transpose_tuning caps`; docs/gpu-results.md,
+    // "Resident blocks per SM").
     {{"fp64-fast", DType::fp64, kFast,
       "2x2 double blocks between 16-byte accesses on a chunk-swizzled 32x32 tile.", "", false},
      launch_fast<U64, 32, 32, 16, 6, 0, 0>,
@@ -508,6 +508,8 @@ VariantResult run_variant(const Variant& v, const Launch& launch, const Transpos
   VariantResult r;
   r.name = v.info.name;
   r.lesson = v.info.lesson;
+  r.preset = v.info.preset;
+  r.uses_pad = v.info.uses_pad;
   r.role = v.info.role;
   r.tile = v.tile(o.dtype, o.pad);
   r.bytes_moved = 2 * static_cast<std::int64_t>(launch.bytes);
@@ -518,23 +520,8 @@ VariantResult run_variant(const Variant& v, const Launch& launch, const Transpos
   // launches of a 0.1 ms kernel do not bring them back. So the warm-up lasts at least
   // kWarmupMs of kernel time, and at least o.warmup launches (none when o.warmup is 0).
   constexpr double kWarmupMs = 20;
-  EventTimer timer;
-  double warm_ms = 0;
-  for (int i = 0; i < o.warmup || (o.warmup > 0 && warm_ms < kWarmupMs); ++i) {
-    timer.start();
-    v.launch(launch);
-    check_launch(kernel);
-    timer.stop();
-    warm_ms += timer.elapsed_ms();
-  }
-  std::vector<double> ms;
-  for (int i = 0; i < o.repetitions; ++i) {
-    timer.start();
-    v.launch(launch);
-    check_launch(kernel);
-    timer.stop();
-    ms.push_back(timer.elapsed_ms());
-  }
+  const std::vector<double> ms =
+      time_launches([&] { v.launch(launch); }, o.warmup, o.repetitions, kernel, kWarmupMs);
   r.ms = median(ms);
   r.ms_min = *std::min_element(ms.begin(), ms.end());
   r.ms_max = *std::max_element(ms.begin(), ms.end());
@@ -603,9 +590,9 @@ SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressF
     const std::size_t bytes = elements * static_cast<std::size_t>(dtype_bytes(o.dtype));
     // Both matrices are sized for the widest dtype (fp64) whatever this one is, when the two
     // take at most half the free memory: then `--dtype all` gives every dtype the memory the
-    // first one got. fp64, which runs last, reached 93.2-93.8 % of the copy when allocated
-    // after the smaller fp8, bf16 and fp32 pairs had been freed, and 95.5-96.1 % with buffers
-    // all of one size (H200, docs/gpu-results.md); the copy did not notice either way.
+    // first one got. fp64, which runs last, ran about 2 points slower when allocated after the
+    // smaller fp8, bf16 and fp32 pairs had been freed; the copy did not notice either way
+    // (docs/gpu-results.md, "Suite buffers").
     std::size_t free_bytes = 0;
     std::size_t total_bytes = 0;
     check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");

@@ -102,18 +102,7 @@ void roof_copy(std::size_t bytes) {
 }
 
 double time_ms(const std::function<void()>& launch) {
-  EventTimer timer;
-  for (int i = 0; i < 3; ++i) launch();
-  std::vector<double> ms;
-  for (int i = 0; i < 21; ++i) {
-    timer.start();
-    launch();
-    timer.stop();
-    ms.push_back(timer.elapsed_ms());
-  }
-  check(cudaGetLastError(), "a timed launch");
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  return median(time_launches(launch, 3, 21, "a timed launch"));
 }
 
 // Candidate vs the roof on `bytes` bytes, five rounds; `elem_bytes` > 0 checks the output as

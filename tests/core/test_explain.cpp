@@ -32,8 +32,11 @@ TEST_CASE("float tile[32][32]: word 32r + c, bank c, a 32-way conflict at 1/32 o
   const Explanation x = explained(column(DType::fp32, 0, 0));
   CHECK(x.formula == "element (r, c) of float tile[32][32] -> byte 128r + 4c -> word 32r + c");
   CHECK(x.bank_expression == "bank = (32r + c) mod 32 = c");
-  CHECK(x.verdict == "32-way bank conflict: 32 wavefronts where 1 would do (31 excess)");
+  CHECK(x.verdict ==
+        "32-way bank conflict (all 32 lanes want bank 0, 32 distinct words): 32 wavefronts "
+        "where 1 would do (31 excess)");
   CHECK(any_contains(x.steps, "bank 0 for every lane"));
+  CHECK(any_contains(x.steps, "here s = 32, gcd = 32: 1 bank, 32-way"));
   CHECK(any_contains(x.steps, "32 clocks"));
   CHECK(any_contains(x.steps, "128-byte wavefront per clock"));
   CHECK(any_contains(x.steps, "3% of shared-memory bandwidth"));  // 1/32
@@ -94,15 +97,67 @@ TEST_CASE("the 128B swizzle is explained as chunk q of row r at chunk q ^ (r mod
   CHECK(contains(x.formula, "chunk q ^ (r mod 8)"));
 }
 
-TEST_CASE("when the count depends on the row, the explanation lists how many rows take what") {
+TEST_CASE("a warp that runs off the tile's bottom is not a different count for the layout") {
   // float tile[32][36], float4 row stores: a warp covers rows N..N+3, so rows 29, 30 and 31
-  // leave lanes idle and cost 3, 2 and 1 wavefronts.
+  // leave lanes idle; those are other accesses, not rows the layout treats differently.
   Scenario s = column(DType::fp32, 4, 0);
   s.pattern = AccessPattern::row;
   s.op = Op::st;
   s.width = 16;
   const Explanation x = explained(s);
-  CHECK(any_contains(x.caveats, "1 row takes 1; 1 row takes 2; 1 row takes 3; 29 rows take 4."));
+  CHECK(x.caveats.empty());
+  CHECK(any_contains(
+      x.steps,
+      "the same count holds for every one of the 29 rows whose warp stays inside the tile"));
+}
+
+TEST_CASE("the verdict and the steps name the busiest bank's lanes and words") {
+  const Explanation x = explained(column(DType::fp32, 4, 0));
+  CHECK(x.verdict ==
+        "4-way bank conflict (lanes 0, 8, 16 and 24 all want bank 0, 4 distinct words): "
+        "4 wavefronts where 1 would do (3 excess)");
+  CHECK(any_contains(x.steps, "(lanes 0, 8, 16 and 24 want words 0, 288, 576 and 864)"));
+  // The example lanes are the colliding ones.
+  for (const char* lane : {"lane 0:", "lane 8:", "lane 16:", "lane 24:"})
+    CHECK(any_contains(x.steps, lane));
+  CHECK(any_contains(x.steps, "here s = 36, gcd = 4: 8 banks, 4-way"));
+  CHECK(any_contains(x.steps, "the pad costs 32 x 4 x 4 B = 512 B, 11.1% of the 4608-byte tile"));
+  CHECK(list_lanes({0, 1, 2, 3, 4, 5, 6, 7}) == "lanes 0-7");
+  CHECK(list_lanes({0, 2, 4, 6, 8, 10, 12}) == "lanes 0, 2, 4, ..., 12");
+  CHECK(list_lanes({1, 5, 6, 9, 12, 20, 30}) == "lanes 1, 5, 6, 9, ... (7 lanes)");
+  CHECK(list_lanes({3}) == "lane 3");
+  const Explanation odd = explained(column(DType::bf16, 1, 3));
+  CHECK(contains(odd.verdict, "lanes 0 and 31 want bank 1"));
+}
+
+TEST_CASE("XOR and byte swizzles are explained by the permutation and the bits they move") {
+  const Explanation x =
+      explained(column(DType::fp32, 0, 5, SwizzleSpec{SwizzleKind::xor_columns, {}}));
+  CHECK(any_contains(x.steps, "permutes the row's 32 columns"));
+  CHECK(any_contains(x.steps, "lane 0 -> column 5, lane 1 -> column 4, lane 2 -> column 7"));
+  const Preset* p = find_preset("ldmatrix-swizzled");
+  REQUIRE(p != nullptr);
+  const Explanation t = explained(p->scenario);
+  CHECK(any_contains(t.steps, "bit  9 8 7 6 5 4 3 2 1 0"));
+  CHECK(any_contains(t.steps, "     y y y z z z . . . ."));
+  CHECK(any_contains(t.steps, "x ^ ((x & 896) >> 3)"));
+  CHECK(any_contains(t.steps, "bits 7 and up are the row number and bits 4..6 the 16-byte chunk"));
+}
+
+TEST_CASE("a pad that misaligns vector stores is explained row by row") {
+  const Preset* p = find_preset("fp32-pad1-vec16-store");
+  REQUIRE(p != nullptr);
+  const Explanation x = explained(p->scenario);
+  CHECK(any_contains(x.steps,
+                     "132 mod 16 = 4: row r starts 4r mod 16 bytes past a 16-byte boundary"));
+  CHECK(any_contains(x.steps, "rows 0, 4, 8, ..., 28; misaligned: 24 of 32 rows (3 in 4)"));
+  CHECK(any_contains(x.steps, "a pad of 4 (144-byte rows) aligns every row"));
+  CHECK(x.verdict.starts_with(
+      "cannot analyse: 24 of 32 rows (3 in 4) are misaligned for 16-byte accesses; lane 8: "));
+  const RowAlignment r = row_alignment(p->scenario.tile, 16);
+  CHECK(r.aligned == std::vector<int>{0, 4, 8, 12, 16, 20, 24, 28});
+  CHECK(r.misaligned.size() == 24);
+  CHECK(r.aligning_pad == 4);
 }
 
 TEST_CASE("a broadcast is explained as lanes served together") {
@@ -129,7 +184,9 @@ TEST_CASE("raw offsets are explained from the word arithmetic alone") {
   for (int lane = 0; lane < kWarpSize; ++lane) a.offsets[lane] = 128 * lane;
   const Explanation x = explain(analyze(a));
   CHECK(contains(x.formula, "bank = word mod 32"));
-  CHECK(x.verdict == "32-way bank conflict: 32 wavefronts where 1 would do (31 excess)");
+  CHECK(x.verdict ==
+        "32-way bank conflict (all 32 lanes want bank 0, 32 distinct words): 32 wavefronts "
+        "where 1 would do (31 excess)");
 }
 
 TEST_CASE("every preset's explanation states its own count, and prints as text") {

@@ -84,6 +84,14 @@ TEST_CASE("the writer's numbers: integers whole, reals with their decimals, neve
   CHECK(parsed(out).size() == 7);
 }
 
+TEST_CASE("a real field with its decimals is followed by a comma like any other field") {
+  std::string out;
+  JsonWriter w(out);
+  w.begin_object().field("ms", 1.5, 3).field("gbps", 4205.25, 1).field("n", 2).end_object();
+  CHECK(out == R"({"ms":1.500,"gbps":4205.2,"n":2})");
+  CHECK(parsed(out).size() == 3);
+}
+
 TEST_CASE("the lane mask as text: hex for JSON and flags, ranges for people") {
   CHECK(lane_mask_hex(0xFFFFFFFFu) == "0xffffffff");
   CHECK(lane_mask_hex(0x1u) == "0x1");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "banklab/banklab.hpp"
+#include "banklab/code_view.hpp"
 
 namespace banklab {
 namespace {
@@ -408,97 +409,38 @@ TEST_CASE("locals, laneid and warpid as declared, extern arrays and every warp")
   CHECK(worst.wavefronts == 32);
 }
 
-// ---- Every preset, written as code. ----
+// ---- Every preset, written as code by the code view. ----
 
-// The code for a preset's scenario: the tile declared with its pad, the pattern as an index
-// expression, the swizzle written into the column.
-std::pair<std::string, std::string> preset_code(const Scenario& s, KernelParams* params) {
-  const TileLayout& t = s.tile;
-  if (s.pattern == AccessPattern::custom) {
-    const std::string type = s.width == 16 ? "float4" : "float";
-    const std::string access = "buf[" + std::to_string(s.custom_offsets[0] / s.width) + "]";
-    return {"__shared__ " + type + " buf[4];",
-            s.op == Op::st ? access + " = v;" : "x = " + access + ";"};
-  }
-  const std::string type = t.dtype == DType::fp8    ? "uint8_t"
-                           : t.dtype == DType::bf16 ? "__nv_bfloat16"
-                           : t.dtype == DType::fp32 ? "float"
-                                                    : "double";
-  const std::string decl = "__shared__ " + type + " tile[" + std::to_string(t.rows) + "][" +
-                           std::to_string(t.cols + t.pad) + "];";
-  const int k = s.elements_per_lane();
-  const std::string L = "threadIdx.x";
-  std::string row, col;
-  switch (s.pattern) {
-    case AccessPattern::column:
-      row = L;
-      col = std::to_string(s.index * k);
-      break;
-    case AccessPattern::row: {
-      std::string pos(1, '(');
-      pos += std::to_string(s.index * t.cols) + " + " + L + " * " + std::to_string(k) + ")";
-      row = pos + " / " + std::to_string(t.cols);
-      col = pos + " % " + std::to_string(t.cols);
-      break;
-    }
-    case AccessPattern::matrix:
-      row = L + " % 8";
-      col = std::string(1, '(');
-      col += std::to_string(s.index) + " + " + L + " / 8) * " + std::to_string(16 / t.elem_bytes());
-      break;
-    case AccessPattern::custom:
-      break;
-  }
-  if (t.swizzle.kind == SwizzleKind::xor_columns) col = "(" + col + ") ^ (" + row + ")";
-  if (t.swizzle.kind == SwizzleKind::tma128) {
-    const int per_chunk = 16 / t.elem_bytes();
-    col = "(" + col + ") ^ ((" + row + ") % 8 * " + std::to_string(per_chunk) + ")";
-  }
-  std::string access = "tile[" + row + "][" + col + "]";
-  if (s.pattern == AccessPattern::matrix) {
-    return {decl, std::string(op_name(s.op)) + "(&" + access + ");"};
-  }
-  if (k > 1) {
-    const std::string vec =
-        s.effective_width() == 16 ? (t.dtype == DType::fp8 ? "uint4" : "float4") : "__nv_bfloat162";
-    access = "*reinterpret_cast<" + vec + "*>(&" + access + ")";
-  }
-  const int lanes = std::popcount(s.lane_mask);
-  params->block = {lanes, 1, 1};  // the presets' masks switch off the upper lanes
-  if (s.pattern == AccessPattern::column) params->block[0] = std::min(lanes, t.rows);
-  return {decl, s.op == Op::st ? access + " = v;" : "auto v = " + access + ";"};
-}
-
-TEST_CASE("every preset written as code gives the preset's per-lane offsets") {
-  int checked = 0;
+TEST_CASE("every preset's code from the code view parses back to the preset's offsets") {
+  int round_trips = 0;
   for (const Preset& p : presets()) {
     INFO(p.name);
-    KernelParams params;
-    const auto [decl, expr] = preset_code(p.scenario, &params);
-    INFO(decl << "  " << expr);
-    const Run r = run(decl, expr, params);
     const Evaluation want = evaluate(p.scenario);
-    if (p.expected_wavefronts < 0) {
-      // The lesson is the diagnostic: the code names the alignment rule.
-      REQUIRE(r.error);
-      CHECK(r.error->message.find("aligned") != std::string::npos);
+    const CodeView view = code_view(p.scenario, want);
+    if (!want.ok()) {
+      // The lesson is the diagnostic (a misaligned vector store): the code view has no
+      // statement to give.
+      CHECK(view.statement.empty());
       continue;
     }
+    REQUIRE_FALSE(view.statement.empty());
+    std::string body;
+    for (const std::string& line : view.statement) body += line + "\n";
+    INFO(view.declaration << "\n" << body);
+    const Run r = run(view.declaration, body);
     REQUIRE_MESSAGE(!r.error, r.message);
-    REQUIRE(want.ok());
     CHECK(r.code->scenario.op == want.analysis->access.op);
     CHECK(r.code->scenario.effective_width() == want.analysis->access.width);
     for (int l = 0; l < kWarpSize; ++l) {
-      const bool active = want.analysis->access.active(l);
-      CHECK(r.code->lanes[static_cast<std::size_t>(l)].active == active);
-      if (active)
-        CHECK(r.code->scenario.custom_offsets[static_cast<std::size_t>(l)] ==
-              want.analysis->access.offsets[static_cast<std::size_t>(l)]);
+      const auto i = static_cast<std::size_t>(l);
+      CHECK(r.code->lanes[i].active == want.analysis->access.active(l));
+      if (want.analysis->access.active(l))
+        CHECK(r.code->scenario.custom_offsets[i] == want.analysis->access.offsets[i]);
     }
-    CHECK(r.wavefronts == p.expected_wavefronts);
-    ++checked;
+    CHECK(r.wavefronts == want.analysis->wavefront_count());
+    ++round_trips;
   }
-  CHECK(checked + 2 == static_cast<int>(presets().size()));
+  CHECK(round_trips + 2 == static_cast<int>(presets().size()));  // all but the two diagnostics
 }
 
 // ---- Bad code: a located, clear error, never a crash. ----
@@ -555,7 +497,11 @@ TEST_CASE("bad code of every kind gives a clear error at the right column") {
       {"__shared__ float tile[32]; __shared__ float b[2];", "tile[0]",
        "a second __shared__ declaration", 0, 27},
       {"extern __shared__ float s[4];", "s[0]", "empty first bound", 0, 25},
-      {"#define N N+1\n__shared__ float t[N];", "t[0]", "expands without end", 0, -1},
+      {"#define N N+1\n__shared__ float t[N];", "t[0]", "N is not defined", 0, -1},
+      {"#define A B+B\n#define B C+C\n#define C D+D\n#define D E+E\n#define E F+F\n#define F G+G\n"
+       "#define G H+H\n#define H I+I\n#define I J+J\n#define J K+K\n#define K 1\n__shared__ float "
+       "t[A];",
+       "t[0]", "expands to too much code", 0, -1},
       {"__shared__ float tile[32] /* open", "tile[0]", "never closed", 0, 26},
       {"__shared__ float t[4];", "t[99999999999999999999]", "does not fit in 64 bits", 1, 2},
       {"__shared__ float t[4];", "t[-9223372036854775807 - 1 - 1]", "overflows 64 bits", 1, 27},
@@ -598,6 +544,11 @@ TEST_CASE("the error display shows the line and a caret under the column") {
 
 TEST_CASE("bad parameters: the block, the warp, the --let list") {
   CHECK(run("__shared__ float t[4];", "t[0]", block(64, 32)).error->message.find("1 to 1024") !=
+        std::string::npos);
+  // Sides near INT_MAX: their product would overflow 64 bits before the check.
+  KernelParams huge;
+  huge.block = {INT_MAX, INT_MAX, INT_MAX};
+  CHECK(run("__shared__ float t[4];", "t[0]", huge).error->message.find("1 to 1024") !=
         std::string::npos);
   KernelParams w;
   w.warp = 1;

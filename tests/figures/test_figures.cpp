@@ -314,3 +314,68 @@ TEST_CASE("the Markdown carries the lane table and the derivation as the core wo
   CHECK(std::ranges::count(table, '\n') == 34);  // header, rule, 32 lanes
   CHECK(table.find("| 31 | 1 | 31 | 3 | 1 | 2052 | 513 | 1 |") != std::string::npos);
 }
+
+TEST_CASE("a lesson step's highlights are outlined by every view and written in its SVG") {
+  const Palette& pal = palette_for(Theme::light);
+  const Preset* p = find_preset("fp32-naive");
+  REQUIRE(p != nullptr);
+  const Evaluation e = evaluate(p->scenario);
+  REQUIRE(e.ok());
+  const Analysis& a = *e.analysis;
+  FigureStyle st{&pal};
+  st.highlights.lanes = {1, 5};
+  st.highlights.banks = {0};
+  st.highlights.elements = {Cell{2, 3}};
+  const auto marks = [](const Figure& f) {
+    std::vector<Rect> out;
+    for (const Rect& r : f.overlays) {
+      if (r.role == Role::highlight) out.push_back(r);
+    }
+    return out;
+  };
+  // The bank view: every cell that serves lane 1 or 5, and bank 0's column.
+  const Figure banks = page_figure(View::banks, p->scenario, e, 1280, 720, st);
+  std::size_t serving = 0;
+  for (const Wavefront& wf : a.wavefronts) {
+    for (const BankSlot& slot : wf.banks) serving += (slot.lanes & 0b100010u) != 0;
+  }
+  CHECK(serving == 2u);  // a column read: each lane alone in its wavefront
+  const auto bank_marks = marks(banks);
+  CHECK(bank_marks.size() == serving + 1);
+  for (const Rect& r : bank_marks) {
+    CHECK(r.colour == pal.current_row);
+    CHECK(r.fill == Fill::outline);
+  }
+  CHECK(bank_marks.back().box.height() > banks.grid->pitch_y * (a.wavefront_count() - 1));
+  // The lane map: the two lane boxes and bank 0's box.
+  const Figure lanes = page_figure(View::lanes, p->scenario, e, 1280, 720, st);
+  CHECK(marks(lanes).size() == 3u);
+  // The tile: element (2, 3), and lanes 1 and 5's outlines in the highlight colour.
+  const Figure tile = page_figure(View::tile, p->scenario, e, 1280, 720, st);
+  REQUIRE(marks(tile).size() == 1u);
+  CHECK(marks(tile)[0].index == 2 * 32 + 3);
+  int lit = 0;
+  for (const Rect& r : tile.overlays) {
+    lit += r.role == Role::tile_outline && r.colour == pal.current_row;
+  }
+  CHECK(lit == 2);
+  CHECK(to_svg(banks).find("class=\"highlight\"") != std::string::npos);
+  // Without highlights, none.
+  const FigureStyle plain{&pal};
+  CHECK(marks(page_figure(View::banks, p->scenario, e, 1280, 720, plain)).empty());
+
+  // A padded tile that cannot take a float4 per lane: its misaligned rows outlined in the error
+  // colour, though the access itself is refused.
+  const Preset* pad = find_preset("fp32-pad1-vec16-store");
+  REQUIRE(pad != nullptr);
+  const Evaluation refused = evaluate(pad->scenario);
+  CHECK_FALSE(refused.ok());
+  const RowAlignment rows = row_alignment(pad->scenario.tile, 16);
+  REQUIRE_FALSE(rows.misaligned.empty());
+  FigureStyle rows_style{&pal};
+  rows_style.highlights.rows = rows.misaligned;
+  const Figure padded = page_figure(View::tile, pad->scenario, refused, 1280, 720, rows_style);
+  const auto row_marks = marks(padded);
+  CHECK(row_marks.size() == rows.misaligned.size());
+  for (const Rect& r : row_marks) CHECK(r.colour == pal.error);
+}

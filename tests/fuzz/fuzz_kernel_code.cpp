@@ -30,7 +30,7 @@ void require(bool property) {
 }
 
 KernelParams params_from(std::uint8_t b0, std::uint8_t b1) {
-  static constexpr std::array<int, 3> kBlocks[] = {{32, 1, 1}, {32, 8, 1},  {16, 16, 1},
+  static constexpr std::array<int, 3> kBlocks[] = {{32, 1, 1}, {32, 8, 1},   {16, 16, 1},
                                                    {8, 8, 4},  {1024, 1, 1}, {7, 5, 3},
                                                    {1, 1, 1},  {64, 2, 1}};
   KernelParams p;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -87,22 +88,24 @@ struct ScriptedGpu {
   std::mutex mutex;
   std::vector<WarpAccess> benchmarked;  // the accesses of the last run_patterns call
 
+  static std::vector<gpu::VariantInfo> variants(DType) {
+    using R = gpu::VariantRole;
+    return {
+        {"fp32-copy", DType::fp32, R::roof, "roof", "", false},
+        {"fp32-naive", DType::fp32, R::teaching, "32-way", "fp32-naive", false},
+        {"fp32-padded", DType::fp32, R::teaching, "padded", "fp32-pad1", true},
+        {"fp32-aligned-pad", DType::fp32, R::teaching, "4-way", "fp32-pad4", false},
+        {"fp32-vec16", DType::fp32, R::teaching, "4-way", "fp32-pad4-vec16-store", false},
+        {"fp32-fast", DType::fp32, R::fast, "fast", "", false},
+        {"fp32-cublas", DType::fp32, R::library, "cuBLAS", "", false},
+    };
+  }
+
   GpuBackend backend() {
     GpuBackend b;
     b.query_device = scripted_device;
     b.measure_support = [] { return gpu::MeasureSupport{scripted_device(), true, ""}; };
-    b.variants = [](DType) {
-      using R = gpu::VariantRole;
-      return std::vector<gpu::VariantInfo>{
-          {"fp32-copy", DType::fp32, R::roof, "roof", "", false},
-          {"fp32-naive", DType::fp32, R::teaching, "32-way", "fp32-naive", false},
-          {"fp32-padded", DType::fp32, R::teaching, "padded", "fp32-pad1", true},
-          {"fp32-aligned-pad", DType::fp32, R::teaching, "4-way", "fp32-pad4", false},
-          {"fp32-vec16", DType::fp32, R::teaching, "4-way", "fp32-pad4-vec16-store", false},
-          {"fp32-fast", DType::fp32, R::fast, "fast", "", false},
-          {"fp32-cublas", DType::fp32, R::library, "cuBLAS", "", false},
-      };
-    };
+    b.variants = variants;
     b.run_suite = [this](const gpu::TransposeOptions& o, const gpu::ProgressFn& progress,
                          const std::atomic<bool>* cancel) {
       ++suite_calls;
@@ -130,6 +133,14 @@ struct ScriptedGpu {
                    variant("fp32-vec16", R::teaching, 2600, false),
                    variant("fp32-fast", R::fast, 3760, true),
                    variant("fp32-cublas", R::library, 3640, true)};
+      // The suite names each kernel's preset, as run_transpose_suite() does from its table.
+      for (gpu::VariantResult& v : r.results) {
+        for (const gpu::VariantInfo& info : variants(o.dtype)) {
+          if (info.name != v.name) continue;
+          v.preset = std::string(info.preset);
+          v.uses_pad = info.uses_pad;
+        }
+      }
       return r;
     };
     b.run_patterns = [this](std::span<const WarpAccess> accesses, const gpu::PatternOptions&,
@@ -605,6 +616,8 @@ TEST_CASE("every transpose kernel that names a preset gets the core's predicted 
       gpu::VariantResult r;
       r.name = std::string(v.name);
       r.role = v.role;
+      r.preset = std::string(v.preset);  // as run_transpose_suite() fills them
+      r.uses_pad = v.uses_pad;
       report.results.push_back(r);
     }
     apply(p, SuiteDone{run.id, report});
@@ -678,6 +691,70 @@ TEST_CASE("the GPU window draws each tab's results in the app, with no display")
   SUBCASE("closed, the window draws nothing") {
     s.user.views.gpu = false;
     imgui.frame(s);
+    CHECK_FALSE(window_drew(kWindow, c.error));
+  }
+}
+
+TEST_CASE("the shipped recordings open, each dtype a history row labelled as recorded") {
+  const std::vector<std::filesystem::path> shipped = shipped_recordings();
+  REQUIRE_FALSE(shipped.empty());
+  for (const std::filesystem::path& file : shipped) {
+    CAPTURE(file.string());
+    GpuPanel p;
+    REQUIRE(open_recording(p, file) == "");
+    REQUIRE(p.runs.size() == std::size(kAllDTypes));
+    const RunRecord& shown = p.runs.at(static_cast<std::size_t>(p.selected_run));
+    CHECK(shown.options.dtype == DType::fp32);  // the lesson's dtype is shown first
+    for (const RunRecord& run : p.runs) {
+      CHECK(run.recorded.rfind("recorded on NVIDIA H200, ", 0) == 0);
+      REQUIRE(run.suite);
+      CHECK(run.suite->results.front().role == gpu::VariantRole::roof);
+      // The costs come from the recording's own preset names, with no kernels in this build:
+      // every dtype's naive kernel names its preset.
+      REQUIRE(run.costs.size() == run.suite->results.size());
+      REQUIRE(run.costs.size() > 1);
+      CHECK(run.suite->results[1].name.ends_with("-naive"));
+      REQUIRE(run.costs[1]);
+      CHECK(run.costs[1]->wavefronts > run.costs[1]->ideal);
+      REQUIRE(run.patterns);
+      CHECK(run.pattern_labels.size() == run.patterns->results.size());
+    }
+    // The paragraph on when a conflict matters uses the recorded numbers, as for a live run.
+    REQUIRE(shown.reversal.size() >= 4);
+    CHECK(shown.reversal[0].rfind("Shared memory: 132 SMs x 128 B per clock", 0) == 0);
+    CHECK(shown.reversal[2].rfind("fp32-naive (32-way; the model says it shows)", 0) == 0);
+  }
+  GpuPanel p;
+  CHECK(open_recording(p, "/nonexistent/recording.json").find("/nonexistent") != std::string::npos);
+  CHECK(p.runs.empty());
+}
+
+TEST_CASE("the GPU window draws a recording's plots with no display") {
+  constexpr const char* kWindow = "GPU: run and measure";
+  HeadlessImGui imgui;
+  ScriptedGpu gpu;
+  AppState s;
+  REQUIRE(load_preset(s, "fp32-naive"));
+  s.gpu->backend = gpu.backend();
+  s.user.views.gpu = true;
+  const Palette& c = palette(s.user.settings.theme);
+  const std::vector<std::filesystem::path> shipped = shipped_recordings();
+  REQUIRE_FALSE(shipped.empty());
+  REQUIRE(open_recording(*s.gpu, shipped.front()) == "");
+
+  SUBCASE("Transpose: the recorded banner, the conflict-free bars, the roof") {
+    imgui.frame(s);
+    CHECK(window_drew(kWindow, c.note));         // the recorded banner and the fast kernel
+    CHECK(window_drew(kWindow, c.cell_served));  // conflict-free teaching kernels
+    CHECK(window_drew(kWindow, c.ideal_line));   // the copy roof
+    CHECK(window_drew(kWindow, c.phase_line));   // cuBLAS
+  }
+  SUBCASE("Microbenchmark: every recorded pattern a point, none wrong") {
+    s.gpu->show_tab = GpuTab::microbenchmark;
+    imgui.frame(s);
+    imgui.frame(s);
+    CHECK(window_drew(kWindow, c.note));
+    CHECK(window_drew(kWindow, c.ideal_line));
     CHECK_FALSE(window_drew(kWindow, c.error));
   }
 }

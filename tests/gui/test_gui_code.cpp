@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app_state.hpp"
+#include "banklab/presets.hpp"
 #include "code_box.hpp"
 #include "headless_imgui.hpp"
 #include "options.hpp"
@@ -57,9 +58,14 @@ TEST_CASE("typing code in the code box updates every view, key by key") {
   imgui.frame(s);
   REQUIRE(wavefronts(s) == 1);
   CHECK(s.user.views.code);
-  CHECK_FALSE(s.user.code.code.has_value());  // the box waits for an edit
+  // The preset opens with its code, which stands for the scenario on screen.
+  CHECK(s.user.code.text == "__shared__ float tile[32][33];\nfloat v;\nv = tile[threadIdx.x][0];");
+  CHECK(code_on_screen(s));
+  CHECK(s.user.code.code->lanes[1].byte == 132);
 
   Keyboard k{imgui, s};
+  s.user.code.block = {32, 8, 1};  // the block and j = 0, as set in the fields under the box
+  s.user.code.lets = "j=0";
   s.user.code.focus = true;
   imgui.frame(s);             // the focus request
   imgui.frame(s);             // the box is active from here on
@@ -100,7 +106,7 @@ TEST_CASE("typing code in the code box updates every view, key by key") {
   k.press(GLFW_KEY_BACKSPACE);
   k.type("k]");
   CHECK(s.user.code.error ==
-        "code:2:33: error: k is not defined: add --let k=VALUE\n"
+        "code:2:33: error: k is not defined: give it a value under names, k=VALUE\n"
         "  tile[threadIdx.x][threadIdx.y + k]\n"
         "                                  ^\n");
   CHECK(s.user.code.error_line == 2);
@@ -112,7 +118,7 @@ TEST_CASE("typing code in the code box updates every view, key by key") {
   CHECK(s.derived.scenario.custom_offsets[0] == 16);
 }
 
-TEST_CASE("the controls take the scenario back from the code, and --code opens on code") {
+TEST_CASE("presets fill the code box; the controls take the scenario back; --code opens on code") {
   HeadlessImGui imgui;
   AppState s;
   load_preset(s, "fp32-naive");
@@ -122,8 +128,18 @@ TEST_CASE("the controls take the scenario back from the code, and --code opens o
   CHECK(wavefronts(s) == 1);
   load_preset(s, "fp32-naive");
   imgui.frame(s);
-  CHECK_FALSE(code_on_screen(s));
+  CHECK(code_on_screen(s));
+  CHECK(s.user.code.text.starts_with("__shared__ float tile[32][32];"));
   CHECK(wavefronts(s) == 32);
+  toggle_lane(s, 3);  // a control changes the access: the code no longer stands for it
+  CHECK_FALSE(code_on_screen(s));
+  // Every preset's code, as the box holds it, evaluates to the preset's offsets.
+  for (const Preset& p : presets()) {
+    load_preset(s, std::string(p.name));
+    INFO(p.name, "\n", s.user.code.text);
+    if (!evaluate(p.scenario).ok()) continue;
+    CHECK(code_on_screen(s));
+  }
   // A bad block is an error in the box, not a crash; every warp picks the worst.
   s.user.code.block = {64, 32, 1};
   CHECK_FALSE(apply_code(s));

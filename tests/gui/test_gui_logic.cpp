@@ -542,7 +542,8 @@ TEST_CASE("keyboard shortcuts drive the state through ImGui's key state") {
   press(GLFW_KEY_ESCAPE);
   CHECK_FALSE(s.user.stage.presenting);
   CHECK(s.user.stage.compare.empty());
-  CHECK(shortcuts().size() == 15);
+  // Every shortcut the help window lists is one the handler knows.
+  CHECK(shortcuts().size() == 17);
 }
 
 TEST_CASE("the palette gives 32 distinct bank colours in both themes") {
@@ -642,4 +643,85 @@ TEST_CASE("the scenario views draw a second scenario in a child, apart from the 
   // The app's own picture and scenario are untouched.
   CHECK(s.frame.geometry.banks->grid.rows == 32);
   CHECK(s.derived.scenario == find_preset("fp32-naive")->scenario);
+}
+
+TEST_CASE("a lesson walks its steps: scenario, highlights, progress, and back to exploring") {
+  HeadlessImGui imgui;
+  AppState s;
+  load_preset(s, "fp32-naive");
+  CHECK(open_lesson(s, "nope").find("'nope' is not a lesson") != std::string::npos);
+  CHECK(open_lesson(s, "transpose", 99).find("has steps 1 to") != std::string::npos);
+  CHECK_FALSE(in_lesson(s));
+  REQUIRE(open_lesson(s, "transpose", 0).empty());
+  const Lesson& l = *s.lesson.lesson;
+  CHECK(s.user.scenario == l.steps[0].scenario);
+  // Step 1 highlights the busiest bank's lanes: all 32 want bank 0.
+  CHECK(s.lesson.filled.highlights.banks == std::vector<int>{0});
+  CHECK(s.lesson.filled.highlights.lanes.size() == 32);
+  CHECK(view_style(s).highlights == &s.lesson.filled.highlights);
+  imgui.frame(s);
+  // Page Down / Page Up, as a presentation clicker sends them.
+  ImGuiIO& io = ImGui::GetIO();
+  auto press = [&](int key) {
+    io.KeysDown[key] = true;
+    imgui.frame(s);
+    io.KeysDown[key] = false;
+    imgui.frame(s);
+  };
+  for (int i = 1; i < static_cast<int>(l.steps.size()); ++i) {
+    CAPTURE(i);
+    press(GLFW_KEY_PAGE_DOWN);
+    CHECK(s.lesson.step == i);
+    CHECK(s.user.scenario == l.steps[static_cast<std::size_t>(i)].scenario);
+    CHECK(s.derived.scenario == s.user.scenario);  // the views draw the step
+  }
+  press(GLFW_KEY_PAGE_DOWN);  // the last step stays the last
+  CHECK(s.lesson.step == static_cast<int>(l.steps.size()) - 1);
+  press(GLFW_KEY_PAGE_UP);
+  CHECK(s.lesson.step == static_cast<int>(l.steps.size()) - 2);
+  // The step with misaligned rows hands them to the tile view, which still draws the tile.
+  go_to_step(s, 8);
+  CHECK(s.lesson.filled.highlights.rows.size() == 24);
+  imgui.frame(s);
+  CHECK(s.frame.geometry.tile.has_value());
+  // Leaving keeps the step's scenario for free exploration.
+  const Scenario kept = s.user.scenario;
+  leave_lesson(s);
+  CHECK_FALSE(in_lesson(s));
+  CHECK(s.user.scenario == kept);
+  CHECK(view_style(s).highlights == nullptr);
+  press(GLFW_KEY_PAGE_DOWN);  // no lesson: nothing moves
+  CHECK(s.user.scenario == kept);
+}
+
+TEST_CASE("lesson highlights add outlines to the bank grid, the lane map and the tile") {
+  HeadlessImGui imgui;
+  AppState s;
+  REQUIRE(open_lesson(s, "transpose", 9).empty());  // [32][36]: lanes 0, 8, 16, 24 in bank 0
+  imgui.frame(s);
+  const std::size_t with = s.frame.draw.quads().size();
+  const Highlights kept = s.lesson.filled.highlights;
+  s.lesson.filled.highlights = Highlights{};
+  imgui.frame(s);
+  const std::size_t without = s.frame.draw.quads().size();
+  // Bank grid: 4 lanes' cells and 1 column; lane map: 4 lanes and 1 bank; tile: none extra
+  // (the lanes' elements change colour only).
+  CHECK(with == without + 4 + 1 + 4 + 1);
+  CHECK(kept.lanes == std::vector<int>{0, 8, 16, 24});
+}
+
+TEST_CASE("--lesson, --step and --export-dir are read and checked") {
+  Expected<Options> o = parse({"--lesson", "transpose", "--step", "3"});
+  REQUIRE(o.has_value());
+  CHECK(o->lesson == "transpose");
+  CHECK(o->step == 2);
+  CHECK(parse({"--step", "3"}).error() == "--step goes with --lesson NAME");
+  CHECK(parse({"--export-dir", "x"}).error() == "--export-dir goes with --lesson NAME");
+  CHECK(parse({"--lesson", "t", "--step", "0"}).error().starts_with("--step is a step number"));
+  CHECK(parse({"--lesson", "t", "--export-dir", "x", "--screenshot", "a.png"})
+            .error()
+            .starts_with("--export-dir is a run of its own"));
+  const RunResult r = run(std::string(BANKLAB_GUI_EXE) + " --lesson nope --export-dir /tmp/x");
+  CHECK(r.status == 2);
+  CHECK(r.output.find("'nope' is not a lesson") != std::string::npos);
 }

@@ -77,8 +77,13 @@ out=$("$bin/banklab" explain fp32-naive)
 has "$out" "32-way bank conflict" "banklab explain fp32-naive"
 if "$bin/banklab" --help | grep -q '^ *lesson '; then
   out=$("$bin/banklab" lesson list)
-  [ -n "$out" ] || fail "banklab lesson list printed nothing"
-  echo "banklab lesson list: $(wc -l <<<"$out") lines"
+  # Every lesson of the sources, read from the installed share/banklab/lessons.
+  for lesson in "$root"/assets/lessons/*.toml; do
+    [ -e "$lesson" ] || continue
+    name=$(basename "$lesson" .toml)
+    grep -q "^$name " <<<"$out" || fail "banklab lesson list does not list $name: $out"
+  done
+  echo "banklab lesson list: $(wc -l <<<"$out") lessons"
 fi
 status=0
 out=$("$bin/banklab" gpu-bench --dtype fp32 --size 64 2>&1) || status=$?

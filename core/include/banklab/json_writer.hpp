@@ -87,8 +87,7 @@ class JsonWriter {
   }
   JsonWriter& field(std::string_view name, double number, int decimals) {
     key(name);
-    raw(number, decimals);
-    return *this;
+    return value(number, decimals);  // value() sets the comma the next field needs
   }
 
  private:

@@ -22,6 +22,10 @@ struct Cell {
   friend bool operator==(const Cell&, const Cell&) = default;
 };
 
+// The largest tile TileLayout::check() accepts: each side, and the padding of a row.
+inline constexpr int kMaxTileSide = 4096;
+inline constexpr int kMaxTilePad = 1024;
+
 struct TileLayout {
   DType dtype = DType::fp32;
   int rows = 32;

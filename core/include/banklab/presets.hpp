@@ -3,6 +3,7 @@
 // lesson it teaches. The GUI's preset list, `banklab presets`, the tests and the GPU kernel list
 // all read this one table.
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "banklab/scenario.hpp"
@@ -19,6 +20,8 @@ struct Preset {
 
 std::span<const Preset> presets();
 const Preset* find_preset(std::string_view name);
+// "'x' is not a preset; the presets are fp32-naive, fp32-pad1, ...".
+std::string unknown_preset(std::string_view name);
 inline constexpr std::string_view kDefaultPreset = "fp32-naive";
 
 }  // namespace banklab

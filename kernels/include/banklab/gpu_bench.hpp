@@ -98,6 +98,8 @@ struct VariantResult {
   std::string lesson;
   VariantRole role = VariantRole::teaching;
   std::string tile;              // the shared tile as declared: "float tile[32][33]"
+  std::string preset;            // VariantInfo::preset: the access the kernel makes ("" if none)
+  bool uses_pad = false;         // VariantInfo::uses_pad
   std::int64_t bytes_moved = 0;  // bytes read + bytes written
   double ms = 0;                 // median of the timed launches
   double ms_min = 0, ms_max = 0;
@@ -131,12 +133,38 @@ SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressF
 // unrolled loop with the addresses held in registers, so the loop is bound by the shared-memory
 // pipe (one wavefront per clock per SM) and its time is proportional to the wavefronts.
 
+// What the benchmark believes one launch of a run did: every figure it reports rests on it.
+// The cross-check (gpu_measure.hpp, cross_check_patterns) holds it against the hardware's
+// counters for the same launch.
+struct ReplayAccounting {
+  WarpAccess access;
+  int blocks = 0;        // blocks launched
+  int warps_per_sm = 0;  // resident warps replaying the access
+  // Warp instructions of the measured op in one launch: blocks x warps x loop trips x 16.
+  std::int64_t instructions = 0;
+  // Other instructions the hardware counts in the same class in that launch: the fill's stores
+  // (st kernels) or block 0's read-back loads (ld kernels); 0 for ldmatrix and stmatrix.
+  std::int64_t same_class_extra = 0;
+  double cycles_per_access = 0;  // the benchmark's figure for this run (median launch)
+};
+
+// Runs `launch` (one more launch of the run, exactly as timed) however it likes, e.g. under a
+// profiler; returns an error sentence, or "" when all went well.
+using ReplayObserver =
+    std::function<std::string(const ReplayAccounting&, const std::function<std::string()>& launch)>;
+
+// The shared-memory pipe serves at most one wavefront per clock per SM (128 bytes, see
+// core's kWavefrontBytes). A measured figure above this, with room for clock64()'s jitter, is a
+// wrong accounting, not a result: the benchmark flags it instead of reporting it.
+inline constexpr double kMaxWavefrontsPerClock = 1.02;
+
 struct PatternOptions {
   int repetitions = 7;     // timed launches per pattern; the median is reported
   double target_ms = 2.0;  // each launch is sized to run about this long if the shared-memory
                            // pipe serves one wavefront per clock (at the rated clock)
   int max_blocks = 0;      // 0: every SM full of warps (the benchmark); tests give a few so
                            // that the sanitizers finish quickly
+  ReplayObserver observe;  // if set, called once per run after its timed launches
 };
 
 struct PatternResult {
@@ -150,7 +178,9 @@ struct PatternResult {
   double wavefronts_per_clock = 0;  // predicted_wavefronts / cycles_per_access (ideal 1)
   double measured_ratio = 0;        // cycles_per_access / baseline_cycles_per_access
   double predicted_ratio = 0;       // predicted_wavefronts / baseline_wavefronts
-  bool verified = false;            // loaded sums / stored bytes equal the CPU's expectation
+  // Loaded sums / stored bytes equal the CPU's expectation, and the figure is within the pipe's
+  // limit (kMaxWavefrontsPerClock); a row that is not verified is no result.
+  bool verified = false;
   std::string detail;
 };
 

@@ -27,23 +27,15 @@
 
 #include "banklab/access.hpp"
 #include "banklab/expected.hpp"
+#include "banklab/gpu_bench.hpp"
 #include "banklab/gpu_device.hpp"
+#include "banklab/verdict.hpp"
 
 namespace banklab::gpu {
 
-// What the hardware counted for one access.
-struct Measurement {
-  bool ok = false;    // the counters were read and the bytes verified
-  std::string error;  // when !ok: why this access could not be measured (the rest still were)
-  std::int64_t wavefronts = 0;
-  std::int64_t bank_conflicts = 0;
-  // Warp-level shared-memory instructions of the measured class in the kernel: 1 proves the
-  // counters saw the measured instruction alone.
-  std::int64_t instructions = 0;
-  // The bytes the instruction moved were checked against a CPU replay of the access: a load
-  // returned what was stored at its addresses, a store left one of its lanes' bytes there.
-  bool verified = false;
-};
+// What the hardware counted for one access (core's HardwareCount; core's judge() gives the
+// verdict against the model).
+using Measurement = HardwareCount;
 
 // Whether measure() can run here, and if not, exactly why (no build support, no driver, no
 // device, a device the profiler does not support). Cheap after the first call; does not open a
@@ -66,5 +58,41 @@ using MeasureProgress = std::function<void(std::size_t done, std::size_t total)>
 Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
                                            const MeasureProgress& progress = {},
                                            const std::atomic<bool>* cancel = nullptr);
+
+// ---------------------------------------------------------------------------------------------
+// The microbenchmark (gpu_bench.hpp) against the hardware's counters: for each access and its
+// baseline, one more launch of the replay kernel exactly as timed runs under CUPTI's range
+// profiler, which reads the instructions of the measured class, the shared-memory wavefronts
+// and sm__cycles_elapsed.avg. The benchmark's instruction count must be the hardware's, its
+// clocks per instruction within 10 % of the hardware's, and the hardware's own wavefronts per
+// clock within the pipe's limit. This is the check that found ldmatrix counted 4x
+// (docs/gpu-results.md).
+struct PatternCrossCheck {
+  WarpAccess access;
+  std::int64_t counted_instructions = 0;   // the benchmark's, with the fill or read-back
+  std::int64_t hardware_instructions = 0;  // smsp__inst_executed_op_{shared_ld,ldsm,...}.sum
+  double counted_cycles_per_access = 0;    // the benchmark's clock64() figure
+  double hardware_cycles_per_access = 0;   // sm__cycles_elapsed.avg / instructions per SM
+  std::int64_t hardware_wavefronts = 0;    // l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*
+  double hardware_wavefronts_per_clock = 0;
+  bool agrees = false;
+  std::string detail;  // which rule failed, with the numbers
+};
+
+struct PatternCrossCheckReport {
+  PatternReport benchmark;  // the run itself (each pattern against its baseline)
+  std::vector<PatternCrossCheck> runs;  // one per distinct run: patterns and baselines
+  bool all_agree() const {
+    for (const PatternCrossCheck& c : runs) {
+      if (!c.agrees) return false;
+    }
+    return !runs.empty();
+  }
+};
+
+// Fails only when nothing could be checked (no GPU, profiling not permitted, a CUDA or CUPTI
+// call failing); options.observe is the cross-check's own.
+Expected<PatternCrossCheckReport> cross_check_patterns(std::span<const WarpAccess> accesses,
+                                                       PatternOptions options = {});
 
 }  // namespace banklab::gpu

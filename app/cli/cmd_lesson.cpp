@@ -1,0 +1,85 @@
+// banklab lesson list|show|check: the guided tracks of assets/lessons, with their numbers
+// filled in by the core. All the reading and checking is core's (banklab/lesson.hpp); this
+// file lays the results out.
+#include <cstdint>
+#include <string>
+
+#include "banklab/json_writer.hpp"
+#include "banklab/lesson.hpp"
+#include "commands.hpp"
+
+namespace banklab::cli {
+namespace {
+
+int list(bool json) {
+  const Expected<std::vector<Lesson>> lessons = load_lessons();
+  if (!lessons) return bad_input(lessons.error());
+  std::string out;
+  if (json) {
+    JsonWriter w(out);
+    w.begin_array();
+    for (const Lesson& l : *lessons) {
+      w.begin_object();
+      w.field("name", l.name).field("title", l.title).field("summary", l.summary);
+      w.field("steps", static_cast<std::int64_t>(l.steps.size()));
+      w.end_object();
+    }
+    w.end_array();
+    out += '\n';
+  } else {
+    for (const Lesson& l : *lessons) {
+      out += l.name + "  (" + std::to_string(l.steps.size()) + " steps)  " + l.title + "\n";
+    }
+  }
+  print(out);
+  return kExitOk;
+}
+
+int show(const std::string& name, bool markdown) {
+  const Expected<Lesson> lesson = find_lesson(name);
+  if (!lesson) return bad_input(lesson.error());
+  if (markdown) {
+    print(to_markdown(*lesson));
+    return kExitOk;
+  }
+  std::string out = lesson->title + "\n";
+  if (!lesson->summary.empty()) out += lesson->summary + "\n";
+  for (std::size_t i = 0; i < lesson->steps.size(); ++i) {
+    const FilledStep f = fill_step(lesson->steps[i]);
+    out += "\n## " + std::to_string(i + 1) + "/" + std::to_string(lesson->steps.size()) + ". " +
+           f.title + "\n";
+    out += "   " + describe(f.scenario) + "\n\n";
+    out += reflow(f.text, 88);
+    if (!out.ends_with('\n')) out += '\n';
+  }
+  print(out);
+  return kExitOk;
+}
+
+int check(const std::string& file) {
+  const Expected<Lesson> lesson = load_lesson(file);
+  if (!lesson) return bad_input(lesson.error());
+  print(file + ": " + lesson->name + ", " + std::to_string(lesson->steps.size()) +
+        " steps, every scenario valid and every placeholder filled\n");
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_lesson(const Args& args) {
+  const std::vector<std::string>& words = args.positionals();
+  const std::string& action = words[0];
+  const bool json = args.has("json");
+  const bool markdown = args.has("markdown");
+  if (action == "list" && words.size() == 1 && !markdown) return list(json);
+  if (json) return bad_input("--json goes with 'lesson list' only");
+  if (action == "show" && words.size() == 2) return show(words[1], markdown);
+  if (markdown) return bad_input("--markdown goes with 'lesson show NAME' only");
+  if (action == "check" && words.size() == 2) return check(words[1]);
+  if (action == "list") return bad_input("'lesson list' takes no argument");
+  if (action == "show" || action == "check")
+    return bad_input("'lesson " + action + "' needs " + (action == "show" ? "NAME" : "FILE"));
+  return bad_input("'" + action + "' is not a lesson action; use list, show NAME or check FILE");
+}
+
+}  // namespace banklab::cli

@@ -1,0 +1,106 @@
+// cross_check_patterns(): the microbenchmark's accounting held against CUPTI's counters.
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "banklab/format.hpp"
+#include "banklab/gpu_measure.hpp"
+#include "range_profiler.hpp"
+
+namespace banklab::gpu {
+namespace {
+
+enum Metric {
+  kLds,
+  kLdsm,
+  kSts,
+  kStsm,
+  kLdWavefronts,
+  kStWavefronts,
+  kSmCycles,
+};
+std::vector<std::string> metric_names() {
+  return {
+      "smsp__inst_executed_op_shared_ld.sum",
+      "smsp__inst_executed_op_ldsm.sum",
+      "smsp__inst_executed_op_shared_st.sum",
+      "smsp__inst_executed_op_shared_stsm.sum",
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+      "sm__cycles_elapsed.avg",
+  };
+}
+
+// The benchmark's clocks per instruction come from the loop alone, the hardware's from the
+// whole kernel on each SM (launch, fill and read-back too): 10 % covers that, not a 4x error.
+constexpr double kCycleTolerance = 0.10;
+// The instruction counts must match; 0.5 % leaves room only for the fill and read-back loops'
+// code shape.
+constexpr double kInstructionTolerance = 0.005;
+
+PatternCrossCheck compare(const ReplayAccounting& a, const std::vector<double>& v, int sm_count) {
+  PatternCrossCheck c;
+  c.access = a.access;
+  const bool load = is_load(a.access.op);
+  const bool matrix = is_matrix_op(a.access.op);
+  const Metric cls = load ? (matrix ? kLdsm : kLds) : (matrix ? kStsm : kSts);
+  c.counted_instructions = a.instructions + a.same_class_extra;
+  c.hardware_instructions = std::llround(v[cls]);
+  c.counted_cycles_per_access = a.cycles_per_access;
+  const double measured_instructions = double(c.hardware_instructions - a.same_class_extra);
+  c.hardware_cycles_per_access =
+      measured_instructions > 0 ? v[kSmCycles] / (measured_instructions / sm_count) : 0;
+  c.hardware_wavefronts = std::llround(v[load ? kLdWavefronts : kStWavefronts]);
+  c.hardware_wavefronts_per_clock =
+      v[kSmCycles] > 0 ? double(c.hardware_wavefronts) / (v[kSmCycles] * sm_count) : 0;
+
+  const double off = std::abs(double(c.hardware_instructions - c.counted_instructions));
+  if (c.hardware_instructions <= 0 || off > kInstructionTolerance * double(c.counted_instructions)) {
+    c.detail = "the benchmark counts " + std::to_string(c.counted_instructions) +
+               " instructions of the measured class, the hardware " +
+               std::to_string(c.hardware_instructions);
+  } else if (std::abs(c.counted_cycles_per_access / c.hardware_cycles_per_access - 1) >
+             kCycleTolerance) {
+    c.detail = format("the benchmark measures %.3f clocks per instruction per SM, the hardware "
+                      "%.3f",
+                      c.counted_cycles_per_access, c.hardware_cycles_per_access);
+  } else if (!(c.hardware_wavefronts_per_clock <= kMaxWavefrontsPerClock)) {
+    c.detail = format("the hardware counts %.3f wavefronts per clock per SM, above the pipe's %.2f",
+                      c.hardware_wavefronts_per_clock, kMaxWavefrontsPerClock);
+  }
+  c.agrees = c.detail.empty();
+  return c;
+}
+
+}  // namespace
+
+Expected<PatternCrossCheckReport> cross_check_patterns(std::span<const WarpAccess> accesses,
+                                                       PatternOptions options) {
+  const std::lock_guard<std::mutex> lock(detail::profiler_session_mutex());
+  const MeasureSupport support = measure_support();
+  if (!support.ok) return Error{support.reason};
+  const int sm_count = support.device.sm_count;
+  std::unique_ptr<detail::RangeProfiler> profiler;
+  PatternCrossCheckReport report;
+  options.observe = [&](const ReplayAccounting& a,
+                        const std::function<std::string()>& launch) -> std::string {
+    if (!profiler) {
+      auto opened = detail::RangeProfiler::open(support.device.ordinal, metric_names(), 1);
+      if (!opened) return opened.error();
+      profiler = std::move(*opened);
+    }
+    auto values = profiler->profile(1, launch);
+    if (!values) return values.error();
+    report.runs.push_back(compare(a, values->front(), sm_count));
+    return {};
+  };
+  report.benchmark = run_pattern_benchmark(accesses, options);
+  if (!report.benchmark.ok()) return Error{report.benchmark.error};
+  return report;
+}
+
+}  // namespace banklab::gpu

@@ -1,0 +1,59 @@
+#pragma once
+// What ImGui laid out in a frame, item by item, and a driver that clicks and types into the real
+// app (draw_app) through ImGui's IO, with no window and no display.
+//
+// ImGui 1.86 has no ID-conflict check and Debian builds it without the test engine's hooks, so
+// the recorder wraps ImGui::ItemAdd() at link time: a test executable linked with
+//   -Wl,--wrap=_ZN5ImGui7ItemAddERK6ImRectjPS1_i
+// (CMake: banklab_record_imgui_items(target)) sees every widget of Debian's static libimgui.a
+// with its ID, its rectangle and its window, because the widgets (imgui_widgets.o,
+// imgui_tables.o) call ItemAdd() across object files.
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "app_state.hpp"
+#include "headless_imgui.hpp"
+#include "ui.hpp"
+
+namespace banklab::gui::test {
+
+struct Item {
+  ImGuiID id = 0;
+  ImRect rect;   // what ImGui lays out (a slider with its label)
+  ImRect frame;  // what takes the mouse (the slider without its label)
+  std::string window;
+  bool visible = false;  // ItemAdd() returned true: not clipped, so it can be clicked
+
+  ImVec2 centre() const { return frame.GetCenter(); }
+};
+
+// Every item added since the last clear (ItemAdd() calls with a non-zero ID).
+std::vector<Item>& recorded_items();
+
+// "ID 0x1234 twice in window 'Controls' at (10,20) and (10,60)" for each ID added more than
+// once in one frame of `items`; empty when every ID is unique.
+std::vector<std::string> duplicate_ids(const std::vector<Item>& items);
+
+// Drives draw_app() with synthetic input, one frame per call.
+class Driver {
+ public:
+  explicit Driver(ImVec2 display = ImVec2(1280, 720));
+  ~Driver();
+
+  std::vector<Item> frame(AppState& s);             // one frame; its items
+  void click(AppState& s, ImVec2 at);               // press, frame, release, frame
+  void key(AppState& s, int glfw_key);              // press, frame, release, frame
+  void type(AppState& s, const std::string& text);  // characters, one frame
+  void settle(AppState& s);                         // mouse away, nothing active, popups closed
+
+ private:
+  HeadlessImGui imgui_;
+};
+
+}  // namespace banklab::gui::test

@@ -1,0 +1,373 @@
+// banklab-gui driven as a user drives it, with no display: every widget of every window is
+// clicked (and what a click opens, such as a menu, is clicked in turn), every shortcut pressed,
+// numbers typed into the numeric fields, and a fixed-seed run of random clicks, keys and text.
+// ImGui's own asserts abort the test on any misuse (two widgets with one ID, a slider range
+// past INT_MAX/2). Every ID of every frame is checked for uniqueness, in each lesson and with
+// each access pattern.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <random>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app_state.hpp"
+#include "banklab/layout.hpp"
+#include "banklab/presets.hpp"
+#include "gpu_panel.hpp"
+#include "imgui_items.hpp"
+#include "lesson_mode.hpp"
+#include "options.hpp"
+#include "ui.hpp"
+
+using namespace banklab;
+using namespace banklab::gui;
+using namespace banklab::gui::test;
+
+namespace {
+
+// The app's modes: the windows as they are, the Drill window over them, a lesson being walked.
+enum class Mode { views, drill, lesson };
+constexpr Mode kModes[] = {Mode::views, Mode::drill, Mode::lesson};
+
+// Every window open, in the given mode.
+void open_every_view(AppState& s, Mode mode = Mode::views) {
+  Views& v = s.user.views;
+  v.presets = v.controls = v.banks = v.lanes = v.tile = v.arithmetic = v.help = v.gpu = true;
+  v.code = v.cuda = true;
+  v.drill = mode == Mode::drill;
+  if (mode == Mode::lesson) {
+    REQUIRE(open_lesson(s, "transpose", 0).empty());
+  } else if (in_lesson(s)) {
+    leave_lesson(s);
+  }
+}
+
+std::string all(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  return out;
+}
+
+void wait_for_gpu_window(Driver& d, AppState& s) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (s.user.views.gpu && !s.gpu->settled()) {
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    d.frame(s);
+  }
+}
+
+// A fresh app on the default lesson, laid out (the GPU window with its answer).
+struct Fresh {
+  AppState state;
+  explicit Fresh(Driver& d, bool every_view, Mode mode = Mode::views) {
+    load_preset(state, std::string(kDefaultPreset));
+    if (every_view) open_every_view(state, mode);
+    d.settle(state);
+    wait_for_gpu_window(d, state);
+    d.settle(state);
+  }
+};
+
+const Item* find_item(const std::vector<Item>& items, const std::string& window_prefix,
+                      ImGuiID id) {
+  for (const Item& i : items) {
+    if (i.id == id && i.visible && i.window.starts_with(window_prefix)) return &i;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("no two widgets of a frame share an ID, in any lesson, access pattern or view") {
+  // 1080p as well: at 720p some views lay out fewer widgets (the arithmetic table's rows).
+  for (ImVec2 display : {ImVec2(1280, 720), ImVec2(1920, 1080)}) {
+    CAPTURE(display.x);
+    Driver d(display);
+    AppState s;
+    open_every_view(s);
+    for (Mode mode : kModes) {
+      CAPTURE(static_cast<int>(mode));
+      open_every_view(s, mode);
+      d.frame(s);
+      std::vector<std::string> dups = duplicate_ids(d.frame(s));
+      CHECK_MESSAGE(dups.empty(), all(dups));
+    }
+    open_every_view(s);
+    for (const Preset& p : presets()) {
+      CAPTURE(p.name);
+      load_preset(s, std::string(p.name));
+      d.frame(s);
+      wait_for_gpu_window(d, s);
+      std::vector<std::string> dups = duplicate_ids(d.frame(s));
+      CHECK_MESSAGE(dups.empty(), all(dups));
+    }
+    load_preset(s, std::string(kDefaultPreset));
+    for (AccessPattern pattern : {AccessPattern::row, AccessPattern::column, AccessPattern::matrix,
+                                  AccessPattern::custom}) {
+      CAPTURE(static_cast<int>(pattern));
+      set_pattern(s, pattern);
+      s.user.scenario.tile.swizzle.kind = SwizzleKind::cute;  // its three sliders too
+      d.frame(s);
+      std::vector<Item> items = d.frame(s);
+      CHECK(items.size() > 60);  // the recorder sees the widgets
+      CHECK_MESSAGE(duplicate_ids(items).empty(), all(duplicate_ids(items)));
+    }
+  }
+}
+
+TEST_CASE("the index slider of the default lesson has its own ID and a click on it moves it") {
+  // The bug: the slider was labelled "column", as is the access radio button above it, so both
+  // had one ID and a click on the slider aborted in ImGui's ButtonBehavior.
+  Driver d;
+  Fresh f(d, false);
+  REQUIRE(f.state.user.scenario.pattern == AccessPattern::column);
+  std::vector<Item> items = d.frame(f.state);
+  CHECK(duplicate_ids(items).empty());
+  // ImGui's IDs: a window's is the hash of its title, a widget's the hash of its label (from
+  // "###" on, when the label has one) seeded with the window's.
+  ImGuiID slider = ImHashStr("###index", 0, ImHashStr("Controls"));
+  const Item* it = find_item(items, "Controls", slider);
+  REQUIRE(it != nullptr);
+  // A click at its right end asks for the last column.
+  d.click(f.state, ImVec2(it->frame.Max.x - 2.0f, it->centre().y));
+  CHECK(f.state.user.scenario.index == max_index(f.state.user.scenario));
+  CHECK(f.state.user.scenario.index > 0);
+}
+
+// Clicks each widget of a fresh app (all windows open), then each widget that click made appear.
+void click_everything(Driver& d, Mode mode) {
+  std::vector<Item> targets;
+  {
+    Fresh f(d, true, mode);
+    for (const Item& i : d.frame(f.state)) {
+      if (i.visible) targets.push_back(i);
+    }
+  }
+  REQUIRE(targets.size() > 20);
+  int clicks = 0;
+  std::set<ImGuiID> seen;
+  for (const Item& target : targets) seen.insert(target.id);
+  for (const Item& target : targets) {
+    CAPTURE(target.window);
+    CAPTURE(target.centre().x);
+    CAPTURE(target.centre().y);
+    Fresh f(d, true, mode);
+    d.click(f.state, target.centre());
+    ++clicks;
+    // What the click opened (a menu, a combo's list, a popup): each of those clicked too.
+    std::vector<Item> opened;
+    for (const Item& i : d.frame(f.state)) {
+      if (i.visible && !seen.contains(i.id)) opened.push_back(i);
+    }
+    for (const Item& second : opened) {
+      CAPTURE(second.window);
+      Fresh g(d, true, mode);
+      d.click(g.state, target.centre());
+      d.frame(g.state);
+      d.click(g.state, second.centre());
+      std::vector<std::string> dups = duplicate_ids(d.frame(g.state));
+      CHECK_MESSAGE(dups.empty(), all(dups));
+      ++clicks;
+    }
+  }
+  MESSAGE(clicks << " clicks on " << targets.size() << " widgets");
+}
+
+TEST_CASE("a click on every widget of every window, and on what each click opens, is safe") {
+  for (ImVec2 display : {ImVec2(1280, 720), ImVec2(1920, 1080)}) {
+    for (Mode mode : kModes) {
+      CAPTURE(display.x);
+      CAPTURE(static_cast<int>(mode));
+      Driver d(display);  // a fresh context: the windows at their default places
+      click_everything(d, mode);
+    }
+  }
+}
+
+TEST_CASE("numbers typed into the tile fields are clamped to what the core accepts") {
+  Driver d;
+  for (const char* label : {"rows", "columns", "pad"}) {
+    for (const char* typed : {"99999999999", "-2147483648", "2147483647", "0", "-1"}) {
+      CAPTURE(label);
+      CAPTURE(typed);
+      Fresh f(d, false);
+      // InputInt pushes its label as an ID; its text field's label is "", so the field has
+      // that ID. A click selects the whole number (ImGuiInputTextFlags_AutoSelectAll).
+      ImGuiID field = ImHashStr(label, 0, ImHashStr("Controls"));
+      std::vector<Item> items = d.frame(f.state);
+      const Item* box = find_item(items, "Controls", field);
+      REQUIRE(box != nullptr);
+      d.click(f.state, ImVec2(box->frame.Min.x + 4.0f, box->centre().y));
+      d.type(f.state, typed);
+      d.key(f.state, GLFW_KEY_ENTER);
+      d.settle(f.state);
+      d.settle(f.state);  // the slider's range is built from the new size: it must not assert
+      const TileLayout& t = f.state.user.scenario.tile;
+      CHECK(t.rows >= 1);
+      CHECK(t.rows <= kMaxTileSide);
+      CHECK(t.cols >= 1);
+      CHECK(t.cols <= kMaxTileSide);
+      CHECK(t.pad >= 0);
+      CHECK(t.pad <= kMaxTilePad);
+      CHECK(f.state.user.scenario.index >= 0);
+      CHECK(f.state.user.scenario.index <= max_index(f.state.user.scenario));
+    }
+  }
+}
+
+TEST_CASE(
+    "numbers typed into the Code window's block and warp are clamped to what the core takes") {
+  // The core multiplies the block's three sides in 64 bits: three near INT_MAX overflowed it.
+  Driver d(ImVec2(1920, 1080));
+  Fresh f(d, false);
+  std::vector<Item> items = d.frame(f.state);
+  ImGuiID window = 0;
+  for (const Item& i : items) {
+    // The window itself, not a child of it (the lane table's is "Code.../##code-lanes_...").
+    if (i.window.starts_with("Code") && i.window.find('/') == std::string::npos)
+      window = ImHashStr(i.window.c_str());
+  }
+  REQUIRE(window != 0);
+  // InputInt3 pushes "block", then each field's index: its text field has that ID.
+  ImGuiID block = ImHashStr("block", 0, window);
+  for (int axis = 0; axis < 3; ++axis) {
+    CAPTURE(axis);
+    ImGuiID field = ImHashData(&axis, sizeof axis, block);
+    std::vector<Item> now = d.frame(f.state);
+    const Item* box = find_item(now, "Code", field);
+    REQUIRE(box != nullptr);
+    d.click(f.state, ImVec2(box->frame.Min.x + 4.0f, box->centre().y));
+    d.type(f.state, "2147483647");
+    d.key(f.state, GLFW_KEY_ENTER);
+    d.settle(f.state);
+  }
+  for (int side : f.state.user.code.block) CHECK(side == 1024);
+}
+
+TEST_CASE("the index range never overflows, whatever the tile holds") {
+  Scenario sc;
+  for (AccessPattern p : {AccessPattern::row, AccessPattern::column, AccessPattern::matrix}) {
+    sc.pattern = p;
+    for (int v : {INT_MIN, -1, 0, 1, INT_MAX}) {
+      CAPTURE(static_cast<int>(p));
+      CAPTURE(v);
+      sc.tile.rows = v;
+      sc.tile.cols = v;
+      int m = max_index(sc);
+      CHECK(m >= 0);
+      CHECK(m <= INT_MAX / 2);  // ImGui's SliderInt accepts no wider range
+    }
+  }
+  AppState s;
+  load_preset(s, std::string(kDefaultPreset));
+  s.user.scenario.index = INT_MAX;
+  move_index(s, 1);
+  CHECK(s.user.scenario.index == max_index(s.user.scenario));
+}
+
+TEST_CASE("every shortcut, pressed in every lesson, leaves a consistent state") {
+  Driver d;
+  AppState s;
+  open_every_view(s);
+  for (int i = 0; i < static_cast<int>(presets().size()); ++i) {
+    load_preset(s, i);
+    d.settle(s);
+    for (const Shortcut& k : shortcuts()) {
+      CAPTURE(k.key_name);
+      d.key(s, k.key);
+      CHECK(s.user.scenario.index >= 0);
+      CHECK(s.user.scenario.index <= std::max(0, max_index(s.user.scenario)));
+      CHECK(s.user.settings.zoom >= kMinZoom);
+      CHECK(s.user.settings.zoom <= kMaxZoom);
+    }
+  }
+}
+
+// A bounded, fixed-seed fuzz of the controls: random clicks anywhere, random keys and random
+// text (digits, signs, letters, control bytes), 3000 steps. BANKLAB_GUI_FUZZ_SEED and
+// BANKLAB_GUI_FUZZ_STEPS replay or lengthen it (docs/testing.md).
+TEST_CASE("random clicks, keys and text on the whole window never crash it") {
+  const char* seed_env = std::getenv("BANKLAB_GUI_FUZZ_SEED");
+  const char* steps_env = std::getenv("BANKLAB_GUI_FUZZ_STEPS");
+  std::uint32_t seed =
+      seed_env ? static_cast<std::uint32_t>(std::strtoul(seed_env, nullptr, 10)) : 20261130u;
+  int steps = steps_env ? std::atoi(steps_env) : 3000;
+  MESSAGE("seed " << seed << ", " << steps << " steps");
+  std::mt19937 rng(seed);
+  Driver d;
+  AppState s;
+  load_preset(s, std::string(kDefaultPreset));
+  open_every_view(s);
+  d.settle(s);
+  const int keys[] = {GLFW_KEY_SPACE, GLFW_KEY_RIGHT,  GLFW_KEY_LEFT,      GLFW_KEY_UP,
+                      GLFW_KEY_DOWN,  GLFW_KEY_N,      GLFW_KEY_P,         GLFW_KEY_ENTER,
+                      GLFW_KEY_TAB,   GLFW_KEY_ESCAPE, GLFW_KEY_BACKSPACE, GLFW_KEY_MINUS,
+                      GLFW_KEY_EQUAL, GLFW_KEY_T};
+  const std::string texts[] = {"9",  "99999999999",        "-",  "-2147483648", "4096", "x", ",",
+                               "\n", "0x7fffffffffffffff", "-1", "1e9"};
+  for (int step = 0; step < steps; ++step) {
+    CAPTURE(step);
+    switch (rng() % 4) {
+      case 0:
+      case 1:
+        d.click(s, ImVec2(static_cast<float>(rng() % 1280), static_cast<float>(rng() % 720)));
+        break;
+      case 2:
+        d.key(s, keys[rng() % std::size(keys)]);
+        break;
+      case 3:
+        d.type(s, texts[rng() % std::size(texts)]);
+        break;
+    }
+    // The GPU window answers from a worker thread: wait for its answer, so that what the next
+    // click lands on does not depend on the thread's timing and a seed replays exactly.
+    wait_for_gpu_window(d, s);
+    s.quit_requested = false;
+    REQUIRE(s.user.scenario.index >= 0);
+    REQUIRE(s.user.settings.zoom >= kMinZoom);
+    REQUIRE(s.user.settings.zoom <= kMaxZoom);
+    if (rng() % 64 == 0) d.settle(s);
+  }
+}
+
+TEST_CASE("the GPU window is settled only once the driver's answer is applied, not just posted") {
+  // What --gpu --screenshot waits for. busy() alone turns false when the worker has posted its
+  // answer but poll() has not taken it: a screenshot then showed "asking the driver".
+  std::mutex m;
+  std::condition_variable cv;
+  bool release = false;
+  GpuPanel p;
+  p.backend = real_gpu_backend();
+  p.backend.query_device = [&, real = p.backend.query_device] {
+    std::unique_lock lock(m);
+    cv.wait(lock, [&] { return release; });
+    return real();
+  };
+  poll(p);  // starts the worker and asks
+  CHECK(p.busy());
+  CHECK_FALSE(p.settled());
+  {
+    std::lock_guard lock(m);
+    release = true;
+  }
+  cv.notify_all();
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (p.busy()) {
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  CHECK_FALSE(p.device.has_value());  // posted, not yet applied: the old test said "ready"
+  CHECK_FALSE(p.settled());
+  poll(p);
+  CHECK(p.device.has_value());
+  CHECK(p.settled());
+}
