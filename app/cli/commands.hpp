@@ -50,5 +50,6 @@ int run_solve(const Args& args);      // cmd_solve.cpp
 int run_explain(const Args& args);    // cmd_explain.cpp
 int run_lesson(const Args& args);     // cmd_lesson.cpp
 int run_validate(const Args& args);   // cmd_validate.cpp
+int run_export(const Args& args);     // cmd_export.cpp
 
 }  // namespace banklab::cli

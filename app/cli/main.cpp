@@ -294,12 +294,47 @@ Examples:
   banklab drill --level strong-hire --seed 3 --count 20 --json
 )"};
 
+constexpr FlagSpec kExportFlags[] = {
+    {"what", "WHAT", "banks, lanes or tile (a figure); table or derivation (text)"},
+    {"format", "F",
+     "svg for a figure; csv or md for the table; md for the derivation\n"
+     "                                         (default: the first named)"},
+    {"output", "FILE", "write FILE (whole or not at all) instead of standard output", 'o'},
+    {"size", "WxH", "the figure's page in pixels                (default 1280x720)"},
+    {"font", "PX", "the figure's text size in pixels; labels shrink to fit cells (default 16)"},
+    {"theme", "T", "dark, or light for slides and paper          (default light)"},
+    {"palette", "P", "standard, or colour-blind (Okabe-Ito)        (default standard)"},
+    {"physical", "", "--what tile: the slots as stored, not the elements as indexed"},
+};
+constexpr CommandSyntax kExport{
+    .command = "export",
+    .flags = kExportFlags,
+    .groups = kScenarioGroups,
+    .usage = R"(usage: banklab export (--preset NAME | scenario flags | --scenario FILE)
+                      --what banks|lanes|tile|table|derivation [--format svg|csv|md]
+                      [-o FILE] [--size WxH] [--font PX] [--theme T] [--palette P]
+)",
+    .description =
+        R"(Writes one scenario for slides and documents, without a display: the bank view, the lane
+map or the tile as SVG (vector, text as text, the same layout banklab-gui draws), the lane
+table as CSV (one row per lane) or Markdown, the derivation as Markdown. Red means a conflict
+and nothing else. Exit status 1 when the file cannot be written.
+)",
+    .flags_title = "Export:",
+    .footer = R"(Examples:
+  banklab export --preset fp32-naive --what banks -o fp32-naive-banks.svg
+  banklab export --preset broadcast --what lanes --palette colour-blind -o broadcast.svg
+  banklab export --dtype bf16 --pad 1 --index 3 --what table --format md
+  banklab export --scenario bf16.txt --what derivation -o bf16.md
+)"};
+
 const Command kCommands[] = {
     {kAnalyze, "count the wavefronts of one access, a raw pattern or a batch of them", run_analyze},
     {kSolve, "find the cheapest conflict-free pad or swizzle for how a tile is accessed",
      run_solve},
     {kPresets, "list the lesson's scenarios by name", run_presets},
     {kExplain, "derive a scenario's bank conflicts step by step, as the lesson does", run_explain},
+    {kExport, "write a view as SVG, the lane table as CSV/Markdown, the derivation", run_export},
     {kDrill, "practise predicting conflicts: questions, answers on stdin, a score", run_drill},
     {kLesson, "the guided lessons: list them, show one with its numbers, check a lesson file",
      run_lesson},

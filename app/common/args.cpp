@@ -54,7 +54,9 @@ class Formatter : public CLI::Formatter {
     for (const CLI::Option* o : opts) out += make_option(o, false);
     return out;
   }
-  std::string make_option_name(const CLI::Option* o, bool) const override { return o->get_name(); }
+  std::string make_option_name(const CLI::Option* o, bool) const override {
+    return o->get_name(false, true);  // "-o,--output" where a flag has a short name
+  }
   std::string make_option_opts(const CLI::Option* o) const override {
     return o->get_type_name().empty() ? std::string() : " " + o->get_type_name();
   }
@@ -91,10 +93,11 @@ void declare(CLI::App& app, const CommandSyntax& syntax, std::vector<std::string
   app.add_flag("-h,--help")->group("help");
   const auto add = [&](const FlagSpec& f, std::size_t group) {
     const std::string name = "--" + std::string(f.name);
+    const std::string names = f.short_name != 0 ? std::string{'-', f.short_name, ','} + name : name;
     // A flag in two groups (gpu-bench's --dtype: the suite's and the scenario's) is one flag,
     // listed where it first appears.
     if (app.get_option_no_throw(name) != nullptr) return;
-    CLI::Option* o = f.takes_value() ? app.add_option(name)->expected(0, 1) : app.add_flag(name);
+    CLI::Option* o = f.takes_value() ? app.add_option(names)->expected(0, 1) : app.add_flag(names);
     o->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
         ->type_name(std::string(f.value_name))
         ->description(std::string(f.help))

@@ -47,6 +47,7 @@ struct FlagSpec {
   std::string_view name;        // without the dashes: "dtype"
   std::string_view value_name;  // "D" for --dtype D; empty for a switch such as --json
   std::string_view help = {};   // the --help line(s): what it does, "(default ...)"
+  char short_name = 0;          // 'o' for -o as well as --output; 0 for none
   bool takes_value() const { return !value_name.empty(); }
 };
 

@@ -13,6 +13,7 @@
 #include "banklab/format.hpp"
 #include "file_io.hpp"
 #include "scenario_flags.hpp"
+#include "text_file.hpp"
 
 namespace banklab::cli {
 namespace {
@@ -93,14 +94,7 @@ Expected<ScenarioFile> read_scenario_file(const std::string& path) {
 }
 
 Expected<bool> write_scenario_file(const std::string& path, const Scenario& s) {
-  // The file is replaced by a rename: never do that to a device, a pipe or a folder.
-  struct stat info {};
-  if (::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode)) {
-    return Error{shown(path, 200) + ": not a regular file; a scenario is written to a file"};
-  }
-  const Expected<bool> written = write_file_atomically(path, scenario_file_text(s));
-  if (!written) return Error{written.error()};
-  return true;
+  return write_text_file(path, scenario_file_text(s), "a scenario");
 }
 
 }  // namespace banklab::cli

@@ -31,6 +31,7 @@
 #include "lesson_mode.hpp"
 #include "settings.hpp"
 #include "solve_panel.hpp"
+#include "stage.hpp"
 
 namespace banklab::gui {
 
@@ -71,6 +72,13 @@ struct UserChoices {
   Views views;
   bool tile_physical = false;  // tile view: where elements are stored, not where they belong
   SolvePanel solve;            // the Solve window: families ticked, its ranking, its preview
+  Stage stage;                 // presentation mode, comparisons (stage.hpp, ui_stage.cpp)
+  // File menu: where exports and saved scenarios go (NAME-banks.svg, NAME.scenario, ...), what
+  // to open, and what the last action did.
+  std::string file_name = "banklab";
+  std::string open_path;
+  std::string file_status;
+  int svg_size[2] = {1920, 1080};
 };
 
 struct FrameOutput {
@@ -81,6 +89,7 @@ struct FrameOutput {
 struct Resources {
   ImFont* mono_font = nullptr;   // formulas and tables; nullptr: ImGui's default font
   ImFont* small_font = nullptr;  // labels in narrow cells; nullptr: the current font
+  std::vector<ImFont*> label_fonts;          // the figures' labels at a ladder of sizes (fonts.hpp)
   std::vector<std::string> renderer_errors;  // shader compile/link logs, shown in a window
 };
 
@@ -95,6 +104,7 @@ struct AppState {
   // The views draw derived, never user.scenario: a control may change the scenario in the
   // middle of a frame, and the picture must stay consistent until the next refresh().
   Derived derived;
+  std::vector<Derived> compared;  // user.stage.compare's, derived when it changes
   FrameOutput frame;
   Resources res;
   std::unique_ptr<GpuPanel> gpu;  // the GPU window: its runs, measurement and worker thread

@@ -31,6 +31,15 @@ FontSet load_fonts(ImFontAtlas& atlas, float scale) {
     set.small = atlas.AddFontFromFileTTF(kSansPath, std::round(pixels * 0.8f), &config,
                                          kGlyphRanges);
     set.dejavu = set.ui && set.mono && set.small;
+    // The labels' ladder, ASCII only (numbers and short words), up to three times the UI size.
+    static constexpr ImWchar kAscii[] = {0x0020, 0x007E, 0};
+    for (float px : {7.f,  8.f,  9.f,  10.f, 11.f, 12.f, 13.f, 14.f, 15.f, 16.f, 18.f, 20.f,
+                     22.f, 24.f, 27.f, 30.f, 34.f, 38.f, 43.f, 48.f, 54.f, 60.f, 68.f, 76.f}) {
+      if (px > std::max(pixels * 3.0f, 30.0f)) break;
+      if (ImFont* f = atlas.AddFontFromFileTTF(kMonoPath, px, &config, kAscii)) {
+        set.labels.push_back(f);
+      }
+    }
   }
   if (!set.dejavu) {
     atlas.Clear();
@@ -39,6 +48,7 @@ FontSet load_fonts(ImFontAtlas& atlas, float scale) {
     set.ui = set.mono = atlas.AddFontDefault(&config);
     config.SizePixels = std::round(config.SizePixels * 0.8f);
     set.small = atlas.AddFontDefault(&config);
+    set.labels = {set.mono};
   }
   return set;
 }

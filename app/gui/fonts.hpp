@@ -4,6 +4,8 @@
 // when either changes, rather than scaled up blurry).
 #include <imgui.h>
 
+#include <vector>
+
 namespace banklab::gui {
 
 inline constexpr float kBaseFontPixels = 15.0f;
@@ -13,6 +15,10 @@ struct FontSet {
   ImFont* mono = nullptr;
   ImFont* small = nullptr;  // four fifths of the size: labels in narrow cells
   bool dejavu = false;  // false: ImGui's default font stands in for both
+  // DejaVu Sans Mono at a ladder of pixel sizes, smallest first: the figures' labels shrink to
+  // fit their cells and each is drawn in the largest of these that fits, at its own size
+  // (crisp, never scaled). Without DejaVu: the one default font.
+  std::vector<ImFont*> labels;
 };
 
 // Clears the atlas and adds the three fonts at kBaseFontPixels * scale (small: 4/5 of it),

@@ -70,6 +70,46 @@ void write_boxes(JsonWriter& w, const std::array<ImVec2, 32>& mins,
 
 }  // namespace
 
+GridGeometry grid_geometry(const figures::Grid& g) {
+  GridGeometry out;
+  out.origin = ImVec2(g.x, g.y);
+  out.pitch = ImVec2(g.pitch_x, g.pitch_y);
+  out.gap = g.gap;
+  out.rows = g.rows;
+  out.cols = g.cols;
+  return out;
+}
+
+namespace {
+
+void write_box(JsonWriter& w, const figures::Box& b, float s) {
+  w.begin_array().value(b.x0 * s).value(b.y0 * s).value(b.x1 * s).value(b.y1 * s).end_array();
+}
+
+// {"role": "bank_label", "index": 3, "text": "3", "size": 14, "box": [...], "cell": [...]}
+void write_labels(JsonWriter& w, const std::vector<figures::Label>& labels, float s) {
+  w.begin_array();
+  for (const figures::Label& l : labels) {
+    w.begin_object()
+        .field("role", figures::role_name(l.role))
+        .field("index", l.index)
+        .field("text", l.text)
+        .field("size", l.size * s)
+        .key("box");
+    write_box(w, l.box, s);
+    w.key("cell");
+    if (l.cell) {
+      write_box(w, *l.cell, s);
+    } else {
+      w.null();
+    }
+    w.end_object();
+  }
+  w.end_array();
+}
+
+}  // namespace
+
 std::string geometry_json(const FrameGeometry& g, float scale) {
   std::string out;
   JsonWriter w(out);
@@ -94,6 +134,8 @@ std::string geometry_json(const FrameGeometry& g, float scale) {
       w.null();
     }
   }
+  w.key("labels");
+  write_labels(w, g.labels, scale);
   w.end_object();
   out += '\n';
   return out;

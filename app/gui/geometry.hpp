@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "figure.hpp"
+
 namespace banklab::gui {
 
 struct GridHit {
@@ -76,7 +78,11 @@ struct FrameGeometry {
   LaneMapGeometry lanes;
   std::optional<TileGeometry> tile;
   std::optional<SolveGeometry> solve;  // nullopt: the Solve window is closed
+  std::vector<figures::Label> labels;  // every label the views drew, with the cell it names
 };
+
+// The figures' grid as the views' GridGeometry.
+GridGeometry grid_geometry(const figures::Grid& g);
 
 // JSON in framebuffer pixels (display coordinates times scale), for --geometry.
 std::string geometry_json(const FrameGeometry& g, float scale);

@@ -104,6 +104,7 @@ bool update_appearance(AppState& state, Appearance& applied, float content_scale
     banklab::gui::FontSet set = banklab::gui::load_fonts(*ImGui::GetIO().Fonts, scale);
     state.res.mono_font = set.mono;
     state.res.small_font = set.small;
+    state.res.label_fonts = set.labels;
   }
   banklab::gui::apply_style(ImGui::GetStyle(), state.user.settings.theme, scale);
   applied = Appearance{scale, state.user.settings.theme};
@@ -156,6 +157,9 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
     state.user.settings = loaded.settings;
   }
   if (opt.theme) state.user.settings.theme = *opt.theme;
+  if (opt.scheme) state.user.settings.scheme = *opt.scheme;
+  state.user.stage.compare = opt.compare;
+  state.user.stage.presenting = opt.present;
   gui::WindowSize size = window_size(opt, batch);
   if (opt.zoom) {
     state.user.settings.zoom = *opt.zoom;

@@ -63,6 +63,11 @@ namespace {
 
 constexpr cli::FlagSpec kGuiFlags[] = {
     {"theme", "T", "dark, or light for projectors"},
+    {"palette", "P", "standard, or colour-blind (Okabe-Ito: blue, vermillion, green)"},
+    {"compare", "A,B,..",
+     "2-4 scenarios side by side: presets, scenario files, or transpose,\n"
+     "transpose-padded, naive-pad-swizzle"},
+    {"present", "", "start in presentation mode (F5): one view, large type"},
     {"zoom", "Z", "text and widget scale on top of the screen's DPI (0.5 to 4)"},
     {"size", "WxH", "window size in pixels (screenshot default 1920x1080)"},
     {"screenshot", "PNG", "render in a real window, save a PNG of exactly WxH, exit"},
@@ -148,6 +153,16 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     } else {
       return Error{"--theme is 'dark' or 'light'; got " + cli::quote(*v)};
     }
+  }
+  if (const auto v = args.value("compare")) {
+    Expected<std::vector<CompareItem>> items = parse_compare(*v);
+    if (!items) return Error{items.error()};
+    o.compare = std::move(*items);
+  }
+  o.present = args.has("present");
+  if (const auto v = args.value("palette")) {
+    o.scheme = parse_scheme(*v);
+    if (!o.scheme) return Error{"--palette is 'standard' or 'colour-blind'; got " + cli::quote(*v)};
   }
   if (const auto v = args.value("zoom")) {
     std::optional<float> z = to_float(*v);

@@ -5,12 +5,14 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "banklab/drill.hpp"
 #include "banklab/expected.hpp"
 #include "banklab/scenario.hpp"
 #include "palette.hpp"
 #include "solve_panel.hpp"
+#include "stage.hpp"
 
 namespace banklab::gui {
 
@@ -35,6 +37,9 @@ struct Options {
   std::optional<std::string> geometry;     // with --screenshot: the views' cell rectangles
   std::optional<WindowSize> size;          // framebuffer size in pixels
   std::optional<Theme> theme;
+  std::optional<Scheme> scheme;  // --palette standard|colour-blind
+  std::vector<CompareItem> compare;  // --compare A,B,C: 2-4 side by side
+  bool present = false;              // --present: start in presentation mode
   std::optional<float> zoom;
   int bench_frames = 0;                    // > 0: render that many frames, print timings, exit
   std::optional<int> clock;                // step-through stopped after this many wavefronts

@@ -1,51 +1,41 @@
 #pragma once
 // The app's one palette: every colour a view uses has a name here, in a dark and a light
-// (projector) variant. Views never write colour literals.
+// (projector) theme and a standard or colour-blind-safe scheme. The colours themselves are
+// banklab_figures' (app/figures/palette.hpp), shared with `banklab export`'s SVG; this header
+// gives them as ImGui's packed colours. Views never write colour literals.
 #include <imgui.h>
 
 #include <array>
 #include <cstdint>
 #include <string_view>
 
+#include "figure_palette.hpp"
+
 namespace banklab::gui {
 
-enum class Theme : std::uint8_t { dark, light };
+using figures::parse_scheme;
+using figures::parse_theme;
+using figures::Scheme;
+using figures::scheme_name;
+using figures::Theme;
+using figures::theme_name;
 
-std::string_view theme_name(Theme t);  // "dark", "light"
-
+// The figures' colours as ImU32, field for field (figures::Palette says what each means).
 struct Palette {
-  ImU32 background;      // behind the views (the GL clear colour)
-  ImU32 text;
-  ImU32 text_dim;
-  ImU32 grid;            // cell borders, separators
-  ImU32 cell_empty;      // a bank that serves nothing in this wavefront
-  ImU32 cell_served;     // one word, no other word of its bank in the phase
-  ImU32 cell_conflict;   // the bank serves several distinct words in this phase, one per row
-  ImU32 cell_broadcast;  // several lanes share the word (drawn striped)
-  ImU32 excess_row;      // rows beyond the ideal: the conflict's cost
-  ImU32 ideal_line;
-  ImU32 phase_line;
-  ImU32 current_row;     // the wavefront being served while stepping
-  ImU32 highlight;       // elements of the current access in the tile view
-  ImU32 padding;         // padding cells of the tile
-  ImU32 lane_on;
-  ImU32 lane_off;
-  ImU32 on_fill;       // text on the saturated cell, lane and stripe fills (both themes)
-  ImU32 on_bank;       // text on the pale bank colours
-  ImU32 halo;          // behind lane numbers on the tile heat map
-  ImU32 stripe_mark;   // the legend's stripes
-  ImU32 error;
-  ImU32 warning;
-  ImU32 note;
-
-  // 32 bank colours: hue runs once round the wheel, odd banks darker, so that neighbours differ
-  // and a column read of a conflict-free tile shows as a rainbow.
-  std::array<ImU32, 32> banks;
-  // Up to 32 wavefront colours for the lane map, ordered so that consecutive wavefronts differ.
-  std::array<ImU32, 32> wavefronts;
+  ImU32 background, text, text_dim, grid;
+  ImU32 cell_empty, cell_served, cell_conflict, cell_broadcast;
+  ImU32 excess_row, ideal_line, phase_line, current_row, highlight, padding;
+  ImU32 lane_on, lane_off, on_fill, on_bank, halo, stripe_mark;
+  ImU32 error, warning, note;
+  std::array<ImU32, 32> banks;       // bank b: hue from orange to violet, never the conflict red
+  std::array<ImU32, 32> wavefronts;  // wavefront w mod 32: non-red hues, neighbours far apart
+  const figures::Palette* source;    // the same colours as RGBA, for the figures' layouts
 };
 
-const Palette& palette(Theme t);
+const Palette& palette(Theme t, Scheme s = Scheme::standard);
+
+ImU32 to_imu32(figures::Rgba c);
+figures::Rgba to_rgba(ImU32 c);
 
 // Applies the theme and the scale (DPI x zoom) to a fresh ImGui style.
 void apply_style(ImGuiStyle& style, Theme t, float scale);

@@ -92,6 +92,13 @@ ParsedSettings parse_settings(std::string_view text) {
         out.warnings.push_back(where + "theme is 'dark' or 'light', got '" + std::string(value) +
                                "'");
       }
+    } else if (key == "palette") {
+      if (const auto scheme = parse_scheme(value)) {
+        out.settings.scheme = *scheme;
+      } else {
+        out.warnings.push_back(where + "palette is 'standard' or 'colour-blind', got '" +
+                               std::string(value) + "'");
+      }
     } else if (key == "zoom") {
       std::string copy(value);
       char* end = nullptr;
@@ -135,6 +142,7 @@ std::string format_settings(const Settings& s) {
   std::ostringstream os;
   os << "# banklab-gui settings (rewritten on exit)\n"
      << "theme = " << theme_name(s.theme) << "\n"
+     << "palette = " << scheme_name(s.scheme) << "\n"
      << "zoom = " << s.zoom << "\n";
   if (!s.preset.empty()) os << "preset = " << s.preset << "\n";
   if (s.drill != DrillRecord{}) {

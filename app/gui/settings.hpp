@@ -1,10 +1,10 @@
 #pragma once
-// What banklab-gui remembers between runs: theme, zoom, the last lesson and the drill's record,
-// in a small
-// "key = value" file next to ImGui's imgui.ini under $XDG_CONFIG_HOME/banklab/ (falling back to
-// ~/.config/banklab/). A bad line is reported and skipped; it never stops the app. The file is
-// read only when regular and at most kMaxSettingsFileBytes long, written whole (a temporary
-// file renamed), and a key this version does not know is kept for the version that does.
+// What banklab-gui remembers between runs: theme, colour scheme, zoom, the last lesson and the
+// drill's record, in a small "key = value" file next to ImGui's imgui.ini under
+// $XDG_CONFIG_HOME/banklab/ (falling back to ~/.config/banklab/). A bad line is reported and
+// skipped; it never stops the app. The file is read only when regular and at most
+// kMaxSettingsFileBytes long, written whole (a temporary file renamed), and a key this version
+// does not know is kept for the version that does.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -36,6 +36,7 @@ struct Settings {
   // Keys this version does not know, in file order, written back as they were: the settings of
   // another version survive a run of this one.
   std::vector<std::pair<std::string, std::string>> other;
+  Scheme scheme = Scheme::standard;  // "palette = colour-blind" in the file
 
   friend bool operator==(const Settings&, const Settings&) = default;
 };

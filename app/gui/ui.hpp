@@ -10,6 +10,7 @@
 #include <span>
 
 #include "app_state.hpp"
+#include "figure.hpp"
 #include "palette.hpp"
 #include "views.hpp"
 
@@ -22,11 +23,19 @@ void draw_controls(AppState& s, Interaction& io);  // ui_controls.cpp
 void draw_step_bar(AppState& s);                   // ui_step.cpp (inside the bank view)
 void draw_help(AppState& s);        // ui_help.cpp
 void draw_solve(AppState& s, Interaction& io);  // ui_solve.cpp
+// Presentation mode or a comparison, filling the window below `top` (ui_stage.cpp).
+void draw_stage(AppState& s, Interaction& io, float top);
+void cycle_stage_view(AppState& s);  // banks -> lanes -> tile (not in a comparison) -> banks
+// What the stage shows, laid out in `area` (also what File > Export writes as SVG).
+figures::FigureStyle stage_style(const AppState& s, float height);
+figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyle st);
+// The File menu's items: export, save and open (ui_file.cpp).
+void file_menu(AppState& s);
 void draw_drill(AppState& s, Interaction& io);  // ui_drill.cpp
 void draw_code(AppState& s, Interaction& io);   // ui_code.cpp
 
 inline const Palette& colours(const AppState& s) {
-  return palette(s.user.settings.theme);
+  return palette(s.user.settings.theme, s.user.settings.scheme);
 }
 
 // How the views draw the scenario on screen: its theme, fonts, lane highlight and step.
@@ -48,6 +57,9 @@ enum class Action {
   zoom_in,
   zoom_out,
   theme,
+  present,      // presentation mode on / off
+  next_view,    // presentation: banks, lanes, tile
+  leave_stage,  // back to the windows from presentation or a comparison
   drill,
   next_step,  // in a lesson
   previous_step,

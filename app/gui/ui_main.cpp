@@ -26,6 +26,9 @@ constexpr Shortcut kShortcuts[] = {
     {GLFW_KEY_EQUAL, "+", Action::zoom_in, "larger text"},
     {GLFW_KEY_MINUS, "-", Action::zoom_out, "smaller text"},
     {GLFW_KEY_T, "T", Action::theme, "dark / light theme"},
+    {GLFW_KEY_F5, "F5", Action::present, "presentation mode: one view, large type"},
+    {GLFW_KEY_V, "V", Action::next_view, "presentation: bank view, lane map, tile"},
+    {GLFW_KEY_ESCAPE, "Esc", Action::leave_stage, "leave presentation or a comparison"},
     {GLFW_KEY_D, "D", Action::drill, "drill: predict the conflict, then see it"},
     // Presentation clickers send Page Down / Page Up.
     {GLFW_KEY_PAGE_DOWN, "PgDn", Action::next_step, "lesson: next step"},
@@ -122,6 +125,8 @@ float menu_bar(AppState& s) {
   if (!ImGui::BeginMainMenuBar()) return height;
   height = ImGui::GetWindowSize().y;
   if (ImGui::BeginMenu("File")) {
+    file_menu(s);
+    ImGui::Separator();
     if (ImGui::MenuItem("Quit")) s.quit_requested = true;
     ImGui::EndMenu();
   }
@@ -149,6 +154,25 @@ float menu_bar(AppState& s) {
     if (ImGui::MenuItem("Zoom in", "+")) change_zoom(s, kZoomStep);
     if (ImGui::MenuItem("Zoom out", "-")) change_zoom(s, -kZoomStep);
     if (ImGui::MenuItem("Zoom 100%")) s.user.settings.zoom = 1.0f;
+    if (ImGui::MenuItem("Colour-blind palette (Okabe-Ito)", nullptr,
+                        s.user.settings.scheme == Scheme::colour_blind)) {
+      s.user.settings.scheme =
+          s.user.settings.scheme == Scheme::colour_blind ? Scheme::standard : Scheme::colour_blind;
+    }
+    ImGui::Separator();
+    ImGui::MenuItem("Presentation mode", "F5", &s.user.stage.presenting);
+    if (ImGui::BeginMenu("Compare")) {
+      for (const Comparison& c : comparisons()) {
+        if (ImGui::MenuItem(std::string(c.name).c_str())) {
+          s.user.stage.compare = builtin_comparison(c.name);
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(c.what).c_str());
+      }
+      if (ImGui::MenuItem("Off", "Esc", false, !s.user.stage.compare.empty())) {
+        s.user.stage.compare.clear();
+      }
+      ImGui::EndMenu();
+    }
     ImGui::Separator();
     if (ImGui::MenuItem("Reset layout")) s.reset_layout = true;
     ImGui::EndMenu();
@@ -206,6 +230,16 @@ void apply_action(AppState& s, Action a) {
     case Action::theme:
       s.user.settings.theme = s.user.settings.theme == Theme::dark ? Theme::light : Theme::dark;
       break;
+    case Action::present:
+      s.user.stage.presenting = !s.user.stage.presenting;
+      break;
+    case Action::next_view:
+      cycle_stage_view(s);
+      break;
+    case Action::leave_stage:
+      s.user.stage.presenting = false;
+      s.user.stage.compare.clear();
+      break;
     case Action::drill:
       s.user.views.drill = !s.user.views.drill;
       break;
@@ -243,8 +277,8 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   l.arithmetic_size = ImVec2(right - banks_w, arithmetic_h);
   l.cuda_pos = ImVec2(left + banks_w, top + arithmetic_h);
   l.cuda_size = ImVec2(right - banks_w, upper - arithmetic_h);
-  float lanes_w = std::floor(right * 0.36f);
-  float code_w = std::floor(right * 0.3f);
+  float lanes_w = std::floor(right * 0.42f);  // 32 lane boxes of 12 px or more at 1280 wide
+  float code_w = std::floor(right * 0.26f);
   l.lanes_pos = ImVec2(left, top + upper);
   l.lanes_size = ImVec2(lanes_w, h - upper);
   l.code_pos = ImVec2(left + lanes_w, top + upper);
@@ -265,6 +299,7 @@ ViewStyle view_style(const AppState& s) {
   v.palette = &colours(s);
   v.small_font = s.res.small_font;
   v.mono_font = s.res.mono_font;
+  v.label_fonts = s.res.label_fonts;
   v.hovered_lane = s.hovered_lane;
   v.served = s.user.step.served;
   v.playing = s.user.step.playing;
@@ -290,7 +325,11 @@ void draw_app(AppState& s) {
   PanelLayout l = default_layout(imgui.DisplaySize, menu_height, ui_scale(), in_lesson(s));
   // A panel that is closed this frame leaves no stale cells: the geometry starts empty.
   Interaction io{&s.frame.draw};
-  for (const Panel& panel : kPanels) panel_window(s, panel, l, io);
+  if (s.user.stage.presenting || !s.user.stage.compare.empty()) {
+    draw_stage(s, io, menu_height);
+  } else {
+    for (const Panel& panel : kPanels) panel_window(s, panel, l, io);
+  }
   if (s.user.views.help) draw_help(s);
   renderer_problems(s);
   apply_interaction(s, io);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "banklab/hardware.hpp"
+#include "figure_draw.hpp"
 #include "ui_common.hpp"
 #include "views.hpp"
 
@@ -50,7 +51,6 @@ void draw_tile(const Derived& d, const ViewStyle& v, Interaction& io) {
   io.geometry.tile.reset();
   const TileLayout& t = d.scenario.tile;
   const Palette& p = *v.palette;
-  float font = ImGui::GetFontSize();
   if (!d.tile_error.empty()) {
     draw_errors_instead(p, {Diagnostic{Severity::error, "tile", d.tile_error, -1}}, "the tile");
     return;
@@ -60,89 +60,21 @@ void draw_tile(const Derived& d, const ViewStyle& v, Interaction& io) {
     ImGui::TextDisabled("custom offsets: the access is not tied to this tile");
   }
   const Evaluation& e = d.evaluation;
-  ImVec2 origin = ImGui::GetCursorScreenPos();
-  ImVec2 avail = ImGui::GetContentRegionAvail();
-  if (avail.x < 32 || avail.y < 32) return;
-  int slots = t.slots_per_row();  // C + pad, or the span of a narrow TMA box
+  const figures::Box area = available_box();
+  if (area.width() < 32 || area.height() < 32) return;
+  // The layout is banklab_figures' (the same as `banklab export --what tile`): every lane
+  // numbered, outlines thin on small tiles.
+  const figures::Figure f = figures::tile_figure(t, e, area, figure_style(v));
   TileGeometry g;
   g.cols = t.cols;
-  g.grid = fit_grid(origin, avail, t.rows, slots, ImVec2(font * 2.2f, font * 2.2f), 0.0f, true);
+  g.grid = grid_geometry(*f.grid);
   io.geometry.tile = g;
+  add_labels(io.geometry, f);
   const GridGeometry& grid = g.grid;
 
-  ImGui::InvisibleButton("##tile", ImVec2(avail.x, grid.max().y - origin.y));
+  ImGui::InvisibleButton("##tile", ImVec2(area.width(), area.height()));
   bool hovered = ImGui::IsItemHovered();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  io.draw->add_heatmap(dl, grid.origin, grid.max());
-
-  if (e.ok()) {
-    const Analysis& a = *e.analysis;
-    std::vector<Quad> marks;
-    struct Label {
-      ImVec2 min, max;
-      int lane;
-    };
-    std::vector<Label> labels;
-    // Outlines at least 3 px across, so a single element of a 256-row tile still shows.
-    auto widen = [](float lo, float hi) {
-      float grow = std::max(0.0f, 3.0f - (hi - lo)) * 0.5f;
-      return std::pair{lo - grow, hi + grow};
-    };
-    for (int l = 0; l < kWarpSize; ++l) {
-      const LaneElements& el = e.elements[l];
-      if (!a.lanes[l].active || el.count == 0) continue;
-      bool lit = a.lanes[l].last_wavefront < v.served;
-      ImU32 c = lit ? p.highlight : with_alpha(p.highlight, 0.35f);
-      if (highlighted(v.highlights, &Highlights::lanes, l)) c = p.current_row;
-      if (l == v.hovered_lane) c = p.ideal_line;
-      for (int j = 0; j < el.count; ++j) {
-        std::int64_t pos = std::int64_t{el.first.row} * t.cols + el.first.col + j;
-        Cell cell{static_cast<int>(pos / t.cols), static_cast<int>(pos % t.cols)};
-        if (physical) cell = t.physical_cell(cell.row, cell.col);
-        auto [x0, x1] = widen(grid.cell_min(cell.row, cell.col).x,
-                              grid.cell_min(cell.row, cell.col).x + grid.pitch.x);
-        auto [y0, y1] = widen(grid.cell_min(cell.row, cell.col).y,
-                              grid.cell_min(cell.row, cell.col).y + grid.pitch.y);
-        marks.push_back({ImVec2(x0, y0), ImVec2(x1, y1), c, QuadStyle::outline});
-        if (j == 0) labels.push_back({ImVec2(x0, y0), ImVec2(x1, y1), l});
-      }
-    }
-    io.draw->add_quads(dl, marks);
-    char buf[8];
-    for (const Label& lb : labels) {
-      std::snprintf(buf, sizeof buf, "%d", lb.lane);
-      // Dark text with a light halo reads on every bank colour.
-      ImVec2 sz = ImGui::CalcTextSize(buf);
-      if (sz.x + 4.0f > lb.max.x - lb.min.x || sz.y > lb.max.y - lb.min.y) continue;
-      ImVec2 at(lb.min.x + (lb.max.x - lb.min.x - sz.x) * 0.5f,
-                lb.min.y + (lb.max.y - lb.min.y - sz.y) * 0.5f);
-      dl->AddRectFilled(ImVec2(at.x - 1, at.y), ImVec2(at.x + sz.x + 1, at.y + sz.y),
-                        p.halo, 2.0f);
-      dl->AddText(at, p.on_bank, buf);
-    }
-  }
-
-  // A lesson step's rows (the misaligned rows of a padded tile) and elements; drawn also when
-  // the access breaks a rule, since that is when the rows matter.
-  if (const Highlights* h = v.highlights) {
-    std::vector<Quad> marks;
-    for (int r : h->rows) {
-      if (r < 0 || r >= t.rows) continue;
-      marks.push_back({ImVec2(grid.cell_min(r, 0).x - 1, grid.cell_min(r, 0).y),
-                       ImVec2(grid.cell_min(r, slots - 1).x + grid.pitch.x + 1,
-                              grid.cell_min(r, 0).y + grid.pitch.y),
-                       p.error, QuadStyle::outline});
-    }
-    for (const Cell& c : h->elements) {
-      if (c.row < 0 || c.row >= t.rows || c.col < 0 || c.col >= t.cols) continue;
-      const Cell at = physical ? t.physical_cell(c.row, c.col) : c;
-      marks.push_back({grid.cell_min(at.row, at.col),
-                       ImVec2(grid.cell_min(at.row, at.col).x + grid.pitch.x,
-                              grid.cell_min(at.row, at.col).y + grid.pitch.y),
-                       p.current_row, QuadStyle::outline});
-    }
-    io.draw->add_quads(dl, marks);
-  }
+  draw_figure(f, ImGui::GetWindowDrawList(), *io.draw, v.label_fonts);
 
   if (hovered) {
     if (auto hit = grid.hit(ImGui::GetIO().MousePos)) {

@@ -16,9 +16,8 @@
 // its own child, as above.
 #include <imgui.h>
 
-#include <algorithm>
 #include <climits>
-#include <vector>
+#include <span>
 
 #include "banklab/lesson.hpp"
 #include "derived.hpp"
@@ -34,6 +33,7 @@ struct ViewStyle {
   const Palette* palette = nullptr;  // never null when drawing
   ImFont* small_font = nullptr;      // labels in narrow cells; nullptr: the current font
   ImFont* mono_font = nullptr;       // formulas and tables; nullptr: the current font
+  std::span<ImFont* const> label_fonts;  // the figures' labels, ascending (FontSet::labels)
   int hovered_lane = -1;             // outlined wherever it is served
   int served = kAllServed;           // step-through: wavefronts served so far
   bool playing = false;              // step-through running (the current row is outlined)
@@ -50,12 +50,6 @@ struct Interaction {
   int hovering_lane = -1;  // the lane under the mouse this frame
   int clicked_lane = -1;   // lane map: a lane box clicked (switch it off / on)
 };
-
-// Whether a lesson step highlights lane, bank or row i (ViewStyle::highlights; none outside a
-// lesson): highlighted(v.highlights, &Highlights::lanes, 8).
-inline bool highlighted(const Highlights* h, std::vector<int> Highlights::*set, int i) {
-  return h != nullptr && std::ranges::find(h->*set, i) != (h->*set).end();
-}
 
 void draw_banks(const Derived& d, const ViewStyle& v, Interaction& io);  // ui_banks.cpp
 void draw_lanes(const Derived& d, const ViewStyle& v, Interaction& io);  // ui_lanes.cpp

@@ -65,6 +65,27 @@ TEST_CASE("the command line accepts the documented options and rejects the rest"
     CHECK(*o->size == WindowSize{1366, 768});
     CHECK(*o->theme == Theme::light);
   }
+  SUBCASE("a comparison in presentation mode, colour-blind") {
+    auto o = parse({"--compare", "transpose,fp32-xor", "--present", "--palette", "colour-blind"});
+    REQUIRE(o.has_value());
+    REQUIRE(o->compare.size() == 3);
+    CHECK(o->compare[0].scenario == find_preset("fp32-row-write")->scenario);
+    CHECK(o->compare[1].scenario == find_preset("fp32-naive")->scenario);
+    CHECK(o->compare[2].name == "fp32-xor: float tile[32][32], XOR swizzle c ^ r, column read");
+    CHECK(o->present);
+    CHECK(*o->scheme == Scheme::colour_blind);
+    CHECK(parse({"--compare", "fp32-naive"}).error() ==
+          "--compare shows 2 to 4 scenarios side by side; got 1");
+    CHECK(parse({"--compare", "transpose,transpose,fp32-xor"}).error() ==
+          "--compare shows 2 to 4 scenarios side by side; got 5");
+    CHECK(parse({"--compare", "fp32-naive,"}).error() ==
+          "--compare takes names separated by commas, with none empty");
+    CHECK(parse({"--compare", "fp32-naive,/nonexistent.scenario"})
+              .error()
+              .starts_with("--compare: '/nonexistent.scenario' is neither a preset"));
+    CHECK(parse({"--palette", "pastel"}).error() ==
+          "--palette is 'standard' or 'colour-blind'; got 'pastel'");
+  }
   SUBCASE("a benchmark run") {
     auto o = parse({"--bench-frames", "120", "--zoom", "1.5"});
     REQUIRE(o.has_value());
@@ -143,7 +164,7 @@ TEST_CASE("settings live under XDG_CONFIG_HOME, else ~/.config, and survive a ro
     CHECK_FALSE(config_dir(nullptr, "not/absolute").has_value());
   }
   SUBCASE("format then parse gives the same settings") {
-    Settings s{Theme::light, 1.375f, "bf16-pad2", {}, {}};
+    Settings s{Theme::light, 1.375f, "bf16-pad2", {}, {}, Scheme::colour_blind};
     ParsedSettings back = parse_settings(format_settings(s));
     CHECK(back.warnings.empty());
     CHECK(back.settings == s);
@@ -501,8 +522,28 @@ TEST_CASE("keyboard shortcuts drive the state through ImGui's key state") {
   CHECK(s.user.settings.zoom == doctest::Approx(zoom + kZoomStep));
   press(GLFW_KEY_D);
   CHECK(s.user.views.drill);
+  s.user.views.drill = false;  // its answer field takes the keyboard while it is open
+  imgui.frame(s);
+  imgui.frame(s);
+  // Presentation mode by keyboard: F5 in, V through the views, Esc out (a comparison too).
+  press(GLFW_KEY_F5);
+  CHECK(s.user.stage.presenting);
+  CHECK(s.user.stage.view == StageView::banks);
+  press(GLFW_KEY_V);
+  CHECK(s.user.stage.view == StageView::lanes);
+  press(GLFW_KEY_V);
+  CHECK(s.user.stage.view == StageView::tile);
+  press(GLFW_KEY_RIGHT);  // the step-through still steps on the stage
+  CHECK(s.user.step.served == 32);
+  s.user.stage.compare = builtin_comparison("transpose");
+  imgui.frame(s);
+  REQUIRE(s.compared.size() == 2);
+  CHECK(s.compared[1].evaluation.analysis->wavefront_count() == 32);
+  press(GLFW_KEY_ESCAPE);
+  CHECK_FALSE(s.user.stage.presenting);
+  CHECK(s.user.stage.compare.empty());
   // Every shortcut the help window lists is one the handler knows.
-  CHECK(shortcuts().size() == 14);
+  CHECK(shortcuts().size() == 17);
 }
 
 TEST_CASE("the palette gives 32 distinct bank colours in both themes") {

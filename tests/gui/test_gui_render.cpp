@@ -62,13 +62,13 @@ struct Shot {
   nlohmann::json geometry;
 };
 
-Shot screenshot(const std::string& preset, const std::string& size, Theme theme) {
+// Runs banklab-gui with `arguments` plus --screenshot and --geometry into files named `name`.
+Shot run_shot(const std::string& name, const std::string& arguments) {
   static const fs::path dir = fs::temp_directory_path() /
                               ("banklab-gui-render-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  std::string stem = (dir / (preset + "-" + size + "-" + std::string(theme_name(theme)))).string();
-  std::string command = std::string(BANKLAB_GUI_EXE) + " --preset " + preset + " --size " + size +
-                        " --theme " + std::string(theme_name(theme)) + " --screenshot " + stem +
+  std::string stem = (dir / name).string();
+  std::string command = std::string(BANKLAB_GUI_EXE) + " " + arguments + " --screenshot " + stem +
                         ".png --geometry " + stem + ".json 2>&1";
   Shot shot;
   FILE* pipe = popen(command.c_str(), "r");
@@ -89,6 +89,12 @@ Shot screenshot(const std::string& preset, const std::string& size, Theme theme)
   std::ifstream in(stem + ".json");
   shot.geometry = nlohmann::json::parse(in);
   return shot;
+}
+
+Shot screenshot(const std::string& preset, const std::string& size, Theme theme) {
+  return run_shot(
+      preset + "-" + size + "-" + std::string(theme_name(theme)),
+      "--preset " + preset + " --size " + size + " --theme " + std::string(theme_name(theme)));
 }
 
 // A point just inside the top-left corner of a bank cell: clear of the centred lane text.
@@ -281,6 +287,130 @@ TEST_CASE("the embedded GLSL programs build, and a broken one reports the driver
   }
   glfwDestroyWindow(window);
   glfwTerminate();
+}
+
+namespace {
+
+// The labels of one role in a shot's --geometry, each checked inside the cell it names.
+std::vector<nlohmann::json> labels_inside(const Shot& s, const std::string& role) {
+  std::vector<nlohmann::json> out;
+  for (const nlohmann::json& l : s.geometry["labels"]) {
+    if (l["role"] != role) continue;
+    CAPTURE(l.dump());
+    if (!l["cell"].is_null()) {
+      const auto& b = l["box"];
+      const auto& c = l["cell"];
+      CHECK(b[0].get<double>() >= c[0].get<double>() - 0.01);
+      CHECK(b[1].get<double>() >= c[1].get<double>() - 0.01);
+      CHECK(b[2].get<double>() <= c[2].get<double>() + 0.01);
+      CHECK(b[3].get<double>() <= c[3].get<double>() + 0.01);
+    }
+    CHECK(l["size"].get<double>() >= 7.0);  // the smallest label font, never dropped
+    out.push_back(l);
+  }
+  return out;
+}
+
+// Each of 0..31 exactly `times` times among the labels.
+void check_each_number(const std::vector<nlohmann::json>& labels, int times) {
+  std::vector<int> seen(32, 0);
+  for (const nlohmann::json& l : labels) {
+    const int i = l["index"].get<int>();
+    REQUIRE(i >= 0);
+    REQUIRE(i < 32);
+    CHECK(l["text"] == std::to_string(i));
+    ++seen[static_cast<std::size_t>(i)];
+  }
+  for (int i = 0; i < 32; ++i) {
+    CAPTURE(i);
+    CHECK(seen[static_cast<std::size_t>(i)] == times);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("at 1280x720 and 1600x900, both themes, every bank and lane label is drawn in its cell") {
+  require_display();
+  for (Theme theme : {Theme::dark, Theme::light}) {
+    const Palette& pal = palette(theme);
+    for (const char* size : {"1280x720", "1600x900"}) {
+      for (const Preset& p : presets()) {
+        CAPTURE(p.name);
+        CAPTURE(size);
+        CAPTURE(theme_name(theme));
+        const Shot s = screenshot(std::string(p.name), size, theme);
+        if (p.expected_wavefronts < 0) continue;  // the diagnostic is drawn instead
+        // The bank view's 32 column numbers and the lane map's 32 bank boxes.
+        check_each_number(labels_inside(s, "bank_label"), 2);
+        const Evaluation e = evaluate(p.scenario);
+        const Analysis& a = *e.analysis;
+        // The lane map numbers every lane; the tile numbers every lane that touches an element.
+        int on_tile = 0;
+        for (int l = 0; l < 32; ++l) on_tile += a.lanes[l].active && e.elements[l].count > 0;
+        CHECK(labels_inside(s, "lane_label").size() == 32u + static_cast<std::size_t>(on_tile));
+        CHECK(labels_inside(s, "wavefront_label").size() ==
+              a.wavefronts.size() + 32u);  // the rows, and the lanes' wavefronts
+        int served = 0;
+        for (const Wavefront& wf : a.wavefronts) served += wf.banks_used();
+        CHECK(labels_inside(s, "cell_label").size() == static_cast<std::size_t>(served));
+        // Red only for a conflict: no served cell of a conflict-free access is the conflict
+        // colour; the legend names the conflict colour either way.
+        if (a.bank_conflicts() == 0) {
+          for (int w = 0; w < a.wavefront_count(); ++w) {
+            for (int b = 0; b < 32; ++b) {
+              if (!a.wavefronts[w].banks[b].used()) continue;
+              CAPTURE(w);
+              CAPTURE(b);
+              CHECK(distance(bank_cell(s, w, b), to_rgb(pal.cell_conflict)) > 60);
+            }
+          }
+        }
+        bool legend = false;
+        for (const nlohmann::json& l : s.geometry["labels"]) {
+          legend = legend ||
+                   (l["role"] == "legend" && l["text"].get<std::string>().starts_with("conflict"));
+        }
+        CHECK(legend);
+      }
+    }
+  }
+}
+
+TEST_CASE("a comparison draws each scenario's bank view with its verdict, side by side") {
+  require_display();
+  for (const char* size : {"1280x720", "1920x1080"}) {
+    CAPTURE(size);
+    const Shot s = run_shot(std::string("compare-transpose-") + size,
+                            std::string("--compare transpose --theme light --size ") + size);
+    check_each_number(labels_inside(s, "bank_label"), 2);
+    std::vector<std::string> verdicts;
+    for (const nlohmann::json& l : s.geometry["labels"]) {
+      if (l["role"] == "verdict") verdicts.push_back(l["text"]);
+    }
+    REQUIRE(verdicts.size() == 2);
+    CHECK(verdicts[0].starts_with("conflict-free: 1 wavefront"));
+    CHECK(verdicts[1].starts_with("32-way bank conflict"));
+    CHECK(verdicts[1].find(": 32 wavefronts where 1 would do") != std::string::npos);
+  }
+  const Shot three = run_shot("compare-three", "--compare naive-pad-swizzle --size 1600x900");
+  check_each_number(labels_inside(three, "bank_label"), 3);
+}
+
+TEST_CASE("presentation mode fills the window with one view and keeps the verdict on top") {
+  require_display();
+  const Shot s = run_shot("present", "--preset fp32-naive --present --size 1280x720");
+  check_each_number(labels_inside(s, "bank_label"), 1);
+  double verdict_y = -1, first_row_y = -1;
+  for (const nlohmann::json& l : s.geometry["labels"]) {
+    if (l["role"] == "verdict") verdict_y = l["box"][1].get<double>();
+    if (l["role"] == "wavefront_label" && l["index"] == 0) first_row_y = l["box"][1].get<double>();
+  }
+  CHECK(verdict_y >= 0);
+  CHECK(verdict_y < first_row_y);
+  // Large type: the bank numbers are bigger than the windowed view's at the same size.
+  const Shot windowed = screenshot("fp32-naive", "1280x720", Theme::dark);
+  CHECK(labels_inside(s, "bank_label")[0]["size"].get<double>() >
+        labels_inside(windowed, "bank_label")[0]["size"].get<double>());
 }
 
 TEST_CASE("--export-dir writes every lesson step as a PNG of its scenario and one Markdown") {

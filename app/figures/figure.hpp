@@ -1,0 +1,161 @@
+#pragma once
+// BankLab's pictures as plain data: rectangles, lines and text with positions and colours,
+// computed from the core's results alone (no ImGui, no GL). `banklab export` writes them as SVG
+// (svg.hpp); the tests read them to check that every label is drawn and inside its cell.
+//
+//   Figure f = bank_figure(analysis, Box{0, 0, 1280, 720},
+//   FigureStyle{&palette_for(Theme::light)}); for (const Label& l : f.labels) if (l.role ==
+//   Role::bank_label) ... l.box inside *l.cell
+//
+// Text is measured as DejaVu Sans Mono (every character 0.6 em wide, 1 em tall), the font the
+// SVG asks for, so a label's box is where its glyphs go. Labels adapt to their cells: the font
+// shrinks to fit, down to FigureStyle::min_font, and no label is dropped while a cell is at
+// least that large.
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "banklab/lesson.hpp"
+#include "banklab/scenario.hpp"
+#include "figure_palette.hpp"
+
+namespace banklab::figures {
+
+struct Box {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  float width() const { return x1 - x0; }
+  float height() const { return y1 - y0; }
+  bool contains(const Box& b, float slack = 0.01f) const {
+    return b.x0 >= x0 - slack && b.y0 >= y0 - slack && b.x1 <= x1 + slack && b.y1 <= y1 + slack;
+  }
+};
+
+enum class Fill : std::uint8_t {
+  solid,
+  striped,  // the colour with diagonal stripes over it: shared words, padding
+  outline,  // a frame `stroke` wide inside the box
+};
+
+// What a mark stands for, so that tests and hit-testing find it. `index` is the bank, lane,
+// wavefront or phase it belongs to (-1 when none).
+enum class Role : std::uint8_t {
+  heading,          // the scenario in words
+  verdict,          // the core's verdict: wavefronts, ideal, conflict
+  caption,          // "bank", "lanes", "banks", the tile's declaration
+  bank_label,       // bank numbers: over the bank view's columns, in the lane map's bank boxes
+  lane_label,       // lane numbers: in the lane map's lane boxes, on the tile's elements
+  wavefront_label,  // "wf 3" left of a bank-view row; a lane's wavefront under its box
+  phase_label,
+  cell,        // a bank-view cell (index: wavefront * 32 + bank)
+  cell_label,  // the lanes a cell serves
+  word_label,  // the word a cell or a shared-word junction holds
+  excess_row,
+  ideal_line,
+  phase_line,
+  lane_box,
+  bank_box,
+  access_line,  // lane map: a lane to the bank (or the shared word) it touches
+  shared_word,  // lane map: the one word several lanes share, where their lines meet
+  tile_outline,
+  current_row,
+  legend,
+  highlight,  // a lesson step's lane, bank, row or element, outlined (FigureStyle::highlights)
+};
+std::string_view role_name(Role r);  // "bank_label", ...: SVG classes, test messages
+
+struct Rect {
+  Box box;
+  Rgba colour;
+  Fill fill = Fill::solid;
+  Role role = Role::cell;
+  int index = -1;
+  float stroke = 1.0f;  // Fill::outline
+};
+
+struct Line {
+  float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  float width = 1.0f;
+  Rgba colour;
+  Role role = Role::access_line;
+  int index = -1;
+};
+
+struct Label {
+  Box box;  // where the glyphs go: top-left, width by the 0.6 em metric, height = size
+  float size = 0;
+  Rgba colour;
+  std::string text;
+  Role role = Role::caption;
+  int index = -1;
+  std::optional<Box> cell;  // the cell the label names, which it must fit inside
+  Rgba halo = kNoColour;    // a rounded backing behind the text (alpha 0: none)
+};
+
+// The tile's heat map: one colour per slot, row-major; striped slots are padding.
+struct Heatmap {
+  Box box;
+  int rows = 0, cols = 0;
+  std::vector<Rgba> colours;
+  std::vector<std::uint8_t> striped;
+};
+
+// A regular grid of cells (the bank view's wavefronts x banks, the tile's rows x slots): cell
+// (r, c) spans [x + c * pitch_x, x + (c + 1) * pitch_x - gap) and likewise in y.
+struct Grid {
+  float x = 0, y = 0, pitch_x = 0, pitch_y = 0, gap = 0;
+  int rows = 0, cols = 0;
+};
+
+struct Figure {
+  float width = 0, height = 0;
+  std::optional<Grid> grid;  // the bank view's and the tile's cells, for hit-testing
+  Rgba background;
+  std::vector<Rect> rects;         // drawn in order, under the lines
+  std::optional<Heatmap> heatmap;  // under the rects
+  std::vector<Line> lines;
+  std::vector<Rect> overlays;  // over the lines (outlines, markers)
+  std::vector<Label> labels;   // on top of everything
+};
+
+struct FigureStyle {
+  const Palette* palette = nullptr;
+  float font = 16.0f;     // pixels: captions, legends, the largest labels
+  float min_font = 9.0f;  // labels shrink to fit their cells down to this size
+  int served = std::numeric_limits<int>::max();  // wavefronts lit so far (stepping)
+  int hovered_lane = -1;                         // outlined wherever it is served
+  bool tile_physical = false;                    // the tile as stored, not as indexed
+  bool tile_caption = true;  // the tile's declaration over it (the GUI has its own line)
+  // A lesson step's highlights, outlined in the current-row colour over the view: the bank
+  // view's cells that serve a listed lane and whole columns of listed banks; the lane map's
+  // listed lanes and banks; the tile's listed elements and the elements of listed lanes, and
+  // its listed rows (the misaligned rows of row_alignment()) in the error colour.
+  Highlights highlights;
+};
+
+// The width of text in a font of `size` pixels (0.6 em per character of DejaVu Sans Mono).
+float text_width(std::string_view text, float size);
+// The largest size, at most `size`, at which text fits a box of w x h (a pixel of margin).
+float fit_font(std::string_view text, float size, float w, float h);
+
+// The bank view: one row per wavefront, one column per bank, a legend under it.
+Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st);
+// The lane map: 32 lane boxes above 32 bank boxes, a line per word a lane touches, coloured as
+// the bank view colours that word's cell; lanes sharing a word meet at one point over the bank.
+Figure lane_figure(const Analysis& a, Box area, const FigureStyle& st);
+// The tile: the heat map of banks, padding striped, the access outlined, every lane numbered.
+// `evaluation` may hold no analysis (the tile alone is drawn).
+Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const FigureStyle& st);
+
+// A whole page for export: the scenario in words, the verdict, then the view.
+enum class View : std::uint8_t { banks, lanes, tile };
+std::optional<View> parse_view(std::string_view text);  // "banks", "lanes", "tile"
+Figure page_figure(View v, const Scenario& s, const Evaluation& e, float width, float height,
+                   const FigureStyle& st);
+
+// Moves every mark of `part` by (dx, dy) into `into` (compare pages, headings over views).
+void append(Figure& into, const Figure& part, float dx = 0, float dy = 0);
+
+}  // namespace banklab::figures

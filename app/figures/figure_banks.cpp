@@ -1,0 +1,232 @@
+// The bank view as a figure: 32 bank columns, one row per wavefront, each cell the word a bank
+// serves in that wavefront and the lanes it goes to. A row is one clock of shared-memory
+// bandwidth; a bank busy in several rows of one phase is the conflict (red); the yellow line
+// under each phase's first row is the ideal, the tinted rows below it the excess.
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "banklab/format.hpp"
+#include "figure.hpp"
+#include "figure_common.hpp"
+
+namespace banklab::figures {
+namespace {
+
+using namespace detail;
+
+struct BankGrid {
+  float x = 0, y = 0;  // top-left of cell (0, 0)
+  float pitch_x = 0, pitch_y = 0, gap = 0;
+  int rows = 0;
+  Box cell(int row, int bank) const {
+    const float x0 = x + pitch_x * static_cast<float>(bank);
+    const float y0 = y + pitch_y * static_cast<float>(row);
+    return Box{x0, y0, x0 + pitch_x - gap, y0 + pitch_y - gap};
+  }
+  float right() const { return x + pitch_x * 32.0f; }
+  float bottom() const { return y + pitch_y * static_cast<float>(rows); }
+};
+
+// Rows beyond each phase's first tinted, the cells, the stepping and hover outlines.
+void add_cells(Figure& f, const Analysis& a, const BankGrid& g, float left, float right,
+               const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  const auto load = bank_load(a);
+  for (int w = 0; w < a.wavefront_count(); ++w) {
+    if (w == a.phases[a.wavefronts[w].phase].first_wavefront) continue;
+    const Box c = g.cell(w, 0);
+    f.rects.push_back(Rect{Box{left, c.y0, right, c.y0 + g.pitch_y}, p.excess_row, Fill::solid,
+                           Role::excess_row, w});
+  }
+  for (int w = 0; w < g.rows; ++w) {
+    for (int b = 0; b < kBankCount; ++b) {
+      Rgba colour = p.cell_empty;
+      Fill fill = Fill::solid;
+      if (w < a.wavefront_count()) {
+        const BankSlot& slot = a.wavefronts[w].banks[b];
+        colour = status_colour(p, slot_status(a, load, w, b));
+        if (std::popcount(slot.lanes) > 1) fill = Fill::striped;
+        if (slot.used() && w >= st.served) colour = with_alpha(colour, 0.22f);
+      }
+      f.rects.push_back(Rect{g.cell(w, b), colour, fill, Role::cell, w * kBankCount + b});
+    }
+  }
+  const float stroke = std::clamp(g.pitch_x * 0.1f, 1.0f, 2.0f);
+  if (st.hovered_lane >= 0) {
+    for (int w = 0; w < a.wavefront_count(); ++w) {
+      for (int b = 0; b < kBankCount; ++b) {
+        if (a.wavefronts[w].banks[b].lanes >> st.hovered_lane & 1u) {
+          f.overlays.push_back(Rect{g.cell(w, b), p.ideal_line, Fill::outline, Role::lane_box,
+                                    st.hovered_lane, stroke});
+        }
+      }
+    }
+  }
+  // A lesson step's lanes wherever they are served, and its banks, the whole column.
+  const Highlights& h = st.highlights;
+  for (int w = 0; w < a.wavefront_count() && !h.lanes.empty(); ++w) {
+    for (int b = 0; b < kBankCount; ++b) {
+      const std::uint32_t lanes = a.wavefronts[w].banks[b].lanes;
+      if (std::ranges::any_of(h.lanes, [&](int l) { return in_warp(l) && (lanes >> l & 1u); })) {
+        f.overlays.push_back(Rect{g.cell(w, b), p.current_row, Fill::outline, Role::highlight,
+                                  w * kBankCount + b, stroke});
+      }
+    }
+  }
+  for (int b : h.banks) {
+    if (!in_warp(b)) continue;
+    const Box top = g.cell(0, b), bottom = g.cell(g.rows - 1, b);
+    f.overlays.push_back(Rect{Box{top.x0 - 2, top.y0 - 2, bottom.x1 + 2, bottom.y1 + 2},
+                              p.current_row, Fill::outline, Role::highlight, b, stroke});
+  }
+  if (st.served > 0 && st.served < a.wavefront_count()) {
+    const Box c = g.cell(st.served - 1, 0);
+    f.overlays.push_back(Rect{Box{g.x - 2, c.y0 - 2, g.right() + 1, c.y0 + g.pitch_y + 1},
+                              p.current_row, Fill::outline, Role::current_row, st.served - 1,
+                              stroke});
+  }
+}
+
+// Phase boundaries (purple) and each phase's ideal (yellow, under its first wavefront).
+void add_phase_lines(Figure& f, const Analysis& a, const BankGrid& g, float left, float right,
+                     float width) {
+  for (std::size_t i = 0; i < a.phases.size(); ++i) {
+    const Phase& ph = a.phases[i];
+    if (ph.wavefront_count == 0) continue;
+    const float top = g.y + g.pitch_y * static_cast<float>(ph.first_wavefront);
+    if (ph.first_wavefront > 0) {
+      f.lines.push_back(Line{left,
+                             top - g.gap * 0.5f,
+                             right,
+                             top - g.gap * 0.5f,
+                             width,
+                             {},
+                             Role::phase_line,
+                             static_cast<int>(i)});
+    }
+    const float y = top + g.pitch_y - g.gap * 0.5f;
+    f.lines.push_back(
+        Line{g.x - 3, y, g.right() + 3, y, width, {}, Role::ideal_line, static_cast<int>(i)});
+  }
+}
+
+// The lanes each served cell goes to, in one font for the whole grid so that it reads evenly;
+// the word below them where the cells are tall enough.
+void add_cell_labels(Figure& f, const Analysis& a, const BankGrid& g, const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  const float cell_w = g.pitch_x - g.gap;
+  const float cell_h = g.pitch_y - g.gap;
+  const float one_line = fit_font("31", st.font, cell_w, cell_h);
+  const bool two_lines = cell_h >= 2.2f * one_line && one_line >= st.min_font;
+  const float lanes_h = two_lines ? std::floor(cell_h * 0.55f) : cell_h;
+  const float font = fit_font("31", st.font, cell_w, lanes_h);
+  if (font < std::min(st.min_font, 6.0f)) return;  // hundreds of rows: the tooltips remain
+  std::int64_t widest = 0;
+  for (const Wavefront& wf : a.wavefronts) {
+    for (const BankSlot& slot : wf.banks) widest = std::max<std::int64_t>(widest, slot.word);
+  }
+  const float word_font =
+      fit_font("w" + std::to_string(widest), font * 0.8f, cell_w, cell_h - lanes_h);
+  const bool words = two_lines && word_font >= std::min(st.min_font, font);
+  for (int w = 0; w < a.wavefront_count(); ++w) {
+    for (int b = 0; b < kBankCount; ++b) {
+      const BankSlot& slot = a.wavefronts[w].banks[b];
+      if (!slot.used()) continue;
+      const Box c = g.cell(w, b);
+      const Rgba colour = w < st.served ? p.on_fill : with_alpha(p.on_fill, 0.35f);
+      const int n = std::popcount(slot.lanes);
+      std::string text =
+          n == 1 ? std::to_string(std::countr_zero(slot.lanes)) : lane_ranges(slot.lanes);
+      const Box lanes_box{c.x0, c.y0, c.x1, words ? c.y0 + lanes_h : c.y1};
+      float size = fit_font(text, font, cell_w, lanes_box.height());
+      if (size < font && n > 1) {  // "0-31" does not fit: the count of lanes sharing it
+        text = "x" + std::to_string(n);
+        size = fit_font(text, font, cell_w, lanes_box.height());
+      }
+      f.labels.push_back(
+          centred(text, size, colour, lanes_box, Role::cell_label, w * kBankCount + b));
+      if (words) {
+        f.labels.push_back(centred("w" + std::to_string(slot.word), word_font,
+                                   with_alpha(colour, 0.85f), Box{c.x0, c.y0 + lanes_h, c.x1, c.y1},
+                                   Role::word_label, w * kBankCount + b));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  const float font = st.font;
+  Figure f;
+  f.width = area.x1;
+  f.height = area.y1;
+  f.background = p.background;
+
+  const bool several_phases = a.phases.size() > 1;
+  std::vector<LegendItem> items = {
+      {p.cell_served, Fill::solid, "served"},
+      {p.cell_conflict, Fill::solid, "conflict: bank busy in several rows"},
+      {p.cell_broadcast, Fill::striped,
+       is_load(a.access.op) ? "lanes share a word (broadcast)" : "lanes write one word (merged)"},
+      {p.ideal_line, Fill::solid, "ideal", true}};
+  if (several_phases) items.push_back({p.phase_line, Fill::solid, "phase boundary", true});
+  Figure key;
+  const float legend_h = legend(key, items, 0, 0, area.width(), font, p);
+
+  const float header_h = std::floor(font * 1.3f);
+  const float label_w = text_width("wf 00", font) + font * 0.5f;
+  const float right_w = several_phases ? text_width("phase 0", font) + font * 0.5f : font * 0.3f;
+  const float avail_w = area.width() - label_w - right_w;
+  const float avail_h = area.height() - header_h - legend_h - font * 0.4f;
+  BankGrid g;
+  g.rows = std::max(1, a.wavefront_count());
+  g.pitch_x = std::min(font * 3.0f, std::max(avail_w, 0.0f) / 32.0f);
+  g.pitch_y = std::min(font * 2.7f, std::max(avail_h, 0.0f) / static_cast<float>(g.rows));
+  if (g.pitch_x >= 4) g.pitch_x = std::floor(g.pitch_x);
+  if (g.pitch_y >= 4) g.pitch_y = std::floor(g.pitch_y);
+  g.gap = g.pitch_x >= 6 && g.pitch_y >= 6 ? std::max(1.0f, std::floor(font / 8.0f)) : 0.0f;
+  g.x = std::floor(area.x0 + label_w + std::max(0.0f, (avail_w - g.pitch_x * 32.0f) * 0.5f));
+  g.y = std::floor(area.y0 + header_h);
+  const float left = area.x0;
+  const float right = g.right() + right_w;
+
+  f.grid = Grid{g.x, g.y, g.pitch_x, g.pitch_y, g.gap, g.rows, kBankCount};
+  add_cells(f, a, g, left, right, st);
+  add_phase_lines(f, a, g, left, right, std::max(2.0f, font / 8.0f));
+  for (Line& l : f.lines) l.colour = l.role == Role::ideal_line ? p.ideal_line : p.phase_line;
+
+  // Every bank numbered over its column, every row named, in the largest font that fits.
+  const float bank_font = fit_font("31", font, g.pitch_x - g.gap, header_h);
+  f.labels.push_back(at("bank", fit_font("bank", font, label_w, header_h), p.text_dim, left,
+                        area.y0, Role::caption));
+  for (int b = 0; b < kBankCount; ++b) {
+    const Box c = g.cell(0, b);
+    f.labels.push_back(centred(std::to_string(b), bank_font, p.text_dim,
+                               Box{c.x0, area.y0, c.x1, area.y0 + header_h}, Role::bank_label, b));
+  }
+  const float row_h = g.pitch_y - g.gap;
+  const bool long_names = fit_font("wf 00", font, label_w - 2, row_h) >= st.min_font;
+  const float row_font = fit_font(long_names ? "wf 00" : "00", font, label_w - 2, row_h);
+  for (int w = 0; w < g.rows; ++w) {
+    const Box c = g.cell(w, 0);
+    f.labels.push_back(centred((long_names ? "wf " : "") + std::to_string(w), row_font,
+                               w < st.served ? p.text : p.text_dim, Box{left, c.y0, g.x - 2, c.y1},
+                               Role::wavefront_label, w));
+  }
+  for (std::size_t i = 0; several_phases && i < a.phases.size(); ++i) {
+    const Phase& ph = a.phases[i];
+    if (ph.wavefront_count == 0) continue;
+    const float size = std::min(font, std::max(row_h, st.min_font));
+    f.labels.push_back(at("phase " + std::to_string(i), size, p.phase_line, g.right() + font * 0.4f,
+                          g.cell(ph.first_wavefront, 0).y0, Role::phase_label,
+                          static_cast<int>(i)));
+  }
+  add_cell_labels(f, a, g, st);
+  append(f, key, area.x0, g.bottom() + font * 0.4f);
+  return f;
+}
+
+}  // namespace banklab::figures

@@ -1,0 +1,43 @@
+#pragma once
+// Helpers the figure layouts share (figure_*.cpp); not part of the library's interface.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "figure.hpp"
+
+namespace banklab::figures::detail {
+
+// Whether i names a lane or a bank (0..31): a lesson's highlight lists are checked by the core,
+// a figure still never shifts by more than a word has bits.
+inline bool in_warp(int i) {
+  return i >= 0 && i < 32;
+}
+
+// A label of `text` at `size`, centred in `cell` (and remembering it as the cell it names).
+Label centred(std::string text, float size, Rgba colour, Box cell, Role role, int index);
+// A label with its top-left corner at (x, y).
+Label at(std::string text, float size, Rgba colour, float x, float y, Role role, int index = -1);
+
+// For each phase and bank, in how many wavefronts the bank serves a word: more than one is a
+// conflict (its distinct words serialise the phase).
+std::vector<std::array<int, 32>> bank_load(const Analysis& a);
+
+// What a bank-view cell (and the lane map's line to it) shows: conflict, shared or served.
+enum class Status : std::uint8_t { empty, served, shared, conflict };
+Status slot_status(const Analysis& a, const std::vector<std::array<int, 32>>& load, int wavefront,
+                   int bank);
+Rgba status_colour(const Palette& p, Status s);
+
+// A legend row: swatches and their words, wrapped onto new lines when the width runs out.
+// Returns the height it took.
+struct LegendItem {
+  Rgba colour;
+  Fill fill;
+  std::string text;
+  bool line = false;  // a line sample instead of a swatch
+};
+float legend(Figure& f, const std::vector<LegendItem>& items, float x, float y, float width,
+             float font, const Palette& p);
+
+}  // namespace banklab::figures::detail

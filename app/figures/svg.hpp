@@ -1,0 +1,16 @@
+#pragma once
+// A figure as SVG 1.1: vector shapes, text as <text> in DejaVu Sans Mono (the metric the
+// layout measured with), each mark's role as its class ("bank_label", "cell", ...), so that a
+// slide can restyle or pick them out.
+#include <string>
+
+#include "figure.hpp"
+
+namespace banklab::figures {
+
+std::string to_svg(const Figure& f);
+
+// Text for XML: & < > " ' escaped, control bytes other than tab and newline dropped.
+std::string xml_escape(std::string_view text);
+
+}  // namespace banklab::figures

@@ -1,0 +1,381 @@
+// banklab_figures without a display: every label the views promise is drawn inside its cell at
+// projector sizes, red appears only for a conflict, the SVG is well-formed XML with the 32 bank
+// numbers as text, and the CSV and Markdown carry the core's values.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <bit>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "banklab/explain.hpp"
+#include "banklab/presets.hpp"
+#include "figure.hpp"
+#include "svg.hpp"
+#include "tables.hpp"
+
+using namespace banklab;
+using namespace banklab::figures;
+
+namespace {
+
+constexpr Theme kThemes[] = {Theme::dark, Theme::light};
+constexpr Scheme kSchemes[] = {Scheme::standard, Scheme::colour_blind};
+constexpr float kSizes[][2] = {{1280, 720}, {1600, 900}, {1920, 1080}};
+
+std::vector<const Label*> labels(const Figure& f, Role role) {
+  std::vector<const Label*> out;
+  for (const Label& l : f.labels) {
+    if (l.role == role) out.push_back(&l);
+  }
+  return out;
+}
+
+// Labels of `role` numbered 0..31 by index, each with its own number, inside its cell, at least
+// `min_size` pixels.
+void check_numbered(const Figure& f, Role role, float min_size) {
+  CAPTURE(role_name(role));
+  const auto found = labels(f, role);
+  REQUIRE(found.size() == 32);
+  for (const Label* l : found) {
+    CAPTURE(l->index);
+    CHECK(l->text == std::to_string(l->index));
+    REQUIRE(l->cell.has_value());
+    CHECK(l->cell->contains(l->box));
+    CHECK(l->size >= min_size);
+  }
+}
+
+bool is_red(Rgba c) {
+  const float h = hue_of(c);
+  return saturation_of(c) > 0.25f && (h < 0.045f || h > 0.93f);
+}
+
+// A small XML well-formedness check, enough for what to_svg writes: one root, every start tag
+// closed in order, attributes quoted, only the five named entities, nothing after the root.
+std::string xml_problem(const std::string& text) {
+  std::vector<std::string> open;
+  std::size_t i = 0;
+  bool seen_root = false;
+  if (text.starts_with("<?xml")) i = text.find("?>") + 2;
+  while (i < text.size()) {
+    if (text[i] != '<') {
+      if (text[i] == '&') {
+        const auto semi = text.find(';', i);
+        const std::string entity = text.substr(i, semi - i + 1);
+        if (entity != "&amp;" && entity != "&lt;" && entity != "&gt;" && entity != "&quot;" &&
+            entity != "&apos;") {
+          return "unknown entity at " + std::to_string(i);
+        }
+      } else if (open.empty() && !std::isspace(static_cast<unsigned char>(text[i]))) {
+        return "text outside the root at " + std::to_string(i);
+      }
+      ++i;
+      continue;
+    }
+    const auto end = text.find('>', i);
+    if (end == std::string::npos) return "unclosed tag at " + std::to_string(i);
+    std::string tag = text.substr(i + 1, end - i - 1);
+    i = end + 1;
+    if (tag.starts_with('/')) {
+      if (open.empty() || open.back() != tag.substr(1)) return "mismatched </" + tag + ">";
+      open.pop_back();
+      continue;
+    }
+    const bool empty = tag.ends_with('/');
+    if (empty) tag.pop_back();
+    std::istringstream words(tag);
+    std::string name;
+    words >> name;
+    // Attributes: name="value" with no '<' or stray quote inside.
+    std::string rest = tag.substr(name.size());
+    while (true) {
+      const auto eq = rest.find('=');
+      if (eq == std::string::npos) break;
+      if (eq + 1 >= rest.size() || rest[eq + 1] != '"') return "unquoted attribute in <" + name;
+      const auto close = rest.find('"', eq + 2);
+      if (close == std::string::npos) return "unterminated attribute in <" + name;
+      if (rest.substr(eq + 2, close - eq - 2).find('<') != std::string::npos) {
+        return "'<' in an attribute of <" + name;
+      }
+      rest = rest.substr(close + 1);
+    }
+    if (open.empty() && seen_root) return "a second root <" + name + ">";
+    seen_root = true;
+    if (!empty) open.push_back(name);
+  }
+  if (!open.empty()) return "<" + open.back() + "> is never closed";
+  return seen_root ? "" : "no root element";
+}
+
+// The text of every <text class="CLASS" ...>...</text>.
+std::vector<std::string> svg_texts(const std::string& svg, const std::string& cls) {
+  std::vector<std::string> out;
+  const std::string start = "<text class=\"" + cls + "\"";
+  for (auto at = svg.find(start); at != std::string::npos; at = svg.find(start, at + 1)) {
+    const auto open_end = svg.find('>', at) + 1;
+    out.push_back(svg.substr(open_end, svg.find("</text>", open_end) - open_end));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every bank and lane label of every preset is drawn inside its cell at 1280x720 and up") {
+  for (const Preset& p : presets()) {
+    const Evaluation e = evaluate(p.scenario);
+    if (!e.ok()) continue;  // a preset that teaches through its diagnostic has no views
+    for (Theme theme : kThemes) {
+      for (const auto& size : kSizes) {
+        CAPTURE(p.name);
+        CAPTURE(theme_name(theme));
+        CAPTURE(size[0]);
+        const FigureStyle st{&palette_for(theme)};
+        const Figure banks = page_figure(View::banks, p.scenario, e, size[0], size[1], st);
+        check_numbered(banks, Role::bank_label, 9.0f);
+        // A row label for every wavefront, and the lanes of every served cell, readable.
+        const auto rows = labels(banks, Role::wavefront_label);
+        CHECK(rows.size() == e.analysis->wavefronts.size());
+        int served = 0;
+        for (const Wavefront& wf : e.analysis->wavefronts) served += wf.banks_used();
+        const auto cells = labels(banks, Role::cell_label);
+        CHECK(cells.size() == static_cast<std::size_t>(served));
+        for (const Label* l : cells) {
+          CAPTURE(l->text);
+          CHECK(l->cell->contains(l->box));
+          CHECK(l->size >= 9.0f);
+          CHECK(l->text.find('w') == std::string::npos);  // lanes, never only the word
+        }
+        for (const Label* l : rows) CHECK(l->size >= 9.0f);
+
+        const Figure lanes = page_figure(View::lanes, p.scenario, e, size[0], size[1], st);
+        check_numbered(lanes, Role::lane_label, 12.0f);
+        check_numbered(lanes, Role::bank_label, 12.0f);
+
+        // The tile numbers every active lane that touches an element, not only lanes 0-9.
+        const Figure tile = page_figure(View::tile, p.scenario, e, size[0], size[1], st);
+        std::set<int> numbered;
+        for (const Label* l : labels(tile, Role::lane_label)) numbered.insert(l->index);
+        std::set<int> expected;
+        for (int l = 0; l < kWarpSize; ++l) {
+          if (e.analysis->lanes[l].active && e.elements[l].count > 0) expected.insert(l);
+        }
+        CHECK(numbered == expected);
+      }
+    }
+  }
+}
+
+TEST_CASE("zoomed text never shrinks the cell labels below the unzoomed ones") {
+  const Preset* p = find_preset("fp32-naive");
+  const Evaluation e = evaluate(p->scenario);
+  FigureStyle normal{&palette_for(Theme::dark)};
+  FigureStyle zoomed = normal;
+  zoomed.font = normal.font * 1.5f;
+  const Figure a = bank_figure(*e.analysis, Box{0, 0, 1280, 720}, normal);
+  const Figure b = bank_figure(*e.analysis, Box{0, 0, 1280, 720}, zoomed);
+  CHECK(labels(b, Role::cell_label).front()->size >= labels(a, Role::cell_label).front()->size);
+  CHECK(labels(b, Role::bank_label).front()->size >= labels(a, Role::bank_label).front()->size);
+}
+
+TEST_CASE("red means a conflict only: never on a conflict-free access, never a bank or wavefront") {
+  for (Theme theme : kThemes) {
+    for (Scheme scheme : kSchemes) {
+      const Palette& pal = palette_for(theme, scheme);
+      CAPTURE(theme_name(theme));
+      CAPTURE(scheme_name(scheme));
+      for (int i = 0; i < 32; ++i) {
+        CAPTURE(i);
+        CHECK_FALSE(is_red(pal.banks[i]));
+        CHECK_FALSE(is_red(pal.wavefronts[i]));
+        if (i > 0)
+          CHECK(std::abs(hue_of(pal.wavefronts[i]) - hue_of(pal.wavefronts[i - 1])) > 0.1f);
+      }
+      CHECK_FALSE(is_red(pal.cell_served));
+      CHECK_FALSE(is_red(pal.cell_broadcast));
+      CHECK(pal.cell_conflict != pal.cell_served);
+      for (const Preset& p : presets()) {
+        const Evaluation e = evaluate(p.scenario);
+        if (!e.ok()) continue;
+        CAPTURE(p.name);
+        const FigureStyle st{&pal};
+        for (const Figure& f : {bank_figure(*e.analysis, Box{0, 0, 1280, 720}, st),
+                                lane_figure(*e.analysis, Box{0, 0, 1280, 720}, st)}) {
+          const bool red_rect = std::ranges::any_of(f.rects, [&](const Rect& r) {
+            return r.role != Role::legend && r.colour == pal.cell_conflict;
+          });
+          const bool red_line = std::ranges::any_of(f.lines, [&](const Line& l) {
+            return l.role != Role::legend && l.colour == pal.cell_conflict;
+          });
+          CHECK((red_rect || red_line) == (e.analysis->bank_conflicts() > 0));
+          // The legend names every colour it uses.
+          const auto legend = labels(f, Role::legend);
+          CHECK(std::ranges::any_of(
+              legend, [](const Label* l) { return l->text.starts_with("conflict"); }));
+          CHECK(std::ranges::any_of(legend, [](const Label* l) { return l->text == "served"; }));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("a broadcast is one shared word where the 32 lines meet, not 32 lines into the bank") {
+  const Preset* p = find_preset("broadcast");
+  REQUIRE(p != nullptr);
+  const Evaluation e = evaluate(p->scenario);
+  REQUIRE(e.ok());
+  const Palette& pal = palette_for(Theme::light);
+  const Figure f = lane_figure(*e.analysis, Box{0, 0, 1280, 720}, FigureStyle{&pal});
+  std::vector<const Rect*> words;
+  for (const Rect& r : f.overlays) {
+    if (r.role == Role::shared_word) words.push_back(&r);
+  }
+  REQUIRE(words.size() == 1);
+  const float x = (words[0]->box.x0 + words[0]->box.x1) * 0.5f;
+  const float y = (words[0]->box.y0 + words[0]->box.y1) * 0.5f;
+  int to_word = 0, to_bank = 0;
+  for (const Line& l : f.lines) {
+    if (l.role != Role::access_line) continue;
+    CHECK(l.colour == pal.cell_broadcast);
+    if (l.x1 == doctest::Approx(x) && l.y1 == doctest::Approx(y)) ++to_word;
+    if (l.index == -1) ++to_bank;
+  }
+  CHECK(to_word == 32);
+  CHECK(to_bank == 1);
+  // The bank view's cell says which lanes share the word, not only which word.
+  const Figure banks = bank_figure(*e.analysis, Box{0, 0, 1280, 720}, FigureStyle{&pal});
+  const auto cells = labels(banks, Role::cell_label);
+  REQUIRE(cells.size() == 1);
+  CHECK((cells[0]->text == "0-31" || cells[0]->text == "x32"));
+}
+
+TEST_CASE("the SVG is well-formed XML with the 32 bank numbers as text, for every view") {
+  for (const char* name : {"fp32-naive", "broadcast", "ldmatrix-swizzled", "bf16-pad1-odd"}) {
+    CAPTURE(name);
+    const Preset* p = find_preset(name);
+    const Evaluation e = evaluate(p->scenario);
+    for (View v : {View::banks, View::lanes, View::tile}) {
+      const std::string svg =
+          to_svg(page_figure(v, p->scenario, e, 1280, 720, FigureStyle{&palette_for(Theme::dark)}));
+      CHECK(xml_problem(svg) == "");
+      CHECK(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\"") != std::string::npos);
+      if (v == View::tile) continue;
+      const auto banks = svg_texts(svg, "bank_label");
+      REQUIRE(banks.size() == 32);
+      for (int b = 0; b < 32; ++b) CHECK(banks[b] == std::to_string(b));
+    }
+  }
+  CHECK(xml_escape("a<b & \"c\" 'd'>\x01") == "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;");
+  CHECK(xml_problem("<a><b></a></b>") != "");
+  CHECK(xml_problem("<a x=1/>") != "");
+}
+
+TEST_CASE("the CSV has one row per lane with the core's byte, words, banks and wavefronts") {
+  const Preset* p = find_preset("fp64-pad1");
+  const Evaluation e = evaluate(p->scenario);
+  REQUIRE(e.ok());
+  const std::string csv = lane_table_csv(*e.analysis, LaneSource{&e.elements, &p->scenario.tile});
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "lane,active,row,col,elements,byte,words,banks,wavefronts,shares_word");
+  for (int l = 0; l < 32; ++l) {
+    CAPTURE(l);
+    REQUIRE(std::getline(in, line));
+    const LaneRecord& r = e.analysis->lanes[l];
+    std::vector<std::string> cells;
+    std::istringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    REQUIRE(cells.size() == 10);
+    CHECK(cells[0] == std::to_string(l));
+    CHECK(cells[2] == std::to_string(e.elements[l].first.row));
+    CHECK(cells[5] == std::to_string(r.byte));
+    CHECK(cells[6] == std::to_string(r.words[0]) + " " + std::to_string(r.words[1]));
+    CHECK(cells[7] == std::to_string(r.banks[0]) + " " + std::to_string(r.banks[1]));
+    CHECK(cells[8] == std::to_string(r.wavefronts[0]));
+  }
+  CHECK_FALSE(std::getline(in, line));
+}
+
+TEST_CASE("the Markdown carries the lane table and the derivation as the core words it") {
+  const Preset* p = find_preset("bf16-pad1-odd");
+  const Evaluation e = evaluate(p->scenario);
+  const Explanation x = explain(p->scenario, e);
+  const std::string md = derivation_markdown(describe(p->scenario), *e.analysis, x, e.diagnostics);
+  CHECK(md.starts_with("# bf16 tile[32][33], column 3"));
+  CHECK(md.find("**" + x.verdict + "**") != std::string::npos);
+  CHECK(md.find("| 2 | 1 | 1 | 2-way | 32 | 64 |") != std::string::npos);
+  for (const std::string& step : x.steps) CHECK(md.find(step) != std::string::npos);
+  for (const std::string& c : x.caveats) CHECK(md.find("- " + c) != std::string::npos);
+  const std::string table =
+      lane_table_markdown(*e.analysis, LaneSource{&e.elements, &p->scenario.tile});
+  CHECK(std::ranges::count(table, '\n') == 34);  // header, rule, 32 lanes
+  CHECK(table.find("| 31 | 1 | 31 | 3 | 1 | 2052 | 513 | 1 |") != std::string::npos);
+}
+
+TEST_CASE("a lesson step's highlights are outlined by every view and written in its SVG") {
+  const Palette& pal = palette_for(Theme::light);
+  const Preset* p = find_preset("fp32-naive");
+  REQUIRE(p != nullptr);
+  const Evaluation e = evaluate(p->scenario);
+  REQUIRE(e.ok());
+  const Analysis& a = *e.analysis;
+  FigureStyle st{&pal};
+  st.highlights.lanes = {1, 5};
+  st.highlights.banks = {0};
+  st.highlights.elements = {Cell{2, 3}};
+  const auto marks = [](const Figure& f) {
+    std::vector<Rect> out;
+    for (const Rect& r : f.overlays) {
+      if (r.role == Role::highlight) out.push_back(r);
+    }
+    return out;
+  };
+  // The bank view: every cell that serves lane 1 or 5, and bank 0's column.
+  const Figure banks = page_figure(View::banks, p->scenario, e, 1280, 720, st);
+  std::size_t serving = 0;
+  for (const Wavefront& wf : a.wavefronts) {
+    for (const BankSlot& slot : wf.banks) serving += (slot.lanes & 0b100010u) != 0;
+  }
+  CHECK(serving == 2u);  // a column read: each lane alone in its wavefront
+  const auto bank_marks = marks(banks);
+  CHECK(bank_marks.size() == serving + 1);
+  for (const Rect& r : bank_marks) {
+    CHECK(r.colour == pal.current_row);
+    CHECK(r.fill == Fill::outline);
+  }
+  CHECK(bank_marks.back().box.height() > banks.grid->pitch_y * (a.wavefront_count() - 1));
+  // The lane map: the two lane boxes and bank 0's box.
+  const Figure lanes = page_figure(View::lanes, p->scenario, e, 1280, 720, st);
+  CHECK(marks(lanes).size() == 3u);
+  // The tile: element (2, 3), and lanes 1 and 5's outlines in the highlight colour.
+  const Figure tile = page_figure(View::tile, p->scenario, e, 1280, 720, st);
+  REQUIRE(marks(tile).size() == 1u);
+  CHECK(marks(tile)[0].index == 2 * 32 + 3);
+  int lit = 0;
+  for (const Rect& r : tile.overlays) {
+    lit += r.role == Role::tile_outline && r.colour == pal.current_row;
+  }
+  CHECK(lit == 2);
+  CHECK(to_svg(banks).find("class=\"highlight\"") != std::string::npos);
+  // Without highlights, none.
+  const FigureStyle plain{&pal};
+  CHECK(marks(page_figure(View::banks, p->scenario, e, 1280, 720, plain)).empty());
+
+  // A padded tile that cannot take a float4 per lane: its misaligned rows outlined in the error
+  // colour, though the access itself is refused.
+  const Preset* pad = find_preset("fp32-pad1-vec16-store");
+  REQUIRE(pad != nullptr);
+  const Evaluation refused = evaluate(pad->scenario);
+  CHECK_FALSE(refused.ok());
+  const RowAlignment rows = row_alignment(pad->scenario.tile, 16);
+  REQUIRE_FALSE(rows.misaligned.empty());
+  FigureStyle rows_style{&pal};
+  rows_style.highlights.rows = rows.misaligned;
+  const Figure padded = page_figure(View::tile, pad->scenario, refused, 1280, 720, rows_style);
+  const auto row_marks = marks(padded);
+  CHECK(row_marks.size() == rows.misaligned.size());
+  for (const Rect& r : row_marks) CHECK(r.colour == pal.error);
+}
