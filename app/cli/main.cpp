@@ -400,7 +400,9 @@ int bad_input(std::string_view message) {
   return kExitBadInput;
 }
 
-void print(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+void print(std::string_view text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+}
 
 int failure(std::string_view message) {
   print_error(message);

@@ -40,9 +40,9 @@ struct GpuPanel;  // gpu_panel.hpp
 // Play, pause and step through the wavefronts, as the hardware serves them one per clock.
 struct StepThrough {
   bool playing = false;
-  int served = 0;                  // wavefronts served so far: rows below this are lit
+  int served = 0;  // wavefronts served so far: rows below this are lit
   float seconds_per_wavefront = 0.5f;
-  float elapsed = 0.0f;            // since the last step while playing
+  float elapsed = 0.0f;  // since the last step while playing
 };
 
 // Which windows are open. A new panel adds a flag here and a row to kPanels (ui_main.cpp).
@@ -54,7 +54,7 @@ struct Views {
   bool tile = true;
   bool arithmetic = true;
   bool help = false;
-  bool gpu = false;  // opened from the View menu or with --gpu
+  bool gpu = false;    // opened from the View menu or with --gpu
   bool solve = false;  // opened from the View menu or with --solve
   bool drill = false;  // D, the View menu or --drill: covers the views while open
   bool code = true;
@@ -87,8 +87,8 @@ struct FrameOutput {
 };
 
 struct Resources {
-  ImFont* mono_font = nullptr;   // formulas and tables; nullptr: ImGui's default font
-  ImFont* small_font = nullptr;  // labels in narrow cells; nullptr: the current font
+  ImFont* mono_font = nullptr;               // formulas and tables; nullptr: ImGui's default font
+  ImFont* small_font = nullptr;              // labels in narrow cells; nullptr: the current font
   std::vector<ImFont*> label_fonts;          // the figures' labels at a ladder of sizes (fonts.hpp)
   std::vector<std::string> renderer_errors;  // shader compile/link logs, shown in a window
 };

@@ -22,8 +22,8 @@ TimingSummary summarize(std::vector<double> ms) {
 
 std::string to_string(const TimingSummary& t) {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "mean %.2f ms, median %.2f, p95 %.2f, max %.2f (n = %d)",
-                t.mean, t.median, t.p95, t.max, t.count);
+  std::snprintf(buf, sizeof buf, "mean %.2f ms, median %.2f, p95 %.2f, max %.2f (n = %d)", t.mean,
+                t.median, t.p95, t.max, t.count);
   return buf;
 }
 

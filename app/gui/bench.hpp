@@ -18,7 +18,7 @@ struct BenchRecord {
   int width = 0, height = 0;
   int vertices = 0, quads = 0, segments = 0;  // of the last frame
   double first_frame_ms = 0, first_frame_cpu_ms = 0;
-  double cpu_per_frame_ms = 0;  // process CPU time (all threads) per frame after the first
+  double cpu_per_frame_ms = 0;    // process CPU time (all threads) per frame after the first
   std::vector<double> build_ms;   // CPU: ImGui frame, views, upload, GL submission
   std::vector<double> finish_ms;  // waiting for the drawing (glFinish)
   std::vector<double> swap_ms;    // presenting

@@ -6,7 +6,7 @@
 namespace banklab::gui {
 
 struct EmbeddedShader {
-  std::string_view name;    // the file name: "quads.vert"
+  std::string_view name;  // the file name: "quads.vert"
   std::string_view source;
 };
 

@@ -28,8 +28,8 @@ FontSet load_fonts(ImFontAtlas& atlas, float scale) {
     config.PixelSnapH = true;
     set.ui = atlas.AddFontFromFileTTF(kSansPath, pixels, &config, kGlyphRanges);
     set.mono = atlas.AddFontFromFileTTF(kMonoPath, pixels, &config, kGlyphRanges);
-    set.small = atlas.AddFontFromFileTTF(kSansPath, std::round(pixels * 0.8f), &config,
-                                         kGlyphRanges);
+    set.small =
+        atlas.AddFontFromFileTTF(kSansPath, std::round(pixels * 0.8f), &config, kGlyphRanges);
     set.dejavu = set.ui && set.mono && set.small;
     // The labels' ladder, ASCII only (numbers and short words), up to three times the UI size.
     static constexpr ImWchar kAscii[] = {0x0020, 0x007E, 0};

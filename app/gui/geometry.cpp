@@ -34,8 +34,8 @@ GridGeometry fit_grid(ImVec2 origin, ImVec2 avail, int rows, int cols, ImVec2 ma
   if (h >= 4.0f) h = std::floor(h);
   g.pitch = ImVec2(w, h);
   float used = w * static_cast<float>(cols);
-  g.origin = ImVec2(std::floor(origin.x + std::max(0.0f, (avail.x - used) * 0.5f)),
-                    std::floor(origin.y));
+  g.origin =
+      ImVec2(std::floor(origin.x + std::max(0.0f, (avail.x - used) * 0.5f)), std::floor(origin.y));
   if (w < 6.0f || h < 6.0f) g.gap = 0.0f;  // tiny cells: the gap would hide the colours
   return g;
 }

@@ -43,12 +43,23 @@ std::string gl_errors() {
   for (GLenum e = glGetError(); e != GL_NO_ERROR; e = glGetError()) {
     const char* name = "unknown GL error";
     switch (e) {
-      case GL_INVALID_ENUM: name = "GL_INVALID_ENUM"; break;
-      case GL_INVALID_VALUE: name = "GL_INVALID_VALUE"; break;
-      case GL_INVALID_OPERATION: name = "GL_INVALID_OPERATION"; break;
-      case GL_INVALID_FRAMEBUFFER_OPERATION: name = "GL_INVALID_FRAMEBUFFER_OPERATION"; break;
-      case GL_OUT_OF_MEMORY: name = "GL_OUT_OF_MEMORY"; break;
-      default: break;
+      case GL_INVALID_ENUM:
+        name = "GL_INVALID_ENUM";
+        break;
+      case GL_INVALID_VALUE:
+        name = "GL_INVALID_VALUE";
+        break;
+      case GL_INVALID_OPERATION:
+        name = "GL_INVALID_OPERATION";
+        break;
+      case GL_INVALID_FRAMEBUFFER_OPERATION:
+        name = "GL_INVALID_FRAMEBUFFER_OPERATION";
+        break;
+      case GL_OUT_OF_MEMORY:
+        name = "GL_OUT_OF_MEMORY";
+        break;
+      default:
+        break;
     }
     char code[16];
     std::snprintf(code, sizeof code, "0x%X", e);

@@ -105,9 +105,8 @@ void GlRenderer::upload(const DrawQueue& queue, const Palette& palette, float st
   std::vector<QuadVertex> quads;
   quads.reserve(queue.quads().size());
   for (const Quad& q : queue.quads()) {
-    quads.push_back({{q.min.x, q.min.y, q.max.x, q.max.y},
-                     q.colour,
-                     static_cast<std::uint32_t>(q.style)});
+    quads.push_back(
+        {{q.min.x, q.min.y, q.max.x, q.max.y}, q.colour, static_cast<std::uint32_t>(q.style)});
   }
   glBindBuffer(GL_ARRAY_BUFFER, quad_vbo_);
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(quads.size() * sizeof(QuadVertex)),
@@ -119,8 +118,7 @@ void GlRenderer::upload(const DrawQueue& queue, const Palette& palette, float st
     segments.push_back({{s.a.x, s.a.y, s.b.x, s.b.y}, s.colour, s.width});
   }
   glBindBuffer(GL_ARRAY_BUFFER, segment_vbo_);
-  glBufferData(GL_ARRAY_BUFFER,
-               static_cast<GLsizeiptr>(segments.size() * sizeof(SegmentVertex)),
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(segments.size() * sizeof(SegmentVertex)),
                segments.data(), GL_STREAM_DRAW);
   glBindBuffer(GL_ARRAY_BUFFER, 0);
 
@@ -128,8 +126,8 @@ void GlRenderer::upload(const DrawQueue& queue, const Palette& palette, float st
   if (img.revision != heat_revision_ && !img.cells.empty()) {
     glBindTexture(GL_TEXTURE_2D, heat_texture_);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8UI, img.cols, img.rows, 0, GL_RED_INTEGER,
-                 GL_UNSIGNED_BYTE, img.cells.data());
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8UI, img.cols, img.rows, 0, GL_RED_INTEGER, GL_UNSIGNED_BYTE,
+                 img.cells.data());
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glBindTexture(GL_TEXTURE_2D, 0);
     heat_cols_ = img.cols;
@@ -163,8 +161,7 @@ void GlRenderer::on_batch(const ImDrawList*, const ImDrawCmd* cmd) {
 
 void GlRenderer::set_display_uniforms(GLuint program) const {
   glUniform2f(glGetUniformLocation(program, "u_display_pos"), display_pos_.x, display_pos_.y);
-  glUniform2f(glGetUniformLocation(program, "u_display_size"), display_size_.x,
-              display_size_.y);
+  glUniform2f(glGetUniformLocation(program, "u_display_size"), display_size_.x, display_size_.y);
 }
 
 void GlRenderer::draw(const Batch& batch, const ImDrawCmd& cmd) {
@@ -213,9 +210,8 @@ void GlRenderer::draw(const Batch& batch, const ImDrawCmd& cmd) {
       auto base = static_cast<std::size_t>(batch.first) * sizeof(SegmentVertex);
       glVertexAttribPointer(0, 4, GL_FLOAT, GL_FALSE, sizeof(SegmentVertex),
                             reinterpret_cast<const void*>(base + offsetof(SegmentVertex, ends)));
-      glVertexAttribPointer(
-          1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(SegmentVertex),
-          reinterpret_cast<const void*>(base + offsetof(SegmentVertex, colour)));
+      glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(SegmentVertex),
+                            reinterpret_cast<const void*>(base + offsetof(SegmentVertex, colour)));
       glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, sizeof(SegmentVertex),
                             reinterpret_cast<const void*>(base + offsetof(SegmentVertex, width)));
       glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, batch.count);

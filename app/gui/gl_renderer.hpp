@@ -29,8 +29,7 @@ class GlRenderer {
 
   // Copies this frame's instances (and the heat map, when its revision changed) to the GPU.
   // stripe_pixels: period of the striped style; outline: width of the outline style.
-  void upload(const DrawQueue& queue, const Palette& palette, float stripe_pixels,
-              float outline);
+  void upload(const DrawQueue& queue, const Palette& palette, float stripe_pixels, float outline);
 
  private:
   static void on_batch(const ImDrawList* list, const ImDrawCmd* cmd);

@@ -29,8 +29,8 @@ std::string OffscreenTarget::create(int width, int height) {
   std::string errors = gl_errors();
   if (status != GL_FRAMEBUFFER_COMPLETE || !errors.empty()) {
     char buf[128];
-    std::snprintf(buf, sizeof buf, "offscreen framebuffer %dx%d incomplete (status 0x%X) %s",
-                  width, height, status, errors.c_str());
+    std::snprintf(buf, sizeof buf, "offscreen framebuffer %dx%d incomplete (status 0x%X) %s", width,
+                  height, status, errors.c_str());
     destroy();
     return buf;
   }

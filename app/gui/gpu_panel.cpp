@@ -24,8 +24,8 @@ std::string wall_clock_now() {
 }
 
 RunRecord* find_run(GpuPanel& p, int id) {
-  const auto it = std::find_if(p.runs.begin(), p.runs.end(),
-                               [id](const RunRecord& r) { return r.id == id; });
+  const auto it =
+      std::find_if(p.runs.begin(), p.runs.end(), [id](const RunRecord& r) { return r.id == id; });
   return it == p.runs.end() ? nullptr : &*it;
 }
 

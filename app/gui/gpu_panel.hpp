@@ -36,9 +36,9 @@ struct RunRecord {
   std::string pattern;  // describe() of the pattern on screen when the run started
   bool pattern_included = false;
   std::string pattern_skipped;  // why the pattern on screen was not benchmarked ("" if it was)
-  std::optional<gpu::SuiteReport> suite;        // empty until it comes back
-  std::optional<gpu::PatternReport> patterns;   // results: the pattern (if included), the sweep
-  std::vector<std::string> pattern_labels;      // a recording's label per pattern; else empty
+  std::optional<gpu::SuiteReport> suite;       // empty until it comes back
+  std::optional<gpu::PatternReport> patterns;  // results: the pattern (if included), the sweep
+  std::vector<std::string> pattern_labels;     // a recording's label per pattern; else empty
   // Computed when the results arrive, not while drawing:
   std::vector<std::optional<SharedAccessCost>> costs;  // one per suite->results entry
   std::vector<std::string> reversal;                   // reversal_lines() of this run
@@ -74,16 +74,16 @@ struct GpuPanel {
   // Which GPU the worker drives (the tests script one); the worker takes a copy on its first
   // poll(), so set it before.
   GpuBackend backend = real_gpu_backend();
-  std::optional<gpu::DeviceInfo> device;   // empty until the first query comes back
+  std::optional<gpu::DeviceInfo> device;  // empty until the first query comes back
   std::optional<gpu::MeasureSupport> measure_support;
-  std::vector<RunRecord> runs;              // oldest first
-  int selected_run = -1;                    // index in runs shown in the plots
+  std::vector<RunRecord> runs;  // oldest first
+  int selected_run = -1;        // index in runs shown in the plots
   std::optional<MeasureRecord> measurement;
   int next_id = 1;
-  int side = 16384;       // rows = cols of the transposed matrix
-  int repetitions = 20;   // timed launches per variant
-  std::string refusal;    // why the last button press started nothing ("" when it did)
-  std::optional<GpuTab> show_tab;  // brought to the front next frame (a job just started)
+  int side = 16384;                   // rows = cols of the transposed matrix
+  int repetitions = 20;               // timed launches per variant
+  std::string refusal;                // why the last button press started nothing ("" when it did)
+  std::optional<GpuTab> show_tab;     // brought to the front next frame (a job just started)
   std::unique_ptr<GpuWorker> worker;  // created by poll() on first use
   std::string results_path;           // the path typed beside Open results / Save results
   std::string results_message;        // what the last open or save did, or why it failed

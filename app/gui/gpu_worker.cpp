@@ -34,8 +34,8 @@ std::string_view job_title(const GpuJob& job) {
 
 GpuWorker::GpuWorker(GpuBackend backend) : backend_(std::move(backend)) {
   assert(backend_.query_device && backend_.measure_support && backend_.variants &&
-         backend_.run_suite &&
-         backend_.run_patterns && backend_.measure && "every backend entry point must be set");
+         backend_.run_suite && backend_.run_patterns && backend_.measure &&
+         "every backend entry point must be set");
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -82,7 +82,9 @@ JobProgress GpuWorker::progress() const {
   return progress_;
 }
 
-std::vector<GpuResult> GpuWorker::drain() { return results_.take_all(); }
+std::vector<GpuResult> GpuWorker::drain() {
+  return results_.take_all();
+}
 
 void GpuWorker::loop() {
   for (;;) {
@@ -136,8 +138,7 @@ void GpuWorker::execute(const RunJob& job) {
     patterns.report.status = gpu::RunStatus::cancelled;
     patterns.report.error = "cancelled before the microbenchmark started";
   } else {
-    patterns.report =
-        backend_.run_patterns(job.patterns, job.pattern_options, on_step, &cancel_);
+    patterns.report = backend_.run_patterns(job.patterns, job.pattern_options, on_step, &cancel_);
   }
   results_.post(std::move(patterns));
 }

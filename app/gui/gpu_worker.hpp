@@ -49,8 +49,9 @@ class PostQueue {
   std::vector<T> items_;
 };
 
-// The GPU entry points the worker (and the panel, for the variant table) calls. The app uses real_gpu_backend(); the tests put a
-// scripted GPU in its place to check the worker's threading without one.
+// The GPU entry points the worker (and the panel, for the variant table) calls. The app uses
+// real_gpu_backend(); the tests put a scripted GPU in its place to check the worker's threading
+// without one.
 struct GpuBackend {
   std::function<gpu::DeviceInfo()> query_device;
   std::function<gpu::MeasureSupport()> measure_support;

@@ -4,9 +4,9 @@
 // Three drivers run that loop: run_interactive() (the window), run_screenshot() (render
 // offscreen at an exact size, save a PNG, exit) and run_bench() (--bench-frames: render N
 // frames, print the timings, exit).
-#include <imgui.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
 
 #include "gl.hpp"  // before GLFW, which must not pull in its own GL header
 #define GLFW_INCLUDE_NONE
@@ -138,7 +138,7 @@ struct Gui {
   GLuint filtered_font_texture = 0;
   float content_scale = 1.0f;
   std::filesystem::path ini_path;  // imgui.ini, loaded and saved by us (imgui_ini.hpp); empty: none
-  std::string gl_problems;  // batch runs: GL errors, frame by frame
+  std::string gl_problems;         // batch runs: GL errors, frame by frame
   int frames = 0;
 };
 
@@ -153,7 +153,8 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
   namespace gui = banklab::gui;
   if (config) {
     gui::ParsedSettings loaded = gui::load_settings(*config / gui::kSettingsFileName);
-    for (const std::string& w : loaded.warnings) std::fprintf(stderr, "banklab-gui: %s\n", w.c_str());
+    for (const std::string& w : loaded.warnings)
+      std::fprintf(stderr, "banklab-gui: %s\n", w.c_str());
     state.user.settings = loaded.settings;
   }
   if (opt.theme) state.user.settings.theme = *opt.theme;

@@ -52,8 +52,7 @@ Expected<WindowSize> parse_window_size(std::string_view text) {
       *h > kMaxWindowSize.height) {
     std::ostringstream os;
     os << "--size " << *w << "x" << *h << " is outside " << kMinWindowSize.width << "x"
-       << kMinWindowSize.height << " .. " << kMaxWindowSize.width << "x"
-       << kMaxWindowSize.height;
+       << kMinWindowSize.height << " .. " << kMaxWindowSize.width << "x" << kMaxWindowSize.height;
     return Error{os.str()};
   }
   return WindowSize{*w, *h};

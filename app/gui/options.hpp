@@ -30,28 +30,28 @@ inline constexpr float kMaxZoom = 4.0f;
 inline constexpr int kMaxBenchFrames = 100000;
 
 struct Options {
-  std::string preset;                      // empty: the last one used, else the default lesson
-  std::optional<Scenario> scenario;        // the scenario flags beyond --preset (args.hpp)
-  std::optional<std::string> code;         // --code: the code box's text, evaluated at start
-  std::optional<std::string> screenshot;   // PNG path: render, save, exit
-  std::optional<std::string> geometry;     // with --screenshot: the views' cell rectangles
-  std::optional<WindowSize> size;          // framebuffer size in pixels
+  std::string preset;                     // empty: the last one used, else the default lesson
+  std::optional<Scenario> scenario;       // the scenario flags beyond --preset (args.hpp)
+  std::optional<std::string> code;        // --code: the code box's text, evaluated at start
+  std::optional<std::string> screenshot;  // PNG path: render, save, exit
+  std::optional<std::string> geometry;    // with --screenshot: the views' cell rectangles
+  std::optional<WindowSize> size;         // framebuffer size in pixels
   std::optional<Theme> theme;
-  std::optional<Scheme> scheme;  // --palette standard|colour-blind
+  std::optional<Scheme> scheme;      // --palette standard|colour-blind
   std::vector<CompareItem> compare;  // --compare A,B,C: 2-4 side by side
   bool present = false;              // --present: start in presentation mode
   std::optional<float> zoom;
-  int bench_frames = 0;                    // > 0: render that many frames, print timings, exit
-  std::optional<int> clock;                // step-through stopped after this many wavefronts
-  bool gpu = false;                        // open the GPU window
-  std::optional<std::string> gpu_results;  // a recording the GPU window opens on
-  std::optional<SolveChoices> solve;       // open the Solve window, these families ticked
-  std::optional<DrillLevel> drill;         // open the Drill window at this level
+  int bench_frames = 0;                     // > 0: render that many frames, print timings, exit
+  std::optional<int> clock;                 // step-through stopped after this many wavefronts
+  bool gpu = false;                         // open the GPU window
+  std::optional<std::string> gpu_results;   // a recording the GPU window opens on
+  std::optional<SolveChoices> solve;        // open the Solve window, these families ticked
+  std::optional<DrillLevel> drill;          // open the Drill window at this level
   std::optional<std::uint64_t> drill_seed;  // its questions' seed
   std::optional<std::string> drill_answer;  // answer its first question (screenshots, demos)
-  std::string lesson;                      // open this guided lesson (lesson_mode.hpp)
-  int step = 0;                            // at this step, 0-based (--step counts from 1)
-  std::optional<std::string> export_dir;   // with --lesson: every step as PNG + one Markdown
+  std::string lesson;                       // open this guided lesson (lesson_mode.hpp)
+  int step = 0;                             // at this step, 0-based (--step counts from 1)
+  std::optional<std::string> export_dir;    // with --lesson: every step as PNG + one Markdown
   bool help = false;
 };
 

@@ -74,7 +74,9 @@ float PlotMapping::y_pixels(double y) const {
   return y_down ? min.y + t : max.y - t;
 }
 
-ImVec2 PlotMapping::to_screen(double x, double y) const { return ImVec2(x_pixels(x), y_pixels(y)); }
+ImVec2 PlotMapping::to_screen(double x, double y) const {
+  return ImVec2(x_pixels(x), y_pixels(y));
+}
 
 // --------------------------------------------------------------------------------------------
 // The frame: margins from the label sizes, then grid, ticks and labels.
@@ -213,8 +215,8 @@ void Plot::finish() {
   for (const Hit& h : hits_) {
     float d = 0.0f;
     if (h.reach < 0.0f) {
-      const bool inside = mouse.x >= h.a.x && mouse.x <= h.b.x && mouse.y >= h.a.y &&
-                          mouse.y <= h.b.y;
+      const bool inside =
+          mouse.x >= h.a.x && mouse.x <= h.b.x && mouse.y >= h.a.y && mouse.y <= h.b.y;
       if (!inside) continue;
       d = kBarDistance;
     } else {

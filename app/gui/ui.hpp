@@ -18,11 +18,11 @@ namespace banklab::gui {
 
 void draw_app(AppState& s);  // ui_main.cpp: refresh, shortcuts, menu bar, layout, all panels
 
-void draw_presets(AppState& s);     // ui_presets.cpp
+void draw_presets(AppState& s);                    // ui_presets.cpp
 void draw_controls(AppState& s, Interaction& io);  // ui_controls.cpp
 void draw_step_bar(AppState& s);                   // ui_step.cpp (inside the bank view)
-void draw_help(AppState& s);        // ui_help.cpp
-void draw_solve(AppState& s, Interaction& io);  // ui_solve.cpp
+void draw_help(AppState& s);                       // ui_help.cpp
+void draw_solve(AppState& s, Interaction& io);     // ui_solve.cpp
 // Presentation mode or a comparison, filling the window below `top` (ui_stage.cpp).
 void draw_stage(AppState& s, Interaction& io, float top);
 void cycle_stage_view(AppState& s);  // banks -> lanes -> tile (not in a comparison) -> banks
@@ -88,7 +88,7 @@ struct PanelLayout {
   ImVec2 lanes_pos, lanes_size;
   ImVec2 tile_pos, tile_size;
   ImVec2 code_pos, code_size;
-  ImVec2 gpu_pos, gpu_size;  // floats over the bank view and the arithmetic when opened
+  ImVec2 gpu_pos, gpu_size;      // floats over the bank view and the arithmetic when opened
   ImVec2 solve_pos, solve_size;  // floats over the bank view, the lane map and the tile
   ImVec2 drill_pos, drill_size;  // floats over everything below the menu bar
 };

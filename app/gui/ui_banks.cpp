@@ -27,11 +27,10 @@ void cell_tooltip(const Palette& p, const Analysis& a, int w, int b, const BankL
   if (!slot.used()) {
     ImGui::Text("bank %d is idle in this wavefront", b);
   } else {
-    ImGui::Text("bank %d serves word %lld (bytes %lld-%lld)", b,
-                static_cast<long long>(slot.word), static_cast<long long>(slot.word * 4),
-                static_cast<long long>(slot.word * 4 + 3));
-    ImGui::Text("%s lane%s %s", load_op ? "to" : "from",
-                std::popcount(slot.lanes) > 1 ? "s" : "", lane_ranges(slot.lanes).c_str());
+    ImGui::Text("bank %d serves word %lld (bytes %lld-%lld)", b, static_cast<long long>(slot.word),
+                static_cast<long long>(slot.word * 4), static_cast<long long>(slot.word * 4 + 3));
+    ImGui::Text("%s lane%s %s", load_op ? "to" : "from", std::popcount(slot.lanes) > 1 ? "s" : "",
+                lane_ranges(slot.lanes).c_str());
     int n = load[wf.phase][b];
     if (std::popcount(slot.lanes) > 1) {
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(p.cell_broadcast),
@@ -61,9 +60,10 @@ void verdict_lines(const Derived& d, const Palette& p) {
     ImGui::PopStyleColor();
   }
   if (a.packed) {
-    ImGui::TextDisabled("packed: every lane's partner l^%d is idle or on the same address, so "
-                        "the phases merged",
-                        a.packing_partner);
+    ImGui::TextDisabled(
+        "packed: every lane's partner l^%d is idle or on the same address, so "
+        "the phases merged",
+        a.packing_partner);
   }
 }
 

@@ -15,7 +15,9 @@
 namespace banklab::gui {
 
 // DPI x zoom, as the fonts were built for it: line widths and margins follow it.
-inline float ui_scale() { return ImGui::GetFontSize() / kBaseFontPixels; }
+inline float ui_scale() {
+  return ImGui::GetFontSize() / kBaseFontPixels;
+}
 
 // A "(?)" that shows text on hover.
 void help_marker(const char* text);

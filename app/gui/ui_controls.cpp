@@ -40,8 +40,9 @@ void tile_controls(AppState& s) {
   bounded_input_int("rows", t.rows, 1, kMaxTileSide, 8);
   bounded_input_int("columns", t.cols, 1, kMaxTileSide, 8);
   bounded_input_int("pad", t.pad, 0, kMaxTilePad, 4);
-  help_marker("Elements appended to every row: tile[R][C + pad]. An odd row stride in words is "
-              "coprime with 32 banks, so a column lands in 32 different banks.");
+  help_marker(
+      "Elements appended to every row: tile[R][C + pad]. An odd row stride in words is "
+      "coprime with 32 banks, so a column lands in 32 different banks.");
 
   static constexpr const char* kSwizzles[] = {
       "none",    "XOR c ^ r", "CuTe Swizzle<B,M,S>, bytes",    "TMA 32B",
@@ -150,8 +151,9 @@ void access_controls(AppState& s) {
       }
       ImGui::EndCombo();
     }
-    help_marker("8-byte accesses split the warp into 2 phases of 16 lanes, 16-byte accesses "
-                "into 4 phases of 8; loads may pack the phases back together.");
+    help_marker(
+        "8-byte accesses split the warp into 2 phases of 16 lanes, 16-byte accesses "
+        "into 4 phases of 8; loads may pack the phases back together.");
   }
   if (sc.pattern == AccessPattern::custom) {
     ImGui::TextUnformatted("byte offsets, lane 0..31 (-1 = idle):");

@@ -38,15 +38,14 @@ void banner(ImU32 fill, ImU32 ink, const std::string& text) {
   const ImVec2 end(at.x + width, at.y + size.y + 2.0f * pad.y);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(at, end, fill, ImGui::GetStyle().FrameRounding);
-  dl->AddText(nullptr, 0.0f, ImVec2(at.x + pad.x, at.y + pad.y), ink, text.c_str(), nullptr,
-              wrap);
+  dl->AddText(nullptr, 0.0f, ImVec2(at.x + pad.x, at.y + pad.y), ink, text.c_str(), nullptr, wrap);
   ImGui::Dummy(ImVec2(width, end.y - at.y));
 }
 
 // The panel's tables: striped rows, column lines, a header row. False when clipped away.
 bool begin_table(const char* id, std::initializer_list<const char*> headers) {
-  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                     ImGuiTableFlags_SizingFixedFit;
+  constexpr ImGuiTableFlags kFlags =
+      ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable(id, static_cast<int>(headers.size()), kFlags)) return false;
   for (const char* h : headers) ImGui::TableSetupColumn(h);
   ImGui::TableHeadersRow();
@@ -71,8 +70,7 @@ void device_section(const GpuPanel& p, const Palette& c) {
   if (d.ok()) {
     ImGui::TextWrapped("Device %d: %s", d.ordinal, device_summary(d).c_str());
     if (p.measure_support && !p.measure_support->ok) {
-      text_coloured(c.warning, "Measure on GPU is not possible here: " +
-                                   p.measure_support->reason);
+      text_coloured(c.warning, "Measure on GPU is not possible here: " + p.measure_support->reason);
     }
     return;
   }
@@ -84,8 +82,9 @@ void device_section(const GpuPanel& p, const Palette& c) {
       p.measure_support->reason != d.detail) {
     text_coloured(c.text_dim, "Measuring: " + p.measure_support->reason);
   }
-  ImGui::TextWrapped("Everything else in BankLab works without one: the bank model is exact, "
-                     "and the GPU is only there to confirm it.");
+  ImGui::TextWrapped(
+      "Everything else in BankLab works without one: the bank model is exact, "
+      "and the GPU is only there to confirm it.");
 }
 
 // Recorded results: without a GPU, the shipped recordings first; with one, a live run can be
@@ -231,10 +230,9 @@ void bandwidth_plot(const RunRecord& run, const Palette& c) {
       continue;
     }
     std::string tip = r.name + " (" + r.tile + ")\n" + fixed(r.gbps, 0) + " GB/s, " +
-                      fixed(100 * r.fraction_of_copy, 1) + "% of copy\nmedian " +
-                      fixed(r.ms, 3) + " ms (" + fixed(r.ms_min, 3) + " .. " +
-                      fixed(r.ms_max, 3) + ")\nshared-memory read: " + cost_text(run.costs[i]) +
-                      "\n" + r.lesson;
+                      fixed(100 * r.fraction_of_copy, 1) + "% of copy\nmedian " + fixed(r.ms, 3) +
+                      " ms (" + fixed(r.ms_min, 3) + " .. " + fixed(r.ms_max, 3) +
+                      ")\nshared-memory read: " + cost_text(run.costs[i]) + "\n" + r.lesson;
     plot.bar(row, r.gbps, bar_colour(run, i, c), std::move(tip));
     plot.bar_label(row, r.gbps, fixed(100 * r.fraction_of_copy, 0) + "%", c.text);
   }
@@ -244,8 +242,8 @@ void bandwidth_plot(const RunRecord& run, const Palette& c) {
 
 void transpose_table(const RunRecord& run, const Palette& c) {
   const gpu::SuiteReport& suite = *run.suite;
-  if (!begin_table("##variants", {"variant", "shared tile", "shared read", "ms", "GB/s",
-                                  "of copy", "verified"})) {
+  if (!begin_table("##variants", {"variant", "shared tile", "shared read", "ms", "GB/s", "of copy",
+                                  "verified"})) {
     return;
   }
   for (std::size_t i = 0; i < suite.results.size(); ++i) {
@@ -281,11 +279,13 @@ void transpose_table(const RunRecord& run, const Palette& c) {
 
 void transpose_tab(const GpuPanel& p, const Palette& c) {
   if (p.selected_run < 0) {
-    ImGui::TextWrapped("No run yet. Run on GPU times every transpose kernel of the tile's dtype "
-                       "(and cuBLAS's geam for fp32 and fp64) against a device-to-device copy "
-                       "of the same bytes (the HBM roof), in one run, each result verified "
-                       "against the CPU.");
-    for (const std::string& line : reversal_lines(RunRecord{})) ImGui::TextWrapped("%s", line.c_str());
+    ImGui::TextWrapped(
+        "No run yet. Run on GPU times every transpose kernel of the tile's dtype "
+        "(and cuBLAS's geam for fp32 and fp64) against a device-to-device copy "
+        "of the same bytes (the HBM roof), in one run, each result verified "
+        "against the CPU.");
+    for (const std::string& line : reversal_lines(RunRecord{}))
+      ImGui::TextWrapped("%s", line.c_str());
     return;
   }
   const RunRecord& run = p.runs[p.selected_run];
@@ -300,14 +300,12 @@ void transpose_tab(const GpuPanel& p, const Palette& c) {
   if (suite.results.empty()) return;
   // The two numbers first: the bytes every variant moves, and the roof they are measured against.
   const gpu::VariantResult& roof = suite.results.front();
-  std::string header = "Run " + std::to_string(run.id) + ", " +
-                       std::string(dtype_name(suite.options.dtype)) + ", " +
-                       std::to_string(suite.options.rows) + " x " +
-                       std::to_string(suite.options.cols) + ", pad " +
-                       std::to_string(suite.options.pad) + ": " +
-                       fixed(double(roof.bytes_moved) / 1e9, 2) +
-                       " GB moved per variant (read once, written once). Roof: " + roof.name +
-                       " at " + fixed(roof.gbps, 0) + " GB/s.";
+  std::string header =
+      "Run " + std::to_string(run.id) + ", " + std::string(dtype_name(suite.options.dtype)) + ", " +
+      std::to_string(suite.options.rows) + " x " + std::to_string(suite.options.cols) + ", pad " +
+      std::to_string(suite.options.pad) + ": " + fixed(double(roof.bytes_moved) / 1e9, 2) +
+      " GB moved per variant (read once, written once). Roof: " + roof.name + " at " +
+      fixed(roof.gbps, 0) + " GB/s.";
   if (suite.sm_clock_mhz > 0) {
     header += " SM clock during the run: " + fixed(suite.sm_clock_mhz, 0) + " MHz.";
   }
@@ -355,10 +353,11 @@ void microbench_plot(const RunRecord& run, const Palette& c) {
 
 void microbench_tab(const GpuPanel& p, const Palette& c) {
   if (p.selected_run < 0) {
-    ImGui::TextWrapped("No run yet. Run on GPU replays the pattern on screen, and a column read "
-                       "of float tile[32][S] for S = 33, 34, 36, 40, 48, 32 (1- to 32-way), in "
-                       "a loop bound by shared memory: its time should grow in a straight line "
-                       "with the predicted wavefronts.");
+    ImGui::TextWrapped(
+        "No run yet. Run on GPU replays the pattern on screen, and a column read "
+        "of float tile[32][S] for S = 33, 34, 36, 40, 48, 32 (1- to 32-way), in "
+        "a loop bound by shared memory: its time should grow in a straight line "
+        "with the predicted wavefronts.");
     return;
   }
   const RunRecord& run = p.runs[p.selected_run];
@@ -374,10 +373,11 @@ void microbench_tab(const GpuPanel& p, const Palette& c) {
     banner(c.note, c.background, "Recorded, not measured here: " + run.recorded);
   run_status("The microbenchmark:", report.status, report.error, c);
   if (report.results.empty()) return;
-  if (report.sm_clock_mhz > 0) ImGui::Text("SM clock during the run: %.0f MHz", report.sm_clock_mhz);
+  if (report.sm_clock_mhz > 0)
+    ImGui::Text("SM clock during the run: %.0f MHz", report.sm_clock_mhz);
   microbench_plot(run, c);
-  if (!begin_table("##patterns", {"access", "predicted", "clocks", "wavefronts/clock",
-                                  "measured x", "predicted x"})) {
+  if (!begin_table("##patterns", {"access", "predicted", "clocks", "wavefronts/clock", "measured x",
+                                  "predicted x"})) {
     return;
   }
   for (std::size_t i = 0; i < report.results.size(); ++i) {
@@ -415,9 +415,10 @@ void microbench_tab(const GpuPanel& p, const Palette& c) {
 
 void measure_tab(const GpuPanel& p, const Scenario& current, const Palette& c) {
   if (!p.measurement) {
-    ImGui::TextWrapped("Measure on GPU runs the pattern on screen as exactly one warp-wide "
-                       "instruction and reads the L1TEX wavefront and bank-conflict counters "
-                       "for it, to set beside what the model predicts.");
+    ImGui::TextWrapped(
+        "Measure on GPU runs the pattern on screen as exactly one warp-wide "
+        "instruction and reads the L1TEX wavefront and bank-conflict counters "
+        "for it, to set beside what the model predicts.");
     return;
   }
   const MeasureRecord& m = *p.measurement;
@@ -427,10 +428,18 @@ void measure_tab(const GpuPanel& p, const Scenario& current, const Palette& c) {
   }
   const Agreement verdict = compare(m);
   switch (verdict.verdict) {
-    case Agreement::Verdict::pending: ImGui::TextDisabled("measuring..."); break;
-    case Agreement::Verdict::failed: banner(c.warning, c.background, verdict.message); break;
-    case Agreement::Verdict::disagree: banner(c.error, c.background, verdict.message); break;
-    case Agreement::Verdict::agree: banner(c.cell_served, c.background, verdict.message); break;
+    case Agreement::Verdict::pending:
+      ImGui::TextDisabled("measuring...");
+      break;
+    case Agreement::Verdict::failed:
+      banner(c.warning, c.background, verdict.message);
+      break;
+    case Agreement::Verdict::disagree:
+      banner(c.error, c.background, verdict.message);
+      break;
+    case Agreement::Verdict::agree:
+      banner(c.cell_served, c.background, verdict.message);
+      break;
   }
   if (!begin_table("##measure", {"", "predicted (model)", "measured (hardware)"})) return;
   const bool counted = m.done && m.error.empty() && m.measured.ok;
@@ -484,8 +493,8 @@ void runs_plot(const GpuPanel& p, const Palette& c) {
     }
   }
   x.hi = round_up_to_tick(top * 1.05, 11);
-  const float height = ImGui::GetTextLineHeightWithSpacing() *
-                       (static_cast<float>(p.runs.size()) * 1.6f + 4.0f);
+  const float height =
+      ImGui::GetTextLineHeightWithSpacing() * (static_cast<float>(p.runs.size()) * 1.6f + 4.0f);
   Plot plot("##runs", ImVec2(0.0f, height), std::move(x), std::move(y), c);
   plot.vertical_line(100.0, c.ideal_line, "copy roof");
   for (std::size_t row = 0; row < p.runs.size(); ++row) {
@@ -508,8 +517,8 @@ void history_tab(GpuPanel& p, const Palette& c) {
     return;
   }
   runs_plot(p, c);
-  if (!begin_table("##history", {"run", "time", "dtype", "side", "copy GB/s", "best of copy",
-                                 "status"})) {
+  if (!begin_table("##history",
+                   {"run", "time", "dtype", "side", "copy GB/s", "best of copy", "status"})) {
     return;
   }
   for (std::size_t i = 0; i < p.runs.size(); ++i) {
@@ -533,8 +542,10 @@ void history_tab(GpuPanel& p, const Palette& c) {
     if (run.suite) {
       for (const gpu::VariantResult& r : run.suite->results) {
         if (!r.verified) continue;
-        if (r.role == gpu::VariantRole::roof) roof = &r;
-        else if (!best || r.gbps > best->gbps) best = &r;
+        if (r.role == gpu::VariantRole::roof)
+          roof = &r;
+        else if (!best || r.gbps > best->gbps)
+          best = &r;
       }
     }
     ImGui::TableNextColumn();

@@ -209,13 +209,27 @@ std::span<const Shortcut> shortcuts() {
 
 void apply_action(AppState& s, Action a) {
   switch (a) {
-    case Action::play_pause: toggle_play(s); break;
-    case Action::step_forward: step_by(s, 1); break;
-    case Action::step_back: step_by(s, -1); break;
-    case Action::index_up: move_index(s, 1); break;
-    case Action::index_down: move_index(s, -1); break;
-    case Action::next_preset: cycle_preset(s, 1); break;
-    case Action::previous_preset: cycle_preset(s, -1); break;
+    case Action::play_pause:
+      toggle_play(s);
+      break;
+    case Action::step_forward:
+      step_by(s, 1);
+      break;
+    case Action::step_back:
+      step_by(s, -1);
+      break;
+    case Action::index_up:
+      move_index(s, 1);
+      break;
+    case Action::index_down:
+      move_index(s, -1);
+      break;
+    case Action::next_preset:
+      cycle_preset(s, 1);
+      break;
+    case Action::previous_preset:
+      cycle_preset(s, -1);
+      break;
     case Action::help:
       s.user.views.help = !s.user.views.help;
       break;
@@ -225,8 +239,12 @@ void apply_action(AppState& s, Action a) {
     case Action::previous_step:
       step_lesson(s, -1);
       break;
-    case Action::zoom_in: change_zoom(s, kZoomStep); break;
-    case Action::zoom_out: change_zoom(s, -kZoomStep); break;
+    case Action::zoom_in:
+      change_zoom(s, kZoomStep);
+      break;
+    case Action::zoom_out:
+      change_zoom(s, -kZoomStep);
+      break;
     case Action::theme:
       s.user.settings.theme = s.user.settings.theme == Theme::dark ? Theme::light : Theme::dark;
       break;

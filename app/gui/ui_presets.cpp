@@ -41,8 +41,7 @@ void draw_presets(AppState& s) {
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28.0f);
       ImGui::TextUnformatted(std::string(pr.title).c_str());
       ImGui::TextDisabled("%s", std::string(pr.lesson).c_str());
-      ImGui::Text("%d wavefront%s", pr.expected_wavefronts,
-                  pr.expected_wavefronts == 1 ? "" : "s");
+      ImGui::Text("%d wavefront%s", pr.expected_wavefronts, pr.expected_wavefronts == 1 ? "" : "s");
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
     }

@@ -30,14 +30,14 @@ namespace banklab::gui {
 inline constexpr int kAllServed = INT_MAX;
 
 struct ViewStyle {
-  const Palette* palette = nullptr;  // never null when drawing
-  ImFont* small_font = nullptr;      // labels in narrow cells; nullptr: the current font
-  ImFont* mono_font = nullptr;       // formulas and tables; nullptr: the current font
+  const Palette* palette = nullptr;      // never null when drawing
+  ImFont* small_font = nullptr;          // labels in narrow cells; nullptr: the current font
+  ImFont* mono_font = nullptr;           // formulas and tables; nullptr: the current font
   std::span<ImFont* const> label_fonts;  // the figures' labels, ascending (FontSet::labels)
-  int hovered_lane = -1;             // outlined wherever it is served
-  int served = kAllServed;           // step-through: wavefronts served so far
-  bool playing = false;              // step-through running (the current row is outlined)
-  bool tile_physical = false;        // tile view: slots as stored, not elements where they belong
+  int hovered_lane = -1;                 // outlined wherever it is served
+  int served = kAllServed;               // step-through: wavefronts served so far
+  bool playing = false;                  // step-through running (the current row is outlined)
+  bool tile_physical = false;  // tile view: slots as stored, not elements where they belong
   const Highlights* highlights = nullptr;  // a lesson step's lanes, banks, rows and elements
 };
 

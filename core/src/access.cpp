@@ -10,12 +10,18 @@ namespace banklab {
 
 std::string_view op_name(Op op) {
   switch (op) {
-    case Op::ld: return "ld";
-    case Op::st: return "st";
-    case Op::ldmatrix_x1: return "ldmatrix.x1";
-    case Op::ldmatrix_x2: return "ldmatrix.x2";
-    case Op::ldmatrix_x4: return "ldmatrix.x4";
-    case Op::stmatrix_x4: return "stmatrix.x4";
+    case Op::ld:
+      return "ld";
+    case Op::st:
+      return "st";
+    case Op::ldmatrix_x1:
+      return "ldmatrix.x1";
+    case Op::ldmatrix_x2:
+      return "ldmatrix.x2";
+    case Op::ldmatrix_x4:
+      return "ldmatrix.x4";
+    case Op::stmatrix_x4:
+      return "stmatrix.x4";
   }
   return "ld";
 }
@@ -26,23 +32,33 @@ std::optional<Op> parse_op(std::string_view text) {
   return std::nullopt;
 }
 
-bool is_matrix_op(Op op) { return matrix_count(op) > 0; }
+bool is_matrix_op(Op op) {
+  return matrix_count(op) > 0;
+}
 
 int matrix_count(Op op) {
   switch (op) {
-    case Op::ldmatrix_x1: return 1;
-    case Op::ldmatrix_x2: return 2;
+    case Op::ldmatrix_x1:
+      return 1;
+    case Op::ldmatrix_x2:
+      return 2;
     case Op::ldmatrix_x4:
-    case Op::stmatrix_x4: return 4;
+    case Op::stmatrix_x4:
+      return 4;
     case Op::ld:
-    case Op::st: return 0;
+    case Op::st:
+      return 0;
   }
   return 0;
 }
 
-bool is_load(Op op) { return op != Op::st && op != Op::stmatrix_x4; }
+bool is_load(Op op) {
+  return op != Op::st && op != Op::stmatrix_x4;
+}
 
-std::ostream& operator<<(std::ostream& os, Op op) { return os << op_name(op); }
+std::ostream& operator<<(std::ostream& os, Op op) {
+  return os << op_name(op);
+}
 
 int WarpAccess::addressed_lanes() const {
   return is_matrix_op(op) ? 8 * matrix_count(op) : kWarpSize;
@@ -69,7 +85,8 @@ std::vector<Diagnostic> check_access(const WarpAccess& a) {
     if (off == kInactiveLane) {
       if (is_matrix_op(a.op)) {
         error("matrix-lanes",
-              std::string(op_name(a.op)) + " is .sync.aligned: every lane executes it and lanes 0-" +
+              std::string(op_name(a.op)) +
+                  " is .sync.aligned: every lane executes it and lanes 0-" +
                   std::to_string(used - 1) + " each give a row address; lane " +
                   std::to_string(lane) + " gives none",
               lane);
@@ -77,15 +94,16 @@ std::vector<Diagnostic> check_access(const WarpAccess& a) {
       continue;
     }
     if (off < 0) {
-      error("bounds", "lane " + std::to_string(lane) + " has byte offset " + std::to_string(off) +
-                          "; offsets are >= 0, or -1 for an inactive lane",
+      error("bounds",
+            "lane " + std::to_string(lane) + " has byte offset " + std::to_string(off) +
+                "; offsets are >= 0, or -1 for an inactive lane",
             lane);
     } else if (off % a.width != 0) {
-      error("alignment", "lane " + std::to_string(lane) + ": a " + std::to_string(a.width) +
-                             "-byte access must be " + std::to_string(a.width) +
-                             "-byte aligned, but byte offset " + std::to_string(off) + " is " +
-                             std::to_string(off % a.width) + " past a multiple of " +
-                             std::to_string(a.width),
+      error("alignment",
+            "lane " + std::to_string(lane) + ": a " + std::to_string(a.width) +
+                "-byte access must be " + std::to_string(a.width) +
+                "-byte aligned, but byte offset " + std::to_string(off) + " is " +
+                std::to_string(off % a.width) + " past a multiple of " + std::to_string(a.width),
             lane);
     } else if (off > kSharedMemoryBytes - a.width) {
       // Compared as off > limit - width: off + width overflows for offsets near INT64_MAX.
@@ -124,13 +142,17 @@ std::string to_string(const WarpAccess& a) {
   return out;
 }
 
-std::ostream& operator<<(std::ostream& os, const WarpAccess& a) { return os << to_string(a); }
+std::ostream& operator<<(std::ostream& os, const WarpAccess& a) {
+  return os << to_string(a);
+}
 
 namespace {
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 

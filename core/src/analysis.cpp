@@ -16,8 +16,8 @@ std::uint32_t Wavefront::lanes() const {
 }
 
 int Wavefront::banks_used() const {
-  return static_cast<int>(std::count_if(banks.begin(), banks.end(),
-                                        [](const BankSlot& s) { return s.used(); }));
+  return static_cast<int>(
+      std::count_if(banks.begin(), banks.end(), [](const BankSlot& s) { return s.used(); }));
 }
 
 namespace {
@@ -126,7 +126,8 @@ Analysis analyze(const WarpAccess& a) {
     for (int lane = first_lane; lane < first_lane + phase_lanes; ++lane) {
       LaneRecord& rec = r.lanes[lane];
       for (int k = 0; k < rec.word_count; ++k) {
-        const std::uint32_t lanes = queue[rec.banks[k]][rec.wavefronts[k] - phase.first_wavefront].lanes;
+        const std::uint32_t lanes =
+            queue[rec.banks[k]][rec.wavefronts[k] - phase.first_wavefront].lanes;
         if ((lanes & (lanes - 1)) != 0) rec.shares_word = true;  // more than one lane
       }
     }

@@ -164,8 +164,7 @@ std::pair<Expr, Expr> physical(const TileLayout& t, const Expr& r, const Expr& c
       for (int bit = 0; (1 << bit) < t.rows; ++bit) {
         const int basis = tr.column_xor(1 << bit, t.cols);
         if (basis == 0) continue;
-        const Expr term =
-            apply(apply(apply(r, '>', num(bit)), '&', num(1)), '*', num(basis));
+        const Expr term = apply(apply(apply(r, '>', num(bit)), '&', num(1)), '*', num(basis));
         x = x ? apply(*x, '^', term) : term;
       }
       if (!x) return {r, c};
@@ -179,8 +178,8 @@ std::pair<Expr, Expr> physical(const TileLayout& t, const Expr& r, const Expr& c
       const Expr o = apply(apply(r, '*', pitch), '+', apply(c, '*', num(e)));
       const Expr masked = apply(o, '&', num(z.yyy_mask()));
       // A negative shift moves the bits up (CuTe's Swizzle<2,0,-2>).
-      const Expr moved = z.shift >= 0 ? apply(masked, '>', num(z.shift))
-                                      : apply(masked, '<', num(-z.shift));
+      const Expr moved =
+          z.shift >= 0 ? apply(masked, '>', num(z.shift)) : apply(masked, '<', num(-z.shift));
       Expr swizzled = apply(o, '^', moved);
       if (k > 1 && (1 << z.base) < k * e)
         swizzled = apply(apply(swizzled, '/', num(k * e)), '*', num(k * e));

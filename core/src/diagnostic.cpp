@@ -7,9 +7,12 @@ namespace banklab {
 
 std::string_view severity_name(Severity s) {
   switch (s) {
-    case Severity::note: return "note";
-    case Severity::warning: return "warning";
-    case Severity::error: return "error";
+    case Severity::note:
+      return "note";
+    case Severity::warning:
+      return "warning";
+    case Severity::error:
+      return "error";
   }
   return "error";
 }

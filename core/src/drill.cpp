@@ -388,8 +388,6 @@ std::string wavefronts_text(const Analysis& a) {
 
 }  // namespace
 
-
-
 std::string drill_detail::tbps(double v) {
   return format("%.2f TB/s", v);
 }
@@ -548,9 +546,8 @@ Grade grade_worth(const Question& q, std::string_view text) {
   const Analysis& a = *e.analysis;
   g.details.push_back("shared memory, whole GPU: " + std::to_string(kLessonSms) + " SMs x " +
                       std::to_string(kWavefrontBytes) + " B per clock x " +
-                      std::string(kLessonClockText) + " x " +
-                      std::to_string(a.ideal_wavefronts) + "/" +
-                      std::to_string(a.wavefront_count()) +
+                      std::string(kLessonClockText) + " x " + std::to_string(a.ideal_wavefronts) +
+                      "/" + std::to_string(a.wavefront_count()) +
                       " (ideal over wavefronts) = " + drill_detail::tbps(r.shared_tbps));
   g.details.push_back("HBM3, H100 SXM: " + drill_detail::tbps(r.hbm_tbps) + " -> " +
                       (r.worth_fixing() ? "shared memory is the bottleneck"

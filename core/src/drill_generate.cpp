@@ -33,7 +33,6 @@ struct Draw {
   std::vector<Scenario> keep;
 };
 
-
 // --- weak: 4-byte scalar rows and columns of float tiles -----------------------------------
 
 Draw weak_scalar(SplitMix64& rng) {
@@ -49,7 +48,7 @@ Draw weak_scalar(SplitMix64& rng) {
   const int index = rng.below(pattern == AccessPattern::column ? cols : 32);
   Draw d;
   d.s = tile_access(DType::fp32, 32, cols, rng.pick(kPads), kNone, pattern,
-                      rng.below(2) ? Op::st : Op::ld, index, 4);
+                    rng.below(2) ? Op::st : Op::ld, index, 4);
   if (rng.below(4) == 0) d.s.lane_mask = rng.pick(kMasks);
   d.kind = rng.pick(kAsks);
   if (d.kind == AskKind::wavefronts) d.intended = Mistake::conflicts_for_wavefronts;
@@ -68,7 +67,7 @@ Draw packed_scalar(SplitMix64& rng) {
   const int cols = rng.pick(kCols);
   Draw d;
   d.s = tile_access(dtype, 32, cols, rng.pick(kPads), kNone, AccessPattern::column,
-                      rng.below(2) ? Op::st : Op::ld, rng.below(cols), dtype_bytes(dtype));
+                    rng.below(2) ? Op::st : Op::ld, rng.below(cols), dtype_bytes(dtype));
   d.kind = rng.pick(kAsks);
   d.intended = Mistake::element_index_banks;
   return d;
@@ -89,7 +88,7 @@ Draw wide_access(SplitMix64& rng) {
   const int index = rng.below(pattern == AccessPattern::column ? cols / k : 32);
   Draw d;
   d.s = tile_access(dtype, 32, cols, rng.pick(kPads), kNone, pattern,
-                      rng.below(2) ? Op::st : Op::ld, index, width);
+                    rng.below(2) ? Op::st : Op::ld, index, width);
   d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
   d.intended = Mistake::ways_for_wavefronts;
   return d;
@@ -131,7 +130,7 @@ Draw packed_store_fix(SplitMix64& rng) {
   const int pad = rng.pick(kPads);
   Draw d;
   d.s = tile_access(DType::bf16, 32, cols, pad, kNone, AccessPattern::column, Op::ld,
-                      rng.below(cols), 2);
+                    rng.below(cols), 2);
   d.keep.push_back(
       tile_access(DType::bf16, 32, cols, pad, kNone, AccessPattern::row, Op::st, 0, 4));
   d.kind = AskKind::fix;
@@ -149,7 +148,7 @@ Draw worth(SplitMix64& rng) {
   const DType dtype = rng.pick(kTypes);
   Draw d;
   d.s = tile_access(dtype, 32, 32, rng.pick(kPads), kNone, AccessPattern::column, Op::ld,
-                      rng.below(32), dtype_bytes(dtype));
+                    rng.below(32), dtype_bytes(dtype));
   d.kind = AskKind::worth;
   using namespace drill_detail;
   d.premise =
@@ -185,7 +184,7 @@ Draw matrix_access(SplitMix64& rng) {
   const int first_chunks = cols * 2 / 16 - matrix_count(op) + 1;
   Draw d;
   d.s = tile_access(DType::bf16, rng.pick(kRows), cols, rng.pick(kPads), rng.pick(kSwizzles),
-                      AccessPattern::matrix, op, rng.below(first_chunks), 16);
+                    AccessPattern::matrix, op, rng.below(first_chunks), 16);
   d.kind = rng.pick(kAsks);
   d.intended = Mistake::ways_for_wavefronts;
   return d;
@@ -206,7 +205,7 @@ Draw swizzled_scalar(SplitMix64& rng) {
   const int cols = rng.pick(kCols);
   Draw d;
   d.s = tile_access(dtype, 32, cols, 0, rng.pick(kSwizzles), AccessPattern::column,
-                      rng.below(2) ? Op::st : Op::ld, rng.below(cols), dtype_bytes(dtype));
+                    rng.below(2) ? Op::st : Op::ld, rng.below(cols), dtype_bytes(dtype));
   d.kind = rng.pick(kAsks);
   if (dtype == DType::bf16) d.intended = Mistake::element_index_banks;
   return d;
@@ -221,7 +220,7 @@ Draw tensor_core_fix(SplitMix64& rng) {
   const Op op = rng.pick(kOps);
   Draw d;
   d.s = tile_access(DType::bf16, rng.pick(kRows), cols, 0, kNone, AccessPattern::matrix, op,
-                      rng.below(cols * 2 / 16 - matrix_count(op) + 1), 16);
+                    rng.below(cols * 2 / 16 - matrix_count(op) + 1), 16);
   d.kind = AskKind::fix;
   d.choice = FixChoice::swizzle_only;
   d.intended = Mistake::padded_tensor_core_tile;
@@ -237,7 +236,7 @@ Draw float4_fix(SplitMix64& rng) {
   const int pad = rng.pick(kPads);
   Draw d;
   d.s = tile_access(DType::fp32, 32, cols, pad, kNone, AccessPattern::column, Op::ld,
-                      rng.below(cols), 4);
+                    rng.below(cols), 4);
   d.keep.push_back(
       tile_access(DType::fp32, 32, cols, pad, kNone, AccessPattern::row, Op::st, 0, 16));
   d.kind = AskKind::fix;
@@ -255,7 +254,7 @@ Draw column_fix(SplitMix64& rng) {
   const int cols = rng.pick(kCols);
   Draw d;
   d.s = tile_access(dtype, 32, cols, rng.pick(kPads), kNone, AccessPattern::column,
-                      rng.below(2) ? Op::st : Op::ld, rng.below(cols), dtype_bytes(dtype));
+                    rng.below(2) ? Op::st : Op::ld, rng.below(cols), dtype_bytes(dtype));
   d.kind = AskKind::fix;
   if (dtype == DType::bf16) d.intended = Mistake::fix_misses_other_indices;
   return d;

@@ -55,8 +55,8 @@ std::string word_expression(const WordFormula& f, const std::string& r_name,
                             const std::string& c_name, std::int64_t c_value, bool c_known,
                             bool mod32) {
   if (f.div > 1 && f.a % f.div != 0) {
-    const std::string c = c_known ? (f.b * c_value == 0 ? "" : std::to_string(f.b * c_value))
-                                  : term(f.b, c_name);
+    const std::string c =
+        c_known ? (f.b * c_value == 0 ? "" : std::to_string(f.b * c_value)) : term(f.b, c_name);
     return "(" + sum(term(f.a, r_name), c) + ")/" + std::to_string(f.div);
   }
   std::int64_t a = f.div > 1 ? f.a / f.div : f.a;
@@ -252,11 +252,13 @@ void add_pad_cost(const TileLayout& t, Explanation* x) {
 std::string phase_structure(const Analysis& a) {
   const WarpAccess& x = a.access;
   if (is_matrix_op(x.op)) {
-    return std::string(op_name(x.op)) + ": each 8x8 matrix is one phase, its 8 row addresses "
+    return std::string(op_name(x.op)) +
+           ": each 8x8 matrix is one phase, its 8 row addresses "
            "(16 B each, 128 B in all) given by lanes 8m..8m+7";
   }
   if (x.width <= 4) {
-    return std::to_string(x.width) + "-byte accesses: all 32 lanes form one phase (a wavefront "
+    return std::to_string(x.width) +
+           "-byte accesses: all 32 lanes form one phase (a wavefront "
            "carries 32 banks x 4 B = 128 B)";
   }
   const std::string w = std::to_string(x.width);
@@ -266,8 +268,9 @@ std::string phase_structure(const Analysis& a) {
            plural(static_cast<std::int64_t>(a.phases.size()), "phase", "phases") + " of " +
            std::to_string(std::popcount(a.phases[0].lanes)) + " lanes";
   }
-  return w + "-byte accesses: " + plural(static_cast<std::int64_t>(a.phases.size()), "phase", "phases") +
-         " of " + std::to_string(std::popcount(a.phases[0].lanes)) + " lanes (" +
+  return w + "-byte accesses: " +
+         plural(static_cast<std::int64_t>(a.phases.size()), "phase", "phases") + " of " +
+         std::to_string(std::popcount(a.phases[0].lanes)) + " lanes (" +
          std::to_string(128 / x.width) + " x " + w + " B = 128 B each)" +
          (is_load(x.op) ? "; no lane pairs share addresses, so the loads do not pack"
                         : "; stores never pack");
@@ -297,8 +300,8 @@ void add_counting_steps(const Analysis& a, Explanation* x) {
     }
     std::sort(words.begin(), words.end());
     const auto distinct = std::unique(words.begin(), words.end()) - words.begin();
-    std::string line = "phase " + std::to_string(p) + " (lanes " + lane_range(ph.lanes) + "): " +
-                       plural(distinct, "distinct word", "distinct words") + " in " +
+    std::string line = "phase " + std::to_string(p) + " (lanes " + lane_range(ph.lanes) +
+                       "): " + plural(distinct, "distinct word", "distinct words") + " in " +
                        plural(std::popcount(banks), "bank", "banks") + "; ";
     if (ph.wavefront_count == 1) {
       line += "no bank holds two of them -> 1 wavefront";
@@ -323,25 +326,26 @@ void add_counting_steps(const Analysis& a, Explanation* x) {
   }
   const int w = a.wavefront_count();
   const int ideal = a.ideal_wavefronts;
-  x->steps.push_back("wavefronts = " + std::to_string(w) + "; ideal = " + std::to_string(ideal) +
-                     " (one per phase with an active lane: " + std::to_string(a.active_lanes) +
-                     " lanes x " + std::to_string(a.access.width) + " B = " +
-                     std::to_string(a.requested_bytes) + " B); bank conflicts = " +
-                     std::to_string(w) + " - " + std::to_string(ideal) + " = " +
-                     std::to_string(a.bank_conflicts()) + ", as Nsight Compute counts them");
+  x->steps.push_back(
+      "wavefronts = " + std::to_string(w) + "; ideal = " + std::to_string(ideal) +
+      " (one per phase with an active lane: " + std::to_string(a.active_lanes) + " lanes x " +
+      std::to_string(a.access.width) + " B = " + std::to_string(a.requested_bytes) +
+      " B); bank conflicts = " + std::to_string(w) + " - " + std::to_string(ideal) + " = " +
+      std::to_string(a.bank_conflicts()) + ", as Nsight Compute counts them");
   if (w > 0) {
     char share[32];
     std::snprintf(share, sizeof share, "%.0f%%", 100.0 * ideal / w);
     x->steps.push_back("cost: " + plural(w, "clock", "clocks") +
                        " of the SM's shared-memory pipeline at one 128-byte wavefront per clock, "
-                       "where " + std::to_string(ideal) + " would do: " + share +
+                       "where " +
+                       std::to_string(ideal) + " would do: " + share +
                        " of shared-memory bandwidth");
   }
   if (w == 0) {
     x->verdict = "no active lane: 0 wavefronts";
   } else if (a.bank_conflicts() == 0) {
-    x->verdict = "conflict-free: " + plural(w, "wavefront", "wavefronts") +
-                 ", the minimum for this request";
+    x->verdict =
+        "conflict-free: " + plural(w, "wavefront", "wavefronts") + ", the minimum for this request";
   } else {
     x->verdict = std::to_string(a.max_ways) + "-way bank conflict (" + culprit_line(a) +
                  "): " + plural(w, "wavefront", "wavefronts") + " where " + std::to_string(ideal) +
@@ -427,10 +431,17 @@ void add_formula(const Scenario& s, Explanation* x) {
       // TMA rows are exactly one span long (TileLayout::check), so the XORed address bits
       // 7.. are row bits: 128B mode r mod 8; 64B mode (r / 2) mod 4; 32B mode (r / 4) mod 2.
       switch (t.swizzle.kind) {
-        case SwizzleKind::tma128: x->formula += ": 16-byte chunk q of row r lands at chunk q ^ (r mod 8)"; break;
-        case SwizzleKind::tma64: x->formula += ": 16-byte chunk q of row r lands at chunk q ^ ((r / 2) mod 4)"; break;
-        case SwizzleKind::tma32: x->formula += ": 16-byte chunk q of row r lands at chunk q ^ ((r / 4) mod 2)"; break;
-        default: break;
+        case SwizzleKind::tma128:
+          x->formula += ": 16-byte chunk q of row r lands at chunk q ^ (r mod 8)";
+          break;
+        case SwizzleKind::tma64:
+          x->formula += ": 16-byte chunk q of row r lands at chunk q ^ ((r / 2) mod 4)";
+          break;
+        case SwizzleKind::tma32:
+          x->formula += ": 16-byte chunk q of row r lands at chunk q ^ ((r / 4) mod 2)";
+          break;
+        default:
+          break;
       }
       x->bank_expression = "bank = (swizzled byte / 4) mod 32";
       break;
@@ -448,33 +459,36 @@ void add_formula(const Scenario& s, Explanation* x) {
     if (words > 1) {
       const std::string last = " + " + std::to_string(words - 1);
       const std::string bank = word_expression(f, "L", "c", c, true, true);
-      where = "words " + first_word + " .. " + first_word + last + " -> banks " +
-              (bank.find('L') == std::string::npos
-                   ? constant_banks(std::stoll(bank.empty() ? "0" : bank), words) + " for every lane"
-                   : "(" + bank + ") mod 32 and the " + std::to_string(words - 1) + " after it");
+      where =
+          "words " + first_word + " .. " + first_word + last + " -> banks " +
+          (bank.find('L') == std::string::npos
+               ? constant_banks(std::stoll(bank.empty() ? "0" : bank), words) + " for every lane"
+               : "(" + bank + ") mod 32 and the " + std::to_string(words - 1) + " after it");
     }
-    x->steps.push_back("column read, c = " + std::to_string(c) + ": lane L takes " +
-                       (k == 1 ? "element (L, " + std::to_string(c) + ")"
-                               : "elements (L, " + std::to_string(c) + ".." +
-                                     std::to_string(c + k - 1) + ")") +
-                       " -> " + where);
+    x->steps.push_back(
+        "column read, c = " + std::to_string(c) + ": lane L takes " +
+        (k == 1 ? "element (L, " + std::to_string(c) + ")"
+                : "elements (L, " + std::to_string(c) + ".." + std::to_string(c + k - 1) + ")") +
+        " -> " + where);
   } else if (s.pattern == AccessPattern::row) {
     x->steps.push_back("row access from row " + std::to_string(s.index) + ": lane L takes " +
-                       (k == 1 ? "element L" : "elements " + std::to_string(k) + "L.." +
-                                                   std::to_string(k) + "L+" + std::to_string(k - 1)) +
+                       (k == 1 ? "element L"
+                               : "elements " + std::to_string(k) + "L.." + std::to_string(k) +
+                                     "L+" + std::to_string(k - 1)) +
                        " in row-major order, so consecutive lanes walk consecutive words");
   } else if (s.pattern == AccessPattern::matrix) {
     // Row i of matrix m is chunk N + m of row i: byte pitch*i + 16(N + m), first bank
     // (pitch/4 * i + 4(N + m)) mod 32, the row's other three words in the next three banks.
     const std::string chunk = s.index == 0 ? "m" : "(" + std::to_string(s.index) + " + m)";
     const std::string first_bank = sum(term(pitch / 4 % kBankCount, "i"), "4" + chunk);
-    x->steps.push_back("matrix m, row i (lane 8m + i): the 16 bytes at byte " +
-                       sum(term(pitch, "i"), "16" + chunk) + " -> banks " +
-                       (pitch / 4 % kBankCount == 0 ? first_bank : "(" + first_bank + ") mod 32") +
-                       " to 3 more: every row of a matrix " +
-                       (pitch / 4 % kBankCount == 0 ? "in the same 4 banks"
-                                                    : "starts " + std::to_string(pitch / 4 % kBankCount) +
-                                                          " banks after the one above"));
+    x->steps.push_back(
+        "matrix m, row i (lane 8m + i): the 16 bytes at byte " +
+        sum(term(pitch, "i"), "16" + chunk) + " -> banks " +
+        (pitch / 4 % kBankCount == 0 ? first_bank : "(" + first_bank + ") mod 32") +
+        " to 3 more: every row of a matrix " +
+        (pitch / 4 % kBankCount == 0
+             ? "in the same 4 banks"
+             : "starts " + std::to_string(pitch / 4 % kBankCount) + " banks after the one above"));
   }
 }
 
@@ -524,12 +538,13 @@ void add_index_sweep(const Scenario& s, const Evaluation& e, Explanation* x) {
       const bool even_cheaper = p0 == 0;
       x->caveats.push_back(
           "The " + what + " matters: " + (even_cheaper ? "even " : "odd ") + what + "s take " +
-          plural(w0, "wavefront", "wavefronts") + ", " + (even_cheaper ? "odd " : "even ") +
-          what + "s " + std::to_string(w1) + "." +
+          plural(w0, "wavefront", "wavefronts") + ", " + (even_cheaper ? "odd " : "even ") + what +
+          "s " + std::to_string(w1) + "." +
           (s.tile.elem_bytes() < 4 && s.pattern == AccessPattern::column
                ? " Two elements share each word, so the " + what +
                      " parity moves where a lane's word starts; a claim that this layout is "
-                     "conflict-free holds for half the " + what + "s only (measured on the H200)."
+                     "conflict-free holds for half the " +
+                     what + "s only (measured on the H200)."
                : ""));
       return;
     }
@@ -537,8 +552,7 @@ void add_index_sweep(const Scenario& s, const Evaluation& e, Explanation* x) {
   std::string line = "The " + what + " matters:";
   for (const auto& [w, list] : by_wavefronts) {
     line += " " + plural(static_cast<std::int64_t>(list.size()), what, what + "s") +
-            (list.size() == 1 ? " takes " : " take ") +
-            std::to_string(w) + ";";
+            (list.size() == 1 ? " takes " : " take ") + std::to_string(w) + ";";
   }
   line.back() = '.';
   line += " This " + what + " takes " + std::to_string(here) + ".";

@@ -161,8 +161,8 @@ void append_json(std::string& out, const Scenario& s, const Evaluation& e,
         .field("formula", explanation->formula)
         .field("bank_expression", explanation->bank_expression)
         .field("verdict", explanation->verdict);
-    for (auto [key, lines] : {std::pair{"steps", &explanation->steps},
-                              std::pair{"caveats", &explanation->caveats}}) {
+    for (auto [key, lines] :
+         {std::pair{"steps", &explanation->steps}, std::pair{"caveats", &explanation->caveats}}) {
       w.key(key).begin_array();
       for (const std::string& line : *lines) w.value(line);
       w.end_array();

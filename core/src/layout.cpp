@@ -116,7 +116,8 @@ std::string check_tma(const TileLayout& t) {
 
 std::int64_t TileLayout::operator()(int r, int c) const {
   switch (swizzle.kind) {
-    case SwizzleKind::none: return logical_byte(r, c);
+    case SwizzleKind::none:
+      return logical_byte(r, c);
     case SwizzleKind::xor_columns:
       // cols is a power of two (check()), so c ^ (r mod C) stays inside the row.
       return logical_byte(r, c ^ (r & (cols - 1)));
@@ -138,7 +139,9 @@ Cell TileLayout::physical_cell(int r, int c) const {
           static_cast<int>(byte % pitch_bytes() / elem_bytes())};
 }
 
-int TileLayout::bank(int r, int c) const { return bank_of_byte((*this)(r, c)); }
+int TileLayout::bank(int r, int c) const {
+  return bank_of_byte((*this)(r, c));
+}
 
 std::optional<Cell> TileLayout::element_at(std::int64_t byte) const {
   // Every layout is its own inverse on the slot level: the byte swizzles are involutions, and
@@ -178,7 +181,8 @@ std::string TileLayout::check() const {
     return msg.str();
   }
   switch (swizzle.kind) {
-    case SwizzleKind::none: return {};
+    case SwizzleKind::none:
+      return {};
     case SwizzleKind::xor_columns: {
       if (std::has_single_bit(static_cast<unsigned>(cols))) return {};
       std::ostringstream msg;
@@ -208,7 +212,9 @@ std::string to_string(const TileLayout& t) {
   return os.str();
 }
 
-std::ostream& operator<<(std::ostream& os, const TileLayout& t) { return os << to_string(t); }
+std::ostream& operator<<(std::ostream& os, const TileLayout& t) {
+  return os << to_string(t);
+}
 
 std::vector<std::string> Spelling::args() const {
   std::vector<std::string> out;

@@ -147,7 +147,9 @@ const std::vector<Preset>& table() {
 
 }  // namespace
 
-std::span<const Preset> presets() { return table(); }
+std::span<const Preset> presets() {
+  return table();
+}
 
 std::string unknown_preset(std::string_view name) {
   std::string text = quote(name);

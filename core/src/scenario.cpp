@@ -11,15 +11,21 @@ namespace banklab {
 
 std::string_view pattern_name(AccessPattern p) {
   switch (p) {
-    case AccessPattern::row: return "row";
-    case AccessPattern::column: return "column";
-    case AccessPattern::matrix: return "matrix";
-    case AccessPattern::custom: return "custom";
+    case AccessPattern::row:
+      return "row";
+    case AccessPattern::column:
+      return "column";
+    case AccessPattern::matrix:
+      return "matrix";
+    case AccessPattern::custom:
+      return "custom";
   }
   return "column";
 }
 
-std::ostream& operator<<(std::ostream& os, AccessPattern p) { return os << pattern_name(p); }
+std::ostream& operator<<(std::ostream& os, AccessPattern p) {
+  return os << pattern_name(p);
+}
 
 int Scenario::effective_width() const {
   if (pattern == AccessPattern::matrix) return 16;
@@ -78,8 +84,10 @@ std::string check_choices(const Scenario& s) {
              std::string(op_name(s.op));
     }
   } else if (is_matrix_op(s.op)) {
-    return std::string(op_name(s.op)) + " takes the matrix access pattern (lanes give row addresses"
-           " of 8x8 matrices), not the " + std::string(pattern_name(s.pattern)) + " pattern";
+    return std::string(op_name(s.op)) +
+           " takes the matrix access pattern (lanes give row addresses"
+           " of 8x8 matrices), not the " +
+           std::string(pattern_name(s.pattern)) + " pattern";
   }
   if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16) {
     return "a lane accesses 1, 2, 4, 8 or 16 bytes; " + std::to_string(width) +
@@ -98,7 +106,8 @@ std::string check_choices(const Scenario& s) {
       }
       break;
     case AccessPattern::column:
-      if (s.index < 0 || (std::int64_t{s.index} + 1) * k > t.cols) {  // 64-bit: index may be INT_MAX
+      if (s.index < 0 ||
+          (std::int64_t{s.index} + 1) * k > t.cols) {  // 64-bit: index may be INT_MAX
         return "column index " + std::to_string(s.index) + " is outside the tile: with " +
                std::to_string(k) + " " + dtype + " per lane (" + std::to_string(width) +
                " B) the indices are 0.." + std::to_string(t.cols / k - 1) + " for " +
@@ -112,16 +121,20 @@ std::string check_choices(const Scenario& s) {
         return std::string(op_name(s.op)) + " reads 8 rows per matrix; the tile has " +
                std::to_string(t.rows);
       }
-      if (s.index < 0 || std::int64_t{s.index} + matrices > chunks) {  // 64-bit: index may be INT_MAX
-        return std::string(op_name(s.op)) + " at chunk " + std::to_string(s.index) + " needs 16-byte"
-               " chunks " + std::to_string(s.index) + ".." +
+      if (s.index < 0 ||
+          std::int64_t{s.index} + matrices > chunks) {  // 64-bit: index may be INT_MAX
+        return std::string(op_name(s.op)) + " at chunk " + std::to_string(s.index) +
+               " needs 16-byte"
+               " chunks " +
+               std::to_string(s.index) + ".." +
                std::to_string(std::int64_t{s.index} + matrices - 1) +
                " of each row, but a row of " + std::to_string(t.cols) + " " + dtype + " holds " +
                std::to_string(chunks) + " chunks";
       }
       break;
     }
-    case AccessPattern::custom: break;
+    case AccessPattern::custom:
+      break;
   }
   return {};
 }
@@ -177,32 +190,31 @@ Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kW
           if (lane >= 8 * matrix_count(s.op)) continue;
           first = {lane % 8, (s.index + lane / 8) * 16 / e};
           break;
-        case AccessPattern::custom: break;
+        case AccessPattern::custom:
+          break;
       }
       lane_elements[lane] = {first, k};
       const LaneBlock block = lane_block(t, first, k);
       const std::int64_t lowest = block.lowest;
       if (!block.contiguous) {
-        lane_errors.push_back(
-            {Severity::error, "contiguity",
-             "lane " + std::to_string(lane) + ": " + elements_text(first, k) +
-                 (k == 1 ? " does" : " do") + " not form one contiguous " +
-                 std::to_string(access.width) + "-byte block in " + to_string(t) +
-                 " (padding or the swizzle separates them), so one " +
-                 std::to_string(access.width) + "-byte access cannot move them",
-             lane});
+        lane_errors.push_back({Severity::error, "contiguity",
+                               "lane " + std::to_string(lane) + ": " + elements_text(first, k) +
+                                   (k == 1 ? " does" : " do") + " not form one contiguous " +
+                                   std::to_string(access.width) + "-byte block in " + to_string(t) +
+                                   " (padding or the swizzle separates them), so one " +
+                                   std::to_string(access.width) + "-byte access cannot move them",
+                               lane});
         continue;
       }
       if (lowest % access.width != 0) {
-        lane_errors.push_back(
-            {Severity::error, "alignment",
-             "lane " + std::to_string(lane) + ": a " + std::to_string(access.width) +
-                 "-byte access must be " + std::to_string(access.width) +
-                 "-byte aligned, but " + elements_text(first, k) + (k == 1 ? " starts" : " start") +
-                 " at byte " + std::to_string(lowest) +
-                 " of " + to_string(t) + ", whose rows are " + std::to_string(t.pitch_bytes()) +
-                 " B",
-             lane});
+        lane_errors.push_back({Severity::error, "alignment",
+                               "lane " + std::to_string(lane) + ": a " +
+                                   std::to_string(access.width) + "-byte access must be " +
+                                   std::to_string(access.width) + "-byte aligned, but " +
+                                   elements_text(first, k) + (k == 1 ? " starts" : " start") +
+                                   " at byte " + std::to_string(lowest) + " of " + to_string(t) +
+                                   ", whose rows are " + std::to_string(t.pitch_bytes()) + " B",
+                               lane});
         continue;
       }
       if (!block.in_order && !permuted_note) {
@@ -250,10 +262,17 @@ std::string describe(const Scenario& s) {
   } else {
     os << to_string(s.tile) << ", ";
     switch (s.pattern) {
-      case AccessPattern::row: os << "row " << s.index; break;
-      case AccessPattern::column: os << "column " << s.index; break;
-      case AccessPattern::matrix: os << "16-byte chunk " << s.index; break;
-      case AccessPattern::custom: break;
+      case AccessPattern::row:
+        os << "row " << s.index;
+        break;
+      case AccessPattern::column:
+        os << "column " << s.index;
+        break;
+      case AccessPattern::matrix:
+        os << "16-byte chunk " << s.index;
+        break;
+      case AccessPattern::custom:
+        break;
     }
     os << ", " << op_name(s.op);
     if (!is_matrix_op(s.op)) os << " " << s.effective_width() << " B per lane";
@@ -264,7 +283,9 @@ std::string describe(const Scenario& s) {
   return os.str();
 }
 
-std::ostream& operator<<(std::ostream& os, const Scenario& s) { return os << describe(s); }
+std::ostream& operator<<(std::ostream& os, const Scenario& s) {
+  return os << describe(s);
+}
 
 std::vector<std::uint8_t> tile_bank_map(const TileLayout& t) {
   std::vector<std::uint8_t> banks;

@@ -56,14 +56,20 @@ std::string TritonSwizzle::check() const {
 
 int SwizzleSpec::tma_span_bytes() const {
   switch (kind) {
-    case SwizzleKind::tma32: return 32;
-    case SwizzleKind::tma64: return 64;
-    case SwizzleKind::tma128: return 128;
-    default: return 0;
+    case SwizzleKind::tma32:
+      return 32;
+    case SwizzleKind::tma64:
+      return 64;
+    case SwizzleKind::tma128:
+      return 128;
+    default:
+      return 0;
   }
 }
 
-int SwizzleSpec::tma_repeat_bytes() const { return tma_span_bytes() * 8; }
+int SwizzleSpec::tma_repeat_bytes() const {
+  return tma_span_bytes() * 8;
+}
 
 namespace {
 
@@ -94,22 +100,29 @@ bool parse_triple(std::string_view rest, int values[3]) {
 
 std::string to_string(const SwizzleSpec& s) {
   switch (s.kind) {
-    case SwizzleKind::none: return "none";
-    case SwizzleKind::xor_columns: return "xor";
+    case SwizzleKind::none:
+      return "none";
+    case SwizzleKind::xor_columns:
+      return "xor";
     case SwizzleKind::cute:
       return triple("cute:", s.cute.bits, s.cute.base, s.cute.shift);
     case SwizzleKind::cute_elem:
       return triple("cute-elem:", s.cute.bits, s.cute.base, s.cute.shift);
-    case SwizzleKind::tma32: return "tma32";
-    case SwizzleKind::tma64: return "tma64";
-    case SwizzleKind::tma128: return "tma128";
+    case SwizzleKind::tma32:
+      return "tma32";
+    case SwizzleKind::tma64:
+      return "tma64";
+    case SwizzleKind::tma128:
+      return "tma128";
     case SwizzleKind::triton:
       return triple("triton:", s.triton.vec, s.triton.per_phase, s.triton.max_phase);
   }
   return "none";
 }
 
-std::ostream& operator<<(std::ostream& os, const SwizzleSpec& s) { return os << to_string(s); }
+std::ostream& operator<<(std::ostream& os, const SwizzleSpec& s) {
+  return os << to_string(s);
+}
 
 Expected<SwizzleSpec> parse_swizzle(std::string_view text) {
   if (text == "none") return SwizzleSpec{};

@@ -59,15 +59,17 @@ PatternCrossCheck compare(const ReplayAccounting& a, const std::vector<double>& 
       v[kSmCycles] > 0 ? double(c.hardware_wavefronts) / (v[kSmCycles] * sm_count) : 0;
 
   const double off = std::abs(double(c.hardware_instructions - c.counted_instructions));
-  if (c.hardware_instructions <= 0 || off > kInstructionTolerance * double(c.counted_instructions)) {
+  if (c.hardware_instructions <= 0 ||
+      off > kInstructionTolerance * double(c.counted_instructions)) {
     c.detail = "the benchmark counts " + std::to_string(c.counted_instructions) +
                " instructions of the measured class, the hardware " +
                std::to_string(c.hardware_instructions);
   } else if (std::abs(c.counted_cycles_per_access / c.hardware_cycles_per_access - 1) >
              kCycleTolerance) {
-    c.detail = format("the benchmark measures %.3f clocks per instruction per SM, the hardware "
-                      "%.3f",
-                      c.counted_cycles_per_access, c.hardware_cycles_per_access);
+    c.detail = format(
+        "the benchmark measures %.3f clocks per instruction per SM, the hardware "
+        "%.3f",
+        c.counted_cycles_per_access, c.hardware_cycles_per_access);
   } else if (!(c.hardware_wavefronts_per_clock <= kMaxWavefrontsPerClock)) {
     c.detail = format("the hardware counts %.3f wavefronts per clock per SM, above the pipe's %.2f",
                       c.hardware_wavefronts_per_clock, kMaxWavefrontsPerClock);

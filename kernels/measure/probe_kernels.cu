@@ -77,21 +77,31 @@ __global__ void __launch_bounds__(32, 1) ld_probe(KernelArgs args) {
   std::uint32_t r[4] = {0, 0, 0, 0};
   if constexpr (W == 1) {
     asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; @p ld.shared.u8 %0, [%2]; }"
-                 : "+r"(r[0]) : "r"(active), "r"(addr) : "memory");
+                 : "+r"(r[0])
+                 : "r"(active), "r"(addr)
+                 : "memory");
   } else if constexpr (W == 2) {
     asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; @p ld.shared.u16 %0, [%2]; }"
-                 : "+r"(r[0]) : "r"(active), "r"(addr) : "memory");
+                 : "+r"(r[0])
+                 : "r"(active), "r"(addr)
+                 : "memory");
   } else if constexpr (W == 4) {
     asm volatile("{ .reg .pred p; setp.ne.u32 p, %1, 0; @p ld.shared.u32 %0, [%2]; }"
-                 : "+r"(r[0]) : "r"(active), "r"(addr) : "memory");
+                 : "+r"(r[0])
+                 : "r"(active), "r"(addr)
+                 : "memory");
   } else if constexpr (W == 8) {
     asm volatile("{ .reg .pred p; setp.ne.u32 p, %2, 0; @p ld.shared.v2.u32 {%0, %1}, [%3]; }"
-                 : "+r"(r[0]), "+r"(r[1]) : "r"(active), "r"(addr) : "memory");
+                 : "+r"(r[0]), "+r"(r[1])
+                 : "r"(active), "r"(addr)
+                 : "memory");
   } else {
     static_assert(W == 16, "LDS moves 1, 2, 4, 8 or 16 bytes per lane");
     asm volatile(
         "{ .reg .pred p; setp.ne.u32 p, %4, 0; @p ld.shared.v4.u32 {%0, %1, %2, %3}, [%5]; }"
-        : "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]) : "r"(active), "r"(addr) : "memory");
+        : "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3])
+        : "r"(active), "r"(addr)
+        : "memory");
   }
   write_registers(r, args.out + 16 * lane);
 }
@@ -105,22 +115,29 @@ __global__ void __launch_bounds__(32, 1) st_probe(KernelArgs args) {
   const std::uint32_t v0 = pack_store(lane, 0), v1 = pack_store(lane, 4);
   const std::uint32_t v2 = pack_store(lane, 8), v3 = pack_store(lane, 12);
   if constexpr (W == 1) {
-    asm volatile("{ .reg .pred p; setp.ne.u32 p, %0, 0; @p st.shared.u8 [%1], %2; }"
-                 :: "r"(active), "r"(addr), "r"(v0) : "memory");
+    asm volatile("{ .reg .pred p; setp.ne.u32 p, %0, 0; @p st.shared.u8 [%1], %2; }" ::"r"(active),
+                 "r"(addr), "r"(v0)
+                 : "memory");
   } else if constexpr (W == 2) {
-    asm volatile("{ .reg .pred p; setp.ne.u32 p, %0, 0; @p st.shared.u16 [%1], %2; }"
-                 :: "r"(active), "r"(addr), "r"(v0) : "memory");
+    asm volatile("{ .reg .pred p; setp.ne.u32 p, %0, 0; @p st.shared.u16 [%1], %2; }" ::"r"(active),
+                 "r"(addr), "r"(v0)
+                 : "memory");
   } else if constexpr (W == 4) {
-    asm volatile("{ .reg .pred p; setp.ne.u32 p, %0, 0; @p st.shared.u32 [%1], %2; }"
-                 :: "r"(active), "r"(addr), "r"(v0) : "memory");
+    asm volatile("{ .reg .pred p; setp.ne.u32 p, %0, 0; @p st.shared.u32 [%1], %2; }" ::"r"(active),
+                 "r"(addr), "r"(v0)
+                 : "memory");
   } else if constexpr (W == 8) {
-    asm volatile("{ .reg .pred p; setp.ne.u32 p, %0, 0; @p st.shared.v2.u32 [%1], {%2, %3}; }"
-                 :: "r"(active), "r"(addr), "r"(v0), "r"(v1) : "memory");
+    asm volatile(
+        "{ .reg .pred p; setp.ne.u32 p, %0, 0; @p st.shared.v2.u32 [%1], {%2, %3}; }" ::"r"(active),
+        "r"(addr), "r"(v0), "r"(v1)
+        : "memory");
   } else {
     static_assert(W == 16, "STS moves 1, 2, 4, 8 or 16 bytes per lane");
     asm volatile(
-        "{ .reg .pred p; setp.ne.u32 p, %0, 0; @p st.shared.v4.u32 [%1], {%2, %3, %4, %5}; }"
-        :: "r"(active), "r"(addr), "r"(v0), "r"(v1), "r"(v2), "r"(v3) : "memory");
+        "{ .reg .pred p; setp.ne.u32 p, %0, 0; @p st.shared.v4.u32 [%1], {%2, %3, %4, %5}; }" ::"r"(
+            active),
+        "r"(addr), "r"(v0), "r"(v1), "r"(v2), "r"(v3)
+        : "memory");
   }
   __syncwarp();
   if (active) read_back(offset, W, args.out + 16 * lane);
@@ -138,14 +155,20 @@ __global__ void __launch_bounds__(32, 1) ldsm_probe(KernelArgs args) {
   std::uint32_t r[4] = {0, 0, 0, 0};
   if constexpr (kMatrices == 1) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];"
-                 : "=r"(r[0]) : "r"(addr) : "memory");
+                 : "=r"(r[0])
+                 : "r"(addr)
+                 : "memory");
   } else if constexpr (kMatrices == 2) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
-                 : "=r"(r[0]), "=r"(r[1]) : "r"(addr) : "memory");
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(addr)
+                 : "memory");
   } else {
     static_assert(kMatrices == 4, "ldmatrix loads 1, 2 or 4 matrices");
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr) : "memory");
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr)
+                 : "memory");
   }
   write_registers(r, args.out + 16 * lane);
 }
@@ -155,9 +178,9 @@ __global__ void __launch_bounds__(32, 1) stsm_x4_probe(KernelArgs args) {
   const int lane = static_cast<int>(threadIdx.x);
   const int given = args.offsets[lane];
   const std::uint32_t addr = shared_address(given);
-  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};"
-               :: "r"(addr), "r"(pack_store(lane, 0)), "r"(pack_store(lane, 4)),
-                  "r"(pack_store(lane, 8)), "r"(pack_store(lane, 12))
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};" ::"r"(addr),
+               "r"(pack_store(lane, 0)), "r"(pack_store(lane, 4)), "r"(pack_store(lane, 8)),
+               "r"(pack_store(lane, 12))
                : "memory");
   __syncwarp();
   read_back(given, 16, args.out + 16 * lane);
@@ -167,9 +190,9 @@ using ProbeKernel = void (*)(KernelArgs);
 
 // Indexed by ProbeKind.
 constexpr ProbeKernel kKernels[kProbeKindCount] = {
-    ld_probe<1>,    ld_probe<2>,    ld_probe<4>,    ld_probe<8>,   ld_probe<16>,
-    st_probe<1>,    st_probe<2>,    st_probe<4>,    st_probe<8>,   st_probe<16>,
-    ldsm_probe<1>,  ldsm_probe<2>,  ldsm_probe<4>,  stsm_x4_probe,
+    ld_probe<1>,   ld_probe<2>,   ld_probe<4>,   ld_probe<8>,   ld_probe<16>,
+    st_probe<1>,   st_probe<2>,   st_probe<4>,   st_probe<8>,   st_probe<16>,
+    ldsm_probe<1>, ldsm_probe<2>, ldsm_probe<4>, stsm_x4_probe,
 };
 
 }  // namespace

@@ -77,15 +77,14 @@ void cublas_transpose(const void* in, void* out, int rows, int cols, int elem_by
   if (elem_bytes == 4) {
     const float one = 1.0f;
     const float zero = 0.0f;
-    s = c.sgeam(c.handle, CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, &one,
-                static_cast<const float*>(in), cols, &zero, static_cast<const float*>(out), rows,
-                static_cast<float*>(out), rows);
+    s = c.sgeam(c.handle, CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, &one, static_cast<const float*>(in),
+                cols, &zero, static_cast<const float*>(out), rows, static_cast<float*>(out), rows);
   } else {
     const double one = 1.0;
     const double zero = 0.0;
     s = c.dgeam(c.handle, CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, &one,
-                static_cast<const double*>(in), cols, &zero, static_cast<const double*>(out),
-                rows, static_cast<double*>(out), rows);
+                static_cast<const double*>(in), cols, &zero, static_cast<const double*>(out), rows,
+                static_cast<double*>(out), rows);
   }
   if (s != CUBLAS_STATUS_SUCCESS) {
     throw CudaFailure(std::string(elem_bytes == 4 ? "cublasSgeam" : "cublasDgeam") + ": " +

@@ -678,8 +678,8 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
     r.detail = !m.verified ? m.detail : (!b.verified ? "the baseline: " + b.detail : "");
     // The hard guard: more than the pipe can serve is a counting error, never a result.
     const double baseline_rate = r.baseline_wavefronts / b.cycles_per_access;
-    for (const auto& [what, rate] : {std::pair{"", r.wavefronts_per_clock},
-                                     std::pair{"the baseline: ", baseline_rate}}) {
+    for (const auto& [what, rate] :
+         {std::pair{"", r.wavefronts_per_clock}, std::pair{"the baseline: ", baseline_rate}}) {
       if (r.verified && !(rate <= kMaxWavefrontsPerClock)) {
         r.verified = false;
         r.detail = std::string(what) + format("%.3f", rate) +

@@ -230,7 +230,8 @@ __device__ inline void tile_of_block(int b, const TileWalk& w, int* tile_row, in
 
 template <class T, int kRows, int kCols, int kReadBytes, int kMinBlocks, int kL2Prefetch>
 __global__ void __launch_bounds__(256, kMinBlocks)
-    transpose_fast(const T* __restrict__ in, T* __restrict__ out, int rows, int cols, TileWalk walk) {
+    transpose_fast(const T* __restrict__ in, T* __restrict__ out, int rows, int cols,
+                   TileWalk walk) {
   using F = FastTile<T, kRows, kCols, kReadBytes>;
   __shared__ __align__(128) unsigned char tile[F::kBytes];
   int tile_row = 0;

@@ -124,8 +124,8 @@ void launch_fast(const Launch& l) {
 void launch_copy(const Launch& l) {
   // One thread per whole 16-byte chunk, and one more for the bytes after the last.
   const std::size_t threads = l.bytes / 16 + (l.bytes % 16 != 0 ? 1 : 0);
-  const auto blocks = static_cast<unsigned>(
-      std::max<std::size_t>(1, (threads + kCopyThreads - 1) / kCopyThreads));
+  const auto blocks =
+      static_cast<unsigned>(std::max<std::size_t>(1, (threads + kCopyThreads - 1) / kCopyThreads));
   copy16<<<blocks, kCopyThreads>>>(static_cast<const unsigned char*>(l.in),
                                    static_cast<unsigned char*>(l.out), l.bytes);
 }

@@ -67,7 +67,8 @@ __global__ void count_wrong(const T* in, const T* out, int rows, int cols,
 __global__ void count_wrong_copy(const uint4* in, const uint4* out, std::size_t chunks,
                                  unsigned long long* wrong) {
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < chunks; i += stride) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < chunks;
+       i += stride) {
     const uint4 a = in[i];
     const uint4 b = out[i];
     if (a.x != b.x || a.y != b.y || a.z != b.z || a.w != b.w) atomicAdd(wrong, 1ull);
@@ -127,16 +128,20 @@ void paired(const std::string& label, int rows, int cols, int elem_bytes, std::s
     const auto* out = g.out;
     switch (elem_bytes) {
       case 1:
-        count_wrong<<<g.sms * 8, 256>>>((const std::uint8_t*)in, (const std::uint8_t*)out, rows, cols, g.wrong);
+        count_wrong<<<g.sms * 8, 256>>>((const std::uint8_t*)in, (const std::uint8_t*)out, rows,
+                                        cols, g.wrong);
         break;
       case 2:
-        count_wrong<<<g.sms * 8, 256>>>((const std::uint16_t*)in, (const std::uint16_t*)out, rows, cols, g.wrong);
+        count_wrong<<<g.sms * 8, 256>>>((const std::uint16_t*)in, (const std::uint16_t*)out, rows,
+                                        cols, g.wrong);
         break;
       case 4:
-        count_wrong<<<g.sms * 8, 256>>>((const std::uint32_t*)in, (const std::uint32_t*)out, rows, cols, g.wrong);
+        count_wrong<<<g.sms * 8, 256>>>((const std::uint32_t*)in, (const std::uint32_t*)out, rows,
+                                        cols, g.wrong);
         break;
       default:
-        count_wrong<<<g.sms * 8, 256>>>((const std::uint64_t*)in, (const std::uint64_t*)out, rows, cols, g.wrong);
+        count_wrong<<<g.sms * 8, 256>>>((const std::uint64_t*)in, (const std::uint64_t*)out, rows,
+                                        cols, g.wrong);
     }
     check(cudaMemcpy(&wrong, g.wrong, sizeof wrong, cudaMemcpyDeviceToHost), "the check");
   } else {
@@ -157,12 +162,14 @@ void paired(const std::string& label, int rows, int cols, int elem_bytes, std::s
 // roofs: which copy is the fastest, on 2 GiB.
 
 void roofs() {
-  std::puts("== roofs: copies of 2 GiB against the suite's copy16 (one 16-byte chunk per thread, "
-            "128 threads)");
+  std::puts(
+      "== roofs: copies of 2 GiB against the suite's copy16 (one 16-byte chunk per thread, "
+      "128 threads)");
   const std::size_t chunks = kCopyBytes / 16;
   const auto* in = static_cast<const uint4*>(g.in);
   auto* out = static_cast<uint4*>(g.out);
-  paired("copy16 itself (the spread of the method)", 0, 0, 0, kCopyBytes, [&] { roof_copy(kCopyBytes); });
+  paired("copy16 itself (the spread of the method)", 0, 0, 0, kCopyBytes,
+         [&] { roof_copy(kCopyBytes); });
   paired("one chunk per thread, 256 threads", 0, 0, 0, kCopyBytes,
          [&] { copy_one_chunk_256<<<unsigned(chunks / 256), 256>>>(in, out, chunks); });
   paired("four chunks per thread, 256 threads (old roof)", 0, 0, 0, kCopyBytes,
@@ -191,8 +198,8 @@ struct Fast {
   static void run(const std::string& label, int rows, int cols, Walk walk, int max_blocks) {
     TileWalk w = make_tile_walk(rows, cols, kRows, kCols, int(sizeof(T)));
     if (walk == Walk::column_major) w.pair_spacing = 0;
-    run(label + (walk == Walk::column_major ? ", column-major" : ", product walk"), rows, cols,
-        w, max_blocks);
+    run(label + (walk == Walk::column_major ? ", column-major" : ", product walk"), rows, cols, w,
+        max_blocks);
   }
 };
 using Fp8Fast = Fast<std::uint8_t, 128, 128, 4, 1, 256>;
@@ -298,8 +305,7 @@ __device__ inline void barrier_init(std::uint64_t* bar) {
 __device__ inline void load_tile(const CUtensorMap& map, unsigned char* tile, std::uint64_t* bar,
                                  int row0, int col0) {
   const std::uint32_t b = shared_address(bar);
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b),
-               "r"(kTmaTileBytes)
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(kTmaTileBytes)
                : "memory");
   for (int half = 0; half < 2; ++half) {
     asm volatile(
@@ -341,7 +347,8 @@ __device__ inline void transpose_tile(const unsigned char* in_tile, unsigned cha
     const std::uint64_t column[2] = {block[0][j], block[1][j]};
     uint4 v;
     std::memcpy(&v, column, 16);
-    *reinterpret_cast<uint4*>(out_tile + (br / 8) * 4096 + c * 128 + (((br % 8) ^ (c % 8)) << 4)) = v;
+    *reinterpret_cast<uint4*>(out_tile + (br / 8) * 4096 + c * 128 + (((br % 8) ^ (c % 8)) << 4)) =
+        v;
   }
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // generic writes -> TMA reads
 }
@@ -349,17 +356,18 @@ __device__ inline void transpose_tile(const unsigned char* in_tile, unsigned cha
 __device__ inline void store_tile(const CUtensorMap& map, const unsigned char* out_tile, int row0,
                                   int col0) {
   for (int half = 0; half < 2; ++half) {
-    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
-                     reinterpret_cast<std::uint64_t>(&map)),
-                 "r"(row0 + 16 * half), "r"(col0), "r"(shared_address(out_tile + half * 4096))
-                 : "memory");
+    asm volatile(
+        "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
+            reinterpret_cast<std::uint64_t>(&map)),
+        "r"(row0 + 16 * half), "r"(col0), "r"(shared_address(out_tile + half * 4096))
+        : "memory");
   }
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 }
 
-__global__ void __launch_bounds__(256) transpose_tma64(const __grid_constant__ CUtensorMap in_map,
-                                                       const __grid_constant__ CUtensorMap out_map,
-                                                       TileWalk walk) {
+__global__ void __launch_bounds__(256)
+    transpose_tma64(const __grid_constant__ CUtensorMap in_map,
+                    const __grid_constant__ CUtensorMap out_map, TileWalk walk) {
   extern __shared__ unsigned char dynamic_smem[];
   __shared__ __align__(8) std::uint64_t loaded;
   unsigned char* in_tile = align_1024(dynamic_smem);
@@ -437,8 +445,9 @@ CUtensorMap fp64_tensor_map(void* base, int rows, int cols) {
   static PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
   if (encode == nullptr) {
     cudaDriverEntryPointQueryResult found{};
-    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", reinterpret_cast<void**>(&encode),
-                                           12000, cudaEnableDefault, &found),
+    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled",
+                                           reinterpret_cast<void**>(&encode), 12000,
+                                           cudaEnableDefault, &found),
           "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)");
     if (found != cudaDriverEntryPointSuccess) throw CudaFailure("cuTensorMapEncodeTiled not found");
   }
@@ -447,10 +456,12 @@ CUtensorMap fp64_tensor_map(void* base, int rows, int cols) {
   const cuuint64_t strides[1] = {cuuint64_t(cols) * 8};
   const cuuint32_t box[2] = {16, 32};  // 128 bytes wide: the widest box the 128-byte swizzle takes
   const cuuint32_t element_strides[2] = {1, 1};
-  const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT64, 2, base, dims, strides, box,
-                            element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                            CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) throw CudaFailure("cuTensorMapEncodeTiled: error " + std::to_string(int(r)));
+  const CUresult r =
+      encode(&map, CU_TENSOR_MAP_DATA_TYPE_UINT64, 2, base, dims, strides, box, element_strides,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+             CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw CudaFailure("cuTensorMapEncodeTiled: error " + std::to_string(int(r)));
   return map;
 }
 
@@ -551,18 +562,21 @@ int run(const std::vector<std::string>& sections) {
 }  // namespace banklab::gpu::detail
 
 int main(int argc, char** argv) {
-  const std::vector<std::string> known = {"roofs", "pitch", "walks", "caps", "tma", "cublas", "fp8"};
+  const std::vector<std::string> known = {"roofs", "pitch",  "walks", "caps",
+                                          "tma",   "cublas", "fp8"};
   std::vector<std::string> sections;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-h" || a == "--help") {
-      std::puts("usage: banklab_transpose_tuning [roofs] [pitch] [walks] [caps] [tma] [cublas] [fp8]\n"
-                "The paired measurements behind the fast transposes (docs/gpu-results.md); no "
-                "section: all of them.");
+      std::puts(
+          "usage: banklab_transpose_tuning [roofs] [pitch] [walks] [caps] [tma] [cublas] [fp8]\n"
+          "The paired measurements behind the fast transposes (docs/gpu-results.md); no "
+          "section: all of them.");
       return 0;
     }
     if (std::find(known.begin(), known.end(), a) == known.end()) {
-      std::fprintf(stderr, "banklab_transpose_tuning: unknown section '%s' (see --help)\n", a.c_str());
+      std::fprintf(stderr, "banklab_transpose_tuning: unknown section '%s' (see --help)\n",
+                   a.c_str());
       return 2;
     }
     sections.push_back(a);

@@ -22,7 +22,9 @@ int element_bytes(DType t) {
   return t == DType::fp8 ? 1 : t == DType::bf16 ? 2 : t == DType::fp32 ? 4 : 8;
 }
 
-bool on(const std::array<std::int64_t, kWarpSize>& offsets, int lane) { return offsets[lane] >= 0; }
+bool on(const std::array<std::int64_t, kWarpSize>& offsets, int lane) {
+  return offsets[lane] >= 0;
+}
 
 // Rule 4: every active lane's partner l^p is idle or on the same address.
 bool packs_with(const std::array<std::int64_t, kWarpSize>& offsets, int partner) {
@@ -82,8 +84,8 @@ Count count(Op op, int width, const std::array<std::int64_t, kWarpSize>& offsets
 std::optional<WarpAccess> access_of(const Scenario& s) {
   const TileLayout& t = s.tile;
   const int e = element_bytes(t.dtype);
-  const int width = s.pattern == AccessPattern::matrix ? 16
-                    : s.width > 0                      ? s.width
+  const int width = s.pattern == AccessPattern::matrix   ? 16
+                    : s.width > 0                        ? s.width
                     : s.pattern == AccessPattern::custom ? 4
                                                          : e;
   const int k = width / e;
@@ -95,7 +97,9 @@ std::optional<WarpAccess> access_of(const Scenario& s) {
     if (!(s.lane_mask >> lane & 1u)) continue;
     std::int64_t pos = 0;  // row-major position of the lane's first element
     switch (s.pattern) {
-      case AccessPattern::custom: a.offsets[lane] = s.custom_offsets[lane]; continue;
+      case AccessPattern::custom:
+        a.offsets[lane] = s.custom_offsets[lane];
+        continue;
       case AccessPattern::row:
         pos = std::int64_t{s.index} * t.cols + std::int64_t{lane} * k;
         if (pos + k > std::int64_t{t.rows} * t.cols) continue;
@@ -140,8 +144,10 @@ std::int64_t tile_byte(const TileLayout& t, int r, int c) {
   std::int64_t pitch = (t.cols + t.pad) * e;
   const SwizzleSpec& sw = t.swizzle;
   switch (sw.kind) {
-    case SwizzleKind::none: return r * pitch + c * e;
-    case SwizzleKind::xor_columns: return r * pitch + (c ^ (r % t.cols)) * e;
+    case SwizzleKind::none:
+      return r * pitch + c * e;
+    case SwizzleKind::xor_columns:
+      return r * pitch + (c ^ (r % t.cols)) * e;
     case SwizzleKind::cute:
       return swizzle(sw.cute.bits, sw.cute.base, sw.cute.shift, r * pitch + c * e);
     case SwizzleKind::cute_elem:

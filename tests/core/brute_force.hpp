@@ -4,8 +4,8 @@
 // core's analyze() and layout arithmetic can be checked against a second implementation.
 //
 // It favours obviousness over cleverness: every (bank, word) pair of a phase listed, sorted and
-// counted, the phases listed lane by lane, the swizzle formula spelled out again. It uses the core only for its plain
-// enums and structs (Op, TileLayout, SwizzleKind), never for any arithmetic.
+// counted, the phases listed lane by lane, the swizzle formula spelled out again. It uses the core
+// only for its plain enums and structs (Op, TileLayout, SwizzleKind), never for any arithmetic.
 #include <array>
 #include <cstdint>
 #include <iosfwd>
@@ -33,7 +33,9 @@ std::vector<std::vector<int>> phases(Op op, int width,
 // Rules 1-6: the sum over phases of the most distinct words any bank serves, and the number of
 // phases with an active lane.
 Count count(Op op, int width, const std::array<std::int64_t, kWarpSize>& offsets);
-inline Count count(const WarpAccess& a) { return count(a.op, a.width, a.offsets); }
+inline Count count(const WarpAccess& a) {
+  return count(a.op, a.width, a.offsets);
+}
 
 // The layout function of layout.hpp, written out again from its formulas:
 //   none: r*pitch + c*e;  xor: r*pitch + (c ^ (r mod C))*e;  cute/tma: Swizzle(r*pitch + c*e);

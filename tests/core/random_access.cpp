@@ -24,7 +24,8 @@ WarpAccess random_access(Rng& rng) {
   const std::int64_t region = kRegions[rng.below(4)];
   std::vector<std::int64_t> pool(static_cast<std::size_t>(1 + rng.below(48)));
   for (std::int64_t& address : pool) address = rng.below(region / a.width) * a.width;
-  for (std::int64_t& offset : a.offsets) offset = pool[static_cast<std::size_t>(rng.below(std::ssize(pool)))];
+  for (std::int64_t& offset : a.offsets)
+    offset = pool[static_cast<std::size_t>(rng.below(std::ssize(pool)))];
 
   // Partners on one address: l^1 and l^2 decide load packing, l^3 must not.
   if (rng.one_in(3)) {

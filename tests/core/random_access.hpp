@@ -15,7 +15,9 @@ class Rng {
   explicit Rng(std::uint64_t seed) : state_(seed) {}
   std::uint64_t next();
   // Uniform in [0, n).
-  std::int64_t below(std::int64_t n) { return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n)); }
+  std::int64_t below(std::int64_t n) {
+    return static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(n));
+  }
   bool one_in(int n) { return below(n) == 0; }
 
  private:

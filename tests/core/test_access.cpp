@@ -210,16 +210,16 @@ TEST_CASE("a bad batch line gets a message that says what was expected") {
     std::string says;
   };
   const std::string ok = offsets_text(4, 32);
-  for (const Bad& bad : {Bad{"", "3 fields"}, Bad{"ld 4", "3 fields"},
-                         Bad{"ld 4 " + ok + " extra", "too many fields"},
-                         Bad{"lds 4 " + ok, "unknown op 'lds'"}, Bad{"ld 3 " + ok, "bad width '3'"},
-                         Bad{"ld four " + ok, "bad width 'four'"},
-                         Bad{"ld 4 " + offsets_text(4, 31), "got 31 offsets"},
-                         Bad{"ld 4 " + offsets_text(4, 33), "too many offsets"},
-                         Bad{"ld 4 " + ok + ",", "too many offsets"},
-                         Bad{"ld 4 x" + ok, "bad offset 'x0' for lane 0"},
-                         Bad{"ld 4 0,,8" + ok.substr(ok.find(",12")), "bad offset '' for lane 1"},
-                         Bad{"ld 4 99999999999999999999" + ok.substr(1), "bad offset"}}) {
+  for (const Bad& bad :
+       {Bad{"", "3 fields"}, Bad{"ld 4", "3 fields"},
+        Bad{"ld 4 " + ok + " extra", "too many fields"}, Bad{"lds 4 " + ok, "unknown op 'lds'"},
+        Bad{"ld 3 " + ok, "bad width '3'"}, Bad{"ld four " + ok, "bad width 'four'"},
+        Bad{"ld 4 " + offsets_text(4, 31), "got 31 offsets"},
+        Bad{"ld 4 " + offsets_text(4, 33), "too many offsets"},
+        Bad{"ld 4 " + ok + ",", "too many offsets"},
+        Bad{"ld 4 x" + ok, "bad offset 'x0' for lane 0"},
+        Bad{"ld 4 0,,8" + ok.substr(ok.find(",12")), "bad offset '' for lane 1"},
+        Bad{"ld 4 99999999999999999999" + ok.substr(1), "bad offset"}}) {
     CAPTURE(bad.line);
     const Expected<WarpAccess> parsed = parse_pattern_line(bad.line);
     REQUIRE_FALSE(parsed.has_value());

@@ -51,8 +51,12 @@ const std::vector<MeasuredExample>& measured_examples() {
       {"XOR swizzle c^r, column 5: 4*(32L + (5^L))", 4, ld_st,
        [](int l) { return 4 * (32 * l + (5 ^ l)); }, 1, 0},
       {"all lanes one word", 4, ld_st, [](int) { return 36; }, 1, 0},
-      {"lanes 0-15 active, 128*L", 4, {Op::ld},
-       [](int l) { return l < 16 ? 128 * l : kInactiveLane; }, 16, 15},
+      {"lanes 0-15 active, 128*L",
+       4,
+       {Op::ld},
+       [](int l) { return l < 16 ? 128 * l : kInactiveLane; },
+       16,
+       15},
       {"bf16 tile[32][32], column 3: 64*L + 6", 2, ld_st, [](int l) { return 64 * l + 6; }, 16, 15},
       {"bf16 tile[32][33], column 3: 66*L + 6", 2, ld_st, [](int l) { return 66 * l + 6; }, 2, 1},
       {"bf16 tile[32][34], column 3: 68*L + 6", 2, ld_st, [](int l) { return 68 * l + 6; }, 1, 0},
@@ -62,25 +66,64 @@ const std::vector<MeasuredExample>& measured_examples() {
       {"double row: 8*L", 8, ld_st, [](int l) { return 8 * l; }, 2, 0},
       {"all lanes one 8-byte address", 8, {Op::ld}, [](int) { return 64; }, 1, 0},
       {"all lanes one 8-byte address", 8, {Op::st}, [](int) { return 64; }, 2, 0},
-      {"8*(L mod 16) (lane L and L+16 share)", 8, {Op::ld}, [](int l) { return 8 * (l % 16); }, 2, 0},
+      {"8*(L mod 16) (lane L and L+16 share)",
+       8,
+       {Op::ld},
+       [](int l) { return 8 * (l % 16); },
+       2,
+       0},
       {"16-byte row: 16*L", 16, ld_st, [](int l) { return 16 * l; }, 4, 0},
       {"16-byte column of 128-byte rows: 128*L", 16, ld_st, [](int l) { return 128 * l; }, 32, 28},
       {"all lanes one 16-byte address", 16, {Op::ld}, [](int) { return 48; }, 2, 0},
       {"all lanes one 16-byte address", 16, {Op::st}, [](int) { return 48; }, 4, 0},
-      {"lanes alternate offsets 0 and 128", 16, {Op::ld}, [](int l) { return 128 * (l % 2); }, 4, 2},
-      {"lanes alternate offsets 0 and 128", 16, {Op::st}, [](int l) { return 128 * (l % 2); }, 8, 4},
-      {"16*(L mod 8) (each quarter the same 128 B)", 16, {Op::ld}, [](int l) { return 16 * (l % 8); },
-       4, 0},
-      {"ldmatrix.x4, 128-byte rows: 128*(L mod 8) + 16*(L div 8)", 16, {Op::ldmatrix_x4},
-       [](int l) { return 128 * (l % 8) + 16 * (l / 8); }, 32, 28},
-      {"same, chunk swizzled: 128*(L mod 8) + 16*((L div 8) ^ (L mod 8))", 16, {Op::ldmatrix_x4},
-       [](int l) { return 128 * (l % 8) + 16 * ((l / 8) ^ (l % 8)); }, 4, 0},
-      {"ldmatrix.x4, 64-byte rows: 64*(L mod 8) + 16*(L div 8)", 16, {Op::ldmatrix_x4},
-       [](int l) { return 64 * (l % 8) + 16 * (l / 8); }, 16, 12},
-      {"ldmatrix.x4, 80-byte rows", 16, {Op::ldmatrix_x4},
-       [](int l) { return 80 * (l % 8) + 16 * (l / 8); }, 4, 0},
-      {"stmatrix.x4, 128-byte rows, unswizzled", 16, {Op::stmatrix_x4},
-       [](int l) { return 128 * (l % 8) + 16 * (l / 8); }, 32, 28},
+      {"lanes alternate offsets 0 and 128",
+       16,
+       {Op::ld},
+       [](int l) { return 128 * (l % 2); },
+       4,
+       2},
+      {"lanes alternate offsets 0 and 128",
+       16,
+       {Op::st},
+       [](int l) { return 128 * (l % 2); },
+       8,
+       4},
+      {"16*(L mod 8) (each quarter the same 128 B)",
+       16,
+       {Op::ld},
+       [](int l) { return 16 * (l % 8); },
+       4,
+       0},
+      {"ldmatrix.x4, 128-byte rows: 128*(L mod 8) + 16*(L div 8)",
+       16,
+       {Op::ldmatrix_x4},
+       [](int l) { return 128 * (l % 8) + 16 * (l / 8); },
+       32,
+       28},
+      {"same, chunk swizzled: 128*(L mod 8) + 16*((L div 8) ^ (L mod 8))",
+       16,
+       {Op::ldmatrix_x4},
+       [](int l) { return 128 * (l % 8) + 16 * ((l / 8) ^ (l % 8)); },
+       4,
+       0},
+      {"ldmatrix.x4, 64-byte rows: 64*(L mod 8) + 16*(L div 8)",
+       16,
+       {Op::ldmatrix_x4},
+       [](int l) { return 64 * (l % 8) + 16 * (l / 8); },
+       16,
+       12},
+      {"ldmatrix.x4, 80-byte rows",
+       16,
+       {Op::ldmatrix_x4},
+       [](int l) { return 80 * (l % 8) + 16 * (l / 8); },
+       4,
+       0},
+      {"stmatrix.x4, 128-byte rows, unswizzled",
+       16,
+       {Op::stmatrix_x4},
+       [](int l) { return 128 * (l % 8) + 16 * (l / 8); },
+       32,
+       28},
   };
   return kExamples;
 }
@@ -121,8 +164,8 @@ bool analysis_is_consistent(const Analysis& a) {
       }
       const BankSlot& slot = a.wavefronts[wf].banks[rec.banks[i]];
       const Phase& phase = a.phases[rec.phase];
-      const bool in_phase = wf >= phase.first_wavefront &&
-                            wf < phase.first_wavefront + phase.wavefront_count;
+      const bool in_phase =
+          wf >= phase.first_wavefront && wf < phase.first_wavefront + phase.wavefront_count;
       if (slot.word != word || !(slot.lanes >> lane & 1u) || !in_phase ||
           a.wavefronts[wf].phase != rec.phase) {
         CHECK(slot.word == word);
@@ -153,8 +196,8 @@ bool analysis_is_consistent(const Analysis& a) {
       for (int lane = 0; lane < kWarpSize; ++lane) {
         if (!(slot.lanes >> lane & 1u)) continue;
         const LaneRecord& rec = a.lanes[lane];
-        const bool touches = rec.active && slot.word >= rec.words[0] &&
-                             slot.word < rec.words[0] + rec.word_count;
+        const bool touches =
+            rec.active && slot.word >= rec.words[0] && slot.word < rec.words[0] + rec.word_count;
         if (!touches) {
           CAPTURE(lane);
           CHECK(touches);
@@ -195,11 +238,10 @@ bool analysis_is_consistent(const Analysis& a) {
     next += p.wavefront_count;
     worst = std::max(worst, p.wavefront_count);
   }
-  const bool sums = next == a.wavefront_count() && worst == a.max_ways &&
-                    active == a.active_lanes &&
-                    a.requested_bytes == std::int64_t{active} * acc.width &&
-                    a.distinct_words == std::ssize(all_words) &&
-                    a.distinct_banks == std::ssize(all_banks);
+  const bool sums =
+      next == a.wavefront_count() && worst == a.max_ways && active == a.active_lanes &&
+      a.requested_bytes == std::int64_t{active} * acc.width &&
+      a.distinct_words == std::ssize(all_words) && a.distinct_banks == std::ssize(all_banks);
   CHECK(next == a.wavefront_count());
   CHECK(worst == a.max_ways);
   CHECK(active == a.active_lanes);
@@ -211,7 +253,8 @@ bool analysis_is_consistent(const Analysis& a) {
 
 }  // namespace
 
-TEST_CASE("every measured example of hardware-rules.md gives the measured wavefronts and conflicts") {
+TEST_CASE(
+    "every measured example of hardware-rules.md gives the measured wavefronts and conflicts") {
   for (const MeasuredExample& ex : measured_examples()) {
     for (Op op : ex.ops) {
       CAPTURE(ex.pattern);
@@ -251,7 +294,8 @@ TEST_CASE("the lesson's bandwidth arithmetic follows from 128 B per wavefront an
 
 TEST_CASE("a broadcast is not a conflict") {
   SUBCASE("two lanes on one word of a conflict-free row") {
-    const Analysis a = checked_analysis(make_access(Op::ld, 4, [](int l) { return l == 7 ? 0 : 4 * l; }));
+    const Analysis a =
+        checked_analysis(make_access(Op::ld, 4, [](int l) { return l == 7 ? 0 : 4 * l; }));
     CHECK(a.wavefront_count() == 1);
     CHECK(a.bank_conflicts() == 0);
     CHECK(a.lanes[0].shares_word);
@@ -269,7 +313,8 @@ TEST_CASE("a broadcast is not a conflict") {
     }
   }
   SUBCASE("two distinct words of one bank do conflict") {
-    const Analysis a = checked_analysis(make_access(Op::ld, 4, [](int l) { return l == 7 ? 128 : 4 * l; }));
+    const Analysis a =
+        checked_analysis(make_access(Op::ld, 4, [](int l) { return l == 7 ? 128 : 4 * l; }));
     CHECK(a.wavefront_count() == 2);
     CHECK(a.bank_conflicts() == 1);
     CHECK(a.max_ways == 2);

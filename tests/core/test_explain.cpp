@@ -14,7 +14,9 @@ Scenario column(DType dtype, int pad, int c, SwizzleSpec swizzle = {}) {
   return Scenario{{dtype, 32, 32, pad, swizzle}, AccessPattern::column, Op::ld, 0, c};
 }
 
-Explanation explained(const Scenario& s) { return explain(s, evaluate(s)); }
+Explanation explained(const Scenario& s) {
+  return explain(s, evaluate(s));
+}
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

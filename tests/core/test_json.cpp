@@ -202,8 +202,9 @@ TEST_CASE("a scenario that cannot be analysed writes ok false and its diagnostic
 }
 
 TEST_CASE("strings are escaped so that any text survives the round trip") {
-  const std::string text = std::string("quote \" backslash \\ newline \n tab \t cr \r bell \a nul ") +
-                           '\0' + " unit \x1f end, and UTF-8: \xc3\xa9";
+  const std::string text =
+      std::string("quote \" backslash \\ newline \n tab \t cr \r bell \a nul ") + '\0' +
+      " unit \x1f end, and UTF-8: \xc3\xa9";
   std::string out;
   JsonWriter(out).value(text);
   CHECK(parsed(out).get<std::string>() == text);
@@ -230,7 +231,9 @@ TEST_CASE("text that is not UTF-8 still makes valid JSON, each bad byte a U+FFFD
     CHECK(out == "\"" + text + "\"");
   }
   SUBCASE("a batch line with a bad op") {
-    const Expected<WarpAccess> line = parse_pattern_line("l\xff" "d 4 0");
+    const Expected<WarpAccess> line = parse_pattern_line(
+        "l\xff"
+        "d 4 0");
     REQUIRE_FALSE(line.has_value());
     std::string out;
     append_json_error(out, {{Severity::error, "syntax", line.error(), -1}});

@@ -28,12 +28,9 @@ bool contains(const std::string& text, const std::string& part) {
 // B <= 3, M <= 6, B <= |S| <= 4 over bytes and over elements (B = 0 is the identity, tried
 // once), the three TMA modes, and Triton's vec/perPhase/maxPhase, powers of two and not.
 std::vector<SwizzleSpec> swizzles_to_try() {
-  std::vector<SwizzleSpec> out = {{SwizzleKind::none, {}},
-                                  kXor,
-                                  {SwizzleKind::tma32, {}},
-                                  {SwizzleKind::tma64, {}},
-                                  kTma128,
-                                  {SwizzleKind::cute, {0, 0, 0}}};
+  std::vector<SwizzleSpec> out = {
+      {SwizzleKind::none, {}},  kXor,    {SwizzleKind::tma32, {}},
+      {SwizzleKind::tma64, {}}, kTma128, {SwizzleKind::cute, {0, 0, 0}}};
   for (int bits = 1; bits <= 3; ++bits) {
     for (int base = 0; base <= 6; ++base) {
       for (int shift = bits; shift <= 4; ++shift) {
@@ -132,8 +129,12 @@ TEST_CASE("a tile prints as the C declaration a kernel would write") {
 
 TEST_CASE("check() refuses a tile that cannot exist, naming the rule and the numbers") {
   SUBCASE("sides <= 0 or absurd") {
-    for (const auto& [rows, cols] : {std::pair{0, 32}, {32, 0}, {-5, 32}, {32, 5000},
-                                     {2147483647, 2147483647}, {-2147483647 - 1, 1}}) {
+    for (const auto& [rows, cols] : {std::pair{0, 32},
+                                     {32, 0},
+                                     {-5, 32},
+                                     {32, 5000},
+                                     {2147483647, 2147483647},
+                                     {-2147483647 - 1, 1}}) {
       CAPTURE(rows);
       CAPTURE(cols);
       const std::string why = tile(DType::fp32, rows, cols).check();
@@ -430,7 +431,8 @@ TEST_CASE("the bank map lists the bank of every element, row-major") {
       for (int c = 0; c < t.cols; ++c) {
         CAPTURE(r);
         CAPTURE(c);
-        CHECK(banks[static_cast<std::size_t>(r * t.cols + c)] == brute::tile_byte(t, r, c) / 4 % 32);
+        CHECK(banks[static_cast<std::size_t>(r * t.cols + c)] ==
+              brute::tile_byte(t, r, c) / 4 % 32);
       }
     }
   }
@@ -444,8 +446,8 @@ TEST_CASE("tile sizes parse as RxC") {
     CHECK(*parse_tile_size("16x128") == Cell{16, 128});
   }
   SUBCASE("refused, quoting the text") {
-    for (const char* text : {"", "32", "x32", "32x", "32x32x", "axb", "32 x 32", "32x32 ",
-                             "99999999999x1"}) {
+    for (const char* text :
+         {"", "32", "x32", "32x", "32x32x", "axb", "32 x 32", "32x32 ", "99999999999x1"}) {
       CAPTURE(text);
       const Expected<Cell> parsed = parse_tile_size(text);
       REQUIRE_FALSE(parsed.has_value());

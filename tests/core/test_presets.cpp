@@ -38,10 +38,18 @@ TEST_CASE("the lesson's scenarios are all presets, with the lesson's numbers") {
     const char* name;
     int wavefronts;
   };
-  for (const Claim& claim : {Claim{"fp32-naive", 32}, {"fp32-pad1", 1}, {"fp32-pad4", 4},
-                             {"fp32-xor", 1}, {"bf16-naive", 16}, {"bf16-pad1", 1},
-                             {"bf16-pad1-odd", 2}, {"bf16-pad2", 1}, {"fp64-naive", 32},
-                             {"fp64-pad1", 2}, {"ldmatrix-plain", 32}, {"ldmatrix-swizzled", 4},
+  for (const Claim& claim : {Claim{"fp32-naive", 32},
+                             {"fp32-pad1", 1},
+                             {"fp32-pad4", 4},
+                             {"fp32-xor", 1},
+                             {"bf16-naive", 16},
+                             {"bf16-pad1", 1},
+                             {"bf16-pad1-odd", 2},
+                             {"bf16-pad2", 1},
+                             {"fp64-naive", 32},
+                             {"fp64-pad1", 2},
+                             {"ldmatrix-plain", 32},
+                             {"ldmatrix-swizzled", 4},
                              {"broadcast", 1}}) {
     CAPTURE(claim.name);
     const Preset* p = find_preset(claim.name);

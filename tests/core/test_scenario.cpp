@@ -82,16 +82,19 @@ TEST_CASE("every column of the lesson's tiles costs what the lesson says") {
   const ColumnClaim claims[] = {
       {"float tile[32][32]: bank c for all lanes, 32-way", DType::fp32, 0, kNone, 32, 32, 1, 1},
       {"float tile[32][33]: bank (r + c) mod 32, 1 wavefront", DType::fp32, 1, kNone, 1, 1, 1, 32},
-      {"float tile[32][36]: bank (4r + c) mod 32, 8 banks, 4-way", DType::fp32, 4, kNone, 4, 4, 1, 8},
+      {"float tile[32][36]: bank (4r + c) mod 32, 8 banks, 4-way", DType::fp32, 4, kNone, 4, 4, 1,
+       8},
       {"float tile[32][32] xor: bank c ^ r, 1 wavefront", DType::fp32, 0, kXor, 1, 1, 1, 32},
       {"bf16 tile[32][32]: banks c/2 and 16 + c/2, 16-way", DType::bf16, 0, kNone, 16, 16, 1, 2},
       // The lesson calls this pad conflict-free; the H200 measures odd columns 2-way: word
       // (33r + c)/2 puts lanes 2j and 2j+1 into one bank on two words.
       {"bf16 tile[32][33]: 1 wavefront for even c, 2 for odd c", DType::bf16, 1, kNone, 1, 2, 1, 0},
-      {"bf16 tile[32][34]: bank (17r + c/2) mod 32, 1 wavefront", DType::bf16, 2, kNone, 1, 1, 1, 32},
+      {"bf16 tile[32][34]: bank (17r + c/2) mod 32, 1 wavefront", DType::bf16, 2, kNone, 1, 1, 1,
+       32},
       {"double tile[32][32]: banks 2c and 2c+1, 32 wavefronts, 30 conflicts", DType::fp64, 0, kNone,
        32, 32, 2, 2},
-      {"double tile[32][33]: 2 wavefronts, the floor for 256 B", DType::fp64, 1, kNone, 2, 2, 2, 32},
+      {"double tile[32][33]: 2 wavefronts, the floor for 256 B", DType::fp64, 1, kNone, 2, 2, 2,
+       32},
   };
   for (const ColumnClaim& claim : claims) {
     SUBCASE(claim.claim) {
@@ -193,7 +196,8 @@ TEST_CASE("a float4 store into the 132-byte rows of float tile[32][33] is misali
   CHECK(contains(d.message, "132 B"));
 }
 
-TEST_CASE("128-byte rows: eight lanes' 16-byte chunks pile 8 deep plain and cover 32 banks swizzled") {
+TEST_CASE(
+    "128-byte rows: eight lanes' 16-byte chunks pile 8 deep plain and cover 32 banks swizzled") {
   // ldmatrix.x1 at chunk q: lanes 0-7 read chunk q of rows 0-7. Plain, all in banks 4q..4q+3;
   // with chunk q of row r at q ^ (r mod 8), in all 32 banks. For every chunk, for fp32 and bf16
   // rows, under the TMA 128B mode and the same CuTe Swizzle<3,4,3>.
@@ -203,12 +207,12 @@ TEST_CASE("128-byte rows: eight lanes' 16-byte chunks pile 8 deep plain and cove
         CAPTURE(dtype);
         CAPTURE(swizzled);
         CAPTURE(q);
-        const Analysis plain = counted(tile_scenario(dtype, 8, cols, 0, kNone, AccessPattern::matrix,
-                                                     Op::ldmatrix_x1, q));
+        const Analysis plain = counted(
+            tile_scenario(dtype, 8, cols, 0, kNone, AccessPattern::matrix, Op::ldmatrix_x1, q));
         CHECK(plain.wavefront_count() == 8);
         CHECK(plain.distinct_banks == 4);
-        const Analysis fixed = counted(tile_scenario(dtype, 8, cols, 0, swizzled,
-                                                     AccessPattern::matrix, Op::ldmatrix_x1, q));
+        const Analysis fixed = counted(
+            tile_scenario(dtype, 8, cols, 0, swizzled, AccessPattern::matrix, Op::ldmatrix_x1, q));
         CHECK(fixed.wavefront_count() == 1);
         CHECK(fixed.distinct_banks == 32);
       }
@@ -219,12 +223,12 @@ TEST_CASE("128-byte rows: eight lanes' 16-byte chunks pile 8 deep plain and cove
       for (int q = 0; q <= 4; ++q) {
         CAPTURE(op);
         CAPTURE(q);
-        const Analysis plain = counted(tile_scenario(DType::bf16, 8, 64, 0, kNone,
-                                                     AccessPattern::matrix, op, q));
+        const Analysis plain =
+            counted(tile_scenario(DType::bf16, 8, 64, 0, kNone, AccessPattern::matrix, op, q));
         CHECK(plain.wavefront_count() == 32);
         CHECK(plain.bank_conflicts() == 28);
-        const Analysis fixed = counted(tile_scenario(DType::bf16, 8, 64, 0, kTma128,
-                                                     AccessPattern::matrix, op, q));
+        const Analysis fixed =
+            counted(tile_scenario(DType::bf16, 8, 64, 0, kTma128, AccessPattern::matrix, op, q));
         CHECK(fixed.wavefront_count() == 4);
         CHECK(fixed.bank_conflicts() == 0);
       }
@@ -282,8 +286,8 @@ TEST_CASE("idle lanes cost nothing: lanes 0-15 of a 32-way column are 16 wavefro
 
 TEST_CASE("evaluate() refuses impossible scenarios with the rule and the numbers") {
   SUBCASE("a bad tile") {
-    const Diagnostic d = refused(tile_scenario(DType::fp32, 0, 32, 0, kNone, AccessPattern::column,
-                                               Op::ld, 0));
+    const Diagnostic d =
+        refused(tile_scenario(DType::fp32, 0, 32, 0, kNone, AccessPattern::column, Op::ld, 0));
     CHECK(d.rule == "tile");
     CHECK(contains(d.message, "0x32"));
     const Diagnostic pad = refused(column(DType::fp32, -1, kNone, 0));
@@ -311,15 +315,15 @@ TEST_CASE("evaluate() refuses impossible scenarios with the rule and the numbers
     // bf16 tile[8][64]: 8 chunks; x4 at chunk 5 needs chunks 5..8.
     for (int q : {5, -1, 2147483647}) {
       CAPTURE(q);
-      const Diagnostic d = refused(tile_scenario(DType::bf16, 8, 64, 0, kNone, AccessPattern::matrix,
-                                                 Op::ldmatrix_x4, q));
+      const Diagnostic d = refused(
+          tile_scenario(DType::bf16, 8, 64, 0, kNone, AccessPattern::matrix, Op::ldmatrix_x4, q));
       CHECK(d.rule == "choice");
       CHECK(contains(d.message, "8 chunks"));
     }
   }
   SUBCASE("a matrix op on fewer than 8 rows") {
-    const Diagnostic d = refused(tile_scenario(DType::bf16, 4, 64, 0, kNone, AccessPattern::matrix,
-                                               Op::ldmatrix_x1, 0));
+    const Diagnostic d = refused(
+        tile_scenario(DType::bf16, 4, 64, 0, kNone, AccessPattern::matrix, Op::ldmatrix_x1, 0));
     CHECK(contains(d.message, "8 rows"));
   }
   SUBCASE("an op that does not fit the pattern") {
@@ -394,8 +398,8 @@ TEST_CASE("each lane's first element is the one its access pattern names") {
     }
   }
   SUBCASE("column N: lane L takes (L, N*k .. N*k + k - 1); lanes past the last row are idle") {
-    const Evaluation e = evaluate(
-        tile_scenario(DType::bf16, 16, 32, 2, kNone, AccessPattern::column, Op::ld, 3, 4));
+    const Evaluation e =
+        evaluate(tile_scenario(DType::bf16, 16, 32, 2, kNone, AccessPattern::column, Op::ld, 3, 4));
     REQUIRE(e.ok());
     for (int lane = 0; lane < kWarpSize; ++lane) {
       CAPTURE(lane);
@@ -418,7 +422,8 @@ TEST_CASE("each lane's first element is the one its access pattern names") {
 }
 
 TEST_CASE("a scenario describes itself in one line") {
-  CHECK(describe(column(DType::fp32, 1, kNone, 5)) == "float tile[32][33], column 5, ld 4 B per lane");
+  CHECK(describe(column(DType::fp32, 1, kNone, 5)) ==
+        "float tile[32][33], column 5, ld 4 B per lane");
   Scenario half = column(DType::fp32, 0, kNone, 0);
   half.lane_mask = 0xFFu;
   CHECK(contains(describe(half), "8 of 32 lanes on"));
@@ -490,12 +495,13 @@ bool agrees(const Scenario& s, Domain* d) {
 }  // namespace
 
 TEST_CASE("over all dtypes, widths, pads 0..8 and swizzles, evaluate() matches the brute force") {
-  std::vector<SwizzleSpec> swizzles = {kNone, kXor, {SwizzleKind::tma32, {}},
-                                       {SwizzleKind::tma64, {}}, kTma128};
+  std::vector<SwizzleSpec> swizzles = {
+      kNone, kXor, {SwizzleKind::tma32, {}}, {SwizzleKind::tma64, {}}, kTma128};
   // CuTe swizzles in their usual form S = B, over every base from inside a byte to above a
   // 16-byte chunk (the TMA modes add S = 3 for B = 1 and 2).
   for (int bits = 1; bits <= 3; ++bits)
-    for (int base = 0; base <= 5; ++base) swizzles.push_back({SwizzleKind::cute, {bits, base, bits}});
+    for (int base = 0; base <= 5; ++base)
+      swizzles.push_back({SwizzleKind::cute, {bits, base, bits}});
 
   Domain d;
   bool ok = true;
@@ -517,12 +523,14 @@ TEST_CASE("over all dtypes, widths, pads 0..8 and swizzles, evaluate() matches t
                 // Rows: the first and the last (which runs past the tile). Columns: the first
                 // two (parities differ) and the last.
                 for (int r : {0, rows - 1})
-                  ok = ok && agrees(tile_scenario(dtype, rows, cols, pad, sw, AccessPattern::row, op,
-                                                  r, width), &d);
+                  ok = ok && agrees(tile_scenario(dtype, rows, cols, pad, sw, AccessPattern::row,
+                                                  op, r, width),
+                                    &d);
                 for (int c : {0, 1, cols / k - 1})
                   if (c < cols / k)
                     ok = ok && agrees(tile_scenario(dtype, rows, cols, pad, sw,
-                                                    AccessPattern::column, op, c, width), &d);
+                                                    AccessPattern::column, op, c, width),
+                                      &d);
               }
             }
             const int chunks = cols * e / 16;
@@ -531,7 +539,8 @@ TEST_CASE("over all dtypes, widths, pads 0..8 and swizzles, evaluate() matches t
               for (int q : {0, chunks - m})
                 if (q >= 0 && chunks >= m)
                   ok = ok && agrees(tile_scenario(dtype, rows, cols, pad, sw, AccessPattern::matrix,
-                                                  op, q), &d);
+                                                  op, q),
+                                    &d);
             }
           }
         }

@@ -71,9 +71,9 @@ TEST_CASE("the TMA modes are Swizzle<1,4,3>, <2,4,3>, <3,4,3> with their spans a
     int span;
     int repeat;
   };
-  for (const Mode& m : {Mode{SwizzleKind::tma32, {1, 4, 3}, 32, 256},
-                        Mode{SwizzleKind::tma64, {2, 4, 3}, 64, 512},
-                        Mode{SwizzleKind::tma128, {3, 4, 3}, 128, 1024}}) {
+  for (const Mode& m :
+       {Mode{SwizzleKind::tma32, {1, 4, 3}, 32, 256}, Mode{SwizzleKind::tma64, {2, 4, 3}, 64, 512},
+        Mode{SwizzleKind::tma128, {3, 4, 3}, 128, 1024}}) {
     const SwizzleSpec spec{m.kind, {}};
     CAPTURE(spec);
     CHECK(spec.byte_swizzle(1) == m.swizzle);
@@ -131,7 +131,8 @@ TEST_CASE("S < B is refused: with S = 0 the map clears bits, with 0 < S < B it i
   // Swizzle<2,0,1> is a bijection (a unipotent map over GF(2)) but not its own inverse; the
   // message must say what is wrong without claiming it is not a bijection.
   std::vector<bool> hit(8, false);
-  for (std::int64_t x = 0; x < 8; ++x) hit[static_cast<std::size_t>(brute::swizzle(2, 0, 1, x))] = true;
+  for (std::int64_t x = 0; x < 8; ++x)
+    hit[static_cast<std::size_t>(brute::swizzle(2, 0, 1, x))] = true;
   CHECK(std::count(hit.begin(), hit.end(), true) == 8);
   CHECK(brute::swizzle(2, 0, 1, brute::swizzle(2, 0, 1, 6)) != 6);
   const std::string why = Swizzle{2, 0, 1}.check();

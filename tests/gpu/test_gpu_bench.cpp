@@ -40,8 +40,9 @@ TEST_CASE("without a GPU every entry point reports the missing device or driver 
   }
 }
 
-TEST_CASE("every dtype lists the copy roof first, then teaching variants and one fast kernel; "
-          "fp32 and fp64 end with cuBLAS") {
+TEST_CASE(
+    "every dtype lists the copy roof first, then teaching variants and one fast kernel; "
+    "fp32 and fp64 end with cuBLAS") {
   for (const DType d : kAllDTypes) {
     CAPTURE(dtype_name(d));
     const std::vector<VariantInfo> variants = transpose_variants(d);

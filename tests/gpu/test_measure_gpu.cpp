@@ -213,8 +213,9 @@ std::vector<WarpAccess> every_benchmarked_op() {
   return accesses;
 }
 
-TEST_CASE("the microbenchmark's instruction and clock accounting agrees with the hardware "
-          "counters for every op it measures") {
+TEST_CASE(
+    "the microbenchmark's instruction and clock accounting agrees with the hardware "
+    "counters for every op it measures") {
   gpu::PatternOptions options;
   options.repetitions = 3;
   options.target_ms = 0.5;

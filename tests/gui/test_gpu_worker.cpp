@@ -443,8 +443,9 @@ TEST_CASE("Measure on GPU sets the hardware's counts beside the prediction") {
     REQUIRE(settle(p));
     const Agreement a = compare(*p.measurement);
     CHECK(a.verdict == Agreement::Verdict::disagree);
-    CHECK(a.message == "DISAGREEMENT: the model predicts 32 wavefronts and 31 bank conflicts; "
-                       "the hardware counted 33 wavefronts and 32 bank conflicts");
+    CHECK(a.message ==
+          "DISAGREEMENT: the model predicts 32 wavefronts and 31 bank conflicts; "
+          "the hardware counted 33 wavefronts and 32 bank conflicts");
   }
 }
 
@@ -588,7 +589,7 @@ TEST_CASE("plot coordinates grow right and up, categories down from the top") {
     m.y_lo = -0.5;
     m.y_hi = 3.5;
     m.y_down = true;
-    CHECK(m.y_pixels(0.0) == doctest::Approx(75.0f));   // the first row on top
+    CHECK(m.y_pixels(0.0) == doctest::Approx(75.0f));  // the first row on top
     CHECK(m.y_pixels(3.0) == doctest::Approx(225.0f));
   }
 }

@@ -7,7 +7,6 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
-
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -148,7 +147,8 @@ TEST_CASE("the command line accepts the documented options and rejects the rest"
     CHECK(parse({"--zoom", "1x"}).error() == "--zoom is a number from 0.5 to 4; got '1x'");
     CHECK(parse({"--bench-frames", "0"}).error() ==
           "--bench-frames is a frame count from 1 to 100000; got '0'");
-    CHECK(parse({"--clock", "33"}).error() == "--clock is a wavefront count from 0 to 32; got '33'");
+    CHECK(parse({"--clock", "33"}).error() ==
+          "--clock is a wavefront count from 0 to 32; got '33'");
     CHECK(parse({"--geometry", "g.json"}).error() == "--geometry only goes with --screenshot");
     CHECK(parse({"--screenshot", "a.png", "--bench-frames", "3"}).error() ==
           "--screenshot and --bench-frames are separate runs; give one of them");
@@ -170,8 +170,9 @@ TEST_CASE("settings live under XDG_CONFIG_HOME, else ~/.config, and survive a ro
     CHECK(back.settings == s);
   }
   SUBCASE("bad lines are reported with their number and skipped") {
-    ParsedSettings p = parse_settings("theme = purple\nzoom = 12\npreset = gone\nwhat\nsize = 3\n"
-                                      "zoom = 2\n");
+    ParsedSettings p = parse_settings(
+        "theme = purple\nzoom = 12\npreset = gone\nwhat\nsize = 3\n"
+        "zoom = 2\n");
     REQUIRE(p.warnings.size() == 5);
     CHECK(p.warnings[0] == "line 1: theme is 'dark' or 'light', got 'purple'");
     CHECK(p.warnings[1] == "line 2: zoom is a number from 0.5 to 4, got '12'");
@@ -394,8 +395,9 @@ TEST_CASE("any combination of controls either draws the core's analysis or its d
   const int pads[] = {0, 1, 2, 4, 1024, -1};
   const int widths[] = {0, 1, 2, 4, 8, 16, 3};
   const int indices[] = {0, 1, 5, 31, 1000};
-  const SwizzleKind swizzles[] = {SwizzleKind::none,  SwizzleKind::xor_columns, SwizzleKind::cute,
-                                  SwizzleKind::tma32, SwizzleKind::tma64,       SwizzleKind::tma128};
+  const SwizzleKind swizzles[] = {SwizzleKind::none,  SwizzleKind::xor_columns,
+                                  SwizzleKind::cute,  SwizzleKind::tma32,
+                                  SwizzleKind::tma64, SwizzleKind::tma128};
   const AccessPattern patterns[] = {AccessPattern::row, AccessPattern::column,
                                     AccessPattern::matrix, AccessPattern::custom};
   std::uint32_t x = 12345;

@@ -64,8 +64,8 @@ struct Shot {
 
 // Runs banklab-gui with `arguments` plus --screenshot and --geometry into files named `name`.
 Shot run_shot(const std::string& name, const std::string& arguments) {
-  static const fs::path dir = fs::temp_directory_path() /
-                              ("banklab-gui-render-" + std::to_string(::getpid()));
+  static const fs::path dir =
+      fs::temp_directory_path() / ("banklab-gui-render-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::string stem = (dir / name).string();
   std::string command = std::string(BANKLAB_GUI_EXE) + " " + arguments + " --screenshot " + stem +
@@ -80,11 +80,11 @@ Shot run_shot(const std::string& name, const std::string& arguments) {
   // Any GL error makes the binary exit 3 with the errors in its log.
   REQUIRE_MESSAGE(shot.status == 0, command << " exited " << shot.status << ":\n" << shot.log);
   int n = 0;
-  unsigned char* data = stbi_load((stem + ".png").c_str(), &shot.image.width,
-                                  &shot.image.height, &n, 4);
+  unsigned char* data =
+      stbi_load((stem + ".png").c_str(), &shot.image.width, &shot.image.height, &n, 4);
   REQUIRE_MESSAGE(data != nullptr, "cannot read " << stem << ".png");
-  shot.image.rgba.assign(data, data + static_cast<std::size_t>(shot.image.width) *
-                                          shot.image.height * 4);
+  shot.image.rgba.assign(data,
+                         data + static_cast<std::size_t>(shot.image.width) * shot.image.height * 4);
   stbi_image_free(data);
   std::ifstream in(stem + ".json");
   shot.geometry = nlohmann::json::parse(in);
@@ -231,8 +231,8 @@ TEST_CASE("a broadcast is one striped cell, not a conflict") {
   for (int i = 0; i < 12; ++i) {
     Rgb c = s.image.at(g["x"].get<double>() + 1.5 + i, g["y"].get<double>() + 1.5);
     full += distance(c, to_rgb(pal.cell_broadcast)) <= 6;
-    shaded += distance(c, to_rgb(pal.cell_broadcast)) > 30 &&
-              distance(c, to_rgb(pal.cell_empty)) > 30;
+    shaded +=
+        distance(c, to_rgb(pal.cell_broadcast)) > 30 && distance(c, to_rgb(pal.cell_empty)) > 30;
   }
   CHECK(full > 0);
   CHECK(shaded > 0);
@@ -249,8 +249,9 @@ TEST_CASE("a 4K screenshot has exactly the size asked for") {
 TEST_CASE("the embedded GLSL programs build, and a broken one reports the driver's log") {
   require_display();
   // Seen once under heavy load: glfwInit() failed; the callback says why if it happens again.
-  glfwSetErrorCallback(
-      [](int code, const char* text) { MESSAGE("GLFW error " << code << ": " << std::string(text)); });
+  glfwSetErrorCallback([](int code, const char* text) {
+    MESSAGE("GLFW error " << code << ": " << std::string(text));
+  });
   REQUIRE(glfwInit());
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);

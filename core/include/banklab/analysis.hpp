@@ -34,9 +34,9 @@ struct LaneRecord {
   std::array<std::int64_t, kMaxWordsPerLane> words{};
   std::array<int, kMaxWordsPerLane> banks{};
   std::array<int, kMaxWordsPerLane> wavefronts{};  // global wavefront index of each word
-  int last_wavefront = -1;  // the lane's data is complete after this wavefront
-  bool shares_word = false; // another active lane of its phase touches one of its words
-                            // (a broadcast for loads, one merged write for stores)
+  int last_wavefront = -1;   // the lane's data is complete after this wavefront
+  bool shares_word = false;  // another active lane of its phase touches one of its words
+                             // (a broadcast for loads, one merged write for stores)
 };
 
 // What one bank does in one wavefront: the word it serves (or none) and the lanes served.
@@ -65,7 +65,7 @@ struct Phase {
 
 struct Analysis {
   WarpAccess access;
-  bool packed = false;   // rule 4 merged the phases
+  bool packed = false;      // rule 4 merged the phases
   int packing_partner = 0;  // 1 or 2 when packed
   std::vector<Phase> phases;
   std::vector<Wavefront> wavefronts;

@@ -24,6 +24,7 @@ bool has_error(const std::vector<Diagnostic>& diagnostics);
 // The first error's message, or "" when there is none.
 std::string first_error(const std::vector<Diagnostic>& diagnostics);
 
-std::ostream& operator<<(std::ostream& os, const Diagnostic& d);  // "error [alignment]: lane 8: ..."
+std::ostream& operator<<(std::ostream& os,
+                         const Diagnostic& d);  // "error [alignment]: lane 8: ..."
 
 }  // namespace banklab

@@ -19,10 +19,14 @@ inline constexpr DType kAllDTypes[] = {DType::fp8, DType::bf16, DType::fp32, DTy
 
 constexpr int dtype_bytes(DType t) {
   switch (t) {
-    case DType::fp8: return 1;
-    case DType::bf16: return 2;
-    case DType::fp32: return 4;
-    case DType::fp64: return 8;
+    case DType::fp8:
+      return 1;
+    case DType::bf16:
+      return 2;
+    case DType::fp32:
+      return 4;
+    case DType::fp64:
+      return 8;
   }
   return 4;
 }

@@ -13,10 +13,10 @@
 namespace banklab {
 
 struct Explanation {
-  std::string formula;         // "element (r, c) -> byte 132r + 4c -> word 33r + c"
-  std::string bank_expression; // "bank = (r + c) mod 32"
-  std::vector<std::string> steps;  // the derivation, one line each
-  std::string verdict;         // "32 lanes, 32 banks: conflict-free, 1 wavefront (ideal 1)"
+  std::string formula;               // "element (r, c) -> byte 132r + 4c -> word 33r + c"
+  std::string bank_expression;       // "bank = (r + c) mod 32"
+  std::vector<std::string> steps;    // the derivation, one line each
+  std::string verdict;               // "32 lanes, 32 banks: conflict-free, 1 wavefront (ideal 1)"
   std::vector<std::string> caveats;  // where the lesson's shortcut fails, and other warnings
 };
 

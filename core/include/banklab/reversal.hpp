@@ -6,8 +6,8 @@
 // what that run showed; without them, the lesson's H100 figures. The GUI's GPU window and
 // `banklab gpu-bench` print the same sentences.
 #include <optional>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "banklab/hardware.hpp"

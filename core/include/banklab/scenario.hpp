@@ -31,10 +31,10 @@ std::ostream& operator<<(std::ostream& os, AccessPattern p);
 struct Scenario {
   TileLayout tile;
   AccessPattern pattern = AccessPattern::column;
-  Op op = Op::ld;            // for the matrix pattern, one of the ldmatrix/stmatrix ops
-  int width = 0;             // bytes per lane; 0 = the element size (16 for the matrix ops)
-  int index = 0;             // the row, column or chunk N
-  std::uint32_t lane_mask = 0xFFFFFFFFu;  // lanes switched off by the user are idle
+  Op op = Op::ld;  // for the matrix pattern, one of the ldmatrix/stmatrix ops
+  int width = 0;   // bytes per lane; 0 = the element size (16 for the matrix ops)
+  int index = 0;   // the row, column or chunk N
+  std::uint32_t lane_mask = 0xFFFFFFFFu;                 // lanes switched off by the user are idle
   std::array<std::int64_t, kWarpSize> custom_offsets{};  // AccessPattern::custom only
 
   int effective_width() const;

@@ -24,7 +24,7 @@ struct DeviceInfo {
   int ordinal = 0;
   int cc_major = 0, cc_minor = 0;
   int sm_count = 0;
-  int sm_clock_khz = 0;      // the rated maximum SM clock
+  int sm_clock_khz = 0;  // the rated maximum SM clock
   int memory_clock_khz = 0;
   int memory_bus_bits = 0;
   std::uint64_t memory_bytes = 0;

@@ -80,7 +80,7 @@ struct PatternCrossCheck {
 };
 
 struct PatternCrossCheckReport {
-  PatternReport benchmark;  // the run itself (each pattern against its baseline)
+  PatternReport benchmark;              // the run itself (each pattern against its baseline)
   std::vector<PatternCrossCheck> runs;  // one per distinct run: patterns and baselines
   bool all_agree() const {
     for (const PatternCrossCheck& c : runs) {
