@@ -105,6 +105,16 @@ Rgb bank_cell(const Shot& s, int row, int col) {
   return s.image.at(x, y);
 }
 
+// glfwInit(), retried for up to 30 s: an X server busy with a large screenshot on a loaded
+// machine has refused a connection now and then ("X11: Failed to open display").
+bool init_glfw_patiently() {
+  for (int i = 0; i < 300; ++i) {
+    if (glfwInit()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
 void require_display() {
   const char* display = std::getenv("DISPLAY");
   REQUIRE_MESSAGE((display && *display),
@@ -112,16 +122,8 @@ void require_display() {
                   "xvfb-run -s '-screen 0 1920x1080x24' ctest -L xvfb");
   // An Xvfb started just before the tests (scripts/test.sh) may not accept connections yet on
   // a loaded machine: wait for it (a bounded guard) rather than fail the first screenshot.
-  static bool ready = [] {
-    for (int i = 0; i < 300; ++i) {
-      if (glfwInit()) {
-        glfwTerminate();
-        return true;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return false;
-  }();
+  static bool ready = init_glfw_patiently();
+  if (ready) glfwTerminate();
   REQUIRE_MESSAGE(ready, "the X display " << display << " accepted no connection for 30 s");
 }
 
@@ -252,7 +254,7 @@ TEST_CASE("the embedded GLSL programs build, and a broken one reports the driver
   glfwSetErrorCallback([](int code, const char* text) {
     MESSAGE("GLFW error " << code << ": " << std::string(text));
   });
-  REQUIRE(glfwInit());
+  REQUIRE(init_glfw_patiently());
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
