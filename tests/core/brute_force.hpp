@@ -1,6 +1,6 @@
 #pragma once
 // An independent, deliberately naive model of how an H100/H200 counts shared-memory
-// wavefronts, written from ../shared/reference/hardware-rules.md and nothing else, so that the
+// wavefronts, written from the rules of docs/hardware-model.md and nothing else, so that the
 // core's analyze() and layout arithmetic can be checked against a second implementation.
 //
 // It favours obviousness over cleverness: every (bank, word) pair of a phase listed, sorted and

@@ -1,4 +1,4 @@
-// Swizzle<B,M,S> and the TMA modes: the formula of hardware-rules.md, its bijectivity, and the
+// Swizzle<B,M,S> and the TMA modes: the formula of docs/hardware-model.md, its bijectivity, and the
 // spelling the CLI accepts.
 #include <doctest/doctest.h>
 

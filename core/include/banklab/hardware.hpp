@@ -1,6 +1,6 @@
 #pragma once
 // The facts about Hopper (H100/H200, sm_90) shared memory that the whole model rests on.
-// Measured on an H200: see docs/hardware-model.md and ../shared/reference/hardware-rules.md.
+// Measured on an H200: see docs/hardware-model.md (the rules and the measured examples).
 #include <cstdint>
 
 namespace banklab {
