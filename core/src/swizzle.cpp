@@ -12,7 +12,8 @@ namespace banklab {
 std::string Swizzle::check() const {
   // Summed in 64 bits, |S| taken in 64 bits: absurd parameters must not overflow.
   const std::int64_t abs_shift = shift < 0 ? -std::int64_t{shift} : std::int64_t{shift};
-  if (bits >= 0 && base >= 0 && abs_shift >= bits && bits + base + abs_shift <= 30) return {};
+  if (bits >= 0 && base >= 0 && abs_shift >= bits && std::int64_t{bits} + base + abs_shift <= 30)
+    return {};
   std::ostringstream msg;
   msg << "Swizzle<" << bits << "," << base << "," << shift << ">";
   if (bits < 0 || base < 0) {
@@ -23,7 +24,8 @@ std::string Swizzle::check() const {
     msg << " is not its own inverse: |S| (" << abs_shift << ") must be >= B (" << bits
         << ") so the bits read are not the bits written";
   } else {
-    msg << " reaches bit " << bits + base + abs_shift << "; B + M + |S| must be at most 30";
+    msg << " reaches bit " << std::int64_t{bits} + base + abs_shift
+        << "; B + M + |S| must be at most 30";
   }
   return msg.str();
 }
