@@ -8,7 +8,7 @@
 #
 #   BANKLAB_ASAN_DIR       build folder for the sanitized core suites (default: build-asan)
 #   BANKLAB_FUZZ_DIR       build folder for the fuzz target (default: build-fuzz)
-#   BANKLAB_FUZZ_RUNS      inputs each bounded run tries (default: 100000, about a minute on 2
+#   BANKLAB_FUZZ_RUNS      inputs each bounded run tries (default: 20000; scripts/fuzz.sh runs longer)
 #                          busy cores)
 #   BANKLAB_FUZZ_SEED      its seed (default: 1)
 set -euo pipefail
@@ -17,7 +17,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"  # banklab_include_args
 root=$BANKLAB_ROOT
 asan_dir=${BANKLAB_ASAN_DIR:-$root/build-asan}
 fuzz_dir=${BANKLAB_FUZZ_DIR:-$root/build-fuzz}
-fuzz_runs=${BANKLAB_FUZZ_RUNS:-100000}
+fuzz_runs=${BANKLAB_FUZZ_RUNS:-20000}
 fuzz_seed=${BANKLAB_FUZZ_SEED:-1}
 jobs=$(nproc)
 

@@ -653,6 +653,9 @@ RowAlignment row_alignment(const TileLayout& t, int width) {
   for (int row = 0; row < t.rows; ++row)
     (row % r.period == 0 ? r.aligned : r.misaligned).push_back(row);
   r.aligning_pad = t.pad;
+  // A width of at most 16 bytes is reached within 16 more elements of pad; a wider (invalid)
+  // width asked for by an analysis that failed gets no suggestion rather than a long search.
+  if (width > 16) return r;
   while (width > 0 && std::int64_t{t.cols + r.aligning_pad} * t.elem_bytes() % width != 0)
     ++r.aligning_pad;
   return r;
