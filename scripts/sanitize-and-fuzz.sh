@@ -9,7 +9,6 @@
 #   BANKLAB_ASAN_DIR       build folder for the sanitized core suites (default: build-asan)
 #   BANKLAB_FUZZ_DIR       build folder for the fuzz target (default: build-fuzz)
 #   BANKLAB_FUZZ_RUNS      inputs each bounded run tries (default: 20000; scripts/fuzz.sh runs longer)
-#                          busy cores)
 #   BANKLAB_FUZZ_SEED      its seed (default: 1)
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"  # banklab_include_args
