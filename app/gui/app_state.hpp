@@ -27,6 +27,7 @@
 #include "derived.hpp"
 #include "draw_queue.hpp"
 #include "drill_panel.hpp"
+#include "file_chooser.hpp"
 #include "geometry.hpp"
 #include "lesson_mode.hpp"
 #include "settings.hpp"
@@ -61,6 +62,42 @@ struct Views {
   bool cuda = true;  // the CUDA statement behind the scenario on screen (ui_cuda.cpp)
 };
 
+// A PNG of one view (or of the comparison), asked for by File > Export PNG and drawn by
+// export_png() (offscreen.hpp) after the frame that asked: at its own size, not the window's.
+struct PngExport {
+  StageView view = StageView::banks;
+  int width = 1920, height = 1080;
+  std::string path;
+};
+
+// What the File menu's chooser was opened for: the export, save or open it confirms.
+enum class FileAction : std::uint8_t {
+  png,
+  svg_banks,
+  svg_lanes,
+  svg_tile,
+  lanes_csv,
+  lanes_markdown,
+  derivation_markdown,
+  save_scenario,
+  open_scenario,
+};
+
+// An exported picture's size in pixels: from kMinExportSize up to kMaxExportSize each way (an
+// 8192 x 8192 RGBA image is 256 MiB to read back).
+inline constexpr int kMinExportSize[2] = {320, 240};
+inline constexpr int kMaxExportSize = 8192;
+
+struct FileMenu {
+  FileChooser chooser;
+  FileAction action = FileAction::png;
+  StageView png_view = StageView::banks;  // what Export PNG draws
+  int size[2] = {1920, 1080};             // of an exported picture, in pixels
+  std::string size_note;                  // the size asked for was out of range: what it became
+  std::string status;                     // what the last action wrote, or why it could not
+  bool failed = false;                    // status is an error
+};
+
 struct UserChoices {
   Scenario scenario;
   int preset = -1;           // index in presets() of the lesson last loaded; -1 before the first
@@ -73,12 +110,7 @@ struct UserChoices {
   bool tile_physical = false;  // tile view: where elements are stored, not where they belong
   SolvePanel solve;            // the Solve window: families ticked, its ranking, its preview
   Stage stage;                 // presentation mode, comparisons (stage.hpp, ui_stage.cpp)
-  // File menu: where exports and saved scenarios go (NAME-banks.svg, NAME.scenario, ...), what
-  // to open, and what the last action did.
-  std::string file_name = "banklab";
-  std::string open_path;
-  std::string file_status;
-  int svg_size[2] = {1920, 1080};
+  FileMenu files;              // the File menu's chooser, export size and last result
 };
 
 struct FrameOutput {
@@ -109,6 +141,10 @@ struct AppState {
   Resources res;
   std::unique_ptr<GpuPanel> gpu;  // the GPU window: its runs, measurement and worker thread
   DrillPanel drill;               // the Drill window: its session and the answer being typed
+
+  std::optional<PngExport> png_export;  // asked for this frame, drawn before the next
+  // While export_png() draws: the view it draws, alone, filling the frame (draw_app()).
+  std::optional<StageView> exporting;
 
   int hovered_lane = -1;      // the lane under the mouse last frame, highlighted everywhere
   bool reset_layout = false;  // View > Reset layout: default positions again this frame

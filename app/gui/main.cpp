@@ -15,7 +15,6 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -33,9 +32,9 @@
 #include "file_io.hpp"
 #include "fonts.hpp"
 #include "gl_renderer.hpp"
-#include "gl_target.hpp"
 #include "gpu_panel.hpp"
 #include "imgui_ini.hpp"
+#include "offscreen.hpp"
 #include "options.hpp"
 #include "settings.hpp"
 #include "ui.hpp"
@@ -268,7 +267,7 @@ void init_drawing(Gui& g, AppState& state, const std::optional<std::filesystem::
 }
 
 // One frame: ImGui's new frame, the app, ImGui's render, our GL programs and ImGui's draw data
-// into the window's framebuffer or the offscreen target.
+// into the window's framebuffer or the offscreen target (offscreen.hpp).
 void render_frame(Gui& g, AppState& state) {
   namespace gui = banklab::gui;
   ImGuiIO& io = ImGui::GetIO();
@@ -280,37 +279,20 @@ void render_frame(Gui& g, AppState& state) {
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }
   nearest_font_filtering(io, g.filtered_font_texture);
-  ImGui_ImplGlfw_NewFrame();
   if (g.offscreen) {
-    io.DisplaySize = ImVec2(static_cast<float>(g.size.width), static_cast<float>(g.size.height));
-    io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
-    // A screenshot is a function of its options alone: a fixed 60 Hz clock (a loaded machine's
-    // long frames must not advance an animation further) and no pointer (the X server's focus
-    // and pointer are shared with whatever else runs on the display).
-    io.DeltaTime = 1.0f / 60.0f;
-    io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-    for (bool& down : io.MouseDown) down = false;
-  }
-  ImGui::NewFrame();
-  gui::draw_app(state);
-  ImGui::Render();
-
-  const gui::Palette& pal = gui::palette(state.user.settings.theme);
-  float scale = ImGui::GetFontSize() / gui::kBaseFontPixels;
-  g.renderer.upload(state.frame.draw, pal, std::max(6.0f, 8.0f * scale), 2.0f * scale);
-  int fb_w = g.size.width, fb_h = g.size.height;
-  if (g.offscreen) {
-    g.target.bind();
+    gui::offscreen_frame(state, g.renderer, g.target);
   } else {
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    gui::draw_app(state);
+    ImGui::Render();
+    gui::upload_frame(state, g.renderer);
+    int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(g.window, &fb_w, &fb_h);
+    if (g.timed) g.gpu_timer.begin();
+    gui::present_frame(state, fb_w, fb_h);
+    if (g.timed) g.gpu_timer.end();
   }
-  if (g.timed) g.gpu_timer.begin();
-  glViewport(0, 0, fb_w, fb_h);
-  ImVec4 bg = ImGui::ColorConvertU32ToFloat4(pal.background);
-  glClearColor(bg.x, bg.y, bg.z, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  if (g.timed) g.gpu_timer.end();
   ++g.frames;
 }
 
@@ -350,6 +332,7 @@ int run_interactive(Gui& g, AppState& state) {
     }
     render_frame(g, state);
     glfwSwapBuffers(g.window);
+    banklab::gui::export_png(state, g.renderer);  // File > Export PNG asked in that frame
     if (ImGui::GetIO().WantSaveIniSettings && !g.ini_path.empty()) save_layout(g);
   }
   return 0;
@@ -377,8 +360,7 @@ int run_screenshot(Gui& g, AppState& state, const banklab::gui::Options& opt) {
       continue;
     }
     // settled() became true in this frame's poll, before the window was drawn: it is shown.
-    std::vector<unsigned char> pixels = g.target.read_rgba();
-    std::string problem = gui::write_png(*opt.screenshot, g.size.width, g.size.height, pixels);
+    std::string problem = gui::save_png(g.target, *opt.screenshot);
     if (problem.empty() && opt.geometry) {
       banklab::Expected<bool> written = banklab::cli::write_file_atomically(
           *opt.geometry, gui::geometry_json(state.frame.geometry, 1.0f));
@@ -416,9 +398,7 @@ int run_export(Gui& g, AppState& state, const std::filesystem::path& dir) {
     char name[64];
     std::snprintf(name, sizeof name, "-%02zu.png", i + 1);
     images.push_back(lesson.name + name);
-    std::vector<unsigned char> pixels = g.target.read_rgba();
-    std::string problem =
-        gui::write_png((dir / images.back()).string(), g.size.width, g.size.height, pixels);
+    std::string problem = gui::save_png(g.target, (dir / images.back()).string());
     if (!problem.empty()) {
       std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
       return 1;

@@ -19,6 +19,12 @@ std::string_view trim(std::string_view s) {
   return s.substr(b, e - b + 1);
 }
 
+// A folder the file reads back as itself: absolute, no line break, no space at either end.
+bool keepable_folder(std::string_view folder) {
+  return folder.starts_with('/') && folder.find_first_of("\r\n") == std::string_view::npos &&
+         trim(folder) == folder;
+}
+
 }  // namespace
 
 std::optional<std::filesystem::path> config_dir(const char* xdg_config_home, const char* home) {
@@ -119,6 +125,13 @@ ParsedSettings parse_settings(std::string_view text) {
       } else {
         out.warnings.push_back(where + "no preset named '" + std::string(value) + "'");
       }
+    } else if (key == "folder") {
+      if (keepable_folder(value)) {
+        out.settings.folder = value;
+      } else {
+        out.warnings.push_back(where + "folder is an absolute path, got '" + std::string(value) +
+                               "'");
+      }
     } else if (key.starts_with(kDrillPrefix)) {
       std::string why = read_drill_key(out.settings.drill, key.substr(kDrillPrefix.size()), value);
       if (!why.empty()) out.warnings.push_back(where + why);
@@ -145,6 +158,7 @@ std::string format_settings(const Settings& s) {
      << "palette = " << scheme_name(s.scheme) << "\n"
      << "zoom = " << s.zoom << "\n";
   if (!s.preset.empty()) os << "preset = " << s.preset << "\n";
+  if (keepable_folder(s.folder)) os << "folder = " << s.folder << "\n";
   if (s.drill != DrillRecord{}) {
     os << "drill_level = " << level_name(s.drill.level) << "\n"
        << "drill_right = " << s.drill.right << "\n"

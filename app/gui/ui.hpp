@@ -29,8 +29,16 @@ void cycle_stage_view(AppState& s);  // banks -> lanes -> tile (not in a compari
 // What the stage shows, laid out in `area` (also what File > Export writes as SVG).
 figures::FigureStyle stage_style(const AppState& s, float height);
 figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyle st);
-// The File menu's items: export, save and open (ui_file.cpp).
+// The File menu's items (export, save, open), the file chooser they open and what it confirms,
+// and the last result, for the menu bar (ui_file.cpp).
 void file_menu(AppState& s);
+void draw_file_dialog(AppState& s);
+void file_status(const AppState& s);
+// The view (or the comparison) as File > Export writes it: laid out for width x height, in the
+// theme and palette on screen, every wavefront served. draw_export_page() draws it over the
+// whole frame: what export_png() renders.
+figures::Figure export_figure(AppState& s, StageView view, float width, float height);
+void draw_export_page(AppState& s, StageView view);
 void draw_drill(AppState& s, Interaction& io);  // ui_drill.cpp
 void draw_code(AppState& s, Interaction& io);   // ui_code.cpp
 

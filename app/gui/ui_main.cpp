@@ -181,6 +181,7 @@ float menu_bar(AppState& s) {
     ImGui::MenuItem("Shortcuts and colours", "F1", &s.user.views.help);
     ImGui::EndMenu();
   }
+  file_status(s);
   if (s.user.preset >= 0) {
     const Preset& p = presets()[s.user.preset];
     ImGui::TextDisabled("  %s%s: %s", std::string(p.name).c_str(),
@@ -266,8 +267,9 @@ void apply_action(AppState& s, Action a) {
 
 void handle_shortcuts(AppState& s) {
   const ImGuiIO& io = ImGui::GetIO();
-  // Typing offsets or a tile size must not step the animation.
-  if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeySuper) return;
+  // Typing offsets or a tile size must not step the animation, nor keys meant for the file
+  // chooser change what it saves.
+  if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeySuper || file_chooser_open()) return;
   for (const Shortcut& k : kShortcuts) {
     if (ImGui::IsKeyPressed(k.key)) apply_action(s, k.action);
   }
@@ -335,11 +337,16 @@ void apply_interaction(AppState& s, Interaction& io) {
 void draw_app(AppState& s) {
   ImGuiIO& imgui = ImGui::GetIO();
   s.frame.draw.begin_frame();
+  if (s.exporting) {  // export_png()'s frames: the exported view alone, nothing moves
+    draw_export_page(s, *s.exporting);
+    return;
+  }
   handle_shortcuts(s);
   advance_time(s, imgui.DeltaTime);
   refresh(s);
 
   float menu_height = menu_bar(s);
+  draw_file_dialog(s);
   PanelLayout l = default_layout(imgui.DisplaySize, menu_height, ui_scale(), in_lesson(s));
   // A panel that is closed this frame leaves no stale cells: the geometry starts empty.
   Interaction io{&s.frame.draw};

@@ -42,6 +42,19 @@ std::vector<std::string> duplicate_ids(const std::vector<Item>& items) {
   return out;
 }
 
+ImGuiID widget_id(std::initializer_list<IdPart> path) {
+  ImGuiID id = 0;
+  for (const IdPart& part : path) {
+    if (const char* const* label = std::get_if<const char*>(&part)) {
+      id = ImHashStr(*label, 0, id);
+    } else {
+      const int n = std::get<int>(part);
+      id = ImHashData(&n, sizeof n, id);
+    }
+  }
+  return id;
+}
+
 Driver::Driver(ImVec2 display) {
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = display;
@@ -102,6 +115,33 @@ void Driver::settle(AppState& s) {
   GImGui->OpenPopupStack.resize(0);
   frame(s);
   frame(s);
+}
+
+bool Driver::click(AppState& s, std::initializer_list<IdPart> path) {
+  const ImGuiID id = widget_id(path);
+  for (const Item& i : frame(s)) {
+    if (i.id == id && i.visible) {
+      click(s, i.centre());
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Driver::menu(AppState& s, const char* menu, const char* item) {
+  // ImGui 1.86: a menu bar pushes "##menubar"; the first menu's window is "##Menu_00".
+  return click(s, {"##MainMenuBar", "##menubar", menu}) && click(s, {"##Menu_00", item});
+}
+
+bool Driver::replace_text(AppState& s, std::initializer_list<IdPart> path,
+                          const std::string& text) {
+  if (!click(s, path)) return false;
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeyCtrl = true;
+  key(s, GLFW_KEY_A);
+  io.KeyCtrl = false;
+  type(s, text);
+  return true;
 }
 
 }  // namespace banklab::gui::test

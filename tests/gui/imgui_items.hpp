@@ -13,8 +13,10 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <initializer_list>
 #include <map>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "app_state.hpp"
@@ -40,6 +42,11 @@ std::vector<Item>& recorded_items();
 // once in one frame of `items`; empty when every ID is unique.
 std::vector<std::string> duplicate_ids(const std::vector<Item>& items);
 
+// A widget's ID as ImGui computes it: the window's name, then the labels and integers pushed
+// (PushID) down to the widget's own label, e.g. {"##MainMenuBar", "##menubar", "File"}.
+using IdPart = std::variant<const char*, int>;
+ImGuiID widget_id(std::initializer_list<IdPart> path);
+
 // Drives draw_app() with synthetic input, one frame per call.
 class Driver {
  public:
@@ -51,6 +58,12 @@ class Driver {
   void key(AppState& s, int glfw_key);              // press, frame, release, frame
   void type(AppState& s, const std::string& text);  // characters, one frame
   void settle(AppState& s);                         // mouse away, nothing active, popups closed
+  // Clicks the visible widget of that ID (widget_id()); false when this frame has none.
+  bool click(AppState& s, std::initializer_list<IdPart> path);
+  // Clicks the main menu bar's menu, then its item.
+  bool menu(AppState& s, const char* menu, const char* item);
+  // Clicks the text field, selects its text (Ctrl+A) and types over it.
+  bool replace_text(AppState& s, std::initializer_list<IdPart> path, const std::string& text);
 
  private:
   HeadlessImGui imgui_;

@@ -164,7 +164,7 @@ TEST_CASE("settings live under XDG_CONFIG_HOME, else ~/.config, and survive a ro
     CHECK_FALSE(config_dir(nullptr, "not/absolute").has_value());
   }
   SUBCASE("format then parse gives the same settings") {
-    Settings s{Theme::light, 1.375f, "bf16-pad2", {}, {}, Scheme::colour_blind};
+    Settings s{Theme::light, 1.375f, "bf16-pad2", {}, {}, Scheme::colour_blind, "/home/u/slides"};
     ParsedSettings back = parse_settings(format_settings(s));
     CHECK(back.warnings.empty());
     CHECK(back.settings == s);
@@ -186,7 +186,7 @@ TEST_CASE("settings live under XDG_CONFIG_HOME, else ~/.config, and survive a ro
     auto dir = std::filesystem::temp_directory_path() /
                ("banklab-gui-settings-" + std::to_string(::getpid()));
     auto file = dir / "sub" / kSettingsFileName;
-    Settings s{Theme::light, 2.0f, "fp32-xor", {}, {}};
+    Settings s{Theme::light, 2.0f, "fp32-xor", {}, {}, Scheme::standard, "/tmp"};
     CHECK(save_settings(file, s).empty());
     ParsedSettings back = load_settings(file);
     CHECK(back.warnings.empty());

@@ -26,12 +26,15 @@
 #include "embedded_shaders.hpp"
 #include "gl_program.hpp"
 #include "gl_renderer.hpp"
+#include "gl_test_window.hpp"
 #include "palette.hpp"
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
 using namespace banklab;
 using namespace banklab::gui;
+using banklab::gui::test::hidden_gl_window;
+using banklab::gui::test::init_glfw_patiently;
 namespace fs = std::filesystem;
 
 namespace {
@@ -103,16 +106,6 @@ Rgb bank_cell(const Shot& s, int row, int col) {
   double x = g["x"].get<double>() + g["pitch_x"].get<double>() * col + 1.5;
   double y = g["y"].get<double>() + g["pitch_y"].get<double>() * row + 1.5;
   return s.image.at(x, y);
-}
-
-// glfwInit(), retried for up to 30 s: an X server busy with a large screenshot on a loaded
-// machine has refused a connection now and then ("X11: Failed to open display").
-bool init_glfw_patiently() {
-  for (int i = 0; i < 300; ++i) {
-    if (glfwInit()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  return false;
 }
 
 void require_display() {
@@ -254,15 +247,8 @@ TEST_CASE("the embedded GLSL programs build, and a broken one reports the driver
   glfwSetErrorCallback([](int code, const char* text) {
     MESSAGE("GLFW error " << code << ": " << std::string(text));
   });
-  REQUIRE(init_glfw_patiently());
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-  GLFWwindow* window = glfwCreateWindow(64, 64, "shader test", nullptr, nullptr);
+  GLFWwindow* window = hidden_gl_window("shader test");
   REQUIRE(window != nullptr);
-  glfwMakeContextCurrent(window);
 
   SUBCASE("every program of shaders/ compiles and links") {
     CHECK(embedded_shaders().size() == 6);
