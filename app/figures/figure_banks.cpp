@@ -155,6 +155,20 @@ void add_cell_labels(Figure& f, const Analysis& a, const BankGrid& g, const Figu
   }
 }
 
+// The room beside the grid: row names on the left ("wf 12"; in brief "12") and, with several
+// phases, phase names on the right ("phase 1"; in brief "ph 1").
+struct Margins {
+  float left = 0, right = 0;
+  bool brief = false;
+};
+
+Margins margins(float font, bool several_phases, bool brief) {
+  return Margins{
+      text_width(brief ? "00" : "wf 00", font) + font * 0.5f,
+      several_phases ? text_width(brief ? "ph 0" : "phase 0", font) + font * 0.5f : font * 0.3f,
+      brief};
+}
+
 }  // namespace
 
 Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
@@ -168,23 +182,40 @@ Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
   const bool several_phases = a.phases.size() > 1;
   std::vector<LegendItem> items = {
       {p.cell_served, Fill::solid, "served"},
-      {p.cell_conflict, Fill::solid, "conflict: bank busy in several rows"},
+      {p.cell_conflict, Fill::solid, "conflict: bank busy in several rows", false, "conflict"},
       {p.cell_broadcast, Fill::striped,
-       is_load(a.access.op) ? "lanes share a word (broadcast)" : "lanes write one word (merged)"},
+       is_load(a.access.op) ? "lanes share a word (broadcast)" : "lanes write one word (merged)",
+       false, is_load(a.access.op) ? "broadcast" : "merged"},
       {p.ideal_line, Fill::solid, "ideal", true}};
-  if (several_phases) items.push_back({p.phase_line, Fill::solid, "phase boundary", true});
-  Figure key;
-  const float legend_h = legend(key, items, 0, 0, area.width(), font, p);
-
+  if (several_phases) items.push_back({p.phase_line, Fill::solid, "phase boundary", true, "phase"});
   const float header_h = std::floor(font * 1.3f);
-  const float label_w = text_width("wf 00", font) + font * 0.5f;
-  const float right_w = several_phases ? text_width("phase 0", font) + font * 0.5f : font * 0.3f;
-  const float avail_w = area.width() - label_w - right_w;
-  const float avail_h = area.height() - header_h - legend_h - font * 0.4f;
   BankGrid g;
   g.rows = std::max(1, a.wavefront_count());
-  g.pitch_x = std::min(font * 3.0f, std::max(avail_w, 0.0f) / 32.0f);
-  g.pitch_y = std::min(font * 2.7f, std::max(avail_h, 0.0f) / static_cast<float>(g.rows));
+  auto row_pitch = [&](float legend_h) {
+    const float avail_h = area.height() - header_h - legend_h - font * 0.4f;
+    return std::min(font * 2.7f, std::max(avail_h, 0.0f) / static_cast<float>(g.rows));
+  };
+  // The legend in brief ("conflict") where its full texts would take pixels from the rows.
+  Figure scratch, key;
+  const bool brief =
+      std::floor(row_pitch(legend(scratch, items, 0, 0, area.width(), font, p, true))) >
+      std::floor(row_pitch(legend(scratch, items, 0, 0, area.width(), font, p)));
+  const float legend_h = legend(key, items, 0, 0, area.width(), font, p, brief);
+  g.pitch_y = row_pitch(legend_h);
+  // The names in brief where the full ones would leave the lane numbers a smaller font.
+  auto pitch_x = [&](const Margins& m) {
+    return std::min(font * 3.0f, std::max(area.width() - m.left - m.right, 0.0f) / 32.0f);
+  };
+  auto lane_font = [&](const Margins& m) {
+    return fit_font("31", font, std::floor(pitch_x(m)) - 1.0f, std::floor(g.pitch_y) - 1.0f);
+  };
+  Margins m = margins(font, several_phases, false);
+  if (lane_font(margins(font, several_phases, true)) > lane_font(m)) {
+    m = margins(font, several_phases, true);
+  }
+  const float label_w = m.left, right_w = m.right;
+  const float avail_w = area.width() - label_w - right_w;
+  g.pitch_x = pitch_x(m);
   if (g.pitch_x >= 4) g.pitch_x = std::floor(g.pitch_x);
   if (g.pitch_y >= 4) g.pitch_y = std::floor(g.pitch_y);
   g.gap = g.pitch_x >= 6 && g.pitch_y >= 6 ? std::max(1.0f, std::floor(font / 8.0f)) : 0.0f;
@@ -208,7 +239,7 @@ Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
                                Box{c.x0, area.y0, c.x1, area.y0 + header_h}, Role::bank_label, b));
   }
   const float row_h = g.pitch_y - g.gap;
-  const bool long_names = fit_font("wf 00", font, label_w - 2, row_h) >= st.min_font;
+  const bool long_names = !m.brief && fit_font("wf 00", font, label_w - 2, row_h) >= st.min_font;
   const float row_font = fit_font(long_names ? "wf 00" : "00", font, label_w - 2, row_h);
   for (int w = 0; w < g.rows; ++w) {
     const Box c = g.cell(w, 0);
@@ -220,9 +251,9 @@ Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
     const Phase& ph = a.phases[i];
     if (ph.wavefront_count == 0) continue;
     const float size = std::min(font, std::max(row_h, st.min_font));
-    f.labels.push_back(at("phase " + std::to_string(i), size, p.phase_line, g.right() + font * 0.4f,
-                          g.cell(ph.first_wavefront, 0).y0, Role::phase_label,
-                          static_cast<int>(i)));
+    f.labels.push_back(at(std::string(m.brief ? "ph " : "phase ") + std::to_string(i), size,
+                          p.phase_line, g.right() + font * 0.4f, g.cell(ph.first_wavefront, 0).y0,
+                          Role::phase_label, static_cast<int>(i)));
   }
   add_cell_labels(f, a, g, st);
   append(f, key, area.x0, g.bottom() + font * 0.4f);

@@ -118,26 +118,28 @@ Rgba status_colour(const Palette& p, Status s) {
 }
 
 float legend(Figure& f, const std::vector<LegendItem>& items, float x, float y, float width,
-             float font, const Palette& p) {
+             float font, const Palette& p, bool brief) {
   const float box = std::floor(font * 0.8f);
   const float gap = std::floor(font * 1.2f);
+  auto sample = [&](const LegendItem& it) { return it.line ? box * 1.6f : box; };
   float cx = x;
   float cy = y;
-  for (const LegendItem& it : items) {
-    const float sample = it.line ? box * 1.6f : box;
-    const float need = sample + font * 0.4f + text_width(it.text, font);
+  for (const LegendItem& item : items) {
+    LegendItem it = item;
+    if (brief && !it.brief.empty()) it.text = it.brief;
+    const float need = sample(it) + font * 0.4f + text_width(it.text, font);
     if (cx > x && cx + need > x + width) {
       cx = x;
       cy += font * 1.4f;
     }
     const float top = cy + (font - box) * 0.5f;
     if (it.line) {
-      f.lines.push_back(Line{cx, top + box * 0.5f, cx + sample, top + box * 0.5f,
+      f.lines.push_back(Line{cx, top + box * 0.5f, cx + sample(it), top + box * 0.5f,
                              std::max(2.0f, font / 6.0f), it.colour, Role::legend, -1});
     } else {
       f.rects.push_back(Rect{Box{cx, top, cx + box, top + box}, it.colour, it.fill, Role::legend});
     }
-    f.labels.push_back(at(it.text, font, p.text, cx + sample + font * 0.4f, cy, Role::legend));
+    f.labels.push_back(at(it.text, font, p.text, cx + sample(it) + font * 0.4f, cy, Role::legend));
     cx += need + gap;
   }
   return cy + font * 1.4f - y;

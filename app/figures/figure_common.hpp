@@ -35,9 +35,12 @@ struct LegendItem {
   Rgba colour;
   Fill fill;
   std::string text;
-  bool line = false;  // a line sample instead of a swatch
+  bool line = false;    // a line sample instead of a swatch
+  std::string brief{};  // said instead where room is short ("conflict"); empty: the text
 };
+// Lays the items out in rows across `width` from (x, y), each in its brief text (where it has
+// one) when `brief`; returns the height taken.
 float legend(Figure& f, const std::vector<LegendItem>& items, float x, float y, float width,
-             float font, const Palette& p);
+             float font, const Palette& p, bool brief = false);
 
 }  // namespace banklab::figures::detail

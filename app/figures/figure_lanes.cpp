@@ -107,22 +107,29 @@ Figure lane_figure(const Analysis& a, Box area, const FigureStyle& st) {
 
   const std::vector<LegendItem> items = {
       {p.cell_served, Fill::solid, "served", true},
-      {p.cell_conflict, Fill::solid, "conflict: bank holds several words", true},
+      {p.cell_conflict, Fill::solid, "conflict: bank holds several words", true, "conflict"},
       {p.cell_broadcast, Fill::solid,
        is_load(a.access.op) ? "lanes share one word (broadcast)" : "lanes write one word (merged)",
-       true}};
-  Figure key;
-  const float legend_h = legend(key, items, 0, 0, area.width(), font, p);
-
+       true, is_load(a.access.op) ? "broadcast" : "merged"}};
   LaneRows g;
   const float caption_h = std::floor(font * 1.3f);
-  g.pitch = std::floor(area.width() / 32.0f);
-  g.gap = std::max(1.0f, std::floor(g.pitch * 0.12f));
-  g.left = area.x0 + std::floor((area.width() - g.pitch * 32.0f) * 0.5f);
   g.box_h = std::floor(std::min(font * 1.5f, area.height() * 0.12f));
+  g.wave_h = std::floor(std::min(font, g.box_h));
+  // The legend in brief ("conflict") where its full texts would leave the lines under two
+  // lines of text.
+  Figure key;
+  const float rows_h = 2.0f * caption_h + 2.0f * g.box_h + g.wave_h + 4.0f;
+  float legend_h = legend(key, items, 0, 0, area.width(), font, p);
+  if (area.height() - rows_h - legend_h < 2.0f * font) {
+    key = Figure{};
+    legend_h = legend(key, items, 0, 0, area.width(), font, p, true);
+  }
+  g.pitch = std::floor(area.width() / 32.0f);
+  // One pixel between boxes up to 19 px: a 17 px pitch keeps 16 px, room for "31" at 11 px.
+  g.gap = std::max(1.0f, std::floor(g.pitch * 0.1f));
+  g.left = area.x0 + std::floor((area.width() - g.pitch * 32.0f) * 0.5f);
   g.lane_top = area.y0 + caption_h;
   g.wave_top = g.lane_top + g.box_h + 2.0f;
-  g.wave_h = std::floor(std::min(font, g.box_h));
   g.line_top = g.wave_top + g.wave_h + 2.0f;
   g.bank_top = area.y1 - legend_h - caption_h - g.box_h;
 

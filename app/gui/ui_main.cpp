@@ -282,7 +282,10 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   float left = std::clamp(display.x * 0.2f, 270.0f * scale, 420.0f * scale);
   left = std::min(left, display.x * 0.4f);
   float right = display.x - left;
-  float upper = std::floor(h * 0.6f);
+  // The bank view's 32 wavefront rows of 12 px (cell labels of 11 px) and its step bar,
+  // verdict, bank numbers and legend, as far as the lane map keeps its own minimum below.
+  constexpr float kBanksNeed = 32 * 12 + 150, kLanesNeed = 165;
+  float upper = std::floor(std::clamp(kBanksNeed * scale, h * 0.6f, h - kLanesNeed * scale));
   // A lesson's text needs the room; the controls still show the step's scenario below it.
   float presets_h = std::floor(h * (lesson ? 0.62f : 0.36f));
   l.presets_pos = ImVec2(0, top);
@@ -297,8 +300,9 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   l.arithmetic_size = ImVec2(right - banks_w, arithmetic_h);
   l.cuda_pos = ImVec2(left + banks_w, top + arithmetic_h);
   l.cuda_size = ImVec2(right - banks_w, upper - arithmetic_h);
-  float lanes_w = std::floor(right * 0.42f);  // 32 lane boxes of 12 px or more at 1280 wide
-  float code_w = std::floor(right * 0.26f);
+  // 32 lane boxes of 17 px (lane numbers of 11 px), as far as the code and tile keep 200 px.
+  float lanes_w = std::floor(std::clamp(580.0f * scale, right * 0.42f, right - 400.0f * scale));
+  float code_w = std::floor((right - lanes_w) * 0.45f);
   l.lanes_pos = ImVec2(left, top + upper);
   l.lanes_size = ImVec2(lanes_w, h - upper);
   l.code_pos = ImVec2(left + lanes_w, top + upper);

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -300,6 +301,29 @@ std::vector<nlohmann::json> labels_inside(const Shot& s, const std::string& role
   return out;
 }
 
+// At 1280x720 a lane number a student must read from the back of a room is 11 px or more: one
+// lane in a bank view cell (a broadcast's "x32" or "0-31" may be smaller: three or four
+// characters in a cell of one) and a lane box of the lane map (its cells are the geometry's
+// lane_boxes; the tile's numbers are not).
+constexpr double kReadablePixels = 11.0;
+
+void check_readable_lanes(const Shot& s) {
+  for (const nlohmann::json& l : labels_inside(s, "cell_label")) {
+    if (l["text"].get<std::string>().size() > 2) continue;
+    CAPTURE(l.dump());
+    CHECK(l["size"].get<double>() >= kReadablePixels);
+  }
+  const nlohmann::json& boxes = s.geometry["lane_boxes"];
+  int lane_map = 0;
+  for (const nlohmann::json& l : labels_inside(s, "lane_label")) {
+    if (std::find(boxes.begin(), boxes.end(), l["cell"]) == boxes.end()) continue;
+    CAPTURE(l.dump());
+    CHECK(l["size"].get<double>() >= kReadablePixels);
+    ++lane_map;
+  }
+  CHECK(lane_map == 32);
+}
+
 // Each of 0..31 exactly `times` times among the labels.
 void check_each_number(const std::vector<nlohmann::json>& labels, int times) {
   std::vector<int> seen(32, 0);
@@ -342,6 +366,7 @@ TEST_CASE("at 1280x720 and 1600x900, both themes, every bank and lane label is d
         int served = 0;
         for (const Wavefront& wf : a.wavefronts) served += wf.banks_used();
         CHECK(labels_inside(s, "cell_label").size() == static_cast<std::size_t>(served));
+        if (std::string_view(size) == "1280x720") check_readable_lanes(s);
         // Red only for a conflict: no served cell of a conflict-free access is the conflict
         // colour; the legend names the conflict colour either way.
         if (a.bank_conflicts() == 0) {
