@@ -34,7 +34,7 @@ struct FileItem {
 };
 
 constexpr FileItem kItems[] = {
-    {FileAction::png, "Export PNG", "-banks.png", ".png"},
+    {FileAction::png, "Export PNG", "", ".png"},  // its name follows the view (png_name())
     {FileAction::svg_banks, "Export bank view as SVG", "-banks.svg", ".svg"},
     {FileAction::svg_lanes, "Export lane map as SVG", "-lanes.svg", ".svg"},
     {FileAction::svg_tile, "Export tile as SVG", "-tile.svg", ".svg"},
@@ -89,10 +89,19 @@ void size_fields(FileMenu& f) {
   if (!f.size_note.empty()) ImGui::TextWrapped("%s", f.size_note.c_str());
 }
 
+// The name Export PNG offers for a view: banklab-banks.png, banklab-lanes.png, ...
+std::string png_name(StageView v) {
+  return v == StageView::lanes  ? "banklab-lanes.png"
+         : v == StageView::tile ? "banklab-tile.png"
+                                : "banklab-banks.png";
+}
+
 // Export PNG's choice of view: the stage's views, the tile only for the scenario on screen.
+// The name offered follows the view until the user types another.
 void png_fields(AppState& s) {
   FileMenu& f = s.user.files;
   const bool tile = !comparing(s) && s.derived.tile_error.empty();
+  const StageView before = f.png_view;
   if (f.png_view == StageView::tile && !tile) f.png_view = StageView::banks;
   ImGui::TextUnformatted(comparing(s) ? "the comparison:" : "the view:");
   ImGui::SameLine();
@@ -106,6 +115,9 @@ void png_fields(AppState& s) {
   if (tile) {
     ImGui::SameLine();
     if (ImGui::RadioButton("tile", f.png_view == StageView::tile)) f.png_view = StageView::tile;
+  }
+  if (f.png_view != before && f.chooser.name == png_name(before)) {
+    f.chooser.name = png_name(f.png_view);
   }
   size_fields(f);
 }
@@ -178,8 +190,10 @@ void menu_item(AppState& s, FileAction a, const char* label, bool enabled) {
   if (a == FileAction::png) f.png_view = comparing(s) ? s.user.stage.view : StageView::banks;
   const auto mode =
       a == FileAction::open_scenario ? FileChooser::Mode::open : FileChooser::Mode::save;
-  f.chooser.open(mode, it.title, it.extension, start_folder(s.user.settings.folder),
-                 a == FileAction::open_scenario ? "" : std::string("banklab") + it.suffix);
+  const std::string name = a == FileAction::open_scenario ? ""
+                           : a == FileAction::png         ? png_name(f.png_view)
+                                                          : std::string("banklab") + it.suffix;
+  f.chooser.open(mode, it.title, it.extension, start_folder(s.user.settings.folder), name);
 }
 
 }  // namespace

@@ -161,6 +161,10 @@ TEST_CASE("File > Export PNG writes the view at the size typed, not the window's
 TEST_CASE("a PNG size out of range is clamped with a note, and the window's size is untouched") {
   GlApp app;
   REQUIRE(app.d.menu(app.s, "File", kExportPng));
+  CHECK(app.s.user.files.chooser.name == "banklab-banks.png");
+  REQUIRE(app.d.click(app.s, {kChooser, "lane map"}));  // the name offered follows the view
+  CHECK(app.s.user.files.png_view == StageView::lanes);
+  CHECK(app.s.user.files.chooser.name == "banklab-lanes.png");
   REQUIRE(app.d.replace_text(app.s, {kChooser, "size in pixels", 0, ""}, "99999"));
   app.d.frame(app.s);
   CHECK(app.s.user.files.size[0] == kMaxExportSize);
