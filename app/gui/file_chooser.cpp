@@ -187,7 +187,8 @@ std::optional<fs::path> draw_file_chooser(FileChooser& c, ImU32 error_colour,
     chosen = confirm(c);
   }
   ImGui::SameLine();
-  const bool cancelled = ImGui::Button("Cancel");
+  const bool cancelled =
+      ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
   if (!c.message.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, error_colour);
     ImGui::TextWrapped("%s", c.message.c_str());

@@ -187,7 +187,10 @@ void menu_item(AppState& s, FileAction a, const char* label, bool enabled) {
   const FileItem& it = item(a);
   f.action = a;
   f.size_note.clear();
-  if (a == FileAction::png) f.png_view = comparing(s) ? s.user.stage.view : StageView::banks;
+  // The view on the stage (presentation or comparison), else the bank view.
+  if (a == FileAction::png) {
+    f.png_view = comparing(s) || s.user.stage.presenting ? s.user.stage.view : StageView::banks;
+  }
   const auto mode =
       a == FileAction::open_scenario ? FileChooser::Mode::open : FileChooser::Mode::save;
   const std::string name = a == FileAction::open_scenario ? ""

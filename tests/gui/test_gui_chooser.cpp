@@ -238,3 +238,22 @@ TEST_CASE("a folder that vanishes under the open chooser is a message, and savin
   REQUIRE(app.d.click(app.s, {kChooser, "Cancel"}));
   CHECK_FALSE(chooser_shown(app.d, app.s));
 }
+
+TEST_CASE("Escape closes the chooser, and the shortcuts wait while it is open") {
+  TempDir dir;
+  App app(dir.path);
+  app.s.user.stage.presenting = true;
+  app.s.user.stage.view = StageView::lanes;
+  REQUIRE(app.d.menu(app.s, "File", "Export PNG (bank view, lane map, tile)..."));
+  // What Export PNG offers in presentation: the view on the stage.
+  CHECK(app.s.user.files.png_view == StageView::lanes);
+  CHECK(app.s.user.files.chooser.name == "banklab-lanes.png");
+  const int preset = app.s.user.preset;
+  app.d.key(app.s, GLFW_KEY_N);  // next preset, were the chooser not open
+  CHECK(app.s.user.preset == preset);
+  CHECK(chooser_shown(app.d, app.s));
+  app.d.key(app.s, GLFW_KEY_ESCAPE);
+  CHECK_FALSE(chooser_shown(app.d, app.s));
+  CHECK(app.s.user.stage.presenting);  // Escape closed the chooser, not the presentation
+  CHECK_FALSE(app.s.png_export.has_value());
+}
