@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -46,7 +47,9 @@ constexpr FileItem kItems[] = {
 };
 
 const FileItem& item(FileAction a) {
-  return kItems[static_cast<std::size_t>(a)];
+  const FileItem* it = std::ranges::find(kItems, a, &FileItem::action);
+  assert(it != std::end(kItems) && "every FileAction has its row in kItems");
+  return *it;
 }
 
 void report(AppState& s, const Expected<bool>& done, const std::string& what) {
