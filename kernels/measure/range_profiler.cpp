@@ -156,8 +156,8 @@ void check_cupti(CUptiResult r, const char* call, const std::string& context = {
 
 // Calls a CUPTI entry point with its parameter block, checked.
 template <class Fn, class Params>
-void call(const Entry<Fn>& entry, Params& params, const std::string& context = {}) {
-  check_cupti(entry.fn(&params), entry.name, context);
+void call(const Entry<Fn>& entry, Params& block, const std::string& context = {}) {
+  check_cupti(entry.fn(&block), entry.name, context);
 }
 
 // Runs `body`, which reports a failed CUDA or CUPTI call by throwing CudaFailure, as an Expected.
