@@ -17,10 +17,7 @@ std::optional<View> parse_view(std::string_view text) {
 Figure page_figure(View v, const Scenario& s, const Evaluation& e, float width, float height,
                    const FigureStyle& st) {
   const Palette& p = *st.palette;
-  Figure f;
-  f.width = width;
-  f.height = height;
-  f.background = p.background;
+  Figure f = detail::blank_figure(width, height, p);
   const float margin = std::floor(st.font * 0.8f);
   const float inner = width - 2 * margin;
   float y = margin;
