@@ -39,10 +39,13 @@ endif()
 
 # The Debian package: banklab_<version>_<arch>.deb, installed under /usr. Its dependencies
 # come from dpkg-shlibdeps (the runtime libraries the binaries link: GLFW, GL through
-# libopengl0, stb, the C++ runtime). A package is meant to be built with -DBANKLAB_BUILD_CUDA=OFF (scripts/package.sh):
-# the measurement links CUPTI as a shared library of the CUDA toolkit, which no Debian package
-# provides, so a CUDA build would not start where CUDA is missing; without CUDA the GPU
-# commands say "this build of BankLab has no CUDA".
+# libopengl0, stb, the C++ runtime). A build with CUDA makes a package with the GPU features
+# that still installs and starts where CUDA is missing: the CUDA runtime is linked statically
+# (it loads the driver's libcuda.so.1 itself), and cuBLAS and CUPTI are loaded with dlopen when
+# a GPU command needs them (kernels/src/shared_library.hpp), so no CUDA library appears in
+# Depends; without a driver or GPU the GPU commands say so in one line. scripts/package.sh
+# builds it in a tree of its own, with CUDA when nvcc is found; tests/package makes it from the
+# test command's build tree (the package target, which builds what is out of date).
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME banklab)
 set(CPACK_PACKAGE_VENDOR BankLab)
@@ -55,6 +58,12 @@ string(CONCAT CPACK_DEBIAN_PACKAGE_DESCRIPTION
   "padded or swizzled) and an access, and see every lane's address, word and bank and the\n"
   "wavefronts exactly as an H100/H200 counts them. banklab-gui draws it; banklab answers the\n"
   "same questions in a terminal.")
+if(BANKLAB_HAVE_CUDA)
+  string(APPEND CPACK_DEBIAN_PACKAGE_DESCRIPTION "\n"
+    "With an NVIDIA driver and a GPU of compute capability 9.0 or newer (H100, H200), banklab\n"
+    "gpu-bench times the lesson's kernels; reading the GPU's own counters (banklab validate)\n"
+    "also needs CUDA 13's CUPTI.")
+endif()
 set(CPACK_DEBIAN_PACKAGE_SECTION education)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
@@ -64,8 +73,4 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "fonts-dejavu-core")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
-if(BANKLAB_HAVE_CUDA)
-  message(STATUS "BankLab: this build has CUDA (CUPTI linked shared); build the Debian package "
-                 "with -DBANKLAB_BUILD_CUDA=OFF (scripts/package.sh)")
-endif()
 include(CPack)

@@ -32,8 +32,9 @@
 namespace banklab::cli {
 namespace {
 
-// 256 lines make about 1 MB of JSON: writes stay large, and each block's buffer stays in cache
-// (against 2048-line blocks, paired runs over 100,000 lines: 7% less CPU, 25 MiB peak, not 56).
+// 256 lines make about 1 MB of JSON: writes stay large, and each block's buffer stays in cache;
+// paired against 2048-line blocks, they took less CPU and half the peak memory
+// (docs/benchmarks.md).
 constexpr std::size_t kBlockLines = 256;
 constexpr std::size_t kRoundBytes = std::size_t{8} << 20;  // input held at once, at most
 constexpr std::size_t kMaxLineBytes = 64 * 1024;           // a pattern line is under 1 KB

@@ -61,7 +61,8 @@ Expected<std::string> svg_of(const Args& args, std::string_view what, const Scen
   }
   const auto font = args.integer("font", 16, 8, 96);
   if (!font) return Error{font.error()};
-  figures::FigureStyle style{&figures::palette_for(*theme, *scheme)};
+  figures::FigureStyle style;
+  style.palette = &figures::palette_for(*theme, *scheme);
   style.font = static_cast<float>(*font);
   style.min_font = std::min(style.font, 9.0f);
   style.tile_physical = args.has("physical");

@@ -221,8 +221,8 @@ the exit status is 1.
 )"};
 
 constexpr FlagSpec kSolveFlags[] = {
-    {"dtype", "D", "fp8|int8, bf16|fp16, fp32|float, fp64|double          (default fp32)"},
-    {"tile", "RxC", "rows x columns in elements                             (default 32x32)"},
+    kDtypeFlag,
+    kTileFlag,
     {"access", "FAMILY",
      "KIND[:WIDTH][:OP], given two or more times; a family is that access at\n"
      "every index a kernel performs over the whole tile:\n"

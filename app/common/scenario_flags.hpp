@@ -18,11 +18,16 @@
 
 namespace banklab::cli {
 
+// The element type and the tile, also flags of banklab solve.
+inline constexpr FlagSpec kDtypeFlag{
+    "dtype", "D", "fp8|int8, bf16|fp16, fp32|float, fp64|double          (default fp32)"};
+inline constexpr FlagSpec kTileFlag{
+    "tile", "RxC", "rows x columns in elements                             (default 32x32)"};
 inline constexpr FlagSpec kScenarioFlags[] = {
     {"scenario", "FILE", "start from a scenario file (key = value lines, the flags below)"},
     {"preset", "NAME", "start from a preset (banklab presets); the flags below override it"},
-    {"dtype", "D", "fp8|int8, bf16|fp16, fp32|float, fp64|double          (default fp32)"},
-    {"tile", "RxC", "rows x columns in elements                             (default 32x32)"},
+    kDtypeFlag,
+    kTileFlag,
     {"pad", "P", "elements appended to every row                         (default 0)"},
     {"swizzle", "S",
      "none; xor (column c ^ r); cute:B,M,S on byte offsets;\n"

@@ -124,6 +124,9 @@ struct FigureStyle {
   const Palette* palette = nullptr;
   float font = 16.0f;     // pixels: captions, legends, the largest labels
   float min_font = 9.0f;  // labels shrink to fit their cells down to this size
+  // A page's heading and verdict (page_figure), wrapped to its width; 0: `font`. A compare's
+  // narrow columns shrink `font` so that 32 bank numbers fit, but not the sentences.
+  float page_font = 0.0f;
   int served = std::numeric_limits<int>::max();  // wavefronts lit so far (stepping)
   int hovered_lane = -1;                         // outlined wherever it is served
   bool tile_physical = false;                    // the tile as stored, not as indexed

@@ -174,10 +174,7 @@ Margins margins(float font, bool several_phases, bool brief) {
 Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
   const Palette& p = *st.palette;
   const float font = st.font;
-  Figure f;
-  f.width = area.x1;
-  f.height = area.y1;
-  f.background = p.background;
+  Figure f = blank_figure(area.x1, area.y1, p);
 
   const bool several_phases = a.phases.size() > 1;
   std::vector<LegendItem> items = {

@@ -67,6 +67,14 @@ void append(Figure& into, const Figure& part, float dx, float dy) {
 
 namespace detail {
 
+Figure blank_figure(float width, float height, const Palette& p) {
+  Figure f;
+  f.width = width;
+  f.height = height;
+  f.background = p.background;
+  return f;
+}
+
 Label centred(std::string text, float size, Rgba colour, Box cell, Role role, int index) {
   const float w = text_width(text, size);
   const float x = std::floor((cell.x0 + cell.x1 - w) * 0.5f);

@@ -14,6 +14,9 @@ inline bool in_warp(int i) {
   return i >= 0 && i < 32;
 }
 
+// A figure of width x height with nothing on it but the palette's background.
+Figure blank_figure(float width, float height, const Palette& p);
+
 // A label of `text` at `size`, centred in `cell` (and remembering it as the cell it names).
 Label centred(std::string text, float size, Rgba colour, Box cell, Role role, int index);
 // A label with its top-left corner at (x, y).

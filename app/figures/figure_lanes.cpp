@@ -100,10 +100,7 @@ void add_lines(Figure& f, const Analysis& a, const LaneRows& g, const FigureStyl
 Figure lane_figure(const Analysis& a, Box area, const FigureStyle& st) {
   const Palette& p = *st.palette;
   const float font = st.font;
-  Figure f;
-  f.width = area.x1;
-  f.height = area.y1;
-  f.background = p.background;
+  Figure f = blank_figure(area.x1, area.y1, p);
 
   const std::vector<LegendItem> items = {
       {p.cell_served, Fill::solid, "served", true},

@@ -68,10 +68,7 @@ void add_highlights(Figure& f, const TileLayout& t, const Slots& s, float stroke
 
 Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const FigureStyle& st) {
   const Palette& p = *st.palette;
-  Figure f;
-  f.width = area.x1;
-  f.height = area.y1;
-  f.background = p.background;
+  Figure f = blank_figure(area.x1, area.y1, p);
   const float caption_h = st.tile_caption ? std::floor(st.font * 1.4f) : 0.0f;
   const std::string caption = to_string(t) +
                               (st.tile_physical ? ": slots as stored" : ": elements as indexed") +
@@ -134,8 +131,8 @@ Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const Fig
     Label lb = centred(n, std::max(size, st.min_font), p.on_bank, frame, Role::lane_label, l);
     if (size < st.min_font) {
       const float w = text_width(n, st.min_font);
-      const float x = std::floor((frame.x0 + frame.x1 - w) * 0.5f);
-      lb.box = Box{x, lb.box.y0, x + w, lb.box.y1};
+      const float left = std::floor((frame.x0 + frame.x1 - w) * 0.5f);
+      lb.box = Box{left, lb.box.y0, left + w, lb.box.y1};
       lb.cell.reset();
     }
     lb.halo = p.halo;

@@ -31,7 +31,8 @@ void add_rects(ImDrawList* dl, DrawQueue& queue, const std::vector<figures::Rect
 }  // namespace
 
 figures::FigureStyle figure_style(const ViewStyle& v) {
-  figures::FigureStyle st{v.palette->source};
+  figures::FigureStyle st;
+  st.palette = v.palette->source;
   st.font = ImGui::GetFontSize();
   st.min_font = std::min(st.font, 9.0f);
   st.served = v.playing || v.served < kAllServed ? v.served : kAllServed;

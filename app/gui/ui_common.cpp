@@ -18,6 +18,14 @@ void help_marker(const char* text) {
   }
 }
 
+void same_line_if_fits(const char* label) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float width = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x +
+                      ImGui::CalcTextSize(label, nullptr, true).x;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) ImGui::SameLine();
+}
+
 bool draw_errors_instead(const Palette& p, const std::vector<Diagnostic>& diagnostics,
                          const char* what) {
   if (!has_error(diagnostics)) return false;

@@ -22,6 +22,11 @@ inline float ui_scale() {
 // A "(?)" that shows text on hover.
 void help_marker(const char* text);
 
+// Keeps the next radio button labelled `label` on the current line if it fits there, else lets
+// it start a new line: the controls panel is narrow at 1280x720, and a row of choices wider
+// than the panel was clipped ("custom" out of sight).
+void same_line_if_fits(const char* label);
+
 // The core's errors, drawn where the view would be, so a wrong picture is never shown.
 // Returns true when there was an error (and the view must not draw).
 bool draw_errors_instead(const Palette& p, const std::vector<Diagnostic>& diagnostics,

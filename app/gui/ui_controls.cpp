@@ -102,7 +102,7 @@ void access_controls(AppState& s) {
   int pattern = static_cast<int>(sc.pattern);
   static constexpr const char* kPatterns[] = {"row", "column", "ldmatrix/stmatrix", "custom"};
   for (int i = 0; i < 4; ++i) {
-    if (i) ImGui::SameLine();
+    if (i) same_line_if_fits(kPatterns[i]);
     if (ImGui::RadioButton(kPatterns[i], pattern == i)) {
       set_pattern(s, static_cast<AccessPattern>(i));
     }
@@ -120,7 +120,7 @@ void access_controls(AppState& s) {
     }
   } else {
     if (ImGui::RadioButton("load (ld)", sc.op == Op::ld)) sc.op = Op::ld;
-    ImGui::SameLine();
+    same_line_if_fits("store (st)");
     if (ImGui::RadioButton("store (st)", sc.op == Op::st)) sc.op = Op::st;
   }
 

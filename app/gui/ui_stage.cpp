@@ -68,7 +68,9 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
   const figures::View view =
       s.user.stage.view == StageView::lanes ? figures::View::lanes : figures::View::banks;
   const float w = std::floor(area.width() / static_cast<float>(items.size()));
-  // Narrow columns take smaller type, so that 32 bank numbers still fit across each.
+  // Narrow columns take smaller type, so that 32 bank numbers still fit across each; the
+  // sentences over them keep the large type and wrap.
+  st.page_font = st.font;
   st.font = std::min(st.font, std::floor(w / 40.0f));
   st.min_font = std::min(st.min_font, st.font);
   const float name_h = std::floor(st.font * 1.5f);

@@ -87,6 +87,12 @@ MeasureSupport measure_support() {
                "; the measured kernels need sm_90 or newer (stmatrix), and the model is Hopper's";
     return s;
   }
+  // The counters are read through CUPTI, loaded at run time: a machine with a driver but no
+  // CUDA toolkit runs the kernels (gpu-bench) but cannot measure.
+  if (const std::string& why = detail::cupti_unavailable_reason(); !why.empty()) {
+    s.reason = why;
+    return s;
+  }
   s.ok = true;
   return s;
 }

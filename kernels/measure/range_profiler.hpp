@@ -18,12 +18,18 @@ namespace banklab::gpu::detail {
 // RangeProfiler holds this for as long as it is open (measure(), cross_check_patterns()).
 std::mutex& profiler_session_mutex();
 
+// Why CUPTI cannot be used here, in one line ("CUPTI could not be loaded (libcupti.so.13 not
+// found); ..."); empty when it was loaded. CUPTI is not linked but loaded with dlopen the first
+// time this or open() is called, so BankLab starts on a machine without the CUDA toolkit.
+const std::string& cupti_unavailable_reason();
+
 class RangeProfiler {
  public:
   // Initialises CUPTI on `device` (the CUDA runtime's current context) for these metrics and up
   // to max_launches launches per batch. The error says exactly why profiling is impossible:
-  // CUPTI_ERROR_INSUFFICIENT_PRIVILEGES and how to lift it, an unsupported device or system
-  // (vGPU, MIG, WSL, confidential computing, ...), or the failed call and its CUPTI text.
+  // CUPTI not loadable (cupti_unavailable_reason()), CUPTI_ERROR_INSUFFICIENT_PRIVILEGES and how to
+  // lift it, an unsupported device or system (vGPU, MIG, WSL, confidential computing, ...), or the
+  // failed call and its CUPTI text.
   static Expected<std::unique_ptr<RangeProfiler>> open(int device, std::vector<std::string> metrics,
                                                        int max_launches);
   ~RangeProfiler();

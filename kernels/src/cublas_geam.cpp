@@ -1,11 +1,11 @@
-// cuBLAS through dlopen: the four entry points the suite needs, with the types of cuBLAS's own
-// header so that a mismatch fails to compile rather than to run.
+// cuBLAS through dlopen (shared_library.hpp): the four entry points the suite needs, with the
+// types of cuBLAS's own header so that a mismatch fails to compile rather than to run.
 #include "cublas_geam.hpp"
 
 #include <cublas_v2.h>
-#include <dlfcn.h>
 
 #include "cuda_support.hpp"
+#include "shared_library.hpp"
 
 namespace banklab::gpu::detail {
 namespace {
@@ -19,33 +19,17 @@ struct Cublas {
   std::string unavailable;
 };
 
-template <class Fn>
-bool find(void* library, const char* name, Fn* fn, std::string* why) {
-  *fn = reinterpret_cast<Fn>(dlsym(library, name));
-  if (*fn == nullptr) *why = std::string("libcublas has no ") + name;
-  return *fn != nullptr;
-}
-
 // Loaded once; the library and the handle stay until the process ends (destroying a handle
 // from a static destructor can run after CUDA has torn the context down).
 Cublas load() {
   Cublas c;
-  // The soname of the CUDA 13 toolkit's cuBLAS, then any cuBLAS, then the toolkit's own copy
-  // for a machine whose loader path does not include it.
-  void* library = nullptr;
-  for (const char* name :
-       {"libcublas.so.13", "libcublas.so", "/usr/local/cuda/lib64/libcublas.so.13"}) {
-    library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (library != nullptr) break;
-  }
-  if (library == nullptr) {
-    c.unavailable = "cuBLAS could not be loaded (libcublas.so.13 not found)";
-    return c;
-  }
-  if (!find(library, "cublasCreate_v2", &c.create, &c.unavailable) ||
-      !find(library, "cublasSgeam", &c.sgeam, &c.unavailable) ||
-      !find(library, "cublasDgeam", &c.dgeam, &c.unavailable) ||
-      !find(library, "cublasGetStatusString", &c.status_string, &c.unavailable)) {
+  SharedLibrary library("cuBLAS", "libcublas.so.13");
+  library.find("cublasCreate_v2", &c.create);
+  library.find("cublasSgeam", &c.sgeam);
+  library.find("cublasDgeam", &c.dgeam);
+  library.find("cublasGetStatusString", &c.status_string);
+  if (!library.unavailable().empty()) {
+    c.unavailable = library.unavailable();
     return c;
   }
   if (const cublasStatus_t s = c.create(&c.handle); s != CUBLAS_STATUS_SUCCESS) {

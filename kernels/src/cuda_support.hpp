@@ -3,8 +3,8 @@
 // and the SM clock probe. Internal to banklab_gpu (CUDA types stay in kernels/src).
 //
 // Every CUDA call goes through check(); a failure throws CudaFailure, which the runners'
-// entry points catch and return as RunStatus::cuda_error with the call and CUDA's text. The
-// exception never leaves the library.
+// entry points turn into RunStatus::cuda_error with the call and CUDA's text through
+// run_guarded() (run_guarded.hpp). The exception never leaves the library.
 #include <cuda_runtime.h>
 
 #include <cstddef>

@@ -26,6 +26,7 @@
 #include "banklab/format.hpp"
 #include "banklab/gpu_bench.hpp"
 #include "cuda_support.hpp"
+#include "run_guarded.hpp"
 
 namespace banklab::gpu {
 
@@ -628,34 +629,30 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
 
   Progress step{0, static_cast<int>(runs.size()), ""};
   std::vector<Measured> measured;
-  try {
-    check(cudaSetDevice(report.device.ordinal), "cudaSetDevice");
-    int max_block_smem = 0;
-    check(cudaDeviceGetAttribute(&max_block_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                                 report.device.ordinal),
-          "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)");
-    for (const WarpAccess& a : runs) {
-      if (cancelled(cancel)) {
-        report.status = RunStatus::cancelled;
-        return report;
-      }
-      step.what = to_string(a);
-      if (progress) progress(step);
-      Plan plan;
-      if (std::string why = plan_access(a, max_block_smem, &plan); !why.empty()) {
-        report.status = RunStatus::bad_input;
-        report.error = why;
-        return report;
-      }
-      measured.push_back(
-          measure_access(plan, a, report.device, analyze(a).wavefront_count(), options));
-      ++step.step;
-    }
-  } catch (const CudaFailure& failure) {
-    report.status = RunStatus::cuda_error;
-    report.error = failure.what();
-    return report;
-  }
+  report.status = run_guarded(
+      [&] {
+        check(cudaSetDevice(report.device.ordinal), "cudaSetDevice");
+        int max_block_smem = 0;
+        check(cudaDeviceGetAttribute(&max_block_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                     report.device.ordinal),
+              "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)");
+        for (const WarpAccess& a : runs) {
+          if (cancelled(cancel)) return RunStatus::cancelled;
+          step.what = to_string(a);
+          if (progress) progress(step);
+          Plan plan;
+          if (std::string why = plan_access(a, max_block_smem, &plan); !why.empty()) {
+            report.error = why;
+            return RunStatus::bad_input;
+          }
+          measured.push_back(
+              measure_access(plan, a, report.device, analyze(a).wavefront_count(), options));
+          ++step.step;
+        }
+        return RunStatus::ok;
+      },
+      &report.error);
+  if (report.status != RunStatus::ok) return report;
 
   std::vector<double> clocks;
   for (const Measured& m : measured) clocks.push_back(m.clock_mhz);
@@ -690,7 +687,6 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
     }
     report.results.push_back(r);
   }
-  report.status = RunStatus::ok;
   return report;
 }
 

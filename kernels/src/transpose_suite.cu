@@ -22,6 +22,7 @@
 #include "banklab/presets.hpp"
 #include "cublas_geam.hpp"
 #include "cuda_support.hpp"
+#include "run_guarded.hpp"
 #include "transpose_kernels.cuh"
 
 namespace banklab::gpu {
@@ -431,8 +432,8 @@ const Variant kVariants[] = {
      tile_aligned,
      true},
     // At most four blocks per SM (64 KB of tiles in flight, like fp32): paired against the
-    // copy, ahead of the eight that threads allow in every measurement so far (0.4-0.9
-    // points), while three fall to 89 % (docs/gpu-results.md, "Resident blocks per SM").
+    // copy, ahead of the eight that threads allow in every measurement so far, while three
+    // fall far behind (docs/gpu-results.md, "Resident blocks per SM").
     {{"fp8-fast", DType::fp8, kFast,
       "16x4 byte blocks transposed with byte permutes between wide accesses.", "", false},
      launch_fast<U8, 128, 128, 4, 1, 256, 4>,
@@ -580,68 +581,59 @@ SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressF
     step.what = std::move(what);
     if (progress) progress(step);
   };
-  try {
-    check(cudaSetDevice(report.device.ordinal), "cudaSetDevice");
-    if (std::string refusal = drop_unloadable_library_rows(o, &chosen, &report.notes);
-        !refusal.empty()) {
-      report.status = RunStatus::bad_input;
-      report.error = refusal;
-      return report;
-    }
-    step.steps = static_cast<int>(chosen.size()) + 1;
-    const std::size_t elements = std::size_t(o.rows) * std::size_t(o.cols);
-    const std::size_t bytes = elements * static_cast<std::size_t>(dtype_bytes(o.dtype));
-    // Both matrices are sized for the widest dtype (fp64) whatever this one is, when the two
-    // take at most half the free memory: then `--dtype all` gives every dtype the memory the
-    // first one got. fp64, which runs last, ran about 2 points slower when allocated after the
-    // smaller fp8, bf16 and fp32 pairs had been freed; the copy did not notice either way
-    // (docs/gpu-results.md, "Suite buffers").
-    std::size_t free_bytes = 0;
-    std::size_t total_bytes = 0;
-    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    const std::size_t widest = elements * static_cast<std::size_t>(dtype_bytes(DType::fp64));
-    const std::size_t allocated = 4 * widest <= free_bytes ? widest : bytes;
-    DeviceBuffer in(allocated, "input matrix");
-    DeviceBuffer out(allocated, "output matrix");
-    PinnedBuffer host_out(bytes);
-    int reserved = 0;
-    check(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock,
-                                 report.device.ordinal),
-          "cudaDeviceGetAttribute(reserved shared memory per block)");
-    tell("preparing the input");
-    fill_input<<<report.device.sm_count * 8, 256>>>(static_cast<unsigned char*>(in.get()), bytes,
-                                                    dtype_bytes(o.dtype));
-    check_launch("fill_input");
-    const Launch launch{
-        in.get(), out.get(), o.rows, o.cols, o.pad, bytes, report.device.shared_memory_per_sm,
-        reserved};
-    for (const Variant* v : chosen) {
-      if (cancelled(cancel)) {
-        report.status = RunStatus::cancelled;
-        return report;
-      }
-      tell(std::string(v->info.name));
-      report.results.push_back(run_variant(*v, launch, o, host_out.get()));
-      ++step.step;
-      // Read the clock right after the copy roof, while the GPU is busy and boosted.
-      if (v->info.role == VariantRole::roof) {
-        tell("reading the SM clock");
-        report.sm_clock_mhz = measure_sm_clock_mhz(report.device.sm_count);
-        ++step.step;
-      }
-    }
-  } catch (const CudaFailure& failure) {
-    report.status = RunStatus::cuda_error;
-    report.error = failure.what();
-    return report;
-  } catch (const std::bad_alloc&) {
-    report.status = RunStatus::cuda_error;
-    report.error = "the host ran out of memory while verifying the outputs";
-    return report;
-  }
+  report.status = run_guarded(
+      [&] {
+        check(cudaSetDevice(report.device.ordinal), "cudaSetDevice");
+        if (std::string refusal = drop_unloadable_library_rows(o, &chosen, &report.notes);
+            !refusal.empty()) {
+          report.error = refusal;
+          return RunStatus::bad_input;
+        }
+        step.steps = static_cast<int>(chosen.size()) + 1;
+        const std::size_t elements = std::size_t(o.rows) * std::size_t(o.cols);
+        const std::size_t bytes = elements * static_cast<std::size_t>(dtype_bytes(o.dtype));
+        // Both matrices are sized for the widest dtype (fp64) whatever this one is, when the two
+        // take at most half the free memory: then `--dtype all` gives every dtype the memory the
+        // first one got. fp64, which runs last, ran about 2 points slower when allocated after the
+        // smaller fp8, bf16 and fp32 pairs had been freed; the copy did not notice either way
+        // (docs/gpu-results.md, "Suite buffers").
+        std::size_t free_bytes = 0;
+        std::size_t total_bytes = 0;
+        check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+        const std::size_t widest = elements * static_cast<std::size_t>(dtype_bytes(DType::fp64));
+        const std::size_t allocated = 4 * widest <= free_bytes ? widest : bytes;
+        DeviceBuffer in(allocated, "input matrix");
+        DeviceBuffer out(allocated, "output matrix");
+        PinnedBuffer host_out(bytes);
+        int reserved = 0;
+        check(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock,
+                                     report.device.ordinal),
+              "cudaDeviceGetAttribute(reserved shared memory per block)");
+        tell("preparing the input");
+        fill_input<<<report.device.sm_count * 8, 256>>>(static_cast<unsigned char*>(in.get()),
+                                                        bytes, dtype_bytes(o.dtype));
+        check_launch("fill_input");
+        const Launch launch{
+            in.get(), out.get(), o.rows, o.cols, o.pad, bytes, report.device.shared_memory_per_sm,
+            reserved};
+        for (const Variant* v : chosen) {
+          if (cancelled(cancel)) return RunStatus::cancelled;
+          tell(std::string(v->info.name));
+          report.results.push_back(run_variant(*v, launch, o, host_out.get()));
+          ++step.step;
+          // Read the clock right after the copy roof, while the GPU is busy and boosted.
+          if (v->info.role == VariantRole::roof) {
+            tell("reading the SM clock");
+            report.sm_clock_mhz = measure_sm_clock_mhz(report.device.sm_count);
+            ++step.step;
+          }
+        }
+        return RunStatus::ok;
+      },
+      &report.error);
+  if (report.status != RunStatus::ok) return report;
   const double copy_gbps = report.results.front().gbps;
   for (VariantResult& r : report.results) r.fraction_of_copy = r.gbps / copy_gbps;
-  report.status = RunStatus::ok;
   tell("done");
   return report;
 }

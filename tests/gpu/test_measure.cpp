@@ -1,13 +1,17 @@
 // The measurement backend where no GPU is needed (label nogpu: CI runs it): the no-GPU state and
-// its message, and the host half of the measured kernel — where each lane points, and the CPU
+// its message, CUPTI and cuBLAS loaded at run time (and the reason when they cannot be), and the
+// host half of the measured kernel — where each lane points, and the CPU
 // replay that decides whether a kernel moved the right bytes.
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <set>
 #include <vector>
 
 #include "banklab/gpu_measure.hpp"
 #include "probe_plan.hpp"
+#include "range_profiler.hpp"
+#include "shared_library.hpp"
 
 namespace banklab {
 namespace {
@@ -55,6 +59,36 @@ TEST_CASE("without a usable GPU, measuring says why instead of measuring") {
     CHECK(support.reason.empty() == support.ok);
   }
 }
+
+TEST_CASE("a library loaded at run time names itself and what is missing in one line") {
+  gpu::detail::SharedLibrary missing("The test library", "libbanklab-test-missing.so.7");
+  CHECK(missing.unavailable() ==
+        "The test library could not be loaded (libbanklab-test-missing.so.7 not found)");
+  void (*fn)() = nullptr;
+  missing.find("anything", &fn);
+  CHECK((fn == nullptr));
+  CHECK(missing.unavailable() ==
+        "The test library could not be loaded (libbanklab-test-missing.so.7 not found)");
+
+  gpu::detail::SharedLibrary c("The C library", "libc.so.6");
+  CHECK(c.unavailable().empty());
+  decltype(&std::strlen) strlen_fn = nullptr;
+  c.find("strlen", &strlen_fn);
+  REQUIRE((strlen_fn != nullptr));
+  CHECK(strlen_fn("wavefront") == 9);
+  CHECK(c.unavailable().empty());
+  c.find("banklab_no_such_function", &fn);
+  c.find("banklab_nor_this_one", &fn);
+  CHECK(c.unavailable() == "The C library has no banklab_no_such_function");
+}
+
+#if BANKLAB_WITH_CUDA
+// A build with CUDA was compiled against a toolkit, whose CUPTI must then load with every entry
+// point the range profiler calls (a misspelt or removed name fails here, not on the GPU machine).
+TEST_CASE("CUPTI loads at run time with every entry point the profiler calls") {
+  CHECK(gpu::detail::cupti_unavailable_reason() == "");
+}
+#endif
 
 TEST_CASE("a probe plan keeps every bank and word while fitting one block") {
   SUBCASE("an access low in shared memory is passed unchanged") {

@@ -143,6 +143,36 @@ TEST_CASE("the index slider of the default lesson has its own ID and a click on 
   CHECK(f.state.user.scenario.index > 0);
 }
 
+TEST_CASE("every access choice is inside the Controls window at 1280x720, and a click picks it") {
+  // The bug: the four choices stayed on one line, wider than the panel, and "custom" was
+  // clipped out of sight at 1280x720.
+  Driver d(ImVec2(1280, 720));
+  Fresh f(d, false);
+  const std::vector<Item> items = d.frame(f.state);
+  const ImGuiWindow* controls = ImGui::FindWindowByName("Controls");
+  REQUIRE(controls != nullptr);
+  const ImRect inside = controls->InnerRect;
+  const std::pair<const char*, AccessPattern> choices[] = {
+      {"row", AccessPattern::row},
+      {"column", AccessPattern::column},
+      {"ldmatrix/stmatrix", AccessPattern::matrix},
+      {"custom", AccessPattern::custom}};
+  for (const auto& [label, pattern] : choices) {
+    CAPTURE(label);
+    const Item* it = find_item(items, "Controls", ImHashStr(label, 0, ImHashStr("Controls")));
+    REQUIRE(it != nullptr);
+    CHECK(inside.Contains(it->rect));
+  }
+  for (const auto& [label, pattern] : choices) {
+    CAPTURE(label);
+    const std::vector<Item> now = d.frame(f.state);
+    const Item* it = find_item(now, "Controls", ImHashStr(label, 0, ImHashStr("Controls")));
+    REQUIRE(it != nullptr);
+    d.click(f.state, it->centre());
+    CHECK(f.state.user.scenario.pattern == pattern);
+  }
+}
+
 // Clicks each widget of a fresh app (all windows open), then each widget that click made appear.
 void click_everything(Driver& d, Mode mode) {
   std::vector<Item> targets;

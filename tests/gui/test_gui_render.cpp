@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -397,14 +398,25 @@ TEST_CASE("a comparison draws each scenario's bank view with its verdict, side b
     const Shot s = run_shot(std::string("compare-transpose-") + size,
                             std::string("--compare transpose --theme light --size ") + size);
     check_each_number(labels_inside(s, "bank_label"), 2);
-    std::vector<std::string> verdicts;
+    // Each pane's verdict, its wrapped lines joined in order, panes from left to right; every
+    // line inside its pane, in large type (not shrunk to the narrow column's bank numbers).
+    const double pane_w = std::stod(size) / 2;
+    std::map<double, std::string> verdicts;
     for (const nlohmann::json& l : s.geometry["labels"]) {
-      if (l["role"] == "verdict") verdicts.push_back(l["text"]);
+      if (l["role"] != "verdict") continue;
+      const double x0 = l["box"][0].get<double>();
+      const double pane = std::floor(x0 / pane_w);
+      CHECK(l["box"][2].get<double>() <= (pane + 1) * pane_w);
+      CHECK(l["size"].get<double>() >= 18);
+      std::string& text = verdicts[x0];
+      text += (text.empty() ? "" : " ") + l["text"].get<std::string>();
     }
     REQUIRE(verdicts.size() == 2);
-    CHECK(verdicts[0].starts_with("conflict-free: 1 wavefront"));
-    CHECK(verdicts[1].starts_with("32-way bank conflict"));
-    CHECK(verdicts[1].find(": 32 wavefronts where 1 would do") != std::string::npos);
+    const std::string& first = verdicts.begin()->second;
+    const std::string& second = verdicts.rbegin()->second;
+    CHECK(first.starts_with("conflict-free: 1 wavefront"));
+    CHECK(second.starts_with("32-way bank conflict"));
+    CHECK(second.find(": 32 wavefronts where 1 would do") != std::string::npos);
   }
   const Shot three = run_shot("compare-three", "--compare naive-pad-swizzle --size 1600x900");
   check_each_number(labels_inside(three, "bank_label"), 3);

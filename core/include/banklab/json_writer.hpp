@@ -92,8 +92,8 @@ class JsonWriter {
 
  private:
   // Whole numbers and true/false are formatted into a small buffer with their comma and key and
-  // appended to the string at once: one append a field, where appending piece by piece cost
-  // the batch (analyze --batch) about 15% of its time.
+  // appended to the string at once: one append a field, where appending piece by piece made
+  // the batch (analyze --batch) measurably slower (docs/benchmarks.md, "The one JSON writer").
   template <class T>
   static constexpr bool kScalar = std::integral<T>;
   static constexpr std::size_t kMaxKey = 64;

@@ -38,8 +38,9 @@ namespace banklab::gpu {
 using Measurement = HardwareCount;
 
 // Whether measure() can run here, and if not, exactly why (no build support, no driver, no
-// device, a device the profiler does not support). Cheap after the first call; does not open a
-// profiling session, so a permission problem is reported by measure() itself.
+// device, a device the profiler does not support, CUPTI not loadable). Cheap after the first
+// call; does not open a profiling session, so a permission problem is reported by measure()
+// itself.
 struct MeasureSupport {
   DeviceInfo device;
   bool ok = false;
