@@ -58,8 +58,7 @@ struct Views {
   bool gpu = false;    // opened from the View menu or with --gpu
   bool solve = false;  // opened from the View menu or with --solve
   bool drill = false;  // D, the View menu or --drill: covers the views while open
-  bool code = true;
-  bool cuda = true;  // the CUDA statement behind the scenario on screen (ui_cuda.cpp)
+  bool code = true;    // the access as CUDA: read-only, or typed (ui_code.cpp)
 };
 
 // A PNG of one view (or of the comparison), asked for by File > Export PNG and drawn by

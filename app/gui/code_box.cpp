@@ -60,12 +60,11 @@ void show_scenario_code(AppState& s) {
   c.error.clear();
   c.error_line = 0;
   c.code.reset();
+  c.stands_for = sc;  // the box shows this scenario's code, or its note when it has none
   if (v.statement.empty()) return;
   const CodeSource source{"code", c.text};
   CodeResult r = evaluate_code(std::span(&source, 1), KernelParams{});
-  if (!r.code) return;
-  c.code = std::move(r.code);
-  c.stands_for = sc;
+  if (r.code) c.code = std::move(r.code);
 }
 
 bool code_on_screen(const AppState& s) {

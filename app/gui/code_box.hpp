@@ -23,7 +23,9 @@ struct CodeBox {
   std::array<int, 3> block = {32, 8, 1};
   int warp = 0;                    // kAllWarps: every warp, the worst one shown
   std::optional<KernelCode> code;  // the last valid evaluation
-  Scenario stands_for;             // the scenario the text gives (the preset's, or the code's)
+  // The scenario the box was filled for or the code gives: while it is the one on screen the
+  // Code window shows the box, else the scenario's code read-only (ui_code.cpp).
+  Scenario stands_for;
   std::string error;               // "" when the text is valid: the message, the line, a caret
   int error_line = 0;              // the error's 1-based line in the text (0: the whole code)
   std::uint64_t evaluations = 0;   // how many times apply_code() ran (on changes only)

@@ -34,9 +34,5 @@ void leave_lesson(AppState& s);
 // text, progress and navigation.
 void draw_lesson_chooser(AppState& s);
 void draw_lesson_step(AppState& s);
-// The CUDA panel (ui_cuda.cpp): the CUDA statement of the scenario on screen (core's
-// code_view(), the opposite direction of the Code panel) and, for the lane under the mouse
-// (else the first active lane), its threadIdx, index, byte and bank.
-void draw_cuda(AppState& s);
 
 }  // namespace banklab::gui

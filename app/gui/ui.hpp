@@ -91,7 +91,6 @@ struct PanelLayout {
   ImVec2 presets_pos, presets_size;
   ImVec2 controls_pos, controls_size;
   ImVec2 banks_pos, banks_size;
-  ImVec2 cuda_pos, cuda_size;
   ImVec2 arithmetic_pos, arithmetic_size;
   ImVec2 lanes_pos, lanes_size;
   ImVec2 tile_pos, tile_size;

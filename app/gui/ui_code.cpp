@@ -1,11 +1,18 @@
-// The Code panel: the code box (code_box.hpp), its block, warp and names, the error under it,
-// and the code evaluated per lane.
+// The Code window, in one of two modes:
+//   - read-only, once a control changed the access: the CUDA the scenario on screen stands
+//     for (core's code_view(): the declaration with its pad, the indexed access, the float4
+//     cast, the ldmatrix row address, the swizzle as index arithmetic) and what the lane under
+//     the mouse sees in it; Edit puts that code in the box, or the typed code comes back;
+//   - the code box (code_box.hpp), its block, warp and names, the error under it, and the code
+//     evaluated per lane, while the code stands for the scenario on screen (a preset and a
+//     lesson step fill it with their code).
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <string>
 
+#include "banklab/code_view.hpp"
 #include "banklab/format.hpp"
 #include "code_box.hpp"
 #include "ui.hpp"
@@ -77,10 +84,57 @@ void lane_table(const KernelCode& code, Interaction& io) {
   ImGui::EndTable();
 }
 
+// The lane under the mouse (else the first that takes part) in the code: its threadIdx, the
+// element it indexes, its byte, word and bank.
+void hovered_lane(const CodeView& v, int hovered) {
+  int lane = hovered;
+  for (int l = 0; lane < 0 && l < kWarpSize; ++l)
+    if (v.lanes[l].active) lane = l;
+  if (lane < 0) return;
+  const CodeLane& c = v.lanes[lane];
+  ImGui::Separator();
+  ImGui::TextDisabled(hovered >= 0 ? "the lane under the mouse:"
+                                   : "hover a lane in any view; the first lane:");
+  ImGui::Text("lane %d: threadIdx.x = %d, threadIdx.y = %d", lane, c.thread_x, c.thread_y);
+  if (!c.active) {
+    ImGui::TextUnformatted("takes no part in this access");
+    return;
+  }
+  ImGui::Text("tile[%d][%d]: byte %lld -> word %lld -> bank %d", c.index.row, c.index.col,
+              static_cast<long long>(c.byte), static_cast<long long>(c.byte / kBankWidthBytes),
+              c.bank);
+}
+
+// Read-only: the CUDA of the scenario on screen, and the ways back to the code box.
+void scenario_code(AppState& s) {
+  const Derived& d = s.derived;
+  const CodeView v = code_view(d.scenario, d.evaluation);
+  if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
+  ImGui::TextUnformatted(v.declaration.c_str());
+  for (const std::string& line : v.statement) ImGui::TextWrapped("%s", line.c_str());
+  if (s.res.mono_font) ImGui::PopFont();
+  if (!v.note.empty()) ImGui::TextWrapped("%s", v.note.c_str());
+  if (ImGui::Button("Edit")) {
+    show_scenario_code(s);
+    s.user.code.focus = true;
+  }
+  help_marker("Put this code in the box to change it (what was typed there is replaced).");
+  const CodeBox& c = s.user.code;
+  if (c.code && c.error.empty()) {
+    ImGui::SameLine();
+    if (ImGui::Button("Back to the code in the box")) apply_code(s);
+  }
+  hovered_lane(v, s.hovered_lane);
+}
+
 }  // namespace
 
 void draw_code(AppState& s, Interaction& io) {
   CodeBox& c = s.user.code;
+  if (c.stands_for != s.user.scenario) {  // a control changed the access since
+    scenario_code(s);
+    return;
+  }
   if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
   if (c.focus) {
     ImGui::SetKeyboardFocusHere();
@@ -103,11 +157,7 @@ void draw_code(AppState& s, Interaction& io) {
   changed |= parameters(c);
   if (changed) apply_code(s);
   if (!c.code) {
-    ImGui::TextWrapped("The views show the lesson's scenario: edit the code to analyse it.");
-    return;
-  }
-  if (!code_on_screen(s)) {
-    ImGui::TextWrapped("The controls changed the access since: edit the code to show it again.");
+    ImGui::TextWrapped("No code gives this access yet: type one to analyse it.");
     return;
   }
   ImGui::TextDisabled("warp %d of %d%s, lane by lane:", c.code->warp, c.code->warp_count,

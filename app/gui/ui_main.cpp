@@ -84,8 +84,6 @@ const Panel kPanels[] = {
     {"Arithmetic", "Arithmetic", &Views::arithmetic, &PanelLayout::arithmetic_pos,
      &PanelLayout::arithmetic_size, 0, false,
      [](AppState& s, Interaction& io) { draw_arithmetic(s.derived, view_style(s), io); }},
-    {"CUDA: the line behind the access", "CUDA", &Views::cuda, &PanelLayout::cuda_pos,
-     &PanelLayout::cuda_size, 0, false, [](AppState& s, Interaction&) { draw_cuda(s); }},
     {"Lane map: lane -> bank", "Lane map", &Views::lanes, &PanelLayout::lanes_pos,
      &PanelLayout::lanes_size, ImGuiWindowFlags_NoScrollbar, false,
      [](AppState& s, Interaction& io) { draw_lanes(s.derived, view_style(s), io); }},
@@ -295,11 +293,8 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   float banks_w = std::floor(right * 0.64f);
   l.banks_pos = ImVec2(left, top);
   l.banks_size = ImVec2(banks_w, upper);
-  float arithmetic_h = std::floor(upper * 0.62f);
   l.arithmetic_pos = ImVec2(left + banks_w, top);
-  l.arithmetic_size = ImVec2(right - banks_w, arithmetic_h);
-  l.cuda_pos = ImVec2(left + banks_w, top + arithmetic_h);
-  l.cuda_size = ImVec2(right - banks_w, upper - arithmetic_h);
+  l.arithmetic_size = ImVec2(right - banks_w, upper);
   // 32 lane boxes of 17 px (lane numbers of 11 px), as far as the code and tile keep 200 px.
   float lanes_w = std::floor(std::clamp(580.0f * scale, right * 0.42f, right - 400.0f * scale));
   float code_w = std::floor((right - lanes_w) * 0.45f);

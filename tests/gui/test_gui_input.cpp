@@ -41,7 +41,7 @@ constexpr Mode kModes[] = {Mode::views, Mode::drill, Mode::lesson};
 void open_every_view(AppState& s, Mode mode = Mode::views) {
   Views& v = s.user.views;
   v.presets = v.controls = v.banks = v.lanes = v.tile = v.arithmetic = v.help = v.gpu = true;
-  v.code = v.cuda = true;
+  v.code = true;
   v.drill = mode == Mode::drill;
   if (mode == Mode::lesson) {
     REQUIRE(open_lesson(s, "transpose", 0).empty());
@@ -400,4 +400,49 @@ TEST_CASE("the GPU window is settled only once the driver's answer is applied, n
   poll(p);
   CHECK(p.device.has_value());
   CHECK(p.settled());
+}
+
+TEST_CASE("the Code window turns read-only when a control changes the access, and back") {
+  // One window for the access as CUDA: the code box while its code stands for the scenario on
+  // screen, else the scenario's code read-only, with Edit (that code into the box) and Back.
+  constexpr const char* kCode = "Code: the access as CUDA";
+  Driver d(ImVec2(1920, 1080));
+  Fresh f(d, false);  // the default windows: nothing floats over the Code window
+  AppState& s = f.state;
+  auto shows = [&](const char* label) {
+    const ImGuiID id = widget_id({kCode, label});
+    for (const Item& i : d.frame(s)) {
+      if (i.id == id && i.visible) return true;
+    }
+    return false;
+  };
+  REQUIRE(code_on_screen(s));
+  CHECK(shows("##code"));
+  CHECK_FALSE(shows("Edit"));
+  toggle_lane(s, 3);  // what a click on lane 3 in Controls does
+  CHECK_FALSE(shows("##code"));
+  CHECK(shows("Edit"));
+  CHECK(s.derived.evaluation.analysis->wavefront_count() == 31);
+  REQUIRE(d.click(s, {kCode, "Back to the code in the box"}));
+  // The box's code is the scenario again (as its 32 offsets): every lane, 32 wavefronts.
+  CHECK(code_on_screen(s));
+  CHECK(shows("##code"));
+  CHECK(s.derived.evaluation.analysis->wavefront_count() == 32);
+  toggle_lane(s, 3);
+  const Scenario changed = s.user.scenario;
+  REQUIRE(d.click(s, {kCode, "Edit"}));
+  CHECK(s.user.scenario == changed);  // Edit shows the code; the access stays as it is
+  CHECK(code_on_screen(s));
+  CHECK(shows("##code"));
+  CHECK(s.user.code.text.find("0xfffffff7 >> threadIdx.x") != std::string::npos);  // lane 3 out
+  // Raw offsets that follow no expression: read-only with core's note, and Edit opens an
+  // empty-handed box that waits for code, not a crash.
+  REQUIRE(set_custom_offsets(s,
+                             "0, 5, 2, 17, 9, 1, 30, 4, 8, 22, 3, 6, 11, 14, 19, 27, 12, 7, "
+                             "10, 13, 15, 16, 18, 20, 21, 23, 24, 25, 26, 28, 29, 31"));
+  set_pattern(s, AccessPattern::custom);
+  CHECK(shows("Edit"));
+  REQUIRE(d.click(s, {kCode, "Edit"}));
+  CHECK_FALSE(code_on_screen(s));
+  CHECK(shows("##code"));
 }
