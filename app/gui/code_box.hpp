@@ -26,10 +26,10 @@ struct CodeBox {
   // The scenario the box was filled for or the code gives: while it is the one on screen the
   // Code window shows the box, else the scenario's code read-only (ui_code.cpp).
   Scenario stands_for;
-  std::string error;               // "" when the text is valid: the message, the line, a caret
-  int error_line = 0;              // the error's 1-based line in the text (0: the whole code)
-  std::uint64_t evaluations = 0;   // how many times apply_code() ran (on changes only)
-  bool focus = false;              // give the box the keyboard next frame
+  std::string error;              // "" when the text is valid: the message, the line, a caret
+  int error_line = 0;             // the error's 1-based line in the text (0: the whole code)
+  std::uint64_t evaluations = 0;  // how many times apply_code() ran (on changes only)
+  bool focus = false;             // give the box the keyboard next frame
 };
 
 // Evaluates s.user.code; on success the scenario on screen becomes the code's. Returns whether
