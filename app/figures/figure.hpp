@@ -121,6 +121,9 @@ struct Figure {
 };
 
 struct FigureStyle {
+  FigureStyle() = default;
+  explicit FigureStyle(const Palette* p) : palette(p) {}
+
   const Palette* palette = nullptr;
   float font = 16.0f;     // pixels: captions, legends, the largest labels
   float min_font = 9.0f;  // labels shrink to fit their cells down to this size

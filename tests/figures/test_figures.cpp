@@ -346,7 +346,8 @@ TEST_CASE("a lesson step's highlights are outlined by every view and written in 
     CHECK(r.colour == pal.current_row);
     CHECK(r.fill == Fill::outline);
   }
-  CHECK(bank_marks.back().box.height() > banks.grid->pitch_y * (a.wavefront_count() - 1));
+  CHECK(bank_marks.back().box.height() >
+        banks.grid->pitch_y * static_cast<float>(a.wavefront_count() - 1));
   // The lane map: the two lane boxes and bank 0's box.
   const Figure lanes = page_figure(View::lanes, p->scenario, e, 1280, 720, st);
   CHECK(marks(lanes).size() == 3u);
