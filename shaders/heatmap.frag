@@ -4,7 +4,8 @@
 in vec2 v_uv;
 
 uniform usampler2D u_cells;      // bits 0-4: bank; bit 6: padding slot
-uniform ivec2 u_dims;            // columns (slots per row), rows
+uniform ivec2 u_dims;            // columns (slots per row), rows of one picture
+uniform int u_first_row;         // the picture's first row: 0 logical, u_dims.y physical
 uniform vec3 u_bank_colour[32];
 uniform vec3 u_padding_colour;
 uniform vec3 u_grid_colour;
@@ -16,7 +17,7 @@ out vec4 o_colour;
 void main() {
   vec2 cell_f = v_uv * vec2(u_dims);
   ivec2 cell = clamp(ivec2(cell_f), ivec2(0), u_dims - 1);
-  uint v = texelFetch(u_cells, cell, 0).r;
+  uint v = texelFetch(u_cells, cell + ivec2(0, u_first_row), 0).r;
   vec3 c = u_bank_colour[v & 31u];
   if ((v & 64u) != 0u) {
     float t = mod(gl_FragCoord.x + gl_FragCoord.y, u_stripe);

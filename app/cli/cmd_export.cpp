@@ -33,6 +33,18 @@ const Kind* find_kind(std::string_view what) {
   return nullptr;
 }
 
+// "--tile-view both"; --physical is "--tile-view physical".
+Expected<figures::TileView> tile_view(const Args& args) {
+  const auto text = args.value("tile-view");
+  if (args.has("physical") && text) {
+    return Error{"--physical is --tile-view physical; give one of them, not both"};
+  }
+  if (args.has("physical")) return figures::TileView::physical;
+  const auto view = figures::parse_tile_view(text.value_or("logical"));
+  if (!view) return Error{"--tile-view is logical, physical or both; got " + quote(*text)};
+  return *view;
+}
+
 // "--size 1600x900": the page in pixels (SVG user units).
 Expected<figures::Box> page_size(const Args& args) {
   const std::string_view text = args.value("size").value_or("1280x720");
@@ -61,11 +73,13 @@ Expected<std::string> svg_of(const Args& args, std::string_view what, const Scen
   }
   const auto font = args.integer("font", 16, 8, 96);
   if (!font) return Error{font.error()};
+  const auto view = tile_view(args);
+  if (!view) return Error{view.error()};
   figures::FigureStyle style;
   style.palette = &figures::palette_for(*theme, *scheme);
   style.font = static_cast<float>(*font);
   style.min_font = std::min(style.font, 9.0f);
-  style.tile_physical = args.has("physical");
+  style.tile_view = *view;
   return figures::to_svg(
       figures::page_figure(*figures::parse_view(what), s, e, size->x1, size->y1, style));
 }
@@ -88,13 +102,16 @@ int run_export(const Args& args) {
                      quote(format));
   }
   const bool figure = format == "svg";
-  for (std::string_view flag : {"size", "theme", "palette", "font", "physical"}) {
+  for (std::string_view flag : {"size", "theme", "palette", "font", "physical", "tile-view"}) {
     if (args.has(flag) && !figure) {
       return bad_input("--" + std::string(flag) + " shapes a figure (--what banks, lanes or tile)");
     }
   }
   if (args.has("physical") && *what != "tile") {
     return bad_input("--physical shows the tile as stored; it needs --what tile");
+  }
+  if (args.has("tile-view") && *what != "tile") {
+    return bad_input("--tile-view picks the tile's picture; it needs --what tile");
   }
 
   const Expected<Scenario> s = scenario_from_flags(args);

@@ -304,7 +304,10 @@ constexpr FlagSpec kExportFlags[] = {
     {"font", "PX", "the figure's text size in pixels; labels shrink to fit cells (default 16)"},
     {"theme", "T", "dark, or light for slides and paper          (default light)"},
     {"palette", "P", "standard, or colour-blind (Okabe-Ito)        (default standard)"},
-    {"physical", "", "--what tile: the slots as stored, not the elements as indexed"},
+    {"tile-view", "V",
+     "--what tile: logical (elements as indexed), physical (slots as stored)\n"
+     "                                         or both side by side (default logical)"},
+    {"physical", "", "--what tile: the slots as stored (--tile-view physical)"},
 };
 constexpr CommandSyntax kExport{
     .command = "export",
@@ -313,6 +316,7 @@ constexpr CommandSyntax kExport{
     .usage = R"(usage: banklab export (--preset NAME | scenario flags | --scenario FILE)
                       --what banks|lanes|tile|table|derivation [--format svg|csv|md]
                       [-o FILE] [--size WxH] [--font PX] [--theme T] [--palette P]
+                      [--tile-view logical|physical|both]
 )",
     .description =
         R"(Writes one scenario for slides and documents, without a display: the bank view, the lane

@@ -11,6 +11,7 @@
 // SVG asks for, so a label's box is where its glyphs go. Labels adapt to their cells: the font
 // shrinks to fit, down to FigureStyle::min_font, and no label is dropped while a cell is at
 // least that large.
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -94,12 +95,14 @@ struct Label {
   Rgba halo = kNoColour;    // a rounded backing behind the text (alpha 0: none)
 };
 
-// The tile's heat map: one colour per slot, row-major; striped slots are padding.
+// The tile's heat map: one colour per slot, row-major; striped slots are padding. `physical`:
+// the slots as stored (TileView::physical), not the elements as indexed.
 struct Heatmap {
   Box box;
   int rows = 0, cols = 0;
   std::vector<Rgba> colours;
   std::vector<std::uint8_t> striped;
+  bool physical = false;
 };
 
 // A regular grid of cells (the bank view's wavefronts x banks, the tile's rows x slots): cell
@@ -114,11 +117,17 @@ struct Figure {
   std::optional<Grid> grid;  // the bank view's and the tile's cells, for hit-testing
   Rgba background;
   std::vector<Rect> rects;         // drawn in order, under the lines
-  std::optional<Heatmap> heatmap;  // under the rects
+  std::vector<Heatmap> heatmaps;   // under the rects: the tile's (two side by side: TileView::both)
   std::vector<Line> lines;
   std::vector<Rect> overlays;  // over the lines (outlines, markers)
   std::vector<Label> labels;   // on top of everything
 };
+
+// The tile's pictures: elements where the program indexes them, slots as stored, or both side by
+// side (the logical on the left).
+enum class TileView : std::uint8_t { logical, physical, both };
+std::optional<TileView> parse_tile_view(std::string_view text);  // "logical", "physical", "both"
+std::string_view tile_view_name(TileView v);
 
 struct FigureStyle {
   FigureStyle() = default;
@@ -132,7 +141,7 @@ struct FigureStyle {
   float page_font = 0.0f;
   int served = std::numeric_limits<int>::max();  // wavefronts lit so far (stepping)
   int hovered_lane = -1;                         // outlined wherever it is served
-  bool tile_physical = false;                    // the tile as stored, not as indexed
+  TileView tile_view = TileView::logical;        // tile_figure: both draws the logical one
   bool tile_caption = true;  // the tile's declaration over it (the GUI has its own line)
   // A lesson step's highlights, outlined in the current-row colour over the view: the bank
   // view's cells that serve a listed lane and whole columns of listed banks; the lane map's
@@ -154,6 +163,11 @@ Figure lane_figure(const Analysis& a, Box area, const FigureStyle& st);
 // The tile: the heat map of banks, padding striped, the access outlined, every lane numbered.
 // `evaluation` may hold no analysis (the tile alone is drawn).
 Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const FigureStyle& st);
+// The logical ([0]) and the physical ([1]) tile side by side in area, each under its caption
+// ("logical: elements as indexed", "physical: slots as stored"), with its own grid and heat map;
+// the tile's declaration over both when st.tile_caption. page_figure draws it for TileView::both.
+std::array<Figure, 2> tile_pair_figure(const TileLayout& t, const Evaluation& e, Box area,
+                                       const FigureStyle& st);
 
 // A whole page for export: the scenario in words, the verdict, then the view.
 enum class View : std::uint8_t { banks, lanes, tile };

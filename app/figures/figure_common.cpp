@@ -46,9 +46,9 @@ void append(Figure& into, const Figure& part, float dx, float dy) {
     into.grid->x += dx;
     into.grid->y += dy;
   }
-  if (part.heatmap) {
-    into.heatmap = part.heatmap;
-    into.heatmap->box = move(part.heatmap->box);
+  for (Heatmap h : part.heatmaps) {
+    h.box = move(h.box);
+    into.heatmaps.push_back(std::move(h));
   }
   for (Line l : part.lines) {
     l.x0 += dx, l.x1 += dx, l.y0 += dy, l.y1 += dy;

@@ -42,7 +42,9 @@ Figure page_figure(View v, const Scenario& s, const Evaluation& e, float width, 
               e.analysis->bank_conflicts() > 0 ? p.cell_conflict : p.cell_served, Role::verdict);
   }
   const Box area{margin, y + margin * 0.5f, width - margin, height - margin};
-  if (v == View::tile) {
+  if (v == View::tile && st.tile_view == TileView::both) {
+    for (const Figure& half : tile_pair_figure(s.tile, e, area, st)) append(f, half);
+  } else if (v == View::tile) {
     append(f, tile_figure(s.tile, e, area, st));
   } else if (e.ok()) {
     append(f, v == View::banks ? bank_figure(*e.analysis, area, st)

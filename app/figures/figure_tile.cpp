@@ -1,7 +1,7 @@
 // The tile as a figure: every slot coloured by its bank (a heat map), padding striped grey, the
 // elements of the current access outlined and every lane's first element numbered. Logical:
 // element (r, c) where the program indexes it, coloured by the bank it really lands in.
-// Physical: the slots as stored, so a swizzle's moves show.
+// Physical: the slots as stored, so a swizzle's moves show. Both: the two side by side.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -18,7 +18,7 @@ using namespace detail;
 // A row has slots_per_row() slots: C + pad, or the span of a narrow TMA box whose rows sit at
 // span pitch; slots no element lands in (padding, the box's gap) are striped.
 Heatmap heat(const TileLayout& t, Box box, bool physical, const Palette& p) {
-  Heatmap h{box, t.rows, t.slots_per_row(), {}, {}};
+  Heatmap h{box, t.rows, t.slots_per_row(), {}, {}, physical};
   h.colours.reserve(static_cast<std::size_t>(h.rows) * h.cols);
   h.striped.reserve(h.colours.capacity());
   for (int r = 0; r < t.rows; ++r) {
@@ -58,7 +58,7 @@ void add_highlights(Figure& f, const TileLayout& t, const Slots& s, float stroke
   }
   for (const Cell& c : h.elements) {
     if (c.row < 0 || c.row >= t.rows || c.col < 0 || c.col >= t.cols) continue;
-    const Cell at = st.tile_physical ? t.physical_cell(c.row, c.col) : c;
+    const Cell at = st.tile_view == TileView::physical ? t.physical_cell(c.row, c.col) : c;
     f.overlays.push_back(Rect{s.slot(at), p.current_row, Fill::outline, Role::highlight,
                               c.row * t.cols + c.col, stroke});
   }
@@ -66,13 +66,24 @@ void add_highlights(Figure& f, const TileLayout& t, const Slots& s, float stroke
 
 }  // namespace
 
+std::optional<TileView> parse_tile_view(std::string_view text) {
+  if (text == "logical") return TileView::logical;
+  if (text == "physical") return TileView::physical;
+  if (text == "both") return TileView::both;
+  return std::nullopt;
+}
+
+std::string_view tile_view_name(TileView v) {
+  return v == TileView::physical ? "physical" : v == TileView::both ? "both" : "logical";
+}
+
 Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const FigureStyle& st) {
   const Palette& p = *st.palette;
   Figure f = blank_figure(area.x1, area.y1, p);
+  const bool physical = st.tile_view == TileView::physical;
   const float caption_h = st.tile_caption ? std::floor(st.font * 1.4f) : 0.0f;
-  const std::string caption = to_string(t) +
-                              (st.tile_physical ? ": slots as stored" : ": elements as indexed") +
-                              "; colour = bank";
+  const std::string caption =
+      to_string(t) + (physical ? ": slots as stored" : ": elements as indexed") + "; colour = bank";
   if (st.tile_caption)
     f.labels.push_back(at(caption, fit_font(caption, st.font, area.width(), caption_h), p.text,
                           area.x0, area.y0, Role::caption));
@@ -86,7 +97,7 @@ Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const Fig
   const float x = std::floor(area.x0 + std::max(0.0f, (avail_w - pitch * slots) * 0.5f));
   const float y = area.y0 + caption_h;
   f.grid = Grid{x, y, pitch, pitch, 0.0f, t.rows, t.slots_per_row()};
-  f.heatmap = heat(t, Box{x, y, x + pitch * slots, y + pitch * rows}, st.tile_physical, p);
+  f.heatmaps.push_back(heat(t, Box{x, y, x + pitch * slots, y + pitch * rows}, physical, p));
   // Outlines thin on small tiles (a frame 2 px wide on a 5 px slot hides its colour).
   const float stroke = std::clamp(pitch * 0.1f, 1.0f, 2.0f);
   const Slots grid{x, y, pitch};
@@ -110,7 +121,7 @@ Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const Fig
     for (int j = 0; j < el.count; ++j) {
       const std::int64_t pos = std::int64_t{el.first.row} * t.cols + el.first.col + j;
       Cell cell{static_cast<int>(pos / t.cols), static_cast<int>(pos % t.cols)};
-      if (st.tile_physical) cell = t.physical_cell(cell.row, cell.col);
+      if (physical) cell = t.physical_cell(cell.row, cell.col);
       const Box b = grid.slot(cell);
       if (!frames.empty() && cell.row == previous.row && cell.col == previous.col + 1) {
         frames.back().x1 = b.x1;
@@ -140,6 +151,37 @@ Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const Fig
   }
   add_highlights(f, t, grid, stroke, st);
   return f;
+}
+
+std::array<Figure, 2> tile_pair_figure(const TileLayout& t, const Evaluation& e, Box area,
+                                       const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  const float caption_h = std::floor(st.font * 1.4f);
+  float y = area.y0;
+  std::optional<Label> declaration;
+  if (st.tile_caption) {
+    const std::string text = to_string(t) + "; colour = bank";
+    declaration = at(text, fit_font(text, st.font, area.width(), caption_h), p.text, area.x0, y,
+                     Role::caption);
+    y += caption_h;
+  }
+  const float gap = std::floor(st.font);
+  const float half = std::floor((area.width() - gap) * 0.5f);
+  std::array<Figure, 2> out;
+  for (int k = 0; k < 2; ++k) {
+    const float x0 = area.x0 + static_cast<float>(k) * (half + gap);
+    FigureStyle one = st;
+    one.tile_view = k == 0 ? TileView::logical : TileView::physical;
+    one.tile_caption = false;
+    out[k] = tile_figure(t, e, Box{x0, y + caption_h, x0 + half, area.y1}, one);
+    // The caption over the grid itself, so that it names the picture under it.
+    const std::string text = k == 0 ? "logical: elements as indexed" : "physical: slots as stored";
+    const float x = out[k].grid->x;
+    out[k].labels.push_back(
+        at(text, fit_font(text, st.font, x0 + half - x, caption_h), p.text, x, y, Role::caption));
+  }
+  if (declaration) out[0].labels.push_back(*declaration);
+  return out;
 }
 
 }  // namespace banklab::figures

@@ -78,8 +78,7 @@ std::string to_svg(const Figure& f) {
       "patternTransform=\"rotate(45)\"><rect width=\"2.5\" height=\"6\" fill=\"#000000\" "
       "fill-opacity=\"0.3\"/></pattern></defs>\n";
   rect(out, Box{0, 0, f.width, f.height}, paint("fill", f.background));
-  if (f.heatmap) {
-    const Heatmap& h = *f.heatmap;
+  for (const Heatmap& h : f.heatmaps) {
     const float pw = h.box.width() / static_cast<float>(h.cols);
     const float ph = h.box.height() / static_cast<float>(h.rows);
     out += "<g class=\"heatmap\" shape-rendering=\"crispEdges\">\n";

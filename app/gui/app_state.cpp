@@ -21,9 +21,10 @@ BankLoad bank_load(const Analysis& a) {
   return load;
 }
 
-// The tile view's texture: one byte per slot of the padded tile. In the logical view slot (r, c)
-// of a real element holds that element's bank (so a swizzle recolours the tile); in the
-// physical view every slot holds the bank of its own address. Padding slots are flagged.
+// The tile view's texture: one byte per slot of the padded tile, the logical picture over the
+// physical one. In the logical picture slot (r, c) of a real element holds that element's bank
+// (so a swizzle recolours the tile); in the physical one every slot holds the bank of its own
+// address. Padding slots are flagged.
 void rebuild_heatmap(AppState& s) {
   HeatmapImage& img = s.frame.draw.heatmap;
   img.cells.clear();
@@ -33,21 +34,24 @@ void rebuild_heatmap(AppState& s) {
   const TileLayout& t = s.derived.scenario.tile;
   img.rows = t.rows;
   img.cols = t.slots_per_row();  // C + pad, or the span of a narrow TMA box
-  img.cells.resize(static_cast<std::size_t>(img.rows) * img.cols);
-  for (int r = 0; r < t.rows; ++r) {
-    for (int p = 0; p < img.cols; ++p) {
-      std::uint8_t v = 0;
-      // Logical view: the columns past C. Physical view: the slots no element lands in, which
-      // a swizzle scatters (a narrow TMA box's gap, a swizzled pad).
-      if (s.user.tile_physical ? t.is_gap_slot(r, p) : p >= t.cols) {
-        v = static_cast<std::uint8_t>(bank_of_byte(t.logical_byte(r, p)) |
-                                      HeatmapImage::kHeatPadding);
-      } else if (s.user.tile_physical) {
-        v = static_cast<std::uint8_t>(bank_of_byte(t.logical_byte(r, p)));
-      } else {
-        v = s.derived.bank_map[static_cast<std::size_t>(r) * t.cols + p];
+  const std::size_t picture = static_cast<std::size_t>(img.rows) * img.cols;
+  img.cells.resize(2 * picture);
+  for (const bool physical : {false, true}) {
+    for (int r = 0; r < t.rows; ++r) {
+      for (int p = 0; p < img.cols; ++p) {
+        std::uint8_t v = 0;
+        // Logical picture: the columns past C. Physical: the slots no element lands in, which
+        // a swizzle scatters (a narrow TMA box's gap, a swizzled pad).
+        if (physical ? t.is_gap_slot(r, p) : p >= t.cols) {
+          v = static_cast<std::uint8_t>(bank_of_byte(t.logical_byte(r, p)) |
+                                        HeatmapImage::kHeatPadding);
+        } else if (physical) {
+          v = static_cast<std::uint8_t>(bank_of_byte(t.logical_byte(r, p)));
+        } else {
+          v = s.derived.bank_map[static_cast<std::size_t>(r) * t.cols + p];
+        }
+        img.cells[(physical ? picture : 0) + static_cast<std::size_t>(r) * img.cols + p] = v;
       }
-      img.cells[static_cast<std::size_t>(r) * img.cols + p] = v;
     }
   }
 }
@@ -93,10 +97,8 @@ bool refresh(AppState& s) {
   return true;
 }
 
-void set_tile_physical(AppState& s, bool physical) {
-  if (s.user.tile_physical == physical) return;
-  s.user.tile_physical = physical;
-  rebuild_heatmap(s);
+void set_tile_view(AppState& s, figures::TileView view) {
+  s.user.settings.tile_view = view;
 }
 
 int wavefront_total(const AppState& s) {

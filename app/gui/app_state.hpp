@@ -106,10 +106,9 @@ struct UserChoices {
   StepThrough step;
   Settings settings;
   Views views;
-  bool tile_physical = false;  // tile view: where elements are stored, not where they belong
-  SolvePanel solve;            // the Solve window: families ticked, its ranking, its preview
-  Stage stage;                 // presentation mode, comparisons (stage.hpp, ui_stage.cpp)
-  FileMenu files;              // the File menu's chooser, export size and last result
+  SolvePanel solve;  // the Solve window: families ticked, its ranking, its preview
+  Stage stage;       // presentation mode, comparisons (stage.hpp, ui_stage.cpp)
+  FileMenu files;    // the File menu's chooser, export size and last result
 };
 
 struct FrameOutput {
@@ -180,8 +179,9 @@ bool set_custom_offsets(AppState& s, std::string_view text);
 // others ld or st.
 void set_pattern(AppState& s, AccessPattern p);
 
-// The tile view's two pictures: elements where they belong, or slots as stored.
-void set_tile_physical(AppState& s, bool physical);
+// The tile view's pictures: elements where they belong, slots as stored, or both side by side
+// (remembered in the settings).
+void set_tile_view(AppState& s, figures::TileView view);
 
 inline constexpr float kZoomStep = 0.125f;
 void change_zoom(AppState& s, float delta);

@@ -24,9 +24,9 @@ void DrawQueue::add_segments(ImDrawList* dl, std::span<const Segment> segments) 
   append(dl, BatchKind::segments, segments_, segments);
 }
 
-void DrawQueue::add_heatmap(ImDrawList* dl, ImVec2 min, ImVec2 max) {
+void DrawQueue::add_heatmap(ImDrawList* dl, ImVec2 min, ImVec2 max, bool physical) {
   if (heatmap.cells.empty()) return;
-  emit(dl, Batch{this, BatchKind::heatmap, 0, 0, min, max});
+  emit(dl, Batch{this, BatchKind::heatmap, physical ? 1 : 0, 0, min, max});
 }
 
 }  // namespace banklab::gui

@@ -34,13 +34,20 @@ struct Segment {
 };
 
 // One byte per tile slot (row-major, rows x cols): the bank in bits 0-4, kHeatPadding set for a
-// padding slot. Rebuilt only when the tile changes; revision tells the renderer to re-upload.
+// padding slot; the logical picture, then the physical one (2 x rows x cols bytes). Rebuilt
+// only when the tile changes; revision tells the renderer to re-upload.
 struct HeatmapImage {
   static constexpr std::uint8_t kHeatPadding = 0x40;
   int rows = 0;
   int cols = 0;
   std::vector<std::uint8_t> cells;
   std::uint64_t revision = 0;
+
+  std::span<const std::uint8_t> picture(bool physical) const {
+    if (cells.empty()) return {};
+    const std::size_t n = static_cast<std::size_t>(rows) * cols;
+    return std::span<const std::uint8_t>(cells).subspan(physical ? n : 0, n);
+  }
 };
 
 enum class BatchKind : std::uint8_t { quads, segments, heatmap };
@@ -50,7 +57,7 @@ class DrawQueue;
 struct Batch {
   const DrawQueue* queue = nullptr;
   BatchKind kind = BatchKind::quads;
-  int first = 0;  // into quads() or segments()
+  int first = 0;  // into quads() or segments(); heatmap: 1 for the physical picture
   int count = 0;
   ImVec2 min, max;  // heatmap: where the tile goes
 };
@@ -67,7 +74,7 @@ class DrawQueue {
   void begin_frame();
   void add_quads(ImDrawList* dl, std::span<const Quad> quads);
   void add_segments(ImDrawList* dl, std::span<const Segment> segments);
-  void add_heatmap(ImDrawList* dl, ImVec2 min, ImVec2 max);
+  void add_heatmap(ImDrawList* dl, ImVec2 min, ImVec2 max, bool physical);
 
   const std::vector<Quad>& quads() const { return quads_; }
   const std::vector<Segment>& segments() const { return segments_; }

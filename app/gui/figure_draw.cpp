@@ -37,7 +37,7 @@ figures::FigureStyle figure_style(const ViewStyle& v) {
   st.min_font = std::min(st.font, 9.0f);
   st.served = v.playing || v.served < kAllServed ? v.served : kAllServed;
   st.hovered_lane = v.hovered_lane;
-  st.tile_physical = v.tile_physical;
+  st.tile_view = v.tile_view;
   if (v.highlights != nullptr) st.highlights = *v.highlights;
   st.tile_caption = false;  // the tile panel names the tile above its logical/physical switch
   return st;
@@ -67,9 +67,8 @@ ImFont* label_font(std::span<ImFont* const> fonts, const figures::Label& l) {
 void draw_figure(const figures::Figure& f, ImDrawList* dl, DrawQueue& queue,
                  std::span<ImFont* const> fonts) {
   add_rects(dl, queue, f.rects);
-  if (f.heatmap) {
-    queue.add_heatmap(dl, v2(f.heatmap->box.x0, f.heatmap->box.y0),
-                      v2(f.heatmap->box.x1, f.heatmap->box.y1));
+  for (const figures::Heatmap& h : f.heatmaps) {
+    queue.add_heatmap(dl, v2(h.box.x0, h.box.y0), v2(h.box.x1, h.box.y1), h.physical);
   }
   std::vector<Segment> segments;
   segments.reserve(f.lines.size());

@@ -119,11 +119,14 @@ std::string geometry_json(const FrameGeometry& g, float scale) {
   } else {
     w.null();
   }
-  w.key("tile_grid");
-  if (g.tile) {
-    write_grid(w, g.tile->grid, scale);
-  } else {
-    w.null();
+  for (auto [key, tile] :
+       {std::pair{"tile_grid", &g.tile}, std::pair{"physical_tile_grid", &g.physical_tile}}) {
+    w.key(key);
+    if (*tile) {
+      write_grid(w, (*tile)->grid, scale);
+    } else {
+      w.null();
+    }
   }
   for (auto [key, mins, maxs] : {std::tuple{"lane_boxes", &g.lanes.lane_min, &g.lanes.lane_max},
                                  std::tuple{"bank_boxes", &g.lanes.bank_min, &g.lanes.bank_max}}) {

@@ -76,7 +76,8 @@ struct SolveGeometry {
 struct FrameGeometry {
   std::optional<BankViewGeometry> banks;  // nullopt: the view showed a diagnostic instead
   LaneMapGeometry lanes;
-  std::optional<TileGeometry> tile;
+  std::optional<TileGeometry> tile;           // the picture shown; side by side, the logical one
+  std::optional<TileGeometry> physical_tile;  // side by side: the physical picture, right of it
   std::optional<SolveGeometry> solve;  // nullopt: the Solve window is closed
   std::vector<figures::Label> labels;  // every label the views drew, with the cell it names
 };

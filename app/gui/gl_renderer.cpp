@@ -126,8 +126,8 @@ void GlRenderer::upload(const DrawQueue& queue, const Palette& palette, float st
   if (img.revision != heat_revision_ && !img.cells.empty()) {
     glBindTexture(GL_TEXTURE_2D, heat_texture_);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8UI, img.cols, img.rows, 0, GL_RED_INTEGER, GL_UNSIGNED_BYTE,
-                 img.cells.data());
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8UI, img.cols, 2 * img.rows, 0, GL_RED_INTEGER,
+                 GL_UNSIGNED_BYTE, img.cells.data());
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glBindTexture(GL_TEXTURE_2D, 0);
     heat_cols_ = img.cols;
@@ -224,6 +224,7 @@ void GlRenderer::draw(const Batch& batch, const ImDrawCmd& cmd) {
       glUniform4f(glGetUniformLocation(heatmap_program_, "u_rect"), batch.min.x, batch.min.y,
                   batch.max.x, batch.max.y);
       glUniform2i(glGetUniformLocation(heatmap_program_, "u_dims"), heat_cols_, heat_rows_);
+      glUniform1i(glGetUniformLocation(heatmap_program_, "u_first_row"), batch.first * heat_rows_);
       glUniform2f(glGetUniformLocation(heatmap_program_, "u_cell_pixels"),
                   (batch.max.x - batch.min.x) * scale_ / static_cast<float>(heat_cols_),
                   (batch.max.y - batch.min.y) * scale_ / static_cast<float>(heat_rows_));

@@ -158,6 +158,7 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
   }
   if (opt.theme) state.user.settings.theme = *opt.theme;
   if (opt.scheme) state.user.settings.scheme = *opt.scheme;
+  if (opt.tile_view) state.user.settings.tile_view = *opt.tile_view;
   state.user.stage.compare = opt.compare;
   state.user.stage.presenting = opt.present;
   gui::WindowSize size = window_size(opt, batch);

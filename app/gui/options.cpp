@@ -63,6 +63,7 @@ namespace {
 constexpr cli::FlagSpec kGuiFlags[] = {
     {"theme", "T", "dark, or light for projectors"},
     {"palette", "P", "standard, or colour-blind (Okabe-Ito: blue, vermillion, green)"},
+    {"tile-view", "V", "the Tile window: logical, physical, or both side by side"},
     {"compare", "A,B,..",
      "2-4 scenarios side by side: presets, scenario files, or transpose,\n"
      "transpose-padded, naive-pad-swizzle"},
@@ -162,6 +163,12 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
   if (const auto v = args.value("palette")) {
     o.scheme = parse_scheme(*v);
     if (!o.scheme) return Error{"--palette is 'standard' or 'colour-blind'; got " + cli::quote(*v)};
+  }
+  if (const auto v = args.value("tile-view")) {
+    o.tile_view = figures::parse_tile_view(*v);
+    if (!o.tile_view) {
+      return Error{"--tile-view is logical, physical or both; got " + cli::quote(*v)};
+    }
   }
   if (const auto v = args.value("zoom")) {
     std::optional<float> z = to_float(*v);

@@ -10,6 +10,7 @@
 #include "banklab/drill.hpp"
 #include "banklab/expected.hpp"
 #include "banklab/scenario.hpp"
+#include "figure.hpp"
 #include "palette.hpp"
 #include "solve_panel.hpp"
 #include "stage.hpp"
@@ -38,6 +39,7 @@ struct Options {
   std::optional<WindowSize> size;         // framebuffer size in pixels
   std::optional<Theme> theme;
   std::optional<Scheme> scheme;      // --palette standard|colour-blind
+  std::optional<figures::TileView> tile_view;  // --tile-view logical|physical|both
   std::vector<CompareItem> compare;  // --compare A,B,C: 2-4 side by side
   bool present = false;              // --present: start in presentation mode
   std::optional<float> zoom;

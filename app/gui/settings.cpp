@@ -125,6 +125,13 @@ ParsedSettings parse_settings(std::string_view text) {
       } else {
         out.warnings.push_back(where + "no preset named '" + std::string(value) + "'");
       }
+    } else if (key == "tile_view") {
+      if (const auto view = figures::parse_tile_view(value)) {
+        out.settings.tile_view = *view;
+      } else {
+        out.warnings.push_back(where + "tile_view is 'logical', 'physical' or 'both', got '" +
+                               std::string(value) + "'");
+      }
     } else if (key == "folder") {
       if (keepable_folder(value)) {
         out.settings.folder = value;
@@ -156,7 +163,8 @@ std::string format_settings(const Settings& s) {
   os << "# banklab-gui settings (rewritten on exit)\n"
      << "theme = " << theme_name(s.theme) << "\n"
      << "palette = " << scheme_name(s.scheme) << "\n"
-     << "zoom = " << s.zoom << "\n";
+     << "zoom = " << s.zoom << "\n"
+     << "tile_view = " << figures::tile_view_name(s.tile_view) << "\n";
   if (!s.preset.empty()) os << "preset = " << s.preset << "\n";
   if (keepable_folder(s.folder)) os << "folder = " << s.folder << "\n";
   if (s.drill != DrillRecord{}) {

@@ -1,10 +1,10 @@
 #pragma once
 // What banklab-gui remembers between runs: theme, colour scheme, zoom, the last lesson, the
-// drill's record and the file chooser's last folder, in a small "key = value" file next to ImGui's
-// imgui.ini under $XDG_CONFIG_HOME/banklab/ (falling back to ~/.config/banklab/). A bad line is
-// reported and skipped; it never stops the app. The file is read only when regular and at most
-// kMaxSettingsFileBytes long, written whole (a temporary file renamed), and a key this version
-// does not know is kept for the version that does.
+// Tile window's picture, the drill's record and the file chooser's last folder, in a small "key =
+// value" file next to ImGui's imgui.ini under $XDG_CONFIG_HOME/banklab/ (falling back to
+// ~/.config/banklab/). A bad line is reported and skipped; it never stops the app. The file is read
+// only when regular and at most kMaxSettingsFileBytes long, written whole (a temporary file
+// renamed), and a key this version does not know is kept for the version that does.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "banklab/drill.hpp"
+#include "figure.hpp"
 #include "palette.hpp"
 
 namespace banklab::gui {
@@ -38,6 +39,7 @@ struct Settings {
   std::vector<std::pair<std::string, std::string>> other;
   Scheme scheme = Scheme::standard;  // "palette = colour-blind" in the file
   std::string folder;  // the file chooser's last folder (an absolute path); empty: none yet
+  figures::TileView tile_view = figures::TileView::logical;  // the Tile window's picture(s)
 
   friend bool operator==(const Settings&, const Settings&) = default;
 };

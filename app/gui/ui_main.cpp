@@ -46,14 +46,18 @@ void tile_panel(AppState& s, Interaction& io) {
   if (d.tile_error.empty()) {
     ImGui::TextUnformatted(to_string(d.scenario.tile).c_str());
     ImGui::SameLine();
-    bool physical = s.user.tile_physical;
-    if (ImGui::RadioButton("logical", !physical)) set_tile_physical(s, false);
-    ImGui::SameLine();
-    if (ImGui::RadioButton("physical", physical)) set_tile_physical(s, true);
+    using figures::TileView;
+    for (const auto& [view, name] :
+         {std::pair{TileView::logical, "logical"}, std::pair{TileView::physical, "physical"},
+          std::pair{TileView::both, "side by side"}}) {
+      if (ImGui::RadioButton(name, s.user.settings.tile_view == view)) set_tile_view(s, view);
+      ImGui::SameLine();
+    }
     help_marker(
         "Colour = bank. Logical: element (r, c) where the program indexes it, coloured by the "
         "bank it really lands in. Physical: the slots of shared memory as stored; the outlined "
-        "elements show where a swizzle moved them. Striped grey columns are padding.");
+        "elements show where a swizzle moved them. Side by side: both at once (the same picture "
+        "twice without a swizzle). Striped grey columns are padding.");
   }
   draw_tile(d, view_style(s), io);
 }
@@ -322,7 +326,7 @@ ViewStyle view_style(const AppState& s) {
   v.hovered_lane = s.hovered_lane;
   v.served = s.user.step.served;
   v.playing = s.user.step.playing;
-  v.tile_physical = s.user.tile_physical;
+  v.tile_view = s.user.settings.tile_view;
   if (in_lesson(s)) v.highlights = &s.lesson.filled.highlights;
   return v;
 }

@@ -22,6 +22,7 @@
 #include "banklab/lesson.hpp"
 #include "derived.hpp"
 #include "draw_queue.hpp"
+#include "figure.hpp"
 #include "geometry.hpp"
 #include "palette.hpp"
 
@@ -37,7 +38,7 @@ struct ViewStyle {
   int hovered_lane = -1;                 // outlined wherever it is served
   int served = kAllServed;               // step-through: wavefronts served so far
   bool playing = false;                  // step-through running (the current row is outlined)
-  bool tile_physical = false;  // tile view: slots as stored, not elements where they belong
+  figures::TileView tile_view = figures::TileView::logical;  // the tile's picture(s)
   const Highlights* highlights = nullptr;  // a lesson step's lanes, banks, rows and elements
 };
 

@@ -133,19 +133,20 @@ TEST_CASE("a narrow TMA box's gap is padding in the tile view, and the layout's 
   s.user.scenario.tile = TileLayout{DType::bf16, 32, 16, 0, SwizzleSpec{SwizzleKind::tma128}};
   for (bool physical : {false, true}) {
     CAPTURE(physical);
-    set_tile_physical(s, physical);
+    set_tile_view(s, physical ? figures::TileView::physical : figures::TileView::logical);
     ui.frame(s);
     REQUIRE(s.derived.tile_error.empty());
     // 32-byte box rows at the 128-byte span: 64 bf16 slots a row, 48 of them the gap, which
     // the physical picture scatters as the swizzle does.
     const HeatmapImage& img = s.frame.draw.heatmap;
     REQUIRE(img.cols == 64);
+    const std::span<const std::uint8_t> cells = img.picture(physical);
     int gap = 0;
     bool scattered = false;
     for (int r = 0; r < img.rows; ++r) {
       for (int c = 0; c < img.cols; ++c) {
         const bool is_gap =
-            img.cells[static_cast<std::size_t>(r * img.cols + c)] & HeatmapImage::kHeatPadding;
+            cells[static_cast<std::size_t>(r * img.cols + c)] & HeatmapImage::kHeatPadding;
         gap += is_gap;
         CHECK(is_gap == (physical ? s.derived.scenario.tile.is_gap_slot(r, c) : c >= 16));
         scattered = scattered || (is_gap && c < 16);
