@@ -174,11 +174,13 @@ std::array<Figure, 2> tile_pair_figure(const TileLayout& t, const Evaluation& e,
     one.tile_view = k == 0 ? TileView::logical : TileView::physical;
     one.tile_caption = false;
     out[k] = tile_figure(t, e, Box{x0, y + caption_h, x0 + half, area.y1}, one);
-    // The caption over the grid itself, so that it names the picture under it.
-    const std::string text = k == 0 ? "logical: elements as indexed" : "physical: slots as stored";
-    const float x = out[k].grid->x;
+    // The caption over the grid itself, so that it names the picture under it; in a narrow
+    // half, the picture's name alone.
+    const float x = out[k].grid->x, w = x0 + half - x;
+    std::string text = k == 0 ? "logical: elements as indexed" : "physical: slots as stored";
+    if (fit_font(text, st.font, w, caption_h) < st.min_font) text.resize(text.find(':'));
     out[k].labels.push_back(
-        at(text, fit_font(text, st.font, x0 + half - x, caption_h), p.text, x, y, Role::caption));
+        at(text, fit_font(text, st.font, w, caption_h), p.text, x, y, Role::caption));
   }
   if (declaration) out[0].labels.push_back(*declaration);
   return out;

@@ -45,13 +45,12 @@ void tile_panel(AppState& s, Interaction& io) {
   const Derived& d = s.derived;
   if (d.tile_error.empty()) {
     ImGui::TextUnformatted(to_string(d.scenario.tile).c_str());
-    ImGui::SameLine();
     using figures::TileView;
     for (const auto& [view, name] :
          {std::pair{TileView::logical, "logical"}, std::pair{TileView::physical, "physical"},
           std::pair{TileView::both, "side by side"}}) {
+      same_line_if_fits(name);
       if (ImGui::RadioButton(name, s.user.settings.tile_view == view)) set_tile_view(s, view);
-      ImGui::SameLine();
     }
     help_marker(
         "Colour = bank. Logical: element (r, c) where the program indexes it, coloured by the "
