@@ -63,6 +63,30 @@ TEST_CASE("export writes each view as SVG and the tables as CSV and Markdown, to
   CHECK(csv.out.find("\n31,1,,,,124,31,31,0,0\n") != std::string::npos);
 }
 
+TEST_CASE("export --tile-view both draws the logical and physical tiles under their captions") {
+  const Run both = run_banklab("export --preset fp32-xor --what tile --tile-view both");
+  REQUIRE(both.status == 0);
+  CHECK(both.out.find(">logical: elements as indexed</text>") != std::string::npos);
+  CHECK(both.out.find(">physical: slots as stored</text>") != std::string::npos);
+  std::size_t heatmaps = 0;
+  for (auto at = both.out.find("class=\"heatmap\""); at != std::string::npos;
+       at = both.out.find("class=\"heatmap\"", at + 1)) {
+    ++heatmaps;
+  }
+  CHECK(heatmaps == 2);
+  // --physical is --tile-view physical.
+  CHECK(run_banklab("export --preset fp32-xor --what tile --physical").out ==
+        run_banklab("export --preset fp32-xor --what tile --tile-view physical").out);
+  CHECK(run_banklab("export --preset fp32-xor --what tile").out ==
+        run_banklab("export --preset fp32-xor --what tile --tile-view logical").out);
+  check_rejected("export --what tile --tile-view sideways",
+                 "--tile-view is logical, physical or both; got 'sideways'");
+  check_rejected("export --what tile --tile-view both --physical",
+                 "--physical is --tile-view physical; give one of them, not both");
+  check_rejected("export --what lanes --tile-view both",
+                 "--tile-view picks the tile's picture; it needs --what tile");
+}
+
 TEST_CASE("export refuses what it cannot write, naming the rule, and a failed write exits 1") {
   check_rejected("export --preset fp32-naive",
                  "--what is needed: banks, lanes, tile, table or derivation");

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -164,6 +166,62 @@ TEST_CASE("every bank and lane label of every preset is drawn inside its cell at
         }
         CHECK(numbered == expected);
       }
+    }
+  }
+}
+
+// Where lane `l`'s number sits relative to its grid's origin, or nothing.
+std::optional<Box> lane_spot(const Figure& f, int l) {
+  for (const Label* lb : labels(f, Role::lane_label)) {
+    if (lb->index == l) {
+      const Box& b = lb->box;
+      return Box{b.x0 - f.grid->x, b.y0 - f.grid->y, b.x1 - f.grid->x, b.y1 - f.grid->y};
+    }
+  }
+  return std::nullopt;
+}
+
+TEST_CASE(
+    "side by side, each lane is numbered in both tiles, which differ exactly under a swizzle") {
+  for (const Preset& p : presets()) {
+    if (!p.scenario.tile.check().empty()) continue;
+    const Evaluation e = evaluate(p.scenario);
+    for (Theme theme : kThemes) {
+      CAPTURE(p.name);
+      FigureStyle st{&palette_for(theme)};
+      const auto pair = tile_pair_figure(p.scenario.tile, e, Box{0, 0, 1280, 620}, st);
+      for (int k = 0; k < 2; ++k) {
+        CAPTURE(k);
+        const Figure& f = pair[k];
+        REQUIRE(f.grid.has_value());
+        REQUIRE(f.heatmaps.size() == 1);
+        CHECK(f.heatmaps[0].physical == (k == 1));
+        const Grid& g = *f.grid;
+        const Box grid{g.x, g.y, g.x + g.pitch_x * static_cast<float>(g.cols),
+                       g.y + g.pitch_y * static_cast<float>(g.rows)};
+        for (const Label* l : labels(f, Role::lane_label)) {
+          CAPTURE(l->index);
+          const float cx = (l->box.x0 + l->box.x1) * 0.5f, cy = (l->box.y0 + l->box.y1) * 0.5f;
+          CHECK(grid.contains(Box{cx, cy, cx, cy}));
+          if (l->cell) CHECK(grid.contains(*l->cell));
+        }
+        const auto captions = labels(f, Role::caption);
+        REQUIRE_FALSE(captions.empty());
+        CHECK(captions[0]->text.starts_with(k == 0 ? "logical" : "physical"));
+        CHECK(captions[0]->box.y1 <= grid.y0 + 0.01f);
+      }
+      // The physical grid lies right of the logical one.
+      CHECK(pair[0].grid->x + pair[0].grid->pitch_x * static_cast<float>(pair[0].grid->cols) <
+            pair[1].grid->x);
+      bool differ = pair[0].heatmaps[0].colours != pair[1].heatmaps[0].colours;
+      for (int l = 0; l < kWarpSize; ++l) {
+        const auto a = lane_spot(pair[0], l), b = lane_spot(pair[1], l);
+        CHECK(a.has_value() == b.has_value());
+        if (a && b && (std::abs(a->x0 - b->x0) > 0.01f || std::abs(a->y0 - b->y0) > 0.01f)) {
+          differ = true;
+        }
+      }
+      CHECK(differ == (p.scenario.tile.swizzle.kind != SwizzleKind::none));
     }
   }
 }

@@ -78,6 +78,29 @@ TEST_CASE("a NaN or infinite zoom in the settings file is refused, and not writt
   }
 }
 
+TEST_CASE("the tile view round-trips through the settings; a bad or missing one is logical") {
+  for (figures::TileView v :
+       {figures::TileView::logical, figures::TileView::physical, figures::TileView::both}) {
+    Settings s;
+    s.tile_view = v;
+    const ParsedSettings back = parse_settings(format_settings(s));
+    CHECK(back.warnings.empty());
+    CHECK(back.settings == s);
+  }
+  CHECK(contains(format_settings(Settings{}), "tile_view = logical\n"));
+  // A file from before the key, and garbage in it: logical, with a warning for the garbage.
+  CHECK(parse_settings("theme = light\n").settings.tile_view == figures::TileView::logical);
+  for (const char* value : {"sideways", "", "BOTH", "both both", "\x01"}) {
+    CAPTURE(value);
+    ParsedSettings p = parse_settings(std::string("tile_view = both\ntile_view = ") + value);
+    CHECK(p.settings.tile_view == figures::TileView::both);  // the good line before it stays
+    p = parse_settings(std::string("tile_view = ") + value + "\n");
+    REQUIRE(p.warnings.size() == 1);
+    CHECK(contains(p.warnings[0], "tile_view is 'logical', 'physical' or 'both'"));
+    CHECK(p.settings.tile_view == figures::TileView::logical);
+  }
+}
+
 TEST_CASE("the settings file is read only when regular and small, else defaults and a warning") {
   TempDir dir;
   fs::path file = dir.path / kSettingsFileName;

@@ -173,6 +173,26 @@ TEST_CASE("every access choice is inside the Controls window at 1280x720, and a 
   }
 }
 
+TEST_CASE("a click on the Tile window's \"side by side\" draws the logical and physical tiles") {
+  Driver d(ImVec2(1920, 1080));
+  Fresh f(d, false);
+  REQUIRE(load_preset(f.state, "fp32-xor"));
+  const char* title = "Tile: element colour = bank";
+  for (const auto& [label, view] : {std::pair{"side by side", figures::TileView::both},
+                                    std::pair{"physical", figures::TileView::physical},
+                                    std::pair{"logical", figures::TileView::logical}}) {
+    CAPTURE(label);
+    const std::vector<Item> now = d.frame(f.state);
+    const Item* it = find_item(now, title, ImHashStr(label, 0, ImHashStr(title)));
+    REQUIRE(it != nullptr);
+    d.click(f.state, it->centre());
+    CHECK(f.state.user.settings.tile_view == view);
+    d.frame(f.state);
+    CHECK(f.state.frame.geometry.tile.has_value());
+    CHECK(f.state.frame.geometry.physical_tile.has_value() == (view == figures::TileView::both));
+  }
+}
+
 // Clicks each widget of a fresh app (all windows open), then each widget that click made appear.
 void click_everything(Driver& d, Mode mode) {
   std::vector<Item> targets;

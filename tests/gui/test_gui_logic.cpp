@@ -12,9 +12,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -489,6 +491,45 @@ TEST_CASE("the tile view's physical picture differs from the logical one only un
     for (std::uint8_t v : s.frame.draw.heatmap.picture(false))
       padding += (v & HeatmapImage::kHeatPadding) != 0;
     CHECK(padding == 32 * 4);
+  }
+}
+
+TEST_CASE(
+    "side by side, the Tile window numbers each lane in both grids, which differ by swizzle") {
+  HeadlessImGui imgui;
+  AppState s;
+  s.user.views.lanes = false;  // the lane map numbers lanes too: the tile's labels alone
+  for (const std::string name : {"fp32-naive", "fp32-pad1", "fp32-xor", "ldmatrix-swizzled"}) {
+    CAPTURE(name);
+    REQUIRE(load_preset(s, name));
+    set_tile_view(s, figures::TileView::both);
+    imgui.frame(s);
+    REQUIRE(s.frame.geometry.tile.has_value());
+    REQUIRE(s.frame.geometry.physical_tile.has_value());
+    const GridGeometry& logical = s.frame.geometry.tile->grid;
+    const GridGeometry& physical = s.frame.geometry.physical_tile->grid;
+    CHECK(logical.max().x < physical.origin.x);
+    // Each lane label lies in one grid; where it sits in its grid, per lane. A label larger
+    // than its element (8 rows of 64 bf16 in half the window) starts at the element's top edge
+    // and spills below it: its top centre is the point in the grid.
+    std::map<int, ImVec2> in_logical, in_physical;
+    for (const figures::Label& l : s.frame.geometry.labels) {
+      if (l.role != figures::Role::lane_label) continue;
+      const ImVec2 point((l.box.x0 + l.box.x1) * 0.5f, l.box.y0 + 0.5f);
+      CAPTURE(l.index);
+      const auto a = logical.hit(point), b = physical.hit(point);
+      CHECK(a.has_value() != b.has_value());
+      const GridGeometry& g = a ? logical : physical;
+      (a ? in_logical : in_physical)[l.index] = ImVec2(point.x - g.origin.x, point.y - g.origin.y);
+    }
+    CHECK(in_logical.size() == 32);
+    REQUIRE(in_physical.size() == in_logical.size());
+    bool differ = false;
+    for (const auto& [lane, at] : in_logical) {
+      const ImVec2 other = in_physical.at(lane);
+      differ = differ || std::abs(at.x - other.x) > 0.01f || std::abs(at.y - other.y) > 0.01f;
+    }
+    CHECK(differ == (s.derived.scenario.tile.swizzle.kind != SwizzleKind::none));
   }
 }
 
