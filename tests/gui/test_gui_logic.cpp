@@ -86,6 +86,10 @@ TEST_CASE("the command line accepts the documented options and rejects the rest"
               .starts_with("--compare: '/nonexistent.scenario' is neither a preset"));
     CHECK(parse({"--palette", "pastel"}).error() ==
           "--palette is 'standard' or 'colour-blind'; got 'pastel'");
+    CHECK(*parse({"--tile-view", "both"})->tile_view == figures::TileView::both);
+    CHECK_FALSE(parse({})->tile_view.has_value());  // the settings' choice stands
+    CHECK(parse({"--tile-view", "sideways"}).error() ==
+          "--tile-view is logical, physical or both; got 'sideways'");
   }
   SUBCASE("a benchmark run") {
     auto o = parse({"--bench-frames", "120", "--zoom", "1.5"});

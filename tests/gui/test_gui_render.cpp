@@ -217,6 +217,35 @@ TEST_CASE("fp32 tile[32][33] column read: one row with 32 served cells") {
   }
 }
 
+TEST_CASE("side by side, the physical tile's heat map is the stored slots, the logical one's not") {
+  require_display();
+  Shot s = run_shot("fp32-xor-both",
+                    "--preset fp32-xor --size 1920x1080 --theme light "
+                    "--tile-view both");
+  const Palette& pal = palette(Theme::light);
+  const nlohmann::json& logical = s.geometry["tile_grid"];
+  const nlohmann::json& physical = s.geometry["physical_tile_grid"];
+  REQUIRE(logical.is_object());
+  REQUIRE(physical.is_object());
+  CHECK(logical["x"].get<double>() + logical["pitch_x"].get<double>() * 32 <
+        physical["x"].get<double>());
+  const std::vector<std::uint8_t> banks = tile_bank_map(find_preset("fp32-xor")->scenario.tile);
+  const auto slot = [&](const nlohmann::json& g, int r, int c) {
+    return s.image.at(g["x"].get<double>() + g["pitch_x"].get<double>() * (c + 0.5),
+                      g["y"].get<double>() + g["pitch_y"].get<double>() * (r + 0.5));
+  };
+  // Away from column 5's outlines (logical) and slots 5 ^ r (physical): element (r, c) in the
+  // bank of c ^ r, slot (r, p) in bank p.
+  for (int r : {20, 30}) {
+    for (int c : {9, 12}) {
+      CAPTURE(r);
+      CAPTURE(c);
+      CHECK(distance(slot(logical, r, c), to_rgb(pal.banks[banks[r * 32 + c]])) <= 6);
+      CHECK(distance(slot(physical, r, c), to_rgb(pal.banks[c])) <= 6);
+    }
+  }
+}
+
 TEST_CASE("a broadcast is one striped cell, not a conflict") {
   require_display();
   Shot s = screenshot("broadcast", "1366x768", Theme::dark);
