@@ -116,8 +116,8 @@ struct Figure {
   float width = 0, height = 0;
   std::optional<Grid> grid;  // the bank view's and the tile's cells, for hit-testing
   Rgba background;
-  std::vector<Rect> rects;         // drawn in order, under the lines
-  std::vector<Heatmap> heatmaps;   // under the rects: the tile's (two side by side: TileView::both)
+  std::vector<Rect> rects;        // drawn in order, under the lines
+  std::vector<Heatmap> heatmaps;  // under the rects: the tile's (two side by side: TileView::both)
   std::vector<Line> lines;
   std::vector<Rect> overlays;  // over the lines (outlines, markers)
   std::vector<Label> labels;   // on top of everything

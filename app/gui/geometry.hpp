@@ -78,8 +78,8 @@ struct FrameGeometry {
   LaneMapGeometry lanes;
   std::optional<TileGeometry> tile;           // the picture shown; side by side, the logical one
   std::optional<TileGeometry> physical_tile;  // side by side: the physical picture, right of it
-  std::optional<SolveGeometry> solve;  // nullopt: the Solve window is closed
-  std::vector<figures::Label> labels;  // every label the views drew, with the cell it names
+  std::optional<SolveGeometry> solve;         // nullopt: the Solve window is closed
+  std::vector<figures::Label> labels;         // every label the views drew, with the cell it names
 };
 
 // The figures' grid as the views' GridGeometry.

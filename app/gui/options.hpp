@@ -38,10 +38,10 @@ struct Options {
   std::optional<std::string> geometry;    // with --screenshot: the views' cell rectangles
   std::optional<WindowSize> size;         // framebuffer size in pixels
   std::optional<Theme> theme;
-  std::optional<Scheme> scheme;      // --palette standard|colour-blind
+  std::optional<Scheme> scheme;                // --palette standard|colour-blind
   std::optional<figures::TileView> tile_view;  // --tile-view logical|physical|both
-  std::vector<CompareItem> compare;  // --compare A,B,C: 2-4 side by side
-  bool present = false;              // --present: start in presentation mode
+  std::vector<CompareItem> compare;            // --compare A,B,C: 2-4 side by side
+  bool present = false;                        // --present: start in presentation mode
   std::optional<float> zoom;
   int bench_frames = 0;                     // > 0: render that many frames, print timings, exit
   std::optional<int> clock;                 // step-through stopped after this many wavefronts
