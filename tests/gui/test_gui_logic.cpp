@@ -596,6 +596,23 @@ TEST_CASE("keyboard shortcuts drive the state through ImGui's key state") {
   CHECK(shortcuts().size() == 17);
 }
 
+TEST_CASE("presentation mode's tile is drawn as the Tile window shows it, side by side too") {
+  HeadlessImGui imgui;
+  AppState s;
+  REQUIRE(load_preset(s, "fp32-xor"));
+  s.user.stage.presenting = true;
+  s.user.stage.view = StageView::tile;
+  imgui.frame(s);
+  for (figures::TileView view :
+       {figures::TileView::logical, figures::TileView::physical, figures::TileView::both}) {
+    CAPTURE(figures::tile_view_name(view));
+    set_tile_view(s, view);
+    const figures::Figure f = stage_figure(s, figures::Box{0, 0, 1280, 720}, stage_style(s, 720));
+    REQUIRE(f.heatmaps.size() == (view == figures::TileView::both ? 2 : 1));
+    CHECK(f.heatmaps.back().physical == (view != figures::TileView::logical));
+  }
+}
+
 TEST_CASE("the palette gives 32 distinct bank colours in both themes") {
   for (Theme t : {Theme::dark, Theme::light}) {
     CAPTURE(theme_name(t));
