@@ -190,6 +190,22 @@ TEST_CASE("a click on the Tile window's \"side by side\" draws the logical and p
     d.frame(f.state);
     CHECK(f.state.frame.geometry.tile.has_value());
     CHECK(f.state.frame.geometry.physical_tile.has_value() == (view == figures::TileView::both));
+    if (view != figures::TileView::both) continue;
+    // Lane 7 reads element (7, 5), stored at slot (7, 5 ^ 7 = 2): over either, lane 7 lights.
+    const GridGeometry logical = f.state.frame.geometry.tile->grid;
+    const GridGeometry physical = f.state.frame.geometry.physical_tile->grid;
+    const auto centre = [](const GridGeometry& g, int r, int c) {
+      return ImVec2((g.cell_min(r, c).x + g.cell_max(r, c).x) * 0.5f,
+                    (g.cell_min(r, c).y + g.cell_max(r, c).y) * 0.5f);
+    };
+    for (const auto& [at, lane] :
+         {std::pair{centre(logical, 7, 5), 7}, std::pair{centre(physical, 7, 2), 7},
+          std::pair{centre(physical, 7, 5), -1}}) {
+      ImGui::GetIO().MousePos = at;
+      d.frame(f.state);
+      CHECK(f.state.hovered_lane == lane);
+    }
+    d.settle(f.state);
   }
 }
 
