@@ -5,12 +5,14 @@
 // past INT_MAX/2). Every ID of every frame is checked for uniqueness, in each lesson and with
 // each access pattern.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <climits>
 #include <condition_variable>
 #include <cstdint>
+#include <filesystem>
 #include <mutex>
 #include <random>
 #include <set>
@@ -32,6 +34,24 @@ using namespace banklab::gui;
 using namespace banklab::gui::test;
 
 namespace {
+
+// The File menu's chooser starts in the current folder, and the clicks here (every widget, the
+// random run) do reach Save and the exports: this program works in a scratch folder of its own,
+// so they never write into wherever it was started from (the source tree, the build tree).
+struct InScratchFolder {
+  std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / ("banklab-gui-input-" + std::to_string(::getpid()));
+  InScratchFolder() {
+    std::filesystem::create_directories(folder);
+    std::filesystem::current_path(folder);
+  }
+  ~InScratchFolder() {
+    std::error_code ignored;
+    std::filesystem::current_path(std::filesystem::temp_directory_path(), ignored);
+    std::filesystem::remove_all(folder, ignored);
+  }
+};
+const InScratchFolder kScratch;
 
 // The app's modes: the windows as they are, the Drill window over them, a lesson being walked.
 enum class Mode { views, drill, lesson };
