@@ -19,9 +19,9 @@
 #include <string_view>
 #include <vector>
 
-#include "args.hpp"
-#include "banklab/banklab.hpp"
-#include "bench_patterns.hpp"
+#include "app/frontend/args.hpp"
+#include "bench/bench_patterns.hpp"
+#include "core/banklab.hpp"
 
 namespace banklab::bench {
 namespace {

@@ -1,9 +1,9 @@
-#include "bench_patterns.hpp"
+#include "bench/bench_patterns.hpp"
 
 #include <cassert>
 
-#include "banklab/presets.hpp"
-#include "banklab/scenario.hpp"
+#include "core/model/presets.hpp"
+#include "core/model/scenario.hpp"
 
 namespace banklab::bench {
 namespace {

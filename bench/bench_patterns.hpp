@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "banklab/access.hpp"
+#include "core/model/access.hpp"
 
 namespace banklab::bench {
 

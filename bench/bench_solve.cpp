@@ -15,7 +15,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "banklab/solve.hpp"
+#include "core/solve/solve.hpp"
 
 namespace {
 

@@ -42,7 +42,7 @@ endif()
 # libopengl0, stb, the C++ runtime). A build with CUDA makes a package with the GPU features
 # that still installs and starts where CUDA is missing: the CUDA runtime is linked statically
 # (it loads the driver's libcuda.so.1 itself), and cuBLAS and CUPTI are loaded with dlopen when
-# a GPU command needs them (kernels/src/shared_library.hpp), so no CUDA library appears in
+# a GPU command needs them (kernels/runtime/shared_library.hpp), so no CUDA library appears in
 # Depends; without a driver or GPU the GPU commands say so in one line. scripts/package.sh
 # builds it in a tree of its own, with CUDA when nvcc is found; tests/package makes it from the
 # test command's build tree (the package target, which builds what is out of date).

@@ -1,4 +1,4 @@
-#include "analyze_batch.hpp"
+#include "app/cli/analyze_batch.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -16,10 +16,10 @@
 #include <thread>
 #include <vector>
 
-#include "banklab/access.hpp"
-#include "banklab/analysis.hpp"
-#include "banklab/json.hpp"
-#include "commands.hpp"
+#include "app/cli/commands.hpp"
+#include "core/model/access.hpp"
+#include "core/model/analysis.hpp"
+#include "core/report/json.hpp"
 
 // Speed matters here (100,000 patterns within a second as a whole process), and so does
 // memory: the input may be endless (`yes 'ld 4 0' | banklab analyze --batch -`). The input is

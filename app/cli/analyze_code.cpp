@@ -1,13 +1,13 @@
-#include "analyze_code.hpp"
+#include "app/cli/analyze_code.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "banklab/banklab.hpp"
-#include "commands.hpp"
-#include "text_output.hpp"
+#include "app/cli/commands.hpp"
+#include "app/cli/text_output.hpp"
+#include "core/banklab.hpp"
 
 namespace banklab::cli {
 namespace {

@@ -4,7 +4,7 @@
 // what analyze prints for the resulting access, and adds the expression evaluated per lane.
 #include <span>
 
-#include "args.hpp"
+#include "app/frontend/args.hpp"
 
 namespace banklab::cli {
 

@@ -8,12 +8,12 @@
 #include <utility>
 #include <vector>
 
-#include "analyze_batch.hpp"
-#include "analyze_code.hpp"
-#include "banklab/banklab.hpp"
-#include "commands.hpp"
-#include "scenario_file.hpp"
-#include "text_output.hpp"
+#include "app/cli/analyze_batch.hpp"
+#include "app/cli/analyze_code.hpp"
+#include "app/cli/commands.hpp"
+#include "app/cli/text_output.hpp"
+#include "app/frontend/scenario_file.hpp"
+#include "core/banklab.hpp"
 
 namespace banklab::cli {
 namespace {

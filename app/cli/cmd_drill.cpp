@@ -8,11 +8,11 @@
 #include <random>
 #include <string>
 
-#include "banklab/drill.hpp"
-#include "banklab/explain.hpp"
-#include "banklab/format.hpp"
-#include "commands.hpp"
-#include "text_output.hpp"
+#include "app/cli/commands.hpp"
+#include "app/cli/text_output.hpp"
+#include "core/base/format.hpp"
+#include "core/report/explain.hpp"
+#include "core/teach/drill.hpp"
 
 namespace banklab::cli {
 namespace {

@@ -2,11 +2,11 @@
 #include <algorithm>
 #include <string>
 
-#include "banklab/code_view.hpp"
-#include "banklab/json.hpp"
-#include "banklab/presets.hpp"
-#include "commands.hpp"
-#include "text_output.hpp"
+#include "app/cli/commands.hpp"
+#include "app/cli/text_output.hpp"
+#include "core/code/code_view.hpp"
+#include "core/model/presets.hpp"
+#include "core/report/json.hpp"
 
 namespace banklab::cli {
 

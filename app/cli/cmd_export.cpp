@@ -5,12 +5,12 @@
 #include <string>
 #include <string_view>
 
-#include "banklab/banklab.hpp"
-#include "commands.hpp"
-#include "figure.hpp"
-#include "svg.hpp"
-#include "tables.hpp"
-#include "text_file.hpp"
+#include "app/cli/commands.hpp"
+#include "app/figures/figure.hpp"
+#include "app/figures/svg.hpp"
+#include "app/figures/tables.hpp"
+#include "app/frontend/text_file.hpp"
+#include "core/banklab.hpp"
 
 namespace banklab::cli {
 namespace {

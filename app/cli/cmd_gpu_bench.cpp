@@ -21,15 +21,15 @@
 #include <string>
 #include <vector>
 
-#include "banklab/corpus.hpp"
-#include "banklab/format.hpp"
-#include "banklab/gpu_bench.hpp"
-#include "banklab/gpu_measure.hpp"
-#include "banklab/gpu_recording.hpp"
-#include "banklab/json_writer.hpp"
-#include "banklab/presets.hpp"
-#include "banklab/verdict.hpp"
-#include "commands.hpp"
+#include "app/cli/commands.hpp"
+#include "app/frontend/gpu_recording.hpp"
+#include "core/base/format.hpp"
+#include "core/base/json_writer.hpp"
+#include "core/model/presets.hpp"
+#include "core/validate/corpus.hpp"
+#include "core/validate/verdict.hpp"
+#include "kernels/gpu_bench.hpp"
+#include "kernels/gpu_measure.hpp"
 
 namespace banklab::cli {
 namespace {

@@ -1,12 +1,12 @@
 // banklab lesson list|show|check: the guided tracks of assets/lessons, with their numbers
-// filled in by the core. All the reading and checking is core's (banklab/lesson.hpp); this
+// filled in by the core. All the reading and checking is core's (core/teach/lesson.hpp); this
 // file lays the results out.
 #include <cstdint>
 #include <string>
 
-#include "banklab/json_writer.hpp"
-#include "banklab/lesson.hpp"
-#include "commands.hpp"
+#include "app/cli/commands.hpp"
+#include "core/base/json_writer.hpp"
+#include "core/teach/lesson.hpp"
 
 namespace banklab::cli {
 namespace {

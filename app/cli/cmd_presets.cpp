@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <string>
 
-#include "banklab/json.hpp"
-#include "banklab/presets.hpp"
-#include "commands.hpp"
+#include "app/cli/commands.hpp"
+#include "core/model/presets.hpp"
+#include "core/report/json.hpp"
 
 namespace banklab::cli {
 

@@ -1,5 +1,5 @@
 // banklab solve: the cheapest conflict-free layout for how a tile is written and read. All the
-// searching and counting is core's (banklab/solve.hpp); this file reads the flags and prints
+// searching and counting is core's (core/solve/solve.hpp); this file reads the flags and prints
 // the ranking as text or JSON.
 #include <climits>
 #include <cstdio>
@@ -7,10 +7,10 @@
 #include <string_view>
 #include <vector>
 
-#include "banklab/format.hpp"
-#include "banklab/json_writer.hpp"
-#include "banklab/solve.hpp"
-#include "commands.hpp"
+#include "app/cli/commands.hpp"
+#include "core/base/format.hpp"
+#include "core/base/json_writer.hpp"
+#include "core/solve/solve.hpp"
 
 namespace banklab::cli {
 namespace {

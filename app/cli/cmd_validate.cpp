@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "banklab/analysis.hpp"
-#include "banklab/corpus.hpp"
-#include "banklab/format.hpp"
-#include "banklab/gpu_measure.hpp"
-#include "banklab/json_writer.hpp"
-#include "banklab/verdict.hpp"
-#include "commands.hpp"
+#include "app/cli/commands.hpp"
+#include "core/base/format.hpp"
+#include "core/base/json_writer.hpp"
+#include "core/model/analysis.hpp"
+#include "core/validate/corpus.hpp"
+#include "core/validate/verdict.hpp"
+#include "kernels/gpu_measure.hpp"
 
 namespace banklab::cli {
 namespace {

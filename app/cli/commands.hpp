@@ -26,8 +26,8 @@
 #include <string>
 #include <string_view>
 
-#include "args.hpp"
-#include "scenario_flags.hpp"
+#include "app/frontend/args.hpp"
+#include "app/frontend/scenario_flags.hpp"
 
 namespace banklab::cli {
 

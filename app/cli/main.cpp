@@ -9,11 +9,11 @@
 #include <string_view>
 #include <vector>
 
-#include "analyze_code.hpp"
-#include "args.hpp"
-#include "banklab/version.hpp"
-#include "commands.hpp"
-#include "scenario_flags.hpp"
+#include "app/cli/analyze_code.hpp"
+#include "app/cli/commands.hpp"
+#include "app/frontend/args.hpp"
+#include "app/frontend/scenario_flags.hpp"
+#include "core/base/version.hpp"
 
 namespace banklab::cli {
 namespace {

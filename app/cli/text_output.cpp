@@ -1,9 +1,9 @@
-#include "text_output.hpp"
+#include "app/cli/text_output.hpp"
 
 #include <bit>
 #include <cstdio>
 
-#include "banklab/format.hpp"
+#include "core/base/format.hpp"
 
 namespace banklab::cli {
 namespace {

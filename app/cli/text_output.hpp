@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "banklab/analysis.hpp"
-#include "banklab/diagnostic.hpp"
-#include "banklab/explain.hpp"
-#include "banklab/scenario.hpp"
+#include "core/base/diagnostic.hpp"
+#include "core/model/analysis.hpp"
+#include "core/model/scenario.hpp"
+#include "core/report/explain.hpp"
 
 namespace banklab::cli {
 

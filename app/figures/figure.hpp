@@ -19,9 +19,9 @@
 #include <string_view>
 #include <vector>
 
-#include "banklab/lesson.hpp"
-#include "banklab/scenario.hpp"
-#include "figure_palette.hpp"
+#include "app/figures/figure_palette.hpp"
+#include "core/model/scenario.hpp"
+#include "core/teach/lesson.hpp"
 
 namespace banklab::figures {
 

@@ -6,9 +6,9 @@
 #include <bit>
 #include <cmath>
 
-#include "banklab/format.hpp"
-#include "figure.hpp"
-#include "figure_common.hpp"
+#include "app/figures/figure.hpp"
+#include "app/figures/figure_common.hpp"
+#include "core/base/format.hpp"
 
 namespace banklab::figures {
 namespace {

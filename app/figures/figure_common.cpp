@@ -1,10 +1,10 @@
-#include "figure_common.hpp"
+#include "app/figures/figure_common.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
 
-#include "figure.hpp"
+#include "app/figures/figure.hpp"
 
 namespace banklab::figures {
 

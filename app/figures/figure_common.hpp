@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "figure.hpp"
+#include "app/figures/figure.hpp"
 
 namespace banklab::figures::detail {
 

@@ -8,8 +8,8 @@
 #include <bit>
 #include <cmath>
 
-#include "figure.hpp"
-#include "figure_common.hpp"
+#include "app/figures/figure.hpp"
+#include "app/figures/figure_common.hpp"
 
 namespace banklab::figures {
 namespace {

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <sstream>
 
-#include "banklab/explain.hpp"
-#include "banklab/lesson.hpp"
-#include "figure.hpp"
-#include "figure_common.hpp"
+#include "app/figures/figure.hpp"
+#include "app/figures/figure_common.hpp"
+#include "core/report/explain.hpp"
+#include "core/teach/lesson.hpp"
 
 namespace banklab::figures {
 

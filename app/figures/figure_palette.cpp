@@ -1,4 +1,4 @@
-#include "figure_palette.hpp"
+#include "app/figures/figure_palette.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <vector>
 
-#include "banklab/hardware.hpp"
-#include "figure.hpp"
-#include "figure_common.hpp"
+#include "app/figures/figure.hpp"
+#include "app/figures/figure_common.hpp"
+#include "core/model/hardware.hpp"
 
 namespace banklab::figures {
 namespace {

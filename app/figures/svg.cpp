@@ -1,8 +1,8 @@
-#include "svg.hpp"
+#include "app/figures/svg.hpp"
 
 #include <cmath>
 
-#include "banklab/format.hpp"
+#include "core/base/format.hpp"
 
 namespace banklab::figures {
 namespace {

@@ -4,7 +4,7 @@
 // slide can restyle or pick them out.
 #include <string>
 
-#include "figure.hpp"
+#include "app/figures/figure.hpp"
 
 namespace banklab::figures {
 

@@ -1,8 +1,8 @@
-#include "tables.hpp"
+#include "app/figures/tables.hpp"
 
 #include <algorithm>
 
-#include "banklab/format.hpp"
+#include "core/base/format.hpp"
 
 namespace banklab::figures {
 namespace {

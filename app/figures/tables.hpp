@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "banklab/diagnostic.hpp"
-#include "banklab/explain.hpp"
-#include "banklab/scenario.hpp"
+#include "core/base/diagnostic.hpp"
+#include "core/model/scenario.hpp"
+#include "core/report/explain.hpp"
 
 namespace banklab::figures {
 

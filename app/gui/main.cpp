@@ -8,7 +8,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
-#include "gl.hpp"  // before GLFW, which must not pull in its own GL header
+#include "app/gui/render/gl.hpp"  // before GLFW, which must not pull in its own GL header
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <malloc.h>
@@ -25,19 +25,19 @@
 #include <thread>
 #include <vector>
 
-#include "app_state.hpp"
-#include "banklab/presets.hpp"
-#include "banklab/version.hpp"
-#include "bench.hpp"
-#include "file_io.hpp"
-#include "fonts.hpp"
-#include "gl_renderer.hpp"
-#include "gpu_panel.hpp"
-#include "imgui_ini.hpp"
-#include "offscreen.hpp"
-#include "options.hpp"
-#include "settings.hpp"
-#include "ui.hpp"
+#include "app/frontend/file_io.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/platform/frame_bench.hpp"
+#include "app/gui/platform/imgui_ini.hpp"
+#include "app/gui/platform/offscreen.hpp"
+#include "app/gui/platform/options.hpp"
+#include "app/gui/render/fonts.hpp"
+#include "app/gui/render/gl_renderer.hpp"
+#include "app/gui/state/app_state.hpp"
+#include "app/gui/state/gpu_state.hpp"
+#include "app/gui/state/settings.hpp"
+#include "core/base/version.hpp"
+#include "core/model/presets.hpp"
 
 namespace {
 

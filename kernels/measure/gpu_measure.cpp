@@ -1,6 +1,6 @@
 // measure(): plan every access, launch its probe kernel inside a CUPTI range-profiler batch, read
 // the counters per launch, and check the bytes each kernel moved against a CPU replay.
-#include "banklab/gpu_measure.hpp"
+#include "kernels/gpu_measure.hpp"
 
 #include <cuda_runtime.h>
 
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "cuda_support.hpp"
-#include "probe_plan.hpp"
-#include "range_profiler.hpp"
+#include "kernels/measure/probe_plan.hpp"
+#include "kernels/measure/range_profiler.hpp"
+#include "kernels/runtime/cuda_support.hpp"
 
 namespace banklab::gpu {
 namespace {

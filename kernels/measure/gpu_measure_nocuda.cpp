@@ -1,6 +1,6 @@
 // A build without CUDA cannot measure: measure_support() and measure() say so, and the app
 // shows it as the GPU's state.
-#include "banklab/gpu_measure.hpp"
+#include "kernels/gpu_measure.hpp"
 
 namespace banklab::gpu {
 

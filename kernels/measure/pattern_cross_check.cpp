@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "banklab/format.hpp"
-#include "banklab/gpu_measure.hpp"
-#include "range_profiler.hpp"
+#include "core/base/format.hpp"
+#include "kernels/gpu_measure.hpp"
+#include "kernels/measure/range_profiler.hpp"
 
 namespace banklab::gpu {
 namespace {

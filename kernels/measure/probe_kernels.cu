@@ -19,8 +19,8 @@
 #include <cstdint>
 #include <string>
 
-#include "cuda_support.hpp"
-#include "probe.hpp"
+#include "kernels/measure/probe.hpp"
+#include "kernels/runtime/cuda_support.hpp"
 
 // clang-format off: the inline PTX reads best with its operand lists on one line each.
 namespace banklab::gpu::detail {

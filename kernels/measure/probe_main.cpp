@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "banklab/analysis.hpp"
-#include "probe_plan.hpp"
+#include "core/model/analysis.hpp"
+#include "kernels/measure/probe_plan.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // Host side of the measured kernel: where each lane points, and a CPU replay of the bytes the
 // kernel must have moved. Plain C++: built and tested without CUDA.
-#include "probe_plan.hpp"
+#include "kernels/measure/probe_plan.hpp"
 
 #include <algorithm>
 #include <cassert>

@@ -4,9 +4,9 @@
 #include <span>
 #include <string>
 
-#include "banklab/access.hpp"
-#include "banklab/expected.hpp"
-#include "probe.hpp"
+#include "core/base/expected.hpp"
+#include "core/model/access.hpp"
+#include "kernels/measure/probe.hpp"
 
 namespace banklab::gpu::detail {
 

@@ -17,7 +17,7 @@
 // CUPTI's own headers. libcupti in turn dlopens libnvperf_host.so by bare name (the metric
 // evaluation); when the toolkit's copy in /usr/local/cuda/lib64 is the one used, that folder
 // is not on the loader's path, so libnvperf_host.so is loaded from it first.
-#include "range_profiler.hpp"
+#include "kernels/measure/range_profiler.hpp"
 
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -31,8 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "cuda_support.hpp"
-#include "shared_library.hpp"
+#include "kernels/runtime/cuda_support.hpp"
+#include "kernels/runtime/shared_library.hpp"
 
 namespace banklab::gpu::detail {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "banklab/expected.hpp"
+#include "core/base/expected.hpp"
 
 namespace banklab::gpu::detail {
 

@@ -1,4 +1,4 @@
-#include "run_banklab.hpp"
+#include "tests/cli/run_banklab.hpp"
 
 #include <doctest/doctest.h>
 #include <sys/wait.h>

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "args.hpp"
+#include "app/frontend/args.hpp"
 
 namespace banklab::cli {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "banklab/presets.hpp"
-#include "run_banklab.hpp"
+#include "core/model/presets.hpp"
+#include "tests/cli/run_banklab.hpp"
 
 namespace banklab::test {
 namespace {

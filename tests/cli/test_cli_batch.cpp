@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "banklab/access.hpp"
-#include "random_access.hpp"
-#include "run_banklab.hpp"
+#include "core/model/access.hpp"
+#include "tests/cli/run_banklab.hpp"
+#include "tests/core/random_access.hpp"
 
 namespace banklab::test {
 namespace {

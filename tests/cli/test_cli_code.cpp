@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "run_banklab.hpp"
+#include "tests/cli/run_banklab.hpp"
 
 namespace banklab::test {
 namespace {

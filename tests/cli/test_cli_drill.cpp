@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "run_banklab.hpp"
+#include "tests/cli/run_banklab.hpp"
 
 namespace banklab::test {
 namespace {

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <string>
 
-#include "banklab/lesson.hpp"
-#include "run_banklab.hpp"
+#include "core/teach/lesson.hpp"
+#include "tests/cli/run_banklab.hpp"
 
 namespace banklab::test {
 

@@ -6,7 +6,7 @@
 #include <sstream>
 #include <string>
 
-#include "run_banklab.hpp"
+#include "tests/cli/run_banklab.hpp"
 
 using banklab::test::Run;
 using banklab::test::run_banklab;

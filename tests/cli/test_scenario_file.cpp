@@ -1,4 +1,4 @@
-// Scenario files (app/common/scenario_file.hpp): save then open gives the same Scenario, and a
+// Scenario files (app/frontend/scenario_file.hpp): save then open gives the same Scenario, and a
 // bad file is reported as FILE:LINE with what is wrong, never read when it is not a regular
 // file or too large.
 #include <doctest/doctest.h>
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "banklab/presets.hpp"
-#include "scenario_file.hpp"
-#include "scenario_flags.hpp"
+#include "app/frontend/scenario_file.hpp"
+#include "app/frontend/scenario_flags.hpp"
+#include "core/model/presets.hpp"
 
 namespace banklab::cli {
 namespace {

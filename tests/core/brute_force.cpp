@@ -1,4 +1,4 @@
-#include "brute_force.hpp"
+#include "tests/core/brute_force.hpp"
 
 #include <algorithm>
 #include <ostream>

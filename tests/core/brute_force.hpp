@@ -12,9 +12,9 @@
 #include <optional>
 #include <vector>
 
-#include "banklab/access.hpp"
-#include "banklab/layout.hpp"
-#include "banklab/scenario.hpp"
+#include "core/model/access.hpp"
+#include "core/model/layout.hpp"
+#include "core/model/scenario.hpp"
 
 namespace banklab::brute {
 

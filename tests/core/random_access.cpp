@@ -1,4 +1,4 @@
-#include "random_access.hpp"
+#include "tests/core/random_access.hpp"
 
 #include <vector>
 

@@ -4,7 +4,7 @@
 // l^1 / l^2 / l^3 on one address (which decides load packing), idle lanes, whole idle phases.
 #include <cstdint>
 
-#include "banklab/access.hpp"
+#include "core/model/access.hpp"
 
 namespace banklab::brute {
 

@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string>
 
-#include "banklab/analysis.hpp"
-#include "random_access.hpp"
+#include "core/model/analysis.hpp"
+#include "tests/core/random_access.hpp"
 
 namespace banklab {
 namespace {

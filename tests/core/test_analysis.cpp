@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "banklab/analysis.hpp"
-#include "brute_force.hpp"
-#include "random_access.hpp"
+#include "core/model/analysis.hpp"
+#include "tests/core/brute_force.hpp"
+#include "tests/core/random_access.hpp"
 
 namespace banklab {
 namespace {

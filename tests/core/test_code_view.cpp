@@ -6,9 +6,9 @@
 #include <cctype>
 #include <string>
 
-#include "banklab/code_view.hpp"
-#include "banklab/kernel_code.hpp"
-#include "banklab/presets.hpp"
+#include "core/code/code_view.hpp"
+#include "core/code/kernel_code.hpp"
+#include "core/model/presets.hpp"
 
 namespace banklab {
 namespace {

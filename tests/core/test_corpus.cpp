@@ -7,8 +7,8 @@
 #include <set>
 #include <string>
 
-#include "banklab/analysis.hpp"
-#include "banklab/corpus.hpp"
+#include "core/model/analysis.hpp"
+#include "core/validate/corpus.hpp"
 
 namespace banklab {
 namespace {

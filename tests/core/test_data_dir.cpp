@@ -7,8 +7,8 @@
 #include <fstream>
 #include <string>
 
-#include "banklab/data_dir.hpp"
-#include "banklab/version.hpp"
+#include "core/base/data_dir.hpp"
+#include "core/base/version.hpp"
 
 namespace banklab {
 namespace {

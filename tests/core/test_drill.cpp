@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "banklab/drill.hpp"
+#include "core/teach/drill.hpp"
 
 namespace banklab {
 namespace {

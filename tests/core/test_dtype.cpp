@@ -3,7 +3,7 @@
 
 #include <sstream>
 
-#include "banklab/dtype.hpp"
+#include "core/model/dtype.hpp"
 
 namespace banklab {
 

@@ -3,8 +3,8 @@
 // analysis' own numbers for any scenario.
 #include <doctest/doctest.h>
 
-#include "banklab/explain.hpp"
-#include "banklab/presets.hpp"
+#include "core/model/presets.hpp"
+#include "core/report/explain.hpp"
 
 namespace banklab {
 namespace {

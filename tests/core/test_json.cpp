@@ -6,10 +6,10 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "banklab/format.hpp"
-#include "banklab/json.hpp"
-#include "banklab/json_writer.hpp"
-#include "random_access.hpp"
+#include "core/base/format.hpp"
+#include "core/base/json_writer.hpp"
+#include "core/report/json.hpp"
+#include "tests/core/random_access.hpp"
 
 namespace banklab {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "banklab/banklab.hpp"
-#include "banklab/code_view.hpp"
+#include "core/banklab.hpp"
+#include "core/code/code_view.hpp"
 
 namespace banklab {
 namespace {

@@ -6,9 +6,9 @@
 #include <sstream>
 #include <vector>
 
-#include "banklab/layout.hpp"
-#include "banklab/scenario.hpp"
-#include "brute_force.hpp"
+#include "core/model/layout.hpp"
+#include "core/model/scenario.hpp"
+#include "tests/core/brute_force.hpp"
 
 namespace banklab {
 namespace {

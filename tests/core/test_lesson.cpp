@@ -8,10 +8,10 @@
 #include <sstream>
 #include <string>
 
-#include "banklab/explain.hpp"
-#include "banklab/lesson.hpp"
-#include "banklab/measured.hpp"
-#include "banklab/scenario_flags.hpp"
+#include "core/model/scenario_flags.hpp"
+#include "core/report/explain.hpp"
+#include "core/teach/lesson.hpp"
+#include "core/teach/measured.hpp"
 
 namespace banklab {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "banklab/explain.hpp"
-#include "banklab/presets.hpp"
-#include "brute_force.hpp"
+#include "core/model/presets.hpp"
+#include "core/report/explain.hpp"
+#include "tests/core/brute_force.hpp"
 
 namespace banklab {
 

@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
-#include "banklab/explain.hpp"
-#include "banklab/scenario.hpp"
-#include "brute_force.hpp"
+#include "core/model/scenario.hpp"
+#include "core/report/explain.hpp"
+#include "tests/core/brute_force.hpp"
 
 namespace banklab {
 namespace {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "banklab/analysis.hpp"
-#include "banklab/solve.hpp"
-#include "brute_force.hpp"
+#include "core/model/analysis.hpp"
+#include "core/solve/solve.hpp"
+#include "tests/core/brute_force.hpp"
 
 namespace banklab {
 namespace {

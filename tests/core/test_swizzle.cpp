@@ -6,8 +6,8 @@
 #include <sstream>
 #include <vector>
 
-#include "banklab/swizzle.hpp"
-#include "brute_force.hpp"
+#include "core/model/swizzle.hpp"
+#include "tests/core/brute_force.hpp"
 
 namespace banklab {
 

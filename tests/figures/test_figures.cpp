@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "banklab/explain.hpp"
-#include "banklab/presets.hpp"
-#include "figure.hpp"
-#include "svg.hpp"
-#include "tables.hpp"
+#include "app/figures/figure.hpp"
+#include "app/figures/svg.hpp"
+#include "app/figures/tables.hpp"
+#include "core/model/presets.hpp"
+#include "core/report/explain.hpp"
 
 using namespace banklab;
 using namespace banklab::figures;

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "banklab/banklab.hpp"
+#include "core/banklab.hpp"
 
 // Header-only nlohmann::json (Debian's nlohmann-json3-dev), where present, checks every JSON
 // object the writers produce.

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "banklab/banklab.hpp"
+#include "core/banklab.hpp"
 
 #if __has_include(<nlohmann/json.hpp>)
 #include <nlohmann/json.hpp>

@@ -6,11 +6,11 @@
 #include <set>
 #include <string>
 
-#include "banklab/analysis.hpp"
-#include "banklab/gpu_bench.hpp"
-#include "banklab/gpu_device.hpp"
-#include "banklab/presets.hpp"
-#include "banklab/scenario.hpp"
+#include "core/model/analysis.hpp"
+#include "core/model/presets.hpp"
+#include "core/model/scenario.hpp"
+#include "kernels/gpu_bench.hpp"
+#include "kernels/gpu_device.hpp"
 
 using namespace banklab;
 using namespace banklab::gpu;

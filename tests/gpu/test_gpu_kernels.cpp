@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "banklab/analysis.hpp"
-#include "banklab/gpu_bench.hpp"
-#include "banklab/gpu_device.hpp"
-#include "banklab/presets.hpp"
-#include "banklab/scenario.hpp"
+#include "core/model/analysis.hpp"
+#include "core/model/presets.hpp"
+#include "core/model/scenario.hpp"
+#include "kernels/gpu_bench.hpp"
+#include "kernels/gpu_device.hpp"
 
 using namespace banklab;
 using namespace banklab::gpu;

@@ -8,10 +8,10 @@
 #include <set>
 #include <vector>
 
-#include "banklab/gpu_measure.hpp"
-#include "probe_plan.hpp"
-#include "range_profiler.hpp"
-#include "shared_library.hpp"
+#include "kernels/gpu_measure.hpp"
+#include "kernels/measure/probe_plan.hpp"
+#include "kernels/measure/range_profiler.hpp"
+#include "kernels/runtime/shared_library.hpp"
 
 namespace banklab {
 namespace {

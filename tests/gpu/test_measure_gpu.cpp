@@ -6,10 +6,10 @@
 #include <functional>
 #include <vector>
 
-#include "banklab/analysis.hpp"
-#include "banklab/gpu_measure.hpp"
-#include "banklab/presets.hpp"
-#include "banklab/scenario.hpp"
+#include "core/model/analysis.hpp"
+#include "core/model/presets.hpp"
+#include "core/model/scenario.hpp"
+#include "kernels/gpu_measure.hpp"
 
 namespace banklab {
 namespace {

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <string>
 
-#include "banklab/analysis.hpp"
-#include "banklab/gpu_recording.hpp"
+#include "app/frontend/gpu_recording.hpp"
+#include "core/model/analysis.hpp"
 
 using namespace banklab;
 using namespace banklab::gpu;

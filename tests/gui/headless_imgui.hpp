@@ -2,9 +2,9 @@
 // An ImGui context with no backend: enough for the views to lay out and emit draw lists.
 #include <imgui.h>
 
-#include "app_state.hpp"
-#include "fonts.hpp"
-#include "ui.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/render/fonts.hpp"
+#include "app/gui/state/app_state.hpp"
 
 namespace banklab::gui {
 

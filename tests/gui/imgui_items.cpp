@@ -1,4 +1,4 @@
-#include "imgui_items.hpp"
+#include "tests/gui/imgui_items.hpp"
 
 #include <cstdio>
 

@@ -19,9 +19,9 @@
 #include <variant>
 #include <vector>
 
-#include "app_state.hpp"
-#include "headless_imgui.hpp"
-#include "ui.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/state/app_state.hpp"
+#include "tests/gui/headless_imgui.hpp"
 
 namespace banklab::gui::test {
 

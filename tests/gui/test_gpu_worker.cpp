@@ -12,13 +12,13 @@
 #include <thread>
 #include <vector>
 
-#include "banklab/analysis.hpp"
-#include "banklab/presets.hpp"
-#include "gpu_panel.hpp"
-#include "gpu_worker.hpp"
-#include "headless_imgui.hpp"
-#include "options.hpp"
-#include "plot.hpp"
+#include "app/gui/platform/options.hpp"
+#include "app/gui/state/gpu_state.hpp"
+#include "app/gui/state/gpu_worker.hpp"
+#include "app/gui/views/plot.hpp"
+#include "core/model/analysis.hpp"
+#include "core/model/presets.hpp"
+#include "tests/gui/headless_imgui.hpp"
 
 using namespace banklab;
 using namespace banklab::gui;

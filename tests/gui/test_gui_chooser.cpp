@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "app_state.hpp"
-#include "banklab/presets.hpp"
-#include "file_chooser.hpp"
-#include "imgui_items.hpp"
-#include "settings.hpp"
+#include "app/gui/state/app_state.hpp"
+#include "app/gui/state/settings.hpp"
+#include "app/gui/views/file_chooser.hpp"
+#include "core/model/presets.hpp"
+#include "tests/gui/imgui_items.hpp"
 
 using namespace banklab;
 using namespace banklab::gui;

@@ -1,4 +1,4 @@
-// The code box (code_box.hpp, ui_code.cpp), driven as a user drives it: keys and characters
+// The code box (code_state.hpp, code_panel.cpp), driven as a user drives it: keys and characters
 // through ImGui's input state, headless. Every view follows the code as it is typed; the code is
 // evaluated when it changes, never per frame; an error shows under the box and keeps the last
 // valid picture.
@@ -10,12 +10,12 @@
 
 #include <string>
 
-#include "app_state.hpp"
-#include "banklab/presets.hpp"
-#include "code_box.hpp"
-#include "headless_imgui.hpp"
-#include "options.hpp"
-#include "ui.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/platform/options.hpp"
+#include "app/gui/state/app_state.hpp"
+#include "app/gui/state/code_state.hpp"
+#include "core/model/presets.hpp"
+#include "tests/gui/headless_imgui.hpp"
 
 namespace banklab::gui {
 namespace {

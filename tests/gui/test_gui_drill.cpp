@@ -9,11 +9,11 @@
 
 #include <string>
 
-#include "app_state.hpp"
-#include "headless_imgui.hpp"
-#include "options.hpp"
-#include "settings.hpp"
-#include "ui.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/platform/options.hpp"
+#include "app/gui/state/app_state.hpp"
+#include "app/gui/state/settings.hpp"
+#include "tests/gui/headless_imgui.hpp"
 
 using namespace banklab;
 using namespace banklab::gui;

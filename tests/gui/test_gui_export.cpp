@@ -14,13 +14,13 @@
 #include <set>
 #include <string>
 
-#include "app_state.hpp"
-#include "banklab/presets.hpp"
-#include "gl_renderer.hpp"
-#include "gl_test_window.hpp"
-#include "imgui_items.hpp"
-#include "offscreen.hpp"
-#include "palette.hpp"
+#include "app/gui/platform/offscreen.hpp"
+#include "app/gui/render/gl_renderer.hpp"
+#include "app/gui/render/palette.hpp"
+#include "app/gui/state/app_state.hpp"
+#include "core/model/presets.hpp"
+#include "tests/gui/gl_test_window.hpp"
+#include "tests/gui/imgui_items.hpp"
 
 using namespace banklab;
 using namespace banklab::gui;

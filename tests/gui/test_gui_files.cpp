@@ -16,13 +16,13 @@
 #include <string_view>
 #include <vector>
 
-#include "app_state.hpp"
-#include "file_io.hpp"
-#include "gl_target.hpp"
-#include "headless_imgui.hpp"
-#include "imgui_ini.hpp"
-#include "options.hpp"
-#include "settings.hpp"
+#include "app/frontend/file_io.hpp"
+#include "app/gui/platform/imgui_ini.hpp"
+#include "app/gui/platform/options.hpp"
+#include "app/gui/render/gl_target.hpp"
+#include "app/gui/state/app_state.hpp"
+#include "app/gui/state/settings.hpp"
+#include "tests/gui/headless_imgui.hpp"
 
 using namespace banklab;
 using namespace banklab::gui;

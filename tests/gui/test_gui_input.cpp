@@ -20,14 +20,14 @@
 #include <thread>
 #include <vector>
 
-#include "app_state.hpp"
-#include "banklab/layout.hpp"
-#include "banklab/presets.hpp"
-#include "gpu_panel.hpp"
-#include "imgui_items.hpp"
-#include "lesson_mode.hpp"
-#include "options.hpp"
-#include "ui.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/platform/options.hpp"
+#include "app/gui/state/app_state.hpp"
+#include "app/gui/state/gpu_state.hpp"
+#include "app/gui/state/lesson_state.hpp"
+#include "core/model/layout.hpp"
+#include "core/model/presets.hpp"
+#include "tests/gui/imgui_items.hpp"
 
 using namespace banklab;
 using namespace banklab::gui;

@@ -20,14 +20,14 @@
 #include <string>
 #include <vector>
 
-#include "app_state.hpp"
-#include "banklab/presets.hpp"
-#include "bench.hpp"
-#include "headless_imgui.hpp"
-#include "options.hpp"
-#include "palette.hpp"
-#include "settings.hpp"
-#include "ui.hpp"
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/platform/frame_bench.hpp"
+#include "app/gui/platform/options.hpp"
+#include "app/gui/render/palette.hpp"
+#include "app/gui/state/app_state.hpp"
+#include "app/gui/state/settings.hpp"
+#include "core/model/presets.hpp"
+#include "tests/gui/headless_imgui.hpp"
 
 using namespace banklab;
 using namespace banklab::gui;

@@ -21,15 +21,15 @@
 #include <thread>
 #include <vector>
 
-#include "banklab/lesson.hpp"
-#include "banklab/presets.hpp"
-#include "banklab/scenario.hpp"
-#include "draw_queue.hpp"
-#include "embedded_shaders.hpp"
-#include "gl_program.hpp"
-#include "gl_renderer.hpp"
-#include "gl_test_window.hpp"
-#include "palette.hpp"
+#include "app/gui/render/draw_queue.hpp"
+#include "app/gui/render/embedded_shaders.hpp"
+#include "app/gui/render/gl_program.hpp"
+#include "app/gui/render/gl_renderer.hpp"
+#include "app/gui/render/palette.hpp"
+#include "core/model/presets.hpp"
+#include "core/model/scenario.hpp"
+#include "core/teach/lesson.hpp"
+#include "tests/gui/gl_test_window.hpp"
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 

@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
-#include "banklab/solve.hpp"
-#include "headless_imgui.hpp"
-#include "options.hpp"
-#include "solve_panel.hpp"
+#include "app/gui/platform/options.hpp"
+#include "app/gui/state/solve_state.hpp"
+#include "core/solve/solve.hpp"
+#include "tests/gui/headless_imgui.hpp"
 
 namespace banklab::gui {
 namespace {

@@ -1,0 +1,212 @@
+// The controls: the tile (dtype, size, pad, swizzle with CuTe's B/M/S or a TMA mode), the
+// access (row, column, ldmatrix/stmatrix, custom offsets; index, width, load or store) and the
+// lane mask. Any combination may be chosen; the core says what is wrong with it, and the views
+// show that message instead of a drawing.
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/views/widgets.hpp"
+
+namespace banklab::gui {
+namespace {
+
+void bounded_input_int(const char* label, int& value, int lo, int hi, int step_fast) {
+  ImGui::InputInt(label, &value, 1, step_fast);
+  value = std::clamp(value, lo, hi);
+}
+
+void tile_controls(AppState& s) {
+  TileLayout& t = s.user.scenario.tile;
+  ImGui::TextDisabled("TILE");
+  float w = ImGui::GetFontSize() * 7.0f;
+  ImGui::SetNextItemWidth(w);
+  if (ImGui::BeginCombo("element", std::string(dtype_name(t.dtype)).c_str())) {
+    for (DType d : kAllDTypes) {
+      char label[48];
+      std::snprintf(label, sizeof label, "%s (%d B)", std::string(dtype_name(d)).c_str(),
+                    dtype_bytes(d));
+      if (ImGui::Selectable(label, d == t.dtype)) t.dtype = d;
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::PushItemWidth(w);
+  // Typed values are clamped to what the core accepts, so nothing downstream (the index
+  // slider's range, the tile's size) sees a number the core would refuse.
+  bounded_input_int("rows", t.rows, 1, kMaxTileSide, 8);
+  bounded_input_int("columns", t.cols, 1, kMaxTileSide, 8);
+  bounded_input_int("pad", t.pad, 0, kMaxTilePad, 4);
+  help_marker(
+      "Elements appended to every row: tile[R][C + pad]. An odd row stride in words is "
+      "coprime with 32 banks, so a column lands in 32 different banks.");
+
+  static constexpr const char* kSwizzles[] = {
+      "none",    "XOR c ^ r", "CuTe Swizzle<B,M,S>, bytes",    "TMA 32B",
+      "TMA 64B", "TMA 128B",  "CuTe Swizzle<B,M,S>, elements", "Triton vec/perPhase/maxPhase"};
+  int kind = static_cast<int>(t.swizzle.kind);
+  ImGui::SetNextItemWidth(w * 1.6f);
+  if (ImGui::Combo("swizzle", &kind, kSwizzles, IM_ARRAYSIZE(kSwizzles))) {
+    t.swizzle.kind = static_cast<SwizzleKind>(kind);
+    if (t.swizzle.kind == SwizzleKind::cute && t.swizzle.cute == Swizzle{}) {
+      t.swizzle.cute = Swizzle{3, 4, 3};  // the 128-byte pattern, a useful starting point
+    }
+    if (t.swizzle.kind == SwizzleKind::cute_elem && t.swizzle.cute == Swizzle{}) {
+      t.swizzle.cute = Swizzle{3, 3, 3};  // FlashAttention-2's bf16 pattern
+    }
+    if (t.swizzle.kind == SwizzleKind::triton && t.swizzle.triton == TritonSwizzle{}) {
+      t.swizzle.triton = TritonSwizzle{8, 1, 8};
+    }
+  }
+  if (t.swizzle.kind == SwizzleKind::cute || t.swizzle.kind == SwizzleKind::cute_elem) {
+    Swizzle& c = t.swizzle.cute;
+    ImGui::SliderInt("B bits", &c.bits, 0, 5, "%d", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderInt("M base", &c.base, 0, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderInt("S shift", &c.shift, -8, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+    help_marker(t.swizzle.kind == SwizzleKind::cute
+                    ? "x ^ ((x & yyy_mask) >> S) on the byte offset: B bits taken from bit M+S "
+                      "are XORed into bit M (S < 0: from bit M into bit M+|S|). |S| >= B keeps it "
+                      "a bijection."
+                    : "The same Swizzle on element indices, as CuTe code composes it with an "
+                      "element layout: in bytes, M is raised by log2 of the element size.");
+  }
+  // The layout on screen in the other notations that spell it (checked element by element).
+  const std::vector<Spelling>& same = s.derived.spellings;
+  if (same.size() > 1 && s.derived.scenario.tile == t) {
+    std::string text = "the same as";
+    for (std::size_t i = 1; i < same.size(); ++i) text += (i > 1 ? ";  " : " ") + same[i].native;
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", text.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  if (t.swizzle.kind == SwizzleKind::triton) {
+    TritonSwizzle& tr = t.swizzle.triton;
+    ImGui::SliderInt("vec", &tr.vec, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderInt("perPhase", &tr.per_phase, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderInt("maxPhase", &tr.max_phase, 1, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
+    help_marker(
+        "#ttg.swizzled_shared, row-major: element (r, c) at column c ^ x(r), x(r) the XOR "
+        "of (vec * ((2^k / perPhase) mod maxPhase)) mod C over r's bits 2^k. vec counts "
+        "elements, perPhase rows.");
+  }
+  ImGui::PopItemWidth();
+}
+
+void access_controls(AppState& s) {
+  Scenario& sc = s.user.scenario;
+  ImGui::Spacing();
+  ImGui::TextDisabled("ACCESS");
+  int pattern = static_cast<int>(sc.pattern);
+  static constexpr const char* kPatterns[] = {"row", "column", "ldmatrix/stmatrix", "custom"};
+  for (int i = 0; i < 4; ++i) {
+    if (i) same_line_if_fits(kPatterns[i]);
+    if (ImGui::RadioButton(kPatterns[i], pattern == i)) {
+      set_pattern(s, static_cast<AccessPattern>(i));
+    }
+  }
+  float w = ImGui::GetFontSize() * 7.0f;
+  if (sc.pattern == AccessPattern::matrix) {
+    ImGui::SetNextItemWidth(w * 1.6f);
+    if (ImGui::BeginCombo("op", std::string(op_name(sc.op)).c_str())) {
+      for (Op op : kAllOps) {
+        if (is_matrix_op(op) && ImGui::Selectable(std::string(op_name(op)).c_str(), op == sc.op)) {
+          sc.op = op;
+        }
+      }
+      ImGui::EndCombo();
+    }
+  } else {
+    if (ImGui::RadioButton("load (ld)", sc.op == Op::ld)) sc.op = Op::ld;
+    same_line_if_fits("store (st)");
+    if (ImGui::RadioButton("store (st)", sc.op == Op::st)) sc.op = Op::st;
+  }
+
+  if (sc.pattern != AccessPattern::custom) {
+    // The label names what the index counts; its ID is "index", not the label, which is also
+    // the text of an access radio button above ("row", "column"): one ID for two widgets
+    // made a click on the slider abort in ImGui's ButtonBehavior.
+    const char* what = sc.pattern == AccessPattern::row      ? "row###index"
+                       : sc.pattern == AccessPattern::column ? "column###index"
+                                                             : "chunk###index";
+    ImGui::SetNextItemWidth(w * 1.6f);
+    int limit = max_index(sc);
+    ImGui::SliderInt(what, &sc.index, 0, std::max(limit, 1), "%d", ImGuiSliderFlags_AlwaysClamp);
+    sc.index = std::clamp(sc.index, 0, limit);
+    help_marker("Up / Down step through the columns (or rows, or chunks).");
+  }
+  if (sc.pattern != AccessPattern::matrix) {
+    ImGui::SetNextItemWidth(w * 1.6f);
+    char current[32];
+    std::snprintf(current, sizeof current, sc.width == 0 ? "element (%d B)" : "%d B",
+                  sc.width == 0 ? sc.tile.elem_bytes() : sc.width);
+    if (ImGui::BeginCombo("width per lane", current)) {
+      if (ImGui::Selectable("element size", sc.width == 0)) sc.width = 0;
+      for (int bytes : {1, 2, 4, 8, 16}) {
+        char label[16];
+        std::snprintf(label, sizeof label, "%d B", bytes);
+        if (ImGui::Selectable(label, sc.width == bytes)) sc.width = bytes;
+      }
+      ImGui::EndCombo();
+    }
+    help_marker(
+        "8-byte accesses split the warp into 2 phases of 16 lanes, 16-byte accesses "
+        "into 4 phases of 8; loads may pack the phases back together.");
+  }
+  if (sc.pattern == AccessPattern::custom) {
+    ImGui::TextUnformatted("byte offsets, lane 0..31 (-1 = idle):");
+    std::string text = s.user.custom_text;
+    ImGui::SetNextItemWidth(-1.0f);
+    if (ImGui::InputTextMultiline("##offsets", &text,
+                                  ImVec2(-1.0f, ImGui::GetTextLineHeight() * 5.0f))) {
+      set_custom_offsets(s, text);
+    }
+    if (!s.user.custom_error.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours(s).error));
+      ImGui::TextWrapped("%s (the drawing shows the last valid offsets)",
+                         s.user.custom_error.c_str());
+      ImGui::PopStyleColor();
+    }
+  }
+}
+
+void lane_mask(AppState& s, Interaction& io) {
+  ImGui::Spacing();
+  ImGui::TextDisabled("LANES");
+  help_marker("Click a lane to switch it off or on; idle lanes cost nothing.");
+  const Palette& p = colours(s);
+  float size = ImGui::GetFrameHeight() * 1.15f;
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(2.0f, 2.0f));
+  for (int l = 0; l < kWarpSize; ++l) {
+    bool on = s.user.scenario.lane_mask >> l & 1u;
+    ImVec4 c = ImGui::ColorConvertU32ToFloat4(on ? p.lane_on : p.lane_off);
+    ImGui::PushStyleColor(ImGuiCol_Button, c);
+    ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(c.x * 1.15f, c.y * 1.15f, c.z * 1.15f, 1));
+    char label[8];
+    std::snprintf(label, sizeof label, "%d", l);
+    if (l % 8) ImGui::SameLine();
+    if (ImGui::Button(label, ImVec2(size, 0))) toggle_lane(s, l);
+    if (ImGui::IsItemHovered()) io.hovering_lane = l;
+    ImGui::PopStyleColor(2);
+  }
+  ImGui::PopStyleVar();
+  if (ImGui::SmallButton("all")) s.user.scenario.lane_mask = 0xFFFFFFFFu;
+  ImGui::SameLine();
+  if (ImGui::SmallButton("0-15")) s.user.scenario.lane_mask = 0x0000FFFFu;
+  ImGui::SameLine();
+  if (ImGui::SmallButton("even")) s.user.scenario.lane_mask = 0x55555555u;
+  ImGui::SameLine();
+  if (ImGui::SmallButton("none")) s.user.scenario.lane_mask = 0u;
+}
+
+}  // namespace
+
+void draw_controls(AppState& s, Interaction& io) {
+  tile_controls(s);
+  access_controls(s);
+  lane_mask(s, io);
+}
+
+}  // namespace banklab::gui

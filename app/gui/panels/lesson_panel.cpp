@@ -1,0 +1,90 @@
+// The Lesson panel's lesson mode: the guided tracks to open, then one step at a time with its
+// text (numbers filled in by the core), its progress, and the way back to free exploration.
+#include <string>
+
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/state/lesson_state.hpp"
+#include "app/gui/views/widgets.hpp"
+
+namespace banklab::gui {
+namespace {
+
+// Paragraphs wrapped; code lines (four spaces) as they are, in the monospace font.
+void draw_text(const AppState& s, const std::string& text) {
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(at, end - at);
+    if (line.starts_with("    ")) {
+      if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
+      ImGui::PushTextWrapPos(0.0f);  // a long asm line wraps rather than leaving the panel
+      ImGui::TextUnformatted(line.c_str() + 4);
+      ImGui::PopTextWrapPos();
+      if (s.res.mono_font) ImGui::PopFont();
+    } else if (line.empty()) {
+      ImGui::Spacing();
+    } else {
+      ImGui::TextWrapped("%s", line.c_str());
+    }
+    at = end + 1;
+  }
+}
+
+}  // namespace
+
+void draw_lesson_chooser(AppState& s) {
+  if (!s.lesson.catalogue) s.lesson.catalogue = load_lessons();
+  const Expected<std::vector<Lesson>>& all = *s.lesson.catalogue;
+  ImGui::TextDisabled("Guided lessons");
+  if (!all) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours(s).error));
+    ImGui::TextWrapped("%s", all.error().c_str());
+    ImGui::PopStyleColor();
+    return;
+  }
+  for (const Lesson& l : *all) {
+    ImGui::PushID(l.name.c_str());
+    if (ImGui::SmallButton("Open")) {
+      const std::string name = l.name;  // open_lesson() may not outlive the catalogue entry
+      open_lesson(s, name, 0);
+    }
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s (%d steps)", l.title.c_str(), static_cast<int>(l.steps.size()));
+    ImGui::PopID();
+  }
+  ImGui::Separator();
+}
+
+void draw_lesson_step(AppState& s) {
+  const Lesson& l = *s.lesson.lesson;
+  const int n = static_cast<int>(l.steps.size());
+  const int i = s.lesson.step;
+  const Palette& p = colours(s);
+  ImGui::TextDisabled("%s", l.title.c_str());
+  char progress[32];
+  std::snprintf(progress, sizeof progress, "Step %d of %d", i + 1, n);
+  ImGui::ProgressBar(static_cast<float>(i + 1) / static_cast<float>(n), ImVec2(-1, 0), progress);
+  ImGui::BeginDisabled(i == 0);
+  if (ImGui::Button("< Previous")) step_lesson(s, -1);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  ImGui::BeginDisabled(i + 1 == n);
+  if (ImGui::Button("Next >")) step_lesson(s, 1);
+  ImGui::EndDisabled();
+  ImGui::SameLine();
+  if (ImGui::Button("Explore from here")) {
+    leave_lesson(s);
+    return;
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(p.ideal_line));
+  ImGui::TextWrapped("%s", s.lesson.filled.title.c_str());
+  ImGui::PopStyleColor();
+  ImGui::TextDisabled("%s", describe(s.lesson.filled.scenario).c_str());
+  ImGui::Separator();
+  ImGui::BeginChild("##lesson-text");
+  draw_text(s, s.lesson.filled.text);
+  ImGui::EndChild();
+}
+
+}  // namespace banklab::gui

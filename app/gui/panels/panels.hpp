@@ -1,0 +1,105 @@
+#pragma once
+// The app's windows. Two kinds of function draw into them:
+//   - panels, draw_xxx(AppState&): edit what the user chose (presets, controls, step bar,
+//     help) or wrap a view for the scenario on screen;
+//   - views (views.hpp): draw one scenario from its Derived, usable for any scenario.
+// draw_app() draws the menu bar and every panel listed in kPanels (app_window.cpp); a new window is
+// one row there plus a flag in Views (app_state.hpp). docs/gui.md, "Adding a panel".
+#include <imgui.h>
+
+#include <span>
+
+#include "app/figures/figure.hpp"
+#include "app/gui/render/palette.hpp"
+#include "app/gui/state/app_state.hpp"
+#include "app/gui/views/views.hpp"
+
+namespace banklab::gui {
+
+void draw_app(AppState& s);  // app_window.cpp: refresh, shortcuts, menu bar, layout, all panels
+
+void draw_presets(AppState& s);                    // presets_panel.cpp
+void draw_controls(AppState& s, Interaction& io);  // controls_panel.cpp
+void draw_step_bar(AppState& s);                   // step_bar.cpp (inside the bank view)
+void draw_help(AppState& s);                       // help_panel.cpp
+void draw_solve(AppState& s, Interaction& io);     // solve_state.cpp
+// Presentation mode or a comparison, filling the window below `top` (stage_panel.cpp).
+void draw_stage(AppState& s, Interaction& io, float top);
+void cycle_stage_view(AppState& s);  // banks -> lanes -> tile (not in a comparison) -> banks
+// What the stage shows, laid out in `area` (also what File > Export writes as SVG).
+figures::FigureStyle stage_style(const AppState& s, float height);
+figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyle st);
+// The File menu's items (export, save, open), the file chooser they open and what it confirms,
+// and the last result, for the menu bar (file_menu.cpp).
+void file_menu(AppState& s);
+void draw_file_dialog(AppState& s);
+void file_status(const AppState& s);
+// The view (or the comparison) as File > Export writes it: laid out for width x height, in the
+// theme and palette on screen, every wavefront served. draw_export_page() draws it over the
+// whole frame: what export_png() renders.
+figures::Figure export_figure(AppState& s, StageView view, float width, float height);
+void draw_export_page(AppState& s, StageView view);
+void draw_drill(AppState& s, Interaction& io);  // drill_state.cpp
+void draw_code(AppState& s, Interaction& io);   // code_panel.cpp
+
+inline const Palette& colours(const AppState& s) {
+  return palette(s.user.settings.theme, s.user.settings.scheme);
+}
+
+// How the views draw the scenario on screen: its theme, fonts, lane highlight and step.
+ViewStyle view_style(const AppState& s);
+// Takes a view's report for the scenario on screen: its geometry (views that were not drawn
+// leave theirs empty), the lane under the mouse, a clicked lane.
+void apply_interaction(AppState& s, Interaction& io);
+
+// Keyboard shortcuts: one table feeds the handler and the help window.
+enum class Action {
+  play_pause,
+  step_forward,
+  step_back,
+  index_up,
+  index_down,
+  next_preset,
+  previous_preset,
+  help,
+  zoom_in,
+  zoom_out,
+  theme,
+  present,      // presentation mode on / off
+  next_view,    // presentation: banks, lanes, tile
+  leave_stage,  // back to the windows from presentation or a comparison
+  drill,
+  next_step,  // in a lesson
+  previous_step,
+};
+
+struct Shortcut {
+  int key;               // GLFW key code, as ImGui 1.86's GLFW backend fills io.KeysDown
+  const char* key_name;  // what the help window shows
+  Action action;
+  const char* what;
+};
+
+std::span<const Shortcut> shortcuts();
+void apply_action(AppState& s, Action a);
+// Runs the actions whose keys were pressed this frame, unless a text field has the keyboard.
+void handle_shortcuts(AppState& s);
+
+// Default window rectangles for a display of this size (app_window.cpp). A new panel adds its
+// rectangle here.
+struct PanelLayout {
+  ImVec2 presets_pos, presets_size;
+  ImVec2 controls_pos, controls_size;
+  ImVec2 banks_pos, banks_size;
+  ImVec2 arithmetic_pos, arithmetic_size;
+  ImVec2 lanes_pos, lanes_size;
+  ImVec2 tile_pos, tile_size;
+  ImVec2 code_pos, code_size;
+  ImVec2 gpu_pos, gpu_size;      // floats over the bank view and the arithmetic when opened
+  ImVec2 solve_pos, solve_size;  // floats over the bank view, the lane map and the tile
+  ImVec2 drill_pos, drill_size;  // floats over everything below the menu bar
+};
+// `lesson`: a guided lesson is open, and the Lesson panel gets the room for its text.
+PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool lesson = false);
+
+}  // namespace banklab::gui

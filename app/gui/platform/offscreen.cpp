@@ -1,0 +1,79 @@
+#include "app/gui/platform/offscreen.hpp"
+
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cstdio>
+
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/render/fonts.hpp"
+
+namespace banklab::gui {
+
+void upload_frame(AppState& s, GlRenderer& r) {
+  const float scale = ImGui::GetFontSize() / kBaseFontPixels;
+  r.upload(s.frame.draw, palette(s.user.settings.theme), std::max(6.0f, 8.0f * scale),
+           2.0f * scale);
+}
+
+void present_frame(const AppState& s, int width, int height) {
+  glViewport(0, 0, width, height);
+  const ImVec4 bg = ImGui::ColorConvertU32ToFloat4(palette(s.user.settings.theme).background);
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void offscreen_frame(AppState& s, GlRenderer& r, const OffscreenTarget& target) {
+  ImGuiIO& io = ImGui::GetIO();
+  ImGui_ImplOpenGL3_NewFrame();
+  io.DisplaySize = ImVec2(static_cast<float>(target.width()), static_cast<float>(target.height()));
+  io.DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+  // A fixed 60 Hz clock (a loaded machine's long frames must not advance an animation further)
+  // and no pointer (the X server's focus and pointer are shared with whatever else runs).
+  io.DeltaTime = 1.0f / 60.0f;
+  io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+  for (bool& down : io.MouseDown) down = false;
+  ImGui::NewFrame();
+  draw_app(s);
+  ImGui::Render();
+  upload_frame(s, r);
+  target.bind();
+  present_frame(s, target.width(), target.height());
+}
+
+std::string save_png(const OffscreenTarget& target, const std::string& path) {
+  return write_png(path, target.width(), target.height(), target.read_rgba());
+}
+
+void export_png(AppState& s, GlRenderer& r) {
+  if (!s.png_export) return;
+  const PngExport job = *s.png_export;
+  s.png_export.reset();
+  OffscreenTarget target;
+  std::string problem = target.create(job.width, job.height);
+  if (problem.empty()) {
+    // The page is one figure with no ImGui window to size, so one frame draws it whole. The
+    // window's frames go on with the window's size and pointer.
+    ImGuiIO& io = ImGui::GetIO();
+    const ImVec2 display = io.DisplaySize, scale = io.DisplayFramebufferScale, mouse = io.MousePos;
+    s.exporting = job.view;
+    offscreen_frame(s, r, target);
+    s.exporting.reset();
+    io.DisplaySize = display;
+    io.DisplayFramebufferScale = scale;
+    io.MousePos = mouse;
+    problem = save_png(target, job.path);
+    target.destroy();
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  FileMenu& f = s.user.files;
+  f.failed = !problem.empty();
+  char done[64];
+  std::snprintf(done, sizeof done, " (%dx%d)", job.width, job.height);
+  f.status = f.failed ? problem : "wrote " + job.path + done;
+}
+
+}  // namespace banklab::gui

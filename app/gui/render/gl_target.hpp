@@ -1,0 +1,62 @@
+#pragma once
+// An offscreen framebuffer of an exact pixel size, for --screenshot: the picture does not
+// depend on the X screen's size or on a window manager resizing the window, and a 4K
+// screenshot works under a 1080p Xvfb.
+#include <string>
+#include <vector>
+
+#include "app/gui/render/gl.hpp"
+
+namespace banklab::gui {
+
+class OffscreenTarget {
+ public:
+  OffscreenTarget() = default;
+  OffscreenTarget(const OffscreenTarget&) = delete;
+  OffscreenTarget& operator=(const OffscreenTarget&) = delete;
+  ~OffscreenTarget();
+
+  // Needs a current context; returns "" or what failed (framebuffer status, GL error).
+  std::string create(int width, int height);
+  void destroy();
+  void bind() const;
+  // RGBA rows from the top, as a PNG stores them (GL's rows start at the bottom).
+  std::vector<unsigned char> read_rgba() const;
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+
+ private:
+  GLuint fbo_ = 0, colour_ = 0;
+  int width_ = 0, height_ = 0;
+};
+
+// Returns "" or the reason the file could not be written.
+std::string write_png(const std::string& path, int width, int height,
+                      const std::vector<unsigned char>& rgba);
+
+// GPU time per frame from GL_TIME_ELAPSED queries, kept in a small ring so that reading a
+// result never waits for a frame still in flight.
+class GpuTimer {
+ public:
+  GpuTimer() = default;
+  GpuTimer(const GpuTimer&) = delete;
+  GpuTimer& operator=(const GpuTimer&) = delete;
+  ~GpuTimer();
+
+  void init();
+  void begin();
+  void end();
+  // Waits for the outstanding queries and returns every frame's GPU time in milliseconds.
+  std::vector<double> finish();
+
+ private:
+  void collect(int slot);
+  static constexpr int kRing = 4;
+  GLuint queries_[kRing] = {};
+  bool pending_[kRing] = {};
+  int next_ = 0;
+  std::vector<double> ms_;
+};
+
+}  // namespace banklab::gui

@@ -1,0 +1,258 @@
+#include "app/gui/state/app_state.hpp"
+
+#include <algorithm>
+#include <cassert>
+
+#include "app/gui/state/gpu_state.hpp"
+#include "core/model/hardware.hpp"
+#include "core/model/presets.hpp"
+
+namespace banklab::gui {
+namespace {
+
+BankLoad bank_load(const Analysis& a) {
+  BankLoad load(a.phases.size(), std::array<int, kBankCount>{});
+  for (const Wavefront& wf : a.wavefronts) {
+    for (int b = 0; b < kBankCount; ++b) {
+      if (wf.banks[b].used()) ++load[wf.phase][b];
+    }
+  }
+  return load;
+}
+
+// The tile view's texture: one byte per slot of the padded tile, the logical picture over the
+// physical one. In the logical picture slot (r, c) of a real element holds that element's bank
+// (so a swizzle recolours the tile); in the physical one every slot holds the bank of its own
+// address. Padding slots are flagged.
+void rebuild_heatmap(AppState& s) {
+  HeatmapImage& img = s.frame.draw.heatmap;
+  img.cells.clear();
+  img.rows = img.cols = 0;
+  ++img.revision;
+  if (s.derived.revision == 0 || !s.derived.tile_error.empty()) return;
+  const TileLayout& t = s.derived.scenario.tile;
+  img.rows = t.rows;
+  img.cols = t.slots_per_row();  // C + pad, or the span of a narrow TMA box
+  const std::size_t picture = static_cast<std::size_t>(img.rows) * img.cols;
+  img.cells.resize(2 * picture);
+  for (const bool physical : {false, true}) {
+    for (int r = 0; r < t.rows; ++r) {
+      for (int p = 0; p < img.cols; ++p) {
+        std::uint8_t v = 0;
+        // Logical picture: the columns past C. Physical: the slots no element lands in, which
+        // a swizzle scatters (a narrow TMA box's gap, a swizzled pad).
+        if (physical ? t.is_gap_slot(r, p) : p >= t.cols) {
+          v = static_cast<std::uint8_t>(bank_of_byte(t.logical_byte(r, p)) |
+                                        HeatmapImage::kHeatPadding);
+        } else if (physical) {
+          v = static_cast<std::uint8_t>(bank_of_byte(t.logical_byte(r, p)));
+        } else {
+          v = s.derived.bank_map[static_cast<std::size_t>(r) * t.cols + p];
+        }
+        img.cells[(physical ? picture : 0) + static_cast<std::size_t>(r) * img.cols + p] = v;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+AppState::AppState() : gpu(std::make_unique<GpuPanel>()) {}
+AppState::~AppState() = default;
+
+Derived derive(const Scenario& sc, const Derived* previous) {
+  Derived d;
+  d.scenario = sc;
+  d.revision = previous ? previous->revision + 1 : 1;
+  d.evaluation = evaluate(sc);
+  if (d.evaluation.ok()) {
+    d.explanation = explain(sc, d.evaluation);
+    d.bank_load = bank_load(*d.evaluation.analysis);
+  }
+  if (previous && previous->revision != 0 && previous->scenario.tile == sc.tile) {
+    d.tile_error = previous->tile_error;
+    d.bank_map = previous->bank_map;
+    d.spellings = previous->spellings;
+  } else {
+    d.tile_error = sc.tile.check();
+    if (d.tile_error.empty()) {
+      d.bank_map = tile_bank_map(sc.tile);
+      d.spellings = spellings(sc.tile);
+    }
+  }
+  return d;
+}
+
+bool refresh(AppState& s) {
+  bool first = s.derived.revision == 0;
+  if (!first && s.derived.scenario == s.user.scenario) return false;
+  bool tile_changed = first || s.derived.scenario.tile != s.user.scenario.tile;
+  s.derived = derive(s.user.scenario, &s.derived);
+  // A new access is shown fully served; play starts it over from the first wavefront.
+  s.user.step.playing = false;
+  s.user.step.elapsed = 0.0f;
+  s.user.step.served = wavefront_total(s);
+  if (tile_changed) rebuild_heatmap(s);
+  return true;
+}
+
+void set_tile_view(AppState& s, figures::TileView view) {
+  s.user.settings.tile_view = view;
+}
+
+int wavefront_total(const AppState& s) {
+  const Evaluation& e = s.derived.evaluation;
+  return e.ok() ? e.analysis->wavefront_count() : 0;
+}
+
+void load_preset(AppState& s, int index) {
+  std::span<const Preset> all = presets();
+  assert(index >= 0 && index < static_cast<int>(all.size()) && "preset index out of range");
+  s.user.preset = index;
+  s.user.scenario = all[index].scenario;
+  s.user.settings.preset = all[index].name;
+  s.user.custom_error.clear();
+  s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
+  show_scenario_code(s);
+}
+
+bool load_preset(AppState& s, std::string_view name) {
+  std::span<const Preset> all = presets();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all[i].name == name) {
+      load_preset(s, static_cast<int>(i));
+      return true;
+    }
+  }
+  return false;
+}
+
+void cycle_preset(AppState& s, int delta) {
+  int n = static_cast<int>(presets().size());
+  if (n == 0) return;
+  int from = s.user.preset < 0 ? (delta > 0 ? -1 : 0) : s.user.preset;
+  load_preset(s, ((from + delta) % n + n) % n);
+}
+
+bool preset_modified(const AppState& s) {
+  return s.user.preset >= 0 && presets()[s.user.preset].scenario != s.user.scenario;
+}
+
+void toggle_play(AppState& s) {
+  if (s.user.step.playing) {
+    s.user.step.playing = false;
+    return;
+  }
+  if (s.user.step.served >= wavefront_total(s)) s.user.step.served = 0;
+  s.user.step.playing = wavefront_total(s) > 0;
+  s.user.step.elapsed = 0.0f;
+}
+
+void step_by(AppState& s, int delta) {
+  s.user.step.playing = false;
+  s.user.step.served = std::clamp(s.user.step.served + delta, 0, wavefront_total(s));
+}
+
+void advance_time(AppState& s, float seconds) {
+  if (!s.user.step.playing) return;
+  s.user.step.elapsed += seconds;
+  while (s.user.step.elapsed >= s.user.step.seconds_per_wavefront) {
+    s.user.step.elapsed -= s.user.step.seconds_per_wavefront;
+    if (++s.user.step.served >= wavefront_total(s)) {
+      s.user.step.served = wavefront_total(s);
+      s.user.step.playing = false;
+      s.user.step.elapsed = 0.0f;
+      return;
+    }
+  }
+}
+
+int max_index(const Scenario& sc) {
+  const TileLayout& t = sc.tile;
+  // A tile the core refuses (a side typed past its limit) has no range to step through; a
+  // valid one keeps the range well inside what ImGui's SliderInt takes (INT_MAX / 2).
+  if (sc.pattern != AccessPattern::custom && !t.check().empty()) return 0;
+  int k = std::max(1, sc.elements_per_lane());
+  switch (sc.pattern) {
+    case AccessPattern::row: {
+      // The warp's k*32 elements start at N*C and must end inside the tile.
+      if (t.rows < 1 || t.cols < 1) return 0;  // not a tile: the core says why
+      std::int64_t last_start = std::int64_t{t.rows} * t.cols - std::int64_t{kWarpSize} * k;
+      return last_start < 0 ? 0 : static_cast<int>(last_start / t.cols);
+    }
+    case AccessPattern::column:  // cols may be anything a user typed, INT_MIN included
+      return static_cast<int>(std::max<std::int64_t>(0, std::int64_t{t.cols} / k - 1));
+    case AccessPattern::matrix: {
+      int chunks = static_cast<int>(std::int64_t{t.cols} * t.elem_bytes() / 16);
+      return std::max(0, chunks - std::max(1, matrix_count(sc.op)));
+    }
+    case AccessPattern::custom:
+      return 0;
+  }
+  return 0;
+}
+
+void move_index(AppState& s, int delta) {
+  if (s.user.scenario.pattern == AccessPattern::custom) return;
+  std::int64_t index = std::int64_t{s.user.scenario.index} + delta;  // index may be INT_MAX
+  s.user.scenario.index =
+      static_cast<int>(std::clamp<std::int64_t>(index, 0, max_index(s.user.scenario)));
+}
+
+std::string offsets_text(const std::array<std::int64_t, kWarpSize>& offsets) {
+  std::string text;
+  // Eight lanes a line, as the text box shows them.
+  for (int l = 0; l < kWarpSize; ++l) {
+    if (l) text += l % 8 ? ", " : ",\n";
+    text += std::to_string(offsets[l]);
+  }
+  return text;
+}
+
+void toggle_lane(AppState& s, int lane) {
+  assert(lane >= 0 && lane < kWarpSize && "lane out of range");
+  s.user.scenario.lane_mask ^= 1u << lane;
+}
+
+bool set_custom_offsets(AppState& s, std::string_view text) {
+  s.user.custom_text = text;
+  // The text box spans several lines; the core's parser reads one.
+  std::string one_line(text);
+  std::replace(one_line.begin(), one_line.end(), '\n', ' ');
+  Expected<std::array<std::int64_t, kWarpSize>> parsed = parse_offsets(one_line);
+  if (!parsed) {
+    s.user.custom_error = parsed.error();
+    return false;
+  }
+  s.user.custom_error.clear();
+  s.user.scenario.custom_offsets = *parsed;
+  return true;
+}
+
+void set_pattern(AppState& s, AccessPattern p) {
+  Scenario& sc = s.user.scenario;
+  if (sc.pattern == p) return;
+  bool was_matrix = sc.pattern == AccessPattern::matrix;
+  sc.pattern = p;
+  if (p == AccessPattern::matrix && !was_matrix) {
+    sc.op = is_load(sc.op) ? Op::ldmatrix_x4 : Op::stmatrix_x4;
+    sc.width = 16;
+  } else if (p != AccessPattern::matrix && was_matrix) {
+    sc.op = is_load(sc.op) ? Op::ld : Op::st;
+    sc.width = 0;
+  }
+  if (p == AccessPattern::custom && sc.custom_offsets == std::array<std::int64_t, kWarpSize>{}) {
+    // Start custom mode from the access being shown, which the user then edits.
+    if (s.derived.evaluation.ok()) {
+      sc.custom_offsets = s.derived.evaluation.analysis->access.offsets;
+      s.user.custom_text = offsets_text(sc.custom_offsets);
+    }
+  }
+  sc.index = std::clamp(sc.index, 0, max_index(sc));
+}
+
+void change_zoom(AppState& s, float delta) {
+  s.user.settings.zoom = std::clamp(s.user.settings.zoom + delta, kMinZoom, kMaxZoom);
+}
+
+}  // namespace banklab::gui

@@ -1,0 +1,74 @@
+#include "app/gui/state/code_state.hpp"
+
+#include <span>
+#include <utility>
+
+#include "app/gui/state/app_state.hpp"
+#include "core/code/code_view.hpp"
+
+namespace banklab::gui {
+
+bool apply_code(AppState& s) {
+  CodeBox& c = s.user.code;
+  ++c.evaluations;
+  KernelParams params;
+  params.block = c.block;
+  params.warp = c.warp;
+  params.let_hint = "give it a value under names, NAME=VALUE";
+  if (c.lets.find_first_not_of(" \t") != std::string::npos) {
+    auto lets = parse_lets(c.lets);
+    if (!lets) {
+      c.error = "error: " + lets.error() + "\n";
+      c.error_line = 0;
+      return false;
+    }
+    params.lets = std::move(*lets);
+  }
+  const CodeSource source{"code", c.text};
+  const std::span sources(&source, 1);
+  CodeResult r = evaluate_code(sources, params);
+  if (r.error) {
+    c.error = format_code_error(*r.error, sources);
+    c.error_line = r.error->line;
+    return false;
+  }
+  c.error.clear();
+  c.error_line = 0;
+  c.code = std::move(r.code);
+  c.stands_for = c.code->scenario;
+  s.user.scenario = c.code->scenario;
+  s.user.custom_error.clear();
+  s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
+  return true;
+}
+
+bool set_code(AppState& s, std::string text) {
+  s.user.code.text = std::move(text);
+  return apply_code(s);
+}
+
+void show_scenario_code(AppState& s) {
+  CodeBox& c = s.user.code;
+  const Scenario& sc = s.user.scenario;
+  const CodeView v = code_view(sc, evaluate(sc));
+  c.text = v.declaration;
+  for (const std::string& line : v.statement) c.text += "\n" + line;
+  if (!v.note.empty()) c.text += "\n// " + v.note;
+  c.block = {kWarpSize, 1, 1};
+  c.warp = 0;
+  c.lets.clear();
+  c.error.clear();
+  c.error_line = 0;
+  c.code.reset();
+  c.stands_for = sc;  // the box shows this scenario's code, or its note when it has none
+  if (v.statement.empty()) return;
+  const CodeSource source{"code", c.text};
+  CodeResult r = evaluate_code(std::span(&source, 1), KernelParams{});
+  if (r.code) c.code = std::move(r.code);
+}
+
+bool code_on_screen(const AppState& s) {
+  return s.user.code.code && s.user.code.stands_for == s.user.scenario;
+}
+
+}  // namespace banklab::gui

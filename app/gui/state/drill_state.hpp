@@ -1,0 +1,49 @@
+#pragma once
+// The Drill window's state and logic: a DrillSession (core/drill.hpp) at the level the user
+// picks, the answer being typed, and, once the question is answered, the Derived of the
+// scenario that explains the answer, whose bank view and derivation the window then reveals.
+// Every answer also counts in the settings' DrillRecord, so the score and the streak outlive
+// the run. No drawing here (drill_state.cpp draws), so the tests drive it headless.
+#include <imgui.h>
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "app/gui/views/derived.hpp"
+#include "app/gui/views/geometry.hpp"
+#include "core/teach/drill.hpp"
+
+namespace banklab::gui {
+
+struct AppState;
+
+// Where the window put its controls and the revealed bank view this frame: for the tests that
+// click them, as FrameGeometry is for the other views.
+struct DrillGeometry {
+  ImVec2 input_min{}, input_max{};        // the answer field (zero when not drawn)
+  ImVec2 answer_min{}, answer_max{};      // the Answer button
+  ImVec2 next_min{}, next_max{};          // the Next question button
+  std::optional<BankViewGeometry> banks;  // nullopt while the bank view is hidden
+};
+
+struct DrillPanel {
+  std::optional<DrillSession> session;  // started when the window first opens
+  std::array<char, 160> input{};        // the answer being typed
+  bool focus_input = false;             // the answer field takes the keyboard next frame
+  Derived shown;                        // after an answer: what the bank view and derivation show
+  DrillGeometry geometry;
+};
+
+// A seed nobody chose, for a new session.
+std::uint64_t fresh_drill_seed();
+// A new session at this level (remembered in the settings); the first question, unanswered.
+void start_drill(AppState& s, DrillLevel level, std::uint64_t seed);
+// Grades text against the current question and counts it in the session and the settings'
+// record. False when it is not an answer (the session's graded() says why) or the question was
+// answered already.
+bool submit_drill_answer(AppState& s, std::string_view text);
+void next_drill_question(AppState& s);
+
+}  // namespace banklab::gui

@@ -1,0 +1,306 @@
+#include "app/gui/state/gpu_state.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+
+#include "core/base/data_dir.hpp"
+#include "core/base/format.hpp"
+#include "core/model/hardware.hpp"
+#include "core/model/presets.hpp"
+#include "core/validate/verdict.hpp"
+
+namespace banklab::gui {
+namespace {
+
+std::string wall_clock_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm local{};
+  localtime_r(&now, &local);
+  char text[16];
+  std::strftime(text, sizeof text, "%H:%M:%S", &local);
+  return text;
+}
+
+RunRecord* find_run(GpuPanel& p, int id) {
+  const auto it =
+      std::find_if(p.runs.begin(), p.runs.end(), [id](const RunRecord& r) { return r.id == id; });
+  return it == p.runs.end() ? nullptr : &*it;
+}
+
+// The costs come with each result (its preset), so a recording made elsewhere gets the same.
+void attach_costs(RunRecord& run) {
+  run.costs.clear();
+  for (const gpu::VariantResult& r : run.suite->results) {
+    run.costs.push_back(gpu::variant_cost(r, run.suite->options.pad));
+  }
+}
+
+}  // namespace
+
+std::string fixed(double value, int decimals) {
+  return format("%.*f", decimals, value);
+}
+
+// --------------------------------------------------------------------------------------------
+// Results coming back.
+
+void poll(GpuPanel& p) {
+  if (!p.worker) {
+    p.worker = std::make_unique<GpuWorker>(p.backend);
+    p.worker->submit(DeviceJob{});
+  }
+  for (GpuResult& result : p.worker->drain()) apply(p, std::move(result));
+}
+
+void apply(GpuPanel& p, GpuResult result) {
+  struct Apply {
+    GpuPanel& p;
+    void operator()(DeviceDone& d) {
+      p.device = std::move(d.device);
+      p.measure_support = std::move(d.measure);
+    }
+    void operator()(SuiteDone& d) {
+      // A run that found no GPU tells the panel what state the GPU is in now.
+      if (d.report.status == gpu::RunStatus::unavailable) p.device = d.report.device;
+      RunRecord* run = find_run(p, d.run);
+      if (!run) return;
+      run->suite = std::move(d.report);
+      attach_costs(*run);
+      run->reversal = reversal_lines(*run);
+    }
+    void operator()(PatternsDone& d) {
+      RunRecord* run = find_run(p, d.run);
+      if (!run) return;
+      run->patterns = std::move(d.report);
+      run->reversal = reversal_lines(*run);
+    }
+    void operator()(MeasureDone& d) {
+      if (!p.measurement || p.measurement->id != d.measurement) return;
+      MeasureRecord& m = *p.measurement;
+      m.done = true;
+      if (!d.result) {
+        m.error = d.result.error();
+      } else if (d.result->size() != 1) {
+        m.error = "measure() returned " + std::to_string(d.result->size()) +
+                  " measurements for the one access asked";
+      } else {
+        m.measured = std::move(d.result->front());
+      }
+    }
+  };
+  std::visit(Apply{p}, result);
+}
+
+// --------------------------------------------------------------------------------------------
+// Starting jobs.
+
+std::string run_blocker(const GpuPanel& p) {
+  if (!p.worker) return "the GPU worker has not started yet";
+  if (p.worker->busy()) return "a GPU job is running; wait for it or cancel it";
+  if (!p.device) return "still asking the driver which GPU is there";
+  if (!p.device->ok()) return "no GPU to run on: " + device_summary(*p.device);
+  return {};
+}
+
+std::string measure_blocker(const GpuPanel& p) {
+  if (std::string why = run_blocker(p); !why.empty()) return why;
+  if (!p.measure_support || !p.measure_support->ok) {
+    return "this GPU cannot be measured here: " +
+           (p.measure_support ? p.measure_support->reason : std::string("not known yet"));
+  }
+  return {};
+}
+
+std::string start_run(GpuPanel& p, const Scenario& current) {
+  if (std::string why = run_blocker(p); !why.empty()) return why;
+  RunRecord run;
+  run.id = p.next_id;
+  run.started = wall_clock_now();
+  run.options.dtype = current.tile.dtype;
+  run.options.rows = run.options.cols = p.side;
+  run.options.repetitions = p.repetitions;
+  // The padded teaching kernel uses the pad on screen; a tile without one gets the dtype's
+  // smallest conflict-free pad.
+  run.options.pad = current.tile.pad > 0 ? current.tile.pad : -1;
+  if (std::string why = gpu::check_options(run.options); !why.empty()) {
+    return "cannot run the transpose suite for the tile on screen: " + why;
+  }
+  run.pattern = describe(current);
+
+  RunJob job;
+  job.run = run.id;
+  job.suite = run.options;
+  const Expected<WarpAccess> access = build_access(current, nullptr, nullptr);
+  if (access) {
+    job.patterns.push_back(*access);
+    run.pattern_included = true;
+  } else {
+    run.pattern_skipped = access.error();
+  }
+  for (const WarpAccess& a : gpu::conflict_sweep()) job.patterns.push_back(a);
+
+  if (!p.worker->submit(std::move(job))) return "a GPU job is running; wait for it or cancel it";
+  ++p.next_id;
+  p.runs.push_back(std::move(run));
+  p.selected_run = static_cast<int>(p.runs.size()) - 1;
+  p.show_tab = GpuTab::transpose;
+  return {};
+}
+
+std::string start_measure(GpuPanel& p, const Scenario& current) {
+  if (std::string why = measure_blocker(p); !why.empty()) return why;
+  const Expected<WarpAccess> access = build_access(current, nullptr, nullptr);
+  if (!access) return "the pattern on screen cannot be measured: " + access.error();
+
+  MeasureRecord m;
+  m.id = p.next_id;
+  m.scenario = current;
+  m.pattern = describe(current);
+  m.access = *access;
+  const Analysis predicted = analyze(m.access);
+  m.predicted_wavefronts = predicted.wavefront_count();
+  m.predicted_ideal = predicted.ideal_wavefronts;
+  m.predicted_conflicts = predicted.bank_conflicts();
+
+  if (!p.worker->submit(MeasureJob{m.id, {m.access}})) {
+    return "a GPU job is running; wait for it or cancel it";
+  }
+  ++p.next_id;
+  p.measurement = std::move(m);
+  p.show_tab = GpuTab::measure;
+  return {};
+}
+
+void cancel(GpuPanel& p) {
+  if (p.worker) p.worker->cancel();
+}
+
+// --------------------------------------------------------------------------------------------
+// What the panel says.
+
+Agreement compare(const MeasureRecord& m) {
+  Agreement a;
+  if (!m.done) return a;
+  a.verdict = Agreement::Verdict::failed;
+  if (!m.error.empty()) {
+    a.message = "the measurement failed: " + m.error;
+    return a;
+  }
+  // The verdict and its sentence are the core's, the same as `banklab validate` gives.
+  Judgement j = judge(m.predicted_wavefronts, m.predicted_conflicts, m.measured);
+  if (j.verdict == Verdict::agree) a.verdict = Agreement::Verdict::agree;
+  if (j.verdict == Verdict::disagree) a.verdict = Agreement::Verdict::disagree;
+  a.message = std::move(j.message);
+  return a;
+}
+
+// --------------------------------------------------------------------------------------------
+// Recordings.
+
+std::filesystem::path recordings_dir() {
+  const Expected<std::filesystem::path> data = data_dir();
+  return data ? *data / "recordings" : std::filesystem::path();
+}
+
+std::vector<std::filesystem::path> shipped_recordings() {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(recordings_dir(), ec)) {
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+void show_recording(GpuPanel& p, const gpu::Recording& r) {
+  // "2026-11-30T21:15:00Z" as people read it: "2026-11-30 21:15:00 UTC".
+  std::string when = r.created_utc;
+  if (when.size() == 20 && when[10] == 'T' && when.back() == 'Z') {
+    when = when.substr(0, 10) + " " + when.substr(11, 8) + " UTC";
+  }
+  const std::string label = "recorded on " + r.device.name + ", " + when + " (driver " + r.driver +
+                            ", BankLab " + r.commit + ")";
+  // One microbenchmark for every row: the lesson's patterns, then the sweep, with their labels.
+  gpu::PatternReport patterns = r.lesson.report;
+  std::vector<std::string> labels = r.lesson.labels;
+  patterns.results.insert(patterns.results.end(), r.sweep.report.results.begin(),
+                          r.sweep.report.results.end());
+  labels.insert(labels.end(), r.sweep.labels.begin(), r.sweep.labels.end());
+  int selected = -1;
+  for (const gpu::SuiteReport& suite : r.suites) {
+    RunRecord run;
+    run.id = p.next_id++;
+    run.started = r.created_utc;
+    run.recorded = label;
+    run.options = suite.options;
+    run.pattern = "the lesson's patterns and the sweep, as recorded";
+    run.suite = suite;
+    run.patterns = patterns;
+    run.pattern_labels = labels;
+    attach_costs(run);
+    run.reversal = reversal_lines(run);
+    p.runs.push_back(std::move(run));
+    if (selected < 0 || suite.options.dtype == DType::fp32) {
+      selected = static_cast<int>(p.runs.size()) - 1;
+    }
+  }
+  p.selected_run = selected;
+  p.show_tab = GpuTab::transpose;
+}
+
+std::string open_recording(GpuPanel& p, const std::filesystem::path& file) {
+  const Expected<gpu::Recording> r = gpu::load_recording(file);
+  if (!r) return r.error();
+  if (r->suites.empty()) return quote(file.string()) + " holds no transpose suite to show";
+  show_recording(p, *r);
+  return {};
+}
+
+std::string save_recording(const GpuPanel& p, const std::filesystem::path& file) {
+  gpu::Recording r;
+  const RunRecord* patterns = nullptr;
+  for (const RunRecord& run : p.runs) {
+    if (!run.recorded.empty() || !run.suite || !run.suite->ok()) continue;
+    const auto same = std::find_if(r.suites.begin(), r.suites.end(), [&](const auto& s) {
+      return s.options.dtype == run.suite->options.dtype;
+    });
+    if (same != r.suites.end()) {
+      *same = *run.suite;  // the latest run of a dtype replaces the earlier
+    } else {
+      r.suites.push_back(*run.suite);
+    }
+    if (run.patterns && run.patterns->ok()) patterns = &run;
+  }
+  if (r.suites.empty()) return "no finished run of this session to save: Run on GPU first";
+  r.device = r.suites.front().device;
+  r.created_utc = gpu::utc_now();
+  r.commit = gpu::build_commit();
+  r.driver = gpu::driver_version();
+  r.sweep.report.status = r.lesson.report.status = gpu::RunStatus::ok;
+  if (patterns) {
+    // The run's microbenchmark: the pattern on screen (if it was included), then the sweep.
+    const auto& results = patterns->patterns->results;
+    const std::size_t first_sweep = patterns->pattern_included ? 1 : 0;
+    r.sweep.report.sm_clock_mhz = r.lesson.report.sm_clock_mhz = patterns->patterns->sm_clock_mhz;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      gpu::LabelledPatterns& part = i < first_sweep ? r.lesson : r.sweep;
+      part.report.results.push_back(results[i]);
+      part.labels.push_back(i < first_sweep ? patterns->pattern : to_string(results[i].access));
+    }
+  }
+  std::ofstream out(file, std::ios::binary);
+  out << gpu::recording_json(r);
+  out.close();
+  if (!out) return "could not write " + quote(file.string());
+  return {};
+}
+
+std::vector<std::string> reversal_lines(const RunRecord& run) {
+  if (!run.suite) return banklab::reversal_lines(std::nullopt);
+  const gpu::PatternReport* loop = run.patterns ? &*run.patterns : nullptr;
+  return banklab::reversal_lines(gpu::reversal_run(*run.suite, loop));
+}
+
+}  // namespace banklab::gui

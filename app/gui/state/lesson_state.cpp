@@ -1,0 +1,51 @@
+#include "app/gui/state/lesson_state.hpp"
+
+#include <algorithm>
+
+#include "app/gui/state/app_state.hpp"
+
+namespace banklab::gui {
+
+bool in_lesson(const AppState& s) {
+  return s.lesson.lesson.has_value();
+}
+
+std::string open_lesson(AppState& s, std::string_view name, int step) {
+  Expected<Lesson> lesson = find_lesson(name);
+  if (!lesson) return lesson.error();
+  const int n = static_cast<int>(lesson->steps.size());
+  if (step < 0 || step >= n) {
+    return "lesson '" + lesson->name + "' has steps 1 to " + std::to_string(n) + ", not " +
+           std::to_string(step + 1);
+  }
+  s.lesson.lesson = std::move(*lesson);
+  s.reset_layout = true;  // the Lesson panel grows for the step's text
+  go_to_step(s, step);
+  return "";
+}
+
+void go_to_step(AppState& s, int step) {
+  if (!in_lesson(s)) return;
+  const auto& steps = s.lesson.lesson->steps;
+  s.lesson.step = std::clamp(step, 0, static_cast<int>(steps.size()) - 1);
+  s.lesson.filled = fill_step(steps[static_cast<std::size_t>(s.lesson.step)]);
+  s.user.scenario = s.lesson.filled.scenario;
+  s.user.preset = -1;  // a lesson step is its own scenario, not a preset
+  s.user.custom_error.clear();
+  s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
+  show_scenario_code(s);
+  refresh(s);  // a new scenario: every wavefront served
+}
+
+void step_lesson(AppState& s, int delta) {
+  go_to_step(s, s.lesson.step + delta);
+}
+
+void leave_lesson(AppState& s) {
+  s.lesson.lesson.reset();
+  s.lesson.step = 0;
+  s.lesson.filled = FilledStep{};
+  s.reset_layout = true;
+}
+
+}  // namespace banklab::gui

@@ -1,0 +1,38 @@
+#pragma once
+// Lesson mode: a guided track (core's core/teach/lesson.hpp) walked step by step. Each step sets
+// the scenario on screen and what the views highlight; leaving the lesson keeps the step's
+// scenario for free exploration. No GL and no window, so the tests drive it headless.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/teach/lesson.hpp"
+
+namespace banklab::gui {
+
+struct AppState;
+
+struct LessonMode {
+  std::optional<Lesson> lesson;  // none: free exploration
+  int step = 0;
+  FilledStep filled;  // the current step, its numbers filled in
+  // The lessons on offer, read once when the Lesson panel first lists them.
+  std::optional<Expected<std::vector<Lesson>>> catalogue;
+};
+
+bool in_lesson(const AppState& s);
+// Opens the lesson at step `step` (0-based); the error names the lesson or the step.
+std::string open_lesson(AppState& s, std::string_view name, int step = 0);
+// Moves to step `step`, clamped to the lesson; the scenario and highlights follow.
+void go_to_step(AppState& s, int step);
+void step_lesson(AppState& s, int delta);
+// Back to free exploration with the step's scenario still on screen.
+void leave_lesson(AppState& s);
+
+// The Lesson panel's parts (lesson_panel.cpp): the lessons to open, or the current step with its
+// text, progress and navigation.
+void draw_lesson_chooser(AppState& s);
+void draw_lesson_step(AppState& s);
+
+}  // namespace banklab::gui

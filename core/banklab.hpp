@@ -1,0 +1,18 @@
+#pragma once
+// Everything the core offers, for programs that want all of it.
+#include "core/base/diagnostic.hpp"
+#include "core/base/format.hpp"
+#include "core/base/json_writer.hpp"
+#include "core/code/kernel_code.hpp"
+#include "core/model/access.hpp"
+#include "core/model/analysis.hpp"
+#include "core/model/dtype.hpp"
+#include "core/model/hardware.hpp"
+#include "core/model/layout.hpp"
+#include "core/model/presets.hpp"
+#include "core/model/scenario.hpp"
+#include "core/model/swizzle.hpp"
+#include "core/report/explain.hpp"
+#include "core/report/json.hpp"
+#include "core/solve/solve.hpp"
+#include "core/teach/drill.hpp"

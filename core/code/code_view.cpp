@@ -1,0 +1,392 @@
+#include "core/code/code_view.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+namespace banklab {
+
+namespace {
+
+// An integer expression as C++ text, folded to a number where it is one. `prec` is the C++
+// precedence of its outermost operator (kAtom for a number, a name or a bracketed expression);
+// `base` and `by` remember "base * by" and "base % by" so that (x * 8) / 8, (x * 8) % 8 and
+// (x % 8) % 8 fold to x, 0 and x % 8.
+constexpr int kAtom = 100;
+
+struct Expr {
+  std::string text;
+  std::optional<std::int64_t> value;
+  int prec = kAtom;
+  char op = 0;
+  std::shared_ptr<const Expr> base;
+  std::int64_t by = 0;
+
+  static Expr num(std::int64_t v) {
+    Expr e;
+    e.text = std::to_string(v);
+    e.value = v;
+    e.prec = v >= 0 ? kAtom : 0;
+    return e;
+  }
+  static Expr name(std::string n) {
+    Expr e;
+    e.text = std::move(n);
+    return e;
+  }
+};
+
+int precedence(char op) {
+  switch (op) {
+    case '*':
+    case '/':
+    case '%':
+      return 5;
+    case '+':
+    case '-':
+      return 4;
+    case '>':
+    case '<':
+      return 3;
+    case '&':
+      return 2;
+    case '^':
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+std::int64_t fold(std::int64_t a, char op, std::int64_t b) {
+  switch (op) {
+    case '+':
+      return a + b;
+    case '-':
+      return a - b;
+    case '*':
+      return a * b;
+    case '/':
+      return a / b;
+    case '%':
+      return a % b;
+    case '^':
+      return a ^ b;
+    case '&':
+      return a & b;
+    case '>':
+      return a >> b;  // ">>"
+    case '<':
+      return a << b;  // "<<"
+    default:
+      return 0;
+  }
+}
+
+// Arithmetic follows C++ precedence; a bitwise or shift operand that is not an atom is
+// bracketed, as compilers ask (-Wparentheses) and readers need.
+std::string operand(const Expr& e, char op, bool right) {
+  const int p = precedence(op);
+  const bool bracket = e.prec != kAtom && (p <= 3 || e.prec < p || (right && e.prec == p));
+  return bracket ? "(" + e.text + ")" : e.text;
+}
+
+Expr num_of(std::int64_t v) {
+  return Expr::num(v);
+}
+
+// a OP b, with the identities that keep the text short (a + 0, a * 1, a ^ 0, 0 * a, and the
+// products and remainders above).
+Expr apply(const Expr& a, char op, const Expr& b) {
+  if (a.value && b.value) return Expr::num(fold(*a.value, op, *b.value));
+  const bool b0 = b.value == 0, b1 = b.value == 1, a0 = a.value == 0, a1 = a.value == 1;
+  if ((op == '+' || op == '^' || op == '-' || op == '>') && b0) return a;
+  if ((op == '+' || op == '^') && a0) return b;
+  if ((op == '*' || op == '/') && b1) return a;
+  if (op == '*' && a1) return b;
+  if ((op == '*' && (a0 || b0)) || (op == '%' && b1) || (op == '&' && (a0 || b0)))
+    return Expr::num(0);
+  if (op == '*' && b.value && a.op == '*' && a.base)
+    return apply(*a.base, '*', num_of(a.by * *b.value));
+  if (b.value && a.base && a.by == *b.value) {
+    if (a.op == '*' && op == '/') return *a.base;
+    if (a.op == '*' && op == '%') return Expr::num(0);
+    if (a.op == '%' && op == '%') return a;
+  }
+  const std::string sym = op == '>' ? ">>" : op == '<' ? "<<" : std::string(1, op);
+  Expr out;
+  out.text = operand(a, op, false) + " " + sym + " " + operand(b, op, true);
+  out.prec = precedence(op);
+  out.op = op;
+  if ((op == '*' || op == '%') && b.value) {
+    out.base = std::make_shared<const Expr>(a);
+    out.by = *b.value;
+  }
+  return out;
+}
+
+Expr num(std::int64_t v) {
+  return Expr::num(v);
+}
+
+// The physical [row][col] of logical element (r, c) under the tile's swizzle. `r_below_cols`:
+// r is known to stay below C, so c ^ (r mod C) is c ^ r.
+// A lane of k > 1 elements addresses the lowest byte of its (contiguous, aligned) block, where
+// the swizzle may have moved its first element: for XOR that clears the low bits of r mod C,
+// for a byte swizzle the low bits of the swizzled byte.
+std::pair<Expr, Expr> physical(const TileLayout& t, const Expr& r, const Expr& c, bool r_below_cols,
+                               int k) {
+  const int e = t.elem_bytes();
+  switch (t.swizzle.kind) {
+    case SwizzleKind::none:
+      return {r, c};
+    case SwizzleKind::xor_columns: {
+      const Expr rr = r_below_cols ? r : apply(r, '%', num(t.cols));
+      return {r, apply(c, '^', k > 1 ? apply(apply(rr, '/', num(k)), '*', num(k)) : rr)};
+    }
+    case SwizzleKind::tma32:
+    case SwizzleKind::tma64:
+    case SwizzleKind::tma128: {
+      // TMA rows are one span long (TileLayout::check): the XORed bits 7.. are row bits.
+      const int per_chunk = 16 / e;
+      const Expr q = apply(c, '/', num(per_chunk)), w = apply(c, '%', num(per_chunk));
+      Expr f = apply(r, '%', num(8));
+      if (t.swizzle.kind == SwizzleKind::tma64) f = apply(apply(r, '/', num(2)), '%', num(4));
+      if (t.swizzle.kind == SwizzleKind::tma32) f = apply(apply(r, '/', num(4)), '%', num(2));
+      return {r, apply(apply(apply(q, '^', f), '*', num(per_chunk)), '+', w)};
+    }
+    case SwizzleKind::triton: {
+      // Triton's column XOR is linear over the row's bits (swizzle.hpp): row bit k adds
+      // column_xor(2^k) when set, so the XOR of those terms is the row's whole column XOR.
+      const TritonSwizzle& tr = t.swizzle.triton;
+      std::optional<Expr> x;
+      for (int bit = 0; (1 << bit) < t.rows; ++bit) {
+        const int basis = tr.column_xor(1 << bit, t.cols);
+        if (basis == 0) continue;
+        const Expr term = apply(apply(apply(r, '>', num(bit)), '&', num(1)), '*', num(basis));
+        x = x ? apply(*x, '^', term) : term;
+      }
+      if (!x) return {r, c};
+      if (k > 1) x = apply(apply(*x, '/', num(k)), '*', num(k));
+      return {r, apply(c, '^', *x)};
+    }
+    case SwizzleKind::cute:
+    case SwizzleKind::cute_elem: {
+      const Swizzle z = t.byte_swizzle();
+      const Expr pitch = num(t.pitch_bytes());
+      const Expr o = apply(apply(r, '*', pitch), '+', apply(c, '*', num(e)));
+      const Expr masked = apply(o, '&', num(z.yyy_mask()));
+      // A negative shift moves the bits up (CuTe's Swizzle<2,0,-2>).
+      const Expr moved =
+          z.shift >= 0 ? apply(masked, '>', num(z.shift)) : apply(masked, '<', num(-z.shift));
+      Expr swizzled = apply(o, '^', moved);
+      if (k > 1 && (1 << z.base) < k * e)
+        swizzled = apply(apply(swizzled, '/', num(k * e)), '*', num(k * e));
+      return {apply(swizzled, '/', pitch), apply(apply(swizzled, '%', pitch), '/', num(e))};
+    }
+  }
+  return {r, c};
+}
+
+// Offsets a + b * lane over every active lane, for raw offsets: the one expression they have.
+std::optional<std::pair<std::int64_t, std::int64_t>> affine(const WarpAccess& a) {
+  int first = -1;
+  std::optional<std::int64_t> step;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!a.active(lane)) continue;
+    if (first < 0) {
+      first = lane;
+    } else {
+      const std::int64_t d = a.offsets[lane] - a.offsets[first];
+      if (d % (lane - first) != 0) return std::nullopt;
+      if (!step) step = d / (lane - first);
+      if (d != *step * (lane - first)) return std::nullopt;
+    }
+  }
+  if (first < 0) return std::nullopt;
+  const std::int64_t b = step.value_or(0);
+  return std::pair{a.offsets[first] - b * first, b};
+}
+
+// The logical (r, c) of a lane's first element as expressions over threadIdx.x.
+std::optional<std::pair<Expr, Expr>> logical(const Scenario& s, const WarpAccess& access) {
+  const TileLayout& t = s.tile;
+  const Expr tx = Expr::name("threadIdx.x");
+  const int k = std::max(1, s.elements_per_lane());
+  switch (s.pattern) {
+    case AccessPattern::column:
+      return std::pair{tx, num(std::int64_t{s.index} * k)};
+    case AccessPattern::row: {
+      const Expr pos = apply(num(k), '*', tx);
+      if (std::int64_t{k} * (kWarpSize - 1) < t.cols) return std::pair{num(s.index), pos};
+      return std::pair{apply(num(s.index), '+', apply(pos, '/', num(t.cols))),
+                       apply(pos, '%', num(t.cols))};
+    }
+    case AccessPattern::matrix:
+      return std::pair{
+          apply(tx, '%', num(8)),
+          apply(apply(num(s.index), '+', apply(tx, '/', num(8))), '*', num(16 / t.elem_bytes()))};
+    case AccessPattern::custom: {
+      const auto ab = affine(access);
+      if (!ab) return std::nullopt;
+      const Expr byte = apply(num(ab->first), '+', apply(num(ab->second), '*', tx));
+      const Expr pitch = num(t.pitch_bytes());
+      return std::pair{apply(byte, '/', pitch),
+                       apply(apply(byte, '%', pitch), '/', num(t.elem_bytes()))};
+    }
+  }
+  return std::nullopt;
+}
+
+// "threadIdx.x < 16" for the lanes 0..n-1, "(0x00ff00ff >> threadIdx.x & 1)" otherwise.
+std::string guard_of(std::uint32_t active) {
+  if (active == 0xFFFFFFFFu) return "";
+  if (std::has_single_bit(std::uint64_t{active} + 1))
+    return "threadIdx.x < " + std::to_string(std::popcount(active));
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "0x%08x", active);
+  std::string guard(1, '(');  // appended: GCC 12 warns falsely (-Wrestrict) on "(" + ...
+  guard += hex;
+  guard += " >> threadIdx.x & 1)";
+  return guard;
+}
+
+std::vector<std::string> statement_of(const Scenario& s, const CodeView& v) {
+  const Op op = s.op;
+  const std::string pre = v.guard.empty() ? "" : "if (" + v.guard + ") ";
+  if (is_matrix_op(op)) {
+    const int n = matrix_count(op);
+    std::string regs, outs;
+    for (int i = 0; i < n; ++i) {
+      regs += (i ? ", %" : "%") + std::to_string(op == Op::stmatrix_x4 ? i + 1 : i);
+      outs += std::string(i ? ", " : "") + "\"r\"(d" + std::to_string(i) + ")";
+    }
+    const std::string shape = "m8n8.x" + std::to_string(n) + ".shared.b16";
+    std::string asm_line;
+    if (op == Op::stmatrix_x4) {
+      asm_line = "asm volatile(\"stmatrix.sync.aligned." + shape + " [%0], {" + regs +
+                 "};\" :: \"r\"(addr), " + outs + ");";
+    } else {
+      std::string eq = outs;
+      for (std::size_t at = eq.find("\"r\""); at != std::string::npos;
+           at = eq.find("\"r\"", at + 4))
+        eq.replace(at, 3, "\"=r\"");
+      asm_line = "asm volatile(\"ldmatrix.sync.aligned." + shape + " {" + regs + "}, [%" +
+                 std::to_string(n) + "];\" : " + eq + " : \"r\"(addr));";
+    }
+    return {"unsigned addr = __cvta_generic_to_shared(" + v.address + ");", pre + asm_line};
+  }
+  const std::string access = v.vector_type.empty()
+                                 ? v.element
+                                 : "reinterpret_cast<" + v.vector_type + "*>(" + v.address + ")[0]";
+  const std::string type =
+      v.vector_type.empty() ? std::string(cuda_type_name(s.tile.dtype)) : v.vector_type;
+  if (is_load(op)) return {type + " v;", pre + "v = " + access + ";"};
+  return {pre + access + " = v;"};
+}
+
+}  // namespace
+
+std::string_view cuda_type_name(DType t) {
+  switch (t) {
+    case DType::fp8:
+      return "__nv_fp8_e4m3";
+    case DType::bf16:
+      return "__nv_bfloat16";
+    case DType::fp32:
+      return "float";
+    case DType::fp64:
+      return "double";
+  }
+  return "float";
+}
+
+std::string_view vector_type_name(int width) {
+  switch (width) {
+    case 1:
+      return "unsigned char";
+    case 2:
+      return "unsigned short";
+    case 4:
+      return "unsigned";
+    case 8:
+      return "float2";
+    case 16:
+      return "float4";
+    default:
+      return "";
+  }
+}
+
+CodeView code_view(const Scenario& s, const Evaluation& e) {
+  CodeView v;
+  const TileLayout& t = s.tile;
+  v.declaration = "__shared__ " + std::string(cuda_type_name(t.dtype)) + " tile[" +
+                  std::to_string(t.rows) + "][" + std::to_string(t.slots_per_row()) + "];";
+  if (!e.ok()) {
+    v.note = "no statement: the scenario breaks a rule (" + first_error(e.diagnostics) + ")";
+    return v;
+  }
+  // Raw offsets analyse without a tile; their expression indexes the tile, so it must be one.
+  if (const std::string bad = t.check(); !bad.empty()) {
+    v.note = "no statement: " + bad;
+    return v;
+  }
+  const Analysis& a = *e.analysis;
+  const auto rc = logical(s, a.access);
+  if (!rc) {
+    v.note = "no statement: the 32 raw offsets follow no single stride";
+    return v;
+  }
+  const bool raw = s.pattern == AccessPattern::custom;
+  const bool r_below_cols = s.pattern == AccessPattern::matrix ||
+                            (s.pattern == AccessPattern::column && t.rows <= t.cols);
+  const auto [row, col] =
+      raw ? *rc : physical(t, rc->first, rc->second, r_below_cols, s.elements_per_lane());
+  v.element = "tile[" + row.text + "][" + col.text + "]";
+  v.address = "&" + v.element;
+  const int width = a.access.width;
+  if (!is_matrix_op(s.op) && width != t.elem_bytes())
+    v.vector_type = std::string(vector_type_name(width));
+  std::uint32_t active = 0;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const LaneRecord& l = a.lanes[lane];
+    CodeLane& c = v.lanes[lane];
+    c.lane = c.thread_x = lane;
+    c.active = l.active;
+    if (!l.active) continue;
+    active |= 1u << lane;
+    c.byte = l.byte;
+    c.bank = l.banks[0];
+    c.index = {static_cast<int>(l.byte / t.pitch_bytes()),
+               static_cast<int>(l.byte % t.pitch_bytes() / t.elem_bytes())};
+  }
+  // ldmatrix ignores the lanes beyond its matrices: they need no guard.
+  if (is_matrix_op(s.op) && matrix_count(s.op) < 4) active |= ~0u << (8 * matrix_count(s.op));
+  v.guard = guard_of(active);
+  v.statement = statement_of(s, v);
+  return v;
+}
+
+std::string to_text(const CodeView& v, std::span<const int> lanes) {
+  std::string out = v.declaration + "\n";
+  for (const std::string& line : v.statement) out += line + "\n";
+  if (!v.note.empty()) out += "// " + v.note + "\n";
+  if (v.statement.empty()) return out;
+  for (int lane : lanes) {
+    if (lane < 0 || lane >= kWarpSize) continue;
+    const CodeLane& c = v.lanes[lane];
+    out += "lane " + std::to_string(lane) + ": threadIdx = (" + std::to_string(c.thread_x) + ", " +
+           std::to_string(c.thread_y) + ")";
+    if (!c.active) {
+      out += ", no access\n";
+      continue;
+    }
+    out += ", tile[" + std::to_string(c.index.row) + "][" + std::to_string(c.index.col) +
+           "], byte " + std::to_string(c.byte) + ", bank " + std::to_string(c.bank) + "\n";
+  }
+  return out;
+}
+
+}  // namespace banklab

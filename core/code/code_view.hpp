@@ -1,0 +1,67 @@
+#pragma once
+// The CUDA line behind a scenario: the `__shared__` declaration of its tile and the statement a
+// kernel writer would type for the access, with the values each lane sees (threadIdx, the
+// index, the byte address, the bank). One warp: threadIdx.x is the lane, threadIdx.y is 0.
+//
+// The generated code keeps to a small grammar, so that it can be parsed back into per-lane
+// offsets (the kernel-code parser tests that every preset's code gives the preset's offsets):
+//
+//   declaration   __shared__ T tile[R][C];        T: the cuda_type_name of the dtype
+//   element       tile[ROW][COL]                  ROW, COL: integer expressions over
+//                                                 threadIdx.x / threadIdx.y and integer
+//                                                 constants with + - * / % ^ & | << >> ( )
+//   address       &tile[ROW][COL]
+//   vector access reinterpret_cast<V*>(&tile[ROW][COL])[0]   V: vector_type_name(width)
+//   ldmatrix      unsigned addr = __cvta_generic_to_shared(&tile[ROW][COL]);
+//                 asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 ..." ... "r"(addr));
+//   guard         "threadIdx.x < 16" or "(0x0000ffff >> threadIdx.x & 1)": lanes for which it is
+//                 false skip the access (a separate field, and an `if` in the statement text)
+//
+// The fields `element` and `address` hold the expressions alone, for a parser to read without
+// the surrounding statement.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/model/scenario.hpp"
+
+namespace banklab {
+
+// "__nv_fp8_e4m3", "__nv_bfloat16", "float", "double".
+std::string_view cuda_type_name(DType t);
+// The type a lane moves when it moves `width` bytes at once: 1 "unsigned char", 2 "unsigned
+// short", 4 "unsigned", 8 "float2", 16 "float4"; "" for another width.
+std::string_view vector_type_name(int width);
+
+struct CodeLane {
+  int lane = 0;
+  int thread_x = 0;
+  int thread_y = 0;
+  bool active = false;
+  Cell index;  // the [row][col] the expression gives this lane (the physical slot)
+  std::int64_t byte = kInactiveLane;
+  int bank = -1;
+};
+
+struct CodeView {
+  std::string declaration;  // "__shared__ float tile[32][33];"
+  std::string element;      // "tile[threadIdx.x][5]"; empty when there is no expression
+  std::string address;      // "&tile[threadIdx.x][5]"
+  std::string vector_type;  // "float4" for a vector access, "" for a scalar one or ldmatrix
+  std::string guard;        // "" when every lane takes part
+  std::vector<std::string> statement;  // the lines of code
+  std::string note;  // why there is no statement (raw offsets with no common expression)
+  std::array<CodeLane, kWarpSize> lanes{};
+};
+
+// Precondition for a statement: e.ok(). Otherwise (or for raw offsets that follow no stride)
+// the view holds the declaration and a note.
+CodeView code_view(const Scenario& s, const Evaluation& e);
+
+// The declaration, the statement and one line per listed lane:
+// "lane 8: threadIdx = (8, 0), tile[8][0], byte 1152, bank 0".
+std::string to_text(const CodeView& v, std::span<const int> lanes);
+
+}  // namespace banklab

@@ -1,0 +1,93 @@
+#pragma once
+// The inside of kernel_code: tokens, the syntax tree and the parser (kernel_code_parse.cpp),
+// evaluated per lane by kernel_code.cpp. Errors inside are thrown as Failure and turned into a
+// CodeError at the public functions; nothing escapes them.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/code/kernel_code.hpp"
+
+namespace banklab::code {
+
+struct Pos {
+  int source = 0;
+  int offset = 0;  // byte offset in the source's text
+};
+
+struct Failure {
+  Pos pos;
+  std::string message;
+};
+[[noreturn]] void fail(Pos pos, std::string message);
+
+// A C++ type the code names: a scalar or vector element type, or an integer type for casts.
+struct TypeRef {
+  std::string name;      // "float4", "unsigned int"
+  int bytes = 0;         // sizeof
+  int scalar_bytes = 0;  // one component (the same as bytes for scalars)
+  bool integer = false;  // an integer type (int, unsigned, uint32_t, ...)
+  bool pointer = false;  // T*
+};
+// A type name the code may use as one word ("float4", "uint32_t"), or null.
+const TypeRef* find_type(std::string_view name);
+
+enum class NodeKind : std::uint8_t {
+  number,     // number
+  name,       // text: "j", "threadIdx.x"
+  unary,      // text: "-", "+", "~", "!"; a
+  binary,     // text: the operator; a, b
+  ternary,    // a ? b : c
+  subscript,  // a[b]
+  member,     // a.text (a vector component: x, y, z, w)
+  call,       // text(args)
+  cast,       // (type) a, reinterpret_cast<type>(a), static_cast<type>(a)
+  address,    // &a
+  deref,      // *a
+};
+
+struct Node {
+  NodeKind kind = NodeKind::number;
+  Pos pos;  // where the caret goes: the operator, the name, the opening bracket
+  std::string text = {};
+  std::int64_t number = 0;
+  TypeRef type = {};  // casts
+  int a = -1, b = -1, c = -1;
+  std::vector<int> args = {};  // calls
+};
+
+struct SharedDecl {
+  Pos pos;
+  std::string name;
+  TypeRef type;
+  bool is_extern = false;
+  std::vector<int> dims;  // nodes; -1 for the empty first bound of an extern array
+  std::vector<Pos> dim_pos;
+};
+
+enum class AccessForm : std::uint8_t { load, store, bare };
+
+struct AccessStmt {
+  AccessForm form = AccessForm::bare;
+  int node = -1;  // the shared-memory expression (the call for ldmatrix/stmatrix)
+  Pos begin, end;
+};
+
+struct Program {
+  std::vector<Node> nodes;
+  std::vector<std::pair<std::string, int>> defs;  // constants and locals: name -> expression
+  std::optional<SharedDecl> shared;
+  std::optional<AccessStmt> access;
+  int guard = -1;  // if (guard) around the access: lanes where it is 0 take no part
+};
+
+// The whole code: throws Failure for the first thing it cannot read.
+Program parse_program(std::span<const CodeSource> sources);
+// One expression and nothing after it (evaluate_integer).
+Program parse_expression(std::string_view text, int* root);
+
+// Whether the node is a matrix call ("ldmatrix.x4(...)", "stmatrix_x4(...)").
+bool is_matrix_call(const Node& n);
+
+}  // namespace banklab::code

@@ -1,0 +1,311 @@
+#include "core/model/scenario.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <climits>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+namespace banklab {
+
+std::string_view pattern_name(AccessPattern p) {
+  switch (p) {
+    case AccessPattern::row:
+      return "row";
+    case AccessPattern::column:
+      return "column";
+    case AccessPattern::matrix:
+      return "matrix";
+    case AccessPattern::custom:
+      return "custom";
+  }
+  return "column";
+}
+
+std::ostream& operator<<(std::ostream& os, AccessPattern p) {
+  return os << pattern_name(p);
+}
+
+int Scenario::effective_width() const {
+  if (pattern == AccessPattern::matrix) return 16;
+  if (width > 0) return width;
+  return pattern == AccessPattern::custom ? 4 : tile.elem_bytes();
+}
+
+int Scenario::elements_per_lane() const {
+  if (pattern == AccessPattern::custom) return 0;
+  return effective_width() / tile.elem_bytes();
+}
+
+namespace {
+
+// Lane errors of one kind usually hit many lanes at once (a misaligned pitch misaligns every
+// other row); the first lane tells the story, the count says how widespread it is.
+void add_lane_errors(std::vector<Diagnostic>* out, const std::vector<Diagnostic>& lane_errors) {
+  std::map<std::string, std::pair<Diagnostic, int>> first_by_rule;
+  std::vector<std::string> order;
+  for (const Diagnostic& d : lane_errors) {
+    auto [it, inserted] = first_by_rule.try_emplace(d.rule, d, 0);
+    if (inserted) order.push_back(d.rule);
+    ++it->second.second;
+  }
+  for (const std::string& rule : order) {
+    auto [d, count] = first_by_rule[rule];
+    if (count > 1) d.message += " (and " + std::to_string(count - 1) + " more lanes)";
+    out->push_back(std::move(d));
+  }
+}
+
+std::string cell_text(Cell c) {
+  std::string text = "(";
+  text += std::to_string(c.row);
+  text += ", ";
+  text += std::to_string(c.col);
+  text += ')';
+  return text;
+}
+
+// "element (1, 0)" or "its 4 elements from (1, 0)", for the lane diagnostics.
+std::string elements_text(Cell first, int k) {
+  if (k == 1) return "element " + cell_text(first);
+  return "its " + std::to_string(k) + " elements from " + cell_text(first);
+}
+
+// Checks that the scenario's choices fit together before any address is computed.
+std::string check_choices(const Scenario& s) {
+  const TileLayout& t = s.tile;
+  const int e = t.elem_bytes();
+  const int width = s.effective_width();
+  const std::string dtype(dtype_name(t.dtype));
+  if (s.pattern == AccessPattern::matrix) {
+    if (!is_matrix_op(s.op)) {
+      return "the matrix pattern is executed by ldmatrix.x1/.x2/.x4 or stmatrix.x4, not by " +
+             std::string(op_name(s.op));
+    }
+  } else if (is_matrix_op(s.op)) {
+    return std::string(op_name(s.op)) +
+           " takes the matrix access pattern (lanes give row addresses"
+           " of 8x8 matrices), not the " +
+           std::string(pattern_name(s.pattern)) + " pattern";
+  }
+  if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16) {
+    return "a lane accesses 1, 2, 4, 8 or 16 bytes; " + std::to_string(width) +
+           " is not an access width the hardware has";
+  }
+  if (width < e) {
+    return "a " + std::to_string(width) + "-byte access cannot hold one " + std::to_string(e) +
+           "-byte " + dtype + " element; use a width of at least " + std::to_string(e);
+  }
+  const int k = width / e;
+  switch (s.pattern) {
+    case AccessPattern::row:
+      if (s.index < 0 || s.index >= t.rows) {
+        return "row index " + std::to_string(s.index) + " is outside the tile: rows are 0.." +
+               std::to_string(t.rows - 1);
+      }
+      break;
+    case AccessPattern::column:
+      if (s.index < 0 ||
+          (std::int64_t{s.index} + 1) * k > t.cols) {  // 64-bit: index may be INT_MAX
+        return "column index " + std::to_string(s.index) + " is outside the tile: with " +
+               std::to_string(k) + " " + dtype + " per lane (" + std::to_string(width) +
+               " B) the indices are 0.." + std::to_string(t.cols / k - 1) + " for " +
+               std::to_string(t.cols) + " columns";
+      }
+      break;
+    case AccessPattern::matrix: {
+      const int matrices = matrix_count(s.op);
+      const std::int64_t chunks = std::int64_t{t.cols} * e / 16;
+      if (t.rows < 8) {
+        return std::string(op_name(s.op)) + " reads 8 rows per matrix; the tile has " +
+               std::to_string(t.rows);
+      }
+      if (s.index < 0 ||
+          std::int64_t{s.index} + matrices > chunks) {  // 64-bit: index may be INT_MAX
+        return std::string(op_name(s.op)) + " at chunk " + std::to_string(s.index) +
+               " needs 16-byte"
+               " chunks " +
+               std::to_string(s.index) + ".." +
+               std::to_string(std::int64_t{s.index} + matrices - 1) +
+               " of each row, but a row of " + std::to_string(t.cols) + " " + dtype + " holds " +
+               std::to_string(chunks) + " chunks";
+      }
+      break;
+    }
+    case AccessPattern::custom:
+      break;
+  }
+  return {};
+}
+
+}  // namespace
+
+LaneBlock lane_block(const TileLayout& t, Cell first, int k) {
+  return lane_block_of([&t](int r, int c) { return t(r, c); }, t.cols, t.elem_bytes(), first, k);
+}
+
+Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kWarpSize>* elements,
+                                  std::vector<Diagnostic>* diagnostics) {
+  std::array<LaneElements, kWarpSize> lane_elements{};
+  std::vector<Diagnostic> diags;
+  auto fail = [&](std::string rule, std::string message) -> Expected<WarpAccess> {
+    diags.push_back({Severity::error, std::move(rule), message, -1});
+    if (diagnostics) *diagnostics = std::move(diags);
+    if (elements) *elements = lane_elements;
+    return Error{std::move(message)};
+  };
+
+  WarpAccess access;
+  access.op = s.op;
+  access.width = s.effective_width();
+  access.offsets.fill(kInactiveLane);
+
+  if (s.pattern == AccessPattern::custom) {
+    for (int lane = 0; lane < kWarpSize; ++lane)
+      if (s.lane_mask >> lane & 1u) access.offsets[lane] = s.custom_offsets[lane];
+  } else {
+    if (std::string why = s.tile.check(); !why.empty()) return fail("tile", why);
+    if (std::string why = check_choices(s); !why.empty()) return fail("choice", why);
+    const TileLayout& t = s.tile;
+    const int e = t.elem_bytes();
+    const int k = s.elements_per_lane();
+    std::vector<Diagnostic> lane_errors;
+    bool permuted_note = false;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      if (!(s.lane_mask >> lane & 1u)) continue;
+      Cell first;
+      switch (s.pattern) {
+        case AccessPattern::row: {
+          const std::int64_t pos = std::int64_t{s.index} * t.cols + std::int64_t{lane} * k;
+          if (pos + k > std::int64_t{t.rows} * t.cols) continue;  // past the tile: idle
+          first = {static_cast<int>(pos / t.cols), static_cast<int>(pos % t.cols)};
+          break;
+        }
+        case AccessPattern::column:
+          if (lane >= t.rows) continue;
+          first = {lane, s.index * k};
+          break;
+        case AccessPattern::matrix:
+          if (lane >= 8 * matrix_count(s.op)) continue;
+          first = {lane % 8, (s.index + lane / 8) * 16 / e};
+          break;
+        case AccessPattern::custom:
+          break;
+      }
+      lane_elements[lane] = {first, k};
+      const LaneBlock block = lane_block(t, first, k);
+      const std::int64_t lowest = block.lowest;
+      if (!block.contiguous) {
+        lane_errors.push_back({Severity::error, "contiguity",
+                               "lane " + std::to_string(lane) + ": " + elements_text(first, k) +
+                                   (k == 1 ? " does" : " do") + " not form one contiguous " +
+                                   std::to_string(access.width) + "-byte block in " + to_string(t) +
+                                   " (padding or the swizzle separates them), so one " +
+                                   std::to_string(access.width) + "-byte access cannot move them",
+                               lane});
+        continue;
+      }
+      if (lowest % access.width != 0) {
+        lane_errors.push_back({Severity::error, "alignment",
+                               "lane " + std::to_string(lane) + ": a " +
+                                   std::to_string(access.width) + "-byte access must be " +
+                                   std::to_string(access.width) + "-byte aligned, but " +
+                                   elements_text(first, k) + (k == 1 ? " starts" : " start") +
+                                   " at byte " + std::to_string(lowest) + " of " + to_string(t) +
+                                   ", whose rows are " + std::to_string(t.pitch_bytes()) + " B",
+                               lane});
+        continue;
+      }
+      if (!block.in_order && !permuted_note) {
+        permuted_note = true;
+        diags.push_back({Severity::note, "permuted",
+                         "the swizzle permutes the elements inside lane " + std::to_string(lane) +
+                             "'s " + std::to_string(access.width) +
+                             "-byte block: the banks are as shown, but a kernel must reorder "
+                             "the elements in registers",
+                         lane});
+      }
+      access.offsets[lane] = lowest;
+    }
+    if (!lane_errors.empty()) {
+      std::vector<Diagnostic> grouped;
+      add_lane_errors(&grouped, lane_errors);
+      diags.insert(diags.begin(), grouped.begin(), grouped.end());
+      std::string message = grouped.front().message;
+      if (diagnostics) *diagnostics = std::move(diags);
+      if (elements) *elements = lane_elements;
+      return Error{std::move(message)};
+    }
+  }
+  std::vector<Diagnostic> access_diags = check_access(access);
+  diags.insert(diags.end(), access_diags.begin(), access_diags.end());
+  const bool bad = has_error(diags);
+  std::string message = first_error(diags);
+  if (diagnostics) *diagnostics = std::move(diags);
+  if (elements) *elements = lane_elements;
+  if (bad) return Error{std::move(message)};
+  return access;
+}
+
+Evaluation evaluate(const Scenario& s) {
+  Evaluation e;
+  Expected<WarpAccess> access = build_access(s, &e.elements, &e.diagnostics);
+  if (access) e.analysis = analyze(*access);
+  return e;
+}
+
+std::string describe(const Scenario& s) {
+  std::ostringstream os;
+  if (s.pattern == AccessPattern::custom) {
+    os << "custom offsets, " << op_name(s.op) << " " << s.effective_width() << " B per lane";
+  } else {
+    os << to_string(s.tile) << ", ";
+    switch (s.pattern) {
+      case AccessPattern::row:
+        os << "row " << s.index;
+        break;
+      case AccessPattern::column:
+        os << "column " << s.index;
+        break;
+      case AccessPattern::matrix:
+        os << "16-byte chunk " << s.index;
+        break;
+      case AccessPattern::custom:
+        break;
+    }
+    os << ", " << op_name(s.op);
+    if (!is_matrix_op(s.op)) os << " " << s.effective_width() << " B per lane";
+  }
+  if (s.lane_mask != 0xFFFFFFFFu) {
+    os << ", " << std::popcount(s.lane_mask) << " of 32 lanes on";
+  }
+  return os.str();
+}
+
+std::ostream& operator<<(std::ostream& os, const Scenario& s) {
+  return os << describe(s);
+}
+
+std::vector<std::uint8_t> tile_bank_map(const TileLayout& t) {
+  std::vector<std::uint8_t> banks;
+  if (!t.check().empty()) return banks;
+  banks.resize(static_cast<std::size_t>(t.rows) * static_cast<std::size_t>(t.cols));
+  std::size_t i = 0;
+  for (int r = 0; r < t.rows; ++r)
+    for (int c = 0; c < t.cols; ++c) banks[i++] = static_cast<std::uint8_t>(t.bank(r, c));
+  return banks;
+}
+
+Scenario tile_access(DType dtype, int rows, int cols, int pad, SwizzleSpec swizzle,
+                     AccessPattern pattern, Op op, int index, int width) {
+  Scenario s;
+  s.tile = {dtype, rows, cols, pad, swizzle};
+  s.pattern = pattern;
+  s.op = op;
+  s.index = index;
+  s.width = width;
+  return s;
+}
+
+}  // namespace banklab

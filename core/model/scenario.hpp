@@ -1,0 +1,111 @@
+#pragma once
+// A scenario is everything the user chooses: a tile and an access pattern over it (or 32 raw
+// offsets), the op, the width per lane and which lanes take part. evaluate() turns it into the
+// warp's 32 addresses, checks them, and analyses them. The GUI, the CLI, the presets and the
+// GPU runs all start here.
+//
+//   row     --index N: lane L takes the k elements at row-major position N*C + L*k onward
+//                      (k = width / element size), continuing into the next rows.
+//   column  --index N: lane L takes elements (L, N*k ... N*k + k - 1); lanes >= R are idle.
+//   matrix  --index N: ldmatrix/stmatrix; lanes 8m..8m+7 address 16-byte chunk N+m of rows
+//                      0..7 (eight lanes, each one 16-byte chunk of eight consecutive rows).
+//   custom:            32 explicit byte offsets.
+#include <array>
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/model/access.hpp"
+#include "core/model/analysis.hpp"
+#include "core/model/layout.hpp"
+
+namespace banklab {
+
+enum class AccessPattern : std::uint8_t { row, column, matrix, custom };
+
+std::string_view pattern_name(AccessPattern p);  // "row", "column", "matrix", "custom"
+std::ostream& operator<<(std::ostream& os, AccessPattern p);
+
+struct Scenario {
+  TileLayout tile;
+  AccessPattern pattern = AccessPattern::column;
+  Op op = Op::ld;  // for the matrix pattern, one of the ldmatrix/stmatrix ops
+  int width = 0;   // bytes per lane; 0 = the element size (16 for the matrix ops)
+  int index = 0;   // the row, column or chunk N
+  std::uint32_t lane_mask = 0xFFFFFFFFu;                 // lanes switched off by the user are idle
+  std::array<std::int64_t, kWarpSize> custom_offsets{};  // AccessPattern::custom only
+
+  int effective_width() const;
+  int elements_per_lane() const;  // k = width / element size (0 for custom)
+
+  friend bool operator==(const Scenario&, const Scenario&) = default;
+};
+
+// The first logical element a lane touches, and how many in a row it takes.
+struct LaneElements {
+  Cell first;
+  int count = 0;  // 0: no tile element (idle lane, custom offsets)
+};
+
+struct Evaluation {
+  std::vector<Diagnostic> diagnostics;  // errors mean no analysis
+  std::optional<Analysis> analysis;
+  std::array<LaneElements, kWarpSize> elements{};
+
+  bool ok() const { return analysis.has_value(); }
+};
+
+// Where one lane's k elements (row-major from `first`, k <= 16) sit once the layout (pad,
+// swizzle) has placed them. One access of k * e bytes can move them only when they form one
+// contiguous block; its address is the lowest byte, which must also be aligned to the width.
+struct LaneBlock {
+  std::int64_t lowest = 0;
+  bool contiguous = false;  // the k elements cover exactly [lowest, lowest + k * e)
+  bool in_order = false;    // and in their logical order (else registers must reorder them)
+};
+LaneBlock lane_block(const TileLayout& t, Cell first, int k);
+// The same from any function (r, c) -> byte over a tile of `cols` columns of e-byte elements
+// (a tabulated byte_map, for the solver).
+template <class ByteOf>
+LaneBlock lane_block_of(const ByteOf& byte_of, int cols, int e, Cell first, int k) {
+  LaneBlock block;
+  block.lowest = INT64_MAX;
+  std::int64_t bytes[16];
+  const bool one_row = first.col + k <= cols;  // the usual case: no division per element
+  for (int j = 0; j < k; ++j) {
+    const std::int64_t pos = std::int64_t{first.row} * cols + first.col + j;
+    bytes[j] = one_row ? byte_of(first.row, first.col + j)
+                       : byte_of(static_cast<int>(pos / cols), static_cast<int>(pos % cols));
+    block.lowest = bytes[j] < block.lowest ? bytes[j] : block.lowest;
+  }
+  std::uint32_t covered = 0;
+  block.in_order = true;
+  for (int j = 0; j < k; ++j) {
+    const std::int64_t rel = bytes[j] - block.lowest;
+    if (rel % e == 0 && rel < std::int64_t{k} * e) covered |= 1u << (rel / e);
+    block.in_order = block.in_order && rel == std::int64_t{j} * e;
+  }
+  block.contiguous = covered == (1u << k) - 1;
+  return block;
+}
+
+// Build the 32 addresses: diagnostics for every rule the scenario breaks (tile, index, width,
+// alignment, contiguity of a lane's elements under the swizzle, bounds).
+Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kWarpSize>* elements,
+                                  std::vector<Diagnostic>* diagnostics);
+Evaluation evaluate(const Scenario& s);
+
+// A tile scenario in one call, in the order a lesson says it: the tile, then the access.
+Scenario tile_access(DType dtype, int rows, int cols, int pad, SwizzleSpec swizzle,
+                     AccessPattern pattern, Op op, int index, int width = 0);
+
+// "float tile[32][33], column 5, ld 4 B": what the user is looking at, in one line.
+std::string describe(const Scenario& s);
+std::ostream& operator<<(std::ostream& os, const Scenario& s);
+
+// The bank of every element's first word, row-major (R*C entries), for heat maps.
+std::vector<std::uint8_t> tile_bank_map(const TileLayout& t);
+
+}  // namespace banklab

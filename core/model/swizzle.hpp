@@ -1,0 +1,151 @@
+#pragma once
+// Swizzles: permutations of byte offsets that spread a tile's columns over the banks.
+//
+// CuTe's Swizzle<B, M, S> XORs B bits taken from position M + S into position M:
+//
+//                 bit:  ... M+S+B-1 ... M+S   ...   M+B-1 ... M   ... 0
+//     x            =        [  yyy (B bits) ]       [ zzz (B bits) ]
+//     apply(x)     =        [      yyy      ]       [  zzz ^ yyy   ]
+//
+//   yyy_mask = ((1 << B) - 1) << (M + max(0, S));   apply(x) = x ^ ((x & yyy_mask) >> S)
+//
+// A negative S shifts left instead (CuTe's shiftr by a negative amount): the B bits at M are
+// XORed into the B bits at M + |S| (CUTLASS's Swizzle<2,0,-2>). With |S| >= B the bits read
+// are never the bits written, so apply is its own inverse (a bijection on all offsets).
+//
+// What the offsets count is the caller's choice, and it changes the answer:
+//   cute:B,M,S       byte offsets (Hopper's GMMA/TMA layouts, hardware-rules.md);
+//   cute-elem:B,M,S  element indices of the tile's dtype (most published CuTe code composes
+//                    Swizzle<B,M,S> with an element layout): in bytes it is
+//                    Swizzle<B, M + log2(element size), S>. FlashAttention-2's bf16
+//                    Swizzle<3,3,3> is cute-elem:3,3,3 = cute:3,4,3.
+// The TMA swizzle modes are Swizzle<1,4,3>, <2,4,3>, <3,4,3> on byte offsets: 16-byte chunks
+// (M = 4) permuted within a span of 32, 64 or 128 bytes, the pattern repeating every 256, 512
+// or 1024 bytes. For 128-byte rows and the 128B mode that is "chunk q of row r lands at chunk
+// q ^ (r mod 8)". A box row narrower than the span is placed at span pitch (TileLayout).
+//
+// Triton's swizzled shared encoding (#ttg.swizzled_shared<{vec, perPhase, maxPhase,
+// order=[1,0]}>) XORs column indices, in elements, by a value that depends on the row:
+// TritonSwizzle below.
+#include <bit>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+#include "core/base/expected.hpp"
+
+namespace banklab {
+
+struct Swizzle {
+  int bits = 0;   // B: how many bits are XORed
+  int base = 0;   // M: the lowest bit that changes
+  int shift = 0;  // S: how far above the changed bits the source bits sit
+
+  int span() const { return shift < 0 ? -shift : shift; }  // |S|
+  std::int64_t yyy_mask() const {
+    return ((std::int64_t{1} << bits) - 1) << (base + (shift > 0 ? shift : 0));
+  }
+  std::int64_t operator()(std::int64_t x) const {
+    const std::int64_t yyy = x & yyy_mask();
+    return x ^ (shift >= 0 ? yyy >> shift : yyy << -shift);
+  }
+
+  // Offsets in [0, 2^period_log2()) map onto themselves: every bit the swizzle reads or writes
+  // lies below it, so a tile whose size is a multiple of the period is permuted in place.
+  int period_log2() const { return base + span() + bits; }
+
+  // Empty when the parameters make a bijection (B >= 0, M >= 0, |S| >= B, all within 30
+  // bits); otherwise the rule they break.
+  std::string check() const;
+
+  friend bool operator==(const Swizzle&, const Swizzle&) = default;
+};
+
+std::ostream& operator<<(std::ostream& os, const Swizzle& s);  // "Swizzle<3,4,3>"
+
+// Triton's SwizzledSharedEncoding, row-major (order = [1, 0]); vec, perPhase and maxPhase as
+// Triton spells them, in elements and rows. Element (r, c) of a tile with C columns is stored
+// at column c ^ column_xor(r, C), the row unchanged. Triton builds the layout as a linear map
+// over GF(2) (LinearLayoutConversions.cpp, swizzledSharedToLinearLayout): row bit k
+// contributes
+//
+//     basis(2^k) = (vec * ((2^k / perPhase) % maxPhase)) % C
+//
+// and row r XORs the bases of its set bits. For power-of-two parameters that is
+// vec * ((r / perPhase) % maxPhase) mod C, the phase formula of the TritonGPU dialect, which
+// for vec * maxPhase <= C equals Swizzle<log2 maxPhase, log2(vec * e), log2(C * e * perPhase)
+// - log2(vec * e)> on byte offsets; for other parameter sets and for rows shorter than
+// vec * maxPhase (the "% C") it is Triton's own layout, which no Swizzle<B,M,S> spells.
+// Triton's order = [0, 1] (column-major) is this layout of the transposed tile: give BankLab
+// the tile as C x R and swap row and column accesses.
+struct TritonSwizzle {
+  int vec = 1;
+  int per_phase = 1;
+  int max_phase = 1;
+
+  // cols must be a power of two (TileLayout::check); the result is below cols.
+  int column_xor(int row, int cols) const;
+  // Empty when vec, perPhase and maxPhase are each between 1 and 1024.
+  std::string check() const;
+
+  friend bool operator==(const TritonSwizzle&, const TritonSwizzle&) = default;
+};
+
+// How a tile's elements are permuted, as the user picks it.
+enum class SwizzleKind : std::uint8_t {
+  none,
+  xor_columns,  // element (r, c) stored at column c ^ (r mod C); C must be a power of two
+  cute,         // CuTe Swizzle<B,M,S> on byte offsets within the tile
+  tma32,        // CU_TENSOR_MAP_SWIZZLE_32B  = Swizzle<1,4,3>
+  tma64,        // CU_TENSOR_MAP_SWIZZLE_64B  = Swizzle<2,4,3>
+  tma128,       // CU_TENSOR_MAP_SWIZZLE_128B = Swizzle<3,4,3>
+  cute_elem,    // CuTe Swizzle<B,M,S> on element indices: Swizzle<B, M + log2 e, S> on bytes
+  triton,       // Triton's swizzled shared encoding, row-major: TritonSwizzle
+};
+
+struct SwizzleSpec {
+  SwizzleKind kind = SwizzleKind::none;
+  Swizzle cute;          // the parameters when kind == cute or cute_elem
+  TritonSwizzle triton;  // the parameters when kind == triton
+
+  constexpr SwizzleSpec() = default;
+  constexpr SwizzleSpec(SwizzleKind k, Swizzle c = {}, TritonSwizzle t = {})
+      : kind(k), cute(c), triton(t) {}
+
+  // The byte-offset swizzle for cute, cute_elem (whose M counts elements of elem_bytes) and
+  // the TMA modes; identity for none, xor_columns and triton, which permute columns instead.
+  // Inline: the layout function calls it for every element.
+  Swizzle byte_swizzle(int elem_bytes) const {
+    switch (kind) {
+      case SwizzleKind::cute:
+        return cute;
+      case SwizzleKind::cute_elem:
+        // Element index i is byte i * e: bit M of the index is bit M + log2(e) of the byte.
+        return {cute.bits, cute.base + std::countr_zero(static_cast<unsigned>(elem_bytes)),
+                cute.shift};
+      case SwizzleKind::tma32:
+        return {1, 4, 3};
+      case SwizzleKind::tma64:
+        return {2, 4, 3};
+      case SwizzleKind::tma128:
+        return {3, 4, 3};
+      default:
+        return {0, 0, 0};  // none, xor_columns, triton: columns move, not bytes
+    }
+  }
+  bool is_tma() const { return tma_span_bytes() != 0; }
+  // TMA modes only: the span of one swizzled row (32, 64, 128 B) and the repeat (256, 512,
+  // 1024 B); 0 otherwise.
+  int tma_span_bytes() const;
+  int tma_repeat_bytes() const;
+
+  friend bool operator==(const SwizzleSpec&, const SwizzleSpec&) = default;
+};
+
+// "none", "xor", "cute:B,M,S" (bytes), "cute-elem:B,M,S" (elements), "tma32", "tma64",
+// "tma128", "triton:VEC,PERPHASE,MAXPHASE": the CLI spelling, also printed.
+std::string to_string(const SwizzleSpec& s);
+Expected<SwizzleSpec> parse_swizzle(std::string_view text);
+std::ostream& operator<<(std::ostream& os, const SwizzleSpec& s);
+
+}  // namespace banklab

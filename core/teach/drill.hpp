@@ -1,0 +1,199 @@
+#pragma once
+// Drills: questions about one warp-wide access, generated from (level, seed, index), with every
+// answer computed by the core and every wrong answer checked against the lesson's common
+// mistakes.
+//
+//   make_question(hire, 7, 0)  ->  "bf16 tile[32][33], column 3, ld 2 B per lane.
+//                                   How many wavefronts does this instruction take?"   answer 2
+//   grade(q, "1")              ->  wrong; no mistake of the list gives 1
+//   grade(q, "32")             ->  wrong; "banks come from 4-byte words, not elements"
+//
+// Levels follow the lesson's rubric:
+//   weak         4-byte scalar rows and columns of float tiles, padded, some lanes idle;
+//   hire         bf16/fp8 packing, 8- and 16-byte phases, broadcasts, alignment (a pad that
+//                must keep packed stores legal), whether a conflict behind HBM is worth a fix;
+//   strong-hire  ldmatrix/stmatrix, XOR, CuTe and TMA swizzles, choosing a pad or a swizzle.
+//
+// Asks: the wavefronts; the n of the worst phase's n-way conflict; the bank of a lane's first
+// word; a fix (a pad or swizzle checked by the core for every row, column or chunk of the
+// pattern, never against a stored key); and "worth" (is a fix worth it when HBM is the limit,
+// from the lesson's reversal arithmetic).
+//
+// The generator draws from its own splitmix64, so the same (level, seed, index) gives the same
+// question on every platform and compiler (std:: distributions are not portable).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/expected.hpp"
+#include "core/model/scenario.hpp"
+
+namespace banklab {
+
+// splitmix64 (Steele, Lea and Flood, 2014): a 64-bit state advanced by the golden gamma and
+// mixed by two multiply-xorshift rounds. next() from state 0 gives 0xe220a8397b1dcdaf.
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next();
+  int below(int n);  // in [0, n), n >= 1 (modulo: the bias of 2^-50 does not matter here)
+  template <class T, std::size_t N>
+  const T& pick(const T (&choices)[N]) {
+    return choices[below(static_cast<int>(N))];
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+enum class DrillLevel : std::uint8_t { weak, hire, strong_hire };
+inline constexpr DrillLevel kAllDrillLevels[] = {DrillLevel::weak, DrillLevel::hire,
+                                                 DrillLevel::strong_hire};
+std::string_view level_name(DrillLevel l);   // "weak", "hire", "strong-hire"
+std::string_view rubric_band(DrillLevel l);  // "Weak", "Hire", "Strong Hire"
+std::optional<DrillLevel> parse_level(std::string_view text);
+
+enum class AskKind : std::uint8_t { wavefronts, ways, bank, fix, worth };
+std::string_view ask_name(AskKind k);  // "wavefronts", "ways", "bank", "fix", "worth"
+
+// The wrong answers the drill recognises: the lesson's four common mistakes first, then the
+// confusions its text warns about.
+enum class Mistake : std::uint8_t {
+  none,
+  broadcast_counted,         // lanes on one word counted as a conflict
+  element_index_banks,       // banks from element indices, not 4-byte word indices
+  bf16_pad_one_packed,       // a bf16 pad of one, then packed bf16x2 stores into the rows
+  hidden_behind_hbm,         // fixing a conflict that HBM hides
+  deep_conflict_ignored,     // leaving a conflict deep enough to drop below HBM
+  pad_breaks_alignment,      // a pad that misaligns the rows for vector (or TMA) stores
+  aligned_pad_conflicts,     // the aligned pad (a multiple of 16 B) still leaves a conflict
+  padded_tensor_core_tile,   // padding a tile that TMA writes and WGMMA reads
+  fix_misses_other_indices,  // a fix that works for the asked column only
+  conflicts_for_wavefronts,  // the excess (Nsight's conflict count) given for the total
+  ways_for_wavefronts,       // n-way and wavefronts confused where the warp has several phases
+};
+std::string_view mistake_name(Mistake m);  // "element-index-banks", ...
+// The mistake in the lesson's words, one sentence.
+std::string_view mistake_text(Mistake m);
+
+// A fix changes the tile's pad, its swizzle, or both; what it leaves out stays as it was.
+struct Fix {
+  std::optional<int> pad;
+  std::optional<SwizzleSpec> swizzle;
+  friend bool operator==(const Fix&, const Fix&) = default;
+};
+// {"--pad", "2"}, {"--swizzle", "tma128"}, {"--pad", "0", "--swizzle", "xor"}.
+std::vector<std::string> fix_flags(const Fix& f);
+// "--pad 2", "--swizzle=xor", "pad 2 swizzle none": the flags as analyze takes them (the dashes
+// may be left out).
+Expected<Fix> parse_fix(std::string_view text);
+Scenario apply_fix(Scenario s, const Fix& f);
+
+// What a fix question lets the user change.
+enum class FixChoice : std::uint8_t { pad_or_swizzle, pad_only, swizzle_only };
+
+struct Question {
+  DrillLevel level = DrillLevel::weak;
+  std::uint64_t seed = 0;
+  int index = 0;
+  AskKind kind = AskKind::wavefronts;
+  Scenario scenario;
+  int lane = -1;                   // bank asks: the lane asked about
+  Mistake target = Mistake::none;  // the mistake this question is built to catch, if any
+  std::string text;                // the question as asked, without its answer
+
+  // Fix asks: what may change, and the other accesses the tile must keep legal (the stores that
+  // fill it); a fix must make the asked pattern conflict-free at every one of its indices.
+  FixChoice choice = FixChoice::pad_or_swizzle;
+  std::vector<Scenario> keep;
+
+  int answer = 0;  // wavefronts, n-way, bank; worth: 1 = fix it, 0 = leave it
+  Fix fix;         // fix asks: one fix the search found (any other that works is accepted)
+};
+
+Question make_question(DrillLevel level, std::uint64_t seed, int index);
+
+// The flags of `banklab analyze` that give this scenario: "--dtype bf16 --tile 32x32 ...".
+std::vector<std::string> analyze_flags(const Scenario& s);
+
+// Whether a fix works: allowed by the question, every index of the asked pattern conflict-free,
+// every kept access still legal. `why` names the first failure with its numbers.
+struct FixCheck {
+  bool works = false;
+  std::string why;
+  Scenario fixed;               // the question's scenario with the fix applied
+  bool allowed = false;         // the fix changes only what the question lets it change
+  bool asked_index_ok = false;  // the asked index is legal and conflict-free
+  bool all_indices_ok = false;  // every index of the pattern is
+  bool keep_ok = false;         // every kept access is still legal at every index
+};
+FixCheck check_fix(const Question& q, const Fix& f);
+
+// The shared-memory bandwidth of the whole GPU at this access's wavefronts per ideal, from the
+// lesson's figures (132 SMs x 128 B per clock at 1.7 GHz), against HBM3's 3.35 TB/s.
+struct Reversal {
+  double shared_tbps = 0;
+  double hbm_tbps = 0;
+  bool worth_fixing() const { return shared_tbps < hbm_tbps; }
+};
+Reversal reversal(const Analysis& a);
+
+struct Grade {
+  bool read = false;  // false: the text is not an answer (`verdict` says why); ask again
+  bool right = false;
+  Mistake mistake = Mistake::none;   // when wrong, the mistake the answer matches, if any
+  std::string verdict;               // "Right: 16 wavefronts (ideal 1)." or "Wrong: ..."
+  std::vector<std::string> details;  // the arithmetic behind it (the fix check, the bandwidths)
+  std::optional<Scenario> shown;     // the scenario whose bank view explains the answer
+};
+Grade grade(const Question& q, std::string_view answer);
+
+// Where a session places the user on the lesson's rubric: the level drilled when at least 80%
+// of its questions were right, the band below otherwise (Weak is the floor).
+struct Placement {
+  DrillLevel band = DrillLevel::weak;
+  std::string text;  // "Hire: 4/5 right at the hire level (80% places there). Hire: ..."
+};
+Placement place(DrillLevel level, int right, int total);
+
+// A run of questions at one level, as the CLI and the app keep it: the question in front of
+// the user, its grade once answered, the score and the streak of right answers in a row.
+//
+//   DrillSession d(DrillLevel::hire, 7);   // question 0 of seed 7
+//   d.answer("16");                        // graded; d.graded says right or wrong
+//   d.next();                              // question 1
+class DrillSession {
+ public:
+  DrillSession(DrillLevel level, std::uint64_t seed);
+
+  DrillLevel level() const { return level_; }
+  std::uint64_t seed() const { return seed_; }
+  const Question& question() const { return question_; }
+  // The current question's grade once it has been answered; nullopt before.
+  const std::optional<Grade>& graded() const { return graded_; }
+  int right() const { return right_; }
+  int answered() const { return answered_; }
+  int streak() const { return streak_; }  // right answers in a row, ending with the last one
+
+  // Grades the current question once: false, with nothing counted, when the text is not an
+  // answer (graded() then holds the reason) or the question was already answered.
+  bool answer(std::string_view text);
+  void next();  // the next question of the seed
+  Placement placement() const { return place(level_, right_, answered_); }
+
+ private:
+  DrillLevel level_;
+  std::uint64_t seed_;
+  int index_ = 0;
+  Question question_;
+  std::optional<Grade> graded_;
+  int right_ = 0, answered_ = 0, streak_ = 0;
+};
+
+// One JSON object, no newline: kind, level, seed, index, args, lane (bank asks), question,
+// answer (a number; for fix, the flags; for worth, true = fix it), target (when set).
+void append_json(std::string& out, const Question& q);
+
+}  // namespace banklab

@@ -1,0 +1,553 @@
+#include "core/teach/lesson.hpp"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <optional>
+#include <sstream>
+
+#include "core/base/data_dir.hpp"
+#include "core/code/code_view.hpp"
+#include "core/model/scenario_flags.hpp"
+#include "core/report/explain.hpp"
+#include "core/teach/measured.hpp"
+
+namespace banklab {
+
+namespace {
+
+constexpr Placeholder kPlaceholders[] = {
+    {"describe", "the scenario in one line: float tile[32][33], column 0, ld 4 B per lane"},
+    {"decl", "the tile: float tile[32][33]"},
+    {"declaration", "the CUDA declaration: __shared__ float tile[32][33];"},
+    {"code", "the CUDA statement of the access (code_view)"},
+    {"element", "the indexed element of the statement: tile[threadIdx.x][0]"},
+    {"wavefronts", "wavefronts the instruction takes"},
+    {"ideal", "the fewest wavefronts the request size allows"},
+    {"conflicts", "wavefronts - ideal, as Nsight Compute reports them"},
+    {"ways", "the worst phase's n-way conflict"},
+    {"distinct_banks", "banks touched by the active lanes"},
+    {"distinct_words", "distinct words touched by the active lanes"},
+    {"active_lanes", "lanes that take part"},
+    {"requested_bytes", "active lanes x width"},
+    {"width", "bytes per lane"},
+    {"bandwidth_percent", "ideal / wavefronts as a percentage of shared-memory bandwidth"},
+    {"busiest_bank", "the bank that sets the worst phase's cost"},
+    {"busiest_lanes", "the lanes that want it: lanes 0, 8, 16 and 24"},
+    {"busiest_words", "the distinct words they want: words 0, 288, 576 and 864"},
+    {"busiest_count", "how many lanes want the busiest bank"},
+    {"formula", "element -> byte -> word, as explain derives it"},
+    {"bank_expression", "the bank expression: bank = (33r + c) mod 32 = (r + c) mod 32"},
+    {"verdict", "explain's verdict line"},
+    {"stride", "the word stride between consecutive lanes (one-word lanes, one phase)"},
+    {"gcd", "gcd(stride, 32): the lanes per bank"},
+    {"stride_banks", "32 / gcd(stride, 32): the banks the lanes spread over"},
+    {"pitch_bytes", "bytes per padded row"},
+    {"tile_bytes", "bytes of the padded tile"},
+    {"pad", "elements appended to every row"},
+    {"pad_bytes", "rows x pad x element size"},
+    {"pad_percent", "the pad as a share of the padded tile, one decimal"},
+    {"row_step", "pitch mod width: how far each row slips off alignment"},
+    {"row_period", "every row_period-th row is aligned for the access width"},
+    {"aligned_rows", "the aligned rows: rows 0, 4, 8, ..., 28 (8 rows)"},
+    {"misaligned_rows", "how many rows are misaligned for the access width"},
+    {"aligning_pad", "the smallest pad that aligns every row for the access width"},
+    {"error", "the first rule the scenario breaks (only for a scenario that breaks one)"},
+    {"sm_count", "SMs of the H200 the figures were measured on"},
+    {"smem_tbps", "shared memory of the whole H200, TB/s, conflict-free at the measured clock"},
+    {"smem_tbps_here", "the same at this access's wavefronts per request"},
+    {"byte:L", "lane L's byte offset"},
+    {"word:L", "lane L's first word"},
+    {"bank:L", "lane L's first bank"},
+    {"row:L", "the row of lane L's first element"},
+    {"col:L", "the column of lane L's first element"},
+    {"element_bank:L",
+     "the wrong bank: lane L's element index (row x padded columns + column) "
+     "mod 32"},
+    {"measured:KEY", "a figure from docs/gpu-results.md (core/teach/measured.cpp lists the keys)"},
+};
+
+std::string fixed1(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+Expected<std::string> lane_value(std::string_view name, std::string_view arg, const Scenario& s,
+                                 const Evaluation& e) {
+  int lane = -1;
+  if (arg.size() > 0 && arg.size() <= 2 && std::all_of(arg.begin(), arg.end(), ::isdigit))
+    lane = std::stoi(std::string(arg));
+  if (lane < 0 || lane >= kWarpSize)
+    return Error{"the lane must be a number 0..31, got '" + std::string(arg) + "'"};
+  const LaneRecord& l = e.analysis->lanes[lane];
+  if (!l.active) return Error{"lane " + std::to_string(lane) + " takes no part in this access"};
+  const Cell c = e.elements[lane].first;
+  if (name == "byte") return std::to_string(l.byte);
+  if (name == "word") return std::to_string(l.words[0]);
+  if (name == "bank") return std::to_string(l.banks[0]);
+  if (s.pattern == AccessPattern::custom) return Error{"raw offsets have no tile element"};
+  if (name == "row") return std::to_string(c.row);
+  if (name == "col") return std::to_string(c.col);
+  const std::int64_t index = std::int64_t{c.row} * (s.tile.cols + s.tile.pad) + c.col;
+  return std::to_string(index % kBankCount);  // element_bank
+}
+
+// Values that need only the tile and the width: they work for a scenario that breaks a rule.
+std::optional<std::string> layout_value(std::string_view name, const Scenario& s) {
+  const TileLayout& t = s.tile;
+  const RowAlignment r = row_alignment(t, s.effective_width());
+  const PadCost c = pad_cost(t);
+  if (name == "describe") return describe(s);
+  if (name == "decl") return to_string(t);
+  if (name == "declaration") return code_view(s, Evaluation{}).declaration;
+  if (name == "width") return std::to_string(s.effective_width());
+  if (name == "pitch_bytes") return std::to_string(t.pitch_bytes());
+  if (name == "tile_bytes") return std::to_string(t.size_bytes());
+  if (name == "pad") return std::to_string(t.pad);
+  if (name == "pad_bytes") return std::to_string(c.bytes);
+  if (name == "pad_percent") return fixed1(c.percent);
+  if (name == "row_step") return std::to_string(r.step);
+  if (name == "row_period") return std::to_string(r.period);
+  if (name == "aligned_rows") return list_numbers({r.aligned.begin(), r.aligned.end()}, "rows");
+  if (name == "misaligned_rows") return std::to_string(r.misaligned.size());
+  if (name == "aligning_pad") return std::to_string(r.aligning_pad);
+  return std::nullopt;
+}
+
+Expected<std::string> analysis_value(std::string_view name, const Scenario& s,
+                                     const Evaluation& e) {
+  const Analysis& a = *e.analysis;
+  const Culprits c = busiest(a);
+  const auto stride = word_stride(a);
+  const std::int64_t g = stride ? std::gcd(*stride, std::int64_t{kBankCount}) : 0;
+  const double smem = kH200SmCount * double{kWavefrontBytes} * kH200MeasuredClockGHz / 1000.0;
+  if (name == "wavefronts") return std::to_string(a.wavefront_count());
+  if (name == "ideal") return std::to_string(a.ideal_wavefronts);
+  if (name == "conflicts") return std::to_string(a.bank_conflicts());
+  if (name == "ways") return std::to_string(a.max_ways);
+  if (name == "distinct_banks") return std::to_string(a.distinct_banks);
+  if (name == "distinct_words") return std::to_string(a.distinct_words);
+  if (name == "active_lanes") return std::to_string(a.active_lanes);
+  if (name == "requested_bytes") return std::to_string(a.requested_bytes);
+  if (name == "bandwidth_percent")
+    return std::to_string(100 * a.ideal_wavefronts / std::max(1, a.wavefront_count()));
+  if (name == "busiest_bank") return std::to_string(c.bank);
+  if (name == "busiest_lanes") return list_lanes(c.lanes);
+  if (name == "busiest_words") return list_numbers(c.words, "words");
+  if (name == "busiest_count") return std::to_string(c.lanes.size());
+  if (name == "smem_tbps") return fixed1(smem);
+  if (name == "sm_count") return std::to_string(kH200SmCount);
+  if (name == "smem_tbps_here")
+    return fixed1(smem * a.ideal_wavefronts / std::max(1, a.wavefront_count()));
+  if (name == "stride" || name == "gcd" || name == "stride_banks") {
+    if (!stride) return Error{"this access has no fixed word stride (one word per lane, 32 lanes)"};
+    return std::to_string(name == "stride" ? *stride : name == "gcd" ? g : kBankCount / g);
+  }
+  if (name == "code" || name == "element") {
+    const CodeView v = code_view(s, e);
+    if (v.statement.empty()) return Error{v.note};
+    if (name == "element") return v.element;
+    std::string code;
+    for (const std::string& line : v.statement) code += (code.empty() ? "" : "\n") + line;
+    return code;
+  }
+  const Explanation x = explain(s, e);
+  if (name == "formula") return x.formula;
+  if (name == "bank_expression") return x.bank_expression;
+  if (name == "verdict") return x.verdict;
+  return Error{"unknown placeholder"};
+}
+
+Expected<std::string> value(std::string_view key, const Scenario& s, const Evaluation& e) {
+  const auto colon = key.find(':');
+  const std::string_view name = key.substr(0, colon);
+  const std::string_view arg = colon == std::string_view::npos ? "" : key.substr(colon + 1);
+  const bool takes_arg = name == "measured" || name == "byte" || name == "word" || name == "bank" ||
+                         name == "row" || name == "col" || name == "element_bank";
+  const bool known = takes_arg || std::ranges::any_of(kPlaceholders, [&](const Placeholder& p) {
+                       return p.name == name;
+                     });
+  if (!known) return Error{"unknown placeholder (see docs/lessons.md for the list)"};
+  if (takes_arg != (colon != std::string_view::npos))
+    return Error{takes_arg ? "needs an argument: {" + std::string(name) + ":...}"
+                           : "takes no argument"};
+  if (name == "measured") {
+    const Measured* m = find_measured(arg);
+    if (m == nullptr) return Error{"no measured figure '" + std::string(arg) + "'"};
+    return std::string(m->value);
+  }
+  if (const auto v = layout_value(name, s)) return *v;
+  if (name == "error") {
+    if (e.ok()) return Error{"the scenario breaks no rule"};
+    return first_error(e.diagnostics);
+  }
+  if (!e.ok())
+    return Error{"needs a scenario the core can analyse, and this one breaks a rule: " +
+                 first_error(e.diagnostics)};
+  if (takes_arg) return lane_value(name, arg, s, e);
+  return analysis_value(name, s, e);
+}
+
+}  // namespace
+
+std::span<const Placeholder> placeholders() {
+  return kPlaceholders;
+}
+
+std::string reflow(std::string_view text, int width) {
+  std::string out, paragraph;
+  auto flush = [&] {
+    if (paragraph.empty()) return;
+    std::size_t column = 0;
+    std::size_t at = 0;
+    while (at < paragraph.size()) {
+      std::size_t end = paragraph.find(' ', at);
+      if (end == std::string::npos) end = paragraph.size();
+      const std::size_t len = end - at;
+      if (column > 0 && width > 0 && column + 1 + len > static_cast<std::size_t>(width)) {
+        out += '\n';
+        column = 0;
+      } else if (column > 0) {
+        out += ' ';
+        ++column;
+      }
+      out.append(paragraph, at, len);
+      column += len;
+      at = end + 1;
+    }
+    out += '\n';
+    paragraph.clear();
+  };
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(at, end - at);
+    const std::size_t first = line.find_first_not_of(' ');
+    if (first == std::string_view::npos) {  // a blank line ends the paragraph
+      flush();
+      if (!out.empty() && !out.ends_with("\n\n")) out += '\n';
+    } else if (line.starts_with("    ")) {  // code: verbatim
+      flush();
+      out += line;
+      out += '\n';
+    } else {
+      if (!paragraph.empty()) paragraph += ' ';
+      paragraph += line.substr(first);
+    }
+    at = end + 1;
+  }
+  flush();
+  while (out.ends_with("\n\n")) out.pop_back();
+  return out;
+}
+
+Expected<std::string> fill_text(std::string_view text, const Scenario& s, const Evaluation& e,
+                                FillError* error) {
+  std::string out;
+  auto fail = [&](std::size_t at, std::string message) {
+    if (error) *error = {message, at};
+    return Error{std::move(message)};
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if ((ch == '{' || ch == '}') && i + 1 < text.size() && text[i + 1] == ch) {
+      out += ch;
+      ++i;
+    } else if (ch == '}') {
+      return fail(i, "a lone '}' (write '}}' for a brace)");
+    } else if (ch == '{') {
+      const std::size_t end = text.find('}', i);
+      if (end == std::string_view::npos) return fail(i, "'{' without its '}'");
+      const std::string_view key = text.substr(i + 1, end - i - 1);
+      const Expected<std::string> v = value(key, s, e);
+      if (!v) return fail(i, "{" + std::string(key) + "}: " + v.error());
+      // A value of several lines (code) keeps the indentation of the line it sits on.
+      const std::size_t line_start = out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1;
+      const std::size_t text_start = std::min(out.find_first_not_of(' ', line_start), out.size());
+      const std::size_t indent = text_start - line_start;
+      for (char vc : *v) {
+        out += vc;
+        if (vc == '\n') out.append(indent, ' ');
+      }
+      i = end;
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// "FILE:LINE: what is wrong".
+Error at(const std::string& file, int line, const std::string& what) {
+  return Error{file + ":" + std::to_string(line) + ": " + what};
+}
+
+int line_of(const toml::node& n) {
+  return static_cast<int>(n.source().begin.line);
+}
+
+Expected<std::string> string_of(const toml::node& n, const std::string& file,
+                                std::string_view key) {
+  if (const auto* s = n.as_string()) return s->get();
+  return at(file, line_of(n), "'" + std::string(key) + "' must be a string");
+}
+
+// A list of small whole numbers in [0, limit), or the name of the computed set.
+Expected<std::vector<int>> numbers_of(const toml::node& n, const std::string& file,
+                                      std::string_view key, int limit, std::string_view set,
+                                      bool* uses_set) {
+  std::vector<int> out;
+  if (const auto* s = n.as_string()) {
+    if (s->get() == set) {
+      *uses_set = true;
+      return out;
+    }
+    return at(file, line_of(n),
+              "'" + std::string(key) + "' must be a list of numbers or \"" + std::string(set) +
+                  "\", got \"" + s->get() + "\"");
+  }
+  const auto* a = n.as_array();
+  if (a == nullptr)
+    return at(
+        file, line_of(n),
+        "'" + std::string(key) + "' must be a list of numbers or \"" + std::string(set) + "\"");
+  for (const toml::node& item : *a) {
+    const auto* i = item.as_integer();
+    if (i == nullptr || i->get() < 0 || i->get() >= limit)
+      return at(file, line_of(item),
+                "'" + std::string(key) + "' holds numbers 0.." + std::to_string(limit - 1));
+    out.push_back(static_cast<int>(i->get()));
+  }
+  return out;
+}
+
+Expected<std::vector<Cell>> cells_of(const toml::node& n, const std::string& file,
+                                     const TileLayout& t) {
+  std::vector<Cell> out;
+  const auto* a = n.as_array();
+  if (a == nullptr) return at(file, line_of(n), "'elements' must be a list of [row, column] pairs");
+  for (const toml::node& item : *a) {
+    const auto* pair = item.as_array();
+    const auto* r = pair && pair->size() == 2 ? (*pair)[0].as_integer() : nullptr;
+    const auto* c = pair && pair->size() == 2 ? (*pair)[1].as_integer() : nullptr;
+    if (!r || !c || r->get() < 0 || r->get() >= t.rows || c->get() < 0 || c->get() >= t.cols)
+      return at(file, line_of(item),
+                "each element is [row, column] inside the " + std::to_string(t.rows) + " x " +
+                    std::to_string(t.cols) + " tile");
+    out.push_back({static_cast<int>(r->get()), static_cast<int>(c->get())});
+  }
+  return out;
+}
+
+// The line of the text at `offset`: multi-line strings start on the line after their """.
+int text_line(const toml::node& n, std::string_view text, std::size_t offset) {
+  const int first = line_of(n) + (n.source().end.line > n.source().begin.line ? 1 : 0);
+  return first + static_cast<int>(std::count(text.begin(), text.begin() + offset, '\n'));
+}
+
+Expected<LessonStep> parse_step(const toml::table& t, const std::string& file) {
+  LessonStep step;
+  step.line = line_of(t);
+  static constexpr std::string_view kKeys[] = {"title", "args", "text",    "lanes",
+                                               "banks", "rows", "elements"};
+  for (auto&& [key, node] : t) {
+    if (std::ranges::find(kKeys, key.str()) == std::end(kKeys))
+      return at(file, line_of(node),
+                "unknown key '" + std::string(key.str()) +
+                    "' in a step (title, args, text, lanes, banks, rows, "
+                    "elements)");
+  }
+  for (std::string_view key : {"title", "args", "text"})
+    if (!t.contains(key)) return at(file, step.line, "the step has no '" + std::string(key) + "'");
+  const Expected<std::string> title = string_of(*t.get("title"), file, "title");
+  if (!title) return Error{title.error()};
+  step.title = *title;
+  const toml::node& args = *t.get("args");
+  if (!args.is_array()) return at(file, line_of(args), "'args' must be a list of strings");
+  for (const toml::node& a : *args.as_array()) {
+    if (!a.is_string()) return at(file, line_of(a), "'args' must be a list of strings");
+    step.args.push_back(a.as_string()->get());
+  }
+  const Expected<Scenario> s = scenario_from_words(step.args);
+  if (!s) return at(file, line_of(args), "the scenario: " + s.error());
+  step.scenario = *s;
+  if (const std::string tile = step.scenario.tile.check(); !tile.empty())
+    return at(file, line_of(args), "the scenario's tile: " + tile);
+  const toml::node& text = *t.get("text");
+  const Expected<std::string> body = string_of(text, file, "text");
+  if (!body) return Error{body.error()};
+  step.text = *body;
+  step.text_line = text_line(text, step.text, 0);
+  if (const toml::node* n = t.get("lanes")) {
+    auto v = numbers_of(*n, file, "lanes", kWarpSize, "busiest", &step.busiest_lanes);
+    if (!v) return Error{v.error()};
+    step.lanes = *v;
+  }
+  if (const toml::node* n = t.get("banks")) {
+    auto v = numbers_of(*n, file, "banks", kBankCount, "busiest", &step.busiest_banks);
+    if (!v) return Error{v.error()};
+    step.banks = *v;
+  }
+  if (const toml::node* n = t.get("rows")) {
+    auto v =
+        numbers_of(*n, file, "rows", step.scenario.tile.rows, "misaligned", &step.misaligned_rows);
+    if (!v) return Error{v.error()};
+    step.rows = *v;
+  }
+  if (const toml::node* n = t.get("elements")) {
+    auto v = cells_of(*n, file, step.scenario.tile);
+    if (!v) return Error{v.error()};
+    step.elements = *v;
+  }
+  // Fill the text now, so that a placeholder the scenario cannot give is the file's error.
+  const Evaluation e = evaluate(step.scenario);
+  FillError why;
+  if (!fill_text(step.text, step.scenario, e, &why))
+    return at(file, text_line(text, step.text, why.offset), why.message);
+  if ((step.busiest_lanes || step.busiest_banks) && !e.ok())
+    return at(file, step.line,
+              "\"busiest\" needs a scenario the core can analyse: " + first_error(e.diagnostics));
+  return step;
+}
+
+Expected<Lesson> parse_table(const toml::table& root, const std::string& file) {
+  Lesson lesson;
+  lesson.file = file;
+  lesson.name = std::filesystem::path(file).stem().string();
+  for (auto&& [key, node] : root) {
+    const std::string_view k = key.str();
+    if (k == "step") continue;
+    if (k != "name" && k != "title" && k != "summary")
+      return at(file, line_of(node),
+                "unknown key '" + std::string(k) + "' (name, title, summary, [[step]])");
+    const Expected<std::string> v = string_of(node, file, k);
+    if (!v) return Error{v.error()};
+    (k == "name" ? lesson.name : k == "title" ? lesson.title : lesson.summary) = *v;
+  }
+  if (lesson.title.empty()) return at(file, 1, "the lesson has no 'title'");
+  if (lesson.name.empty() || lesson.name.find_first_of(" \t/") != std::string::npos)
+    return at(file, 1, "the lesson's name must be one word, got '" + lesson.name + "'");
+  const toml::node* steps = root.get("step");
+  if (steps == nullptr || !steps->is_array_of_tables() || steps->as_array()->empty())
+    return at(file, steps ? line_of(*steps) : 1, "the lesson has no [[step]]");
+  for (const toml::node& n : *steps->as_array()) {
+    Expected<LessonStep> step = parse_step(*n.as_table(), file);
+    if (!step) return Error{step.error()};
+    lesson.steps.push_back(std::move(*step));
+  }
+  return lesson;
+}
+
+}  // namespace
+
+Expected<Lesson> parse_lesson(std::string_view toml_text, const std::string& file) {
+  try {
+    const toml::table root = toml::parse(toml_text, file);
+    return parse_table(root, file);
+  } catch (const toml::parse_error& err) {
+    return at(file, static_cast<int>(err.source().begin.line), std::string(err.description()));
+  }
+}
+
+Expected<Lesson> load_lesson(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return Error{file.string() + ":0: cannot read the file"};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_lesson(text.str(), file.string());
+}
+
+Expected<std::filesystem::path> lessons_dir() {
+  Expected<std::filesystem::path> data = data_dir();
+  if (!data) return Error{data.error()};
+  return *data / "lessons";
+}
+
+Expected<std::vector<Lesson>> load_lessons() {
+  std::vector<std::filesystem::path> files;
+  const Expected<std::filesystem::path> dir = lessons_dir();
+  if (!dir) return Error{dir.error()};
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(*dir, ec))
+    if (entry.path().extension() == ".toml") files.push_back(entry.path());
+  if (ec) return Error{dir->string() + ":0: cannot list the lessons: " + ec.message()};
+  std::sort(files.begin(), files.end());
+  std::vector<Lesson> lessons;
+  for (const auto& f : files) {
+    Expected<Lesson> l = load_lesson(f);
+    if (!l) return Error{l.error()};
+    lessons.push_back(std::move(*l));
+  }
+  return lessons;
+}
+
+Expected<Lesson> find_lesson(std::string_view name) {
+  Expected<std::vector<Lesson>> all = load_lessons();
+  if (!all) return Error{all.error()};
+  std::string names;
+  for (Lesson& l : *all) {
+    if (l.name == name) return std::move(l);
+    names += (names.empty() ? "" : ", ") + l.name;
+  }
+  return Error{"'" + std::string(name) + "' is not a lesson; the lessons are " + names};
+}
+
+std::string to_markdown(const Lesson& lesson, std::span<const std::string> images) {
+  std::string out = "# " + lesson.title + "\n\n";
+  if (!lesson.summary.empty()) out += lesson.summary + "\n\n";
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+    const FilledStep f = fill_step(lesson.steps[i]);
+    out += "## " + std::to_string(i + 1) + ". " + f.title + "\n\n";
+    if (i < images.size() && !images[i].empty())
+      out += "![Step " + std::to_string(i + 1) + "](" + images[i] + ")\n\n";
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "*" + std::string.
+    out += '*';
+    out += describe(f.scenario);
+    out += "*\n\n";
+    // Code lines (four spaces) become fenced blocks, which may follow a paragraph directly.
+    bool in_code = false;
+    std::istringstream lines(f.text);
+    for (std::string line; std::getline(lines, line);) {
+      const bool code = line.starts_with("    ");
+      if (code != in_code) out += code ? "\n```\n" : "```\n\n";
+      in_code = code;
+      out += (code ? line.substr(4) : line) + "\n";
+    }
+    if (in_code) out += "```\n";
+    out += "\n";
+  }
+  return out;
+}
+
+FilledStep fill_step(const LessonStep& step) {
+  FilledStep f;
+  f.title = step.title;
+  f.scenario = step.scenario;
+  f.evaluation = evaluate(step.scenario);
+  const Expected<std::string> text = fill_text(step.text, f.scenario, f.evaluation);
+  f.text = reflow(text ? *text : step.text, 0);
+  Highlights& h = f.highlights;
+  h.lanes = step.lanes;
+  h.banks = step.banks;
+  h.rows = step.rows;
+  h.elements = step.elements;
+  if (f.evaluation.ok()) {
+    const Culprits c = busiest(*f.evaluation.analysis);
+    if (step.busiest_lanes) h.lanes.insert(h.lanes.end(), c.lanes.begin(), c.lanes.end());
+    if (step.busiest_banks && c.bank >= 0) h.banks.push_back(c.bank);
+  }
+  if (step.misaligned_rows) {
+    const RowAlignment r = row_alignment(step.scenario.tile, step.scenario.effective_width());
+    h.rows.insert(h.rows.end(), r.misaligned.begin(), r.misaligned.end());
+  }
+  return f;
+}
+
+}  // namespace banklab

@@ -1,0 +1,110 @@
+#pragma once
+// Lessons as data: one TOML file per track in assets/lessons/, editable without recompiling.
+//
+//   name = "transpose"                  # optional: the file's stem
+//   title = "The shared-memory transpose, from 32-way to swizzled"
+//   summary = "..."                     # optional
+//
+//   [[step]]
+//   title = "The naive tile"
+//   args = ["--dtype", "fp32", "--pad", "0"]   # the scenario flags of `banklab analyze`
+//   lanes = "busiest"                   # or [0, 8, 16]: lanes to highlight
+//   banks = "busiest"                   # or [0, 4]
+//   rows = "misaligned"                 # or [1, 2, 3]: tile rows to mark
+//   elements = [[0, 0], [1, 0]]         # tile elements (row, column) to highlight
+//   text = """
+//   {busiest_lanes} all want bank {busiest_bank}: {ways}-way, {wavefronts} wavefronts.
+//   """
+//
+// Every number a text states is a placeholder the core fills ({wavefronts}, {ways} ...; see
+// placeholders()); an unknown placeholder, or one the step's scenario cannot give, is an error.
+// "{{" and "}}" stand for literal braces. Texts are reflowed: a paragraph may be wrapped
+// anywhere, and lines indented by four spaces are code, kept as they are (a multi-line value
+// such as {code} keeps its line's indentation). Every error reads "FILE:LINE: what is wrong".
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/expected.hpp"
+#include "core/model/scenario.hpp"
+
+namespace banklab {
+
+struct Highlights {
+  std::vector<int> lanes;
+  std::vector<int> banks;
+  std::vector<int> rows;
+  std::vector<Cell> elements;
+  bool empty() const { return lanes.empty() && banks.empty() && rows.empty() && elements.empty(); }
+};
+
+struct LessonStep {
+  std::string title;
+  std::vector<std::string> args;  // as written
+  Scenario scenario;
+  std::string text;  // with placeholders
+  // Highlights as written: a list, or the name of a set the core computes.
+  std::vector<int> lanes, banks, rows;
+  std::vector<Cell> elements;
+  bool busiest_lanes = false, busiest_banks = false, misaligned_rows = false;
+  int line = 0;       // where the step's table starts
+  int text_line = 0;  // where its text starts
+};
+
+struct Lesson {
+  std::string name;
+  std::string title;
+  std::string summary;
+  std::string file;  // the path it was read from, as given
+  std::vector<LessonStep> steps;
+};
+
+// A step with its numbers filled in, ready to show.
+struct FilledStep {
+  std::string title;
+  std::string text;
+  Scenario scenario;
+  Evaluation evaluation;
+  Highlights highlights;
+};
+
+struct Placeholder {
+  std::string_view name;  // "wavefronts"; "bank:L" takes a lane number
+  std::string_view what;  // one line for the docs and `banklab lesson placeholders`
+};
+std::span<const Placeholder> placeholders();
+
+// The text with every placeholder filled from the scenario and its evaluation, or the first
+// placeholder that is unknown or cannot be filled, as "{name}: why" with the offset in `text`.
+struct FillError {
+  std::string message;
+  std::size_t offset = 0;
+};
+Expected<std::string> fill_text(std::string_view text, const Scenario& s, const Evaluation& e,
+                                FillError* error = nullptr);
+
+// Paragraphs (lines separated by blank lines) joined into one line each, or wrapped at `width`
+// columns when width > 0; lines indented by four spaces (code) are kept as they are.
+std::string reflow(std::string_view text, int width);
+
+// Reads and checks a lesson: TOML syntax, the keys, every step's scenario, every placeholder.
+Expected<Lesson> parse_lesson(std::string_view toml, const std::string& file);
+Expected<Lesson> load_lesson(const std::filesystem::path& file);
+
+// data_dir() / "lessons": the folder the lessons ship in (assets/lessons in a source tree).
+Expected<std::filesystem::path> lessons_dir();
+// Every *.toml in lessons_dir(), by name; the first file that fails stops it.
+Expected<std::vector<Lesson>> load_lessons();
+Expected<Lesson> find_lesson(std::string_view name);
+
+// Precondition: the step comes from a lesson that loaded (its placeholders all fill).
+FilledStep fill_step(const LessonStep& step);
+
+// The whole lesson as one Markdown handout: a heading per step, its scenario, the image of
+// step i when images[i] is given (a path relative to the Markdown file), and its text with the
+// code in fenced blocks.
+std::string to_markdown(const Lesson& lesson, std::span<const std::string> images = {});
+
+}  // namespace banklab
