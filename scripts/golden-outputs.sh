@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Writes everything BankLab promises byte for byte, for one build, into a folder: for every
+# preset its explanation, analysis (text and JSON), and every export (SVG views in both themes,
+# CSV, Markdown); every lesson shown; the shipped recording replayed; solve and drill runs with
+# fixed inputs; `presets --json`. A refactor that must not change output is checked by running
+# this for the build before and the build after and diffing the two folders:
+#
+#   scripts/golden-outputs.sh OLD/app/cli/banklab /tmp/golden-before
+#   scripts/golden-outputs.sh NEW/app/cli/banklab /tmp/golden-after
+#   diff -r /tmp/golden-before /tmp/golden-after && echo identical
+#
+# Every command's exit status is recorded beside its output, so a changed status shows too.
+set -uo pipefail
+if [ $# -ne 2 ]; then
+  echo "usage: scripts/golden-outputs.sh PATH/TO/banklab OUTPUT-FOLDER" >&2
+  exit 2
+fi
+banklab=$(realpath "$1")
+out=$2
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+[ -x "$banklab" ] || { echo "golden-outputs: $1 is not an executable" >&2; exit 2; }
+mkdir -p "$out"
+out=$(realpath "$out")
+cd "$out" || exit 2
+
+# run NAME ARGS...: stdout to NAME.out, stderr to NAME.err, the exit status to NAME.status.
+run() {
+  local name=$1
+  shift
+  "$banklab" "$@" >"$name.out" 2>"$name.err" </dev/null
+  echo $? >"$name.status"
+}
+
+run presets presets
+run presets-json presets --json
+mapfile -t presets < <("$banklab" presets --json | grep -o '"name": *"[^"]*"' | sed 's/.*"\([^"]*\)"$/\1/')
+for p in "${presets[@]}"; do
+  run "explain-$p" explain "$p"
+  run "analyze-$p" analyze --preset "$p"
+  run "analyze-json-$p" analyze --preset "$p" --json
+  for what in banks lanes tile; do
+    for theme in dark light; do
+      run "export-$p-$what-$theme" export --preset "$p" --what "$what" --format svg \
+        --theme "$theme" -o "export-$p-$what-$theme.svg"
+    done
+  done
+  run "export-$p-tile-both" export --preset "$p" --what tile --tile-view both -o "export-$p-tile-both.svg"
+  run "export-$p-table-csv" export --preset "$p" --what table --format csv -o "export-$p-table.csv"
+  run "export-$p-table-md" export --preset "$p" --what table --format md -o "export-$p-table.md"
+  run "export-$p-derivation" export --preset "$p" --what derivation -o "export-$p-derivation.md"
+done
+mapfile -t lessons < <("$banklab" lesson list | awk '{print $1}')
+for l in "${lessons[@]}"; do
+  run "lesson-$l" lesson show "$l"
+done
+run replay gpu-bench --replay "$root/assets/recordings/nvidia-h200.json"
+run solve-fp32 solve --dtype fp32 --tile 32x32 --access row:16:st --access column
+run solve-bf16 solve --dtype bf16 --tile 64x64 --access ldmatrix.x4
+for level in weak hire strong-hire; do
+  printf '32\n1\n--pad 1\n' | "$banklab" drill --level "$level" --count 3 --seed 7 \
+    >"drill-$level.out" 2>"drill-$level.err"
+  echo $? >"drill-$level.status"
+done
+run code analyze --decl "__shared__ float tile[32][33];" --expr "v = tile[threadIdx.x][j]" --let j=3
+run offsets analyze --op ld --width 16 --offsets "$(seq -s, 0 128 3968)"
+echo "golden-outputs: $(ls | wc -l) files in $out"
