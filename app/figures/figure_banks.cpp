@@ -68,7 +68,8 @@ void add_cells(Figure& f, const Analysis& a, const BankGrid& g, float left, floa
   for (int w = 0; w < a.wavefront_count() && !h.lanes.empty(); ++w) {
     for (int b = 0; b < kBankCount; ++b) {
       const std::uint32_t lanes = a.wavefronts[w].banks[b].lanes;
-      if (std::ranges::any_of(h.lanes, [&](int l) { return in_warp(l) && (lanes >> l & 1u); })) {
+      if (std::any_of(h.lanes.begin(), h.lanes.end(),
+                      [&](int l) { return in_warp(l) && (lanes >> l & 1u); })) {
         f.overlays.push_back(Rect{g.cell(w, b), p.current_row, Fill::outline, Role::highlight,
                                   w * kBankCount + b, stroke});
       }

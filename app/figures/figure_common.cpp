@@ -14,8 +14,9 @@ constexpr float kAdvance = 0.6f;  // DejaVu Sans Mono: 1233 / 2048 em
 
 float text_width(std::string_view text, float size) {
   // Count code points, not bytes: continuation bytes (10xxxxxx) add no width.
-  const auto chars = std::ranges::count_if(
-      text, [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
+  const auto chars = std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  });
   return kAdvance * size * static_cast<float>(chars);
 }
 

@@ -153,8 +153,11 @@ Figure lane_figure(const Analysis& a, Box area, const FigureStyle& st) {
       f.overlays.push_back(Rect{Box{b.x0 - 4, b.y0 - 4, b.x1 + 4, b.y1 + 4}, p.current_row,
                                 Fill::outline, Role::highlight, i, 2.0f});
     };
-    if (std::ranges::find(st.highlights.lanes, i) != st.highlights.lanes.end()) outline(g.lane(i));
-    if (std::ranges::find(st.highlights.banks, i) != st.highlights.banks.end()) outline(g.bank(i));
+    const auto marked = [i](const std::vector<int>& list) {
+      return std::find(list.begin(), list.end(), i) != list.end();
+    };
+    if (marked(st.highlights.lanes)) outline(g.lane(i));
+    if (marked(st.highlights.banks)) outline(g.bank(i));
     const bool used = touched >> i & 1u;
     f.rects.push_back(Rect{g.bank(i), used ? p.banks[i] : with_alpha(p.banks[i], 0.25f),
                            Fill::solid, Role::bank_box, i});

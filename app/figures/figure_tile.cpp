@@ -112,7 +112,8 @@ Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const Fig
     if (!a.lanes[l].active || el.count == 0) continue;
     const bool lit = a.lanes[l].last_wavefront < st.served;
     Rgba c = lit ? p.highlight : with_alpha(p.highlight, 0.35f);
-    if (std::ranges::find(st.highlights.lanes, l) != st.highlights.lanes.end()) c = p.current_row;
+    const std::vector<int>& marked = st.highlights.lanes;
+    if (std::find(marked.begin(), marked.end(), l) != marked.end()) c = p.current_row;
     if (l == st.hovered_lane) c = p.ideal_line;
     // A lane's elements that lie side by side in a row share one outline: eight bf16 of a
     // 16-byte lane are one frame, not eight that black out the slots between them.

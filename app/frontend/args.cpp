@@ -76,8 +76,8 @@ class Formatter : public CLI::Formatter {
       if (f.takes_value()) out += " " + std::string(f.value_name);
       out += "]";
     };
-    for (const FlagGroup& g : syntax_.groups) std::ranges::for_each(g.flags, add);
-    std::ranges::for_each(syntax_.flags, add);
+    for (const FlagGroup& g : syntax_.groups) std::for_each(g.flags.begin(), g.flags.end(), add);
+    std::for_each(syntax_.flags.begin(), syntax_.flags.end(), add);
     return out + "\n";
   }
 
@@ -112,7 +112,8 @@ void declare(CLI::App& app, const CommandSyntax& syntax, std::vector<std::string
 
 const FlagSpec* find_flag(const CommandSyntax& syntax, std::string_view name) {
   const auto in = [&](std::span<const FlagSpec> flags) -> const FlagSpec* {
-    auto it = std::ranges::find(flags, name, &FlagSpec::name);
+    auto it = std::find_if(flags.begin(), flags.end(),
+                           [name](const FlagSpec& f) { return f.name == name; });
     return it == flags.end() ? nullptr : &*it;
   };
   if (const FlagSpec* f = in(syntax.flags)) return f;
@@ -224,14 +225,15 @@ Expected<Args> parse_args(const CommandSyntax& syntax, std::span<const std::stri
     const std::string name = o->get_name().substr(2);
     // A repeatable flag's k-th time takes its k-th value; it needs one value each time.
     const std::size_t time = args.values(name).size();
-    if (time > 0 && std::ranges::find(syntax.repeatable, name) == syntax.repeatable.end()) {
+    if (time > 0 && std::find(syntax.repeatable.begin(), syntax.repeatable.end(), name) ==
+                        syntax.repeatable.end()) {
       return error("--" + name + " is given twice");
     }
     const FlagSpec* spec = find_flag(syntax, name);
     const std::vector<std::string>& results = o->results();
     if (spec->takes_value()) {
       // "--pad" with nothing after it, or before another flag, and "--pad=": no value, or "".
-      const auto times = std::ranges::count(app.parse_order(), o);
+      const auto times = std::count(app.parse_order().begin(), app.parse_order().end(), o);
       if (results.size() != static_cast<std::size_t>(times) || results[time].empty()) {
         return error("missing value for --" + name + " (expected --" + name + " " +
                      std::string(spec->value_name) + ")");

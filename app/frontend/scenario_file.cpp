@@ -82,7 +82,7 @@ Expected<ScenarioFile> read_scenario_file(const std::string& path) {
                    "; the keys are the scenario flags: preset, dtype, tile, pad, swizzle, "
                    "access, index, width, op, lanes, offsets"};
     }
-    if (std::ranges::find(keys, key) != keys.end()) {
+    if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
       return Error{where + std::string(key) + " is given twice"};
     }
     if (value.empty()) return Error{where + std::string(key) + " has no value"};

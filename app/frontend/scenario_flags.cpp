@@ -83,18 +83,21 @@ std::string unknown_preset(std::string_view name) {
 }
 
 bool is_scenario_flag(std::string_view name) {
-  return std::ranges::find(kScenarioFlags, name, &FlagSpec::name) != std::end(kScenarioFlags) ||
-         std::ranges::find(kOffsetsFlags, name, &FlagSpec::name) != std::end(kOffsetsFlags);
+  const auto named = [name](const FlagSpec& f) { return f.name == name; };
+  return std::any_of(std::begin(kScenarioFlags), std::end(kScenarioFlags), named) ||
+         std::any_of(std::begin(kOffsetsFlags), std::end(kOffsetsFlags), named);
 }
 
 bool has_scenario_flags(const Args& args) {
-  return std::ranges::any_of(args.given(), is_scenario_flag);
+  const std::vector<std::string_view> given = args.given();
+  return std::any_of(given.begin(), given.end(), is_scenario_flag);
 }
 
 std::optional<std::string> mixed_forms(const Args& args) {
   if (!args.has("offsets")) return std::nullopt;
   for (std::string_view flag : args.given()) {
-    if (std::ranges::find(kScenarioOnly, flag) != std::end(kScenarioOnly)) {
+    if (std::find(std::begin(kScenarioOnly), std::end(kScenarioOnly), flag) !=
+        std::end(kScenarioOnly)) {
       return "--" + std::string(flag) +
              " belongs to the scenario form; --offsets gives the 32 byte offsets directly";
     }

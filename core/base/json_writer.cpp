@@ -1,7 +1,8 @@
 #include "core/base/json_writer.hpp"
 
-#include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "core/base/format.hpp"
 
@@ -34,6 +35,45 @@ std::size_t utf8_length(std::string_view text, std::size_t i) {
   return n;
 }
 
+// A finite float as std::to_chars(first, last, number) writes it: the fewest significant digits
+// that read back as the same float, in fixed or scientific notation, whichever is shorter
+// (fixed on a tie), a fixed whole number with all its digits. Written out because libc++ 14 (the
+// browser build's) has no to_chars for floating point; printf's %.*e rounds correctly, so the
+// first precision that reads back is the shortest, and tests/core/test_json.cpp checks the result
+// against to_chars here.
+void append_shortest(std::string& out, float number) {
+  const double value = number;
+  char scientific[32];
+  for (int digits = 1;; ++digits) {  // 9 significant digits always read back
+    std::snprintf(scientific, sizeof scientific, "%.*e", digits - 1, value);
+    if (digits == 9 || std::strtof(scientific, nullptr) == number) break;
+  }
+  // "-d.ddde-05": the sign, the digits without their point, the power of ten of the first.
+  std::string_view text = scientific;
+  const bool negative = text.front() == '-';
+  if (negative) text.remove_prefix(1);
+  const std::size_t e_at = text.find('e');
+  std::string digits(text.substr(0, e_at));
+  if (digits.size() > 1) digits.erase(1, 1);
+  const int exponent = std::atoi(scientific + (negative ? 1 : 0) + e_at + 1);
+  const int count = static_cast<int>(digits.size());
+
+  std::string sci = digits.substr(0, 1);
+  if (count > 1) sci += "." + digits.substr(1);
+  append_format(sci, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+  std::string fixed;
+  if (exponent < 0) {
+    fixed = "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+  } else if (count <= exponent + 1) {
+    append_format(fixed, "%.0f", std::fabs(value));
+  } else {
+    const auto point = static_cast<std::size_t>(exponent + 1);
+    fixed = digits.substr(0, point) + "." + digits.substr(point);
+  }
+  if (negative) out += '-';
+  out += fixed.size() <= sci.size() ? fixed : sci;
+}
+
 }  // namespace
 
 void JsonWriter::raw(double number, int decimals) {
@@ -49,9 +89,7 @@ void JsonWriter::raw(float number) {
     out_ += "null";
     return;
   }
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, number);
-  out_.append(buf, end);
+  append_shortest(out_, number);
 }
 
 void JsonWriter::raw(std::string_view text) {

@@ -44,7 +44,7 @@ std::string ordinal(int i) {
 bool valid_name(std::string_view name) {
   if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
     return false;
-  return std::ranges::all_of(name, [](char c) {
+  return std::all_of(name.begin(), name.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
   });
 }
@@ -116,19 +116,18 @@ std::string Evaluator::not_integer(const Value& v) const {
 }
 
 bool Evaluator::is_defined(const std::string& n) const {
-  const auto let = std::ranges::find(params_.lets, n, &std::pair<std::string, std::int64_t>::first);
-  const auto def = std::ranges::find(p_.defs, n, &std::pair<std::string, int>::first);
+  const auto let = find_named(params_.lets, n);
+  const auto def = find_named(p_.defs, n);
   return let != params_.lets.end() || def != p_.defs.end() || n.starts_with("threadIdx.") ||
          n.starts_with("blockDim.") || n == "warpSize" || (shape_ && n == shape_->array.name);
 }
 
 Value Evaluator::name(const Node& n) {
-  const auto let =
-      std::ranges::find(params_.lets, n.text, &std::pair<std::string, std::int64_t>::first);
+  const auto let = find_named(params_.lets, n.text);
   if (let != params_.lets.end()) return {.v = let->second};
-  const auto def = std::ranges::find(p_.defs, n.text, &std::pair<std::string, int>::first);
+  const auto def = find_named(p_.defs, n.text);
   if (def != p_.defs.end()) {
-    if (std::ranges::find(evaluating_, n.text) != evaluating_.end())
+    if (std::find(evaluating_.begin(), evaluating_.end(), n.text) != evaluating_.end())
       fail(n.pos, n.text + " is defined in terms of itself");
     evaluating_.push_back(n.text);
     const Value v = eval(def->second);
@@ -396,7 +395,7 @@ Value Evaluator::call(const Node& n) {
 // The op a matrix call names: ldmatrix.x4, ldmatrix_x2, ldmatrix.sync.aligned.m8n8.x1.shared.b16.
 Op matrix_op(const Node& n) {
   std::string parts = n.text;
-  std::ranges::replace(parts, '_', '.');
+  std::replace(parts.begin(), parts.end(), '_', '.');
   parts += '.';
   const bool store = n.text.starts_with("stmatrix");
   const auto has = [&](std::string_view part) {
@@ -606,7 +605,7 @@ CodeError located(const Failure& f, std::span<const CodeSource> sources) {
   const std::string_view before(text.data(), offset);
   const std::size_t newline = before.rfind('\n');
   const std::size_t begin = newline == std::string_view::npos ? 0 : newline + 1;
-  e.line = 1 + static_cast<int>(std::ranges::count(before, '\n'));
+  e.line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
   e.column = static_cast<int>(offset - begin);
   return e;
 }
@@ -763,8 +762,9 @@ Expected<std::array<int, 3>> parse_block(std::string_view text) {
     const std::size_t x = text.find_first_of("xX");
     const std::string_view part = text.substr(0, x);
     std::int64_t n = 0;
-    const bool digits = !part.empty() && part.size() <= 5 &&
-                        std::ranges::all_of(part, [](char c) { return c >= '0' && c <= '9'; });
+    const bool digits =
+        !part.empty() && part.size() <= 5 &&
+        std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (digits)
       for (char c : part) n = n * 10 + (c - '0');
     if (axis == 3 || !digits || n < 1) {

@@ -184,8 +184,8 @@ std::vector<Token> tokenize(std::string_view s, int source) {
       t.text = s.substr(i, j - i);
       i = j;
     } else {
-      const auto it = std::ranges::find_if(
-          kPuncts, [&](std::string_view p) { return s.substr(i).starts_with(p); });
+      const auto it = std::find_if(std::begin(kPuncts), std::end(kPuncts),
+                                   [&](std::string_view p) { return s.substr(i).starts_with(p); });
       if (it == std::end(kPuncts)) {
         const unsigned char c = static_cast<unsigned char>(s[i]);
         fail(t.pos, std::isprint(c)
@@ -265,7 +265,7 @@ class Parser {
     }
     if (is(";")) ++pos_;
     if (body.empty()) fail(name.pos, "#define " + name.text + " has no value");
-    const auto old = std::ranges::find(macros_, name.text, &Macro::first);
+    const auto old = find_named(macros_, name.text);
     if (old != macros_.end()) {
       old->second = std::move(body);  // a redefinition replaces the body
     } else {
@@ -278,7 +278,7 @@ class Parser {
   // Replaces a macro name at the current position by its body.
   void expand_macro() {
     while (peek().kind == Tok::name) {
-      const auto it = std::ranges::find(macros_, peek().text, &Macro::first);
+      const auto it = find_named(macros_, peek().text);
       if (it == macros_.end()) return;
       const std::uint64_t bit = std::uint64_t{1} << (it - macros_.begin());
       if (peek().hidden & bit) return;  // inside its own expansion: a plain name
@@ -604,8 +604,7 @@ void Parser::definition(const TypeRef& type, Pos begin) {
     if (is_memory(program_, value)) {
       set_access(AccessForm::load, value, begin);
     } else {
-      if (std::ranges::find(program_.defs, name.text, &std::pair<std::string, int>::first) !=
-          program_.defs.end()) {
+      if (find_named(program_.defs, name.text) != program_.defs.end()) {
         fail(name.pos, name.text + " is defined twice");
       }
       program_.defs.emplace_back(name.text, value);
@@ -739,7 +738,8 @@ void Parser::statement() {
 }  // namespace
 
 const TypeRef* find_type(std::string_view name) {
-  const auto it = std::ranges::find(kTypes, name, &TypeRef::name);
+  const auto it = std::find_if(std::begin(kTypes), std::end(kTypes),
+                               [name](const TypeRef& t) { return t.name == name; });
   return it == std::end(kTypes) ? nullptr : &*it;
 }
 

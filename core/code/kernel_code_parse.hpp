@@ -2,6 +2,7 @@
 // The inside of kernel_code: tokens, the syntax tree and the parser (kernel_code_parse.cpp),
 // evaluated per lane by kernel_code.cpp. Errors inside are thrown as Failure and turned into a
 // CodeError at the public functions; nothing escapes them.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -89,5 +90,13 @@ Program parse_expression(std::string_view text, int* root);
 
 // Whether the node is a matrix call ("ldmatrix.x4(...)", "stmatrix_x4(...)").
 bool is_matrix_call(const Node& n);
+
+// The entry called `name` in a list of (name, value) pairs, or end(): the parser's macros and
+// definitions and the evaluator's lets are such lists, short and in the order written.
+template <class Pairs>
+auto find_named(Pairs& pairs, std::string_view name) {
+  return std::find_if(pairs.begin(), pairs.end(),
+                      [name](const auto& p) { return p.first == name; });
+}
 
 }  // namespace banklab::code

@@ -80,7 +80,8 @@ Expected<Scenario> apply_op(Scenario s, std::string_view text) {
 }  // namespace
 
 bool is_scenario_flag(std::string_view name) {
-  return std::ranges::find(kScenarioFlags, name) != std::end(kScenarioFlags);
+  return std::find(std::begin(kScenarioFlags), std::end(kScenarioFlags), name) !=
+         std::end(kScenarioFlags);
 }
 
 Expected<std::uint32_t> parse_lane_mask(std::string_view text) {

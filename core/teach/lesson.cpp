@@ -168,9 +168,8 @@ Expected<std::string> value(std::string_view key, const Scenario& s, const Evalu
   const std::string_view arg = colon == std::string_view::npos ? "" : key.substr(colon + 1);
   const bool takes_arg = name == "measured" || name == "byte" || name == "word" || name == "bank" ||
                          name == "row" || name == "col" || name == "element_bank";
-  const bool known = takes_arg || std::ranges::any_of(kPlaceholders, [&](const Placeholder& p) {
-                       return p.name == name;
-                     });
+  const bool known = takes_arg || std::any_of(std::begin(kPlaceholders), std::end(kPlaceholders),
+                                              [&](const Placeholder& p) { return p.name == name; });
   if (!known) return Error{"unknown placeholder (see docs/lessons.md for the list)"};
   if (takes_arg != (colon != std::string_view::npos))
     return Error{takes_arg ? "needs an argument: {" + std::string(name) + ":...}"
@@ -358,7 +357,7 @@ Expected<LessonStep> parse_step(const toml::table& t, const std::string& file) {
   static constexpr std::string_view kKeys[] = {"title", "args", "text",    "lanes",
                                                "banks", "rows", "elements"};
   for (auto&& [key, node] : t) {
-    if (std::ranges::find(kKeys, key.str()) == std::end(kKeys))
+    if (std::find(std::begin(kKeys), std::end(kKeys), key.str()) == std::end(kKeys))
       return at(file, line_of(node),
                 "unknown key '" + std::string(key.str()) +
                     "' in a step (title, args, text, lanes, banks, rows, "

@@ -31,7 +31,8 @@ std::span<const Measured> measured() {
 }
 
 const Measured* find_measured(std::string_view key) {
-  const auto it = std::ranges::find(kMeasured, key, &Measured::key);
+  const auto it = std::find_if(std::begin(kMeasured), std::end(kMeasured),
+                               [key](const Measured& m) { return m.key == key; });
   return it == std::end(kMeasured) ? nullptr : &*it;
 }
 

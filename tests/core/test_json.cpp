@@ -2,7 +2,10 @@
 // fields the CLI promises, and say the same as the analysis it was written from.
 #include <doctest/doctest.h>
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -82,6 +85,33 @@ TEST_CASE("the writer's numbers: integers whole, reals with their decimals, neve
       .end_array();
   CHECK(out == "[-9007199254740993,141000000000,3.14,2.5,0.1,null,null]");
   CHECK(parsed(out).size() == 7);
+}
+
+// The writer formats floats itself (libc++ 14, the browser build's, lacks to_chars for them):
+// what it writes must be exactly what to_chars writes, for bit patterns of every kind.
+TEST_CASE("a float is written as std::to_chars writes it: the shortest text that reads back") {
+  const auto check = [](float f) {
+    char expected[64];
+    const auto [end, ec] = std::to_chars(expected, expected + sizeof expected, f);
+    std::string out;
+    JsonWriter(out).value(f);
+    CAPTURE(out);
+    CHECK(out == std::string_view(expected, end));
+    return out == std::string_view(expected, end);
+  };
+  for (float f : {0.0f, -0.0f, 1.0f, 100.0f, 1e20f, 1e-5f, 1e-4f, 0.1f, 2.5f, 123456.0f, 1e7f,
+                  16777216.0f, 240823472.0f, std::numeric_limits<float>::max(),
+                  std::numeric_limits<float>::min(), std::numeric_limits<float>::denorm_min()}) {
+    check(f);
+  }
+  // Every exponent, random significands (a fixed seed): stops at the first difference.
+  std::uint32_t bits = 12345;
+  for (int i = 0; i < 100'000; ++i) {
+    bits = bits * 1664525u + 1013904223u;
+    float f = 0;
+    std::memcpy(&f, &bits, sizeof f);
+    if (std::isfinite(f) && !check(f)) break;
+  }
 }
 
 TEST_CASE("a real field with its decimals is followed by a comma like any other field") {

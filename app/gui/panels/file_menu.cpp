@@ -47,7 +47,8 @@ constexpr FileItem kItems[] = {
 };
 
 const FileItem& item(FileAction a) {
-  const FileItem* it = std::ranges::find(kItems, a, &FileItem::action);
+  const FileItem* it = std::find_if(std::begin(kItems), std::end(kItems),
+                                    [a](const FileItem& i) { return i.action == a; });
   assert(it != std::end(kItems) && "every FileAction has its row in kItems");
   return *it;
 }

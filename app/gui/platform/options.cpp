@@ -234,7 +234,8 @@ Expected<Options> parse_options(std::span<const std::string_view> words) {
     if (!find_preset(*name)) return Error{cli::unknown_preset(*name)};
     o.preset = *name;
   }
-  if (std::ranges::any_of(args->given(), [](std::string_view flag) {
+  const std::vector<std::string_view> given = args->given();
+  if (std::any_of(given.begin(), given.end(), [](std::string_view flag) {
         return flag != "preset" && cli::is_scenario_flag(flag);
       })) {
     Expected<Scenario> s = cli::scenario_from_flags(*args);
