@@ -1,4 +1,3 @@
-#version 330 core
 // The tile heat map: each slot coloured by its bank, padding slots striped and grey, and a
 // grid drawn between slots when they are big enough to separate.
 in vec2 v_uv;

@@ -1,4 +1,3 @@
-#version 330 core
 // One rectangle covering the tile; the fragment shader looks up the slot under each pixel.
 uniform vec4 u_rect;  // min.x, min.y, max.x, max.y in display coordinates
 uniform vec2 u_display_pos;

@@ -1,4 +1,3 @@
-#version 330 core
 in vec4 v_colour;
 in vec2 v_local;
 in vec2 v_size;

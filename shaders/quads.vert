@@ -1,4 +1,3 @@
-#version 330 core
 // Instanced rectangles for the bank grid, lane boxes and highlights: one instance per cell,
 // four vertices each (a triangle strip), positions in ImGui display coordinates.
 layout(location = 0) in vec4 a_rect;    // min.x, min.y, max.x, max.y

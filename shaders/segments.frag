@@ -1,4 +1,3 @@
-#version 330 core
 in vec4 v_colour;
 in float v_across;
 in float v_half;

@@ -1,4 +1,3 @@
-#version 330 core
 // Instanced line segments drawn as quads (core-profile GL only promises 1-pixel lines): the
 // four vertices sit at the two ends, pushed half the width (plus a pixel for smoothing) to
 // either side.

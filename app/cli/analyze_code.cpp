@@ -16,41 +16,6 @@ namespace {
 constexpr std::string_view kAllowed[] = {"decl", "expr", "block", "warp",
                                          "let",  "smem", "op",    "json"};
 
-Expected<KernelParams> params_from_flags(const Args& args) {
-  KernelParams p;
-  if (const auto text = args.value("block")) {
-    const Expected<std::array<int, 3>> block = parse_block(*text);
-    if (!block) return Error{block.error()};
-    p.block = *block;
-  }
-  if (const auto text = args.value("warp"); text && *text == "all") {
-    p.warp = kAllWarps;
-  } else {
-    const Expected<std::int64_t> warp = args.integer("warp", 0, 0, 31);
-    if (!warp) return Error{warp.error() + " (or all)"};
-    p.warp = static_cast<int>(*warp);
-  }
-  if (const auto text = args.value("let")) {
-    auto lets = parse_lets(*text);
-    if (!lets) return Error{lets.error()};
-    p.lets = std::move(*lets);
-  }
-  const Expected<std::int64_t> smem =
-      args.integer("smem", kSharedMemoryBytes, 1, kSharedMemoryBytes);
-  if (!smem) return Error{smem.error()};
-  p.extern_bytes = *smem;
-  if (const auto text = args.value("op")) {
-    const auto op = parse_op(*text);
-    if (!op)
-      return Error{
-          "--op expects ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or "
-          "stmatrix.x4, got " +
-          quote(*text)};
-    p.op = op;
-  }
-  return p;
-}
-
 // Stderr: "banklab: --expr:1:19: error: ..." and the line with a caret; with --json also the
 // error object on stdout, as analyze does for every bad input.
 int reject(const Args& args, std::string_view message, std::string_view display) {
@@ -85,10 +50,6 @@ void append_code_table(std::string& out, const KernelCode& code) {
 
 }  // namespace
 
-bool has_code_flags(const Args& args) {
-  return args.has("decl") || args.has("expr");
-}
-
 int run_analyze_code(const Args& args) {
   for (std::string_view flag : args.given()) {
     if (std::ranges::find(kAllowed, flag) == std::end(kAllowed)) {
@@ -102,7 +63,7 @@ int run_analyze_code(const Args& args) {
         "the code form needs both --decl (the __shared__ declaration) and --expr "
         "(the access)");
   }
-  const Expected<KernelParams> params = params_from_flags(args);
+  const Expected<KernelParams> params = code_params_from_flags(args);
   if (!params) return reject(args, params.error(), "");
   const CodeSource sources[] = {{"--decl", std::string(*args.value("decl"))},
                                 {"--expr", std::string(*args.value("expr"))}};

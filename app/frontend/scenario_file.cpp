@@ -27,11 +27,10 @@ std::string_view trim(std::string_view text) {
 
 }  // namespace
 
-std::string scenario_file_text(const Scenario& s) {
-  std::string out = "# BankLab scenario: " + describe(s) + "\n";
-  out += "# Open it with: banklab analyze --scenario FILE  or  banklab-gui --scenario FILE\n";
+std::vector<std::pair<std::string, std::string>> scenario_fields(const Scenario& s) {
+  std::vector<std::pair<std::string, std::string>> fields;
   const auto line = [&](std::string_view key, const std::string& value) {
-    out += std::string(key) + " = " + value + "\n";
+    fields.emplace_back(key, value);
   };
   if (s.pattern == AccessPattern::custom) {
     line("op", std::string(op_name(s.op)));
@@ -54,6 +53,13 @@ std::string scenario_file_text(const Scenario& s) {
     if (s.width != 0) line("width", std::to_string(s.width));
   }
   line("lanes", lane_mask_hex(s.lane_mask));
+  return fields;
+}
+
+std::string scenario_file_text(const Scenario& s) {
+  std::string out = "# BankLab scenario: " + describe(s) + "\n";
+  out += "# Open it with: banklab analyze --scenario FILE  or  banklab-gui --scenario FILE\n";
+  for (const auto& [key, value] : scenario_fields(s)) out += key + " = " + value + "\n";
   return out;
 }
 

@@ -20,6 +20,7 @@
 // kMaxScenarioFileBytes long; they are written whole or not at all (a temporary file, renamed).
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/base/expected.hpp"
@@ -29,9 +30,13 @@ namespace banklab::cli {
 
 inline constexpr std::size_t kMaxScenarioFileBytes = 64 * 1024;
 
-// The file's text. Reading it back gives the same Scenario (operator==), with one exception: a
+// The scenario as scenario flags (names without dashes) and their values, in the order a file
+// lists them. Reading them back gives the same Scenario (operator==), with one exception: a
 // custom scenario keeps only what its analysis uses (op, width, offsets, lanes; a width of 0
 // is written as the 4 bytes it means), not the tile it was drawn over.
+std::vector<std::pair<std::string, std::string>> scenario_fields(const Scenario& s);
+
+// The file's text: scenario_fields() as "key = value" lines under a comment.
 std::string scenario_file_text(const Scenario& s);
 
 // A file's lines as flags, in file order, every key known and given once.

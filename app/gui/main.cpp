@@ -31,8 +31,9 @@
 #include "app/gui/platform/imgui_ini.hpp"
 #include "app/gui/platform/offscreen.hpp"
 #include "app/gui/platform/options.hpp"
-#include "app/gui/render/fonts.hpp"
+#include "app/gui/platform/startup.hpp"
 #include "app/gui/render/gl_renderer.hpp"
+#include "app/gui/render/gpu_timer.hpp"
 #include "app/gui/state/app_state.hpp"
 #include "app/gui/state/gpu_state.hpp"
 #include "app/gui/state/settings.hpp"
@@ -89,41 +90,6 @@ std::string_view heaviest_preset() {
   return best ? best->name : banklab::kDefaultPreset;
 }
 
-// What the fonts and style were last built for; rebuilt when DPI, zoom or theme change.
-struct Appearance {
-  float scale = 0.0f;
-  banklab::gui::Theme theme = banklab::gui::Theme::dark;
-};
-
-bool update_appearance(AppState& state, Appearance& applied, float content_scale) {
-  float scale = content_scale * state.user.settings.zoom;
-  bool fonts = scale != applied.scale;
-  if (!fonts && state.user.settings.theme == applied.theme) return false;
-  if (fonts) {
-    banklab::gui::FontSet set = banklab::gui::load_fonts(*ImGui::GetIO().Fonts, scale);
-    state.res.mono_font = set.mono;
-    state.res.small_font = set.small;
-    state.res.label_fonts = set.labels;
-  }
-  banklab::gui::apply_style(ImGui::GetStyle(), state.user.settings.theme, scale);
-  applied = Appearance{scale, state.user.settings.theme};
-  return fonts;
-}
-
-// The glyphs are rasterised at the exact pixel size and drawn at whole-pixel positions, so
-// bilinear filtering of the font texture buys nothing, and under llvmpipe it is the largest
-// per-pixel cost of a frame (every ImGui primitive samples that texture). Runs whenever the
-// backend has made a new font texture.
-void nearest_font_filtering(const ImGuiIO& io, GLuint& done) {
-  auto texture = static_cast<GLuint>(reinterpret_cast<std::intptr_t>(io.Fonts->TexID));
-  if (texture == 0 || texture == done) return;
-  glBindTexture(GL_TEXTURE_2D, texture);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glBindTexture(GL_TEXTURE_2D, 0);
-  done = texture;
-}
-
 // The window, its GL context and what is drawn with it.
 struct Gui {
   GLFWwindow* window = nullptr;
@@ -133,7 +99,7 @@ struct Gui {
   banklab::gui::OffscreenTarget target;
   banklab::gui::GpuTimer gpu_timer;  // --bench-frames: the GPU time of each frame
   bool timed = false;
-  Appearance applied;
+  banklab::gui::Appearance applied;
   GLuint filtered_font_texture = 0;
   float content_scale = 1.0f;
   std::filesystem::path ini_path;  // imgui.ini, loaded and saved by us (imgui_ini.hpp); empty: none
@@ -146,57 +112,15 @@ banklab::gui::WindowSize window_size(const banklab::gui::Options& opt, bool batc
                                  : banklab::gui::kDefaultWindowSize);
 }
 
-// The state the options ask for, over the saved settings (not read in batch runs).
-void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch,
-                   const std::optional<std::filesystem::path>& config, std::string_view preset) {
-  namespace gui = banklab::gui;
-  if (config) {
-    gui::ParsedSettings loaded = gui::load_settings(*config / gui::kSettingsFileName);
-    for (const std::string& w : loaded.warnings)
-      std::fprintf(stderr, "banklab-gui: %s\n", w.c_str());
-    state.user.settings = loaded.settings;
-  }
-  if (opt.theme) state.user.settings.theme = *opt.theme;
-  if (opt.scheme) state.user.settings.scheme = *opt.scheme;
-  if (opt.tile_view) state.user.settings.tile_view = *opt.tile_view;
-  state.user.stage.compare = opt.compare;
-  state.user.stage.presenting = opt.present;
-  gui::WindowSize size = window_size(opt, batch);
-  if (opt.zoom) {
-    state.user.settings.zoom = *opt.zoom;
-  } else if (opt.screenshot || opt.export_dir) {
-    // Xvfb reports no DPI: scale text with the picture so a 4K screenshot reads like 1080p.
-    float fit = std::min(static_cast<float>(size.width) / 1920.0f,
-                         static_cast<float>(size.height) / 1080.0f);
-    state.user.settings.zoom = std::clamp(fit, 1.0f, gui::kMaxZoom);
-  }
-  if (preset.empty()) {
-    preset = !state.user.settings.preset.empty() ? std::string_view(state.user.settings.preset)
-                                                 : banklab::kDefaultPreset;
-  }
-  gui::load_preset(state, std::string(preset));
-  if (opt.scenario) {  // the scenario flags, on top of the preset
-    state.user.scenario = *opt.scenario;
-    state.user.custom_text = gui::offsets_text(state.user.scenario.custom_offsets);
-  }
-  if (opt.code) {  // the code box's text: valid code replaces the scenario, an error shows in it
-    gui::set_code(state, *opt.code);
-  }
-  if (opt.clock) {
-    gui::refresh(state);
-    gui::step_by(state, *opt.clock - state.user.step.served);
-  }
-  state.user.views.gpu = opt.gpu || opt.gpu_results.has_value();
-  if (opt.solve) {
-    state.user.views.solve = true;
-    state.user.solve.chosen = *opt.solve;
-    gui::run_solve(state.user.solve, state.user.scenario.tile);
-  }
-  if (opt.drill) {
-    state.user.views.drill = true;
-    gui::start_drill(state, *opt.drill, opt.drill_seed.value_or(gui::fresh_drill_seed()));
-    if (opt.drill_answer) gui::submit_drill_answer(state, *opt.drill_answer);
-  }
+// The settings saved by the last run, with what was wrong in them said on stderr; none in batch
+// runs, which must not depend on them.
+std::optional<banklab::gui::Settings> saved_settings(
+    const std::optional<std::filesystem::path>& config) {
+  if (!config) return std::nullopt;
+  banklab::gui::ParsedSettings loaded =
+      banklab::gui::load_settings(*config / banklab::gui::kSettingsFileName);
+  for (const std::string& w : loaded.warnings) std::fprintf(stderr, "banklab-gui: %s\n", w.c_str());
+  return loaded.settings;
 }
 
 // GLFW and a GL 3.3 core context. No display is a state to explain, not a crash.
@@ -250,7 +174,7 @@ void init_drawing(Gui& g, AppState& state, const std::optional<std::filesystem::
     if (!warning.empty()) std::fprintf(stderr, "banklab-gui: %s\n", warning.c_str());
   }
   ImGui_ImplGlfw_InitForOpenGL(g.window, true);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
+  ImGui_ImplOpenGL3_Init(std::string(banklab::gui::kGlslVersion).c_str());
 
   state.res.renderer_errors = g.renderer.init(state.frame.draw);
   for (const std::string& e : state.res.renderer_errors) {
@@ -264,7 +188,7 @@ void init_drawing(Gui& g, AppState& state, const std::optional<std::filesystem::
   }
   if (g.timed) g.gpu_timer.init();
   if (!g.offscreen) glfwGetWindowContentScale(g.window, &g.content_scale, nullptr);
-  update_appearance(state, g.applied, g.content_scale);
+  gui::update_appearance(state, g.applied, g.content_scale);
 }
 
 // One frame: ImGui's new frame, the app, ImGui's render, our GL programs and ImGui's draw data
@@ -275,11 +199,11 @@ void render_frame(Gui& g, AppState& state) {
   ImGui_ImplOpenGL3_NewFrame();
   // Re-read every frame: the window may have moved to a monitor with another DPI.
   if (!g.offscreen) glfwGetWindowContentScale(g.window, &g.content_scale, nullptr);
-  if (update_appearance(state, g.applied, g.content_scale)) {
+  if (gui::update_appearance(state, g.applied, g.content_scale)) {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }
-  nearest_font_filtering(io, g.filtered_font_texture);
+  gui::nearest_font_filtering(io, g.filtered_font_texture);
   if (g.offscreen) {
     gui::offscreen_frame(state, g.renderer, g.target);
   } else {
@@ -484,22 +408,15 @@ int run(int argc, char** argv) {
   std::optional<std::filesystem::path> config =
       batch ? std::nullopt : gui::config_dir_from_environment();
   AppState state;
-  apply_options(state, opt, batch, config,
-                !opt.preset.empty() ? std::string_view(opt.preset)
-                : bench             ? heaviest_preset()
-                                    : std::string_view());
-  if (opt.gpu_results) {  // a recording that cannot be shown is the user's to fix: exit 2
-    if (const std::string why = gui::open_recording(*state.gpu, *opt.gpu_results); !why.empty()) {
-      std::fprintf(stderr, "banklab-gui: --gpu-results: %s\n", why.c_str());
-      return 2;
-    }
-  }
-  if (!opt.lesson.empty()) {  // a lesson's step sets the scenario, over the preset
-    std::string problem = gui::open_lesson(state, opt.lesson, opt.step);
-    if (!problem.empty()) {
-      std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
-      return 2;
-    }
+  gui::apply_options(state, opt, saved_settings(config), window_size(opt, batch),
+                     !opt.preset.empty() ? std::string_view(opt.preset)
+                     : bench             ? heaviest_preset()
+                                         : std::string_view());
+  // A recording that cannot be shown, or a lesson or step that does not exist, is the user's to
+  // fix: exit 2. A lesson's step sets the scenario, over the preset.
+  if (const std::string problem = gui::open_named(state, opt); !problem.empty()) {
+    std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
+    return 2;
   }
   Gui g;
   g.size = window_size(opt, batch);

@@ -78,7 +78,7 @@ struct Panel {
 
 const Panel kPanels[] = {
     {"Lesson", "Lesson", &Views::presets, &PanelLayout::presets_pos, &PanelLayout::presets_size, 0,
-     false, [](AppState& s, Interaction&) { draw_presets(s); }},
+     false, [](AppState& s, Interaction& io) { draw_presets(s, io); }},
     {"Controls", "Controls", &Views::controls, &PanelLayout::controls_pos,
      &PanelLayout::controls_size, 0, false, draw_controls},
     {"Bank view: 32 banks x one row per wavefront", "Bank view", &Views::banks,
@@ -127,8 +127,17 @@ float menu_bar(AppState& s) {
   height = ImGui::GetWindowSize().y;
   if (ImGui::BeginMenu("File")) {
     file_menu(s);
-    ImGui::Separator();
-    if (ImGui::MenuItem("Quit")) s.quit_requested = true;
+    if (s.platform.quits) {
+      ImGui::Separator();
+      if (ImGui::MenuItem("Quit")) s.quit_requested = true;
+    }
+    ImGui::EndMenu();
+  }
+  if (s.platform.links && ImGui::BeginMenu("Edit")) {
+    if (ImGui::MenuItem("Copy link")) s.copy_link_requested = true;
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("The page's address, which reopens what is on screen");
+    }
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Lesson")) {

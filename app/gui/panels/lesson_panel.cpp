@@ -56,7 +56,7 @@ void draw_lesson_chooser(AppState& s) {
   ImGui::Separator();
 }
 
-void draw_lesson_step(AppState& s) {
+void draw_lesson_step(AppState& s, Interaction& io) {
   const Lesson& l = *s.lesson.lesson;
   const int n = static_cast<int>(l.steps.size());
   const int i = s.lesson.step;
@@ -71,6 +71,7 @@ void draw_lesson_step(AppState& s) {
   ImGui::SameLine();
   ImGui::BeginDisabled(i + 1 == n);
   if (ImGui::Button("Next >")) step_lesson(s, 1);
+  io.geometry.lesson_next = ButtonRect{ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (ImGui::Button("Explore from here")) {

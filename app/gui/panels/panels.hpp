@@ -18,7 +18,7 @@ namespace banklab::gui {
 
 void draw_app(AppState& s);  // app_window.cpp: refresh, shortcuts, menu bar, layout, all panels
 
-void draw_presets(AppState& s);                    // presets_panel.cpp
+void draw_presets(AppState& s, Interaction& io);   // presets_panel.cpp
 void draw_controls(AppState& s, Interaction& io);  // controls_panel.cpp
 void draw_step_bar(AppState& s);                   // step_bar.cpp (inside the bank view)
 void draw_help(AppState& s);                       // help_panel.cpp

@@ -6,9 +6,9 @@
 
 namespace banklab::gui {
 
-void draw_presets(AppState& s) {
+void draw_presets(AppState& s, Interaction& io) {
   if (in_lesson(s)) {  // a guided lesson takes the panel until the user leaves it
-    draw_lesson_step(s);
+    draw_lesson_step(s, io);
     return;
   }
   draw_lesson_chooser(s);

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <sstream>
 
+#include "app/frontend/code_flags.hpp"
 #include "app/frontend/scenario_flags.hpp"
 #include "core/model/hardware.hpp"
 #include "core/model/presets.hpp"
@@ -89,6 +90,9 @@ constexpr cli::FlagSpec kGuiFlags[] = {
     {"export-dir", "DIR", "with --lesson: write every step as NAME-NN.png and NAME.md, exit"},
 };
 
+// The scenario flags and the code form, as `banklab analyze` takes them.
+constexpr cli::FlagGroup kGuiGroups[] = {cli::kScenarioGroup, cli::kOffsetsGroup, cli::kCodeGroup};
+
 const cli::CommandSyntax& gui_syntax() {
   static const std::string footer =
       "With no display (a server, ssh, CI), take a screenshot under a virtual X server:\n"
@@ -106,7 +110,7 @@ const cli::CommandSyntax& gui_syntax() {
   static const cli::CommandSyntax syntax{
       .flags = kGuiFlags,
       .program = "banklab-gui",
-      .groups = cli::kScenarioGroups,
+      .groups = kGuiGroups,
       .usage =
           "usage: banklab-gui [--preset NAME] [scenario flags] [--theme dark|light] [--zoom Z]\n"
           "                   [--size WxH]\n"
@@ -217,6 +221,35 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
   return read_drill_flags(args, o);
 }
 
+// --decl and --expr, the Code window's text as two flags, and --block, --warp, --let and --smem,
+// what any code is evaluated for. The code gives the array and the access, so the scenario flags
+// do not go with it (as in banklab analyze).
+Expected<bool> read_code_flags(const cli::Args& args, Options& o) {
+  if (cli::has_code_flags(args)) {
+    if (!args.has("decl") || !args.has("expr")) {
+      return Error{"--decl (the __shared__ declaration) and --expr (the access) go together"};
+    }
+    if (o.code) return Error{"--code is --decl and --expr in one text: give one form"};
+    for (std::string_view flag : args.given()) {
+      if (cli::is_scenario_flag(flag)) {
+        return Error{"--" + std::string(flag) +
+                     " cannot be combined with --decl/--expr: the code gives the array and the "
+                     "access"};
+      }
+    }
+    o.code = std::string(*args.value("decl")) + "\n" + std::string(*args.value("expr"));
+  }
+  const bool launch = args.has("block") || args.has("warp") || args.has("let") || args.has("smem");
+  if (!launch) return true;
+  if (!o.code) return Error{"--block, --warp, --let and --smem go with --code or --decl/--expr"};
+  if (args.has("op")) return Error{"--op does not go with code: the code's '=' says ld or st"};
+  const Expected<KernelParams> params = cli::code_params_from_flags(args);
+  if (!params) return Error{params.error()};
+  o.launch = CodeLaunch{params->block, params->warp, std::string(args.value("let").value_or("")),
+                        params->extern_bytes};
+  return true;
+}
+
 }  // namespace
 
 Expected<Options> parse_options(std::span<const std::string_view> words) {
@@ -228,6 +261,7 @@ Expected<Options> parse_options(std::span<const std::string_view> words) {
   if (const Expected<bool> window = read_window_flags(*args, o); !window) {
     return Error{window.error()};
   }
+  if (const Expected<bool> code = read_code_flags(*args, o); !code) return Error{code.error()};
   // The scenario flags: --preset alone opens that lesson; any other scenario flag opens the
   // scenario they describe (on top of the --preset, when one is given).
   if (const auto name = args->value("preset")) {
@@ -249,6 +283,21 @@ Expected<Options> parse_options(std::span<const std::string_view> words) {
     return Error{"--screenshot and --bench-frames are separate runs; give one of them"};
   }
   return o;
+}
+
+const cli::FlagSpec* find_option(std::string_view name) {
+  const cli::CommandSyntax& syntax = gui_syntax();
+  const auto named = [name](const cli::FlagSpec& f) { return f.name == name; };
+  if (const auto it = std::find_if(syntax.flags.begin(), syntax.flags.end(), named);
+      it != syntax.flags.end()) {
+    return &*it;
+  }
+  for (const cli::FlagGroup& g : syntax.groups) {
+    if (const auto it = std::find_if(g.flags.begin(), g.flags.end(), named); it != g.flags.end()) {
+      return &*it;
+    }
+  }
+  return nullptr;
 }
 
 std::string usage() {

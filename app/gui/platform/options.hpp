@@ -1,6 +1,8 @@
 #pragma once
 // The command line of banklab-gui. Parsing is pure (no window, no ImGui) so the tests can
 // check every rule; main() turns an error into exit status 2.
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "app/figures/figure.hpp"
+#include "app/frontend/args.hpp"
 #include "app/gui/render/palette.hpp"
 #include "app/gui/state/settings.hpp"
 #include "app/gui/state/solve_state.hpp"
@@ -29,10 +32,20 @@ inline constexpr WindowSize kMinWindowSize{320, 240};
 inline constexpr WindowSize kMaxWindowSize{7680, 4320};
 inline constexpr int kMaxBenchFrames = 100000;
 
+// --block, --warp, --let and --smem: what the Code window evaluates its code for, as
+// `banklab analyze`'s code form takes them.
+struct CodeLaunch {
+  std::array<int, 3> block = {};
+  int warp = 0;
+  std::string lets;  // --let's text, "j=0,k=8", as the Code window's names field shows it
+  std::int64_t extern_bytes = 0;
+};
+
 struct Options {
   std::string preset;                     // empty: the last one used, else the default lesson
   std::optional<Scenario> scenario;       // the scenario flags beyond --preset (args.hpp)
-  std::optional<std::string> code;        // --code: the code box's text, evaluated at start
+  std::optional<std::string> code;        // --code, or --decl and --expr: the code box's text
+  std::optional<CodeLaunch> launch;       // with code: what it is evaluated for
   std::optional<std::string> screenshot;  // PNG path: render, save, exit
   std::optional<std::string> geometry;    // with --screenshot: the views' cell rectangles
   std::optional<WindowSize> size;         // framebuffer size in pixels
@@ -61,6 +74,8 @@ struct Options {
 // and what it accepts.
 Expected<Options> parse_options(std::span<const std::string_view> args);
 Expected<WindowSize> parse_window_size(std::string_view text);
+// The flag `name` (without dashes) as banklab-gui declares it; nullptr when there is none.
+const cli::FlagSpec* find_option(std::string_view name);
 
 std::string usage();
 

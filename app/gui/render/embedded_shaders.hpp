@@ -1,5 +1,6 @@
 #pragma once
-// The GLSL programs of shaders/, compiled into the binary (see embed_shaders.cmake).
+// The GLSL programs of shaders/, compiled into the binary (see embed_shaders.cmake). The files
+// have no #version line: build_program() puts this build's first (gl.hpp's kGlslPrelude).
 #include <span>
 #include <string_view>
 

@@ -91,9 +91,15 @@ Expected<GLuint> build_program(std::string_view vertex_name, std::string_view fr
     return Error{"no embedded shader named " +
                  std::string(vs_source ? fragment_name : vertex_name)};
   }
-  Expected<GLuint> vs = compile_shader(GL_VERTEX_SHADER, vertex_name, vs_source->source);
+  // The sources carry no #version line: this build's GL version comes first (gl.hpp).
+  const auto with_prelude = [](std::string_view source) {
+    return std::string(kGlslPrelude) + std::string(source);
+  };
+  Expected<GLuint> vs =
+      compile_shader(GL_VERTEX_SHADER, vertex_name, with_prelude(vs_source->source));
   if (!vs) return vs;
-  Expected<GLuint> fs = compile_shader(GL_FRAGMENT_SHADER, fragment_name, fs_source->source);
+  Expected<GLuint> fs =
+      compile_shader(GL_FRAGMENT_SHADER, fragment_name, with_prelude(fs_source->source));
   if (!fs) {
     glDeleteShader(*vs);
     return fs;

@@ -35,28 +35,4 @@ class OffscreenTarget {
 std::string write_png(const std::string& path, int width, int height,
                       const std::vector<unsigned char>& rgba);
 
-// GPU time per frame from GL_TIME_ELAPSED queries, kept in a small ring so that reading a
-// result never waits for a frame still in flight.
-class GpuTimer {
- public:
-  GpuTimer() = default;
-  GpuTimer(const GpuTimer&) = delete;
-  GpuTimer& operator=(const GpuTimer&) = delete;
-  ~GpuTimer();
-
-  void init();
-  void begin();
-  void end();
-  // Waits for the outstanding queries and returns every frame's GPU time in milliseconds.
-  std::vector<double> finish();
-
- private:
-  void collect(int slot);
-  static constexpr int kRing = 4;
-  GLuint queries_[kRing] = {};
-  bool pending_[kRing] = {};
-  int next_ = 0;
-  std::vector<double> ms_;
-};
-
 }  // namespace banklab::gui

@@ -116,6 +116,14 @@ struct FrameOutput {
   DrawQueue draw;
 };
 
+// What the program around the app offers, set by its main(): banklab-gui's window can quit; the
+// browser edition's page cannot (its tab is the user's to close) but has an address that
+// reopens what is on screen (app/gui/platform/link.hpp).
+struct Platform {
+  bool quits = true;   // File > Quit
+  bool links = false;  // Edit > Copy link
+};
+
 struct Resources {
   ImFont* mono_font = nullptr;               // formulas and tables; nullptr: ImGui's default font
   ImFont* small_font = nullptr;              // labels in narrow cells; nullptr: the current font
@@ -137,6 +145,7 @@ struct AppState {
   std::vector<Derived> compared;  // user.stage.compare's, derived when it changes
   FrameOutput frame;
   Resources res;
+  Platform platform;
   std::unique_ptr<GpuPanel> gpu;  // the GPU window: its runs, measurement and worker thread
   DrillPanel drill;               // the Drill window: its session and the answer being typed
 
@@ -147,6 +156,7 @@ struct AppState {
   int hovered_lane = -1;      // the lane under the mouse last frame, highlighted everywhere
   bool reset_layout = false;  // View > Reset layout: default positions again this frame
   bool quit_requested = false;
+  bool copy_link_requested = false;  // Edit > Copy link, done by the platform after the frame
 };
 
 // Re-evaluates when the scenario changed since the last call; true when it did.

@@ -14,6 +14,7 @@ bool apply_code(AppState& s) {
   KernelParams params;
   params.block = c.block;
   params.warp = c.warp;
+  params.extern_bytes = c.extern_bytes;
   params.let_hint = "give it a value under names, NAME=VALUE";
   if (c.lets.find_first_not_of(" \t") != std::string::npos) {
     auto lets = parse_lets(c.lets);

@@ -1,7 +1,6 @@
 #include "app/gui/state/gpu_worker.hpp"
 
 #include <algorithm>
-#include <cassert>
 
 namespace banklab::gui {
 
@@ -30,24 +29,6 @@ std::string_view job_title(const GpuJob& job) {
     std::string_view operator()(const MeasureJob&) const { return "Measure on GPU"; }
   };
   return std::visit(Title{}, job);
-}
-
-GpuWorker::GpuWorker(GpuBackend backend) : backend_(std::move(backend)) {
-  assert(backend_.query_device && backend_.measure_support && backend_.variants &&
-         backend_.run_suite && backend_.run_patterns && backend_.measure &&
-         "every backend entry point must be set");
-  thread_ = std::thread([this] { loop(); });
-}
-
-GpuWorker::~GpuWorker() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-    pending_.reset();
-  }
-  cancel_ = true;
-  wake_.notify_one();
-  thread_.join();
 }
 
 bool GpuWorker::submit(GpuJob job) {
@@ -82,24 +63,17 @@ JobProgress GpuWorker::progress() const {
   return progress_;
 }
 
-std::vector<GpuResult> GpuWorker::drain() {
-  return results_.take_all();
-}
-
-void GpuWorker::loop() {
-  for (;;) {
-    GpuJob job;
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || pending_.has_value(); });
-      if (stopping_) return;
-      job = std::move(*pending_);
-      pending_.reset();
-    }
-    std::visit([this](const auto& j) { execute(j); }, job);
+void GpuWorker::run_pending() {
+  GpuJob job;
+  {
     std::lock_guard lock(mutex_);
-    busy_ = false;
+    if (!pending_) return;
+    job = std::move(*pending_);
+    pending_.reset();
   }
+  std::visit([this](const auto& j) { execute(j); }, job);
+  std::lock_guard lock(mutex_);
+  busy_ = false;
 }
 
 void GpuWorker::enter_stage(int index, int count, std::string stage) {

@@ -7,6 +7,10 @@
 //   cancel()     ----- atomic flag ----> the backend checks it between launches
 //   drain()      <---- result queue ---- post(result) as each part of the job finishes
 //
+// On the desktop the worker is a thread (gpu_worker_thread.cpp); the browser edition has no
+// threads and runs a submitted job inside the next drain() (app/web/gpu_worker_inline.cpp), the
+// same code below either way.
+//
 // One job at a time: there is one GPU, and two timed runs sharing it would time each other.
 // Results travel as values, never as callbacks into the panel, so the queue holds no pointer
 // into UI state and the panel may move. The destructor raises cancel and joins the thread.
@@ -143,7 +147,8 @@ class GpuWorker {
   std::vector<GpuResult> drain();
 
  private:
-  void loop();
+  void loop();         // the worker thread: waits for a job, runs it, until stopping_
+  void run_pending();  // takes the pending job, if any, runs it and clears busy_
   void execute(const DeviceJob& job);
   void execute(const RunJob& job);
   void execute(const MeasureJob& job);

@@ -12,6 +12,7 @@
 namespace banklab::gui {
 
 struct AppState;
+struct Interaction;  // views.hpp
 
 struct LessonMode {
   std::optional<Lesson> lesson;  // none: free exploration
@@ -33,6 +34,6 @@ void leave_lesson(AppState& s);
 // The Lesson panel's parts (lesson_panel.cpp): the lessons to open, or the current step with its
 // text, progress and navigation.
 void draw_lesson_chooser(AppState& s);
-void draw_lesson_step(AppState& s);
+void draw_lesson_step(AppState& s, Interaction& io);  // io: where its Next button is
 
 }  // namespace banklab::gui

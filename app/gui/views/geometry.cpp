@@ -137,6 +137,15 @@ std::string geometry_json(const FrameGeometry& g, float scale) {
       w.null();
     }
   }
+  w.key("lesson_next");
+  if (g.lesson_next) {
+    write_box(w,
+              figures::Box{g.lesson_next->min.x, g.lesson_next->min.y, g.lesson_next->max.x,
+                           g.lesson_next->max.y},
+              scale);
+  } else {
+    w.null();
+  }
   w.key("labels");
   write_labels(w, g.labels, scale);
   w.end_object();

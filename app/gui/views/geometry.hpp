@@ -79,6 +79,7 @@ struct FrameGeometry {
   std::optional<TileGeometry> tile;           // the picture shown; side by side, the logical one
   std::optional<TileGeometry> physical_tile;  // side by side: the physical picture, right of it
   std::optional<SolveGeometry> solve;         // nullopt: the Solve window is closed
+  std::optional<ButtonRect> lesson_next;      // the Lesson panel's Next button, in a lesson
   std::vector<figures::Label> labels;         // every label the views drew, with the cell it names
 };
 

@@ -1,0 +1,99 @@
+#include "app/gui/platform/startup.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "app/gui/render/fonts.hpp"
+#include "app/gui/state/gpu_state.hpp"
+#include "core/model/presets.hpp"
+
+namespace banklab::gui {
+
+void apply_options(AppState& state, const Options& opt, const std::optional<Settings>& saved,
+                   WindowSize size, std::string_view preset) {
+  if (saved) state.user.settings = *saved;
+  if (opt.theme) state.user.settings.theme = *opt.theme;
+  if (opt.scheme) state.user.settings.scheme = *opt.scheme;
+  if (opt.tile_view) state.user.settings.tile_view = *opt.tile_view;
+  state.user.stage.compare = opt.compare;
+  state.user.stage.presenting = opt.present;
+  if (opt.zoom) {
+    state.user.settings.zoom = *opt.zoom;
+  } else if (opt.screenshot || opt.export_dir) {
+    // Xvfb reports no DPI: scale text with the picture so a 4K screenshot reads like 1080p.
+    float fit = std::min(static_cast<float>(size.width) / 1920.0f,
+                         static_cast<float>(size.height) / 1080.0f);
+    state.user.settings.zoom = std::clamp(fit, 1.0f, kMaxZoom);
+  }
+  if (preset.empty()) {
+    preset = !state.user.settings.preset.empty() ? std::string_view(state.user.settings.preset)
+                                                 : kDefaultPreset;
+  }
+  load_preset(state, std::string(preset));
+  if (opt.scenario) {  // the scenario flags, on top of the preset
+    state.user.scenario = *opt.scenario;
+    state.user.custom_text = offsets_text(state.user.scenario.custom_offsets);
+  }
+  if (opt.code) {  // the code box's text: valid code replaces the scenario, an error shows in it
+    if (opt.launch) {
+      CodeBox& box = state.user.code;
+      box.block = opt.launch->block;
+      box.warp = opt.launch->warp;
+      box.lets = opt.launch->lets;
+      box.extern_bytes = opt.launch->extern_bytes;
+    }
+    set_code(state, *opt.code);
+  }
+  if (opt.clock) {
+    refresh(state);
+    step_by(state, *opt.clock - state.user.step.served);
+  }
+  state.user.views.gpu = opt.gpu || opt.gpu_results.has_value();
+  if (opt.solve) {
+    state.user.views.solve = true;
+    state.user.solve.chosen = *opt.solve;
+    run_solve(state.user.solve, state.user.scenario.tile);
+  }
+  if (opt.drill) {
+    state.user.views.drill = true;
+    start_drill(state, *opt.drill, opt.drill_seed.value_or(fresh_drill_seed()));
+    if (opt.drill_answer) submit_drill_answer(state, *opt.drill_answer);
+  }
+}
+
+std::string open_named(AppState& state, const Options& opt) {
+  if (opt.gpu_results) {
+    if (const std::string why = open_recording(*state.gpu, *opt.gpu_results); !why.empty()) {
+      return "--gpu-results: " + why;
+    }
+  }
+  if (!opt.lesson.empty()) return open_lesson(state, opt.lesson, opt.step);
+  return "";
+}
+
+bool update_appearance(AppState& state, Appearance& applied, float content_scale) {
+  float scale = content_scale * state.user.settings.zoom;
+  bool fonts = scale != applied.scale;
+  if (!fonts && state.user.settings.theme == applied.theme) return false;
+  if (fonts) {
+    FontSet set = load_fonts(*ImGui::GetIO().Fonts, scale);
+    state.res.mono_font = set.mono;
+    state.res.small_font = set.small;
+    state.res.label_fonts = set.labels;
+  }
+  apply_style(ImGui::GetStyle(), state.user.settings.theme, scale);
+  applied = Appearance{scale, state.user.settings.theme};
+  return fonts;
+}
+
+void nearest_font_filtering(const ImGuiIO& io, GLuint& done) {
+  auto texture = static_cast<GLuint>(reinterpret_cast<std::intptr_t>(io.Fonts->TexID));
+  if (texture == 0 || texture == done) return;
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture(GL_TEXTURE_2D, 0);
+  done = texture;
+}
+
+}  // namespace banklab::gui

@@ -1,0 +1,43 @@
+// Where the GPU worker's jobs run on the desktop: one thread of their own, started with the
+// worker and joined when it goes (gpu_worker.hpp). The browser edition has no threads and runs
+// them in drain() instead (app/web/gpu_worker_inline.cpp).
+#include <cassert>
+
+#include "app/gui/state/gpu_worker.hpp"
+
+namespace banklab::gui {
+
+GpuWorker::GpuWorker(GpuBackend backend) : backend_(std::move(backend)) {
+  assert(backend_.query_device && backend_.measure_support && backend_.variants &&
+         backend_.run_suite && backend_.run_patterns && backend_.measure &&
+         "every backend entry point must be set");
+  thread_ = std::thread([this] { loop(); });
+}
+
+GpuWorker::~GpuWorker() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    pending_.reset();
+  }
+  cancel_ = true;
+  wake_.notify_one();
+  thread_.join();
+}
+
+std::vector<GpuResult> GpuWorker::drain() {
+  return results_.take_all();
+}
+
+void GpuWorker::loop() {
+  for (;;) {
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || pending_.has_value(); });
+      if (stopping_) return;
+    }
+    run_pending();
+  }
+}
+
+}  // namespace banklab::gui
