@@ -21,6 +21,12 @@ BANKLAB_PACKAGES_BUILD="g++ cmake ninja-build pkg-config libcli11-dev libtomlplu
   help2man"
 BANKLAB_PACKAGES_GUI="libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core"
 BANKLAB_PACKAGES_TEST="doctest-dev xvfb xauth clang clang-format libclang-rt-14-dev dpkg-dev"
+# The browser edition (scripts/web.sh): emscripten, the header-only libraries and fonts it
+# compiles in, dpkg-dev to unpack ImGui's source package, python3 to serve the page; and for its
+# test (tests/web), Debian's Chromium (node and npm come with it where they are missing).
+BANKLAB_PACKAGES_WEB="emscripten cmake ninja-build libcli11-dev libtomlplusplus-dev
+  nlohmann-json3-dev libstb-dev fonts-dejavu-core dpkg-dev python3"
+BANKLAB_PACKAGES_WEB_TEST="chromium"
 
 # Why packages cannot be installed here, or nothing when they can.
 banklab_no_install_reason() {

@@ -30,6 +30,7 @@ set(rules
   "app/gui/panels/|core/,kernels/public,app/frontend/,app/figures/,app/gui/render/,app/gui/views/,app/gui/state/,app/gui/panels/"
   "app/gui/platform/|core/,kernels/public,app/frontend/,app/figures/,app/gui/render/,app/gui/views/,app/gui/state/,app/gui/panels/,app/gui/platform/"
   "app/gui/main.cpp|core/,kernels/public,app/frontend/,app/figures/,app/gui/"
+  "app/web/|core/,kernels/public,app/frontend/,app/figures/,app/gui/,app/web/"
   "bench/|core/,app/frontend/,bench/"
 )
 # Libraries that only some parts may use: the GUI's and CUDA's headers stay out of core, figures,

@@ -1,0 +1,298 @@
+// The browser edition in a real browser: Debian's Chromium, headless, driven over the DevTools
+// protocol by puppeteer-core (pinned in package.json / package-lock.json), with the network cut
+// except for the page's own server on 127.0.0.1. Each link opens in a fresh browser profile
+// (its own local storage), at 1280x720, and is checked against the desktop programs of the same
+// tree:
+//   - the wavefront count in the page's summary line is the one `banklab analyze` prints;
+//   - the views' cells are where banklab-gui --geometry puts them at 1280x720, and the pixels
+//     there are the desktop screenshot's: the conflict cells drawn in the same places and colours;
+//   - no console error, no request beyond 127.0.0.1, and a first frame (its time is printed:
+//     docs/benchmarks-gui.md records it, a benchmark rather than a limit of this test);
+// then a malformed link shows the default start and one line saying what was wrong, Next in a
+// lesson moves the address to the next step, and settings outlive the page in local storage.
+//
+//   node tests/web/test_web.mjs SITE BANKLAB BANKLAB_GUI OUT
+//     SITE         the page (scripts/web.sh writes build-web)
+//     BANKLAB      the command line, BANKLAB_GUI the desktop app (it needs an X display)
+//     OUT          where the screenshots are written, for people to look at
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+import { launchChromium, servePage, waitForFrames } from "./browser.mjs";
+import { colourDistance, readPng } from "./png.mjs";
+
+const [site, banklab, banklabGui, out] = process.argv.slice(2);
+if (!out) {
+  console.error("usage: node tests/web/test_web.mjs SITE BANKLAB BANKLAB_GUI OUT");
+  process.exit(2);
+}
+fs.mkdirSync(out, { recursive: true });
+const WIDTH = 1280, HEIGHT = 720;
+
+let failures = 0;
+function check(ok, what) {
+  if (!ok) {
+    failures += 1;
+    console.log(`FAIL: ${what}`);
+  }
+  return ok;
+}
+
+const { origin, close: closeServer } = await servePage(site);
+
+// ---------------------------------------------------------------------------------------------
+// The desktop's answers for the same scenario.
+
+// "wavefronts 32, ideal 1, ..." from `banklab analyze ARGS`, or the one line it says instead
+// about a scenario that cannot run (status 2: "banklab: lane 0: a 4-byte access must be ...").
+function analyzeScenario(args) {
+  let text;
+  try {
+    text = execFileSync(banklab, ["analyze", ...args], { encoding: "utf8", stdio: "pipe" });
+  } catch (e) {
+    if (e.status !== 2) throw e;
+    return { error: e.stderr.trim().replace(/^banklab: /, "") };
+  }
+  const m = text.match(/^wavefronts (\d+), ideal/m);
+  if (!m) throw new Error(`banklab analyze ${args.join(" ")} printed no wavefront count:\n${text}`);
+  return { wavefronts: Number(m[1]) };
+}
+
+// A line of the page's summary says what analyze says: the same wavefront count (the core's
+// verdict: "... 32 wavefronts where 1 would do", "... 1 wavefront, the minimum"), or its error.
+function agrees(line, expected) {
+  if (expected.error !== undefined) return line.endsWith(": " + expected.error);
+  return Number(line.match(/(\d+) wavefronts?\b/)?.[1]) === expected.wavefronts;
+}
+
+// banklab-gui's screenshot and geometry at the page's size.
+function desktopShot(name, args) {
+  const png = path.join(out, `${name}-desktop.png`), json = path.join(out, `${name}-desktop.json`);
+  execFileSync(banklabGui, [...args, "--size", `${WIDTH}x${HEIGHT}`, "--screenshot", png,
+                            "--geometry", json], { stdio: "inherit" });
+  return { image: readPng(fs.readFileSync(png)), geometry: JSON.parse(fs.readFileSync(json)) };
+}
+
+// The scenario flags of a lesson's step, as its TOML file gives them (args = ["--dtype", ...]).
+function lessonStepArgs(lesson, step) {
+  const toml = fs.readFileSync(new URL(`../../assets/lessons/${lesson}.toml`, import.meta.url), "utf8");
+  const steps = toml.split(/^\[\[step\]\]$/m).slice(1);
+  return JSON.parse(steps[step - 1].match(/^args = (\[.*\])$/m)[1]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The browser.
+const browser = await launchChromium(WIDTH, HEIGHT);
+
+// A page in a context of its own (fresh local storage unless one is given), watched for
+// console errors and for requests that leave 127.0.0.1 (refused, and counted as failures).
+async function openPage(context) {
+  const page = await context.newPage();
+  await page.setViewport({ width: WIDTH, height: HEIGHT });
+  const problems = [];
+  page.on("console", (m) => { if (m.type() === "error") problems.push(`console error: ${m.text()}`); });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  await page.setRequestInterception(true);
+  page.on("request", (r) => {
+    if (r.url().startsWith(origin + "/")) return r.continue();
+    problems.push(`request beyond 127.0.0.1: ${r.url()}`);
+    return r.abort();
+  });
+  return { page, problems };
+}
+
+// Loads the fragment and waits for the app to settle: its first frame, then a few more (ImGui
+// sizes its windows over the first frames).
+async function load(page, fragment) {
+  await page.goto(`${origin}/#${fragment}`);
+  await waitForFrames(page, 4);
+  return await state(page);
+}
+
+// What the page shows: its text, its address, and (asked of the app, answered after its next
+// frame) where the views put their cells.
+async function state(page) {
+  await page.evaluate(() => {
+    Module.banklabGeometry = null;
+    Module.banklabGeometryWanted = true;
+    Module.banklabWake();
+  });
+  await page.waitForFunction(() => Module.banklabGeometry !== null, { timeout: 30000 });
+  return await page.evaluate(() => ({
+    firstFrame: performance.getEntriesByName("banklab-first-frame")[0]?.startTime,
+    frames: Module.banklabFrames,
+    hash: window.location.hash,
+    summary: document.getElementById("summary").textContent,
+    problem: document.getElementById("problem").hidden ? "" : document.getElementById("problem").textContent,
+    geometry: Module.banklabGeometry,
+  }));
+}
+
+// Waits until `frames` more frames were drawn (a click is handled in one, shown in the next).
+async function settle(page, frames = 4) {
+  await waitForFrames(page, (await page.evaluate(() => Module.banklabFrames)) + frames);
+}
+
+async function shoot(page, name) {
+  const file = path.join(out, `${name}.png`);
+  await page.screenshot({ path: file });
+  return readPng(fs.readFileSync(file));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The picture against the desktop's.
+
+// The bank cells drawn: every cell of the bank view's grid, or (a comparison's panes, which
+// have no grid of the app's) each cell a lane number is drawn in. [x0, y0] is the top-left.
+function bankCells(geometry) {
+  const g = geometry.bank_grid;
+  if (!g) return geometry.labels.filter((l) => l.role === "cell_label").map((l) => l.cell);
+  const cells = [];
+  for (let row = 0; row < g.rows; ++row) {
+    for (let col = 0; col < g.cols; ++col) {
+      cells.push([g.x + g.pitch_x * col, g.y + g.pitch_y * row]);
+    }
+  }
+  return cells;
+}
+
+// The views' cells and labels where the desktop puts them; at each bank cell (just inside its
+// top-left corner, clear of the lane number) the desktop's colour, so the conflict cells are
+// drawn in the same places and colours; and the whole picture below the menu bar (whose Edit
+// and Quit are the platforms' own) the desktop's but for a few edge pixels of the lines, which
+// SwiftShader and llvmpipe smooth differently.
+function comparePicture(name, web, image, desktop) {
+  for (const key of ["bank_grid", "labels"]) {
+    const a = JSON.stringify(web.geometry[key]), b = JSON.stringify(desktop.geometry[key]);
+    check(a === b, `${name}: ${key} where the desktop puts it: web ${a.slice(0, 300)}, desktop ${b.slice(0, 300)}`);
+  }
+  const cells = bankCells(desktop.geometry);
+  check(cells.length >= 32, `${name}: ${cells.length} bank cells drawn`);
+  let differing = 0;
+  for (const [x0, y0] of cells) {
+    const a = image.at(x0 + 1.5, y0 + 1.5), b = desktop.image.at(x0 + 1.5, y0 + 1.5);
+    if (colourDistance(a, b) > 6 && differing++ < 5) {
+      console.log(`  ${name}: the cell at (${x0}, ${y0}): web ${a}, desktop ${b}`);
+    }
+  }
+  check(differing === 0, `${name}: ${differing} of ${cells.length} bank cells differ from the desktop's`);
+  const menuBar = 20;
+  let pixels = 0;
+  for (let y = menuBar; y < HEIGHT; ++y) {
+    for (let x = 0; x < WIDTH; ++x) {
+      if (colourDistance(image.at(x, y), desktop.image.at(x, y)) > 24) ++pixels;
+    }
+  }
+  const share = pixels / (WIDTH * (HEIGHT - menuBar));
+  console.log(`  ${name}: ${(share * 100).toFixed(3)} % of the pixels below the menu bar differ from the desktop's`);
+  check(share < 0.005, `${name}: the picture is the desktop's (${pixels} pixels differ)`);
+}
+
+const timings = [];
+async function linkCase({ name, fragment, analyze, gui }) {
+  const context = await browser.createBrowserContext();
+  const { page, problems } = await openPage(context);
+  const web = await load(page, fragment);
+  const image = await shoot(page, name);
+  timings.push(`${name}: first frame at ${web.firstFrame.toFixed(0)} ms`);
+  console.log(`${name} (#${fragment}): first frame at ${web.firstFrame.toFixed(0)} ms; ${web.summary.replace(/\n/g, " | ")}`);
+  check(image.width === WIDTH && image.height === HEIGHT, `${name}: a ${WIDTH}x${HEIGHT} screenshot`);
+  check(web.problem === "", `${name}: no problem line, got '${web.problem}'`);
+  const expected = analyze.map((args) => analyzeScenario(args));
+  const lines = web.summary.split("\n");
+  check(lines.length === expected.length && expected.every((e, i) => agrees(lines[i], e)),
+        `${name}: the page says '${web.summary}', banklab analyze ${JSON.stringify(expected)}`);
+  if (gui) comparePicture(name, web, image, desktopShot(name, gui));
+  check(problems.length === 0, `${name}: ${problems.join("; ")}`);
+  await context.close();
+  return web;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The links.
+const decl = "__shared__ float tile[32][33];", expr = "v = tile[threadIdx.x][j]";
+await linkCase({ name: "preset", fragment: "preset=fp32-naive", analyze: [["--preset", "fp32-naive"]],
+                 gui: ["--preset", "fp32-naive"] });
+await linkCase({ name: "lesson", fragment: "lesson=transpose&step=6",
+                 analyze: [lessonStepArgs("transpose", 6)], gui: ["--lesson", "transpose", "--step", "6"] });
+await linkCase({ name: "compare", fragment: "compare=transpose",
+                 analyze: [["--preset", "fp32-row-write"], ["--preset", "fp32-naive"]],
+                 gui: ["--compare", "transpose"] });
+await linkCase({ name: "code",
+                 fragment: `decl=${encodeURIComponent(decl)}&expr=${encodeURIComponent(expr)}&let=j%3D0`,
+                 analyze: [["--decl", decl, "--expr", expr, "--let", "j=0"]],
+                 gui: ["--decl", decl, "--expr", expr, "--let", "j=0"] });
+
+// Malformed links: the default start (the default lesson, in a fresh profile) and one line
+// saying what was wrong, naming it.
+const defaultStart = await (async () => {
+  const context = await browser.createBrowserContext();
+  const { page } = await openPage(context);
+  const s = await load(page, "");
+  await context.close();
+  return s;
+})();
+for (const [name, fragment, named] of [
+  ["bad-preset", "preset=fp128-naive", "fp128-naive"],
+  ["bad-step", "lesson=transpose&step=99", "99"],
+  ["bad-escape", "dtype=bf16&pad=%zz&index=3", "%zz"],
+]) {
+  const context = await browser.createBrowserContext();
+  const { page, problems } = await openPage(context);
+  const web = await load(page, fragment);
+  await shoot(page, name);
+  console.log(`${name} (#${fragment}): ${web.problem}`);
+  check(web.problem.startsWith("This link could not be opened:") && web.problem.includes(named) &&
+        !web.problem.includes("\n"), `${name}: one line naming '${named}', got '${web.problem}'`);
+  check(web.summary === defaultStart.summary,
+        `${name}: the default start ('${defaultStart.summary}'), got '${web.summary}'`);
+  check(problems.length === 0, `${name}: ${problems.join("; ")}`);
+  await context.close();
+}
+
+// Next in a lesson: the address follows to step 7, the page to its scenario.
+{
+  const context = await browser.createBrowserContext();
+  const { page, problems } = await openPage(context);
+  const before = await load(page, "lesson=transpose&step=6");
+  const next = before.geometry.lesson_next;
+  if (check(next, "the lesson panel reports its Next button")) {
+    await page.mouse.click((next[0] + next[2]) / 2, (next[1] + next[3]) / 2);
+    await settle(page);
+    const after = await state(page);
+    await shoot(page, "lesson-next");
+    check(after.hash === "#lesson=transpose&step=7", `Next: the address is ${after.hash}, not step 7`);
+    const expected = analyzeScenario(lessonStepArgs("transpose", 7));
+    check(agrees(after.summary, expected),
+          `Next: step 7 is ${JSON.stringify(expected)}, the page says '${after.summary}'`);
+  }
+  // A fragment typed into the address bar opens without a reload.
+  await page.evaluate(() => { window.location.hash = "preset=fp32-pad1"; });
+  await page.waitForFunction(() => document.getElementById("summary").textContent.includes("[32][33]"),
+                             { timeout: 30000 });
+  check((await state(page)).hash === "#preset=fp32-pad1", "a typed fragment opens its preset");
+  check(problems.length === 0, `lesson: ${problems.join("; ")}`);
+  await context.close();
+}
+
+// Settings in local storage: the theme and the lesson chosen come back without a link.
+{
+  const context = await browser.createBrowserContext();
+  const { page, problems } = await openPage(context);
+  await load(page, "preset=bf16-pad1-odd&theme=light");
+  await settle(page);
+  await page.goto(`${origin}/`);
+  await waitForFrames(page, 4);
+  const again = await state(page);
+  check(again.hash === "#preset=bf16-pad1-odd&theme=light",
+        `the stored settings reopen the last lesson in the light theme, got ${again.hash}`);
+  check(problems.length === 0, `settings: ${problems.join("; ")}`);
+  await context.close();
+}
+
+await browser.close();
+closeServer();
+console.log(timings.join("\n"));
+console.log(failures ? `tests/web: ${failures} failure(s)` : "tests/web: every check passed");
+process.exit(failures ? 1 : 0);
