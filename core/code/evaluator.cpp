@@ -414,5 +414,4 @@ Shape shape_of(const Program& p, const KernelParams& params) {
   return s;
 }
 
-
 }  // namespace banklab::code

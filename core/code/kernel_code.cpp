@@ -302,5 +302,4 @@ void append_json(std::string& out, const KernelCode& code) {
   w.end_array().end_object();
 }
 
-
 }  // namespace banklab
