@@ -69,9 +69,10 @@ int show(const std::string& name, bool markdown) {
 
 // A lesson file, or standard input for `-`, checked as the lessons folder's files are.
 int check(const std::string& file) {
-  const Expected<std::string> text = read_input_file(file, kMaxLessonFileBytes, "lesson file");
+  const Expected<std::string> text =
+      frontend::read_input_file(file, kMaxLessonFileBytes, "lesson file");
   if (!text) return bad_input(text.error());
-  const std::string name = input_name(file);
+  const std::string name = frontend::input_name(file);
   const Expected<Lesson> lesson = parse_lesson(*text, name);
   if (!lesson) return bad_input(lesson.error());
   print(name + ": " + lesson->name + ", " + std::to_string(lesson->steps.size()) +
@@ -81,7 +82,7 @@ int check(const std::string& file) {
 
 }  // namespace
 
-int run_lesson(const Args& args) {
+int run_lesson(const frontend::Args& args) {
   const std::vector<std::string>& words = args.positionals();
   const std::string& action = words[0];
   const bool json = args.has("json");

@@ -18,7 +18,7 @@
 #include "core/base/file_read.hpp"
 #include "core/base/format.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 namespace {
 
 // Closes a descriptor when it goes out of scope.
@@ -243,4 +243,4 @@ Expected<bool> replace_file(const std::string& path, std::string_view bytes) {
   return true;
 }
 
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

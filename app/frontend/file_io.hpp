@@ -25,7 +25,7 @@
 
 #include "core/base/expected.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 
 // `-` as a file argument: standard input to read from, or standard output to write to.
 inline bool is_standard_stream(std::string_view path) {
@@ -45,4 +45,4 @@ Expected<std::string> read_input_file(const std::string& path, std::size_t max_b
 // Permission denied", "PATH: cannot create it: No space left on device", ...
 Expected<bool> replace_file(const std::string& path, std::string_view bytes);
 
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

@@ -404,8 +404,8 @@ int run_screenshot(Gui& g, AppState& state, const banklab::gui::Options& opt) {
     // settled() became true in this frame's poll, before the window was drawn: it is shown.
     std::string problem = gui::save_png(g.target, *opt.screenshot);
     if (problem.empty() && opt.geometry) {
-      banklab::Expected<bool> written =
-          banklab::cli::replace_file(*opt.geometry, gui::geometry_json(state.frame.geometry, 1.0f));
+      banklab::Expected<bool> written = banklab::frontend::replace_file(
+          *opt.geometry, gui::geometry_json(state.frame.geometry, 1.0f));
       if (!written) problem = written.error();
     }
     if (!problem.empty()) {
@@ -446,7 +446,7 @@ int run_export(Gui& g, AppState& state, const std::filesystem::path& dir) {
       return 1;
     }
   }
-  banklab::Expected<bool> written = banklab::cli::replace_file(
+  banklab::Expected<bool> written = banklab::frontend::replace_file(
       (dir / (lesson.name + ".md")).string(), banklab::to_markdown(lesson, images));
   if (!written) {
     warn(written.error());

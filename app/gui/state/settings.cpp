@@ -229,7 +229,7 @@ std::string save_settings(const std::filesystem::path& file, const Settings& s) 
   if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
     return file.string() + ": not a regular file; settings are not saved";
   }
-  Expected<bool> written = cli::replace_file(file.string(), format_settings(s));
+  Expected<bool> written = frontend::replace_file(file.string(), format_settings(s));
   return written ? std::string() : written.error();
 }
 
