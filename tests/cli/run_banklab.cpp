@@ -12,13 +12,6 @@
 namespace banklab::test {
 namespace {
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // Unique within the run (a counter) and across concurrent runs (the process id).
 std::filesystem::path fresh_path() {
   static std::atomic<int> counter{0};
@@ -27,6 +20,13 @@ std::filesystem::path fresh_path() {
 }
 
 }  // namespace
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 TempFile::TempFile(std::string_view content) : path_(fresh_path()) {
   std::ofstream out(path_, std::ios::binary);

@@ -21,6 +21,9 @@ Run run_banklab(std::string_view arguments, std::string_view input = {});
 // `input` on the standard input of its last command, its standard error captured.
 Run run_shell(std::string_view command, std::string_view input = {});
 
+// A file's bytes ("" when it cannot be read).
+std::string read_file(const std::filesystem::path& path);
+
 // The output of a --json run; fails the test (REQUIRE) when it is not a single JSON value.
 nlohmann::json parse_json(const Run& run);
 

@@ -14,7 +14,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,13 +24,6 @@ namespace banklab::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void spit(const fs::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
@@ -97,7 +89,7 @@ TEST_CASE("- is standard input or output for every file argument banklab takes")
     CHECK(bad.err == "banklab: standard input:1: --pad expects a whole number, got 'two'\n");
   }
   SUBCASE("lesson check - reads the lesson from standard input") {
-    const Run ok = run_banklab("lesson check -", slurp(*lessons_dir() / "transpose.toml"));
+    const Run ok = run_banklab("lesson check -", read_file(*lessons_dir() / "transpose.toml"));
     CHECK(ok.status == 0);
     CHECK(ok.out.starts_with("standard input: transpose, "));
     const Run bad = run_banklab("lesson check -", "title = \"t\n");
@@ -157,7 +149,7 @@ TEST_CASE("export -o writes as a careful tool: modes, links, read-only files, ki
     REQUIRE(::chmod(file.c_str(), 0640) == 0);
     spit(file, "old");
     REQUIRE(run_banklab(export_to + file.string()).status == 0);
-    CHECK(slurp(file) == svg);
+    CHECK(read_file(file) == svg);
     struct stat info {};
     REQUIRE(::stat(file.c_str(), &info) == 0);
     CHECK((info.st_mode & 07777) == 0640);
@@ -168,14 +160,14 @@ TEST_CASE("export -o writes as a careful tool: modes, links, read-only files, ki
     fs::create_symlink("banks.svg", link);
     REQUIRE(run_banklab(export_to + link.string()).status == 0);
     CHECK(fs::is_symlink(link));
-    CHECK(slurp(file) == svg);
+    CHECK(read_file(file) == svg);
   }
   SUBCASE("a hard link sees the new bytes") {
     spit(file, "old");
     const fs::path other = dir.path / "other.svg";
     fs::create_hard_link(file, other);
     REQUIRE(run_banklab(export_to + file.string()).status == 0);
-    CHECK(slurp(other) == svg);
+    CHECK(read_file(other) == svg);
     CHECK(fs::hard_link_count(file) == 2);
   }
   SUBCASE("a read-only file is refused, as the shell's > refuses it") {
@@ -189,7 +181,7 @@ TEST_CASE("export -o writes as a careful tool: modes, links, read-only files, ki
     const Run run = run_shell(as_user + kExe + " " + export_to + file.string());
     CHECK(run.status == 1);
     CHECK(run.err == "banklab: " + file.string() + ": cannot write it: Permission denied\n");
-    CHECK(slurp(file) == "old");
+    CHECK(read_file(file) == "old");
   }
   SUBCASE("killed mid-write (file size limit: SIGXFSZ), the old file stays and nothing else") {
     spit(file, "old");
@@ -197,14 +189,14 @@ TEST_CASE("export -o writes as a careful tool: modes, links, read-only files, ki
     const std::string command = "ulimit -f 8; exec " + kExe + " " + export_to + file.string();
     CHECK(std::system(("sh -c \"" + command + "\" 2>/dev/null").c_str()) != 0);
     CHECK(dir.listing() == before);
-    CHECK(slurp(file) == "old");
+    CHECK(read_file(file) == "old");
   }
   SUBCASE("a name of 254 bytes, valid on every Linux file system, is written") {
     const fs::path long_name = dir.path / (std::string(250, 'n') + ".svg");
     const Run run = run_banklab(export_to + long_name.string());
     CHECK(run.err.empty());
     CHECK(run.status == 0);
-    CHECK(slurp(long_name) == svg);
+    CHECK(read_file(long_name) == svg);
     CHECK(dir.listing() == long_name.filename().string() + "\n");
   }
 }

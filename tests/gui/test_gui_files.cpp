@@ -201,24 +201,22 @@ TEST_CASE("two apps on one settings file add their drill answers up") {
 }
 
 TEST_CASE("merge_drill adds the new answers to the file's record and carries the streak") {
-  const DrillRecord base{
-      .level = DrillLevel::weak, .right = 5, .answered = 8, .streak = 2, .best_streak = 4};
-  const DrillRecord disk{
-      .level = DrillLevel::weak, .right = 6, .answered = 9, .streak = 3, .best_streak = 4};
-  DrillRecord right = base;  // one more right answer here
-  right.right = 6;
-  right.answered = 9;
-  right.streak = 3;
-  CHECK(merge_drill(disk, base, right) ==
-        DrillRecord{
-            .level = DrillLevel::weak, .right = 7, .answered = 10, .streak = 4, .best_streak = 4});
-  DrillRecord wrong = base;  // one wrong answer here
-  wrong.answered = 9;
-  wrong.streak = 0;
-  CHECK(merge_drill(disk, base, wrong) ==
-        DrillRecord{
-            .level = DrillLevel::weak, .right = 6, .answered = 10, .streak = 0, .best_streak = 4});
-  DrillRecord level = base;  // only the level changed
+  // A record as (right, answered, streak, best) at the weak level.
+  const auto record = [](int right, int answered, int streak, int best) {
+    return DrillRecord{.level = DrillLevel::weak,
+                       .right = right,
+                       .answered = answered,
+                       .streak = streak,
+                       .best_streak = best};
+  };
+  const DrillRecord base = record(5, 8, 2, 4);  // what this app last read
+  const DrillRecord disk = record(6, 9, 3, 4);  // another app answered one right since
+  // One more right answer here: the streak goes on from the file's.
+  CHECK(merge_drill(disk, base, record(6, 9, 3, 4)) == record(7, 10, 4, 4));
+  // One wrong answer here: the streak is broken.
+  CHECK(merge_drill(disk, base, record(5, 9, 0, 4)) == record(6, 10, 0, 4));
+  // Only the level changed: the file's counts, this app's level.
+  DrillRecord level = base;
   level.level = DrillLevel::hire;
   CHECK(merge_drill(disk, base, level).answered == 9);
   CHECK(merge_drill(disk, base, level).level == DrillLevel::hire);
