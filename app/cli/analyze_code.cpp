@@ -18,7 +18,7 @@ constexpr std::string_view kAllowed[] = {"decl", "expr", "block", "warp",
 
 // Stderr: "banklab: --expr:1:19: error: ..." and the line with a caret; with --json also the
 // error object on stdout, as analyze does for every bad input.
-int reject(const Args& args, std::string_view message, std::string_view display) {
+int reject(const frontend::Args& args, std::string_view message, std::string_view display) {
   if (args.has("json")) {
     std::string out;
     append_json_error(out, {{Severity::error, "code", std::string(message), -1}});
@@ -50,7 +50,7 @@ void append_code_table(std::string& out, const KernelCode& code) {
 
 }  // namespace
 
-int run_analyze_code(const Args& args) {
+int run_analyze_code(const frontend::Args& args) {
   for (std::string_view flag : args.given()) {
     if (std::ranges::find(kAllowed, flag) == std::end(kAllowed)) {
       return bad_input("--" + std::string(flag) +
@@ -63,7 +63,7 @@ int run_analyze_code(const Args& args) {
         "the code form needs both --decl (the __shared__ declaration) and --expr "
         "(the access)");
   }
-  const Expected<KernelParams> params = code_params_from_flags(args);
+  const Expected<KernelParams> params = frontend::code_params_from_flags(args);
   if (!params) return reject(args, params.error(), "");
   const CodeSource sources[] = {{"--decl", std::string(*args.value("decl"))},
                                 {"--expr", std::string(*args.value("expr"))}};

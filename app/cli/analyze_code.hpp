@@ -8,6 +8,6 @@
 
 namespace banklab::cli {
 
-int run_analyze_code(const Args& args);
+int run_analyze_code(const frontend::Args& args);
 
 }  // namespace banklab::cli

@@ -16,7 +16,7 @@
 #include "core/model/access.hpp"
 #include "core/model/scenario.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 
 // The element type and the tile, also flags of banklab solve.
 inline constexpr FlagSpec kDtypeFlag{
@@ -24,7 +24,9 @@ inline constexpr FlagSpec kDtypeFlag{
 inline constexpr FlagSpec kTileFlag{
     "tile", "RxC", "rows x columns in elements                             (default 32x32)"};
 inline constexpr FlagSpec kScenarioFlags[] = {
-    {"scenario", "FILE", "start from a scenario file (key = value lines, the flags below)"},
+    {"scenario", "FILE",
+     "start from a scenario file (key = value lines, the flags below); - reads\n"
+     "it from standard input"},
     {"preset", "NAME", "start from a preset (banklab presets); the flags below override it"},
     kDtypeFlag,
     kTileFlag,
@@ -75,7 +77,4 @@ Expected<WarpAccess> access_from_flags(const Args& args);
 // message ("--pad belongs to the scenario form; ..."), or nothing when the forms are not mixed.
 std::optional<std::string> mixed_forms(const Args& args);
 
-// "'x' is not a preset; the presets are fp32-naive, fp32-pad1, ...".
-std::string unknown_preset(std::string_view name);
-
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

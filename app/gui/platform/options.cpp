@@ -61,7 +61,7 @@ Expected<WindowSize> parse_window_size(std::string_view text) {
 
 namespace {
 
-constexpr cli::FlagSpec kGuiFlags[] = {
+constexpr frontend::FlagSpec kGuiFlags[] = {
     {"theme", "T", "dark, or light for projectors"},
     {"palette", "P", "standard, or colour-blind (Okabe-Ito: blue, vermillion, green)"},
     {"tile-view", "V", "the Tile window: logical, physical, or both side by side"},
@@ -91,9 +91,9 @@ constexpr cli::FlagSpec kGuiFlags[] = {
 };
 
 // The scenario flags and the code form, as `banklab analyze` takes them.
-constexpr cli::FlagGroup kGuiGroups[] = {cli::kScenarioGroup, cli::kOffsetsGroup, cli::kCodeGroup};
+constexpr frontend::FlagGroup kGuiGroups[] = {frontend::kScenarioGroup, frontend::kOffsetsGroup, frontend::kCodeGroup};
 
-const cli::CommandSyntax& gui_syntax() {
+const frontend::CommandSyntax& gui_syntax() {
   static const std::string footer =
       "With no display (a server, ssh, CI), take a screenshot under a virtual X server:\n"
       "  xvfb-run -s '-screen 0 1920x1080x24' banklab-gui --preset " +
@@ -107,7 +107,7 @@ const cli::CommandSyntax& gui_syntax() {
       "CUDA shared-memory banks, lanes and wavefronts, drawn and explained. Without --preset\n"
       "or scenario flags it opens the last lesson used, else " +
       std::string(kDefaultPreset) + ".\n";
-  static const cli::CommandSyntax syntax{
+  static const frontend::CommandSyntax syntax{
       .flags = kGuiFlags,
       .program = "banklab-gui",
       .groups = kGuiGroups,
@@ -124,10 +124,10 @@ const cli::CommandSyntax& gui_syntax() {
 }
 
 // --drill LEVEL [--drill-seed N] [--drill-answer TEXT].
-Expected<bool> read_drill_flags(const cli::Args& args, Options& o) {
+Expected<bool> read_drill_flags(const frontend::Args& args, Options& o) {
   if (const auto v = args.value("drill")) {
     o.drill = parse_level(*v);
-    if (!o.drill) return Error{"--drill is weak, hire or strong-hire; got " + cli::quote(*v)};
+    if (!o.drill) return Error{"--drill is weak, hire or strong-hire; got " + quote(*v)};
   } else if (args.has("drill-seed") || args.has("drill-answer")) {
     return Error{"--drill-seed and --drill-answer go with --drill LEVEL"};
   }
@@ -139,7 +139,7 @@ Expected<bool> read_drill_flags(const cli::Args& args, Options& o) {
 }
 
 // The GUI's own flags, read from the parsed words.
-Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
+Expected<bool> read_window_flags(const frontend::Args& args, Options& o) {
   if (const auto v = args.value("screenshot")) {
     o.screenshot = std::string(*v);
   }
@@ -155,7 +155,7 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     } else if (*v == "light") {
       o.theme = Theme::light;
     } else {
-      return Error{"--theme is 'dark' or 'light'; got " + cli::quote(*v)};
+      return Error{"--theme is 'dark' or 'light'; got " + quote(*v)};
     }
   }
   if (const auto v = args.value("compare")) {
@@ -166,20 +166,19 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
   o.present = args.has("present");
   if (const auto v = args.value("palette")) {
     o.scheme = parse_scheme(*v);
-    if (!o.scheme) return Error{"--palette is 'standard' or 'colour-blind'; got " + cli::quote(*v)};
+    if (!o.scheme) return Error{"--palette is 'standard' or 'colour-blind'; got " + quote(*v)};
   }
   if (const auto v = args.value("tile-view")) {
     o.tile_view = figures::parse_tile_view(*v);
     if (!o.tile_view) {
-      return Error{"--tile-view is logical, physical or both; got " + cli::quote(*v)};
+      return Error{"--tile-view is logical, physical or both; got " + quote(*v)};
     }
   }
   if (const auto v = args.value("zoom")) {
     std::optional<float> z = to_float(*v);
     if (!z || !(*z >= kMinZoom && *z <= kMaxZoom)) {
       std::ostringstream os;
-      os << "--zoom is a number from " << kMinZoom << " to " << kMaxZoom << "; got "
-         << cli::quote(*v);
+      os << "--zoom is a number from " << kMinZoom << " to " << kMaxZoom << "; got " << quote(*v);
       return Error{os.str()};
     }
     o.zoom = *z;
@@ -188,7 +187,7 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     std::optional<int> n = to_int(*v);
     if (!n || *n < 0 || *n > kMaxWavefronts) {
       return Error{"--clock is a wavefront count from 0 to " + std::to_string(kMaxWavefronts) +
-                   "; got " + cli::quote(*v)};
+                   "; got " + quote(*v)};
     }
     o.clock = *n;
   }
@@ -196,7 +195,7 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     std::optional<int> n = to_int(*v);
     if (!n || *n < 1 || *n > kMaxBenchFrames) {
       return Error{"--bench-frames is a frame count from 1 to " + std::to_string(kMaxBenchFrames) +
-                   "; got " + cli::quote(*v)};
+                   "; got " + quote(*v)};
     }
     o.bench_frames = *n;
   }
@@ -205,7 +204,7 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
   if (const auto v = args.value("lesson")) o.lesson = std::string(*v);
   if (const auto v = args.value("step")) {
     std::optional<int> n = to_int(*v);
-    if (!n || *n < 1) return Error{"--step is a step number from 1; got " + cli::quote(*v)};
+    if (!n || *n < 1) return Error{"--step is a step number from 1; got " + quote(*v)};
     o.step = *n - 1;
   }
   if (const auto v = args.value("export-dir")) o.export_dir = std::string(*v);
@@ -224,14 +223,14 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
 // --decl and --expr, the Code window's text as two flags, and --block, --warp, --let and --smem,
 // what any code is evaluated for. The code gives the array and the access, so the scenario flags
 // do not go with it (as in banklab analyze).
-Expected<bool> read_code_flags(const cli::Args& args, Options& o) {
-  if (cli::has_code_flags(args)) {
+Expected<bool> read_code_flags(const frontend::Args& args, Options& o) {
+  if (frontend::has_code_flags(args)) {
     if (!args.has("decl") || !args.has("expr")) {
       return Error{"--decl (the __shared__ declaration) and --expr (the access) go together"};
     }
     if (o.code) return Error{"--code is --decl and --expr in one text: give one form"};
     for (std::string_view flag : args.given()) {
-      if (cli::is_scenario_flag(flag)) {
+      if (frontend::is_scenario_flag(flag)) {
         return Error{"--" + std::string(flag) +
                      " cannot be combined with --decl/--expr: the code gives the array and the "
                      "access"};
@@ -243,7 +242,7 @@ Expected<bool> read_code_flags(const cli::Args& args, Options& o) {
   if (!launch) return true;
   if (!o.code) return Error{"--block, --warp, --let and --smem go with --code or --decl/--expr"};
   if (args.has("op")) return Error{"--op does not go with code: the code's '=' says ld or st"};
-  const Expected<KernelParams> params = cli::code_params_from_flags(args);
+  const Expected<KernelParams> params = frontend::code_params_from_flags(args);
   if (!params) return Error{params.error()};
   o.launch = CodeLaunch{params->block, params->warp, std::string(args.value("let").value_or("")),
                         params->extern_bytes};
@@ -253,7 +252,7 @@ Expected<bool> read_code_flags(const cli::Args& args, Options& o) {
 }  // namespace
 
 Expected<Options> parse_options(std::span<const std::string_view> words) {
-  const Expected<cli::Args> args = cli::parse_args(gui_syntax(), words);
+  const Expected<frontend::Args> args = frontend::parse_args(gui_syntax(), words);
   if (!args) return Error{args.error()};
   Options o;
   o.help = args->help();
@@ -265,14 +264,14 @@ Expected<Options> parse_options(std::span<const std::string_view> words) {
   // The scenario flags: --preset alone opens that lesson; any other scenario flag opens the
   // scenario they describe (on top of the --preset, when one is given).
   if (const auto name = args->value("preset")) {
-    if (!find_preset(*name)) return Error{cli::unknown_preset(*name)};
+    if (!find_preset(*name)) return Error{unknown_preset(*name)};
     o.preset = *name;
   }
   const std::vector<std::string_view> given = args->given();
   if (std::any_of(given.begin(), given.end(), [](std::string_view flag) {
-        return flag != "preset" && cli::is_scenario_flag(flag);
+        return flag != "preset" && frontend::is_scenario_flag(flag);
       })) {
-    Expected<Scenario> s = cli::scenario_from_flags(*args);
+    Expected<Scenario> s = frontend::scenario_from_flags(*args);
     if (!s) return Error{s.error()};
     o.scenario = *s;
   }
@@ -285,14 +284,14 @@ Expected<Options> parse_options(std::span<const std::string_view> words) {
   return o;
 }
 
-const cli::FlagSpec* find_option(std::string_view name) {
-  const cli::CommandSyntax& syntax = gui_syntax();
-  const auto named = [name](const cli::FlagSpec& f) { return f.name == name; };
+const frontend::FlagSpec* find_option(std::string_view name) {
+  const frontend::CommandSyntax& syntax = gui_syntax();
+  const auto named = [name](const frontend::FlagSpec& f) { return f.name == name; };
   if (const auto it = std::find_if(syntax.flags.begin(), syntax.flags.end(), named);
       it != syntax.flags.end()) {
     return &*it;
   }
-  for (const cli::FlagGroup& g : syntax.groups) {
+  for (const frontend::FlagGroup& g : syntax.groups) {
     if (const auto it = std::find_if(g.flags.begin(), g.flags.end(), named); it != g.flags.end()) {
       return &*it;
     }
@@ -301,7 +300,7 @@ const cli::FlagSpec* find_option(std::string_view name) {
 }
 
 std::string usage() {
-  return cli::help_text(gui_syntax());
+  return frontend::help_text(gui_syntax());
 }
 
 }  // namespace banklab::gui
