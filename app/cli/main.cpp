@@ -35,7 +35,7 @@ constexpr frontend::FlagSpec kAnalyzeFlags[] = {
 constexpr frontend::FlagGroup kAnalyzeGroups[] = {
     frontend::kScenarioGroup,
     frontend::kOffsetsGroup,
-    kCodeGroup,
+    frontend::kCodeGroup,
     {"Batch form: one pattern a line, \"OP WIDTH o0,...,o31\" (blank lines and lines starting "
      "with\n"
      "'#' are skipped). One JSON object a line comes out per pattern, in order; a bad line gives "

@@ -5,7 +5,7 @@
 #include "core/model/access.hpp"
 #include "core/model/hardware.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 
 bool has_code_flags(const Args& args) {
   return args.has("decl") || args.has("expr");
@@ -46,4 +46,4 @@ Expected<KernelParams> code_params_from_flags(const Args& args) {
   return p;
 }
 
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

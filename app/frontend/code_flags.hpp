@@ -6,7 +6,7 @@
 #include "core/base/expected.hpp"
 #include "core/code/kernel_code.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 
 inline constexpr FlagSpec kCodeFlags[] = {
     {"decl", "CODE",
@@ -31,4 +31,4 @@ bool has_code_flags(const Args& args);
 // names the flag and what it takes.
 Expected<KernelParams> code_params_from_flags(const Args& args);
 
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

@@ -11,6 +11,8 @@
 #include <climits>
 #include <utility>
 
+#include "core/base/find.hpp"
+
 namespace banklab::code {
 namespace {
 
@@ -116,8 +118,7 @@ bool Evaluator::is_value_name(const Node& n) const {
 }
 
 std::optional<Value> Evaluator::let(const Node& n) const {
-  const auto let =
-      std::ranges::find(params_.lets, n.text, &std::pair<std::string, std::int64_t>::first);
+  const auto let = find_by(params_.lets, &std::pair<std::string, std::int64_t>::first, n.text);
   if (let == params_.lets.end()) return std::nullopt;
   return Value{.v = let->second, .type = let_type(let->second)};
 }
@@ -145,7 +146,7 @@ Value Evaluator::name(const Node& n) {
     return {.kind = Value::Kind::array, .v = 0, .bytes = shape_->sizes[0], .level = 0};
   }
   // Defined, but not before this point: C++ reads the code in order.
-  const auto later = std::ranges::find(p_.defs, n.text, &Definition::name);
+  const auto later = find_by(p_.defs, &Definition::name, n.text);
   if (later != p_.defs.end()) {
     if (later - p_.defs.begin() == preparing_)
       fail(n.pos, n.text + " is defined in terms of itself");
@@ -472,7 +473,7 @@ Value Evaluator::call(const Node& n) {
 
 Op matrix_op(const Node& n) {
   std::string parts = n.text;
-  std::ranges::replace(parts, '_', '.');
+  std::replace(parts.begin(), parts.end(), '_', '.');
   parts += '.';
   const bool store = n.text.starts_with("stmatrix");
   const auto has = [&](std::string_view part) {
@@ -553,8 +554,8 @@ Shape shape_of(const Program& p, const KernelParams& params) {
     s.array.dims.push_back(n);  // from the last bound to the first
     s.sizes.push_back(bytes);
   }
-  std::ranges::reverse(s.array.dims);
-  std::ranges::reverse(s.sizes);
+  std::reverse(s.array.dims.begin(), s.array.dims.end());
+  std::reverse(s.sizes.begin(), s.sizes.end());
   s.sizes.push_back(d.type.bytes);  // sizes[L]: the bytes below L subscripts
   return s;
 }

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <climits>
 
+#include "core/base/find.hpp"
 #include "core/base/json_writer.hpp"
 #include "core/code/evaluator.hpp"
 #include "core/code/parser.hpp"
@@ -183,15 +184,14 @@ void check_lets(const Program& p, const KernelParams& params) {
   for (auto it = params.lets.begin(); it != params.lets.end(); ++it) {
     const std::string& name = it->first;
     const std::string let = "--let " + name + ": ";
-    if (std::ranges::find(params.lets.begin(), it, name,
-                          &std::pair<std::string, std::int64_t>::first) != it)
+    if (std::find_if(params.lets.begin(), it, [&](const auto& l) { return l.first == name; }) != it)
       fail(kNowhere, let + "given twice; give each name one value");
     if (is_builtin_name(name))
       fail(kNowhere,
            let + name + " is built in (the block and the thread give it), not a value to choose");
-    if (std::ranges::find(p.defs, name, &Definition::name) != p.defs.end())
+    if (find_by(p.defs, &Definition::name, name) != p.defs.end())
       fail(kNowhere, let + "the code defines " + name + " itself; keep one of the two");
-    if (std::ranges::find(p.macros, name) != p.macros.end())
+    if (std::find(p.macros.begin(), p.macros.end(), name) != p.macros.end())
       fail(kNowhere, let + "the code #defines " + name + " itself; keep one of the two");
     if (p.shared && p.shared->name == name)
       fail(kNowhere, let + name + " is the shared array, not a value");
@@ -213,7 +213,7 @@ CodeError located(const Failure& f, std::span<const CodeSource> sources) {
   const std::string_view before(text.data(), offset);
   const std::size_t newline = before.rfind('\n');
   const std::size_t begin = newline == std::string_view::npos ? 0 : newline + 1;
-  e.line = 1 + static_cast<int>(std::ranges::count(before, '\n'));
+  e.line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
   e.column = static_cast<int>(offset - begin);
   return e;
 }

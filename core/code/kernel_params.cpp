@@ -11,7 +11,7 @@ namespace banklab {
 bool valid_let_name(std::string_view name) {
   if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
     return false;
-  return std::ranges::all_of(name, [](char c) {
+  return std::all_of(name.begin(), name.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
   });
 }
@@ -44,8 +44,9 @@ Expected<std::array<int, 3>> parse_block(std::string_view text) {
     const std::size_t x = text.find_first_of("xX");
     const std::string_view part = text.substr(0, x);
     std::int64_t n = 0;
-    const bool digits = !part.empty() && part.size() <= 5 &&
-                        std::ranges::all_of(part, [](char c) { return c >= '0' && c <= '9'; });
+    const bool digits =
+        !part.empty() && part.size() <= 5 &&
+        std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
     if (digits)
       for (char c : part) n = n * 10 + (c - '0');
     if (axis == 3 || !digits || n < 1) {

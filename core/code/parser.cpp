@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "core/base/find.hpp"
 #include "core/code/preprocessor.hpp"
 
 namespace banklab::code {
@@ -559,7 +560,7 @@ void Parser::statement() {
 // [SECTION] The entry points
 
 const TypeRef* find_type(std::string_view name) {
-  const auto it = std::ranges::find(kTypes, name, &TypeRef::name);
+  const auto it = find_by(kTypes, &TypeRef::name, name);
   return it == std::end(kTypes) ? nullptr : &*it;
 }
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "core/base/find.hpp"
+
 namespace banklab::code {
 
 TokenStream::TokenStream(std::vector<Token> tokens) : tokens_(std::move(tokens)) {
@@ -35,7 +37,7 @@ void TokenStream::define() {
   }
   if (is(";")) ++pos_;
   if (body.empty()) fail(name.pos, "#define " + name.text + " has no value");
-  const auto old = std::ranges::find(macros_, name.text, &Macro::first);
+  const auto old = find_by(macros_, &Macro::first, name.text);
   if (old != macros_.end()) {
     old->second = std::move(body);  // a redefinition replaces the body
   } else {
@@ -53,7 +55,7 @@ std::vector<std::string> TokenStream::macro_names() const {
 
 void TokenStream::expand_macro() {
   while (peek().kind == Tok::name) {
-    const auto it = std::ranges::find(macros_, peek().text, &Macro::first);
+    const auto it = find_by(macros_, &Macro::first, peek().text);
     if (it == macros_.end()) return;
     const std::uint64_t bit = std::uint64_t{1} << (it - macros_.begin());
     if (peek().hidden & bit) return;  // inside its own expansion: a plain name

@@ -147,8 +147,8 @@ std::vector<Token> tokenize(std::string_view s, int source) {
       t.text = s.substr(i, j - i);
       i = j;
     } else {
-      const auto it = std::ranges::find_if(
-          kPuncts, [&](std::string_view p) { return s.substr(i).starts_with(p); });
+      const auto it = std::find_if(std::begin(kPuncts), std::end(kPuncts),
+                                   [&](std::string_view p) { return s.substr(i).starts_with(p); });
       if (it == std::end(kPuncts)) {
         const unsigned char c = static_cast<unsigned char>(s[i]);
         fail(t.pos, std::isprint(c)

@@ -50,7 +50,7 @@ Expected<std::vector<std::string>> words_of(std::string_view pair) {
   if (refused != std::end(kRefused)) {
     return Error{quote(*key) + " " + std::string(refused->why) + ": a link cannot"};
   }
-  const cli::FlagSpec* flag = find_option(*key);
+  const frontend::FlagSpec* flag = find_option(*key);
   if (!flag || key->empty()) {
     return Error{"unknown key " + quote(*key) +
                  " (a link's keys are banklab-gui's flags: preset, lesson, step, compare, drill, "
@@ -114,7 +114,7 @@ void scenario_fields_of(const AppState& s, std::vector<std::pair<std::string, st
     }
     return;
   }
-  for (auto& field : cli::scenario_fields(s.user.scenario)) out.push_back(std::move(field));
+  for (auto& field : frontend::scenario_fields(s.user.scenario)) out.push_back(std::move(field));
 }
 
 }  // namespace

@@ -75,7 +75,7 @@ struct Options {
 Expected<Options> parse_options(std::span<const std::string_view> args);
 Expected<WindowSize> parse_window_size(std::string_view text);
 // The flag `name` (without dashes) as banklab-gui declares it; nullptr when there is none.
-const cli::FlagSpec* find_option(std::string_view name);
+const frontend::FlagSpec* find_option(std::string_view name);
 
 std::string usage();
 

@@ -9,8 +9,8 @@
 
 namespace banklab::gui {
 
-void apply_options(AppState& state, const Options& opt, const std::optional<Settings>& saved,
-                   WindowSize size, std::string_view preset) {
+void apply_options(AppState& state, const Options& opt, const Settings* saved, WindowSize size,
+                   std::string_view preset) {
   if (saved) state.user.settings = *saved;
   if (opt.theme) state.user.settings.theme = *opt.theme;
   if (opt.scheme) state.user.settings.scheme = *opt.scheme;

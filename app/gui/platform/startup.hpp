@@ -4,7 +4,6 @@
 // and keep ImGui's fonts and style in step with the zoom and theme the user picks.
 #include <imgui.h>
 
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,8 +18,8 @@ namespace banklab::gui {
 // The state the options ask for, over the saved settings (none in batch runs, which must not
 // depend on them). `size` is the picture's: a screenshot or export scales its text with it.
 // An empty `preset` opens the last one used, else the default lesson.
-void apply_options(AppState& state, const Options& opt, const std::optional<Settings>& saved,
-                   WindowSize size, std::string_view preset);
+void apply_options(AppState& state, const Options& opt, const Settings* saved, WindowSize size,
+                   std::string_view preset);
 
 // What the options name beyond the scenario: the recording the GPU window opens on
 // (--gpu-results) and the lesson with its step (--lesson, --step). Returns "" or why one of
