@@ -130,6 +130,8 @@ EM_JS(void, js_copy_to_clipboard, (const char* text), {
   }
 });
 
+EM_JS(void, js_warn, (const char* message), { console.warn("BankLab: " + UTF8ToString(message)); });
+
 EM_JS(void, js_show_text, (const char* id, const char* text), {
   const element = document.getElementById(UTF8ToString(id));
   const value = UTF8ToString(text);
@@ -222,6 +224,10 @@ std::optional<std::string> chosen_file() {
 
 void copy_to_clipboard(std::string_view text) {
   js_copy_to_clipboard(std::string(text).c_str());
+}
+
+void warn(std::string_view message) {
+  js_warn(std::string(message).c_str());
 }
 
 void show_problem(std::string_view problem) {

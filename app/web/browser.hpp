@@ -40,6 +40,9 @@ std::optional<std::string> chosen_file();
 
 void copy_to_clipboard(std::string_view text);
 
+// A warning for the console (what banklab-gui prints on stderr and goes on): console.warn.
+void warn(std::string_view message);
+
 // The page's lines of text beside the canvas: `problem` is the one line saying why a link could
 // not be opened ("" hides it); `summary` says what is on screen, for screen readers and scripts.
 void show_problem(std::string_view problem);

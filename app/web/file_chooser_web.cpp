@@ -4,7 +4,6 @@
 // open shows the browser's own picker at once and returns the file chosen, copied into the
 // in-memory file system, on the first draw after it arrives.
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include "app/gui/views/file_chooser.hpp"
 #include "app/web/browser.hpp"
@@ -13,8 +12,6 @@ namespace banklab::gui {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr const char* kPopupId = "###file-chooser";
 
 // The chooser whose open() asked the browser's picker for a file, until the file arrives.
 const FileChooser* picking_for = nullptr;
@@ -42,14 +39,6 @@ void FileChooser::open(Mode m, std::string dialog_title, std::string ext, fs::pa
   }
 }
 
-fs::path FileChooser::path() const {
-  return folder / (name.ends_with(extension) ? name : name + extension);
-}
-
-bool file_chooser_open() {
-  return ImGui::IsPopupOpen(kPopupId);
-}
-
 std::optional<fs::path> draw_file_chooser(FileChooser& c, ImU32 error_colour,
                                           const std::function<void()>& extra) {
   if (picking_for == &c) {
@@ -58,34 +47,14 @@ std::optional<fs::path> draw_file_chooser(FileChooser& c, ImU32 error_colour,
     picking_for = nullptr;
     return fs::path(*chosen);
   }
-  if (c.open_request) {
-    ImGui::OpenPopup(kPopupId);
-    c.open_request = false;
-  }
-  const std::string title = c.title + kPopupId;
-  if (!ImGui::BeginPopupModal(title.c_str(), nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    return std::nullopt;
-  }
-  ImGui::TextUnformatted("The browser puts the file in its downloads.");
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 24.0f);
-  const bool entered = ImGui::InputText("name", &c.name, ImGuiInputTextFlags_EnterReturnsTrue);
-  if (extra) extra();
-  std::optional<fs::path> chosen;
-  if (ImGui::Button("Download") || entered) {
-    c.message = c.name.empty() ? "type a file name" : "";
-    if (!c.name.empty()) chosen = c.path();
-  }
-  ImGui::SameLine();
-  const bool cancelled =
-      ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false);
-  if (!c.message.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, error_colour);
-    ImGui::TextWrapped("%s", c.message.c_str());
-    ImGui::PopStyleColor();
-  }
-  if (chosen || cancelled) ImGui::CloseCurrentPopup();
-  ImGui::EndPopup();
-  return chosen;
+  return chooser_dialog(
+      c, error_colour, extra,
+      [] { ImGui::TextUnformatted("The browser puts the file in its downloads."); }, "Download",
+      [&]() -> std::optional<fs::path> {
+        c.message = c.name.empty() ? "type a file name" : "";
+        if (c.name.empty()) return std::nullopt;
+        return c.path();
+      });
 }
 
 }  // namespace banklab::gui

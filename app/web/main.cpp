@@ -110,8 +110,29 @@ std::optional<gui::Settings> stored_settings() {
   const std::optional<std::string> text = web::stored(kSettingsKey);
   if (!text) return std::nullopt;
   gui::ParsedSettings parsed = gui::parse_settings(*text);
-  for (const std::string& w : parsed.warnings) std::fprintf(stderr, "banklab: %s\n", w.c_str());
+  for (const std::string& w : parsed.warnings) web::warn(w);
   return parsed.settings;
+}
+
+// The GPU window in the browser: no CUDA here (the kernels are not built), said as the page's
+// reason rather than the desktop build's advice to install the CUDA toolkit.
+gui::GpuBackend browser_gpu_backend() {
+  static constexpr const char* kWhy =
+      "the browser edition runs no GPU code; it shows results recorded on a GPU, and banklab-gui "
+      "on a machine with an NVIDIA GPU runs them live";
+  gui::GpuBackend b = gui::real_gpu_backend();
+  b.query_device = [] {
+    banklab::gpu::DeviceInfo d = banklab::gpu::query_device();
+    d.detail = kWhy;
+    return d;
+  };
+  b.measure_support = [] {
+    banklab::gpu::MeasureSupport m = banklab::gpu::measure_support();
+    m.reason = kWhy;
+    m.device.detail = kWhy;
+    return m;
+  };
+  return b;
 }
 
 // The state a fragment asks for over the stored settings; a fragment that cannot be opened
@@ -126,6 +147,7 @@ void open_link(Page& page, const std::string& fragment) {
   auto fresh = [&] {
     auto s = std::make_unique<gui::AppState>();
     s->platform = gui::Platform{.quits = false, .links = true};
+    s->gpu->backend = browser_gpu_backend();
     if (page.state) {
       s->res = page.state->res;
       s->frame = std::move(page.state->frame);
@@ -136,7 +158,7 @@ void open_link(Page& page, const std::string& fragment) {
   page.problem.clear();
   banklab::Expected<gui::Options> opt = gui::options_from_link(fragment);
   if (opt) {
-    gui::apply_options(*page.state, *opt, saved, size, opt->preset);
+    gui::apply_options(*page.state, *opt, saved ? &*saved : nullptr, size, opt->preset);
     page.problem = gui::open_named(*page.state, *opt);
     page.bench.frames = opt->bench_frames;
   } else {
@@ -144,7 +166,7 @@ void open_link(Page& page, const std::string& fragment) {
   }
   if (!page.problem.empty()) {
     page.state = fresh();
-    gui::apply_options(*page.state, gui::Options{}, saved, size, "");
+    gui::apply_options(*page.state, gui::Options{}, saved ? &*saved : nullptr, size, "");
     page.problem =
         "This link could not be opened: " + page.problem + ". Showing the default start instead.";
   }

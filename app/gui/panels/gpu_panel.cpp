@@ -10,7 +10,6 @@
 #include "app/gui/panels/gpu_panel.hpp"
 
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -105,29 +104,35 @@ void results_section(GpuPanel& p, const Palette& c) {
       ImGui::SameLine();
     }
   }
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
-  ImGui::InputTextWithHint("##results", "a recording's path (.json)", &p.results_path);
-  ImGui::SameLine();
-  ImGui::BeginDisabled(p.results_path.empty());
-  if (ImGui::Button("Open results")) {
-    const std::string why = open_recording(p, p.results_path);
-    p.results_message = why.empty() ? "showing " + p.results_path : why;
+  FileChooser& chooser = p.results_chooser;
+  if (ImGui::Button("Open results...")) {
+    chooser.open(FileChooser::Mode::open, "Open results", ".json", start_folder(""), "");
   }
-  ImGui::EndDisabled();
+  tooltip_on_hover("A recording made by 'banklab gpu-bench --record' or saved here");
   if (live) {
     ImGui::SameLine();
     const bool any = std::any_of(p.runs.begin(), p.runs.end(), [](const RunRecord& r) {
       return r.recorded.empty() && r.suite && r.suite->ok();
     });
-    ImGui::BeginDisabled(p.results_path.empty() || !any || p.busy());
-    if (ImGui::Button("Save results")) {
-      const std::string why = save_recording(p, p.results_path);
-      p.results_message = why.empty() ? "saved this session's runs to " + p.results_path : why;
+    ImGui::BeginDisabled(!any || p.busy());
+    if (ImGui::Button("Save results...")) {
+      chooser.open(FileChooser::Mode::save, "Save results", ".json", start_folder(""),
+                   "banklab-gpu.json");
     }
     ImGui::EndDisabled();
     tooltip_on_hover(
         "Writes this session's finished runs as a recording, which 'banklab "
         "gpu-bench --replay' prints and this window shows on any machine.");
+  }
+  if (const std::optional<std::filesystem::path> chosen = draw_file_chooser(chooser, c.error)) {
+    const std::string path = chosen->string();
+    if (chooser.mode == FileChooser::Mode::open) {
+      const std::string why = open_recording(p, *chosen);
+      p.results_message = why.empty() ? "showing " + path : why;
+    } else {
+      const std::string why = save_recording(p, *chosen);
+      p.results_message = why.empty() ? "saved this session's runs to " + path : why;
+    }
   }
   if (!p.results_message.empty()) text_coloured(c.text_dim, p.results_message);
 }

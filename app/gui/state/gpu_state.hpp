@@ -17,6 +17,7 @@
 
 #include "app/frontend/gpu_recording.hpp"
 #include "app/gui/state/gpu_worker.hpp"
+#include "app/gui/views/file_chooser.hpp"
 #include "core/model/analysis.hpp"
 #include "core/model/scenario.hpp"
 
@@ -85,7 +86,7 @@ struct GpuPanel {
   std::string refusal;                // why the last button press started nothing ("" when it did)
   std::optional<GpuTab> show_tab;     // brought to the front next frame (a job just started)
   std::unique_ptr<GpuWorker> worker;  // created by poll() on first use
-  std::string results_path;           // the path typed beside Open results / Save results
+  FileChooser results_chooser;        // Open results... and Save results...
   std::string results_message;        // what the last open or save did, or why it failed
 
   bool busy() const { return worker && worker->busy(); }

@@ -1,5 +1,6 @@
 #pragma once
-// A file chooser drawn with ImGui, for the File menu's Save, Open and exports: the folder it is
+// A file chooser drawn with ImGui, for the File menu's Save, Open and exports, and the GPU
+// window's recordings: the folder it is
 // in, a button up to its parent, its folders and then its files of one extension (click a
 // folder to enter it, a file to take its name), a name field, and an overwrite question before
 // a save replaces a file. A folder that cannot be read, or that vanished, is a message in it,
@@ -54,11 +55,25 @@ struct FileChooser {
   std::filesystem::path path() const;    // folder / name, with the extension when it lacks one
 };
 
+// Whether the file name ends in the extension (".png"), case ignored.
+bool has_extension(const std::string& name, const std::string& extension);
+
 // Draws the chooser when open, as a modal dialog, refusals and questions in `error_colour`;
 // `extra` draws more fields above its buttons (an export's size). Returns the path once the
-// user confirmed it, and closes.
+// user confirmed it, and closes. The desktop's lists the folders (file_chooser_folders.cpp);
+// the browser edition's asks for a name to download, or opens the browser's file picker
+// (app/web/file_chooser_web.cpp).
 std::optional<std::filesystem::path> draw_file_chooser(FileChooser& c, ImU32 error_colour,
                                                        const std::function<void()>& extra = {});
 bool file_chooser_open();  // the dialog is on screen (the shortcuts leave the keys to it)
+
+// The dialog both choosers draw: `body` (the folder's entries, or a note), the name field,
+// `extra`, then the button labelled `confirm_label` (or Enter in the name field), which returns
+// what `confirm` does; a save that would replace a file asks first (FileChooser::confirming);
+// Cancel or Escape closes it.
+std::optional<std::filesystem::path> chooser_dialog(
+    FileChooser& c, ImU32 error_colour, const std::function<void()>& extra,
+    const std::function<void()>& body, const char* confirm_label,
+    const std::function<std::optional<std::filesystem::path>()>& confirm);
 
 }  // namespace banklab::gui
