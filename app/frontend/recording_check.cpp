@@ -37,7 +37,7 @@ std::string item(const std::string& path, std::string_view key, std::size_t i) {
 // A number as a message states it: whole numbers in full (1048576), others in six digits.
 std::string number(double value) {
   return std::abs(value) < 1e15 && value == std::floor(value) ? format("%.0f", value)
-                                                               : format("%g", value);
+                                                              : format("%g", value);
 }
 
 // A number of a kind: between lo and hi, finite.
@@ -59,8 +59,9 @@ void follows(const std::string& path, double stored, double recomputed, std::str
 
 void text(const std::string& path, const std::string& value) {
   if (value.size() > kMaxRecordedText) {
-    throw Refused(path + " is " + std::to_string(value.size()) + " bytes long; a recording's texts " +
-                  "are at most " + std::to_string(kMaxRecordedText));
+    throw Refused(path + " is " + std::to_string(value.size()) +
+                  " bytes long; a recording's texts " + "are at most " +
+                  std::to_string(kMaxRecordedText));
   }
 }
 
@@ -86,8 +87,10 @@ void check_suite(const SuiteReport& s, const std::string& path) {
   for (std::size_t i = 0; i < s.results.size(); ++i) {
     const VariantResult& v = s.results[i];
     const std::string p = item(path, "results", i);
-    for (const auto& [key, value] : {std::pair{".name", &v.name}, {".lesson", &v.lesson},
-                                     {".tile", &v.tile}, {".preset", &v.preset},
+    for (const auto& [key, value] : {std::pair{".name", &v.name},
+                                     {".lesson", &v.lesson},
+                                     {".tile", &v.tile},
+                                     {".preset", &v.preset},
                                      {".detail", &v.detail}}) {
       text(p + key, *value);
     }
@@ -138,8 +141,10 @@ void check_patterns(const LabelledPatterns& patterns, const std::string& path) {
             "predicted_wavefronts / baseline_wavefronts");
     // The same guard as a live run: a figure above the pipe's limit is never a result.
     const double baseline_rate = baseline / r.baseline_cycles_per_access;
-    if (r.verified && !(std::max(r.wavefronts_per_clock, baseline_rate) <= kMaxWavefrontsPerClock)) {
-      throw Refused(p + " claims " + format("%.3f", std::max(r.wavefronts_per_clock, baseline_rate)) +
+    if (r.verified &&
+        !(std::max(r.wavefronts_per_clock, baseline_rate) <= kMaxWavefrontsPerClock)) {
+      throw Refused(p + " claims " +
+                    format("%.3f", std::max(r.wavefronts_per_clock, baseline_rate)) +
                     " wavefronts per clock, more than the shared-memory pipe serves");
     }
   }
@@ -153,8 +158,8 @@ void check_cross_check(std::vector<PatternCrossCheck>& checks) {
     within(p + ".hardware_instructions", double(c.hardware_instructions), 0, double(kMaxBytes), "");
     within(p + ".counted_cycles_per_access", c.counted_cycles_per_access, 0, kMaxCyclesPerAccess,
            "");
-    within(p + ".hardware_cycles_per_access", c.hardware_cycles_per_access, 0,
-           kMaxCyclesPerAccess, "");
+    within(p + ".hardware_cycles_per_access", c.hardware_cycles_per_access, 0, kMaxCyclesPerAccess,
+           "");
     within(p + ".hardware_wavefronts", double(c.hardware_wavefronts), 0, double(kMaxBytes), "");
     within(p + ".hardware_wavefronts_per_clock", c.hardware_wavefronts_per_clock, 0, 1e6, "");
     text(p + ".detail", c.detail);
@@ -166,9 +171,11 @@ void check_cross_check(std::vector<PatternCrossCheck>& checks) {
 
 void check_validate(const ValidateTotals& v) {
   const std::string p = "recording.validate";
-  for (const auto& [key, value] :
-       {std::pair{".patterns", v.patterns}, {".agree", v.agree}, {".mismatch", v.mismatch},
-        {".unmeasured", v.unmeasured}, {".random_count", v.random_count}}) {
+  for (const auto& [key, value] : {std::pair{".patterns", v.patterns},
+                                   {".agree", v.agree},
+                                   {".mismatch", v.mismatch},
+                                   {".unmeasured", v.unmeasured},
+                                   {".random_count", v.random_count}}) {
     within(p + key, double(value), 0, double(kMaxBytes), "");
   }
   if (v.seed < 0) throw Refused(p + ".seed is " + std::to_string(v.seed) + "; seeds are from 0");
