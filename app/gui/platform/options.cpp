@@ -93,7 +93,8 @@ constexpr frontend::FlagSpec kGuiFlags[] = {
 };
 
 // The scenario flags and the code form, as `banklab analyze` takes them.
-constexpr frontend::FlagGroup kGuiGroups[] = {frontend::kScenarioGroup, frontend::kOffsetsGroup, frontend::kCodeGroup};
+constexpr frontend::FlagGroup kGuiGroups[] = {frontend::kScenarioGroup, frontend::kOffsetsGroup,
+                                              frontend::kCodeGroup};
 
 const frontend::CommandSyntax& gui_syntax() {
   static const std::string footer =
