@@ -9,6 +9,7 @@
 
 #include "core/base/json_writer.hpp"
 #include "core/code/kernel_code_parse.hpp"
+#include "core/model/shared_limits.hpp"
 
 namespace banklab {
 namespace {
@@ -443,7 +444,8 @@ std::int64_t product_bytes(const Shape& s, std::size_t from) {
   return bytes;
 }
 
-// The array's bounds, each a constant of 1 or more, and the whole at most 228 KB.
+// The array's bounds, each a constant of 1 or more, and the whole within the limits of its
+// declaration (shared_limits.hpp).
 Shape shape_of(const Program& p, const KernelParams& params) {
   if (!p.shared)
     fail(kNowhere,
@@ -474,10 +476,14 @@ Shape shape_of(const Program& p, const KernelParams& params) {
       if (n < 1)
         fail(d.dim_pos[i], "an array bound must be 1 or more, this one is " + std::to_string(n));
     }
-    if (__builtin_mul_overflow(bytes, n, &bytes) || bytes > kSharedMemoryBytes) {
-      fail(d.pos, d.name + " needs more than the " + std::to_string(kSharedMemoryBytes) +
-                      " bytes (228 KB) of shared memory an SM has");
+    if (__builtin_mul_overflow(bytes, n, &bytes)) {
+      fail(d.pos, d.name + " needs more bytes than 64 bits count, far more than the " +
+                      std::to_string(kMaxSharedPerBlockBytes) + " B one block can have");
     }
+    // The limits of a static array (48 KB) and of a block (227 KB), with the fix for each.
+    const auto how =
+        d.is_extern ? SharedDeclaration::extern_array : SharedDeclaration::static_array;
+    if (std::string why = check_shared_bytes(bytes, how, d.name); !why.empty()) fail(d.pos, why);
     s.array.dims.insert(s.array.dims.begin(), n);
   }
   for (std::size_t i = 0; i <= s.array.dims.size(); ++i) s.sizes.push_back(product_bytes(s, i));
@@ -704,9 +710,9 @@ CodeResult evaluate_code(std::span<const CodeSource> sources, const KernelParams
         std::int64_t{bx} * by * bz > 1024) {
       fail(kNowhere, "a block has 1 to 1024 threads, each side at least 1");
     }
-    if (params.extern_bytes < 1 || params.extern_bytes > kSharedMemoryBytes) {
-      fail(kNowhere, "the extern __shared__ size must be 1.." + std::to_string(kSharedMemoryBytes) +
-                         " bytes");
+    if (params.extern_bytes < 1 || params.extern_bytes > kMaxSharedPerBlockBytes) {
+      fail(kNowhere, "the extern __shared__ size must be 1.." +
+                         std::to_string(kMaxSharedPerBlockBytes) + " bytes (227 KB per block)");
     }
     const Program p = parse_program(sources);
     r.code = evaluate_program(p, params);
