@@ -764,7 +764,7 @@ TEST_CASE("a lesson walks its steps: scenario, highlights, progress, and back to
 TEST_CASE("lesson highlights add outlines to the bank grid, the lane map and the tile") {
   HeadlessImGui imgui;
   AppState s;
-  REQUIRE(open_lesson(s, "transpose", 9).empty());  // [32][36]: lanes 0, 8, 16, 24 in bank 0
+  REQUIRE(open_lesson(s, "transpose", 10).empty());  // [32][36]: lanes 0, 8, 16, 24 in bank 0
   imgui.frame(s);
   const std::size_t with = s.frame.draw.quads().size();
   const Highlights kept = s.lesson.filled.highlights;
