@@ -8,7 +8,7 @@
 
 namespace banklab::cli {
 
-inline constexpr FlagSpec kCodeFlags[] = {
+inline constexpr frontend::FlagSpec kCodeFlags[] = {
     {"decl", "CODE",
      "the shared declaration: \"__shared__ float tile[32][33];\" (constexpr\n"
      "and #define sizes before it, extern __shared__ T name[] too)"},
@@ -21,12 +21,12 @@ inline constexpr FlagSpec kCodeFlags[] = {
     {"smem", "BYTES",
      "the launch's dynamic shared memory, for extern arrays (default and most: 232448, 227 KB)"},
 };
-inline constexpr FlagGroup kCodeGroup{
+inline constexpr frontend::FlagGroup kCodeGroup{
     "Code form: a declaration and an access as CUDA code, evaluated for every lane (--op ld, st\n"
     "or a matrix op for a bare access; the code's '=' says load or store otherwise).",
     kCodeFlags};
 
-bool has_code_flags(const Args& args);
-int run_analyze_code(const Args& args);
+bool has_code_flags(const frontend::Args& args);
+int run_analyze_code(const frontend::Args& args);
 
 }  // namespace banklab::cli

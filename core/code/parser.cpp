@@ -1,24 +1,26 @@
-// The tokenizer and the recursive-descent parser of kernel code (kernel_code.hpp has the
-// grammar). Macros (#define) are expanded in the token stream, as the preprocessor would.
-#include "core/code/kernel_code_parse.hpp"
+// The recursive-descent parser of kernel code (parser.hpp; kernel_code.hpp has the grammar),
+// reading the token stream of the preprocessor (preprocessor.hpp).
+//
+// [SECTION] The types the code may name
+// [SECTION] The parser: tokens, types, expressions
+// [SECTION] Expressions, by precedence
+// [SECTION] Statements: the declaration, definitions, the guarded access, asm
+// [SECTION] The entry points
+#include "core/code/parser.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <utility>
 
+#include "core/code/preprocessor.hpp"
+
 namespace banklab::code {
-
-void fail(Pos pos, std::string message) {
-  throw Failure{pos, std::move(message)};
-}
-
 namespace {
 
-constexpr int kMaxDepth = 200;             // nesting of parentheses and operators
-constexpr int kMaxExpansions = 1000;       // macro expansions in one code
-constexpr std::size_t kMaxTokens = 20000;  // tokens once the macros are expanded
-constexpr std::size_t kMaxMacros = 64;     // #defines (each has a bit in Token::hidden)
+// [SECTION] The types the code may name
+
+constexpr int kMaxDepth = 200;  // nesting of parentheses and operators
 
 // clang-format off
 const TypeRef kTypes[] = {
@@ -53,179 +55,20 @@ bool is_integer_word(std::string_view w) {
          w == "char";
 }
 
-enum class Tok : std::uint8_t { end, number, name, punct, string };
-
-struct Token {
-  Tok kind = Tok::end;
-  std::string text;
-  std::int64_t number = 0;
-  Pos pos;
-  bool line_start = false;  // the first token of its line (ends a #define)
-  // The macros this token came out of (bit i: macros_[i]): as in the preprocessor, a macro's
-  // name inside its own expansion is not expanded again.
-  std::uint64_t hidden = 0;
-};
-
-bool name_start(char c) {
-  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
-}
-bool name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
-// A C++ integer literal: 42, 0x2A, 0b101, 052, with u/l suffixes. Returns the length read.
-std::size_t read_number(std::string_view s, Pos pos, std::int64_t* out) {
-  int base = 10;
-  std::size_t i = 0;
-  if (s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    base = 16;
-    i = 2;
-  } else if (s.size() > 1 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
-    base = 2;
-    i = 2;
-  } else if (s[0] == '0') {
-    base = 8;
-  }
-  const std::size_t digits_begin = i;
-  std::uint64_t value = 0;
-  for (; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '\'') continue;  // digit separator
-    int d = -1;
-    if (std::isdigit(static_cast<unsigned char>(c)))
-      d = c - '0';
-    else if (base == 16 && std::isxdigit(static_cast<unsigned char>(c)))
-      d = std::tolower(static_cast<unsigned char>(c)) - 'a' + 10;
-    if (d < 0) break;
-    if (d >= base)
-      fail(pos, "digit '" + std::string(1, c) + "' is not allowed in a base-" +
-                    std::to_string(base) + " number");
-    if (value > (static_cast<std::uint64_t>(INT64_MAX) - static_cast<std::uint64_t>(d)) /
-                    static_cast<std::uint64_t>(base)) {
-      fail(pos, "the number " + std::string(s.substr(0, std::min<std::size_t>(i + 1, 30))) +
-                    "... does not fit in 64 bits (the largest is 9223372036854775807)");
-    }
-    value = value * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
-  }
-  if (i == digits_begin && base != 8) fail(pos, "a number needs digits after its 0x or 0b");
-  if (i < s.size() && (s[i] == '.' || s[i] == 'e' || s[i] == 'E') && base == 10) {
-    fail(pos, "only whole numbers: an index or a size is an integer");
-  }
-  while (i < s.size() && (s[i] == 'u' || s[i] == 'U' || s[i] == 'l' || s[i] == 'L')) ++i;
-  if (i < s.size() && name_char(s[i])) {
-    fail(pos, "'" + std::string(1, s[i]) + "' cannot follow a number");
-  }
-  *out = static_cast<std::int64_t>(value);
-  return i;
-}
-
-constexpr std::string_view kPuncts[] = {
-    "<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--",
-    "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "->", "+",  "-",  "*",
-    "/",   "%",   "^",  "&",  "|",  "~",  "!",  "?",  ":",  "(",  ")",  "[",
-    "]",   "{",   "}",  "<",  ">",  "=",  ",",  ";",  "#",  ".",
-};
-
-void skip_blank(std::string_view s, std::size_t& i, bool& line_start, Pos pos) {
-  while (i < s.size()) {
-    if (s[i] == '\n') {
-      line_start = true;
-      ++i;
-    } else if (std::isspace(static_cast<unsigned char>(s[i]))) {
-      ++i;
-    } else if (s.substr(i).starts_with("//")) {
-      while (i < s.size() && s[i] != '\n') ++i;
-    } else if (s.substr(i).starts_with("/*")) {
-      const std::size_t close = s.find("*/", i + 2);
-      if (close == std::string_view::npos)
-        fail({pos.source, static_cast<int>(i)}, "this comment is never closed with */");
-      line_start = line_start || s.substr(i, close - i).find('\n') != std::string_view::npos;
-      i = close + 2;
-    } else {
-      break;
-    }
-  }
-}
-
-// Names may be dotted ("threadIdx.x", "ldmatrix.sync.aligned.m8n8.x4.shared.b16"): a dot
-// between two name characters joins them.
-std::vector<Token> tokenize(std::string_view s, int source) {
-  std::vector<Token> out;
-  std::size_t i = 0;
-  bool line_start = true;
-  while (true) {
-    skip_blank(s, i, line_start, {source, 0});
-    Token t;
-    t.pos = {source, static_cast<int>(i)};
-    t.line_start = line_start;
-    line_start = false;
-    if (i >= s.size()) break;
-    if (std::isdigit(static_cast<unsigned char>(s[i]))) {
-      t.kind = Tok::number;
-      const std::size_t n = read_number(s.substr(i), t.pos, &t.number);
-      t.text = s.substr(i, n);
-      i += n;
-    } else if (s[i] == '"') {
-      // A string literal, for asm statements: its text without the quotes and escapes.
-      std::size_t j = i + 1;
-      t.kind = Tok::string;
-      while (j < s.size() && s[j] != '"' && s[j] != '\n') {
-        if (s[j] == '\\' && j + 1 < s.size()) ++j;
-        t.text += s[j++];
-      }
-      if (j >= s.size() || s[j] != '"') fail(t.pos, "this string is never closed with \"");
-      i = j + 1;
-    } else if (name_start(s[i])) {
-      std::size_t j = i;
-      while (j < s.size() && (name_char(s[j]) ||
-                              (s[j] == '.' && j + 1 < s.size() && name_start(s[j + 1]) && j > i)))
-        ++j;
-      t.kind = Tok::name;
-      t.text = s.substr(i, j - i);
-      i = j;
-    } else {
-      const auto it = std::ranges::find_if(
-          kPuncts, [&](std::string_view p) { return s.substr(i).starts_with(p); });
-      if (it == std::end(kPuncts)) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
-        fail(t.pos, std::isprint(c)
-                        ? "'" + std::string(1, s[i]) + "' is not part of C++ syntax"
-                        : "a byte that is not printable text (code " + std::to_string(c) + ")");
-      }
-      t.kind = Tok::punct;
-      t.text = *it;
-      i += it->size();
-    }
-    out.push_back(std::move(t));
-  }
-  Token end;
-  end.pos = {source, static_cast<int>(s.size())};
-  end.line_start = true;
-  out.push_back(end);
-  return out;
-}
+// [SECTION] The parser: tokens, types, expressions
 
 class Parser {
  public:
-  explicit Parser(std::vector<Token> tokens) : tokens_(std::move(tokens)) {}
+  explicit Parser(std::vector<Token> tokens) : in_(std::move(tokens)) {}
 
   Program& program() { return program_; }
-  const Token& peek(std::size_t ahead = 0) {
-    return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
+  const Token& peek(std::size_t ahead = 0) const { return in_.peek(ahead); }
+  bool at_end() const { return in_.at_end(); }
+  bool is(std::string_view punct, std::size_t ahead = 0) const { return in_.is(punct, ahead); }
+  bool is_name(std::string_view name, std::size_t ahead = 0) const {
+    return in_.is_name(name, ahead);
   }
-  bool at_end() { return peek().kind == Tok::end; }
-  bool is(std::string_view punct, std::size_t ahead = 0) {
-    return peek(ahead).kind == Tok::punct && peek(ahead).text == punct;
-  }
-  bool is_name(std::string_view name, std::size_t ahead = 0) {
-    return peek(ahead).kind == Tok::name && peek(ahead).text == name;
-  }
-  Token take() {
-    Token t = peek();
-    if (pos_ < tokens_.size() - 1) ++pos_;
-    expand_macro();
-    return t;
-  }
+  Token take() { return in_.take(); }
   // A statement ends at ';', or where its line or its source ends.
   void end_statement(std::string_view what) {
     if (is(";")) {
@@ -244,54 +87,6 @@ class Parser {
     if (t.kind == Tok::end) return "the end of the code";
     if (t.kind == Tok::string) return "a string";
     return "'" + t.text + "'";
-  }
-
-  // #define NAME body: the body runs to the end of the line, a ';' or a declaration keyword.
-  void define() {
-    const Token hash = tokens_[pos_++];  // no expansion: a name may be defined again
-    if (!is_name("define")) fail(hash.pos, "only #define is understood after '#'");
-    ++pos_;
-    if (peek().kind != Tok::name || peek().line_start) fail(peek().pos, "#define needs a name");
-    const Token name = tokens_[pos_];
-    ++pos_;  // the name itself is not expanded
-    if (is("(") && peek().pos.offset == name.pos.offset + static_cast<int>(name.text.size())) {
-      fail(peek().pos, "function-like macros are not supported: #define a constant");
-    }
-    std::vector<Token> body;
-    while (!at_end() && !peek().line_start && !is(";") && !is("#") && !is_name("__shared__") &&
-           !is_name("extern") && !is_name("constexpr") && !is_name("static")) {
-      body.push_back(tokens_[pos_]);
-      ++pos_;
-    }
-    if (is(";")) ++pos_;
-    if (body.empty()) fail(name.pos, "#define " + name.text + " has no value");
-    const auto old = std::ranges::find(macros_, name.text, &Macro::first);
-    if (old != macros_.end()) {
-      old->second = std::move(body);  // a redefinition replaces the body
-    } else {
-      if (macros_.size() == kMaxMacros) fail(name.pos, "more than 64 #defines");
-      macros_.emplace_back(name.text, std::move(body));
-    }
-    expand_macro();
-  }
-
-  // Replaces a macro name at the current position by its body.
-  void expand_macro() {
-    while (peek().kind == Tok::name) {
-      const auto it = std::ranges::find(macros_, peek().text, &Macro::first);
-      if (it == macros_.end()) return;
-      const std::uint64_t bit = std::uint64_t{1} << (it - macros_.begin());
-      if (peek().hidden & bit) return;  // inside its own expansion: a plain name
-      if (++expansions_ > kMaxExpansions || tokens_.size() + it->second.size() > kMaxTokens) {
-        fail(peek().pos, "#define " + peek().text + " expands to too much code");
-      }
-      const Token replaced = peek();
-      std::vector<Token> body = it->second;
-      for (Token& t : body) t.hidden |= replaced.hidden | bit;
-      body.front().line_start = replaced.line_start;
-      tokens_.erase(tokens_.begin() + static_cast<std::ptrdiff_t>(pos_));
-      tokens_.insert(tokens_.begin() + static_cast<std::ptrdiff_t>(pos_), body.begin(), body.end());
-    }
   }
 
   int add(Node n) {
@@ -351,13 +146,11 @@ class Parser {
   void set_access(AccessForm form, int node, Pos begin);
 
  private:
-  using Macro = std::pair<std::string, std::vector<Token>>;
-  std::vector<Token> tokens_;
-  std::size_t pos_ = 0;
-  std::vector<Macro> macros_;
-  int expansions_ = 0;
+  TokenStream in_;
   Program program_;
 };
+
+// [SECTION] Expressions, by precedence
 
 int precedence(std::string_view op) {
   static constexpr std::pair<std::string_view, int> kPrec[] = {
@@ -418,13 +211,13 @@ int Parser::unary(int depth) {
     }
     if (t.text == "(") {
       const Pos open = t.pos;
-      const std::size_t saved = pos_;
+      const std::size_t saved = in_.position();
       take();
       if (std::optional<TypeRef> type = try_type(true)) {
         expect(")", "to close the cast");
         return cast_to(open, *type, depth);
       }
-      pos_ = saved;
+      in_.rewind(saved);
     }
   }
   return postfix(depth);
@@ -510,6 +303,8 @@ int Parser::call(const Token& name, int depth) {
   take();
   return add(std::move(n));
 }
+
+// [SECTION] Statements: the declaration, definitions, the guarded access, asm
 
 void Parser::set_access(AccessForm form, int node, Pos begin) {
   if (program_.access) {
@@ -694,7 +489,7 @@ void Parser::asm_statement(Pos begin) {
 
 void Parser::statement() {
   const Pos begin = peek().pos;
-  if (is("#")) return define();
+  if (is("#")) return in_.define();
   if (is(";")) {
     take();
     return;
@@ -738,6 +533,8 @@ void Parser::statement() {
 
 }  // namespace
 
+// [SECTION] The entry points
+
 const TypeRef* find_type(std::string_view name) {
   const auto it = std::ranges::find(kTypes, name, &TypeRef::name);
   return it == std::end(kTypes) ? nullptr : &*it;
@@ -757,7 +554,6 @@ Program parse_program(std::span<const CodeSource> sources) {
     tokens.insert(tokens.end(), part.begin(), part.end());
   }
   Parser p(std::move(tokens));
-  p.expand_macro();
   while (!p.at_end()) p.statement();
   return std::move(p.program());
 }

@@ -1,26 +1,19 @@
 #pragma once
-// The inside of kernel_code: tokens, the syntax tree and the parser (kernel_code_parse.cpp),
-// evaluated per lane by kernel_code.cpp. Errors inside are thrown as Failure and turned into a
-// CodeError at the public functions; nothing escapes them.
+// The parser of kernel code: the syntax tree, and the recursive-descent parser that builds it
+// from the preprocessed token stream (the grammar is in kernel_code.hpp). The evaluator
+// (evaluator.hpp) gives the tree its values per lane.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/code/kernel_code.hpp"
+#include "core/code/tokenizer.hpp"
 
 namespace banklab::code {
-
-struct Pos {
-  int source = 0;
-  int offset = 0;  // byte offset in the source's text
-};
-
-struct Failure {
-  Pos pos;
-  std::string message;
-};
-[[noreturn]] void fail(Pos pos, std::string message);
 
 // A C++ type the code names: a scalar or vector element type, or an integer type for casts.
 struct TypeRef {
