@@ -463,7 +463,8 @@ FixCheck check_fix(const Question& q, const Fix& f) {
       const Evaluation e = evaluate(s);
       if (e.ok()) {
         for (const Diagnostic& d : e.diagnostics)
-          if (d.rule == "permuted" && std::ranges::find(c.notes, d.message) == c.notes.end())
+          if (d.rule == "permuted" &&
+              std::find(c.notes.begin(), c.notes.end(), d.message) == c.notes.end())
             c.notes.push_back("the tile is filled by " + describe(s) + ", and " + d.message);
         continue;
       }

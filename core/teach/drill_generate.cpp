@@ -732,7 +732,8 @@ std::vector<Fix> fix_candidates(const Question& q) {
     std::vector<int> pads;
     for (int pad = 0; pad <= 32; ++pad)
       if (pad != t.pad) pads.push_back(pad);
-    std::ranges::stable_sort(pads, {}, [&](int p) { return std::abs(p - t.pad); });
+    std::stable_sort(pads.begin(), pads.end(),
+                     [&](int a, int b) { return std::abs(a - t.pad) < std::abs(b - t.pad); });
     for (int pad : pads) {
       Fix f{.pad = pad, .swizzle = std::nullopt};
       if (t.swizzle.kind != SwizzleKind::none) f.swizzle = kNone;
@@ -759,8 +760,9 @@ std::vector<Fix> fix_candidates(const Question& q) {
 int pick_lane(const Draw& d, const Analysis& a, SplitMix64& rng) {
   const int start = rng.below(kWarpSize);
   int fallback = -1;
-  const bool element = std::ranges::count(d.intended, Mistake::element_index_banks) > 0;
-  const bool sixteen = std::ranges::count(d.intended, Mistake::sixteen_banks) > 0;
+  const bool element =
+      std::count(d.intended.begin(), d.intended.end(), Mistake::element_index_banks) > 0;
+  const bool sixteen = std::count(d.intended.begin(), d.intended.end(), Mistake::sixteen_banks) > 0;
   for (int i = 0; i < kWarpSize; ++i) {
     const int lane = (start + i) % kWarpSize;
     const LaneRecord& l = a.lanes[lane];
@@ -965,7 +967,7 @@ std::span<const std::string_view> drill_families(DrillLevel level) {
     for (DrillLevel l : kAllDrillLevels) {
       auto& list = out[static_cast<std::size_t>(l)];
       for (const NamedFamily& f : families(l))
-        if (std::ranges::find(list, f.name) == list.end()) list.push_back(f.name);
+        if (std::find(list.begin(), list.end(), f.name) == list.end()) list.push_back(f.name);
     }
     return out;
   }();

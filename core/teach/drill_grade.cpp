@@ -163,8 +163,9 @@ Mistake classify_fix(const Question& q, const Fix& f, const FixCheck& c) {
     return q.scenario.tile.dtype == DType::bf16 && *f.pad % 2 == 1 ? Mistake::bf16_pad_one_packed
                                                                    : Mistake::pad_breaks_alignment;
   }
-  const bool keeps_16_bytes =
-      std::ranges::any_of(q.keep, [](const Scenario& k) { return k.effective_width() == 16; });
+  const bool keeps_16_bytes = std::any_of(q.keep.begin(), q.keep.end(), [](const Scenario& k) {
+    return k.effective_width() == kMaxAccessBytes;
+  });
   if (c.allowed && c.keep_ok && f.pad && !f.swizzle && keeps_16_bytes && !c.all_indices_ok)
     return Mistake::aligned_pad_conflicts;
   if (c.allowed && c.keep_ok && c.asked_index_ok && !c.all_indices_ok)

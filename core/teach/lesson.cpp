@@ -192,8 +192,8 @@ Expected<std::string> analysis_value(std::string_view name, const Scenario& s,
     return fixed1(m->shared_tbps() * here);
   }
   if (name == "phases") {
-    const auto active =
-        std::ranges::count_if(a.phases, [](const Phase& p) { return p.active_lanes != 0; });
+    const auto active = std::count_if(a.phases.begin(), a.phases.end(),
+                                      [](const Phase& p) { return p.active_lanes != 0; });
     return std::to_string(active);
   }
   if (name == "packing_partner") {

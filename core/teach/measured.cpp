@@ -60,7 +60,8 @@ Measurements read(const json& root, const std::string& file) {
 }  // namespace
 
 const MeasuredFigure* Measurements::find(std::string_view key) const {
-  const auto it = std::ranges::find(figures, key, &MeasuredFigure::key);
+  const auto it = std::find_if(figures.begin(), figures.end(),
+                               [&](const MeasuredFigure& f) { return f.key == key; });
   return it == figures.end() ? nullptr : &*it;
 }
 
