@@ -394,22 +394,25 @@ Expected<TransposeKernel> transpose_kernel(const TileLayout& t) {
   k.read_element = "tile[" + rr.text + "][" + rc.text + "]";
   const std::string type(cuda_type_name(t.dtype));
   const std::string rows = std::to_string(kTransposeBlockRows);
+  // Short lines: a lesson shows them in a narrow panel.
   k.lines = {
-      "__global__ void transpose(const " + type + "* __restrict__ in, " + type +
-          "* __restrict__ out, int rows, int cols) {",
+      "// blockDim = (32, " + rows + "): warp threadIdx.y takes rows j = threadIdx.y, +" + rows +
+          ", ...",
+      "__global__ void transpose(const " + type + "* __restrict__ in,",
+      "                          " + type + "* __restrict__ out, int rows, int cols) {",
       "  " + shared_declaration(t, 0),
-      "  int x = blockIdx.x * 32 + threadIdx.x;          // blockDim = (32, " + rows +
-          "): " + rows + " warps",
-      "  for (int j = threadIdx.y; j < 32; j += blockDim.y) {  // warp threadIdx.y: rows j, j+" +
-          rows + ", ...",
+      "  int x = blockIdx.x * 32 + threadIdx.x;",
+      "  for (int j = threadIdx.y; j < 32; j += blockDim.y) {",
       "    int y = blockIdx.y * 32 + j;",
-      "    if (x < cols && y < rows) " + k.write_element + " = in[(size_t)y * cols + x];",
+      "    if (x < cols && y < rows)",
+      "      " + k.write_element + " = in[(size_t)y * cols + x];",
       "  }",
       "  __syncthreads();",
       "  x = blockIdx.y * 32 + threadIdx.x;",
       "  for (int j = threadIdx.y; j < 32; j += blockDim.y) {",
       "    int y = blockIdx.x * 32 + j;",
-      "    if (x < rows && y < cols) out[(size_t)y * rows + x] = " + k.read_element + ";",
+      "    if (x < rows && y < cols)",
+      "      out[(size_t)y * rows + x] = " + k.read_element + ";",
       "  }",
       "}",
   };

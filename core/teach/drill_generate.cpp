@@ -799,7 +799,7 @@ std::string ask_text(const Question& q, const Draw& d, const Analysis& a) {
     case AskKind::choice: {
       std::string text = d.ask;
       for (std::size_t i = 0; i < q.choices.size(); ++i)
-        text += " (" + std::string(1, static_cast<char>('a' + i)) + ") " + q.choices[i].text + ".";
+        text += "\n(" + std::string(1, static_cast<char>('a' + i)) + ") " + q.choices[i].text + ".";
       return text;
     }
     case AskKind::design:

@@ -1,4 +1,5 @@
-// Writes the CUDA that code_view() shows, for every preset and a sweep of tiles, as one .cu file
+// Writes the CUDA that code_view() shows, for every preset and a sweep of tiles, and the lessons'
+// whole transpose kernel, as one .cu file
 // of kernels, for nvcc to compile (tests/core/CMakeLists.txt, test code_view_nvcc): what the app
 // and `banklab explain` print must be code nvcc accepts, static arrays over 48 KB included.
 //
@@ -87,6 +88,19 @@ int main(int argc, char** argv) {
     const CodeView v = code_view(s, e);
     if (v.statement.empty()) continue;
     cu += kernel(s, v, n++) + "\n";
+  }
+  // The lesson's whole transpose kernel, for every element type, pad and the xor swizzle.
+  for (DType d : {DType::fp8, DType::bf16, DType::fp32, DType::fp64}) {
+    for (int pad : {0, 1, 2, 4}) {
+      for (SwizzleKind k : {SwizzleKind::none, SwizzleKind::xor_columns}) {
+        if (pad != 0 && k != SwizzleKind::none) continue;
+        const Expected<TransposeKernel> t = transpose_kernel(TileLayout{d, 32, 32, pad, {k, {}}});
+        if (!t) continue;
+        cu += "namespace t" + std::to_string(n++) + " {\n";
+        for (const std::string& line : t->lines) cu += line + "\n";
+        cu += "}\n\n";
+      }
+    }
   }
   std::ofstream(argv[1]) << cu;
   std::printf("%d kernels written to %s\n", n, argv[1]);

@@ -679,13 +679,13 @@ TEST_CASE("A(n) = A(n-1) + A(n-1) over 62 levels is linear, not exponential") {
 // Issue 22, defect 3: an integer type's width and signedness apply as C++ applies them.
 TEST_CASE("casts and typed locals wrap as C++ does: (unsigned char)(threadIdx.x * 32) is % 256") {
   const Run cast =
-      run("__shared__ float tile[32][1024];", "v = tile[0][(unsigned char)(threadIdx.x * 32)]");
+      run("__shared__ float tile[8][1024];", "v = tile[0][(unsigned char)(threadIdx.x * 32)]");
   CHECK(cast.wavefronts == 8);  // columns 0, 32, ..., 224 eight times over: 8 lanes a bank
   CHECK(cast.code->lanes[8].indices == std::vector<std::int64_t>{0, 0});
   CHECK(
-      run("__shared__ float tile[32][1024];", "v = tile[0][static_cast<uint8_t>(threadIdx.x * 32)]")
+      run("__shared__ float tile[8][1024];", "v = tile[0][static_cast<uint8_t>(threadIdx.x * 32)]")
           .wavefronts == 8);
-  const Run local = run("__shared__ float tile[32][1024];",
+  const Run local = run("__shared__ float tile[8][1024];",
                         "unsigned char c = threadIdx.x * 32;\nv = tile[0][c];");
   CHECK(local.wavefronts == 8);
   CHECK(local.code->lanes[9].indices == std::vector<std::int64_t>{0, 32});
