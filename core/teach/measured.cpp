@@ -2,11 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "core/base/data_dir.hpp"
+#include "core/base/file_read.hpp"
 #include "core/base/format.hpp"
 #include "core/model/hardware.hpp"
 
@@ -82,11 +81,10 @@ const Expected<Measurements>& recorded() {
     const Expected<std::filesystem::path> data = data_dir();
     if (!data) return Error{data.error()};
     const std::filesystem::path file = *data / kShippedRecording;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return Error{file.string() + ": cannot read the shipped recording"};
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_measurements(text.str(), file.string());
+    const Expected<std::string> text =
+        read_regular_file(file.string(), kMaxShippedRecordingBytes, "shipped recording");
+    if (!text) return Error{text.error()};
+    return parse_measurements(*text, file.string());
   }();
   return figures;
 }
