@@ -33,8 +33,11 @@ std::string element_range(int first, int last) {
                        : "elements " + std::to_string(first) + "-" + std::to_string(last);
 }
 
-// "lanes 24-31 fall past the tile's last row and sit idle": the lanes in `mask`, run by run.
+// "lanes 24-31 fall past the tile's last row and sit idle": the lanes in `mask`, run by run;
+// every other lane as a person says it ("the odd lanes (1, 3, ..., 31)"), not as 16 runs.
 std::string idle_runs(std::uint32_t mask, const std::string& why) {
+  if (mask == 0xAAAAAAAAu) return "the odd lanes (1, 3, 5, ..., 31) " + why;
+  if (mask == 0x55555555u) return "the even lanes (0, 2, 4, ..., 30) " + why;
   std::string out;
   for (int lane = 0; lane < kWarpSize;) {
     if (!(mask >> lane & 1u)) {
@@ -360,10 +363,14 @@ Draw load_packing(SplitMix64& rng) {
   // Lane L and lane L ^ partner share the chunk of the lower of the two.
   for (int lane = 0; lane < kWarpSize; ++lane)
     d.s.custom_offsets[lane] = std::int64_t{width} * (lane & ~partner);
+  // In words: the pairs spelled out (0 and 1, 2 and 3, ...), the formula with the mask itself
+  // (a bit number would be off by its log: mask 4 is bit 2).
+  const std::string p = std::to_string(partner);
+  const int second = partner == 1 ? 2 : 1;  // the lowest lane of the second pair
   d.premise = std::string("Lane L ") + (load ? "loads" : "stores") + " " + std::to_string(width) +
-              " bytes at byte " + std::to_string(width) + " x (L with bit " +
-              std::to_string(partner) + " cleared): lanes L and L ^ " + std::to_string(partner) +
-              " share an address.";
+              " bytes at byte " + std::to_string(width) + " x (L & ~" + p + "): lanes L and L ^ " +
+              p + " share an address (lanes 0 and " + p + ", " + std::to_string(second) + " and " +
+              std::to_string(second ^ partner) + ", and so on).";
   d.kind = AskKind::wavefronts;
   d.intended = {Mistake::broadcast_counted};
   return d;

@@ -433,6 +433,33 @@ TEST_CASE("Questions say what every lane does, in words a person would use") {
   const Scenario tma64 = tile_access(DType::bf16, 8, 16, 0, {SwizzleKind::tma64, {}},
                                      AccessPattern::matrix, Op::ldmatrix_x2, 0, 16);
   CHECK(lanes_in_words(tma64).ends_with("(TMA places each 32-byte row at a 64-byte pitch)"));
+  Scenario even = tile_access(DType::fp32, 32, 32, 0, {}, AccessPattern::column, Op::ld, 4);
+  even.lane_mask = 0x55555555u;
+  CHECK(lanes_in_words(even) ==
+        "lane L reads element (L, 4); the odd lanes (1, 3, 5, ..., 31) are switched off");
+  // Load packing: the mask in the formula is the partner the text names, and its pairs are the
+  // ones the offsets pair (the premise once said "bit 4" for the mask 4, which is bit 2).
+  int packing = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const Question q = make_question(DrillLevel::strong_hire, 5, i);
+    if (q.family != "load-packing") continue;
+    ++packing;
+    CAPTURE(q.text);
+    const int w = q.scenario.width;
+    int partner = 0;
+    for (int p : {1, 2, 4, 8})
+      if (q.text.find("(L & ~" + std::to_string(p) + "): lanes L and L ^ " + std::to_string(p) +
+                      " share an address (lanes 0 and " + std::to_string(p) + ", ") !=
+          std::string::npos)
+        partner = p;
+    REQUIRE(partner != 0);
+    CHECK(q.text.find("at byte " + std::to_string(w) + " x (L & ~") != std::string::npos);
+    for (int lane = 0; lane < 32; ++lane) {
+      CHECK(q.scenario.custom_offsets[lane] == std::int64_t{w} * (lane & ~partner));
+      CHECK(q.scenario.custom_offsets[lane] == q.scenario.custom_offsets[lane ^ partner]);
+    }
+  }
+  CHECK(packing > 20);
 }
 
 // A hand-built question, for the cases the lesson and the audit name.
