@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "core/base/format.hpp"
 #include "core/teach/drill.hpp"
 #include "core/teach/measured.hpp"
 
@@ -218,10 +219,17 @@ TEST_CASE("Every answer is what the core gives for the question's own scenario")
             CHECK(q.answer == a.lanes[q.lane].banks[0]);
             CHECK(q.text.find("lane " + std::to_string(q.lane)) != std::string::npos);
             break;
-          case AskKind::worth:
+          case AskKind::worth: {
             CHECK(a.bank_conflicts() > 0);
             CHECK(q.answer == (worth_fixing(a) ? 1 : 0));
+            // One premise that can hold: the recording's HBM per transposed byte, no "HBM near
+            // its peak" beside an answer that makes the banks the slower side.
+            const Measurements& m = recorded().value();
+            CHECK(q.text.find(format("HBM transposes %.2f TB/s", m.copy_gbps / 2000)) !=
+                  std::string::npos);
+            CHECK(q.text.find("near its peak") == std::string::npos);
             break;
+          }
           case AskKind::fix:
           case AskKind::design: {
             CHECK(a.bank_conflicts() > 0);
