@@ -76,31 +76,38 @@ std::string lanes_in_words(const Scenario& s) {
       break;
     }
     case AccessPattern::row: {
-      // Runs of lanes that share a row: "lanes 0-15 read elements 0-15 of row 5".
+      // Runs of lanes that share a row: "lanes 0-15 read elements 0-15 of row 5". The runs are
+      // the warp's as if every lane were on (where the lanes sit is the layout's, not the
+      // mask's); the lanes switched off are said after them, as a person would say it.
+      Scenario every_lane = s;
+      every_lane.lane_mask = 0xFFFFFFFFu;
+      const Evaluation all = evaluate(every_lane);
+      const auto& el_of = (all.ok() ? all : e).elements;
+      const std::uint32_t described = all.ok() ? 0xFFFFFFFFu : s.lane_mask;
       std::string runs;
       for (int lane = 0; lane < kWarpSize;) {
-        const LaneElements& el = e.elements[lane];
-        if (!(s.lane_mask >> lane & 1u) || el.count == 0) {
+        const LaneElements& el = el_of[lane];
+        if (!(described >> lane & 1u) || el.count == 0) {
           if (s.lane_mask >> lane & 1u) past |= 1u << lane;
           ++lane;
           continue;
         }
         int last = lane;
-        while (last + 1 < kWarpSize && e.elements[last + 1].count > 0 &&
-               (s.lane_mask >> (last + 1) & 1u) && e.elements[last + 1].first.row == el.first.row)
+        while (last + 1 < kWarpSize && el_of[last + 1].count > 0 &&
+               (described >> (last + 1) & 1u) && el_of[last + 1].first.row == el.first.row)
           ++last;
         runs +=
             std::string(runs.empty() ? "" : ", and ") + lane_range(lane, last) + " " +
             (store ? (lane == last ? "writes " : "write ") : (lane == last ? "reads " : "read ")) +
-            element_range(el.first.col, e.elements[last].first.col + k - 1) + " of row " +
+            element_range(el.first.col, el_of[last].first.col + k - 1) + " of row " +
             std::to_string(el.first.row);
         lane = last + 1;
       }
       // The plain case in the plain words: one row, lane L on element L.
-      const LaneElements& first = e.elements[0];
-      const bool plain = k == 1 && s.lane_mask == 0xFFFFFFFFu && past == 0 && first.count > 0 &&
-                         first.first.col == 0 && e.elements[kWarpSize - 1].count > 0 &&
-                         e.elements[kWarpSize - 1].first.row == first.first.row;
+      const LaneElements& first = el_of[0];
+      const bool plain = k == 1 && described == 0xFFFFFFFFu && past == 0 && first.count > 0 &&
+                         first.first.col == 0 && el_of[kWarpSize - 1].count > 0 &&
+                         el_of[kWarpSize - 1].first.row == first.first.row;
       out = plain ? std::string("lane L ") + (store ? "writes" : "reads") + " element L of row " +
                         std::to_string(first.first.row)
                   : runs + (k > 1 ? " (" + std::to_string(k) + " elements a lane)" : "");

@@ -445,6 +445,17 @@ TEST_CASE("Questions say what every lane does, in words a person would use") {
   even.lane_mask = 0x55555555u;
   CHECK(lanes_in_words(even) ==
         "lane L reads element (L, 4); the odd lanes (1, 3, 5, ..., 31) are switched off");
+  // A row access with lanes off: the rows as the whole warp lays them out, then the lanes off
+  // (it once listed sixteen single lanes, each with its element).
+  Scenario rows = tile_access(DType::fp32, 32, 8, 1, {}, AccessPattern::row, Op::ld, 0);
+  rows.lane_mask = 0x55555555u;
+  CHECK(lanes_in_words(rows) ==
+        "lanes 0-7 read elements 0-7 of row 0, and lanes 8-15 read elements 0-7 of row 1, and "
+        "lanes 16-23 read elements 0-7 of row 2, and lanes 24-31 read elements 0-7 of row 3; the "
+        "odd lanes (1, 3, 5, ..., 31) are switched off");
+  Scenario half = tile_access(DType::fp32, 32, 32, 0, {}, AccessPattern::row, Op::st, 22);
+  half.lane_mask = 0x0000FFFFu;
+  CHECK(lanes_in_words(half) == "lane L writes element L of row 22; lanes 16-31 are switched off");
   // Load packing: the mask in the formula is the partner the text names, and its pairs are the
   // ones the offsets pair (the premise once said "bit 4" for the mask 4, which is bit 2).
   int packing = 0;
