@@ -495,6 +495,7 @@ int run_bench(Gui& g, AppState& state, int frames, Clock::time_point start) {
   bench.width = g.size.width;
   bench.height = g.size.height;
   bench.vertices = ImGui::GetDrawData()->TotalVtxCount;
+  bench.lists = gui::draw_list_costs(*ImGui::GetDrawData());
   bench.quads = static_cast<int>(state.frame.draw.quads().size());
   bench.segments = static_cast<int>(state.frame.draw.segments().size());
   std::fputs(gui::bench_report(bench).c_str(), stdout);
