@@ -86,9 +86,8 @@ void write_grid(JsonWriter& w, const Analysis& a) {
   w.end_array();
 }
 
-// The counts, the per-lane records and (with the grid) the phases and every wavefront's banks.
-void write_analysis_fields(JsonWriter& w, const Analysis& a,
-                           const std::array<LaneElements, kWarpSize>* elements, bool grid) {
+// The instruction and its counts.
+void write_counts(JsonWriter& w, const Analysis& a) {
   w.field("op", op_name(a.access.op))
       .field("width", a.access.width)
       .field("wavefronts", a.wavefront_count())
@@ -101,6 +100,12 @@ void write_analysis_fields(JsonWriter& w, const Analysis& a,
       .field("requested_bytes", a.requested_bytes)
       .field("packed", a.packed)
       .field("packing_partner", a.packing_partner);
+}
+
+// The counts, the per-lane records and (with the grid) the phases and every wavefront's banks.
+void write_analysis_fields(JsonWriter& w, const Analysis& a,
+                           const std::array<LaneElements, kWarpSize>* elements, bool grid) {
+  write_counts(w, a);
   w.key("lanes").begin_array();
   for (int lane = 0; lane < kWarpSize; ++lane) {
     write_lane(w, a.lanes[lane], lane, elements ? &(*elements)[lane] : nullptr);
@@ -137,6 +142,15 @@ void append_json(std::string& out, const Analysis& a, const std::vector<Diagnost
   JsonWriter w(out);
   w.begin_object().field("ok", true);
   write_analysis_fields(w, a, nullptr, false);
+  write_diagnostics(w, diagnostics);
+  w.end_object();
+}
+
+void append_json_counts(std::string& out, const Analysis& a,
+                        const std::vector<Diagnostic>& diagnostics) {
+  JsonWriter w(out);
+  w.begin_object().field("ok", true);
+  write_counts(w, a);
   write_diagnostics(w, diagnostics);
   w.end_object();
 }
