@@ -7,7 +7,7 @@
 //
 //   desktop loop                                   browser, once per animation frame
 //   wait = pacer.wait_seconds(now)                 (the browser calls back; no waiting)
-//   glfwWaitEvents(), or ...Timeout(*wait)
+//   glfwWaitEventsTimeout(wait, or 0.5 s if none)
 //     (callbacks: pacer.request(FrameReason::...)) (callbacks: pacer.request(...))
 //   if (!pacer.frame_due(now)) continue;           if (!pacer.frame_due(now)) return;
 //   build the frame (ImGui, the app)               build the frame
