@@ -405,17 +405,18 @@ int run_interactive(Gui& g, AppState& state, banklab::gui::FramePacer& pacer) {
   constexpr double kLongestWait = 0.5;
   pacer.request(gui::FrameReason::expose);  // the first picture
   while (!glfwWindowShouldClose(g.window) && !state.quit_requested && gui::stop_signal() == 0) {
-    if (glfwGetWindowAttrib(g.window, GLFW_ICONIFIED) || oversized_window(g)) {
-      // A minimised window shows nothing (restoring it is an expose, which asks for a frame);
-      // an oversized one is being put back (its resize asks for one).
-      glfwWaitEventsTimeout(0.1);
-      continue;
-    }
     const double wait = pacer.wait_seconds(glfwGetTime()).value_or(kLongestWait);
     if (wait > 0.0) {
       glfwWaitEventsTimeout(std::min(wait, kLongestWait));
     } else {
       glfwPollEvents();
+    }
+    // Checked after the events, which may have just resized the window, and before a frame is
+    // built at that size. A minimised window shows nothing (restoring it is an expose, which
+    // asks for a frame); an oversized one is being put back (its resize asks for one).
+    if (glfwGetWindowAttrib(g.window, GLFW_ICONIFIED) || oversized_window(g)) {
+      glfwWaitEventsTimeout(0.1);
+      continue;
     }
     if (!pacer.frame_due(glfwGetTime())) continue;
     build_frame(g, state);
