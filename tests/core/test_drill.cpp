@@ -624,6 +624,37 @@ TEST_CASE("Fixes are checked by the core at every index, with the tile's other a
   }
 }
 
+// The explanations state rules with numbers in them: the numbers are the core's.
+TEST_CASE("What the mistakes' explanations say about alignment and banks is the core's") {
+  const std::string misaligned(mistake_text(Mistake::tma_misaligned));
+  const auto align = [](const char* mode) {
+    return std::to_string(parse_swizzle(mode).value().tma_alignment_bytes());
+  };
+  CHECK(misaligned.find(align("tma128") + " B for 128B, " + align("tma64") + " for 64B, " +
+                        align("tma32") + " for 32B (" + std::to_string(kTmaAlignmentBytes) +
+                        " B for an unswizzled box)") != std::string::npos);
+  const Swizzle z = parse_swizzle("tma128").value().byte_swizzle(1);
+  // The source bits of the XOR: from M + S up to the period.
+  CHECK(misaligned.find("(" + std::to_string(z.base + z.shift) + "-" +
+                        std::to_string(z.period_log2() - 1) + " for 128B)") != std::string::npos);
+  // An aligned pad: stride a multiple of 4 words, so a column covers at most 32 / 4 banks.
+  const std::string aligned(mistake_text(Mistake::aligned_pad_conflicts));
+  CHECK(aligned.find("at most") != std::string::npos);
+  for (int pad : {4, 8, 12, 20, 28}) {
+    CAPTURE(pad);
+    const Evaluation e =
+        evaluate(tile_access(DType::fp32, 32, 32, pad, {}, AccessPattern::column, Op::ld, 0, 4));
+    REQUIRE(e.ok());
+    std::set<int> banks;
+    for (const LaneRecord& l : e.analysis->lanes) banks.insert(l.banks[0]);
+    CHECK(banks.size() <= 8);
+  }
+  // A broken vector store is not blamed on TMA, which takes no pad at all.
+  const std::string broken(mistake_text(Mistake::pad_breaks_alignment));
+  CHECK(broken.find("Vector and TMA stores need") == std::string::npos);
+  CHECK(broken.find("TMA takes no pad") != std::string::npos);
+}
+
 TEST_CASE("A design names a swizzle and the alignment its fill needs") {
   Question d = ask(AskKind::ways, tile_access(DType::bf16, 8, 64, 0, {}, AccessPattern::matrix,
                                               Op::ldmatrix_x4, 0, 16));
