@@ -373,49 +373,47 @@ TEST_CASE("the Markdown carries the lane table and the derivation as the core wo
   CHECK(table.find("| 31 | 1 | 31 | 3 | 1 | 2052 | 513 | 1 |") != std::string::npos);
 }
 
-TEST_CASE("a lesson step's highlights are outlined by every view and written in its SVG") {
+TEST_CASE("a lesson step's highlights are marked by every view and written in its SVG") {
   const Palette& pal = palette_for(Theme::light);
   const Preset* p = find_preset("fp32-naive");
   REQUIRE(p != nullptr);
   const Evaluation e = evaluate(p->scenario);
   REQUIRE(e.ok());
-  const Analysis& a = *e.analysis;
   FigureStyle st{&pal};
   st.highlights.lanes = {1, 5};
   st.highlights.banks = {0};
   st.highlights.elements = {Cell{2, 3}};
   const auto marks = [](const Figure& f) {
     std::vector<Rect> out;
-    for (const Rect& r : f.overlays) {
+    for (const Rect& r : f.rects) {
       if (r.role == Role::highlight) out.push_back(r);
     }
     return out;
   };
-  // The bank view: every cell that serves lane 1 or 5, and bank 0's column.
+  // The bank view: bank 0's number on a tab and a bar under its column.
   const Figure banks = page_figure(View::banks, p->scenario, e, 1280, 720, st);
-  std::size_t serving = 0;
-  for (const Wavefront& wf : a.wavefronts) {
-    for (const BankSlot& slot : wf.banks) serving += (slot.lanes & 0b100010u) != 0;
-  }
-  CHECK(serving == 2u);  // a column read: each lane alone in its wavefront
   const auto bank_marks = marks(banks);
-  CHECK(bank_marks.size() == serving + 1);
+  REQUIRE(bank_marks.size() == 2u);
   for (const Rect& r : bank_marks) {
-    CHECK(r.colour == pal.current_row);
-    CHECK(r.fill == Fill::outline);
+    CHECK(r.colour == pal.spotlight);
+    CHECK(r.index == 0);
   }
-  CHECK(bank_marks.back().box.height() >
-        banks.grid->pitch_y * static_cast<float>(a.wavefront_count() - 1));
-  // The lane map: the two lane boxes and bank 0's box.
+  CHECK(bank_marks[1].box.y0 >= banks.grid->y + banks.grid->pitch_y * 32.0f);  // under the grid
+  // The lane map: bars over lanes 1 and 5, under bank 0.
   const Figure lanes = page_figure(View::lanes, p->scenario, e, 1280, 720, st);
   CHECK(marks(lanes).size() == 3u);
-  // The tile: element (2, 3), and lanes 1 and 5's outlines in the highlight colour.
+  // The tile: element (2, 3)'s row and column numbers on tabs; lanes 1 and 5 numbered on tabs.
   const Figure tile = page_figure(View::tile, p->scenario, e, 1280, 720, st);
-  REQUIRE(marks(tile).size() == 1u);
-  CHECK(marks(tile)[0].index == 2 * 32 + 3);
+  const auto tile_marks = marks(tile);
+  REQUIRE(tile_marks.size() == 2u);
+  CHECK(tile_marks[0].index == 2);
+  CHECK(tile_marks[1].index == 3);
   int lit = 0;
-  for (const Rect& r : tile.overlays) {
-    lit += r.role == Role::tile_outline && r.colour == pal.current_row;
+  for (const Label& l : tile.labels) {
+    if (l.role == Role::lane_label && l.halo == pal.spotlight) {
+      ++lit;
+      CHECK((l.text == "1" || l.text == "5"));
+    }
   }
   CHECK(lit == 2);
   CHECK(to_svg(banks).find("class=\"highlight\"") != std::string::npos);
@@ -423,8 +421,8 @@ TEST_CASE("a lesson step's highlights are outlined by every view and written in 
   const FigureStyle plain{&pal};
   CHECK(marks(page_figure(View::banks, p->scenario, e, 1280, 720, plain)).empty());
 
-  // A padded tile that cannot take a float4 per lane: its misaligned rows outlined in the error
-  // colour, though the access itself is refused.
+  // A padded tile that cannot take a float4 per lane: its misaligned rows marked by hatched
+  // bars either side, though the access itself is refused.
   const Preset* pad = find_preset("fp32-pad1-vec16-store");
   REQUIRE(pad != nullptr);
   const Evaluation refused = evaluate(pad->scenario);
@@ -435,6 +433,9 @@ TEST_CASE("a lesson step's highlights are outlined by every view and written in 
   rows_style.highlights.rows = rows.misaligned;
   const Figure padded = page_figure(View::tile, pad->scenario, refused, 1280, 720, rows_style);
   const auto row_marks = marks(padded);
-  CHECK(row_marks.size() == rows.misaligned.size());
-  for (const Rect& r : row_marks) CHECK(r.colour == pal.error);
+  CHECK(row_marks.size() == 2 * rows.misaligned.size());
+  for (const Rect& r : row_marks) {
+    CHECK(r.colour == pal.misaligned);
+    CHECK(r.fill == Fill::striped);
+  }
 }
