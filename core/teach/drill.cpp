@@ -583,6 +583,8 @@ Grade grade_fix(const Question& q, std::string_view text) {
   return g;
 }
 
+}  // namespace
+
 // The rubric's bands in the lesson's words.
 std::string_view rubric_text(DrillLevel band) {
   switch (band) {
@@ -599,8 +601,6 @@ std::string_view rubric_text(DrillLevel band) {
   }
   return "";
 }
-
-}  // namespace
 
 Grade grade(const Question& q, std::string_view answer) {
   const std::string_view text = trim(answer);
