@@ -164,13 +164,13 @@ int write_batch(const std::string& path, std::size_t lines, std::uint64_t seed) 
   return 0;
 }
 
-constexpr cli::FlagSpec kFlags[] = {
+constexpr frontend::FlagSpec kFlags[] = {
     {"repeat", "R", "runs of each workload; the median is the figure    (default 7)"},
     {"write-batch", "FILE", "write a batch file for 'banklab analyze --batch' instead"},
     {"lines", "N", "patterns in the batch file                         (default 100000)"},
     {"seed", "S", "seed of its random patterns                        (default 1)"},
 };
-constexpr cli::CommandSyntax kSyntax{
+constexpr frontend::CommandSyntax kSyntax{
     .flags = kFlags,
     .program = "banklab_bench_core",
     .usage =
@@ -181,13 +181,13 @@ constexpr cli::CommandSyntax kSyntax{
         "of N patterns for 'banklab analyze --batch'.\n"};
 
 int run(std::span<const std::string_view> words) {
-  const Expected<cli::Args> args = cli::parse_args(kSyntax, words);
+  const Expected<frontend::Args> args = frontend::parse_args(kSyntax, words);
   if (!args) {
     std::fprintf(stderr, "banklab_bench_core: %s\n", args.error().c_str());
     return 2;
   }
   if (args->help()) {
-    std::fputs(cli::help_text(kSyntax).c_str(), stdout);
+    std::fputs(frontend::help_text(kSyntax).c_str(), stdout);
     return 0;
   }
   const Expected<std::int64_t> repeat = args->integer("repeat", 7, 1, 1000);

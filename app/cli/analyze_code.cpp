@@ -16,7 +16,7 @@ namespace {
 constexpr std::string_view kAllowed[] = {"decl", "expr", "block", "warp",
                                          "let",  "smem", "op",    "json"};
 
-Expected<KernelParams> params_from_flags(const Args& args) {
+Expected<KernelParams> params_from_flags(const frontend::Args& args) {
   KernelParams p;
   if (const auto text = args.value("block")) {
     const Expected<std::array<int, 3>> block = parse_block(*text);
@@ -53,7 +53,7 @@ Expected<KernelParams> params_from_flags(const Args& args) {
 
 // Stderr: "banklab: --expr:1:19: error: ..." and the line with a caret; with --json also the
 // error object on stdout, as analyze does for every bad input.
-int reject(const Args& args, std::string_view message, std::string_view display) {
+int reject(const frontend::Args& args, std::string_view message, std::string_view display) {
   if (args.has("json")) {
     std::string out;
     append_json_error(out, {{Severity::error, "code", std::string(message), -1}});
@@ -85,11 +85,11 @@ void append_code_table(std::string& out, const KernelCode& code) {
 
 }  // namespace
 
-bool has_code_flags(const Args& args) {
+bool has_code_flags(const frontend::Args& args) {
   return args.has("decl") || args.has("expr");
 }
 
-int run_analyze_code(const Args& args) {
+int run_analyze_code(const frontend::Args& args) {
   for (std::string_view flag : args.given()) {
     if (std::ranges::find(kAllowed, flag) == std::end(kAllowed)) {
       return bad_input("--" + std::string(flag) +

@@ -8,7 +8,7 @@
 
 namespace banklab::cli {
 
-inline constexpr FlagSpec kCodeFlags[] = {
+inline constexpr frontend::FlagSpec kCodeFlags[] = {
     {"decl", "CODE",
      "the shared declaration: \"__shared__ float tile[32][33];\" (constexpr\n"
      "and #define sizes before it, extern __shared__ T name[] too)"},
@@ -20,12 +20,12 @@ inline constexpr FlagSpec kCodeFlags[] = {
     {"let", "NAME=V,...", "values of the loop variables and other names: j=0,k=8"},
     {"smem", "BYTES", "the launch's dynamic shared memory, for extern arrays (default 233472)"},
 };
-inline constexpr FlagGroup kCodeGroup{
+inline constexpr frontend::FlagGroup kCodeGroup{
     "Code form: a declaration and an access as CUDA code, evaluated for every lane (--op ld, st\n"
     "or a matrix op for a bare access; the code's '=' says load or store otherwise).",
     kCodeFlags};
 
-bool has_code_flags(const Args& args);
-int run_analyze_code(const Args& args);
+bool has_code_flags(const frontend::Args& args);
+int run_analyze_code(const frontend::Args& args);
 
 }  // namespace banklab::cli

@@ -22,7 +22,7 @@ constexpr std::string_view kBatchFlags[] = {"batch", "json"};
 
 // Prints a result that could not be computed: the one-line reason on stderr, and with --json
 // also the diagnostics as a JSON object on stdout, so that a script reading stdout sees why.
-int reject(const Args& args, const std::vector<Diagnostic>& diagnostics) {
+int reject(const frontend::Args& args, const std::vector<Diagnostic>& diagnostics) {
   if (args.has("json")) {
     std::string out;
     append_json_error(out, diagnostics);
@@ -33,13 +33,13 @@ int reject(const Args& args, const std::vector<Diagnostic>& diagnostics) {
 }
 
 // A flag whose value cannot be read, as a diagnostic of the rule "usage".
-int reject(const Args& args, std::string message) {
+int reject(const frontend::Args& args, std::string message) {
   Diagnostic d{.severity = Severity::error, .rule = "usage", .message = std::move(message)};
   return reject(args, std::vector<Diagnostic>{std::move(d)});
 }
 
-int run_scenario(const Args& args) {
-  const Expected<Scenario> s = scenario_from_flags(args);
+int run_scenario(const frontend::Args& args) {
+  const Expected<Scenario> s = frontend::scenario_from_flags(args);
   if (!s) return reject(args, s.error());
   const Evaluation e = evaluate(*s);
   if (!e.ok()) return reject(args, e.diagnostics);
@@ -56,8 +56,8 @@ int run_scenario(const Args& args) {
   return kExitOk;
 }
 
-int run_raw(const Args& args) {
-  const Expected<WarpAccess> access = access_from_flags(args);
+int run_raw(const frontend::Args& args) {
+  const Expected<WarpAccess> access = frontend::access_from_flags(args);
   if (!access) return reject(args, access.error());
   const std::vector<Diagnostic> diagnostics = check_access(*access);
   if (has_error(diagnostics)) return reject(args, diagnostics);
@@ -76,7 +76,7 @@ int run_raw(const Args& args) {
 
 }  // namespace
 
-int run_analyze(const Args& args) {
+int run_analyze(const frontend::Args& args) {
   // Which form: --batch, --offsets, or else a scenario. A flag of another form is an error,
   // never silently ignored.
   if (has_code_flags(args)) return run_analyze_code(args);
@@ -89,11 +89,11 @@ int run_analyze(const Args& args) {
                        "width and offsets");
     }
   }
-  if (const auto mixed = mixed_forms(args)) return bad_input(*mixed);
+  if (const auto mixed = frontend::mixed_forms(args)) return bad_input(*mixed);
   if (const auto path = args.value("save-scenario")) {
-    const Expected<Scenario> s = scenario_from_flags(args);
+    const Expected<Scenario> s = frontend::scenario_from_flags(args);
     if (!s) return reject(args, s.error());
-    const Expected<bool> saved = write_scenario_file(std::string(*path), *s);
+    const Expected<bool> saved = frontend::write_scenario_file(std::string(*path), *s);
     if (!saved) return failure(saved.error());
   }
   if (batch) return run_analyze_batch(*args.value("batch"));

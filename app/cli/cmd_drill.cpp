@@ -41,7 +41,7 @@ bool read_answer(DrillSession& d) {
 
 }  // namespace
 
-int run_drill(const Args& args) {
+int run_drill(const frontend::Args& args) {
   const std::optional<std::string_view> level_text = args.value("level");
   if (!level_text) return bad_input("drill needs --level: weak, hire or strong-hire");
   const std::optional<DrillLevel> level = parse_level(*level_text);

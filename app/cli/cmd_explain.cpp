@@ -10,8 +10,8 @@
 
 namespace banklab::cli {
 
-int run_explain(const Args& args) {
-  if (!args.positionals().empty() && has_scenario_flags(args)) {
+int run_explain(const frontend::Args& args) {
+  if (!args.positionals().empty() && frontend::has_scenario_flags(args)) {
     return bad_input("give a PRESET or the scenario flags, not both (--preset " +
                      args.positionals()[0] + " starts from the preset)");
   }
@@ -21,7 +21,7 @@ int run_explain(const Args& args) {
   const Preset* preset = nullptr;
   Scenario scenario;
   if (!preset_alone) {
-    const Expected<Scenario> s = scenario_from_flags(args);
+    const Expected<Scenario> s = frontend::scenario_from_flags(args);
     if (!s) return bad_input(s.error());
     scenario = *s;
   } else {

@@ -34,7 +34,7 @@ const Kind* find_kind(std::string_view what) {
 }
 
 // "--tile-view both"; --physical is "--tile-view physical".
-Expected<figures::TileView> tile_view(const Args& args) {
+Expected<figures::TileView> tile_view(const frontend::Args& args) {
   const auto text = args.value("tile-view");
   if (args.has("physical") && text) {
     return Error{"--physical is --tile-view physical; give one of them, not both"};
@@ -46,20 +46,20 @@ Expected<figures::TileView> tile_view(const Args& args) {
 }
 
 // "--size 1600x900": the page in pixels (SVG user units).
-Expected<figures::Box> page_size(const Args& args) {
+Expected<figures::Box> page_size(const frontend::Args& args) {
   const std::string_view text = args.value("size").value_or("1280x720");
   const auto x = text.find_first_of("xX");
   if (x == std::string_view::npos) {
     return Error{"--size is WIDTHxHEIGHT in pixels, such as 1280x720; got " + quote(text)};
   }
-  const auto w = parse_integer(text.substr(0, x), "--size's width", 320, 16384);
+  const auto w = frontend::parse_integer(text.substr(0, x), "--size's width", 320, 16384);
   if (!w) return Error{w.error()};
-  const auto h = parse_integer(text.substr(x + 1), "--size's height", 240, 16384);
+  const auto h = frontend::parse_integer(text.substr(x + 1), "--size's height", 240, 16384);
   if (!h) return Error{h.error()};
   return figures::Box{0, 0, static_cast<float>(*w), static_cast<float>(*h)};
 }
 
-Expected<std::string> svg_of(const Args& args, std::string_view what, const Scenario& s,
+Expected<std::string> svg_of(const frontend::Args& args, std::string_view what, const Scenario& s,
                              const Evaluation& e) {
   const auto size = page_size(args);
   if (!size) return Error{size.error()};
@@ -86,8 +86,8 @@ Expected<std::string> svg_of(const Args& args, std::string_view what, const Scen
 
 }  // namespace
 
-int run_export(const Args& args) {
-  if (const auto mixed = mixed_forms(args)) return bad_input(*mixed);
+int run_export(const frontend::Args& args) {
+  if (const auto mixed = frontend::mixed_forms(args)) return bad_input(*mixed);
   const auto what = args.value("what");
   if (!what) return bad_input("--what is needed: banks, lanes, tile, table or derivation");
   const Kind* kind = find_kind(*what);
@@ -114,7 +114,7 @@ int run_export(const Args& args) {
     return bad_input("--tile-view picks the tile's picture; it needs --what tile");
   }
 
-  const Expected<Scenario> s = scenario_from_flags(args);
+  const Expected<Scenario> s = frontend::scenario_from_flags(args);
   if (!s) return bad_input(s.error());
   const Evaluation e = evaluate(*s);
   // The tile alone can be drawn for an access the core rejects; nothing else can.
@@ -139,7 +139,7 @@ int run_export(const Args& args) {
   }
 
   if (const auto path = args.value("output")) {
-    const Expected<bool> written = write_text_file(std::string(*path), text, "an export");
+    const Expected<bool> written = frontend::write_text_file(std::string(*path), text, "an export");
     if (!written) return failure(written.error());
     return kExitOk;
   }

@@ -57,7 +57,7 @@ int not_run(gpu::RunStatus status, const std::string& error) {
 // ---------------------------------------------------------------------------------------------
 // The transpose suite
 
-Expected<std::pair<int, int>> parse_size(const Args& args) {
+Expected<std::pair<int, int>> parse_size(const frontend::Args& args) {
   const auto text = args.value("size");
   if (!text) return std::pair{16384, 16384};
   if (text->find_first_of("xX") != std::string_view::npos) {
@@ -65,14 +65,14 @@ Expected<std::pair<int, int>> parse_size(const Args& args) {
     if (!cell) return Error{"--size: " + cell.error()};
     return std::pair{cell->row, cell->col};
   }
-  const Expected<std::int64_t> n = parse_integer(*text, "--size", 1, 65536);
+  const Expected<std::int64_t> n = frontend::parse_integer(*text, "--size", 1, 65536);
   if (!n) return Error{n.error()};
   return std::pair{static_cast<int>(*n), static_cast<int>(*n)};
 }
 
 // The suites the flags ask for, one per dtype, every option checked before the GPU is looked
 // for: a bad one is the user's to fix on any machine, with or without a GPU.
-Expected<std::vector<gpu::TransposeOptions>> suite_options(const Args& args) {
+Expected<std::vector<gpu::TransposeOptions>> suite_options(const frontend::Args& args) {
   const auto size = parse_size(args);
   if (!size) return Error{size.error()};
   const Expected<std::int64_t> reps = args.integer("reps", 20, 1, 1000);
@@ -118,7 +118,7 @@ Expected<std::vector<gpu::TransposeOptions>> suite_options(const Args& args) {
   return suites;
 }
 
-int run_suite(const Args& args) {
+int run_suite(const frontend::Args& args) {
   const auto options = suite_options(args);
   if (!options) return bad_input(options.error());
   const std::vector<gpu::TransposeOptions>& suites = *options;
@@ -172,22 +172,22 @@ std::vector<Labelled> sweep_patterns() {
   return sweep;
 }
 
-Expected<std::vector<Labelled>> patterns_from_flags(const Args& args) {
+Expected<std::vector<Labelled>> patterns_from_flags(const frontend::Args& args) {
   if (args.has("sweep")) return sweep_patterns();
   if (args.has("offsets")) {
-    const Expected<WarpAccess> a = access_from_flags(args);
+    const Expected<WarpAccess> a = frontend::access_from_flags(args);
     if (!a) return Error{a.error()};
     if (const std::string e = first_error(check_access(*a)); !e.empty()) return Error{e};
     return std::vector<Labelled>{{to_string(*a), *a}};
   }
-  const Expected<Scenario> s = scenario_from_flags(args);
+  const Expected<Scenario> s = frontend::scenario_from_flags(args);
   if (!s) return Error{s.error()};
   const Evaluation e = evaluate(*s);
   if (!e.ok()) return Error{first_error(e.diagnostics)};
   return std::vector<Labelled>{{describe(*s), e.analysis->access}};
 }
 
-int run_patterns(const Args& args) {
+int run_patterns(const frontend::Args& args) {
   for (const std::string_view flag : kSuiteFlags) {
     if (args.has(flag))
       return bad_input("--" + std::string(flag) +
@@ -332,7 +332,7 @@ bool recording_passes(const gpu::Recording& r) {
   return ok;
 }
 
-int record(const Args& args, const std::string& file) {
+int record(const frontend::Args& args, const std::string& file) {
   for (const std::string_view flag : args.given()) {
     if (flag != "record" && flag != "size" && flag != "reps") {
       return bad_input("--record runs the whole suite and takes only --size and --reps, not --" +
@@ -381,7 +381,7 @@ int record(const Args& args, const std::string& file) {
   return recording_passes(*written) ? kExitOk : kExitFailure;
 }
 
-int replay(const Args& args, const std::string& file) {
+int replay(const frontend::Args& args, const std::string& file) {
   for (const std::string_view flag : args.given()) {
     if (flag != "replay") {
       return bad_input("--replay prints a recording and takes no other flag, not --" +
@@ -398,7 +398,7 @@ int replay(const Args& args, const std::string& file) {
 
 }  // namespace
 
-int run_gpu_bench(const Args& args) {
+int run_gpu_bench(const frontend::Args& args) {
   if (args.has("record") && args.has("replay")) {
     return bad_input("--record and --replay are two forms: give one");
   }

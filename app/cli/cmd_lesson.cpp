@@ -66,7 +66,7 @@ int check(const std::string& file) {
 
 }  // namespace
 
-int run_lesson(const Args& args) {
+int run_lesson(const frontend::Args& args) {
   const std::vector<std::string>& words = args.positionals();
   const std::string& action = words[0];
   const bool json = args.has("json");

@@ -9,7 +9,7 @@
 
 namespace banklab::cli {
 
-int run_presets(const Args& args) {
+int run_presets(const frontend::Args& args) {
   std::string out;
   if (args.has("json")) {
     out += "[\n";

@@ -129,7 +129,7 @@ std::string text_report(const SolveRequest& q, const SolveResult& r, std::size_t
   return out;
 }
 
-Expected<SolveRequest> request_from_flags(const Args& args) {
+Expected<SolveRequest> request_from_flags(const frontend::Args& args) {
   SolveRequest q;
   if (const auto text = args.value("dtype")) {
     const auto dtype = parse_dtype(*text);
@@ -162,7 +162,7 @@ Expected<SolveRequest> request_from_flags(const Args& args) {
 
 }  // namespace
 
-int run_solve(const Args& args) {
+int run_solve(const frontend::Args& args) {
   const Expected<SolveRequest> q = request_from_flags(args);
   if (!q) return bad_input(q.error());
   const Expected<std::int64_t> top = args.integer("top", 10, 1, INT_MAX);

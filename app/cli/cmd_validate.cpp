@@ -121,7 +121,7 @@ void write_row(JsonWriter& w, const Row& r) {
 
 }  // namespace
 
-int run_validate(const Args& args) {
+int run_validate(const frontend::Args& args) {
   const Expected<std::int64_t> count = args.integer("count", 8000, 0, 1'000'000);
   if (!count) return bad_input(count.error());
   const Expected<std::int64_t> seed = args.integer("seed", 1, 0, INT64_MAX);

@@ -19,20 +19,21 @@ namespace banklab::cli {
 namespace {
 
 struct Command {
-  CommandSyntax syntax;      // the flags, positionals and --help text (args.hpp)
-  std::string_view summary;  // one line for `banklab --help`
-  int (*run)(const Args&);
+  frontend::CommandSyntax syntax;  // the flags, positionals and --help text (args.hpp)
+  std::string_view summary;        // one line for `banklab --help`
+  int (*run)(const frontend::Args&);
 };
 
-constexpr FlagSpec kBatchFlags[] = {{"batch", "FILE", "the file to read, or - for standard input"}};
-constexpr FlagSpec kAnalyzeFlags[] = {
+constexpr frontend::FlagSpec kBatchFlags[] = {
+    {"batch", "FILE", "the file to read, or - for standard input"}};
+constexpr frontend::FlagSpec kAnalyzeFlags[] = {
     {"json", "", "one JSON object instead of the lane table, bank grid and explanation"},
     {"save-scenario", "FILE",
      "also write the scenario to FILE, for --scenario FILE here and in\n"
      "banklab-gui (plain text: key = value lines)"}};
-constexpr FlagGroup kAnalyzeGroups[] = {
-    kScenarioGroup,
-    kOffsetsGroup,
+constexpr frontend::FlagGroup kAnalyzeGroups[] = {
+    frontend::kScenarioGroup,
+    frontend::kOffsetsGroup,
     kCodeGroup,
     {"Batch form: one pattern a line, \"OP WIDTH o0,...,o31\" (blank lines and lines starting "
      "with\n"
@@ -44,7 +45,7 @@ constexpr FlagGroup kAnalyzeGroups[] = {
      kBatchFlags},
 };
 
-constexpr CommandSyntax kAnalyze{
+constexpr frontend::CommandSyntax kAnalyze{
     .command = "analyze",
     .flags = kAnalyzeFlags,
     .groups = kAnalyzeGroups,
@@ -73,9 +74,9 @@ does, and shows which lane hits which bank in which wavefront.
                   --expr "tile[threadIdx.x][threadIdx.y + j]" --block 32x8 --let j=0
 )"};
 
-constexpr FlagSpec kPresetsFlags[] = {
+constexpr frontend::FlagSpec kPresetsFlags[] = {
     {"json", "", "a JSON list of objects, each with at least \"name\""}};
-constexpr CommandSyntax kPresets{
+constexpr frontend::CommandSyntax kPresets{
     .command = "presets",
     .flags = kPresetsFlags,
     .description =
@@ -83,14 +84,14 @@ constexpr CommandSyntax kPresets{
 teaches. Any name works with 'banklab explain NAME' and 'banklab analyze --preset NAME'.
 )"};
 
-constexpr FlagSpec kExplainFlags[] = {
+constexpr frontend::FlagSpec kExplainFlags[] = {
     {"json", "", "the scenario, its analysis and the explanation as one JSON object"}};
-constexpr CommandSyntax kExplain{
+constexpr frontend::CommandSyntax kExplain{
     .command = "explain",
     .flags = kExplainFlags,
     .max_positionals = 1,
     .positional_name = "PRESET",
-    .groups = kScenarioGroups,
+    .groups = frontend::kScenarioGroups,
     .usage = R"(usage: banklab explain [PRESET] [--json]
        banklab explain <the scenario or raw flags of 'analyze'> [--json]
 )",
@@ -106,11 +107,11 @@ fp32-naive; 'banklab presets' lists them all. The scenario flags describe any ot
   banklab explain --dtype bf16 --pad 1 --access column --index 3
 )"};
 
-constexpr FlagSpec kLessonFlags[] = {
+constexpr frontend::FlagSpec kLessonFlags[] = {
     {"json", "", "with list: a JSON list of {\"name\", \"title\", \"summary\", \"steps\"}"},
     {"markdown", "", "with show: the lesson as one Markdown handout, code in fenced blocks"},
 };
-constexpr CommandSyntax kLesson{
+constexpr frontend::CommandSyntax kLesson{
     .command = "lesson",
     .flags = kLessonFlags,
     .min_positionals = 1,
@@ -134,12 +135,12 @@ format). Every number in a step's text is filled in by the core from the step's 
   banklab lesson show interview --markdown > interview.md
 )"};
 
-constexpr FlagSpec kValidateFlags[] = {
+constexpr frontend::FlagSpec kValidateFlags[] = {
     {"count", "N", "random patterns after the fixed ones                   (default 8000)"},
     {"seed", "S", "seed of the random patterns                            (default 1)"},
     {"json", "", "one JSON object: the tallies and every disagreement"},
 };
-constexpr CommandSyntax kValidate{
+constexpr frontend::CommandSyntax kValidate{
     .command = "validate",
     .flags = kValidateFlags,
     .description =
@@ -153,29 +154,29 @@ Prints agreement by op and width and by family, then every disagreement in full.
 0 when all agree, 1 otherwise or when there is no GPU to measure on.
 )"};
 
-constexpr FlagSpec kGpuSuiteFlags[] = {
+constexpr frontend::FlagSpec kGpuSuiteFlags[] = {
     {"dtype", "D", "fp8, bf16, fp32, fp64 or all                          (default all)"},
     {"size", "N|RxC", "the input matrix, N x N or R x C; any size works      (default 16384)"},
     {"pad", "P", "the pad of the *-padded variant, in elements  (default: conflict-free)"},
     {"variant", "NAME", "run only this variant (and the copy roof); needs one --dtype"},
 };
-constexpr FlagSpec kGpuPatternFlags[] = {
+constexpr frontend::FlagSpec kGpuPatternFlags[] = {
     {"pattern", "",
      "the access as 'banklab analyze' takes it: the scenario or raw flags below\n"
      "(with --dtype and --pad, listed above)"},
     {"sweep", "", "column reads of float tile[32][S], S = 33, 34, 36, 40, 48, 32 (1-32 way)"},
 };
-constexpr FlagSpec kGpuRecordFlags[] = {
+constexpr frontend::FlagSpec kGpuRecordFlags[] = {
     {"record", "FILE",
      "run the whole suite (every dtype, the sweep, every preset's pattern, the\n"
      "microbenchmark against the hardware counters, validate's totals) and write it to FILE"},
     {"replay", "FILE", "print a recording's tables, as the live run printed them (no GPU needed)"},
 };
-constexpr FlagSpec kGpuBenchFlags[] = {
+constexpr frontend::FlagSpec kGpuBenchFlags[] = {
     {"reps", "R", "timed launches, median reported    (default 20 a variant, 7 a pattern)"},
     {"json", "", "one JSON object instead of the table"},
 };
-constexpr FlagGroup kGpuBenchGroups[] = {
+constexpr frontend::FlagGroup kGpuBenchGroups[] = {
     {"Transpose suite (the default): every variant of each dtype (teaching tiles, the fast "
      "kernel,\n"
      "and for fp32 and fp64 cuBLAS's geam where libcublas loads) against a 16-byte-per-thread "
@@ -190,10 +191,10 @@ constexpr FlagGroup kGpuBenchGroups[] = {
     {"Recordings: one JSON file holds a whole run with its device, driver, clocks, date and "
      "commit\n(assets/recordings/ ships one made on an H200).",
      kGpuRecordFlags},
-    kScenarioGroup,
-    kOffsetsGroup,
+    frontend::kScenarioGroup,
+    frontend::kOffsetsGroup,
 };
-constexpr CommandSyntax kGpuBench{
+constexpr frontend::CommandSyntax kGpuBench{
     .command = "gpu-bench",
     .flags = kGpuBenchFlags,
     .groups = kGpuBenchGroups,
@@ -220,9 +221,9 @@ the exit status is 1.
   banklab gpu-bench --pattern --op ldmatrix.x4 --offsets 0,128,256,... (all 32)
 )"};
 
-constexpr FlagSpec kSolveFlags[] = {
-    kDtypeFlag,
-    kTileFlag,
+constexpr frontend::FlagSpec kSolveFlags[] = {
+    frontend::kDtypeFlag,
+    frontend::kTileFlag,
     {"access", "FAMILY",
      "KIND[:WIDTH][:OP], given two or more times; a family is that access at\n"
      "every index a kernel performs over the whole tile:\n"
@@ -236,7 +237,7 @@ constexpr FlagSpec kSolveFlags[] = {
     {"json", "", "{\"candidates\": [...], \"rejected\": [...]}, every candidate, best first"},
 };
 constexpr std::string_view kSolveRepeatable[] = {"access"};
-constexpr CommandSyntax kSolve{
+constexpr frontend::CommandSyntax kSolve{
     .command = "solve",
     .flags = kSolveFlags,
     .usage = R"(usage: banklab solve [--dtype D] [--tile RxC] --access FAMILY --access FAMILY ...
@@ -260,7 +261,7 @@ Examples:
 )",
     .repeatable = kSolveRepeatable};
 
-constexpr FlagSpec kDrillFlags[] = {
+constexpr frontend::FlagSpec kDrillFlags[] = {
     {"level", "L",
      "weak: 4-byte scalar rows and columns, pads, idle lanes\n"
      "hire: bf16/fp8 packing, 8/16-byte phases, broadcasts, alignment,\n"
@@ -273,7 +274,7 @@ constexpr FlagSpec kDrillFlags[] = {
      "(analyze's flags), lane (bank asks), question, answer (a number; the\n"
      "flags of one fix that works; true/false for worth)"},
 };
-constexpr CommandSyntax kDrill{
+constexpr frontend::CommandSyntax kDrill{
     .command = "drill",
     .flags = kDrillFlags,
     .usage = "usage: banklab drill --level weak|hire|strong-hire [--seed N] [--count K] [--json]\n",
@@ -294,7 +295,7 @@ Examples:
   banklab drill --level strong-hire --seed 3 --count 20 --json
 )"};
 
-constexpr FlagSpec kExportFlags[] = {
+constexpr frontend::FlagSpec kExportFlags[] = {
     {"what", "WHAT", "banks, lanes or tile (a figure); table or derivation (text)"},
     {"format", "F",
      "svg for a figure; csv or md for the table; md for the derivation\n"
@@ -309,10 +310,10 @@ constexpr FlagSpec kExportFlags[] = {
      "                                         or both side by side (default logical)"},
     {"physical", "", "--what tile: the slots as stored (--tile-view physical)"},
 };
-constexpr CommandSyntax kExport{
+constexpr frontend::CommandSyntax kExport{
     .command = "export",
     .flags = kExportFlags,
-    .groups = kScenarioGroups,
+    .groups = frontend::kScenarioGroups,
     .usage = R"(usage: banklab export (--preset NAME | scenario flags | --scenario FILE)
                       --what banks|lanes|tile|table|derivation [--format svg|csv|md]
                       [-o FILE] [--size WxH] [--font PX] [--theme T] [--palette P]
@@ -375,10 +376,10 @@ int dispatch(std::span<const std::string_view> words) {
   }
   for (const Command& c : kCommands) {
     if (c.syntax.command != first) continue;
-    const Expected<Args> args = parse_args(c.syntax, words.subspan(1));
+    const Expected<frontend::Args> args = frontend::parse_args(c.syntax, words.subspan(1));
     if (!args) return bad_input(args.error());
     if (args->help()) {
-      print(help_text(c.syntax));
+      print(frontend::help_text(c.syntax));
       return kExitOk;
     }
     return c.run(*args);

@@ -5,7 +5,7 @@
 #include <charconv>
 #include <system_error>
 
-namespace banklab::cli {
+namespace banklab::frontend {
 namespace {
 
 Error error(std::string text) {
@@ -261,4 +261,4 @@ Expected<Args> parse_args(const CommandSyntax& syntax, std::span<const std::stri
   return args;
 }
 
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

@@ -41,7 +41,7 @@
 #include "core/base/expected.hpp"
 #include "core/base/format.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 
 struct FlagSpec {
   std::string_view name;        // without the dashes: "dtype"
@@ -118,4 +118,4 @@ Expected<std::int64_t> parse_integer(std::string_view text, std::string_view wha
 using banklab::quote;
 using banklab::shown;
 
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

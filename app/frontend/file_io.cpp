@@ -10,7 +10,7 @@
 
 #include "core/base/format.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 
 Expected<std::string> read_regular_file(const std::string& path, std::size_t max_bytes,
                                         std::string_view what) {
@@ -66,4 +66,4 @@ Expected<bool> write_file_atomically(const std::string& path, std::string_view b
   return true;
 }
 
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

@@ -10,7 +10,7 @@
 
 #include "core/base/expected.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 
 // The whole file, if it is a regular file of at most max_bytes. The error is "PATH: cannot open
 // the WHAT: REASON", "PATH: not a regular file" or "PATH: larger than N bytes".
@@ -22,4 +22,4 @@ Expected<std::string> read_regular_file(const std::string& path, std::size_t max
 // every write and the close are checked: "PATH: cannot write it: No space left on device".
 Expected<bool> write_file_atomically(const std::string& path, std::string_view bytes);
 
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

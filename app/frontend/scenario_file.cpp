@@ -15,7 +15,7 @@
 #include "app/frontend/text_file.hpp"
 #include "core/base/format.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 namespace {
 
 std::string_view trim(std::string_view text) {
@@ -97,4 +97,4 @@ Expected<bool> write_scenario_file(const std::string& path, const Scenario& s) {
   return write_text_file(path, scenario_file_text(s), "a scenario");
 }
 
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

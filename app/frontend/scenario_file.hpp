@@ -25,7 +25,7 @@
 #include "core/base/expected.hpp"
 #include "core/model/scenario.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 
 inline constexpr std::size_t kMaxScenarioFileBytes = 64 * 1024;
 
@@ -46,4 +46,4 @@ Expected<ScenarioFile> read_scenario_file(const std::string& path);
 // Writes scenario_file_text(s) to path; a message naming the file and the reason on failure.
 Expected<bool> write_scenario_file(const std::string& path, const Scenario& s);
 
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

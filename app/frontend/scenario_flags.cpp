@@ -8,7 +8,7 @@
 #include "core/model/presets.hpp"
 #include "core/model/scenario_flags.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 namespace {
 
 // The flags of the scenario form that the raw form does not share.
@@ -77,10 +77,6 @@ Expected<Scenario> scenario_from_file(const std::string& path, const Args& args)
 }
 
 }  // namespace
-
-std::string unknown_preset(std::string_view name) {
-  return banklab::unknown_preset(name);
-}
 
 bool is_scenario_flag(std::string_view name) {
   return std::ranges::find(kScenarioFlags, name, &FlagSpec::name) != std::end(kScenarioFlags) ||
@@ -161,4 +157,4 @@ Expected<WarpAccess> access_from_flags(const Args& args) {
   return access;
 }
 
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

@@ -16,7 +16,7 @@
 #include "core/model/access.hpp"
 #include "core/model/scenario.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 
 // The element type and the tile, also flags of banklab solve.
 inline constexpr FlagSpec kDtypeFlag{
@@ -75,7 +75,4 @@ Expected<WarpAccess> access_from_flags(const Args& args);
 // message ("--pad belongs to the scenario form; ..."), or nothing when the forms are not mixed.
 std::optional<std::string> mixed_forms(const Args& args);
 
-// "'x' is not a preset; the presets are fp32-naive, fp32-pad1, ...".
-std::string unknown_preset(std::string_view name);
-
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

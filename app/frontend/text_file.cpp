@@ -5,7 +5,7 @@
 #include "app/frontend/file_io.hpp"
 #include "core/base/format.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 
 Expected<bool> write_text_file(const std::string& path, std::string_view text,
                                std::string_view what) {
@@ -18,4 +18,4 @@ Expected<bool> write_text_file(const std::string& path, std::string_view text,
   return write_file_atomically(path, text);
 }
 
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

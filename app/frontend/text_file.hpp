@@ -7,7 +7,7 @@
 
 #include "core/base/expected.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 
 // "PATH: cannot create it: No space left on device", or true. A path that exists and is not a
 // regular file (a folder, a device, a pipe) is refused, never replaced: "PATH: not a regular
@@ -15,4 +15,4 @@ namespace banklab::cli {
 Expected<bool> write_text_file(const std::string& path, std::string_view text,
                                std::string_view what);
 
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

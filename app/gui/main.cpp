@@ -364,7 +364,7 @@ int run_screenshot(Gui& g, AppState& state, const banklab::gui::Options& opt) {
     // settled() became true in this frame's poll, before the window was drawn: it is shown.
     std::string problem = gui::save_png(g.target, *opt.screenshot);
     if (problem.empty() && opt.geometry) {
-      banklab::Expected<bool> written = banklab::cli::write_file_atomically(
+      banklab::Expected<bool> written = banklab::frontend::write_file_atomically(
           *opt.geometry, gui::geometry_json(state.frame.geometry, 1.0f));
       if (!written) problem = written.error();
     }
@@ -418,7 +418,7 @@ int run_export(Gui& g, AppState& state, const std::filesystem::path& dir) {
        {std::pair{dir / (lesson.name + ".md"), banklab::to_markdown(lesson, images)},
         std::pair{dir / (lesson.name + ".html"),
                   figures::html_deck(lesson.title, slides, width, height, style)}}) {
-    banklab::Expected<bool> written = banklab::cli::write_file_atomically(file.string(), text);
+    banklab::Expected<bool> written = banklab::frontend::write_file_atomically(file.string(), text);
     if (!written) {
       std::fprintf(stderr, "banklab-gui: %s\n", written.error().c_str());
       return 1;

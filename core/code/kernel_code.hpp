@@ -2,9 +2,9 @@
 // Kernel code in, per-lane byte offsets out: one shared declaration and one access, as a CUDA
 // programmer writes them, evaluated for every lane of a warp.
 //
-//   __shared__ float tile[32][33];          // or: constexpr int N = 32; __shared__ float
-//   t[N][N+1]; tile[threadIdx.x][threadIdx.y + j]      // with j given a value (--let j=0), block
-//   32x8
+//   __shared__ float tile[32][33];          // or: constexpr int N = 32;
+//                                           //     __shared__ float t[N][N + 1];
+//   tile[threadIdx.x][threadIdx.y + j]      // with j given a value (--let j=0), block 32x8
 //
 // The code is a sequence of statements, across one or more sources (the CLI's --decl and --expr,
 // or the app's one code box):
@@ -24,9 +24,16 @@
 //                              take no part
 // Expressions: integer constants (decimal, 0x, 0b, octal, u/l suffixes), threadIdx.{x,y,z},
 // blockDim.{x,y,z}, warpSize, the code's own names and the --let values; + - * / % ^ & | << >>
-// ~ ! unary - +, < <= > >= == != && ||, ?:, ( ), casts to integer types. Every value is a 64-bit
-// integer and every step is checked: overflow, division by zero and shifts outside 0..63 are
-// errors, not wrapped values. The shared array starts at shared byte 0.
+// ~ ! unary - +, < <= > >= == != && ||, ?:, ( ), casts to integer types. Integers are typed as
+// in CUDA C++ (integer.hpp): conversions, casts and typed locals apply each type's width and
+// signedness, unsigned arithmetic wraps, and what C++ leaves undefined (signed overflow,
+// division by zero, a shift count outside the type) is an error, not a guessed value. Names are
+// seen after their definition. The shared array starts at shared byte 0.
+//
+// Inside, by stage: tokenizer.hpp cuts the text into tokens, preprocessor.hpp expands #defines
+// in the token stream, parser.hpp builds the syntax tree, evaluator.hpp gives it values per
+// lane, and kernel_code.cpp checks the access and builds the Scenario. kernel_params.hpp holds
+// what the code is evaluated for (block, warp, --let values).
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -36,9 +43,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/base/expected.hpp"
+#include "core/code/kernel_params.hpp"
 #include "core/model/access.hpp"
-#include "core/model/hardware.hpp"
 #include "core/model/scenario.hpp"
 
 namespace banklab {
@@ -60,19 +66,6 @@ struct CodeError {
 // "--expr:1:17: error: k is not defined: add --let k=VALUE", then the line and a caret under
 // the column (each line of the text ends with '\n').
 std::string format_code_error(const CodeError& e, std::span<const CodeSource> sources);
-
-inline constexpr int kAllWarps = -1;
-
-struct KernelParams {
-  std::array<int, 3> block = {32, 1, 1};  // blockDim.x, y, z
-  int warp = 0;                           // kAllWarps: every warp, the worst one reported
-  std::vector<std::pair<std::string, std::int64_t>> lets;  // loop variables and the like
-  std::optional<Op> op;  // for a bare access: ld (default), st, or a matrix op (then the
-                         // expression is the row address)
-  std::int64_t extern_bytes = kSharedMemoryBytes;  // the launch's size of an extern __shared__
-  // How an undefined name's message says to give it a value; NAME is replaced by the name.
-  std::string let_hint = "add --let NAME=VALUE";
-};
 
 // The declared shared array.
 struct SharedArray {
@@ -121,11 +114,6 @@ struct IntResult {
 };
 IntResult evaluate_integer(std::string_view expression,
                            std::span<const std::pair<std::string, std::int64_t>> names);
-
-// "j=0,k=-1": the --let list. Names are identifiers (blockIdx.x too), values whole numbers.
-Expected<std::vector<std::pair<std::string, std::int64_t>>> parse_lets(std::string_view text);
-// "32x8", "32x8x2", "256": the block shape, at most 1024 threads.
-Expected<std::array<int, 3>> parse_block(std::string_view text);
 
 // {"array":..,"warp":..,"lanes":[{"lane":0,"thread":[0,0,0],"indices":[0,5],"byte":20},..]}
 void append_json(std::string& out, const KernelCode& code);

@@ -21,7 +21,7 @@ enum Metric {
   kStsm,
   kLdWavefronts,
   kStWavefronts,
-  kSmCycles,
+  kSmActiveCycles,
 };
 std::vector<std::string> metric_names() {
   return {
@@ -31,16 +31,9 @@ std::vector<std::string> metric_names() {
       "smsp__inst_executed_op_shared_stsm.sum",
       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
       "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-      "sm__cycles_elapsed.avg",
+      "sm__cycles_active.avg",
   };
 }
-
-// The benchmark's clocks per instruction come from the loop alone, the hardware's from the
-// whole kernel on each SM (launch, fill and read-back too): 10 % covers that, not a 4x error.
-constexpr double kCycleTolerance = 0.10;
-// The instruction counts must match; 0.5 % leaves room only for the fill and read-back loops'
-// code shape.
-constexpr double kInstructionTolerance = 0.005;
 
 PatternCrossCheck compare(const ReplayAccounting& a, const std::vector<double>& v, int sm_count) {
   PatternCrossCheck c;
@@ -53,19 +46,19 @@ PatternCrossCheck compare(const ReplayAccounting& a, const std::vector<double>& 
   c.counted_cycles_per_access = a.cycles_per_access;
   const double measured_instructions = double(c.hardware_instructions - a.same_class_extra);
   c.hardware_cycles_per_access =
-      measured_instructions > 0 ? v[kSmCycles] / (measured_instructions / sm_count) : 0;
+      measured_instructions > 0 ? v[kSmActiveCycles] / (measured_instructions / sm_count) : 0;
   c.hardware_wavefronts = std::llround(v[load ? kLdWavefronts : kStWavefronts]);
   c.hardware_wavefronts_per_clock =
-      v[kSmCycles] > 0 ? double(c.hardware_wavefronts) / (v[kSmCycles] * sm_count) : 0;
+      v[kSmActiveCycles] > 0 ? double(c.hardware_wavefronts) / (v[kSmActiveCycles] * sm_count) : 0;
 
   const double off = std::abs(double(c.hardware_instructions - c.counted_instructions));
   if (c.hardware_instructions <= 0 ||
-      off > kInstructionTolerance * double(c.counted_instructions)) {
+      off > kCrossCheckInstructionTolerance * double(c.counted_instructions)) {
     c.detail = "the benchmark counts " + std::to_string(c.counted_instructions) +
                " instructions of the measured class, the hardware " +
                std::to_string(c.hardware_instructions);
-  } else if (std::abs(c.counted_cycles_per_access / c.hardware_cycles_per_access - 1) >
-             kCycleTolerance) {
+  } else if (!(std::abs(c.counted_cycles_per_access / c.hardware_cycles_per_access - 1) <=
+               kCrossCheckCycleTolerance)) {
     c.detail = format(
         "the benchmark measures %.3f clocks per instruction per SM, the hardware "
         "%.3f",

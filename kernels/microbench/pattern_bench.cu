@@ -8,9 +8,12 @@
 //     kUnroll shared instructions plus a few adds and a branch: issue never binds first;
 //   - every SM holds as many warps as fit, all replaying the same access.
 //
-// Time comes from clock64() on each SM (first start to last stop of its blocks), so the
-// result is SM clocks per warp instruction: one wavefront costs one clock when the pipe is
-// the limit. Events time the same launches, and cycles / event time is the SM clock.
+// Time comes from clock64() on each SM, read by every warp: once the barrier after the fill has
+// released it, and again once its last access has completed (a load's value is in a register;
+// a store is followed by a load of the same bytes that returns). An SM's span runs from the
+// first warp's start to the last warp's stop, so every access it is credited with lies inside
+// it, and the result is SM clocks per warp instruction: one wavefront costs one clock when the
+// pipe is the limit. Events time the same launches, and cycles / event time is the SM clock.
 //
 // Loads sum what they read and the host checks each lane's sum; stores write bytes that
 // depend on their address into a tile filled with the complement, and the host checks the
@@ -186,9 +189,15 @@ struct Stsm4 {
 
 extern __shared__ __align__(16) unsigned char pattern_smem[];
 
-struct BlockClock {
-  long long start;
-  long long stop;
+// One warp's span on its SM. Each warp reads its own clocks, and a clock read waits for a value:
+// __syncthreads() compiles to BAR.SYNC.DEFER_BLOCKING, which stalls a warp's next memory
+// access but not its next clock read, so "__syncthreads(); clock64()" reads the clock when this
+// warp reaches the barrier, not when the block leaves it. Thread 0's clocks, taken so, were
+// warp 0's own span: with one loop trip per warp, warp 0 often finished its 16 instructions
+// thousands of clocks before the block did (issue 22, docs/gpu-results.md).
+struct WarpClock {
+  long long start;  // clock64() once the barrier after the fill has released the warp
+  long long stop;   // clock64() once its last access has completed
   unsigned sm;
 };
 
@@ -198,9 +207,33 @@ __device__ inline unsigned sm_id() {
   return id;
 }
 
+// clock64(), read only once `value` is in its register (a load's result, a barrier's count):
+// the read is predicated on a test of `value` (against `zero`, always 0 and unknown to ptxas,
+// so the test always passes), and a warp issues in order, so the clock is not read before the
+// test can be, i.e. before `value` has arrived. (ptxas makes it ISETP on the value, CS2R, SEL.)
+__device__ inline long long clock_when_ready(std::uint32_t value, std::uint32_t zero) {
+  long long t;
+  asm volatile(
+      "{\n\t.reg .pred ready;\n\t"
+      "setp.ge.u32 ready, %1, %2;\n\t"
+      "@ready mov.u64 %0, %%clock64;\n\t"
+      "@!ready mov.u64 %0, 0;\n\t}"
+      : "=l"(t)
+      : "r"(value), "r"(zero));
+  return t;
+}
+
+// One byte of shared memory, read after the warp's stores to it: it returns only once they
+// are done (the same thread's bytes, so the read must see them).
+__device__ inline std::uint32_t shared_byte(std::uint32_t address) {
+  std::uint32_t b;
+  asm volatile("ld.volatile.shared.u8 %0, [%1];" : "=r"(b) : "r"(address) : "memory");
+  return b;
+}
+
 template <class A>
 __global__ void __launch_bounds__(kMaxWarpsPerBlock* kWarpSize)
-    replay(const PatternLaunch p, BlockClock* clocks, std::uint32_t* sums, std::uint32_t* dump) {
+    replay(const PatternLaunch p, WarpClock* clocks, std::uint32_t* sums, std::uint32_t* dump) {
   const int lane = threadIdx.x % kWarpSize;
   const int warp = threadIdx.x / kWarpSize;
   const int regions = p.region_stride == 0 ? 1 : blockDim.x / kWarpSize;
@@ -219,9 +252,10 @@ __global__ void __launch_bounds__(kMaxWarpsPerBlock* kWarpSize)
 #pragma unroll
   for (int k = 0; k < A::kRegs; ++k) regs[k] = p.payload[lane][k];
   std::uint32_t sum = 0;
-  __syncthreads();
+  // A barrier that returns a value: the warp has it only once every warp has arrived.
+  const auto arrived = static_cast<std::uint32_t>(__syncthreads_count(1));
 
-  const long long start = clock64();
+  const long long start = clock_when_ready(arrived, p.zero);
   if ((p.active >> lane) & 1u) {
     // One loop trip is kUnroll instructions, and the host counts it so. ptxas unrolled this
     // loop 4 times and, ldmatrix being a plain load of an unchanged address, kept one LDSM of
@@ -246,10 +280,19 @@ __global__ void __launch_bounds__(kMaxWarpsPerBlock* kWarpSize)
       }
     }
   }
-  __syncthreads();
-  const long long stop = clock64();
+  // The stop waits for this warp's accesses to complete: the loads' sum, or a load of the first
+  // byte each lane stores (an idle lane loads the region's first byte). That load is inside the
+  // span, with at most the wavefronts of one store: its words are among theirs.
+  std::uint32_t completed = sum;
+  if constexpr (!A::kLoad) {
+    __syncwarp();  // stmatrix writes other lanes' rows: order them before the read
+    completed = shared_byte(address);
+  }
+  const long long stop = clock_when_ready(completed, p.zero);
+  if (lane == 0)
+    clocks[blockIdx.x * (blockDim.x / kWarpSize) + warp] = WarpClock{start, stop, sm_id()};
+  __syncthreads();  // block 0's dump reads every warp's region
 
-  if (threadIdx.x == 0) clocks[blockIdx.x] = BlockClock{start, stop, sm_id()};
   sums[blockIdx.x * blockDim.x + threadIdx.x] = sum;
   if (blockIdx.x == 0) {
     for (std::uint32_t w = threadIdx.x; w < regions * region_words; w += blockDim.x) {
@@ -268,7 +311,7 @@ struct Replayer {
   // Allows `smem` bytes of dynamic shared memory and returns the blocks per SM that fit.
   int (*prepare)(int threads, std::size_t smem);
   void (*launch)(int blocks, int threads, std::size_t smem, const PatternLaunch& p,
-                 BlockClock* clocks, std::uint32_t* sums, std::uint32_t* dump);
+                 WarpClock* clocks, std::uint32_t* sums, std::uint32_t* dump);
 };
 
 template <class A>
@@ -283,7 +326,7 @@ int prepare(int threads, std::size_t smem) {
 }
 
 template <class A>
-void launch(int blocks, int threads, std::size_t smem, const PatternLaunch& p, BlockClock* clocks,
+void launch(int blocks, int threads, std::size_t smem, const PatternLaunch& p, WarpClock* clocks,
             std::uint32_t* sums, std::uint32_t* dump) {
   replay<A><<<blocks, threads, smem>>>(p, clocks, sums, dump);
 }
@@ -487,11 +530,12 @@ Measured measure_access(Plan& p, const WarpAccess& a, const DeviceInfo& device,
 
   const int full = device.sm_count * p.blocks_per_sm;
   const int blocks = options.max_blocks > 0 ? std::min(options.max_blocks, full) : full;
-  DeviceBuffer clocks(sizeof(BlockClock) * std::size_t(blocks), "block clocks");
+  const std::size_t warps = std::size_t(blocks) * std::size_t(warps_per_block);
+  DeviceBuffer clocks(sizeof(WarpClock) * warps, "warp clocks");
   DeviceBuffer sums(sizeof(std::uint32_t) * std::size_t(blocks) * std::size_t(p.threads),
                     "lane sums");
   DeviceBuffer dump(p.smem, "shared-memory dump");
-  auto* clock_ptr = static_cast<BlockClock*>(clocks.get());
+  auto* clock_ptr = static_cast<WarpClock*>(clocks.get());
   auto* sum_ptr = static_cast<std::uint32_t*>(sums.get());
   auto* dump_ptr = static_cast<std::uint32_t*>(dump.get());
 
@@ -502,8 +546,8 @@ Measured measure_access(Plan& p, const WarpAccess& a, const DeviceInfo& device,
   }
   EventTimer timer;
   std::vector<double> cycles_per_access, clock_mhz;
-  std::vector<BlockClock> host_clocks(static_cast<std::size_t>(blocks));
-  const double accesses_per_block = double(warps_per_block) * p.launch.loops * kUnroll;
+  std::vector<WarpClock> host_clocks(warps);
+  const double accesses_per_warp = double(p.launch.loops) * kUnroll;
   for (int rep = 0; rep < options.repetitions; ++rep) {
     timer.start();
     p.replayer->launch(blocks, p.threads, p.smem, p.launch, clock_ptr, sum_ptr, dump_ptr);
@@ -511,23 +555,23 @@ Measured measure_access(Plan& p, const WarpAccess& a, const DeviceInfo& device,
     timer.stop();
     const double ms = timer.elapsed_ms();
     check(cudaMemcpy(host_clocks.data(), clocks.get(), clocks.bytes(), cudaMemcpyDeviceToHost),
-          "cudaMemcpy(block clocks)");
-    // Per SM: from its first block's start to its last block's stop, over all its accesses.
+          "cudaMemcpy(warp clocks)");
+    // Per SM: from its first warp's start to its last warp's stop, over all its accesses.
     struct Span {
       long long first = 0, last = 0;
-      int blocks = 0;
+      int warps = 0;
     };
     std::map<unsigned, Span> spans;
-    for (const BlockClock& c : host_clocks) {
+    for (const WarpClock& c : host_clocks) {
       Span& s = spans[c.sm];
-      s.first = s.blocks == 0 ? c.start : std::min(s.first, c.start);
-      s.last = s.blocks == 0 ? c.stop : std::max(s.last, c.stop);
-      ++s.blocks;
+      s.first = s.warps == 0 ? c.start : std::min(s.first, c.start);
+      s.last = s.warps == 0 ? c.stop : std::max(s.last, c.stop);
+      ++s.warps;
     }
     double per_access = 0;
     long long longest = 0;
     for (const auto& [sm, s] : spans) {
-      per_access += double(s.last - s.first) / (s.blocks * accesses_per_block);
+      per_access += double(s.last - s.first) / (s.warps * accesses_per_warp);
       longest = std::max(longest, s.last - s.first);
     }
     cycles_per_access.push_back(per_access / double(spans.size()));

@@ -7,7 +7,7 @@
 
 #include "app/frontend/args.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 namespace {
 
 constexpr FlagSpec kFlags[] = {{"pad", "P"}, {"dtype", "D"}, {"batch", "FILE"}, {"json", ""}};
@@ -175,9 +175,9 @@ TEST_CASE("Numbers are whole, decimal and inside their range") {
 }
 
 }  // namespace
-}  // namespace banklab::cli
+}  // namespace banklab::frontend
 
-namespace banklab::cli {
+namespace banklab::frontend {
 
 TEST_CASE("A repeatable flag keeps every value in order; the others are still refused twice") {
   static constexpr FlagSpec kFlags[] = {{"access", "FAMILY"}, {"json", ""}};
@@ -203,4 +203,4 @@ TEST_CASE("A repeatable flag keeps every value in order; the others are still re
   }
 }
 
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

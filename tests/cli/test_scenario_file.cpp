@@ -14,7 +14,7 @@
 #include "app/frontend/scenario_flags.hpp"
 #include "core/model/presets.hpp"
 
-namespace banklab::cli {
+namespace banklab::frontend {
 namespace {
 
 std::filesystem::path temp_path(const std::string& name) {
@@ -173,4 +173,4 @@ TEST_CASE("A scenario that cannot be written says so, and leaves no file behind"
 }
 
 }  // namespace
-}  // namespace banklab::cli
+}  // namespace banklab::frontend

@@ -199,7 +199,7 @@ TEST_CASE("a screenshot or its geometry that cannot be written is an error, chec
   // /dev/full takes the open and every buffered write, and fails the flush: the close is
   // where the error shows.
   CHECK(contains(write_png("/dev/full", 4, 4, pixels), "No space left on device"));
-  Expected<bool> geometry = cli::write_file_atomically("/dev/full", "{}");
+  Expected<bool> geometry = frontend::write_file_atomically("/dev/full", "{}");
   REQUIRE_FALSE(geometry.has_value());
   CHECK(contains(geometry.error(), "No space left on device"));
   CHECK_FALSE(write_png("/nonexistent-dir/x.png", 4, 4, pixels).empty());

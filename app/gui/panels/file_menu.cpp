@@ -129,7 +129,7 @@ void export_svg(AppState& s, StageView view, const std::string& path) {
   const FileMenu& f = s.user.files;
   const figures::Figure fig =
       export_figure(s, view, static_cast<float>(f.size[0]), static_cast<float>(f.size[1]));
-  report(s, cli::write_text_file(path, figures::to_svg(fig), "an export"), "wrote " + path);
+  report(s, frontend::write_text_file(path, figures::to_svg(fig), "an export"), "wrote " + path);
 }
 
 // Writes the table or derivation the action names; the scenario must have an analysis.
@@ -147,7 +147,7 @@ void export_text(AppState& s, FileAction a, const std::string& path) {
           ? figures::lane_table_markdown(analysis, lanes)
           : figures::derivation_markdown(describe(d.scenario), analysis, *d.explanation,
                                          d.evaluation.diagnostics);
-  report(s, cli::write_text_file(path, text, "an export"), "wrote " + path);
+  report(s, frontend::write_text_file(path, text, "an export"), "wrote " + path);
 }
 
 // What the chooser confirmed, done.
@@ -172,7 +172,7 @@ void finish(AppState& s, FileAction a, const std::string& path) {
       export_text(s, a, path);
       break;
     case FileAction::save_scenario:
-      report(s, cli::write_scenario_file(path, u.scenario), "saved " + path);
+      report(s, frontend::write_scenario_file(path, u.scenario), "saved " + path);
       break;
     case FileAction::open_scenario: {
       const Expected<Scenario> opened = read_scenario(path);

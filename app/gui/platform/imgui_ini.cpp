@@ -147,7 +147,7 @@ std::string load_imgui_ini(const std::filesystem::path& file) {
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return {};
   Expected<std::string> text =
-      cli::read_regular_file(file.string(), kMaxImGuiIniBytes, "window layout");
+      frontend::read_regular_file(file.string(), kMaxImGuiIniBytes, "window layout");
   if (!text) return text.error() + "; using the default layout";
   CleanIni clean = sanitize_imgui_ini(*text);
   ImGui::LoadIniSettingsFromMemory(clean.text.data(), clean.text.size());
@@ -164,7 +164,8 @@ std::string save_imgui_ini(const std::filesystem::path& file) {
   }
   std::size_t size = 0;
   const char* data = ImGui::SaveIniSettingsToMemory(&size);
-  Expected<bool> written = cli::write_file_atomically(file.string(), std::string_view(data, size));
+  Expected<bool> written =
+      frontend::write_file_atomically(file.string(), std::string_view(data, size));
   ImGui::GetIO().WantSaveIniSettings = false;
   return written ? std::string() : written.error();
 }

@@ -60,7 +60,7 @@ Expected<WindowSize> parse_window_size(std::string_view text) {
 
 namespace {
 
-constexpr cli::FlagSpec kGuiFlags[] = {
+constexpr frontend::FlagSpec kGuiFlags[] = {
     {"theme", "T", "dark, or light for projectors"},
     {"palette", "P", "standard, or colour-blind (Okabe-Ito: blue, vermillion, green)"},
     {"tile-view", "V", "the Tile window: logical, physical, or both side by side"},
@@ -89,7 +89,7 @@ constexpr cli::FlagSpec kGuiFlags[] = {
     {"export-dir", "DIR", "with --lesson: write every step as NAME-NN.png and NAME.md, exit"},
 };
 
-const cli::CommandSyntax& gui_syntax() {
+const frontend::CommandSyntax& gui_syntax() {
   static const std::string footer =
       "With no display (a server, ssh, CI), take a screenshot under a virtual X server:\n"
       "  xvfb-run -s '-screen 0 1920x1080x24' banklab-gui --preset " +
@@ -103,10 +103,10 @@ const cli::CommandSyntax& gui_syntax() {
       "CUDA shared-memory banks, lanes and wavefronts, drawn and explained. Without --preset\n"
       "or scenario flags it opens the last lesson used, else " +
       std::string(kDefaultPreset) + ".\n";
-  static const cli::CommandSyntax syntax{
+  static const frontend::CommandSyntax syntax{
       .flags = kGuiFlags,
       .program = "banklab-gui",
-      .groups = cli::kScenarioGroups,
+      .groups = frontend::kScenarioGroups,
       .usage =
           "usage: banklab-gui [--preset NAME] [scenario flags] [--theme dark|light] [--zoom Z]\n"
           "                   [--size WxH]\n"
@@ -120,10 +120,10 @@ const cli::CommandSyntax& gui_syntax() {
 }
 
 // --drill LEVEL [--drill-seed N] [--drill-answer TEXT].
-Expected<bool> read_drill_flags(const cli::Args& args, Options& o) {
+Expected<bool> read_drill_flags(const frontend::Args& args, Options& o) {
   if (const auto v = args.value("drill")) {
     o.drill = parse_level(*v);
-    if (!o.drill) return Error{"--drill is weak, hire or strong-hire; got " + cli::quote(*v)};
+    if (!o.drill) return Error{"--drill is weak, hire or strong-hire; got " + quote(*v)};
   } else if (args.has("drill-seed") || args.has("drill-answer")) {
     return Error{"--drill-seed and --drill-answer go with --drill LEVEL"};
   }
@@ -135,7 +135,7 @@ Expected<bool> read_drill_flags(const cli::Args& args, Options& o) {
 }
 
 // The GUI's own flags, read from the parsed words.
-Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
+Expected<bool> read_window_flags(const frontend::Args& args, Options& o) {
   if (const auto v = args.value("screenshot")) {
     o.screenshot = std::string(*v);
   }
@@ -151,7 +151,7 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     } else if (*v == "light") {
       o.theme = Theme::light;
     } else {
-      return Error{"--theme is 'dark' or 'light'; got " + cli::quote(*v)};
+      return Error{"--theme is 'dark' or 'light'; got " + quote(*v)};
     }
   }
   if (const auto v = args.value("compare")) {
@@ -162,20 +162,19 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
   o.present = args.has("present");
   if (const auto v = args.value("palette")) {
     o.scheme = parse_scheme(*v);
-    if (!o.scheme) return Error{"--palette is 'standard' or 'colour-blind'; got " + cli::quote(*v)};
+    if (!o.scheme) return Error{"--palette is 'standard' or 'colour-blind'; got " + quote(*v)};
   }
   if (const auto v = args.value("tile-view")) {
     o.tile_view = figures::parse_tile_view(*v);
     if (!o.tile_view) {
-      return Error{"--tile-view is logical, physical or both; got " + cli::quote(*v)};
+      return Error{"--tile-view is logical, physical or both; got " + quote(*v)};
     }
   }
   if (const auto v = args.value("zoom")) {
     std::optional<float> z = to_float(*v);
     if (!z || !(*z >= kMinZoom && *z <= kMaxZoom)) {
       std::ostringstream os;
-      os << "--zoom is a number from " << kMinZoom << " to " << kMaxZoom << "; got "
-         << cli::quote(*v);
+      os << "--zoom is a number from " << kMinZoom << " to " << kMaxZoom << "; got " << quote(*v);
       return Error{os.str()};
     }
     o.zoom = *z;
@@ -184,7 +183,7 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     std::optional<int> n = to_int(*v);
     if (!n || *n < 0 || *n > kMaxWavefronts) {
       return Error{"--clock is a wavefront count from 0 to " + std::to_string(kMaxWavefronts) +
-                   "; got " + cli::quote(*v)};
+                   "; got " + quote(*v)};
     }
     o.clock = *n;
   }
@@ -192,7 +191,7 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
     std::optional<int> n = to_int(*v);
     if (!n || *n < 1 || *n > kMaxBenchFrames) {
       return Error{"--bench-frames is a frame count from 1 to " + std::to_string(kMaxBenchFrames) +
-                   "; got " + cli::quote(*v)};
+                   "; got " + quote(*v)};
     }
     o.bench_frames = *n;
   }
@@ -201,7 +200,7 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
   if (const auto v = args.value("lesson")) o.lesson = std::string(*v);
   if (const auto v = args.value("step")) {
     std::optional<int> n = to_int(*v);
-    if (!n || *n < 1) return Error{"--step is a step number from 1; got " + cli::quote(*v)};
+    if (!n || *n < 1) return Error{"--step is a step number from 1; got " + quote(*v)};
     o.step = *n - 1;
   }
   if (const auto v = args.value("export-dir")) o.export_dir = std::string(*v);
@@ -220,7 +219,7 @@ Expected<bool> read_window_flags(const cli::Args& args, Options& o) {
 }  // namespace
 
 Expected<Options> parse_options(std::span<const std::string_view> words) {
-  const Expected<cli::Args> args = cli::parse_args(gui_syntax(), words);
+  const Expected<frontend::Args> args = frontend::parse_args(gui_syntax(), words);
   if (!args) return Error{args.error()};
   Options o;
   o.help = args->help();
@@ -231,13 +230,13 @@ Expected<Options> parse_options(std::span<const std::string_view> words) {
   // The scenario flags: --preset alone opens that lesson; any other scenario flag opens the
   // scenario they describe (on top of the --preset, when one is given).
   if (const auto name = args->value("preset")) {
-    if (!find_preset(*name)) return Error{cli::unknown_preset(*name)};
+    if (!find_preset(*name)) return Error{unknown_preset(*name)};
     o.preset = *name;
   }
   if (std::ranges::any_of(args->given(), [](std::string_view flag) {
-        return flag != "preset" && cli::is_scenario_flag(flag);
+        return flag != "preset" && frontend::is_scenario_flag(flag);
       })) {
-    Expected<Scenario> s = cli::scenario_from_flags(*args);
+    Expected<Scenario> s = frontend::scenario_from_flags(*args);
     if (!s) return Error{s.error()};
     o.scenario = *s;
   }
@@ -251,7 +250,7 @@ Expected<Options> parse_options(std::span<const std::string_view> words) {
 }
 
 std::string usage() {
-  return cli::help_text(gui_syntax());
+  return frontend::help_text(gui_syntax());
 }
 
 }  // namespace banklab::gui

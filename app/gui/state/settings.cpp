@@ -181,7 +181,7 @@ ParsedSettings load_settings(const std::filesystem::path& file) {
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return {};
   Expected<std::string> text =
-      cli::read_regular_file(file.string(), kMaxSettingsFileBytes, "settings file");
+      frontend::read_regular_file(file.string(), kMaxSettingsFileBytes, "settings file");
   if (!text) return ParsedSettings{{}, {text.error() + "; using the defaults"}};
   ParsedSettings parsed = parse_settings(*text);
   for (std::string& w : parsed.warnings) w = file.string() + ", " + w;
@@ -197,7 +197,7 @@ std::string save_settings(const std::filesystem::path& file, const Settings& s) 
   if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
     return file.string() + ": not a regular file; settings are not saved";
   }
-  Expected<bool> written = cli::write_file_atomically(file.string(), format_settings(s));
+  Expected<bool> written = frontend::write_file_atomically(file.string(), format_settings(s));
   return written ? std::string() : written.error();
 }
 

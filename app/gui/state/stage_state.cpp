@@ -24,12 +24,12 @@ CompareItem preset_item(std::string_view name) {
 }  // namespace
 
 Expected<Scenario> read_scenario(std::string_view path) {
-  static constexpr cli::CommandSyntax kSyntax{.program = "banklab-gui",
-                                              .groups = cli::kScenarioGroups};
+  static constexpr frontend::CommandSyntax kSyntax{.program = "banklab-gui",
+                                                   .groups = frontend::kScenarioGroups};
   const std::array<std::string_view, 2> words{"--scenario", path};
-  const Expected<cli::Args> args = cli::parse_args(kSyntax, words);
+  const Expected<frontend::Args> args = frontend::parse_args(kSyntax, words);
   if (!args) return Error{args.error()};
-  return cli::scenario_from_flags(*args);
+  return frontend::scenario_from_flags(*args);
 }
 
 void set_compare(Stage& stage, std::vector<CompareItem> items) {
@@ -74,7 +74,7 @@ Expected<std::vector<CompareItem>> parse_compare(std::string_view list) {
     } else {
       const Expected<Scenario> s = read_scenario(item);
       if (!s) {
-        return Error{"--compare: " + cli::quote(item) +
+        return Error{"--compare: " + quote(item) +
                      " is neither a preset, a comparison (transpose, transpose-padded, "
                      "naive-pad-swizzle) nor a readable scenario file: " +
                      s.error()};

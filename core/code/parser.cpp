@@ -1,49 +1,53 @@
-// The tokenizer and the recursive-descent parser of kernel code (kernel_code.hpp has the
-// grammar). Macros (#define) are expanded in the token stream, as the preprocessor would.
-#include "core/code/kernel_code_parse.hpp"
+// The recursive-descent parser of kernel code (parser.hpp; kernel_code.hpp has the grammar),
+// reading the token stream of the preprocessor (preprocessor.hpp).
+//
+// [SECTION] The types the code may name
+// [SECTION] The parser: tokens, types, expressions
+// [SECTION] Expressions, by precedence
+// [SECTION] Statements: the declaration, definitions, the guarded access, asm
+// [SECTION] The entry points
+#include "core/code/parser.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <unordered_map>
 #include <utility>
 
+#include "core/code/preprocessor.hpp"
+
 namespace banklab::code {
-
-void fail(Pos pos, std::string message) {
-  throw Failure{pos, std::move(message)};
-}
-
 namespace {
 
-constexpr int kMaxDepth = 200;             // nesting of parentheses and operators
-constexpr int kMaxExpansions = 1000;       // macro expansions in one code
-constexpr std::size_t kMaxTokens = 20000;  // tokens once the macros are expanded
-constexpr std::size_t kMaxMacros = 64;     // #defines (each has a bit in Token::hidden)
+// [SECTION] The types the code may name
+
+constexpr int kMaxDepth = 200;  // nesting of parentheses and operators
 
 // clang-format off
 const TypeRef kTypes[] = {
-    {"float", 4, 4, false, false},          {"double", 8, 8, false, false},
-    {"half", 2, 2, false, false},           {"__half", 2, 2, false, false},
-    {"__nv_bfloat16", 2, 2, false, false},  {"nv_bfloat16", 2, 2, false, false},
-    {"__nv_fp8_e4m3", 1, 1, false, false},  {"__nv_fp8_e5m2", 1, 1, false, false},
-    {"half2", 4, 2, false, false},          {"__half2", 4, 2, false, false},
-    {"__nv_bfloat162", 4, 2, false, false}, {"nv_bfloat162", 4, 2, false, false},
-    {"float2", 8, 4, false, false},         {"float4", 16, 4, false, false},
-    {"double2", 16, 8, false, false},       {"int2", 8, 4, false, false},
-    {"int4", 16, 4, false, false},          {"uint2", 8, 4, false, false},
-    {"uint4", 16, 4, false, false},         {"char2", 2, 1, false, false},
-    {"char4", 4, 1, false, false},          {"uchar2", 2, 1, false, false},
-    {"uchar4", 4, 1, false, false},         {"short2", 4, 2, false, false},
-    {"short4", 8, 2, false, false},         {"ushort2", 4, 2, false, false},
-    {"ushort4", 8, 2, false, false},        {"longlong2", 16, 8, false, false},
-    {"int8_t", 1, 1, true, false},          {"uint8_t", 1, 1, true, false},
-    {"int16_t", 2, 2, true, false},         {"uint16_t", 2, 2, true, false},
-    {"int32_t", 4, 4, true, false},         {"uint32_t", 4, 4, true, false},
-    {"int64_t", 8, 8, true, false},         {"uint64_t", 8, 8, true, false},
-    {"size_t", 8, 8, true, false},          {"unsigned", 4, 4, true, false},
-    {"int", 4, 4, true, false},             {"char", 1, 1, true, false},
-    {"short", 2, 2, true, false},           {"long", 8, 8, true, false},
-    {"bool", 1, 1, true, false},            {"auto", 8, 8, true, false},
+    {"float", 4, 4, {}, false},          {"double", 8, 8, {}, false},
+    {"half", 2, 2, {}, false},           {"__half", 2, 2, {}, false},
+    {"__nv_bfloat16", 2, 2, {}, false},  {"nv_bfloat16", 2, 2, {}, false},
+    {"__nv_fp8_e4m3", 1, 1, {}, false},  {"__nv_fp8_e5m2", 1, 1, {}, false},
+    {"half2", 4, 2, {}, false},          {"__half2", 4, 2, {}, false},
+    {"__nv_bfloat162", 4, 2, {}, false}, {"nv_bfloat162", 4, 2, {}, false},
+    {"float2", 8, 4, {}, false},         {"float4", 16, 4, {}, false},
+    {"double2", 16, 8, {}, false},       {"int2", 8, 4, {}, false},
+    {"int4", 16, 4, {}, false},          {"uint2", 8, 4, {}, false},
+    {"uint4", 16, 4, {}, false},         {"char2", 2, 1, {}, false},
+    {"char4", 4, 1, {}, false},          {"uchar2", 2, 1, {}, false},
+    {"uchar4", 4, 1, {}, false},         {"short2", 4, 2, {}, false},
+    {"short4", 8, 2, {}, false},         {"ushort2", 4, 2, {}, false},
+    {"ushort4", 8, 2, {}, false},        {"longlong2", 16, 8, {}, false},
+    {"int8_t", 1, 1, IntType{8, true}, false},    {"uint8_t", 1, 1, IntType{8, false}, false},
+    {"int16_t", 2, 2, IntType{16, true}, false},  {"uint16_t", 2, 2, IntType{16, false}, false},
+    {"int32_t", 4, 4, kInt, false},               {"uint32_t", 4, 4, kUnsignedInt, false},
+    {"int64_t", 8, 8, kLongLong, false},          {"uint64_t", 8, 8, kSizeT, false},
+    {"size_t", 8, 8, kSizeT, false},              {"ptrdiff_t", 8, 8, kLongLong, false},
+    {"unsigned", 4, 4, kUnsignedInt, false},      {"int", 4, 4, kInt, false},
+    {"char", 1, 1, IntType{8, true}, false},      {"short", 2, 2, IntType{16, true}, false},
+    {"long", 8, 8, kLongLong, false},             {"bool", 1, 1, kBool, false},
+    {"auto", 0, 0, {}, false},  // deduced from the initializer
 };
 // clang-format on
 
@@ -53,179 +57,24 @@ bool is_integer_word(std::string_view w) {
          w == "char";
 }
 
-enum class Tok : std::uint8_t { end, number, name, punct, string };
-
-struct Token {
-  Tok kind = Tok::end;
-  std::string text;
-  std::int64_t number = 0;
-  Pos pos;
-  bool line_start = false;  // the first token of its line (ends a #define)
-  // The macros this token came out of (bit i: macros_[i]): as in the preprocessor, a macro's
-  // name inside its own expansion is not expanded again.
-  std::uint64_t hidden = 0;
-};
-
-bool name_start(char c) {
-  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
-}
-bool name_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
-
-// A C++ integer literal: 42, 0x2A, 0b101, 052, with u/l suffixes. Returns the length read.
-std::size_t read_number(std::string_view s, Pos pos, std::int64_t* out) {
-  int base = 10;
-  std::size_t i = 0;
-  if (s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    base = 16;
-    i = 2;
-  } else if (s.size() > 1 && s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) {
-    base = 2;
-    i = 2;
-  } else if (s[0] == '0') {
-    base = 8;
-  }
-  const std::size_t digits_begin = i;
-  std::uint64_t value = 0;
-  for (; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '\'') continue;  // digit separator
-    int d = -1;
-    if (std::isdigit(static_cast<unsigned char>(c)))
-      d = c - '0';
-    else if (base == 16 && std::isxdigit(static_cast<unsigned char>(c)))
-      d = std::tolower(static_cast<unsigned char>(c)) - 'a' + 10;
-    if (d < 0) break;
-    if (d >= base)
-      fail(pos, "digit '" + std::string(1, c) + "' is not allowed in a base-" +
-                    std::to_string(base) + " number");
-    if (value > (static_cast<std::uint64_t>(INT64_MAX) - static_cast<std::uint64_t>(d)) /
-                    static_cast<std::uint64_t>(base)) {
-      fail(pos, "the number " + std::string(s.substr(0, std::min<std::size_t>(i + 1, 30))) +
-                    "... does not fit in 64 bits (the largest is 9223372036854775807)");
-    }
-    value = value * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
-  }
-  if (i == digits_begin && base != 8) fail(pos, "a number needs digits after its 0x or 0b");
-  if (i < s.size() && (s[i] == '.' || s[i] == 'e' || s[i] == 'E') && base == 10) {
-    fail(pos, "only whole numbers: an index or a size is an integer");
-  }
-  while (i < s.size() && (s[i] == 'u' || s[i] == 'U' || s[i] == 'l' || s[i] == 'L')) ++i;
-  if (i < s.size() && name_char(s[i])) {
-    fail(pos, "'" + std::string(1, s[i]) + "' cannot follow a number");
-  }
-  *out = static_cast<std::int64_t>(value);
-  return i;
-}
-
-constexpr std::string_view kPuncts[] = {
-    "<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--",
-    "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "->", "+",  "-",  "*",
-    "/",   "%",   "^",  "&",  "|",  "~",  "!",  "?",  ":",  "(",  ")",  "[",
-    "]",   "{",   "}",  "<",  ">",  "=",  ",",  ";",  "#",  ".",
-};
-
-void skip_blank(std::string_view s, std::size_t& i, bool& line_start, Pos pos) {
-  while (i < s.size()) {
-    if (s[i] == '\n') {
-      line_start = true;
-      ++i;
-    } else if (std::isspace(static_cast<unsigned char>(s[i]))) {
-      ++i;
-    } else if (s.substr(i).starts_with("//")) {
-      while (i < s.size() && s[i] != '\n') ++i;
-    } else if (s.substr(i).starts_with("/*")) {
-      const std::size_t close = s.find("*/", i + 2);
-      if (close == std::string_view::npos)
-        fail({pos.source, static_cast<int>(i)}, "this comment is never closed with */");
-      line_start = line_start || s.substr(i, close - i).find('\n') != std::string_view::npos;
-      i = close + 2;
-    } else {
-      break;
-    }
-  }
-}
-
-// Names may be dotted ("threadIdx.x", "ldmatrix.sync.aligned.m8n8.x4.shared.b16"): a dot
-// between two name characters joins them.
-std::vector<Token> tokenize(std::string_view s, int source) {
-  std::vector<Token> out;
-  std::size_t i = 0;
-  bool line_start = true;
-  while (true) {
-    skip_blank(s, i, line_start, {source, 0});
-    Token t;
-    t.pos = {source, static_cast<int>(i)};
-    t.line_start = line_start;
-    line_start = false;
-    if (i >= s.size()) break;
-    if (std::isdigit(static_cast<unsigned char>(s[i]))) {
-      t.kind = Tok::number;
-      const std::size_t n = read_number(s.substr(i), t.pos, &t.number);
-      t.text = s.substr(i, n);
-      i += n;
-    } else if (s[i] == '"') {
-      // A string literal, for asm statements: its text without the quotes and escapes.
-      std::size_t j = i + 1;
-      t.kind = Tok::string;
-      while (j < s.size() && s[j] != '"' && s[j] != '\n') {
-        if (s[j] == '\\' && j + 1 < s.size()) ++j;
-        t.text += s[j++];
-      }
-      if (j >= s.size() || s[j] != '"') fail(t.pos, "this string is never closed with \"");
-      i = j + 1;
-    } else if (name_start(s[i])) {
-      std::size_t j = i;
-      while (j < s.size() && (name_char(s[j]) ||
-                              (s[j] == '.' && j + 1 < s.size() && name_start(s[j + 1]) && j > i)))
-        ++j;
-      t.kind = Tok::name;
-      t.text = s.substr(i, j - i);
-      i = j;
-    } else {
-      const auto it = std::ranges::find_if(
-          kPuncts, [&](std::string_view p) { return s.substr(i).starts_with(p); });
-      if (it == std::end(kPuncts)) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
-        fail(t.pos, std::isprint(c)
-                        ? "'" + std::string(1, s[i]) + "' is not part of C++ syntax"
-                        : "a byte that is not printable text (code " + std::to_string(c) + ")");
-      }
-      t.kind = Tok::punct;
-      t.text = *it;
-      i += it->size();
-    }
-    out.push_back(std::move(t));
-  }
-  Token end;
-  end.pos = {source, static_cast<int>(s.size())};
-  end.line_start = true;
-  out.push_back(end);
-  return out;
-}
+// [SECTION] The parser: tokens, types, expressions
 
 class Parser {
  public:
-  explicit Parser(std::vector<Token> tokens) : tokens_(std::move(tokens)) {}
+  explicit Parser(std::vector<Token> tokens) : in_(std::move(tokens)) {}
 
   Program& program() { return program_; }
-  const Token& peek(std::size_t ahead = 0) {
-    return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
+  Program finish() {
+    program_.macros = in_.macro_names();
+    return std::move(program_);
   }
-  bool at_end() { return peek().kind == Tok::end; }
-  bool is(std::string_view punct, std::size_t ahead = 0) {
-    return peek(ahead).kind == Tok::punct && peek(ahead).text == punct;
+  const Token& peek(std::size_t ahead = 0) const { return in_.peek(ahead); }
+  bool at_end() const { return in_.at_end(); }
+  bool is(std::string_view punct, std::size_t ahead = 0) const { return in_.is(punct, ahead); }
+  bool is_name(std::string_view name, std::size_t ahead = 0) const {
+    return in_.is_name(name, ahead);
   }
-  bool is_name(std::string_view name, std::size_t ahead = 0) {
-    return peek(ahead).kind == Tok::name && peek(ahead).text == name;
-  }
-  Token take() {
-    Token t = peek();
-    if (pos_ < tokens_.size() - 1) ++pos_;
-    expand_macro();
-    return t;
-  }
+  Token take() { return in_.take(); }
   // A statement ends at ';', or where its line or its source ends.
   void end_statement(std::string_view what) {
     if (is(";")) {
@@ -244,54 +93,6 @@ class Parser {
     if (t.kind == Tok::end) return "the end of the code";
     if (t.kind == Tok::string) return "a string";
     return "'" + t.text + "'";
-  }
-
-  // #define NAME body: the body runs to the end of the line, a ';' or a declaration keyword.
-  void define() {
-    const Token hash = tokens_[pos_++];  // no expansion: a name may be defined again
-    if (!is_name("define")) fail(hash.pos, "only #define is understood after '#'");
-    ++pos_;
-    if (peek().kind != Tok::name || peek().line_start) fail(peek().pos, "#define needs a name");
-    const Token name = tokens_[pos_];
-    ++pos_;  // the name itself is not expanded
-    if (is("(") && peek().pos.offset == name.pos.offset + static_cast<int>(name.text.size())) {
-      fail(peek().pos, "function-like macros are not supported: #define a constant");
-    }
-    std::vector<Token> body;
-    while (!at_end() && !peek().line_start && !is(";") && !is("#") && !is_name("__shared__") &&
-           !is_name("extern") && !is_name("constexpr") && !is_name("static")) {
-      body.push_back(tokens_[pos_]);
-      ++pos_;
-    }
-    if (is(";")) ++pos_;
-    if (body.empty()) fail(name.pos, "#define " + name.text + " has no value");
-    const auto old = std::ranges::find(macros_, name.text, &Macro::first);
-    if (old != macros_.end()) {
-      old->second = std::move(body);  // a redefinition replaces the body
-    } else {
-      if (macros_.size() == kMaxMacros) fail(name.pos, "more than 64 #defines");
-      macros_.emplace_back(name.text, std::move(body));
-    }
-    expand_macro();
-  }
-
-  // Replaces a macro name at the current position by its body.
-  void expand_macro() {
-    while (peek().kind == Tok::name) {
-      const auto it = std::ranges::find(macros_, peek().text, &Macro::first);
-      if (it == macros_.end()) return;
-      const std::uint64_t bit = std::uint64_t{1} << (it - macros_.begin());
-      if (peek().hidden & bit) return;  // inside its own expansion: a plain name
-      if (++expansions_ > kMaxExpansions || tokens_.size() + it->second.size() > kMaxTokens) {
-        fail(peek().pos, "#define " + peek().text + " expands to too much code");
-      }
-      const Token replaced = peek();
-      std::vector<Token> body = it->second;
-      for (Token& t : body) t.hidden |= replaced.hidden | bit;
-      body.front().line_start = replaced.line_start;
-      tokens_.erase(tokens_.begin() + static_cast<std::ptrdiff_t>(pos_));
-      tokens_.insert(tokens_.begin() + static_cast<std::ptrdiff_t>(pos_), body.begin(), body.end());
-    }
   }
 
   int add(Node n) {
@@ -315,8 +116,10 @@ class Parser {
       const bool is_long = words.find("long") != std::string::npos;
       const bool is_short = words.find("short") != std::string::npos;
       const bool is_char = words.find("char") != std::string::npos;
+      const bool is_unsigned = words.find("unsigned") != std::string::npos;
       const int bytes = is_long ? 8 : is_short ? 2 : is_char ? 1 : 4;
-      type = {words, bytes, bytes, true, false};
+      const IntType t{static_cast<std::uint8_t>(8 * bytes), !is_unsigned};
+      type = {words, bytes, bytes, t, false};
     } else if (const TypeRef* t = find_type(first.text)) {
       type = *t;
       ++ahead;
@@ -351,13 +154,12 @@ class Parser {
   void set_access(AccessForm form, int node, Pos begin);
 
  private:
-  using Macro = std::pair<std::string, std::vector<Token>>;
-  std::vector<Token> tokens_;
-  std::size_t pos_ = 0;
-  std::vector<Macro> macros_;
-  int expansions_ = 0;
+  TokenStream in_;
   Program program_;
+  std::unordered_map<std::string, int> definitions_;  // name -> its index in program_.defs
 };
+
+// [SECTION] Expressions, by precedence
 
 int precedence(std::string_view op) {
   static constexpr std::pair<std::string_view, int> kPrec[] = {
@@ -386,14 +188,20 @@ int Parser::ternary(int depth) {
   return add(std::move(n));
 }
 
+// Every binary operator is left-associative: a - b + c is (a - b) + c. The operators of one
+// precedence in a row become one chain node, evaluated in a loop from the left.
 int Parser::binary(int min_prec, int depth) {
   int left = unary(depth);
   while (peek().kind == Tok::punct) {
     const int prec = precedence(peek().text);
     if (prec == 0 || prec < min_prec) break;
-    Node n{.kind = NodeKind::binary, .pos = peek().pos, .text = take().text};
-    n.a = left;
-    n.b = binary(prec + 1, depth + 1);  // every binary operator is left-associative
+    Node n{.kind = NodeKind::binary, .pos = peek().pos};
+    n.args.push_back(left);
+    while (peek().kind == Tok::punct && precedence(peek().text) == prec) {
+      const Token op = take();
+      n.ops.push_back({op.text, op.pos});
+      n.args.push_back(binary(prec + 1, depth + 1));
+    }
     left = add(std::move(n));
   }
   return left;
@@ -418,13 +226,13 @@ int Parser::unary(int depth) {
     }
     if (t.text == "(") {
       const Pos open = t.pos;
-      const std::size_t saved = pos_;
+      const std::size_t saved = in_.position();
       take();
       if (std::optional<TypeRef> type = try_type(true)) {
         expect(")", "to close the cast");
         return cast_to(open, *type, depth);
       }
-      pos_ = saved;
+      in_.rewind(saved);
     }
   }
   return postfix(depth);
@@ -469,7 +277,12 @@ int Parser::primary(int depth) {
   const Token t = peek();
   if (t.kind == Tok::number) {
     take();
-    return add({.kind = NodeKind::number, .pos = t.pos, .text = t.text, .number = t.number});
+    return add({.kind = NodeKind::number,
+                .pos = t.pos,
+                .text = t.text,
+                .number = t.number,
+                .type = {type_name(t.number_type), t.number_type.bits / 8, t.number_type.bits / 8,
+                         t.number_type, false}});
   }
   if (t.kind == Tok::punct && t.text == "(") {
     take();
@@ -497,7 +310,12 @@ int Parser::primary(int depth) {
   if (find_type(t.text) != nullptr || is_integer_word(t.text)) {
     fail(t.pos, "expected a value, found the type " + t.text);
   }
-  return add({.kind = NodeKind::name, .pos = t.pos, .text = t.text});
+  // A name declared before this point is its definition (C++ reads the code in order).
+  const auto def = definitions_.find(t.text);
+  return add({.kind = NodeKind::name,
+              .pos = t.pos,
+              .text = t.text,
+              .definition = def == definitions_.end() ? -1 : def->second});
 }
 
 int Parser::call(const Token& name, int depth) {
@@ -510,6 +328,8 @@ int Parser::call(const Token& name, int depth) {
   take();
   return add(std::move(n));
 }
+
+// [SECTION] Statements: the declaration, definitions, the guarded access, asm
 
 void Parser::set_access(AccessForm form, int node, Pos begin) {
   if (program_.access) {
@@ -604,11 +424,9 @@ void Parser::definition(const TypeRef& type, Pos begin) {
     if (is_memory(program_, value)) {
       set_access(AccessForm::load, value, begin);
     } else {
-      if (std::ranges::find(program_.defs, name.text, &std::pair<std::string, int>::first) !=
-          program_.defs.end()) {
-        fail(name.pos, name.text + " is defined twice");
-      }
-      program_.defs.emplace_back(name.text, value);
+      if (definitions_.contains(name.text)) fail(name.pos, name.text + " is defined twice");
+      definitions_.emplace(name.text, static_cast<int>(program_.defs.size()));
+      program_.defs.push_back({name.text, value, type});
     }
     if (!is(",")) break;
     take();
@@ -694,7 +512,7 @@ void Parser::asm_statement(Pos begin) {
 
 void Parser::statement() {
   const Pos begin = peek().pos;
-  if (is("#")) return define();
+  if (is("#")) return in_.define();
   if (is(";")) {
     take();
     return;
@@ -738,6 +556,8 @@ void Parser::statement() {
 
 }  // namespace
 
+// [SECTION] The entry points
+
 const TypeRef* find_type(std::string_view name) {
   const auto it = std::ranges::find(kTypes, name, &TypeRef::name);
   return it == std::end(kTypes) ? nullptr : &*it;
@@ -757,9 +577,8 @@ Program parse_program(std::span<const CodeSource> sources) {
     tokens.insert(tokens.end(), part.begin(), part.end());
   }
   Parser p(std::move(tokens));
-  p.expand_macro();
   while (!p.at_end()) p.statement();
-  return std::move(p.program());
+  return p.finish();
 }
 
 Program parse_expression(std::string_view text, int* root) {
