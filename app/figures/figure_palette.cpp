@@ -113,7 +113,7 @@ Palette make_light() {
   p.highlight = rgb(40, 44, 60);
   p.spotlight = rgb(20, 22, 28);
   p.spotlight_tint = rgb(20, 22, 28, 30);
-  p.misaligned = rgb(20, 22, 28);
+  p.misaligned = rgb(90, 94, 106);
   p.padding = rgb(170, 170, 175);
   p.lane_on = p.cell_served;
   p.lane_off = rgb(200, 202, 210);

@@ -283,7 +283,9 @@ Figure one_tile(const TileLayout& t, const Evaluation& e, Box area, const Figure
   for (int r = 0; r < t.rows; ++r) {
     const bool marked = std::ranges::find(marked_rows, r) != marked_rows.end();
     if (r % row_step != 0 && !marked) continue;
-    const Box cell{area.x0, y + pitch_y * static_cast<float>(r), area.x0 + row_axis_w,
+    // Right against the grid (or its row marks), wherever the grid is centred.
+    const float axis_x1 = x - (mark_w > 0 ? mark_w + 4.0f : 2.0f);
+    const Box cell{axis_x1 - row_axis_w, y + pitch_y * static_cast<float>(r), axis_x1,
                    y + pitch_y * static_cast<float>(r + 1)};
     if (marked) f.rects.push_back(Rect{cell, p.spotlight, Fill::solid, Role::highlight, r});
     Label l = centred(std::to_string(r), axis_font, marked ? p.background : p.text_dim, cell,

@@ -32,10 +32,12 @@ int columns_for(float width, float font) {
   return std::max(12, static_cast<int>(width / text_width("0", font)));
 }
 
-// The roles whose numbers a student reads: a slide is as good as the smallest of them.
+// The roles whose numbers a student reads: a slide is as good as the smallest of them. (A
+// tile's bank numbers are drawn only where their slots hold them readably: its rows' height
+// measures it instead.)
 bool is_number(Role r) {
   return r == Role::cell_label || r == Role::bank_label || r == Role::lane_label ||
-         r == Role::slot_bank || r == Role::wavefront_label;
+         r == Role::wavefront_label;
 }
 
 // The smallest number the figure draws; 0 when its cells are too small to hold their lanes at

@@ -341,7 +341,10 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
     std::swap(l.tile_size, l.arithmetic_size);
   }
   l.gpu_pos = ImVec2(left + std::floor(right * 0.3f), top);
-  l.gpu_size = ImVec2(right - std::floor(right * 0.3f), std::floor(h * 0.85f));
+  // The GPU window's plot, its axis and its legend under its header: the whole height on a
+  // small screen (720 px), where 85% of it cut the axis off.
+  l.gpu_size =
+      ImVec2(right - std::floor(right * 0.3f), std::floor(h * (h < 800.0f ? 1.0f : 0.85f)));
   l.solve_pos = ImVec2(left + std::floor(right * 0.12f), top);
   l.solve_size = ImVec2(right - std::floor(right * 0.12f), h);
   l.drill_pos = ImVec2(0, top);

@@ -77,18 +77,18 @@ void device_section(const GpuPanel& p, const Palette& c) {
     }
     return;
   }
-  banner(c.warning, c.background, "No GPU to run on: " + no_gpu_in_words(d));
+  banner(c.warning, c.background,
+         "No GPU to run on: " + no_gpu_in_words(d) +
+             ". Everything else in BankLab works without one: the bank model is exact, and the "
+             "GPU is only there to confirm it.");
   if (!d.detail.empty() && ImGui::TreeNode("##gpu-detail", "What the driver said")) {
     text_coloured(c.text_dim, d.detail);
+    if (p.measure_support && !p.measure_support->reason.empty() &&
+        p.measure_support->reason != d.detail) {
+      text_coloured(c.text_dim, "Measuring: " + p.measure_support->reason);
+    }
     ImGui::TreePop();
   }
-  if (p.measure_support && !p.measure_support->reason.empty() &&
-      p.measure_support->reason != d.detail) {
-    text_coloured(c.text_dim, "Measuring: " + p.measure_support->reason);
-  }
-  ImGui::TextWrapped(
-      "Everything else in BankLab works without one: the bank model is exact, "
-      "and the GPU is only there to confirm it.");
 }
 
 // Recorded results: without a GPU, the shipped recordings first; with one, a live run can be
@@ -96,9 +96,7 @@ void device_section(const GpuPanel& p, const Palette& c) {
 void results_section(GpuPanel& p, const Palette& c) {
   const bool live = p.device && p.device->ok();
   if (!live) {
-    ImGui::TextWrapped(
-        "Recorded results, made on a real GPU by 'banklab gpu-bench --record' and "
-        "drawn exactly as a run here would be:");
+    ImGui::TextDisabled("Recorded on a real GPU by 'banklab gpu-bench --record':");
     for (const std::filesystem::path& file : shipped_recordings()) {
       const std::string label = "Show " + file.stem().string();
       if (ImGui::Button(label.c_str())) {
