@@ -71,8 +71,8 @@ std::string text_html(std::string_view text) {
   std::string out;
   std::string paragraph, code;
   const auto flush = [&] {
-    if (!paragraph.empty()) out += "<p>" + html_escape(paragraph) + "</p>\n";
-    if (!code.empty()) out += "<pre>" + html_escape(code) + "</pre>\n";
+    if (!paragraph.empty()) out += "<p>" + xml_escape(paragraph) + "</p>\n";
+    if (!code.empty()) out += "<pre>" + xml_escape(code) + "</pre>\n";
     paragraph.clear();
     code.clear();
   };
@@ -94,42 +94,19 @@ std::string text_html(std::string_view text) {
 
 }  // namespace
 
-std::string html_escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 std::string html_deck(std::string_view title, std::span<const Slide> slides, float width,
                       float height, const FigureStyle& st) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  out += "<title>" + html_escape(title) + "</title>\n" + style_sheet(*st.palette) + "</head>\n";
+  out += "<title>" + xml_escape(title) + "</title>\n" + style_sheet(*st.palette) + "</head>\n";
   out += "<body>\n";
   for (std::size_t i = 0; i < slides.size(); ++i) {
     const Slide& s = slides[i];
     const std::string n = std::to_string(i + 1);
     out += "<section id=\"step-" + n + "\">\n<header>\n<p class=\"track\"><span>" +
-           html_escape(s.track) + "</span><span>Step " + n + " of " + std::to_string(s.steps) +
-           "</span></p>\n<h1>" + html_escape(s.title) + "</h1>\n<p class=\"scenario\">" +
-           html_escape(slide_scenario_line(s)) +
+           xml_escape(s.track) + "</span><span>Step " + n + " of " + std::to_string(s.steps) +
+           "</span></p>\n<h1>" + xml_escape(s.title) + "</h1>\n<p class=\"scenario\">" +
+           xml_escape(slide_scenario_line(s)) +
            "</p>\n</header>\n<div class=\"body\">\n<div class=\"text\">\n" + text_html(s.text) +
            "</div>\n<div class=\"figures\">\n" +
            // The figures' box: the CSS gives the text 38% of the width and the header a fifth

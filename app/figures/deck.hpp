@@ -17,7 +17,4 @@ namespace banklab::figures {
 std::string html_deck(std::string_view title, std::span<const Slide> slides, float width,
                       float height, const FigureStyle& st);
 
-// Text for HTML: & < > " escaped.
-std::string html_escape(std::string_view text);
-
 }  // namespace banklab::figures

@@ -17,6 +17,7 @@
 #include "app/figures/tables.hpp"
 #include "core/model/presets.hpp"
 #include "core/report/explain.hpp"
+#include "tests/figures/markup.hpp"
 
 using namespace banklab;
 using namespace banklab::figures;
@@ -53,63 +54,6 @@ void check_numbered(const Figure& f, Role role, float min_size) {
 bool is_red(Rgba c) {
   const float h = hue_of(c);
   return saturation_of(c) > 0.25f && (h < 0.045f || h > 0.93f);
-}
-
-// A small XML well-formedness check, enough for what to_svg writes: one root, every start tag
-// closed in order, attributes quoted, only the five named entities, nothing after the root.
-std::string xml_problem(const std::string& text) {
-  std::vector<std::string> open;
-  std::size_t i = 0;
-  bool seen_root = false;
-  if (text.starts_with("<?xml")) i = text.find("?>") + 2;
-  while (i < text.size()) {
-    if (text[i] != '<') {
-      if (text[i] == '&') {
-        const auto semi = text.find(';', i);
-        const std::string entity = text.substr(i, semi - i + 1);
-        if (entity != "&amp;" && entity != "&lt;" && entity != "&gt;" && entity != "&quot;" &&
-            entity != "&apos;") {
-          return "unknown entity at " + std::to_string(i);
-        }
-      } else if (open.empty() && !std::isspace(static_cast<unsigned char>(text[i]))) {
-        return "text outside the root at " + std::to_string(i);
-      }
-      ++i;
-      continue;
-    }
-    const auto end = text.find('>', i);
-    if (end == std::string::npos) return "unclosed tag at " + std::to_string(i);
-    std::string tag = text.substr(i + 1, end - i - 1);
-    i = end + 1;
-    if (tag.starts_with('/')) {
-      if (open.empty() || open.back() != tag.substr(1)) return "mismatched </" + tag + ">";
-      open.pop_back();
-      continue;
-    }
-    const bool empty = tag.ends_with('/');
-    if (empty) tag.pop_back();
-    std::istringstream words(tag);
-    std::string name;
-    words >> name;
-    // Attributes: name="value" with no '<' or stray quote inside.
-    std::string rest = tag.substr(name.size());
-    while (true) {
-      const auto eq = rest.find('=');
-      if (eq == std::string::npos) break;
-      if (eq + 1 >= rest.size() || rest[eq + 1] != '"') return "unquoted attribute in <" + name;
-      const auto close = rest.find('"', eq + 2);
-      if (close == std::string::npos) return "unterminated attribute in <" + name;
-      if (rest.substr(eq + 2, close - eq - 2).find('<') != std::string::npos) {
-        return "'<' in an attribute of <" + name;
-      }
-      rest = rest.substr(close + 1);
-    }
-    if (open.empty() && seen_root) return "a second root <" + name + ">";
-    seen_root = true;
-    if (!empty) open.push_back(name);
-  }
-  if (!open.empty()) return "<" + open.back() + "> is never closed";
-  return seen_root ? "" : "no root element";
 }
 
 // The text of every <text class="CLASS" ...>...</text>.
@@ -317,7 +261,7 @@ TEST_CASE("the SVG is well-formed XML with the 32 bank numbers as text, for ever
     for (View v : {View::banks, View::lanes, View::tile}) {
       const std::string svg =
           to_svg(page_figure(v, p->scenario, e, 1280, 720, FigureStyle{&palette_for(Theme::dark)}));
-      CHECK(xml_problem(svg) == "");
+      CHECK(test::markup_problem(svg, test::Markup::xml) == "");
       CHECK(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\"") != std::string::npos);
       if (v == View::tile) continue;
       const auto banks = svg_texts(svg, "bank_label");
@@ -326,8 +270,8 @@ TEST_CASE("the SVG is well-formed XML with the 32 bank numbers as text, for ever
     }
   }
   CHECK(xml_escape("a<b & \"c\" 'd'>\x01") == "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;");
-  CHECK(xml_problem("<a><b></a></b>") != "");
-  CHECK(xml_problem("<a x=1/>") != "");
+  CHECK(test::markup_problem("<a><b></a></b>", test::Markup::xml) != "");
+  CHECK(test::markup_problem("<a x=1/>", test::Markup::xml) != "");
 }
 
 TEST_CASE("the CSV has one row per lane with the core's byte, words, banks and wavefronts") {

@@ -18,6 +18,7 @@
 #include "app/figures/svg.hpp"
 #include "core/model/presets.hpp"
 #include "core/teach/lesson.hpp"
+#include "tests/figures/markup.hpp"
 
 using namespace banklab;
 using namespace banklab::figures;
@@ -96,41 +97,6 @@ void check_beside_numbers(const Figure& f) {
       if (tab) CHECK(contrast_ratio(l.colour, m.colour) >= 4.5f);
     }
   }
-}
-
-// A small well-formedness check for the deck's HTML: every element closed in order, the void
-// <meta> excepted, the script's text skipped, attributes quoted.
-std::string html_problem(const std::string& text) {
-  std::vector<std::string> open;
-  std::size_t i = text.find("<html");
-  if (!text.starts_with("<!DOCTYPE html>") || i == std::string::npos) return "no doctype";
-  while ((i = text.find('<', i)) != std::string::npos) {
-    const auto end = text.find('>', i);
-    if (end == std::string::npos) return "unclosed tag at " + std::to_string(i);
-    std::string tag = text.substr(i + 1, end - i - 1);
-    i = end + 1;
-    if (tag.starts_with('/')) {
-      if (open.empty() || open.back() != tag.substr(1)) return "mismatched </" + tag + ">";
-      open.pop_back();
-      continue;
-    }
-    const bool empty = tag.ends_with('/');
-    if (empty) tag.pop_back();
-    const std::string name = tag.substr(0, tag.find_first_of(" \n"));
-    for (auto eq = tag.find('='); eq != std::string::npos; eq = tag.find('=', eq + 1)) {
-      if (tag[eq + 1] != '"') return "unquoted attribute in <" + name;
-      eq = tag.find('"', eq + 2);
-      if (eq == std::string::npos) return "unterminated attribute in <" + name;
-    }
-    if (name == "script") {
-      i = text.find("</script>", i);
-      if (i == std::string::npos) return "unclosed <script>";
-      i += 9;
-      continue;
-    }
-    if (!empty && name != "meta") open.push_back(name);
-  }
-  return open.empty() ? "" : "<" + open.back() + "> is never closed";
 }
 
 }  // namespace
@@ -384,7 +350,7 @@ TEST_CASE("the HTML deck holds one section per step and names no address outside
     for (Theme theme : kThemes) {
       const std::string html =
           html_deck(lesson.title, slides, 1280, 720, slide_style(theme, 720, {}));
-      CHECK(html_problem(html) == "");
+      CHECK(test::markup_problem(html, test::Markup::html) == "");
       std::size_t sections = 0;
       for (auto at = html.find("<section "); at != std::string::npos;
            at = html.find("<section ", at + 1)) {
@@ -403,7 +369,7 @@ TEST_CASE("the HTML deck holds one section per step and names no address outside
       CHECK(html.find("id=\"s1-stripes\"", html.find("id=\"s1-stripes\"") + 1) ==
             std::string::npos);
       // Each step's title and the keys that step through it.
-      for (const Slide& s : slides) CHECK(html.find(html_escape(s.title)) != std::string::npos);
+      for (const Slide& s : slides) CHECK(html.find(xml_escape(s.title)) != std::string::npos);
       CHECK(html.find("ArrowRight") != std::string::npos);
       CHECK(html.find("PageDown") != std::string::npos);
     }
