@@ -36,7 +36,7 @@ Expected<KernelParams> params_from_flags(const frontend::Args& args) {
     p.lets = std::move(*lets);
   }
   const Expected<std::int64_t> smem =
-      args.integer("smem", kSharedMemoryBytes, 1, kSharedMemoryBytes);
+      args.integer("smem", kMaxSharedPerBlockBytes, 1, kMaxSharedPerBlockBytes);
   if (!smem) return Error{smem.error()};
   p.extern_bytes = *smem;
   if (const auto text = args.value("op")) {
