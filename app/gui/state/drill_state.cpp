@@ -61,11 +61,11 @@ std::string drill_summary(const DrillSession& session) {
   const std::string score = format("%d of %d right at the %s level", session.right(), answered,
                                    std::string(level_name(level)).c_str());
   // Passing the weak level is the basics, not the rubric's Weak band (the core's place()).
-  std::string text =
-      p.basics ? format("The basics: %s, more than the rubric's Weak candidate, who %s",
-                        score.c_str(), std::string(rubric_text(DrillLevel::weak)).c_str())
-               : format("%s: %s. %s", std::string(rubric_band(p.band)).c_str(), score.c_str(),
-                        std::string(rubric_text(p.band)).c_str());
+  std::string text = p.basics
+                         ? format("The basics: %s, more than the rubric's Weak candidate, who %s",
+                                  score.c_str(), std::string(rubric_text(DrillLevel::weak)).c_str())
+                         : format("%s: %s. %s", std::string(rubric_band(p.band)).c_str(),
+                                  score.c_str(), std::string(rubric_text(p.band)).c_str());
   if (p.band == level && level != DrillLevel::strong_hire) {
     const auto next = static_cast<DrillLevel>(static_cast<int>(level) + 1);
     text += " Ready for more: choose " + std::string(level_name(next)) + " under Level above.";
