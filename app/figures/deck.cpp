@@ -29,7 +29,8 @@ std::string style_sheet(const Palette& p) {
          hex(p.text_dim) +
          ";font-size:2.2vh;font-family:'DejaVu Sans Mono',monospace}\n"
          ".body{flex:1;display:flex;gap:2vw;min-height:0}\n"
-         ".text{flex:0 0 38%;overflow:auto;font-size:2.9vh;line-height:1.35}\n"
+         ".text{flex:0 0 "
+         "38%;overflow:auto;overflow-wrap:anywhere;font-size:2.9vh;line-height:1.35}\n"
          ".text p{margin:0 0 1vh}\n"
          ".text pre{margin:0 0 1vh;padding:.5vh .6vw;background:" +
          hex(p.cell_empty) +

@@ -300,31 +300,45 @@ std::vector<SlidePart> slide_parts(const Slide& s) {
   return parts;
 }
 
+namespace {
+
+// A line longer than `columns` in pieces of at most `columns` characters (later ones
+// `columns - indent`), each cut after the last of `breaks` that leaves it a third full, else at
+// the width; the pieces after the first are prefixed with `indent` spaces.
+void add_broken(std::vector<TextLine>& out, std::string rest, int columns, int indent,
+                std::string_view breaks, bool code) {
+  const std::string lead(static_cast<std::size_t>(indent), ' ');
+  bool first = true;
+  for (int width = std::max(8, columns); static_cast<int>(rest.size()) > width;
+       width = std::max(8, columns - indent)) {
+    std::size_t cut = rest.find_last_of(breaks, static_cast<std::size_t>(width - 1));
+    if (cut == std::string::npos || cut < static_cast<std::size_t>(width / 3)) {
+      cut = static_cast<std::size_t>(width - 1);
+    }
+    std::string piece = rest.substr(0, cut + 1);
+    while (piece.ends_with(' ')) piece.pop_back();
+    out.push_back(TextLine{(first ? "" : lead) + piece, code});
+    rest = rest.substr(std::min(rest.find_first_not_of(' ', cut + 1), rest.size()));
+    first = false;
+  }
+  out.push_back(TextLine{(first ? "" : lead) + rest, code});
+}
+
+}  // namespace
+
 std::vector<TextLine> wrap_text(std::string_view text, int columns) {
   std::vector<TextLine> out;
   std::istringstream lines(reflow(text, columns));
   for (std::string l; std::getline(lines, l);) {
-    if (!l.starts_with("    ")) {
-      out.push_back(TextLine{l, false});
-      continue;
+    if (l.starts_with("    ")) {
+      // A code line: as written, broken where it runs past the width, after a space, a comma,
+      // a dot or an opening bracket ("__cvta_generic_to_shared("), and indented after that.
+      add_broken(out, l.substr(4), columns, 4, " ,.([", true);
+    } else {
+      // Prose is reflowed at its spaces; a word longer than the line (a profiler metric such
+      // as "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") breaks after '_', '.' or '/'.
+      add_broken(out, l, columns, 0, "_./", false);
     }
-    // A code line: as written, broken where it runs past the width.
-    std::string rest = l.substr(4);
-    bool first = true;
-    for (int width = std::max(8, columns); static_cast<int>(rest.size()) > width;
-         width = std::max(8, columns - 4)) {
-      // After a space, a comma, a dot or an opening bracket: "__cvta_generic_to_shared(".
-      std::size_t cut = rest.find_last_of(" ,.([", static_cast<std::size_t>(width - 1));
-      if (cut == std::string::npos || cut < static_cast<std::size_t>(width / 3)) {
-        cut = static_cast<std::size_t>(width - 1);
-      }
-      std::string piece = rest.substr(0, cut + 1);
-      while (piece.ends_with(' ')) piece.pop_back();
-      out.push_back(TextLine{(first ? "" : "    ") + piece, true});
-      rest = rest.substr(std::min(rest.find_first_not_of(' ', cut + 1), rest.size()));
-      first = false;
-    }
-    out.push_back(TextLine{(first ? "" : "    ") + rest, true});
   }
   while (!out.empty() && out.back().text.empty()) out.pop_back();
   return out;

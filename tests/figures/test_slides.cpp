@@ -394,3 +394,20 @@ TEST_CASE("code lines too long for the slide break after a space, comma, dot or 
   CHECK(joined == "unsignedaddr=__cvta_generic_to_shared(&tile[threadIdx.x%8][0]);");
   for (const TextLine& l : lines) CHECK_FALSE(l.text.ends_with(' '));
 }
+
+TEST_CASE("a word longer than the slide's line breaks after an underscore, a dot or a slash") {
+  // The measure lesson names Nsight Compute's metrics, longer than a 1280x720 slide's line.
+  const std::string metric = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+  const std::vector<TextLine> lines = wrap_text("It reads " + metric + ", summed.", 24);
+  REQUIRE(lines.size() >= 4);
+  std::string joined;
+  for (const TextLine& l : lines) {
+    CAPTURE(l.text);
+    CHECK_FALSE(l.code);
+    CHECK(l.text.size() <= 24u);
+    joined += l.text + (l.text.ends_with('_') || l.text.ends_with('.') ? "" : " ");
+  }
+  CHECK(joined == "It reads " + metric + ", summed.");
+  // The first cut is the last underscore that fits: "l1tex__data_pipe_lsu_" (21 characters).
+  CHECK(lines[1].text == "l1tex__data_pipe_lsu_");
+}
