@@ -40,8 +40,10 @@ int slot_bank(const TileLayout& t, int r, int c, bool physical) {
                                                    : t.bank(r, c);
 }
 
-Heatmap heat(const TileLayout& t, Box box, bool physical, const Palette& p) {
+Heatmap heat(const TileLayout& t, Box box, bool physical, const FigureStyle& st) {
   Heatmap h{box, t.rows, t.slots_per_row(), {}, {}, physical};
+  if (!st.heat_colours) return h;
+  const Palette& p = *st.palette;
   h.colours.reserve(static_cast<std::size_t>(h.rows) * h.cols);
   h.striped.reserve(h.colours.capacity());
   for (int r = 0; r < t.rows; ++r) {
@@ -268,7 +270,7 @@ Figure one_tile(const TileLayout& t, const Evaluation& e, Box area, const Figure
   const float x = std::floor(area.x0 + left + std::max(0.0f, (avail_w - grid_w) * 0.5f));
   const float y = area.y0 + caption_h + col_axis_h;
   f.grid = Grid{x, y, pitch_x, pitch_y, 0.0f, t.rows, slots};
-  f.heatmaps.push_back(heat(t, Box{x, y, x + grid_w, y + grid_h}, physical, p));
+  f.heatmaps.push_back(heat(t, Box{x, y, x + grid_w, y + grid_h}, physical, st));
   const Slots grid{x, y, pitch_x, pitch_y};
 
   // Row and column numbers along the edges; a lesson step's elements on tabs there.

@@ -210,6 +210,7 @@ figures::FigureStyle export_style(const AppState& s, float height) {
   st.min_font = 9.0f;
   st.served = kAllServed;
   st.hovered_lane = -1;
+  st.heat_colours = true;  // an SVG draws the tile slot by slot; it has no texture
   return st;
 }
 
