@@ -15,7 +15,7 @@ void apply_options(AppState& state, const Options& opt, const Settings* saved, W
   if (opt.theme) state.user.settings.theme = *opt.theme;
   if (opt.scheme) state.user.settings.scheme = *opt.scheme;
   if (opt.tile_view) state.user.settings.tile_view = *opt.tile_view;
-  state.user.stage.compare = opt.compare;
+  set_compare(state.user.stage, opt.compare);
   state.user.stage.presenting = opt.present;
   if (opt.zoom) {
     state.user.settings.zoom = *opt.zoom;

@@ -81,6 +81,9 @@ struct FrameGeometry {
   std::optional<SolveGeometry> solve;         // nullopt: the Solve window is closed
   std::optional<ButtonRect> lesson_next;      // the Lesson panel's Next button, in a lesson
   std::vector<figures::Label> labels;         // every label the views drew, with the cell it names
+  // The GPU window: where the run it plots was measured ("recorded on NVIDIA H200, ..." for a
+  // recording, "measured here" for a run of this session, "" for none); nullopt: closed.
+  std::optional<std::string> gpu_run;
 };
 
 // The figures' grid as the views' GridGeometry.
