@@ -109,7 +109,7 @@ void scenario_fields_of(const AppState& s, std::vector<std::pair<std::string, st
     if (!c.lets.empty()) out.emplace_back("let", c.lets);
     out.emplace_back("block", block_text(c.block));
     out.emplace_back("warp", c.warp == kAllWarps ? "all" : std::to_string(c.warp));
-    if (c.extern_bytes != kSharedMemoryBytes) {
+    if (c.extern_bytes != kMaxSharedPerBlockBytes) {
       out.emplace_back("smem", std::to_string(c.extern_bytes));
     }
     return;

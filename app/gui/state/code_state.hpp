@@ -22,9 +22,9 @@ struct CodeBox {
   std::string text = "__shared__ float tile[32][33];\ntile[threadIdx.x][threadIdx.y + j]";
   std::string lets = "j=0";  // the names the code does not define
   std::array<int, 3> block = {32, 8, 1};
-  int warp = 0;                                    // kAllWarps: every warp, the worst one shown
-  std::int64_t extern_bytes = kSharedMemoryBytes;  // an extern __shared__ array's size
-  std::optional<KernelCode> code;                  // the last valid evaluation
+  int warp = 0;  // kAllWarps: every warp, the worst one shown
+  std::int64_t extern_bytes = kMaxSharedPerBlockBytes;  // an extern __shared__ array's size
+  std::optional<KernelCode> code;                       // the last valid evaluation
   // The scenario the box was filled for or the code gives: while it is the one on screen the
   // Code window shows the box, else the scenario's code read-only (code_panel.cpp).
   Scenario stands_for;
