@@ -51,5 +51,6 @@ int run_explain(const frontend::Args& args);    // cmd_explain.cpp
 int run_lesson(const frontend::Args& args);     // cmd_lesson.cpp
 int run_validate(const frontend::Args& args);   // cmd_validate.cpp
 int run_export(const frontend::Args& args);     // cmd_export.cpp
+int run_scan(const frontend::Args& args);       // cmd_scan.cpp
 
 }  // namespace banklab::cli

@@ -155,6 +155,9 @@ std::optional<TypeRef> ExpressionParser::try_type(bool allow_pointer) {
              file && f != std::end(kFileTypes)) {
     type = *f;
     ++ahead;
+  } else if (const auto alias = aliases.find(first.text); file && alias != aliases.end()) {
+    type = alias->second;
+    ++ahead;
   } else if (file && type_names.contains(first.text)) {
     type = {first.text, 0, 0, {}, false};  // a struct or a template type: its size unknown here
     ++ahead;
@@ -285,6 +288,22 @@ ExpressionParser::Asm ExpressionParser::asm_statement() {
   a.operands.insert(a.operands.end(), inputs.begin(), inputs.end());
   expect(")", "to close asm(...)");
   return a;
+}
+
+int ExpressionParser::parse_slice(std::vector<Token> tokens) {
+  Token end;
+  end.pos = tokens.empty() ? peek().pos : tokens.back().pos;
+  tokens.push_back(end);
+  TokenCursor saved = std::move(in_);
+  in_ = TokenCursor(std::move(tokens));
+  struct Restore {
+    TokenCursor& in;
+    TokenCursor& saved;
+    ~Restore() { in = std::move(saved); }
+  } restore{in_, saved};
+  const int node = expression();
+  if (!at_end()) fail(peek().pos, "unexpected " + describe(peek()) + " here");
+  return node;
 }
 
 // [SECTION] Expressions, by precedence

@@ -39,8 +39,12 @@ class ExpressionParser {
   // A file's expression statement: assignments and commas included.
   int comma_expression();
   // A type: cv-qualifiers, one known word or integer words ("unsigned long long"), in a file
-  // also a struct, typedef or template type name (its size unknown), then '*' when allowed.
+  // also a typedef of one, a struct or template type name (its size unknown), then '*' when
+  // allowed.
   std::optional<TypeRef> try_type(bool allow_pointer);
+  // An expression read from other tokens than the cursor's (a launch's <<<...>>>, whose '>>'
+  // the cursor's expression would take for a shift), in the same scopes.
+  int parse_slice(std::vector<Token> tokens);
   int add(Node n);
 
   // __shared__ [__align__(N)] T name[D0][D1]..., after `extern` when there is one (the
@@ -64,6 +68,7 @@ class ExpressionParser {
   bool declared_here(const std::string& name) const { return scopes_.back().contains(name); }
   // Names a file declares as types (struct, class, typedef, using, typename T).
   std::unordered_set<std::string> type_names;
+  std::unordered_map<std::string, TypeRef> aliases;  // typedef/using of a type BankLab knows
   // Functions a file declares with template parameters: name<...>( is a call, not a compare.
   std::unordered_set<std::string> template_functions;
 

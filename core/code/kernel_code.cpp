@@ -75,23 +75,6 @@ std::int64_t lane_byte(const Machine& m, const Lanes& v, int lane, Op op, int wi
   return byte;
 }
 
-// The declared array as a tile, for the views that draw one: the last bound is the columns (in
-// components, for a vector type), the others the rows. The default tile when it is no tile.
-TileLayout tile_of(const SharedArray& a) {
-  static constexpr DType kBySize[] = {DType::fp8, DType::bf16, DType::fp32, DType::fp64};
-  const int size = a.scalar_bytes;
-  if (size != 1 && size != 2 && size != 4 && size != 8) return {};
-  const std::int64_t cols = a.dims.back() * (a.elem_bytes / size);
-  const std::int64_t rows = a.bytes() / (cols * size);
-  if (rows > INT_MAX || cols > INT_MAX) return {};
-  const TileLayout t{kBySize[std::countr_zero(static_cast<unsigned>(size))],
-                     static_cast<int>(rows),
-                     static_cast<int>(cols),
-                     0,
-                     {}};
-  return t.check().empty() ? t : TileLayout{};
-}
-
 // The warp's lanes in order: the first one whose guard or access has no value reports why;
 // the others take part where the guard holds.
 KernelCode evaluate_warp(const Program& p, const KernelParams& params, Machine& m, int warp) {
@@ -254,6 +237,21 @@ CodeError located(const Failure& f, std::span<const CodeSource> sources) {
 }  // namespace
 
 // [SECTION] The public functions
+
+TileLayout tile_of(const SharedArray& a) {
+  static constexpr DType kBySize[] = {DType::fp8, DType::bf16, DType::fp32, DType::fp64};
+  const int size = a.scalar_bytes;
+  if (size != 1 && size != 2 && size != 4 && size != 8) return {};
+  const std::int64_t cols = a.dims.back() * (a.elem_bytes / size);
+  const std::int64_t rows = a.bytes() / (cols * size);
+  if (rows > INT_MAX || cols > INT_MAX) return {};
+  const TileLayout t{kBySize[std::countr_zero(static_cast<unsigned>(size))],
+                     static_cast<int>(rows),
+                     static_cast<int>(cols),
+                     0,
+                     {}};
+  return t.check().empty() ? t : TileLayout{};
+}
 
 std::int64_t SharedArray::bytes() const {
   std::int64_t b = elem_bytes;

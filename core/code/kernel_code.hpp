@@ -87,6 +87,10 @@ struct LaneCode {
   std::int64_t byte = kInactiveLane;
 };
 
+// The declared array as a tile, for the views that draw one: the last bound is the columns (in
+// components, for a vector type), the others the rows. The default tile when it is no tile.
+TileLayout tile_of(const SharedArray& array);
+
 struct KernelCode {
   SharedArray array;
   std::string access_text;  // the access statement as written

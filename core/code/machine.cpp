@@ -872,8 +872,10 @@ std::optional<Lanes> Machine::shared_address(const Lanes& address, int bytes, Po
     return std::nullopt;
   }
   const std::int64_t first = a.v[static_cast<std::size_t>(std::countr_zero(live))];
-  const auto holder = std::ranges::find_if(
-      shapes_, [&](const ArrayShape& s) { return first >= s.base && first < s.base + s.sizes[0]; });
+  const auto holder = std::ranges::find_if(shapes_, [&](const ArrayShape& s) {
+    return shaped_[static_cast<std::size_t>(&s - shapes_.data())] == 1 && first >= s.base &&
+           first < s.base + s.sizes[0];
+  });
   if (holder == shapes_.end()) {
     return unknown(reason(
         pos, "shared address " + std::to_string(first) + " is in no __shared__ array", true));
@@ -1086,6 +1088,7 @@ Lanes Machine::shuffle(const Node& n) {
 
 Lanes Machine::device_call(const Node& n, int function) {
   const Function& fn = program_.functions[static_cast<std::size_t>(function)];
+  calls.emplace(index_of(n), function);
   if (static_cast<int>(calls_.size()) >= kMaxCallDepth)
     fail(n.pos,
          n.text + "(): calls nest deeper than " + std::to_string(kMaxCallDepth) + " (recursion?)");
@@ -1119,11 +1122,12 @@ Lanes Machine::device_call(const Node& n, int function) {
 void Machine::store_var(int var, const Lanes& value) {
   const Variable& v = program_.vars[static_cast<std::size_t>(var)];
   Lanes in = value;
-  if (v.type.integer && in.kind == Lanes::Kind::integer) {
+  const bool integer_type = v.type.integer && !v.type.pointer;
+  if (integer_type && in.kind == Lanes::Kind::integer) {
     for (int l = 0; l < kWarpSize; ++l)
       in.v[static_cast<std::size_t>(l)] = convert(in.lane(l), *v.type.integer).bits;
     in.type = *v.type.integer;
-  } else if (v.type.integer && in.kind != Lanes::Kind::other) {
+  } else if (integer_type && in.kind != Lanes::Kind::other) {
     fail(v.pos, v.name + " is an integer, and this value is an address");
   } else if (!v.type.integer && !v.type.pointer && !v.type.is_auto() &&
              in.kind == Lanes::Kind::integer) {
@@ -1319,15 +1323,20 @@ bool Machine::touches_shared(const Stmt& s) const {
   return false;
 }
 
-void Machine::run(int function, std::span<const Lanes> arguments) {
+void Machine::run(int function, std::span<const Lanes> arguments,
+                  std::span<const Lanes> template_values) {
   const Function& fn = program_.functions[static_cast<std::size_t>(function)];
   frames_.clear();
   frames_.push_back({{}, function});
   frames_.back().slots.resize(static_cast<std::size_t>(fn.frame));
-  for (std::size_t i = 0; i < arguments.size() && i < fn.params.size(); ++i) {
-    frames_.back().slots[static_cast<std::size_t>(
-        program_.vars[static_cast<std::size_t>(fn.params[i])].slot)] = arguments[i];
-  }
+  const auto bind = [&](const std::vector<int>& vars, std::span<const Lanes> values) {
+    for (std::size_t i = 0; i < values.size() && i < vars.size(); ++i) {
+      const Variable& v = program_.vars[static_cast<std::size_t>(vars[i])];
+      frames_.back().slots[static_cast<std::size_t>(v.slot)] = values[i];
+    }
+  };
+  bind(fn.params, arguments);
+  bind(fn.template_params, template_values);
   calls_.assign(1, {});
   loops_.clear();
   iteration_.clear();
@@ -1400,6 +1409,14 @@ void Machine::exec(int index) {
       }
       case StmtKind::asm_:
         return exec_asm(index, s);
+      case StmtKind::unread: {
+        // What it may change is unknown afterwards; if it names shared memory, the scan says
+        // so for its line.
+        const std::uint16_t why = reason(s.begin, "changed by a statement BankLab could not read (" + s.text + ")", false);
+        for (int var : s.vars) store_var(var, unknown(why));
+        if (s.index == 1) unevaluated.push_back({index, false, true, s.begin, s.text, false});
+        return;
+      }
     }
   } catch (Failure& f) {
     if (setup_.snippet) throw;
@@ -1411,8 +1428,10 @@ void Machine::exec_decl(const Stmt& s) {
   for (std::size_t i = 0; i < s.vars.size(); ++i) {
     const int var = s.vars[i];
     const Variable& v = program_.vars[static_cast<std::size_t>(var)];
-    if (s.inits[i] < 0) {
-      slot(var) = unknown(reason(v.pos, v.name + " has no value yet", false));
+    if (s.inits[i] < 0 || v.changed) {
+      slot(var) = unknown(reason(v.pos, v.changed ? v.name + " changes after its declaration"
+                                                  : v.name + " has no value yet",
+                                 false));
       continue;
     }
     // A definition that has no value keeps why, which a use of it reports (an unused one is
@@ -1423,7 +1442,7 @@ void Machine::exec_decl(const Stmt& s) {
       if (value.kind == Lanes::Kind::element && !v.type.pointer && !v.type.is_auto())
         value = rvalue(value, s.inits[i]);
       if (v.type.is_auto() && value.kind == Lanes::Kind::array) value = decay(value);
-      if (v.type.integer && value.kind != Lanes::Kind::integer &&
+      if (v.type.integer && !v.type.pointer && value.kind != Lanes::Kind::integer &&
           value.kind != Lanes::Kind::other) {
         fail(at(s.inits[i]).pos, not_integer(value));
       }
@@ -1487,7 +1506,16 @@ void Machine::exec_loop(int index, const Stmt& s) {
       if ((looping & unknown_lanes) != 0) ctx_.uncertain_why = why;
       looping &= yes & ~unknown_lanes;
     }
-    if (looping == 0) break;
+    if (looping == 0) {
+      // Lanes that may or may not loop: the body once with them alone, so that its accesses
+      // are reported (not counted), then the loop ends.
+      if (uncertain != 0 && trips == 0) {
+        ctx_.active = 0;
+        ctx_.uncertain = uncertain;
+        exec(body);
+      }
+      break;
+    }
     if (trips == kMaxTrips) {
       truncated[index] = std::max(truncated[index], trips);
       break;

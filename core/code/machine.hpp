@@ -131,8 +131,10 @@ class Machine {
   // No thread: the bounds of arrays and the integer expressions of evaluate_integer.
   void start_constant();
   // Runs a function's body for the current warp (the kernel; for the snippet, its
-  // declarations), recording accesses and what could not be evaluated.
-  void run(int function, std::span<const Lanes> arguments = {});
+  // declarations), its parameters and template parameters given, recording accesses and what
+  // could not be evaluated.
+  void run(int function, std::span<const Lanes> arguments = {},
+           std::span<const Lanes> template_values = {});
   // The value of a node for the current lanes, an element left as a place (not loaded).
   Lanes eval(int node);
   // The node as an integer: its value, an error for an address.
@@ -155,6 +157,7 @@ class Machine {
   std::vector<Unevaluated> unevaluated;    // likewise
   std::unordered_map<int, int> truncated;  // loops stopped at kMaxTrips: statement -> times
   std::unordered_map<int, bool> unrolled;  // loops nvcc unrolls (constant trips): statement -> yes
+  std::unordered_map<int, int> calls;      // __device__ functions called: call node -> function
   bool out_of_steps = false;
 
  private:

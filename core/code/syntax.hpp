@@ -27,10 +27,10 @@ namespace banklab::code {
 
 // A C++ type the code names: a scalar or vector element type, an integer type, or auto.
 struct TypeRef {
-  std::string name;                // "float4", "unsigned int"
+  std::string name{};                // "float4", "unsigned int"
   int bytes = 0;                   // sizeof
   int scalar_bytes = 0;            // one component (the same as bytes for scalars)
-  std::optional<IntType> integer;  // an integer type (int, unsigned, uint32_t, bool, ...)
+  std::optional<IntType> integer{};  // an integer type (int, unsigned, uint32_t, bool, ...)
   bool pointer = false;            // T*
   bool is_auto() const { return name == "auto"; }
   // A type BankLab knows the size of (a named struct or a template type parameter is not one).
@@ -62,15 +62,15 @@ enum class NodeKind : std::uint8_t {
 
 // One operator of a binary chain and where it stands.
 struct Operator {
-  std::string text;
-  Pos pos;
+  std::string text{};
+  Pos pos{};
 };
 
 // A chain of one precedence (a + b - c + ...) is one node, evaluated in a loop: a sum of 9,000
 // terms is not 9,000 levels of recursion.
 struct Node {
   NodeKind kind = NodeKind::number;
-  Pos pos;  // where the caret goes: the operator, the name, the opening bracket
+  Pos pos{};  // where the caret goes: the operator, the name, the opening bracket
   std::string text = {};
   std::int64_t number = 0;
   TypeRef type = {};  // casts; a number's literal type
@@ -86,26 +86,27 @@ struct Node {
 // A name the code declares with a type: a local, a parameter, a constant (also a global one),
 // a template parameter.
 struct Variable {
-  std::string name;
-  TypeRef type;
-  Pos pos;
+  std::string name{};
+  TypeRef type{};
+  Pos pos{};
   int function = -1;            // the function it belongs to; -1: the file's scope
   int slot = 0;                 // its place in that function's frame (or the file's)
   bool constant = false;        // constexpr, or const with an initializer
   bool parameter = false;       // a function's parameter
   bool template_param = false;  // a template parameter (a value from the launch or --let)
   int default_value = -1;       // a template parameter's default (a node)
-  std::vector<int> dims;        // a local array's bounds (nodes): BankLab does not track it
+  bool changed = false;         // a host variable assigned after its declaration
+  std::vector<int> dims{};        // a local array's bounds (nodes): BankLab does not track it
 };
 
 // A __shared__ array: static (bounds given) or extern (the first bound is the launch's).
 struct ArrayDecl {
-  Pos pos;
-  std::string name;
-  TypeRef type;
+  Pos pos{};
+  std::string name{};
+  TypeRef type{};
   bool is_extern = false;
-  std::vector<int> dims;  // nodes; -1 for the empty first bound of an extern array
-  std::vector<Pos> dim_pos;
+  std::vector<int> dims{};  // nodes; -1 for the empty first bound of an extern array
+  std::vector<Pos> dim_pos{};
   int align = -1;  // __align__(N): the node
 };
 
@@ -122,43 +123,46 @@ enum class StmtKind : std::uint8_t {
   continue_,  //
   return_,    // a: the value, or -1
   asm_,       // text: the instruction(s); args: operands in order; outputs: how many
+  unread,     // a statement BankLab could not read: text the reason; vars the variables it
+              // names (unknown after it); index 1 when it names a shared array or a pointer
 };
 
 struct Stmt {
   StmtKind kind = StmtKind::block;
-  Pos begin, end;  // the first token and the one after the statement
+  Pos begin{}, end{};  // the first token and the one after the statement
   int a = -1, c = -1;
   int index = -1;          // array: the ArrayDecl
-  std::vector<int> body;   // statements
-  std::vector<int> vars;   // decl: the variables declared
-  std::vector<int> inits;  // decl: each variable's initializer node, or -1
-  std::string text;        // asm: the instruction text
-  std::vector<int> args;   // asm: the operands' nodes, outputs first
+  std::vector<int> body{};   // statements
+  std::vector<int> vars{};   // decl: the variables declared
+  std::vector<int> inits{};  // decl: each variable's initializer node, or -1
+  std::string text{};        // asm: the instruction text
+  std::vector<int> args{};   // asm: the operands' nodes, outputs first
   int outputs = 0;         // asm: how many operands are outputs
   int unroll = -1;         // for/while: #pragma unroll N before it (0: unroll, 1: not)
 };
 
 struct Function {
-  std::string name;
-  Pos pos;
+  std::string name{};
+  Pos pos{};
   bool kernel = false;               // __global__
-  std::vector<int> params;           // variables
-  std::vector<int> template_params;  // variables
+  bool host = false;                 // a host function: only its launches and constants read
+  std::vector<int> params{};           // variables
+  std::vector<int> template_params{};  // variables
   int body = -1;                     // the block statement; -1 for a declaration
   int launch_bounds = -1;            // __launch_bounds__(N): the node
   int frame = 0;                     // how many variables its frame holds
-  TypeRef returns;
+  TypeRef returns{};
 };
 
 // name<<<grid, block, bytes>>>(args) in a host function, with the constants of that function:
 // where a kernel's block, grid and dynamic shared memory come from.
 struct Launch {
-  std::string kernel;
-  Pos pos;
+  std::string kernel{};
+  Pos pos{};
   int host = -1;            // the host function it is in (its variables give the values)
-  std::vector<int> config;  // grid, block, and the bytes when given (nodes)
-  std::vector<int> args;    // the kernel's arguments (nodes)
-  std::vector<int> templ;   // template arguments (nodes)
+  std::vector<int> config{};  // grid, block, and the bytes when given (nodes)
+  std::vector<int> args{};    // the kernel's arguments (nodes)
+  std::vector<int> templ{};   // template arguments (nodes)
 };
 
 // The one access of the Code window's code, and how it was written.
@@ -167,20 +171,20 @@ struct SnippetAccess {
   AccessForm form = AccessForm::bare;
   int node = -1;   // the shared-memory expression (the call for ldmatrix/stmatrix)
   int guard = -1;  // if (guard) around it: lanes where it is 0 take no part
-  Pos begin, end;
+  Pos begin{}, end{};
 };
 
 struct Program {
-  std::vector<Node> nodes;
-  std::vector<Stmt> stmts;
-  std::vector<Variable> vars;
-  std::vector<ArrayDecl> arrays;
-  std::vector<Function> functions;
-  std::vector<Launch> launches;
-  std::vector<std::string> macros;      // the names #defined
+  std::vector<Node> nodes{};
+  std::vector<Stmt> stmts{};
+  std::vector<Variable> vars{};
+  std::vector<ArrayDecl> arrays{};
+  std::vector<Function> functions{};
+  std::vector<Launch> launches{};
+  std::vector<std::string> macros{};      // the names #defined
   int globals = 0;                      // how many variables the file's scope holds
   int global_body = -1;                 // the file's declarations, run before a kernel
-  std::optional<SnippetAccess> access;  // the Code window's code only
+  std::optional<SnippetAccess> access{};  // the Code window's code only
   const Node& node(int i) const { return nodes[static_cast<std::size_t>(i)]; }
   const Stmt& stmt(int i) const { return stmts[static_cast<std::size_t>(i)]; }
 };
