@@ -31,14 +31,14 @@ Expected<std::array<int, 3>> parse_dims(std::string_view flag, std::string_view 
     const Expected<std::int64_t> n =
         frontend::parse_integer(rest.substr(0, sep), "--" + std::string(flag), 1, max_side);
     if (!n || axis == 3) {
-      return Error{"--" + std::string(flag) + " expects X[,Y[,Z]] (such as 32,8), each at least 1, got " +
-                   quote(text)};
+      return Error{"--" + std::string(flag) +
+                   " expects X[,Y[,Z]] (such as 32,8), each at least 1, got " + quote(text)};
     }
     d[axis++] = static_cast<int>(*n);
     total *= *n;
     if (total > max_total) {
-      return Error{"--" + std::string(flag) + ": at most " + std::to_string(max_total) + " in all, got " +
-                   quote(text)};
+      return Error{"--" + std::string(flag) + ": at most " + std::to_string(max_total) +
+                   " in all, got " + quote(text)};
     }
     if (sep == std::string_view::npos) break;
     rest = rest.substr(sep + 1);
@@ -50,12 +50,12 @@ std::string dims(const std::array<int, 3>& d) {
   return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
 }
 
-// "warp 3, j=2 k=5": where the worst instruction of an access ran.
+// "warp 3, trip 2 of j, trip 5 of k": where the worst instruction of an access ran.
 std::string worst_place(const ScanLine& l) {
   std::string out = "warp " + std::to_string(l.worst_warp);
   for (std::size_t i = 0; i < l.worst_iteration.size(); ++i) {
-    out += i == 0 ? ", " : " ";
-    out += (i < l.loops.size() ? l.loops[i] : "loop") + "#" + std::to_string(l.worst_iteration[i]);
+    out += ", trip " + std::to_string(l.worst_iteration[i]) + " of " +
+           (i < l.loops.size() ? l.loops[i] : std::string("a loop"));
   }
   return out;
 }
@@ -97,11 +97,13 @@ void append_text(std::string& out, const std::string& file, std::string_view sou
     out += " line  op           width  instr  wavefronts   ideal  excess  worst   where\n";
     for (const ScanLine& l : k.lines) {
       const std::string worst = std::to_string(l.worst_ways) + "-way";
-      append_format(out, "%5d  %-11s  %5d  %5lld  %10lld  %6lld  %6lld  %-6s  %s\n", l.line,
-                    std::string(op_name(l.op)).c_str(), l.width, static_cast<long long>(l.instructions),
-                    static_cast<long long>(l.wavefronts), static_cast<long long>(l.ideal_wavefronts),
-                    static_cast<long long>(l.excess_wavefronts), worst.c_str(), worst_place(l).c_str());
-      append_format(out, "       %s[...] %s\n", l.array.c_str(), std::string(source_line(source, l.line)).c_str());
+      append_format(
+          out, "%5d  %-11s  %5d  %5lld  %10lld  %6lld  %6lld  %-6s  %s\n", l.line,
+          std::string(op_name(l.op)).c_str(), l.width, static_cast<long long>(l.instructions),
+          static_cast<long long>(l.wavefronts), static_cast<long long>(l.ideal_wavefronts),
+          static_cast<long long>(l.excess_wavefronts), worst.c_str(), worst_place(l).c_str());
+      append_format(out, "       %s[...] %s\n", l.array.c_str(),
+                    std::string(source_line(source, l.line)).c_str());
       for (const std::string& n : l.notes) append_format(out, "       note: %s\n", n.c_str());
     }
   }
@@ -120,13 +122,15 @@ void append_comparison_text(std::string& out, const KernelComparison& c) {
                 c.measured_file.c_str(), static_cast<long long>(c.blocks));
   out += " line   predicted  measured   pred. ideal  meas. ideal   pred. excess  meas. excess\n";
   for (const LineComparison& l : c.lines) {
-    append_format(out, "%5d  %10lld  %9lld  %11lld  %11lld  %13lld  %12lld  %s\n", l.line,
-                  static_cast<long long>(l.predicted_wavefronts),
-                  static_cast<long long>(l.measured_wavefronts),
-                  static_cast<long long>(l.predicted_ideal), static_cast<long long>(l.measured_ideal),
-                  static_cast<long long>(l.predicted_excess),
-                  static_cast<long long>(l.measured_excess),
-                  l.agrees ? "agrees" : l.evaluated ? "DIFFERS" : "");
+    append_format(
+        out, "%5d  %10lld  %9lld  %11lld  %11lld  %13lld  %12lld  %s\n", l.line,
+        static_cast<long long>(l.predicted_wavefronts),
+        static_cast<long long>(l.measured_wavefronts), static_cast<long long>(l.predicted_ideal),
+        static_cast<long long>(l.measured_ideal), static_cast<long long>(l.predicted_excess),
+        static_cast<long long>(l.measured_excess),
+        l.agrees      ? "agrees"
+        : l.evaluated ? "DIFFERS"
+                      : "");
     if (!l.explanation.empty()) append_format(out, "       %s\n", l.explanation.c_str());
   }
   append_format(out, "%d of %d evaluated lines agree with the measurement\n\n", c.agreeing_lines(),
@@ -139,8 +143,12 @@ void append_comparison_json(std::string& out, const KernelComparison& c) {
   w.field("evaluated_lines", c.evaluated_lines()).field("agreeing_lines", c.agreeing_lines());
   w.key("lines").begin_array();
   for (const LineComparison& l : c.lines) {
-    w.begin_object().field("line", l.line).field("evaluated", l.evaluated).field("agrees", l.agrees);
-    w.field("predicted_wavefronts", l.predicted_wavefronts).field("measured_wavefronts", l.measured_wavefronts);
+    w.begin_object()
+        .field("line", l.line)
+        .field("evaluated", l.evaluated)
+        .field("agrees", l.agrees);
+    w.field("predicted_wavefronts", l.predicted_wavefronts)
+        .field("measured_wavefronts", l.measured_wavefronts);
     w.field("predicted_ideal", l.predicted_ideal).field("measured_ideal", l.measured_ideal);
     w.field("predicted_excess", l.predicted_excess).field("measured_excess", l.measured_excess);
     w.field("explanation", l.explanation).end_object();
@@ -174,7 +182,8 @@ int run_scan(const frontend::Args& args) {
     if (!smem) return bad_input(smem.error());
     options.dynamic_smem = *smem;
   }
-  const Expected<std::string> text = frontend::read_regular_file(path, kMaxSourceBytes, "kernel source");
+  const Expected<std::string> text =
+      frontend::read_regular_file(path, kMaxSourceBytes, "kernel source");
   if (!text) return failure(text.error());
   const std::string name = path.substr(path.rfind('/') + 1);
   const ScanResult r = scan_source({name, *text}, options);
@@ -188,7 +197,8 @@ int run_scan(const frontend::Args& args) {
   }
   std::vector<MeasuredKernel> measured;
   if (const auto csv_path = args.value("ncu-csv")) {
-    const Expected<std::string> csv = frontend::read_regular_file(std::string(*csv_path), kMaxCsvBytes, "Nsight Compute CSV");
+    const Expected<std::string> csv =
+        frontend::read_regular_file(std::string(*csv_path), kMaxCsvBytes, "Nsight Compute CSV");
     if (!csv) return failure(csv.error());
     auto parsed = parse_ncu_source_csv(*csv);
     if (!parsed) return bad_input(std::string(*csv_path) + ": " + parsed.error());
@@ -202,8 +212,10 @@ int run_scan(const frontend::Args& args) {
       const auto m = std::ranges::find(measured, k.kernel, &MeasuredKernel::name);
       if (m != measured.end()) {
         Expected<KernelComparison> c = compare(k, *m, name, *text);
-        if (c) comparison = std::move(*c);
-        else comparison_error = c.error();
+        if (c)
+          comparison = std::move(*c);
+        else
+          comparison_error = c.error();
       } else {
         comparison_error = "the CSV has no measurement of " + k.kernel;
       }
@@ -213,8 +225,10 @@ int run_scan(const frontend::Args& args) {
       if (comparison || !comparison_error.empty()) {
         out.pop_back();  // the kernel's closing brace: the comparison goes inside it
         out += ",\"ncu\":";
-        if (comparison) append_comparison_json(out, *comparison);
-        else JsonWriter(out).begin_object().field("error", comparison_error).end_object();
+        if (comparison)
+          append_comparison_json(out, *comparison);
+        else
+          JsonWriter(out).begin_object().field("error", comparison_error).end_object();
         out += '}';
       }
       out += '\n';

@@ -345,7 +345,8 @@ constexpr frontend::FlagSpec kScanFlags[] = {
     {"smem", "BYTES", "the launch's dynamic shared memory, which sizes extern arrays"},
     {"ncu-csv", "FILE",
      "Nsight Compute's source page of the same kernel, measured:\n"
-     "                                         ncu -i REPORT --page source --csv --print-source cuda,sass"},
+     "                                         ncu -i REPORT --page source --csv --print-source "
+     "cuda,sass"},
     {"json", "", "one JSON object a kernel, one a line"},
 };
 constexpr std::string_view kScanRepeatable[] = {"let"};

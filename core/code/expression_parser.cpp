@@ -134,6 +134,9 @@ std::optional<TypeRef> ExpressionParser::try_type(bool allow_pointer) {
   }
   const Token& first = peek(ahead);
   if (first.kind != Tok::name) return std::nullopt;
+  if (file && ahead == 0 && lookup(first.text) != nullptr && !type_names.contains(first.text)) {
+    return std::nullopt;  // a variable named like a type (half, uint) is the variable
+  }
   TypeRef type;
   if (is_integer_word(first.text)) {
     std::string words;
@@ -563,7 +566,7 @@ int ExpressionParser::name_expression(const Token& t, int depth) {
   }
   std::vector<int> templ;
   if (file && is("<") && template_functions.contains(name)) templ = template_arguments(depth);
-  if (file && is("(")) {
+  if (file && is("(") && lookup(name) == nullptr) {
     // A type before '(' is a functional cast: int(x), unsigned(v).
     if (const TypeRef* type = find_type(name); type != nullptr && !type->is_auto()) {
       take();
@@ -577,7 +580,8 @@ int ExpressionParser::name_expression(const Token& t, int depth) {
     named.text = name;
     return call(named, std::move(templ), depth);
   }
-  if (find_type(name) != nullptr || is_integer_word(name)) {
+  if ((find_type(name) != nullptr || is_integer_word(name)) &&
+      (dialect_ == Dialect::snippet || lookup(name) == nullptr)) {
     fail(t.pos, "expected a value, found the type " + name);
   }
   // A name declared before this point is its declaration (C++ reads the code in order). A

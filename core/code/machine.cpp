@@ -307,12 +307,16 @@ Lanes Machine::rvalue(const Lanes& v, int node) {
   if (v.kind != Lanes::Kind::element) return v;
   if (setup_.snippet) fail(at(node).pos, not_integer(v));
   record(node, false, Op::ld, v, static_cast<int>(v.bytes));
-  const ArrayShape& s = shapes_[static_cast<std::size_t>(v.array)];
-  return unknown(reason(at(node).pos,
-                        "a value read from " + s.array.name +
-                            ": BankLab knows shared memory's addresses, not its "
-                            "contents",
-                        false));
+  // One reason a load, made once (a load in a loop runs many times).
+  const auto [it, fresh] = read_reasons_.emplace(node, 0);
+  if (fresh) {
+    it->second =
+        reason(at(node).pos,
+               "a value read from " + shapes_[static_cast<std::size_t>(v.array)].array.name +
+                   ": BankLab knows shared memory's addresses, not its contents",
+               false);
+  }
+  return unknown(it->second);
 }
 
 Lanes Machine::eval(int node) {
@@ -657,6 +661,10 @@ Lanes Machine::arithmetic(const Operator& op, const Lanes& a, const Lanes& b, in
       r.why[i] = b.why[i];
       continue;
     }
+    if (const std::optional<Int> fast = try_apply(o, a.lane(l), b.lane(l))) {
+      r.v[i] = fast->bits;
+      continue;
+    }
     const Expected<Int> v = apply(o, a.lane(l), b.lane(l));
     if (!v) {
       r.unknown |= 1u << l;
@@ -664,7 +672,6 @@ Lanes Machine::arithmetic(const Operator& op, const Lanes& a, const Lanes& b, in
       continue;
     }
     r.v[i] = v->bits;
-    r.type = v->type;
   }
   // The type does not depend on the lane (a lane with an error leaves it as computed by others).
   r.type = o == IntOp::shl || o == IntOp::shr ? promoted(a.type)
@@ -1412,7 +1419,8 @@ void Machine::exec(int index) {
       case StmtKind::unread: {
         // What it may change is unknown afterwards; if it names shared memory, the scan says
         // so for its line.
-        const std::uint16_t why = reason(s.begin, "changed by a statement BankLab could not read (" + s.text + ")", false);
+        const std::uint16_t why = reason(
+            s.begin, "changed by a statement BankLab could not read (" + s.text + ")", false);
         for (int var : s.vars) store_var(var, unknown(why));
         if (s.index == 1) unevaluated.push_back({index, false, true, s.begin, s.text, false});
         return;
@@ -1429,9 +1437,10 @@ void Machine::exec_decl(const Stmt& s) {
     const int var = s.vars[i];
     const Variable& v = program_.vars[static_cast<std::size_t>(var)];
     if (s.inits[i] < 0 || v.changed) {
-      slot(var) = unknown(reason(v.pos, v.changed ? v.name + " changes after its declaration"
-                                                  : v.name + " has no value yet",
-                                 false));
+      slot(var) = unknown(reason(
+          v.pos,
+          v.changed ? v.name + " changes after its declaration" : v.name + " has no value yet",
+          false));
       continue;
     }
     // A definition that has no value keeps why, which a use of it reports (an unused one is

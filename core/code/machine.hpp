@@ -227,7 +227,8 @@ class Machine {
   int initializing_ = -1;  // the variable whose initializer runs
   std::vector<Reason> reasons_;
   std::unordered_map<std::string, std::uint16_t> reason_index_;
-  bool constant_ = false;  // no thread
+  std::unordered_map<int, std::uint16_t> read_reasons_;  // by load node
+  bool constant_ = false;                                // no thread
   int warp_ = 0;
   LaneMask in_block_ = 0;
   std::array<std::array<std::int64_t, kWarpSize>, 3> thread_{};

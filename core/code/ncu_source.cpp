@@ -16,9 +16,11 @@ namespace {
 // The fields of one row: "a","b",...,"z" (a trailing comma allowed), split at '","'. With
 // `columns` given, a row with more pieces gives the surplus back to field `text_field` (the
 // source text, whose quotes ncu does not escape).
-std::vector<std::string> split_row(std::string_view row, std::size_t columns, std::size_t text_field) {
+std::vector<std::string> split_row(std::string_view row, std::size_t columns,
+                                   std::size_t text_field) {
   while (!row.empty() && (row.back() == '\r' || row.back() == ',')) row.remove_suffix(1);
-  if (row.size() >= 2 && row.front() == '"' && row.back() == '"') row = row.substr(1, row.size() - 2);
+  if (row.size() >= 2 && row.front() == '"' && row.back() == '"')
+    row = row.substr(1, row.size() - 2);
   std::vector<std::string> fields;
   std::size_t from = 0;
   while (true) {
@@ -29,7 +31,8 @@ std::vector<std::string> split_row(std::string_view row, std::size_t columns, st
   }
   if (columns > 0 && fields.size() > columns && text_field < fields.size()) {
     const std::size_t surplus = fields.size() - columns;
-    for (std::size_t i = 0; i < surplus; ++i) fields[text_field] += "\",\"" + fields[text_field + 1 + i];
+    for (std::size_t i = 0; i < surplus; ++i)
+      fields[text_field] += "\",\"" + fields[text_field + 1 + i];
     fields.erase(fields.begin() + static_cast<std::ptrdiff_t>(text_field + 1),
                  fields.begin() + static_cast<std::ptrdiff_t>(text_field + 1 + surplus));
   }
@@ -96,8 +99,9 @@ Expected<std::vector<MeasuredKernel>> parse_ncu_source_csv(std::string_view csv)
       return it != column.end() && it->second < f.size() ? f[it->second] : std::string();
     };
     if (!column.contains("L1 Wavefronts Shared")) {
-      return Error{"the CSV has no \"L1 Wavefronts Shared\" column: profile with --set full (or the "
-                   "SourceCounters section) and print --print-source cuda,sass"};
+      return Error{
+          "the CSV has no \"L1 Wavefronts Shared\" column: profile with --set full (or the "
+          "SourceCounters section) and print --print-source cuda,sass"};
     }
     if (!f.empty() && !f[0].empty()) {  // a CUDA line
       MeasuredLine l;
@@ -115,14 +119,15 @@ Expected<std::vector<MeasuredKernel>> parse_ncu_source_csv(std::string_view csv)
         sass.erase(0, sass.find_first_not_of(' '));
         sass = sass.substr(0, sass.find(' ', sass.starts_with("@") ? sass.find(' ') + 2 : 0));
         file->lines.back().shared_instructions.push_back(
-            sass + " (" + get("Instructions Executed") + " executed, " + std::to_string(wavefronts) +
-            " wavefronts)");
+            sass + " (" + get("Instructions Executed") + " executed, " +
+            std::to_string(wavefronts) + " wavefronts)");
       }
     }
   }
   if (kernels.empty()) {
-    return Error{"no kernel in the CSV: expected Nsight Compute's source page (--page source --csv "
-                 "--print-source cuda,sass)"};
+    return Error{
+        "no kernel in the CSV: expected Nsight Compute's source page (--page source --csv "
+        "--print-source cuda,sass)"};
   }
   return kernels;
 }
@@ -134,7 +139,8 @@ int KernelComparison::evaluated_lines() const {
 }
 
 int KernelComparison::agreeing_lines() const {
-  return static_cast<int>(std::ranges::count_if(lines, [](const LineComparison& l) { return l.evaluated && l.agrees; }));
+  return static_cast<int>(std::ranges::count_if(
+      lines, [](const LineComparison& l) { return l.evaluated && l.agrees; }));
 }
 
 Expected<KernelComparison> compare(const KernelScan& scan, const MeasuredKernel& measured,
@@ -148,12 +154,15 @@ Expected<KernelComparison> compare(const KernelScan& scan, const MeasuredKernel&
     if (f.path == file_name || f.path.ends_with(suffix)) file = &f;
   }
   if (file == nullptr) {
-    return Error{"the CSV has no section for " + std::string(file_name) + " in " + measured.function +
-                 " (its files: " + [&] {
+    return Error{"the CSV has no section for " + std::string(file_name) + " in " +
+                 measured.function + " (its files: " +
+                 [&] {
                    std::string list;
-                   for (const MeasuredFile& f : measured.files) list += (list.empty() ? "" : ", ") + f.path;
+                   for (const MeasuredFile& f : measured.files)
+                     list += (list.empty() ? "" : ", ") + f.path;
                    return list;
-                 }() + ")"};
+                 }() +
+                 ")"};
   }
   c.measured_file = file->path;
   // The lines of the source, for what a line calls.
@@ -203,7 +212,8 @@ Expected<KernelComparison> compare(const KernelScan& scan, const MeasuredKernel&
                                       : std::string_view{};
     if (x.evaluated && x.measured_wavefronts == 0) {
       const auto there = std::ranges::find_if(elsewhere, [&](const auto& e) {
-        return e.second->wavefronts == x.predicted_wavefronts && e.second->ideal == x.predicted_ideal;
+        return e.second->wavefronts == x.predicted_wavefronts &&
+               e.second->ideal == x.predicted_ideal;
       });
       if (there != elsewhere.end()) {
         x.agrees = true;
@@ -214,32 +224,36 @@ Expected<KernelComparison> compare(const KernelScan& scan, const MeasuredKernel&
                         ", inside the intrinsic this line calls, where Nsight Compute counts it";
         continue;
       }
-      x.explanation = "no shared-memory wavefront is measured on this line: the compiler may have "
-                      "removed the access or moved it to another line";
+      x.explanation =
+          "no shared-memory wavefront is measured on this line: the compiler may have "
+          "removed the access or moved it to another line";
       continue;
     }
     if (!x.evaluated) {
-      const auto called = std::ranges::find_if(scan.inlined_calls, [&](const auto& call) {
-        return call.first == line;
-      });
-      x.explanation = called != scan.inlined_calls.end()
-                          ? "this line calls " + called->second +
-                                "(), inlined: Nsight Compute shows some of its instructions here as "
-                                "well as at their own lines, where they are compared"
-                          : "the scan found no shared-memory access on this line";
+      const auto called = std::ranges::find_if(
+          scan.inlined_calls, [&](const auto& call) { return call.first == line; });
+      x.explanation =
+          called != scan.inlined_calls.end()
+              ? "this line calls " + called->second +
+                    "(), inlined: Nsight Compute shows some of its instructions here as "
+                    "well as at their own lines, where they are compared"
+              : "the scan found no shared-memory access on this line";
       continue;
     }
     const auto merged = std::ranges::find_if(scan.lines, [&](const ScanLine& l) {
-      return l.line == line && std::ranges::any_of(l.notes, [](const std::string& n) { return n.starts_with("nvcc merges"); });
+      return l.line == line && std::ranges::any_of(l.notes, [](const std::string& n) {
+               return n.starts_with("nvcc merges");
+             });
     });
-    x.explanation = merged != scan.lines.end()
-                        ? "the scan expects nvcc to merge adjacent accesses on this line; the SASS "
-                          "Nsight Compute measured did otherwise"
-                        : "the model and the hardware differ on this line" +
-                              std::string(code.find("wgmma") != std::string_view::npos ||
-                                                  code.find("cp.async.bulk") != std::string_view::npos
-                                              ? " (tensor-core or TMA traffic shares the pipe)"
-                                              : "");
+    x.explanation =
+        merged != scan.lines.end()
+            ? "the scan expects nvcc to merge adjacent accesses on this line; the SASS "
+              "Nsight Compute measured did otherwise"
+            : "the model and the hardware differ on this line" +
+                  std::string(code.find("wgmma") != std::string_view::npos ||
+                                      code.find("cp.async.bulk") != std::string_view::npos
+                                  ? " (tensor-core or TMA traffic shares the pipe)"
+                                  : "");
   }
   for (auto& [line, x] : by_line) c.lines.push_back(std::move(x));
   return c;

@@ -29,10 +29,10 @@ namespace banklab {
 struct MeasuredLine {
   int line = 0;
   std::string source;
-  std::int64_t instructions = 0;  // every SASS instruction of the line, executed
-  std::int64_t wavefronts = 0;    // L1 Wavefronts Shared
-  std::int64_t ideal = 0;         // L1 Wavefronts Shared Ideal
-  std::int64_t excessive = 0;     // L1 Wavefronts Shared Excessive
+  std::int64_t instructions = 0;                 // every SASS instruction of the line, executed
+  std::int64_t wavefronts = 0;                   // L1 Wavefronts Shared
+  std::int64_t ideal = 0;                        // L1 Wavefronts Shared Ideal
+  std::int64_t excessive = 0;                    // L1 Wavefronts Shared Excessive
   std::vector<std::string> shared_instructions;  // "LDS.128 (4096 executed, 8192 wavefronts)"
 };
 
@@ -61,8 +61,8 @@ struct LineComparison {
 };
 
 struct KernelComparison {
-  std::int64_t blocks = 1;       // the predictions are per block, times this
-  std::string measured_file;     // the CSV section matched to the scanned file
+  std::int64_t blocks = 1;            // the predictions are per block, times this
+  std::string measured_file;          // the CSV section matched to the scanned file
   std::vector<LineComparison> lines;  // by line
   int evaluated_lines() const;
   int agreeing_lines() const;  // of the evaluated ones

@@ -154,7 +154,8 @@ std::optional<std::vector<Access>> merge(const std::vector<Access>& accesses,
                                          const std::unordered_map<int, bool>& unrolled,
                                          const std::vector<ArrayShape>& shapes, int* merged_bytes) {
   const Access& first = accesses.front();
-  if (is_matrix_op(first.op) || first.cp_async || first.width >= 8 || first.loops.empty()) return std::nullopt;
+  if (is_matrix_op(first.op) || first.cp_async || first.width >= 8 || first.loops.empty())
+    return std::nullopt;
   const int loop = first.loops.back();
   if (const auto u = unrolled.find(loop); u == unrolled.end() || !u->second) return std::nullopt;
   for (const Access& a : accesses)
@@ -176,7 +177,8 @@ std::optional<std::vector<Access>> merge(const std::vector<Access>& accesses,
       for (std::size_t i = 0; i < list.size() && ok; ++i) {
         if (list[i]->iteration.back() != static_cast<std::int32_t>(i)) ok = false;
       }
-      const std::size_t whole = list.size() / static_cast<std::size_t>(k) * static_cast<std::size_t>(k);
+      const std::size_t whole =
+          list.size() / static_cast<std::size_t>(k) * static_cast<std::size_t>(k);
       for (std::size_t c = 0; c < whole && ok; c += static_cast<std::size_t>(k)) {
         const Access& head = *list[c];
         const std::int64_t base = shapes[static_cast<std::size_t>(head.array)].base;
@@ -226,7 +228,10 @@ Totals totals_of(const std::vector<Access>& accesses, Counter& counter) {
 class KernelScanner {
  public:
   KernelScanner(const Program& p, const LineTable& lines, const ScanOptions& options, int kernel)
-      : p_(p), lines_(lines), options_(options), index_(kernel),
+      : p_(p),
+        lines_(lines),
+        options_(options),
+        index_(kernel),
         fn_(p.functions[static_cast<std::size_t>(kernel)]) {}
 
   KernelScan scan();
@@ -280,14 +285,17 @@ void KernelScanner::resolve_launch(KernelScan& k, MachineSetup& setup, Values& p
   HostValues host(p_, launch != nullptr ? launch->host : -1, host_setup);
   const std::string at_launch =
       launch != nullptr ? "the launch on line " + std::to_string(lines_.line(launch->pos)) : "";
-  if (launches > 1) k.notes.push_back(std::to_string(launches) + " launches in the file: " + at_launch + " is used");
+  if (launches > 1)
+    k.notes.push_back(std::to_string(launches) + " launches in the file: " + at_launch +
+                      " is used");
   // Template parameters: --let, the launch's template arguments, their defaults.
   for (std::size_t i = 0; i < fn_.template_params.size(); ++i) {
     const Variable& v = p_.vars[static_cast<std::size_t>(fn_.template_params[i])];
     const int arg = launch != nullptr && i < launch->templ.size() ? launch->templ[i] : -1;
     if (v.type.name.starts_with("typename")) {
       TypeRef t;
-      if (arg >= 0 && p_.node(arg).text == "type") t = p_.node(arg).type;
+      if (arg >= 0 && p_.node(arg).text == "type")
+        t = p_.node(arg).type;
       else if (const std::size_t eq = v.type.name.find('='); eq != std::string::npos) {
         if (const TypeRef* known = find_type(v.type.name.substr(eq + 1))) t = *known;
       }
@@ -306,14 +314,18 @@ void KernelScanner::resolve_launch(KernelScan& k, MachineSetup& setup, Values& p
   if (options_.block) {
     k.block = *options_.block;
     k.block_from = "--block";
-  } else if (const auto b = launch != nullptr && launch->config.size() > 1 ? host.dim3(launch->config[1]) : std::nullopt) {
+  } else if (const auto b = launch != nullptr && launch->config.size() > 1
+                                ? host.dim3(launch->config[1])
+                                : std::nullopt) {
     k.block = *b;
     k.block_from = at_launch;
   } else if (fn_.launch_bounds >= 0) {
     HostValues bounds(p_, -1, host_setup);
-    if (const std::optional<std::int64_t> n = bounds.integer(fn_.launch_bounds); n && *n >= 1 && *n <= 1024) {
+    if (const std::optional<std::int64_t> n = bounds.integer(fn_.launch_bounds);
+        n && *n >= 1 && *n <= 1024) {
       k.block = {static_cast<int>(*n), 1, 1};
-      k.block_from = "__launch_bounds__ on line " + std::to_string(lines_.line(p_.node(fn_.launch_bounds).pos));
+      k.block_from = "__launch_bounds__ on line " +
+                     std::to_string(lines_.line(p_.node(fn_.launch_bounds).pos));
     }
   }
   if (k.block_from.empty()) {
@@ -332,7 +344,8 @@ void KernelScanner::resolve_launch(KernelScan& k, MachineSetup& setup, Values& p
   if (options_.dynamic_smem) {
     setup.extern_bytes = *options_.dynamic_smem;
   } else if (launch != nullptr && launch->config.size() > 2) {
-    if (const auto bytes = host.integer(launch->config[2]); bytes && *bytes >= 1 && *bytes <= kSharedMemoryBytes)
+    if (const auto bytes = host.integer(launch->config[2]);
+        bytes && *bytes >= 1 && *bytes <= kSharedMemoryBytes)
       setup.extern_bytes = *bytes;
   }
   // The parameters: --let, else the launch's argument when it is a constant.
@@ -362,10 +375,11 @@ std::vector<Lanes> KernelScanner::lanes_of(Machine& m, const std::vector<int>& v
       out.push_back(lanes);
       continue;
     }
-    const std::string what = v.type.pointer ? v.name + " points to global memory: what it holds is not known"
-                             : v.template_param
-                                 ? v.name + " is a template parameter: give it a value with --let " + v.name + "=VALUE"
-                                 : v.name + " is a kernel parameter: give it a value with --let " + v.name + "=VALUE";
+    const std::string what =
+        v.type.pointer ? v.name + " points to global memory: what it holds is not known"
+        : v.template_param
+            ? v.name + " is a template parameter: give it a value with --let " + v.name + "=VALUE"
+            : v.name + " is a kernel parameter: give it a value with --let " + v.name + "=VALUE";
     out.push_back(Machine::unknown(m.reason(v.pos, what, false)));
   }
   return out;
@@ -384,18 +398,21 @@ ScanLine KernelScanner::summarize(const std::vector<Access>& accesses, const Mac
   s.cp_async = first.cp_async;
   for (int loop : first.loops) s.loops.push_back(loop_name(loop));
   int merged_bytes = 0;
-  const std::optional<std::vector<Access>> merged = merge(accesses, m.unrolled, m.shapes(), &merged_bytes);
+  const std::optional<std::vector<Access>> merged =
+      merge(accesses, m.unrolled, m.shapes(), &merged_bytes);
   const std::vector<Access>& counted = merged ? *merged : accesses;
   if (merged) {
     const Totals written = totals_of(accesses, counter);
     const Totals wide = totals_of(*merged, counter);
     s.width = merged_bytes;
     s.notes.push_back("nvcc merges this " + std::to_string(first.width) + "-byte " +
-                      (is_load(first.op) ? "load" : "store") + " of consecutive iterations of the unrolled loop (" +
-                      s.loops.back() + ") into " + std::to_string(merged_bytes) + "-byte " +
-                      (is_load(first.op) ? "loads (LDS." : "stores (STS.") + std::to_string(merged_bytes * 8) +
-                      "): " + std::to_string(wide.wavefronts) + " wavefronts in " +
-                      std::to_string(wide.instructions) + " instructions, counted here; as written, " +
+                      (is_load(first.op) ? "load" : "store") +
+                      " of consecutive iterations of the unrolled loop (" + s.loops.back() +
+                      ") into " + std::to_string(merged_bytes) + "-byte " +
+                      (is_load(first.op) ? "loads (LDS." : "stores (STS.") +
+                      std::to_string(merged_bytes * 8) + "): " + std::to_string(wide.wavefronts) +
+                      " wavefronts in " + std::to_string(wide.instructions) +
+                      " instructions, counted here; as written, " +
                       std::to_string(written.wavefronts) + " wavefronts in " +
                       std::to_string(written.instructions) + " instructions");
   }
@@ -420,12 +437,16 @@ ScanLine KernelScanner::summarize(const std::vector<Access>& accesses, const Mac
   }
   s.excess_wavefronts = s.wavefronts - s.ideal_wavefronts;
   s.worst_ways = s.worst_ideal > 0 ? (s.worst_wavefronts + s.worst_ideal - 1) / s.worst_ideal : 0;
-  s.typical_wavefronts = std::ranges::max_element(frequency, {}, [](const auto& f) { return f.second; })->first;
-  if (first.cp_async) s.notes.push_back("cp.async: its shared-memory side, a " + std::to_string(first.width) + "-byte store (LDGSTS)");
+  s.typical_wavefronts =
+      std::ranges::max_element(frequency, {}, [](const auto& f) { return f.second; })->first;
+  if (first.cp_async)
+    s.notes.push_back("cp.async: its shared-memory side, a " + std::to_string(first.width) +
+                      "-byte store (LDGSTS)");
   for (int loop : first.loops) {
     if (const auto t = m.truncated.find(loop); t != m.truncated.end()) {
-      s.notes.push_back("the loop " + loop_name(loop) + " ran past " + std::to_string(Machine::kMaxTrips) +
-                        " iterations: the first " + std::to_string(Machine::kMaxTrips) + " counted");
+      s.notes.push_back("the loop " + loop_name(loop) + " ran past " +
+                        std::to_string(Machine::kMaxTrips) + " iterations: the first " +
+                        std::to_string(Machine::kMaxTrips) + " counted");
     }
   }
   return s;
@@ -455,7 +476,7 @@ KernelScan KernelScanner::scan() {
     for (Access& a : m.accesses) sites[{a.site, a.asm_site, a.op}].push_back(std::move(a));
     m.accesses.clear();
     for (const Unevaluated& u : m.unevaluated) {
-      const int line = u.statement ? lines_.line(p_.stmt(u.site).begin)
+      const int line = u.statement  ? lines_.line(p_.stmt(u.site).begin)
                        : u.asm_site ? lines_.line(p_.stmt(u.site).end)
                                     : lines_.line(u.pos);
       problems.emplace(std::pair{line, u.reason}, ScanProblem{line, u.reason, u.error});
@@ -465,7 +486,8 @@ KernelScan KernelScanner::scan() {
   for (const auto& [node, function] : m.calls) {
     const std::pair<int, std::string> call{lines_.line(p_.node(node).pos),
                                            p_.functions[static_cast<std::size_t>(function)].name};
-    if (std::ranges::find(k.inlined_calls, call) == k.inlined_calls.end()) k.inlined_calls.push_back(call);
+    if (std::ranges::find(k.inlined_calls, call) == k.inlined_calls.end())
+      k.inlined_calls.push_back(call);
   }
   std::ranges::sort(k.inlined_calls);
   if (m.out_of_steps) {
@@ -475,13 +497,15 @@ KernelScan KernelScanner::scan() {
   Counter counter;
   for (const auto& [key, accesses] : sites) k.lines.push_back(summarize(accesses, m, counter));
   std::ranges::stable_sort(k.lines, [](const ScanLine& a, const ScanLine& b) {
-    if (a.excess_wavefronts != b.excess_wavefronts) return a.excess_wavefronts > b.excess_wavefronts;
+    if (a.excess_wavefronts != b.excess_wavefronts)
+      return a.excess_wavefronts > b.excess_wavefronts;
     return a.line < b.line;
   });
   for (auto& [key, problem] : problems) {
     // An access counted in some instructions and not in others says so in its entry too.
     for (ScanLine& l : k.lines) {
-      if (l.line == problem.line) l.notes.push_back("some instructions could not be evaluated: " + problem.reason);
+      if (l.line == problem.line)
+        l.notes.push_back("some instructions could not be evaluated: " + problem.reason);
     }
     k.unevaluated.push_back(std::move(problem));
   }
@@ -503,7 +527,9 @@ ScanResult scan_source(const CodeSource& source, const ScanOptions& options) {
     for (const auto& [name, value] : options.lets) {
       if (!valid_let_name(name)) fail(kNowhere, "--let " + name + ": a name is a C++ identifier");
       if (is_builtin_name(name))
-        fail(kNowhere, "--let " + name + ": " + name + " is built in (the block and the thread give it), not a value to choose");
+        fail(kNowhere,
+             "--let " + name + ": " + name +
+                 " is built in (the block and the thread give it), not a value to choose");
       if (std::ranges::count(options.lets, name, &std::pair<std::string, std::int64_t>::first) > 1)
         fail(kNowhere, "--let " + name + ": given twice; give each name one value");
     }
@@ -521,7 +547,8 @@ ScanResult scan_source(const CodeSource& source, const ScanOptions& options) {
     if (r.kernels.empty()) {
       std::string list;
       for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
-      fail(kNowhere, "--kernel " + *options.kernel + ": no such kernel in " + source.label + " (its kernels: " + list + ")");
+      fail(kNowhere, "--kernel " + *options.kernel + ": no such kernel in " + source.label +
+                         " (its kernels: " + list + ")");
     }
   } catch (const Failure& f) {
     r.kernels.clear();
@@ -529,8 +556,11 @@ ScanResult scan_source(const CodeSource& source, const ScanOptions& options) {
     if (f.pos.source >= 0) {
       const LineTable lines(source.text);
       e.line = lines.line(f.pos);
-      const std::size_t start = source.text.rfind('\n', static_cast<std::size_t>(std::max(0, f.pos.offset - 1)));
-      e.column = f.pos.offset - (start == std::string::npos || f.pos.offset == 0 ? 0 : static_cast<int>(start) + 1);
+      const std::size_t start =
+          source.text.rfind('\n', static_cast<std::size_t>(std::max(0, f.pos.offset - 1)));
+      e.column =
+          f.pos.offset -
+          (start == std::string::npos || f.pos.offset == 0 ? 0 : static_cast<int>(start) + 1);
     } else {
       e.line = 0;
     }
@@ -560,7 +590,8 @@ void append_json(std::string& out, const KernelScan& k) {
     w.field("op", op_name(l.op)).field("width", l.width);
     w.field("instructions", l.instructions).field("wavefronts", l.wavefronts);
     w.field("ideal_wavefronts", l.ideal_wavefronts).field("excess_wavefronts", l.excess_wavefronts);
-    w.field("worst_wavefronts", l.worst_wavefronts).field("typical_wavefronts", l.typical_wavefronts);
+    w.field("worst_wavefronts", l.worst_wavefronts)
+        .field("typical_wavefronts", l.typical_wavefronts);
     w.field("worst_ways", l.worst_ways);
     w.key("worst").begin_object().field("warp", l.worst_warp).key("iteration").begin_array();
     for (std::int32_t i : l.worst_iteration) w.value(i);
@@ -573,7 +604,11 @@ void append_json(std::string& out, const KernelScan& k) {
   }
   w.end_array().key("unevaluated").begin_array();
   for (const ScanProblem& u : k.unevaluated) {
-    w.begin_object().field("line", u.line).field("reason", u.reason).field("error", u.error).end_object();
+    w.begin_object()
+        .field("line", u.line)
+        .field("reason", u.reason)
+        .field("error", u.error)
+        .end_object();
   }
   w.end_array().key("notes").begin_array();
   for (const std::string& n : k.notes) w.value(n);

@@ -33,10 +33,10 @@
 namespace banklab {
 
 struct ScanOptions {
-  std::optional<std::string> kernel;                // one kernel by name; else every kernel
-  std::optional<std::array<int, 3>> block;          // over the launch's
-  std::optional<std::array<int, 3>> grid;           // over the launch's (gridDim, scaling)
-  std::optional<std::int64_t> dynamic_smem;         // bytes, over the launch's
+  std::optional<std::string> kernel;         // one kernel by name; else every kernel
+  std::optional<std::array<int, 3>> block;   // over the launch's
+  std::optional<std::array<int, 3>> grid;    // over the launch's (gridDim, scaling)
+  std::optional<std::int64_t> dynamic_smem;  // bytes, over the launch's
   std::vector<std::pair<std::string, std::int64_t>> lets;
   bool keep_instances = false;  // every warp-instruction's lanes, for the app to draw one
 };
@@ -53,19 +53,19 @@ struct ScanInstance {
 
 // One access: a place in the code and an op.
 struct ScanLine {
-  int line = 0;            // 1-based, in the file
-  std::string array;       // the shared array
-  SharedArray shape;       // its element type and bounds
+  int line = 0;       // 1-based, in the file
+  std::string array;  // the shared array
+  SharedArray shape;  // its element type and bounds
   Op op = Op::ld;
-  int width = 4;           // bytes a lane moves
-  bool cp_async = false;   // the shared side of a cp.async (LDGSTS): a store
+  int width = 4;          // bytes a lane moves
+  bool cp_async = false;  // the shared side of a cp.async (LDGSTS): a store
   std::int64_t instructions = 0;
   std::int64_t wavefronts = 0;
   std::int64_t ideal_wavefronts = 0;
   std::int64_t excess_wavefronts = 0;
   int worst_wavefronts = 0;  // of one instruction
   int worst_ideal = 0;
-  int worst_ways = 0;        // the worst instruction's wavefronts per ideal one, rounded up
+  int worst_ways = 0;          // the worst instruction's wavefronts per ideal one, rounded up
   int typical_wavefronts = 0;  // the most common count of one instruction
   int worst_warp = 0;
   std::vector<std::int32_t> worst_iteration;

@@ -67,9 +67,9 @@ class SourceParser : public ExpressionParser {
   void launch(const Token& kernel);
 
   std::optional<Token> pending_name_;  // a declarator's name read before its type was known
-  int function_ = -1;           // the function being read; -1: the file's scope
-  int pending_unroll_ = -1;     // #pragma unroll N before the next loop
-  std::vector<int> globals_;    // the file's declarations, in order
+  int function_ = -1;                  // the function being read; -1: the file's scope
+  int pending_unroll_ = -1;            // #pragma unroll N before the next loop
+  std::vector<int> globals_;           // the file's declarations, in order
 };
 
 int SourceParser::new_var(Variable v) {
@@ -128,16 +128,25 @@ int SourceParser::unread(std::size_t from, Pos begin, const std::string& reason)
   const std::size_t end = in_.position();
   Stmt s{.kind = StmtKind::unread, .begin = begin, .end = peek().pos, .index = 0, .text = reason};
   in_.rewind(start);
+  const auto changes = [](const Token& t) {  // an operator that writes the name beside it
+    return t.kind == Tok::punct && (t.text == "++" || t.text == "--" || t.text == "&" ||
+                                    (t.text.ends_with("=") && t.text != "==" && t.text != "!=" &&
+                                     t.text != "<=" && t.text != ">="));
+  };
+  Token before;
   while (in_.position() < end) {
     const Token t = take();
-    if (t.kind != Tok::name) continue;
-    if (const Binding* b = lookup(t.text)) {
-      if (b->array >= 0) s.index = 1;
-      if (b->var >= 0) {
-        s.vars.push_back(b->var);
-        if (program_.vars[static_cast<std::size_t>(b->var)].type.pointer) s.index = 1;
+    const Token& after = peek();
+    if (t.kind == Tok::name) {
+      if (const Binding* b = lookup(t.text)) {
+        if (b->array >= 0) s.index = 1;
+        if (b->var >= 0) {
+          if (program_.vars[static_cast<std::size_t>(b->var)].type.pointer) s.index = 1;
+          if (changes(after) || changes(before)) s.vars.push_back(b->var);
+        }
       }
     }
+    before = t;
   }
   return add_stmt(std::move(s));
 }
@@ -279,8 +288,11 @@ void SourceParser::enumeration() {
     Variable v{.name = name.text, .type = int_type, .pos = name.pos};
     v.constant = true;
     previous = new_var(std::move(v));
-    globals_.push_back(add_stmt({.kind = StmtKind::decl, .begin = name.pos, .end = peek().pos,
-                                 .vars = {previous}, .inits = {value}}));
+    globals_.push_back(add_stmt({.kind = StmtKind::decl,
+                                 .begin = name.pos,
+                                 .end = peek().pos,
+                                 .vars = {previous},
+                                 .inits = {value}}));
     if (is(",")) take();
   }
   skip_statement();
@@ -371,7 +383,8 @@ void SourceParser::declaration(std::vector<TemplateParam> templ) {
     return;
   }
   std::optional<TypeRef> type = try_type(true);
-  if (!type && peek().kind == Tok::name && (peek(1).kind == Tok::name || is("*", 1) || is("&", 1))) {
+  if (!type && peek().kind == Tok::name &&
+      (peek(1).kind == Tok::name || is("*", 1) || is("&", 1))) {
     type = TypeRef{take().text, 0, 0, {}, false};  // a type of a header BankLab does not read
     while (is("*") || is("&")) type->pointer = take().text == "*" || type->pointer;
   }
@@ -557,8 +570,12 @@ int SourceParser::statement_inner() {
   }
   if (is_name("asm") || is_name("__asm__") || is_name("__asm")) {
     Asm a = asm_statement();
-    Stmt s{.kind = StmtKind::asm_, .begin = begin, .end = peek().pos, .text = std::move(a.text),
-           .args = std::move(a.operands), .outputs = a.outputs};
+    Stmt s{.kind = StmtKind::asm_,
+           .begin = begin,
+           .end = peek().pos,
+           .text = std::move(a.text),
+           .args = std::move(a.operands),
+           .outputs = a.outputs};
     expect(";", "after asm(...)");
     return add_stmt(std::move(s));
   }
@@ -570,7 +587,8 @@ int SourceParser::statement_inner() {
     return s.body.size() == 1 ? s.body[0] : add_stmt(std::move(s));
   }
   bool constant = false;
-  while (is_name("static") || is_name("constexpr") || is_name("register") || is_name("__device__")) {
+  while (is_name("static") || is_name("constexpr") || is_name("register") ||
+         is_name("__device__")) {
     constant = constant || is_name("constexpr");
     take();
   }
@@ -642,6 +660,7 @@ bool SourceParser::looks_like_declaration() const {
   }
   const Token& t = peek(i);
   if (t.kind != Tok::name) return false;
+  if (i == 0 && lookup(t.text) != nullptr && !type_names.contains(t.text)) return false;
   if (find_type(t.text) != nullptr || is_integer_word(t.text) || aliases.contains(t.text) ||
       type_names.contains(t.text) || t.text == "dim3" || t.text == "float3" || t.text == "int3" ||
       t.text == "uint3" || t.text == "uint") {
@@ -670,7 +689,8 @@ int SourceParser::local_declaration(Pos begin, bool constant) {
   return s;
 }
 
-int SourceParser::declarators_at(const Token& first, const TypeRef& type, bool constant, Pos begin) {
+int SourceParser::declarators_at(const Token& first, const TypeRef& type, bool constant,
+                                 Pos begin) {
   pending_name_ = first;
   const int s = declarators(type, constant, begin);
   if (is(";")) take();
@@ -736,10 +756,12 @@ std::vector<int> SourceParser::shared_declarations(Pos begin) {
     declare_array(first.name, index);
     const ArrayDecl copy = first;
     program_.arrays.push_back(std::move(first));
-    stmts.push_back(add_stmt({.kind = StmtKind::array, .begin = begin, .end = peek().pos, .index = index}));
+    stmts.push_back(
+        add_stmt({.kind = StmtKind::array, .begin = begin, .end = peek().pos, .index = index}));
     if (!is(",")) break;
     take();
-    ArrayDecl next{.pos = peek().pos, .type = copy.type, .is_extern = copy.is_extern, .align = copy.align};
+    ArrayDecl next{
+        .pos = peek().pos, .type = copy.type, .is_extern = copy.is_extern, .align = copy.align};
     if (peek().kind != Tok::name) fail(peek().pos, "expected the array's name");
     next.name = take().text;
     while (is("[")) {
@@ -747,7 +769,8 @@ std::vector<int> SourceParser::shared_declarations(Pos begin) {
       next.dims.push_back(is("]") ? -1 : expression());
       expect("]", "to close the array bound");
     }
-    if (next.dims.empty()) fail(peek().pos, "the shared declaration needs an array: " + next.name + "[N]");
+    if (next.dims.empty())
+      fail(peek().pos, "the shared declaration needs an array: " + next.name + "[N]");
     first = std::move(next);
   }
   return stmts;
@@ -808,10 +831,10 @@ void SourceParser::host_body() {
     }
     // A variable of this function changed after its declaration: x = .., x += .., ++x, &x.
     if (const Binding* b = lookup(t.text); b != nullptr && b->var >= 0) {
-      const bool changed = (peek().kind == Tok::punct && peek().text.ends_with("=") &&
-                            peek().text != "==" && peek().text != "!=" && peek().text != "<=" &&
-                            peek().text != ">=") ||
-                           is("++") || is("--");
+      const bool changed =
+          (peek().kind == Tok::punct && peek().text.ends_with("=") && peek().text != "==" &&
+           peek().text != "!=" && peek().text != "<=" && peek().text != ">=") ||
+          is("++") || is("--");
       if (changed) program_.vars[static_cast<std::size_t>(b->var)].changed = true;
     }
   }

@@ -7,8 +7,9 @@
 // A file is C++, and BankLab reads the part of it that shapes shared-memory traffic: what it
 // cannot read inside a kernel (a lambda, a switch, a construct it does not know) becomes one
 // statement "not read", with the reason, which the scan lists when it touches shared memory
-// and which makes the variables it names unknown afterwards; host code is only searched for
-// launches and their constants. Only a file it cannot read at its top level is an error.
+// and which makes the variables it writes (=, +=, ++, &) unknown afterwards; host code is only
+// searched for launches and their constants. Only a file it cannot read at its top level is an
+// error.
 #include <string_view>
 
 #include "core/code/syntax.hpp"

@@ -28,10 +28,10 @@ namespace banklab::code {
 // A C++ type the code names: a scalar or vector element type, an integer type, or auto.
 struct TypeRef {
   std::string name{};                // "float4", "unsigned int"
-  int bytes = 0;                   // sizeof
-  int scalar_bytes = 0;            // one component (the same as bytes for scalars)
+  int bytes = 0;                     // sizeof
+  int scalar_bytes = 0;              // one component (the same as bytes for scalars)
   std::optional<IntType> integer{};  // an integer type (int, unsigned, uint32_t, bool, ...)
-  bool pointer = false;            // T*
+  bool pointer = false;              // T*
   bool is_auto() const { return name == "auto"; }
   // A type BankLab knows the size of (a named struct or a template type parameter is not one).
   bool known() const { return bytes > 0 || is_auto(); }
@@ -96,7 +96,7 @@ struct Variable {
   bool template_param = false;  // a template parameter (a value from the launch or --let)
   int default_value = -1;       // a template parameter's default (a node)
   bool changed = false;         // a host variable assigned after its declaration
-  std::vector<int> dims{};        // a local array's bounds (nodes): BankLab does not track it
+  std::vector<int> dims{};      // a local array's bounds (nodes): BankLab does not track it
 };
 
 // A __shared__ array: static (bounds given) or extern (the first bound is the launch's).
@@ -131,26 +131,26 @@ struct Stmt {
   StmtKind kind = StmtKind::block;
   Pos begin{}, end{};  // the first token and the one after the statement
   int a = -1, c = -1;
-  int index = -1;          // array: the ArrayDecl
+  int index = -1;            // array: the ArrayDecl
   std::vector<int> body{};   // statements
   std::vector<int> vars{};   // decl: the variables declared
   std::vector<int> inits{};  // decl: each variable's initializer node, or -1
   std::string text{};        // asm: the instruction text
   std::vector<int> args{};   // asm: the operands' nodes, outputs first
-  int outputs = 0;         // asm: how many operands are outputs
-  int unroll = -1;         // for/while: #pragma unroll N before it (0: unroll, 1: not)
+  int outputs = 0;           // asm: how many operands are outputs
+  int unroll = -1;           // for/while: #pragma unroll N before it (0: unroll, 1: not)
 };
 
 struct Function {
   std::string name{};
   Pos pos{};
-  bool kernel = false;               // __global__
-  bool host = false;                 // a host function: only its launches and constants read
+  bool kernel = false;                 // __global__
+  bool host = false;                   // a host function: only its launches and constants read
   std::vector<int> params{};           // variables
   std::vector<int> template_params{};  // variables
-  int body = -1;                     // the block statement; -1 for a declaration
-  int launch_bounds = -1;            // __launch_bounds__(N): the node
-  int frame = 0;                     // how many variables its frame holds
+  int body = -1;                       // the block statement; -1 for a declaration
+  int launch_bounds = -1;              // __launch_bounds__(N): the node
+  int frame = 0;                       // how many variables its frame holds
   TypeRef returns{};
 };
 
@@ -159,7 +159,7 @@ struct Function {
 struct Launch {
   std::string kernel{};
   Pos pos{};
-  int host = -1;            // the host function it is in (its variables give the values)
+  int host = -1;              // the host function it is in (its variables give the values)
   std::vector<int> config{};  // grid, block, and the bytes when given (nodes)
   std::vector<int> args{};    // the kernel's arguments (nodes)
   std::vector<int> templ{};   // template arguments (nodes)
@@ -182,8 +182,8 @@ struct Program {
   std::vector<Function> functions{};
   std::vector<Launch> launches{};
   std::vector<std::string> macros{};      // the names #defined
-  int globals = 0;                      // how many variables the file's scope holds
-  int global_body = -1;                 // the file's declarations, run before a kernel
+  int globals = 0;                        // how many variables the file's scope holds
+  int global_body = -1;                   // the file's declarations, run before a kernel
   std::optional<SnippetAccess> access{};  // the Code window's code only
   const Node& node(int i) const { return nodes[static_cast<std::size_t>(i)]; }
   const Stmt& stmt(int i) const { return stmts[static_cast<std::size_t>(i)]; }
