@@ -12,6 +12,7 @@
 #include "app/cli/analyze_code.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/text_output.hpp"
+#include "app/frontend/file_io.hpp"
 #include "app/frontend/scenario_file.hpp"
 #include "core/banklab.hpp"
 
@@ -93,6 +94,11 @@ int run_analyze(const frontend::Args& args) {
   if (const auto path = args.value("save-scenario")) {
     const Expected<Scenario> s = frontend::scenario_from_flags(args);
     if (!s) return reject(args, s.error());
+    // `-`: the scenario file itself is the output, for a pipe into --scenario -.
+    if (frontend::is_standard_stream(*path)) {
+      print(frontend::scenario_file_text(*s));
+      return kExitOk;
+    }
     const Expected<bool> saved = frontend::write_scenario_file(std::string(*path), *s);
     if (!saved) return failure(saved.error());
   }

@@ -9,6 +9,7 @@
 #include "app/figures/figure.hpp"
 #include "app/figures/svg.hpp"
 #include "app/figures/tables.hpp"
+#include "app/frontend/file_io.hpp"
 #include "app/frontend/text_file.hpp"
 #include "core/banklab.hpp"
 
@@ -138,7 +139,7 @@ int run_export(const frontend::Args& args) {
     text = figures::derivation_markdown(describe(*s), *e.analysis, explain(*s, e), e.diagnostics);
   }
 
-  if (const auto path = args.value("output")) {
+  if (const auto path = args.value("output"); path && !frontend::is_standard_stream(*path)) {
     const Expected<bool> written = frontend::write_text_file(std::string(*path), text, "an export");
     if (!written) return failure(written.error());
     return kExitOk;

@@ -58,8 +58,7 @@ std::string scenario_file_text(const Scenario& s) {
 }
 
 Expected<ScenarioFile> read_scenario_file(const std::string& path) {
-  const Expected<std::string> text =
-      read_regular_file(path, kMaxScenarioFileBytes, "scenario file");
+  const Expected<std::string> text = read_input_file(path, kMaxScenarioFileBytes, "scenario file");
   if (!text) return Error{text.error()};
   ScenarioFile file;
   std::vector<std::string_view> keys;
@@ -70,7 +69,7 @@ Expected<ScenarioFile> read_scenario_file(const std::string& path) {
     rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
     if (number == 1 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);
     if (line.empty() || line.starts_with('#')) continue;
-    const std::string where = shown(path, 200) + ":" + std::to_string(number) + ": ";
+    const std::string where = input_name(path) + ":" + std::to_string(number) + ": ";
     const std::size_t equals = line.find('=');
     if (equals == std::string_view::npos) {
       return Error{where + "expected 'key = value', got " + quote(line)};

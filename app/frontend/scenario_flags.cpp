@@ -4,6 +4,7 @@
 #include <charconv>
 #include <climits>
 
+#include "app/frontend/file_io.hpp"
 #include "app/frontend/scenario_file.hpp"
 #include "core/model/presets.hpp"
 #include "core/model/scenario_flags.hpp"
@@ -56,9 +57,9 @@ Expected<Scenario> scenario_from_file(const std::string& path, const Args& args)
   const Expected<ScenarioFile> file = read_scenario_file(path);
   if (!file) return Error{file.error()};
   const Expected<Args> alone = file_args(file->words);
-  if (!alone) return Error{shown(path, 200) + ": " + alone.error()};
+  if (!alone) return Error{input_name(path) + ": " + alone.error()};
   if (const Expected<Scenario> s = scenario_from_flags(*alone); !s) {
-    return Error{shown(path, 200) + ":" + std::to_string(line_of_error(*file, s.error())) + ": " +
+    return Error{input_name(path) + ":" + std::to_string(line_of_error(*file, s.error())) + ": " +
                  s.error()};
   }
   std::vector<std::string> merged;

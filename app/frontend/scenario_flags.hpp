@@ -24,7 +24,9 @@ inline constexpr FlagSpec kDtypeFlag{
 inline constexpr FlagSpec kTileFlag{
     "tile", "RxC", "rows x columns in elements                             (default 32x32)"};
 inline constexpr FlagSpec kScenarioFlags[] = {
-    {"scenario", "FILE", "start from a scenario file (key = value lines, the flags below)"},
+    {"scenario", "FILE",
+     "start from a scenario file (key = value lines, the flags below); - reads\n"
+     "it from standard input"},
     {"preset", "NAME", "start from a preset (banklab presets); the flags below override it"},
     kDtypeFlag,
     kTileFlag,
