@@ -183,9 +183,10 @@ int run_scan(const frontend::Args& args) {
     options.dynamic_smem = *smem;
   }
   const Expected<std::string> text =
-      frontend::read_regular_file(path, kMaxSourceBytes, "kernel source");
+      frontend::read_input_file(path, kMaxSourceBytes, "kernel source");
   if (!text) return failure(text.error());
-  const std::string name = path.substr(path.rfind('/') + 1);
+  const std::string name =
+      frontend::is_standard_stream(path) ? "standard input" : path.substr(path.rfind('/') + 1);
   const ScanResult r = scan_source({name, *text}, options);
   if (r.error) {
     const CodeSource source{name, *text};
@@ -198,7 +199,7 @@ int run_scan(const frontend::Args& args) {
   std::vector<MeasuredKernel> measured;
   if (const auto csv_path = args.value("ncu-csv")) {
     const Expected<std::string> csv =
-        frontend::read_regular_file(std::string(*csv_path), kMaxCsvBytes, "Nsight Compute CSV");
+        frontend::read_input_file(std::string(*csv_path), kMaxCsvBytes, "Nsight Compute CSV");
     if (!csv) return failure(csv.error());
     auto parsed = parse_ncu_source_csv(*csv);
     if (!parsed) return bad_input(std::string(*csv_path) + ": " + parsed.error());

@@ -20,7 +20,7 @@ TEST_CASE("scan prints each kernel's accesses ranked by excess, with the block's
                      "43), grid 8x8x1") != std::string::npos);
   CHECK(
       run.out.find("   19  ld               4     32        1024      32     992  32-way  warp 0, "
-                   "j#0\n") != std::string::npos);
+                   "trip 0 of j\n") != std::string::npos);
   CHECK(run.out.find("kernel transpose_padded") != std::string::npos);
 }
 
