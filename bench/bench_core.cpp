@@ -9,8 +9,6 @@
 // wall clock and this thread's CPU clock are read: on a shared machine other processes stretch
 // the wall time but not the CPU time, so the CPU figure is the one to compare across runs. The
 // results feed a sink that is printed, so the compiler cannot drop the work.
-#include <time.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -21,6 +19,7 @@
 
 #include "app/frontend/args.hpp"
 #include "bench/bench_patterns.hpp"
+#include "bench/bench_timing.hpp"
 #include "core/banklab.hpp"
 
 namespace banklab::bench {
@@ -34,20 +33,12 @@ struct Workload {
   std::function<std::int64_t()> pass;  // one pass over all items; returns a checksum
 };
 
+using bench::Spread;
+using bench::spread;
+
 // This thread's CPU time in nanoseconds.
 double thread_cpu_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
-}
-
-struct Spread {
-  double median = 0, min = 0, max = 0;
-};
-
-Spread spread(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return {values[values.size() / 2], values.front(), values.back()};
+  return bench::thread_cpu_ms() * 1e6;
 }
 
 struct Timing {

@@ -13,8 +13,6 @@
 // this thread's CPU clock (what other processes on a shared machine do not stretch) and of the
 // wall clock, with the lines, accesses and instructions counted, so a faster figure that
 // counted less is visible.
-#include <time.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -23,26 +21,16 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_timing.hpp"
 #include "core/code/scan.hpp"
 
 namespace {
 
 using namespace banklab;
 
-double thread_cpu_ms() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
-}
-
-struct Spread {
-  double median, min, max;
-};
-
-Spread spread(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return {v[v.size() / 2], v.front(), v.back()};
-}
+using bench::Spread;
+using bench::spread;
+using bench::thread_cpu_ms;
 
 // The stages' loops: trips and the patterns their accesses take.
 std::string stage(int s) {

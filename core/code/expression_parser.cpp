@@ -58,17 +58,6 @@ bool is_qualifier(std::string_view w) {
   return std::ranges::find(kQualifiers, w) != std::end(kQualifiers);
 }
 
-int precedence(std::string_view op) {
-  static constexpr std::pair<std::string_view, int> kPrec[] = {
-      {"||", 1}, {"&&", 2}, {"|", 3},  {"^", 4},  {"&", 5},  {"==", 6},
-      {"!=", 6}, {"<", 7},  {"<=", 7}, {">", 7},  {">=", 7}, {"<<", 8},
-      {">>", 8}, {"+", 9},  {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10},
-  };
-  for (const auto& [name, prec] : kPrec)
-    if (name == op) return prec;
-  return 0;
-}
-
 bool is_assignment(const Token& t) {
   static constexpr std::string_view kOps[] = {
       "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>="};
@@ -353,11 +342,11 @@ int ExpressionParser::ternary(int depth) {
 int ExpressionParser::binary(int min_prec, int depth) {
   int left = unary(depth);
   while (peek().kind == Tok::punct) {
-    const int prec = precedence(peek().text);
+    const int prec = binary_precedence(peek().text);
     if (prec == 0 || prec < min_prec) break;
     Node n{.kind = NodeKind::binary, .pos = peek().pos};
     n.args.push_back(left);
-    while (peek().kind == Tok::punct && precedence(peek().text) == prec) {
+    while (peek().kind == Tok::punct && binary_precedence(peek().text) == prec) {
       const Token op = take();
       n.ops.push_back({op.text, op.pos});
       n.args.push_back(binary(prec + 1, depth + 1));

@@ -89,6 +89,27 @@ Expected<Int> shift(IntOp op, Int a, Int b) {
   return wrap(r, t);
 }
 
+// a < b and the other comparisons, in whatever integer the caller computes in.
+template <class T>
+std::optional<Int> comparison(IntOp op, T x, T y) {
+  switch (op) {
+    case IntOp::lt:
+      return Int{x < y, kBool};
+    case IntOp::le:
+      return Int{x <= y, kBool};
+    case IntOp::gt:
+      return Int{x > y, kBool};
+    case IntOp::ge:
+      return Int{x >= y, kBool};
+    case IntOp::eq:
+      return Int{x == y, kBool};
+    case IntOp::ne:
+      return Int{x != y, kBool};
+    default:
+      return std::nullopt;
+  }
+}
+
 }  // namespace
 
 std::string type_name(IntType t) {
@@ -143,6 +164,17 @@ std::optional<IntOp> int_op(std::string_view s) {
   return std::nullopt;
 }
 
+int binary_precedence(std::string_view op) {
+  static constexpr std::pair<std::string_view, int> kPrecedence[] = {
+      {"||", 1}, {"&&", 2}, {"|", 3},  {"^", 4},  {"&", 5},  {"==", 6},
+      {"!=", 6}, {"<", 7},  {"<=", 7}, {">", 7},  {">=", 7}, {"<<", 8},
+      {">>", 8}, {"+", 9},  {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10},
+  };
+  for (const auto& [name, precedence] : kPrecedence)
+    if (name == op) return precedence;
+  return 0;
+}
+
 std::string_view spelling(IntOp op) {
   for (const auto& [name, o] : kOps)
     if (o == op) return name;
@@ -186,18 +218,8 @@ Expected<Int> apply(IntOp op, Int a, Int b) {
       return wrap(x | y, t);
     case IntOp::bit_xor:
       return wrap(x ^ y, t);
-    case IntOp::lt:
-      return Int{x < y, kBool};
-    case IntOp::le:
-      return Int{x <= y, kBool};
-    case IntOp::gt:
-      return Int{x > y, kBool};
-    case IntOp::ge:
-      return Int{x >= y, kBool};
-    case IntOp::eq:
-      return Int{x == y, kBool};
-    case IntOp::ne:
-      return Int{x != y, kBool};
+    default:
+      return *comparison(op, x, y);
     case IntOp::shl:
     case IntOp::shr:
       break;
@@ -246,18 +268,8 @@ std::optional<Int> try_apply(IntOp op, Int a, Int b) {
     case IntOp::bit_xor:
       r = x ^ y;
       break;
-    case IntOp::lt:
-      return Int{x < y, kBool};
-    case IntOp::le:
-      return Int{x <= y, kBool};
-    case IntOp::gt:
-      return Int{x > y, kBool};
-    case IntOp::ge:
-      return Int{x >= y, kBool};
-    case IntOp::eq:
-      return Int{x == y, kBool};
-    case IntOp::ne:
-      return Int{x != y, kBool};
+    default:
+      return *comparison(op, x, y);
   }
   if (t.is_signed && op != IntOp::shl && (r < INT32_MIN || r > INT32_MAX)) return std::nullopt;
   return convert({r, kLongLong}, t);

@@ -77,6 +77,9 @@ enum class IntOp : std::uint8_t {
   ne,
 };
 std::optional<IntOp> int_op(std::string_view spelling);
+// C++'s precedence of a binary operator, from || (1) to * / % (10); 0 for another token. The
+// parser's and the preprocessor's #if share it.
+int binary_precedence(std::string_view op);
 std::string_view spelling(IntOp op);
 bool is_comparison(IntOp op);
 

@@ -289,21 +289,11 @@ class ConditionParser {
     const std::int64_t b = ternary();
     return c != 0 ? a : b;
   }
-  static int precedence(std::string_view op) {
-    static constexpr std::pair<std::string_view, int> kPrec[] = {
-        {"||", 1}, {"&&", 2}, {"|", 3},  {"^", 4},  {"&", 5},  {"==", 6},
-        {"!=", 6}, {"<", 7},  {"<=", 7}, {">", 7},  {">=", 7}, {"<<", 8},
-        {">>", 8}, {"+", 9},  {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10},
-    };
-    for (const auto& [name, prec] : kPrec)
-      if (name == op) return prec;
-    return 0;
-  }
   std::int64_t binary(int min_prec) {
     std::int64_t left = unary();
     while (i_ < t_.size() && t_[i_].kind == Tok::punct) {
       const std::string op = t_[i_].text;
-      const int prec = precedence(op);
+      const int prec = binary_precedence(op);
       if (prec == 0 || prec < min_prec) break;
       const Pos at = t_[i_].pos;
       ++i_;
