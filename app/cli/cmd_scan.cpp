@@ -16,7 +16,6 @@
 namespace banklab::cli {
 namespace {
 
-constexpr std::size_t kMaxSourceBytes = 8 << 20;
 constexpr std::size_t kMaxCsvBytes = 256 << 20;
 
 // "32", "32,8", "32,8,2" or "32x8": three sides, each 1..max, their product at most max_total.
@@ -48,16 +47,6 @@ Expected<std::array<int, 3>> parse_dims(std::string_view flag, std::string_view 
 
 std::string dims(const std::array<int, 3>& d) {
   return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
-}
-
-// "warp 3, trip 2 of j, trip 5 of k": where the worst instruction of an access ran.
-std::string worst_place(const ScanLine& l) {
-  std::string out = "warp " + std::to_string(l.worst_warp);
-  for (std::size_t i = 0; i < l.worst_iteration.size(); ++i) {
-    out += ", trip " + std::to_string(l.worst_iteration[i]) + " of " +
-           (i < l.loops.size() ? l.loops[i] : std::string("a loop"));
-  }
-  return out;
 }
 
 std::string_view source_line(std::string_view text, int line) {
@@ -97,11 +86,12 @@ void append_text(std::string& out, const std::string& file, std::string_view sou
     out += " line  op           width  instr  wavefronts   ideal  excess  worst   where\n";
     for (const ScanLine& l : k.lines) {
       const std::string worst = std::to_string(l.worst_ways) + "-way";
-      append_format(
-          out, "%5d  %-11s  %5d  %5lld  %10lld  %6lld  %6lld  %-6s  %s\n", l.line,
-          std::string(op_name(l.op)).c_str(), l.width, static_cast<long long>(l.instructions),
-          static_cast<long long>(l.wavefronts), static_cast<long long>(l.ideal_wavefronts),
-          static_cast<long long>(l.excess_wavefronts), worst.c_str(), worst_place(l).c_str());
+      append_format(out, "%5d  %-11s  %5d  %5lld  %10lld  %6lld  %6lld  %-6s  %s\n", l.line,
+                    std::string(op_name(l.op)).c_str(), l.width,
+                    static_cast<long long>(l.instructions), static_cast<long long>(l.wavefronts),
+                    static_cast<long long>(l.ideal_wavefronts),
+                    static_cast<long long>(l.excess_wavefronts), worst.c_str(),
+                    describe_place(l, l.worst_warp, l.worst_iteration).c_str());
       append_format(out, "       %s[...] %s\n", l.array.c_str(),
                     std::string(source_line(source, l.line)).c_str());
       for (const std::string& n : l.notes) append_format(out, "       note: %s\n", n.c_str());
@@ -183,7 +173,7 @@ int run_scan(const frontend::Args& args) {
     options.dynamic_smem = *smem;
   }
   const Expected<std::string> text =
-      frontend::read_input_file(path, kMaxSourceBytes, "kernel source");
+      frontend::read_input_file(path, kMaxScanSourceBytes, "kernel source");
   if (!text) return failure(text.error());
   const std::string name =
       frontend::is_standard_stream(path) ? "standard input" : path.substr(path.rfind('/') + 1);

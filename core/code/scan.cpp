@@ -458,7 +458,7 @@ KernelScan KernelScanner::scan() {
   k.line = lines_.line(fn_.pos);
   MachineSetup setup;
   setup.lets = options_.lets;
-  setup.let_hint = "give it a value with --let NAME=VALUE";
+  setup.let_hint = options_.let_hint;
   Values param_values, templ_values;
   resolve_launch(k, setup, param_values, templ_values);
   if (k.error) return k;
@@ -613,6 +613,16 @@ void append_json(std::string& out, const KernelScan& k) {
   w.end_array().key("notes").begin_array();
   for (const std::string& n : k.notes) w.value(n);
   w.end_array().end_object();
+}
+
+std::string describe_place(const ScanLine& line, int warp,
+                           std::span<const std::int32_t> iteration) {
+  std::string out = "warp " + std::to_string(warp);
+  for (std::size_t i = 0; i < iteration.size(); ++i) {
+    out += ", trip " + std::to_string(iteration[i]) + " of " +
+           (i < line.loops.size() ? line.loops[i] : std::string("a loop"));
+  }
+  return out;
 }
 
 Scenario scenario_of(const ScanLine& line, const ScanInstance& instance) {

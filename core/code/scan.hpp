@@ -21,8 +21,10 @@
 //   bounds      a loop stops after Machine::kMaxTrips iterations each time it is entered and a
 //               run after Machine::kMaxSteps statements: the entries it touched say so
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,12 +34,16 @@
 
 namespace banklab {
 
+// The largest source file the front ends scan: far past any kernel, and bounded memory.
+inline constexpr std::size_t kMaxScanSourceBytes = 8 << 20;
+
 struct ScanOptions {
   std::optional<std::string> kernel;         // one kernel by name; else every kernel
   std::optional<std::array<int, 3>> block;   // over the launch's
   std::optional<std::array<int, 3>> grid;    // over the launch's (gridDim, scaling)
   std::optional<std::int64_t> dynamic_smem;  // bytes, over the launch's
   std::vector<std::pair<std::string, std::int64_t>> lets;
+  std::string let_hint = "give it a value with --let NAME=VALUE";  // how a front end gives one
   bool keep_instances = false;  // every warp-instruction's lanes, for the app to draw one
 };
 
@@ -108,6 +114,10 @@ ScanResult scan_source(const CodeSource& source, const ScanOptions& options);
 // "instructions", "wavefronts", "ideal_wavefronts", "excess_wavefronts", "worst_ways",
 // "worst": {"warp", "iteration"}, "notes", ...}], "unevaluated": [{"line", "reason"}]}
 void append_json(std::string& out, const KernelScan& k);
+
+// "warp 3, trip 2 of j, trip 5 of k": where one warp-instruction of an access ran (a trip counts
+// from 0, outermost loop first).
+std::string describe_place(const ScanLine& line, int warp, std::span<const std::int32_t> iteration);
 
 // The warp-instruction as a custom Scenario, the array as its tile: what the views draw.
 Scenario scenario_of(const ScanLine& line, const ScanInstance& instance);
