@@ -203,7 +203,10 @@ Expected<KernelComparison> compare(const KernelScan& scan, const MeasuredKernel&
     for (const MeasuredLine& m : f.lines)
       if (m.wavefronts > 0) elsewhere.emplace_back(f.path.substr(f.path.rfind('/') + 1), &m);
   }
-  for (auto& [line, x] : by_line) {
+  // Not a structured binding: clang before 16 cannot capture one in the lambdas below.
+  for (auto& entry : by_line) {
+    const int line = entry.first;
+    LineComparison& x = entry.second;
     x.agrees = x.predicted_wavefronts == x.measured_wavefronts &&
                x.predicted_ideal == x.measured_ideal && x.predicted_excess == x.measured_excess;
     if (x.agrees || !x.explanation.empty()) continue;
