@@ -541,6 +541,17 @@ int run(int argc, char** argv) {
       return 2;
     }
   }
+  if (opt.scan) {  // a kernel file that cannot be scanned is the user's to fix: exit 2
+    if (!gui::open_kernel_file(state, *opt.scan)) {
+      warn("--scan: " + state.user.kernel.error);
+      return 2;
+    }
+    if (opt.scan_line > 0 && !gui::show_line(state, opt.scan_line)) {
+      warn("--line: line " + std::to_string(opt.scan_line) + " of " + *opt.scan +
+           " has no shared-memory access the scan evaluated");
+      return 2;
+    }
+  }
   if (!opt.lesson.empty()) {  // a lesson's step sets the scenario, over the preset
     std::string problem = gui::open_lesson(state, opt.lesson, opt.step);
     if (!problem.empty()) {

@@ -54,6 +54,11 @@ bool is_builtin_name(std::string_view name) {
   return axis_of(name, "threadIdx.") >= 0 || axis_of(name, "blockDim.") >= 0 || name == "warpSize";
 }
 
+std::string hint_for(std::string hint, std::string_view name) {
+  if (const std::size_t at = hint.find("NAME"); at != std::string::npos) hint.replace(at, 4, name);
+  return hint;
+}
+
 // [SECTION] Values and reasons
 
 Lanes Machine::unknown(std::uint16_t why) {
@@ -281,9 +286,7 @@ Lanes Machine::builtin(const Node& n) {
       fail(n.pos, n.text + " is defined in terms of itself");
     fail(n.pos, n.text + " is used before its definition: define it first");
   }
-  std::string hint = setup_.let_hint;
-  if (const std::size_t at = hint.find("NAME"); at != std::string::npos)
-    hint.replace(at, 4, n.text);
+  const std::string hint = hint_for(setup_.let_hint, n.text);
   std::string message = n.text + " is not defined: " + hint;
   if (axis_of(n.text, "blockIdx.") >= 0)
     message = n.text + " differs from block to block: " + hint;

@@ -27,6 +27,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -108,6 +109,9 @@ struct MachineSetup {
   std::string let_hint = "add --let NAME=VALUE";  // NAME is replaced by the name
   bool snippet = false;  // the Code window: reading a shared value is an error, not a load
 };
+
+// A let hint for one name: "add --let NAME=VALUE" for n is "add --let n=VALUE".
+std::string hint_for(std::string hint, std::string_view name);
 
 class Machine {
  public:

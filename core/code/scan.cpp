@@ -378,8 +378,8 @@ std::vector<Lanes> KernelScanner::lanes_of(Machine& m, const std::vector<int>& v
     const std::string what =
         v.type.pointer ? v.name + " points to global memory: what it holds is not known"
         : v.template_param
-            ? v.name + " is a template parameter: give it a value with --let " + v.name + "=VALUE"
-            : v.name + " is a kernel parameter: give it a value with --let " + v.name + "=VALUE";
+            ? v.name + " is a template parameter: " + hint_for(options_.let_hint, v.name)
+            : v.name + " is a kernel parameter: " + hint_for(options_.let_hint, v.name);
     out.push_back(Machine::unknown(m.reason(v.pos, what, false)));
   }
   return out;

@@ -86,6 +86,10 @@ constexpr frontend::FlagSpec kGuiFlags[] = {
     {"drill-seed", "N", "with --drill: the questions' seed (default: a new one)"},
     {"drill-answer", "TEXT", "with --drill: answer the first question (for screenshots)"},
     {"code", "CODE", "open on this CUDA code: a __shared__ declaration and one access"},
+    {"scan", "FILE.cu",
+     "open the Kernel window on this file: every shared-memory line of its kernels\n"
+     "('banklab scan'), the worst access on screen"},
+    {"line", "N", "with --scan: the worst access on line N on screen"},
     {"lesson", "NAME", "open a guided lesson (banklab lesson list)"},
     {"step", "N", "with --lesson: start at step N (from 1)"},
     {"export-dir", "DIR", "with --lesson: write every step as NAME-NN.png and NAME.md, exit"},
@@ -114,7 +118,8 @@ const frontend::CommandSyntax& gui_syntax() {
           "                   [--size WxH]\n"
           "       banklab-gui [--preset NAME] [scenario flags] --screenshot OUT.png [--size WxH]\n"
           "       banklab-gui [--preset NAME] --bench-frames N [--size WxH]\n"
-          "       banklab-gui --lesson NAME [--step N] [--export-dir DIR [--size WxH]]\n",
+          "       banklab-gui --lesson NAME [--step N] [--export-dir DIR [--size WxH]]\n"
+          "       banklab-gui --scan FILE.cu [--line N]\n",
       .description = description,
       .flags_title = "Window:",
       .footer = footer};
@@ -215,6 +220,13 @@ Expected<bool> read_window_flags(const frontend::Args& args, Options& o) {
     o.solve = *chosen;
   }
   if (const auto v = args.value("code")) o.code = std::string(*v);
+  if (const auto v = args.value("scan")) o.scan = std::string(*v);
+  if (const auto v = args.value("line")) {
+    std::optional<int> n = to_int(*v);
+    if (!n || *n < 1) return Error{"--line is a line number from 1; got " + quote(*v)};
+    if (!o.scan) return Error{"--line goes with --scan FILE.cu"};
+    o.scan_line = *n;
+  }
   return read_drill_flags(args, o);
 }
 

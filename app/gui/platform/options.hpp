@@ -33,6 +33,8 @@ struct Options {
   std::string preset;                     // empty: the last one used, else the default lesson
   std::optional<Scenario> scenario;       // the scenario flags beyond --preset (args.hpp)
   std::optional<std::string> code;        // --code: the code box's text, evaluated at start
+  std::optional<std::string> scan;        // --scan: a .cu file for the Kernel window
+  int scan_line = 0;                      // --line: its access on that line on screen; 0: worst
   std::optional<std::string> screenshot;  // PNG path: render, save, exit
   std::optional<std::string> geometry;    // with --screenshot: the views' cell rectangles
   std::optional<WindowSize> size;         // framebuffer size in pixels
