@@ -8,6 +8,7 @@
 #include "app/cli/commands.hpp"
 #include "app/cli/text_output.hpp"
 #include "core/banklab.hpp"
+#include "core/model/shared_limits.hpp"
 
 namespace banklab::cli {
 namespace {
@@ -36,8 +37,11 @@ Expected<KernelParams> params_from_flags(const frontend::Args& args) {
     p.lets = std::move(*lets);
   }
   const Expected<std::int64_t> smem =
-      args.integer("smem", kSharedMemoryBytes, 1, kSharedMemoryBytes);
-  if (!smem) return Error{smem.error()};
+      args.integer("smem", kMaxSharedPerBlockBytes, 1, kMaxSharedPerBlockBytes);
+  // The launch's bytes for an extern array: name the limit, not only the range.
+  if (!smem)
+    return Error{smem.error() + " (the extern __shared__ bytes of one block, up to " +
+                 block_limit_text() + ")"};
   p.extern_bytes = *smem;
   if (const auto text = args.value("op")) {
     const auto op = parse_op(*text);

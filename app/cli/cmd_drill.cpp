@@ -92,8 +92,8 @@ int run_drill(const frontend::Args& args) {
 
   print("Drill at the " + std::string(level_name(*level)) + " level, " + std::to_string(*count) +
         (*count == 1 ? " question" : " questions") + ", seed " + std::to_string(seed_value) +
-        ". Answer each on one line: a number, yes or no, or a fix as flags (--pad 2, "
-        "--swizzle tma128).\n");
+        ". Answer each on one line: a number, yes or no, a fix as flags (--pad 2, "
+        "--swizzle tma128), a letter, or a design (--swizzle S --align BYTES).\n");
   DrillSession d(*level, seed_value);
   for (int i = 0; i < *count; ++i) {
     if (i > 0) d.next();

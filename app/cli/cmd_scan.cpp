@@ -168,7 +168,7 @@ int run_scan(const frontend::Args& args) {
     options.lets.insert(options.lets.end(), lets->begin(), lets->end());
   }
   if (args.has("smem")) {
-    const Expected<std::int64_t> smem = args.integer("smem", 0, 1, kSharedMemoryBytes);
+    const Expected<std::int64_t> smem = args.integer("smem", 0, 1, kMaxSharedPerBlockBytes);
     if (!smem) return bad_input(smem.error());
     options.dynamic_smem = *smem;
   }

@@ -105,7 +105,7 @@ struct MachineSetup {
   std::optional<std::array<int, 3>> grid;  // gridDim, when known
   std::vector<std::pair<std::string, std::int64_t>> lets;
   std::vector<std::pair<std::string, TypeRef>> types;  // template type arguments
-  std::int64_t extern_bytes = kSharedMemoryBytes;
+  std::int64_t extern_bytes = kMaxSharedPerBlockBytes;
   std::string let_hint = "add --let NAME=VALUE";  // NAME is replaced by the name
   bool snippet = false;  // the Code window: reading a shared value is an error, not a load
 };

@@ -345,7 +345,7 @@ void KernelScanner::resolve_launch(KernelScan& k, MachineSetup& setup, Values& p
     setup.extern_bytes = *options_.dynamic_smem;
   } else if (launch != nullptr && launch->config.size() > 2) {
     if (const auto bytes = host.integer(launch->config[2]);
-        bytes && *bytes >= 1 && *bytes <= kSharedMemoryBytes)
+        bytes && *bytes >= 1 && *bytes <= kMaxSharedPerBlockBytes)
       setup.extern_bytes = *bytes;
   }
   // The parameters: --let, else the launch's argument when it is a constant.
