@@ -19,7 +19,7 @@
 namespace banklab::cli {
 namespace {
 
-constexpr std::string_view kBatchFlags[] = {"batch", "json"};
+constexpr std::string_view kBatchFlags[] = {"batch", "json", "summary"};
 
 // Prints a result that could not be computed: the one-line reason on stderr, and with --json
 // also the diagnostics as a JSON object on stdout, so that a script reading stdout sees why.
@@ -90,6 +90,9 @@ int run_analyze(const frontend::Args& args) {
                        "width and offsets");
     }
   }
+  if (args.has("summary") && !batch) {
+    return bad_input("--summary goes with --batch: it shortens each pattern's JSON line");
+  }
   if (const auto mixed = frontend::mixed_forms(args)) return bad_input(*mixed);
   if (const auto path = args.value("save-scenario")) {
     const Expected<Scenario> s = frontend::scenario_from_flags(args);
@@ -102,7 +105,10 @@ int run_analyze(const frontend::Args& args) {
     const Expected<bool> saved = frontend::write_scenario_file(std::string(*path), *s);
     if (!saved) return failure(saved.error());
   }
-  if (batch) return run_analyze_batch(*args.value("batch"));
+  if (batch) {
+    return run_analyze_batch(*args.value("batch"),
+                             args.has("summary") ? BatchForm::counts : BatchForm::full);
+  }
   if (raw) return run_raw(args);
   return run_scenario(args);
 }
