@@ -47,7 +47,7 @@ Expected<std::string> read_regular_file(const std::string& path, std::size_t max
   return text;
 }
 
-Expected<bool> write_file_atomically(const std::string& path, std::string_view bytes) {
+Expected<void> write_file_atomically(const std::string& path, std::string_view bytes) {
   struct stat info {};
   const bool in_place = ::stat(path.c_str(), &info) == 0 && !S_ISREG(info.st_mode);
   const std::string target = in_place ? path : path + ".tmp" + std::to_string(::getpid());
@@ -63,7 +63,7 @@ Expected<bool> write_file_atomically(const std::string& path, std::string_view b
   const bool flushed = std::fflush(out) == 0;
   if (std::fclose(out) != 0 || !written || !flushed) return fail("write it");
   if (!in_place && std::rename(target.c_str(), path.c_str()) != 0) return fail("replace it");
-  return true;
+  return {};
 }
 
 }  // namespace banklab::frontend

@@ -20,6 +20,6 @@ Expected<std::string> read_regular_file(const std::string& path, std::size_t max
 // Writes bytes to path. A regular file (or a new one) is replaced by a rename of a temporary
 // file written beside it; anything else (a pipe, /dev/stdout) is written in place. Either way
 // every write and the close are checked: "PATH: cannot write it: No space left on device".
-Expected<bool> write_file_atomically(const std::string& path, std::string_view bytes);
+Expected<void> write_file_atomically(const std::string& path, std::string_view bytes);
 
 }  // namespace banklab::frontend

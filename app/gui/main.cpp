@@ -363,7 +363,7 @@ int run_screenshot(Gui& g, AppState& state, const banklab::gui::Options& opt) {
     // settled() became true in this frame's poll, before the window was drawn: it is shown.
     std::string problem = gui::save_png(g.target, *opt.screenshot);
     if (problem.empty() && opt.geometry) {
-      banklab::Expected<bool> written = banklab::frontend::write_file_atomically(
+      banklab::Expected<void> written = banklab::frontend::write_file_atomically(
           *opt.geometry, gui::geometry_json(state.frame.geometry, 1.0f));
       if (!written) problem = written.error();
     }
@@ -405,7 +405,7 @@ int run_export(Gui& g, AppState& state, const std::filesystem::path& dir) {
       return 1;
     }
   }
-  banklab::Expected<bool> written = banklab::frontend::write_file_atomically(
+  banklab::Expected<void> written = banklab::frontend::write_file_atomically(
       (dir / (lesson.name + ".md")).string(), banklab::to_markdown(lesson, images));
   if (!written) {
     std::fprintf(stderr, "banklab-gui: %s\n", written.error().c_str());

@@ -148,13 +148,6 @@ std::string_view mistake_text(Mistake m) {
 
 namespace {
 
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return text.substr(first, last - first + 1);
-}
-
 // The words of a line, split at blanks and at '='.
 std::vector<std::string_view> words(std::string_view text) {
   std::vector<std::string_view> out;

@@ -1,7 +1,5 @@
 #include "core/teach/lesson.hpp"
 
-#include <toml++/toml.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -10,8 +8,9 @@
 #include <sstream>
 
 #include "core/base/data_dir.hpp"
+#include "core/base/toml.hpp"
 #include "core/code/code_view.hpp"
-#include "core/model/scenario_flags.hpp"
+#include "core/model/scenario_keys.hpp"
 #include "core/report/explain.hpp"
 #include "core/teach/measured.hpp"
 

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "core/model/scenario_flags.hpp"
+#include "core/model/scenario_keys.hpp"
 #include "core/report/explain.hpp"
 #include "core/teach/lesson.hpp"
 #include "core/teach/measured.hpp"
