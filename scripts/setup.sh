@@ -14,13 +14,13 @@ BANKLAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BANKLAB_BUILD_DIR=${BANKLAB_BUILD_DIR:-$BANKLAB_ROOT/build}
 
 # Packages by purpose: building (CLI11, toml++ and nlohmann-json are header-only, help2man
-# writes the man pages), the GUI, the tests (Xvfb for the GUI tests, clang for the fuzzer,
-# clang-format for the house style, dpkg-dev for the package's dependencies), and fonts the app
-# prefers.
+# writes the man pages), the GUI, the tests (Xvfb for the GUI tests, xdotool to type into and
+# resize the app's window there, clang for the fuzzer, clang-format for the house style, dpkg-dev
+# for the package's dependencies), and fonts the app prefers.
 BANKLAB_PACKAGES_BUILD="g++ cmake ninja-build pkg-config libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
   help2man"
 BANKLAB_PACKAGES_GUI="libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core"
-BANKLAB_PACKAGES_TEST="doctest-dev xvfb xauth clang clang-format libclang-rt-14-dev dpkg-dev"
+BANKLAB_PACKAGES_TEST="doctest-dev xvfb xauth xdotool clang clang-format libclang-rt-14-dev dpkg-dev"
 
 # Why packages cannot be installed here, or nothing when they can.
 banklab_no_install_reason() {

@@ -13,6 +13,7 @@
 #include "app/cli/analyze_code.hpp"
 #include "app/cli/commands.hpp"
 #include "app/cli/text_output.hpp"
+#include "app/frontend/file_io.hpp"
 #include "app/frontend/scenario_file.hpp"
 #include "core/banklab.hpp"
 
@@ -122,6 +123,11 @@ int run_analyze(const frontend::Args& args) {
   if (o->save_scenario) {
     const Expected<Scenario> s = frontend::scenario_from_flags(o->scenario);
     if (!s) return reject(*o, s.error());
+    // `-`: the scenario file itself is the output, for a pipe into --scenario -.
+    if (frontend::is_standard_stream(*o->save_scenario)) {
+      print(frontend::scenario_file_text(*s));
+      return kExitOk;
+    }
     const Expected<void> saved = frontend::write_scenario_file(*o->save_scenario, *s);
     if (!saved) return failure(saved.error());
   }

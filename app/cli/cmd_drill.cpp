@@ -2,9 +2,10 @@
 // script can answer them too), graded by the core, each followed by the bank view and the
 // derivation; a score and a place on the lesson's rubric at the end. --json prints the
 // questions instead, one JSON object a line.
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
-#include <iostream>
+#include <cstring>
 #include <random>
 #include <string>
 
@@ -27,14 +28,37 @@ void append_shown(std::string& out, const Scenario& s) {
   append_report(out, describe(s), *e.analysis, &e.elements, &s.tile, e.diagnostics, explain(s, e));
 }
 
-// Reads lines until one is an answer to the session's question; false at the end of the input.
-bool read_answer(DrillSession& d) {
+// An answer is one short line; a longer one (a file fed by mistake, `cat /dev/zero`) ends the
+// drill rather than filling memory.
+constexpr std::size_t kMaxAnswerBytes = 4096;
+
+// Why the answers stopped before the questions did.
+enum class InputEnd { answered, end_of_input, too_long, failed };
+
+// One line of standard input without its '\n', at most kMaxAnswerBytes long; nothing past the
+// limit is read.
+InputEnd read_line(std::string& line) {
+  line.clear();
+  for (;;) {
+    const int c = std::getc(stdin);
+    if (c == '\n') return InputEnd::answered;
+    if (c == EOF) {
+      if (std::ferror(stdin)) return InputEnd::failed;
+      return line.empty() ? InputEnd::end_of_input : InputEnd::answered;
+    }
+    if (line.size() == kMaxAnswerBytes) return InputEnd::too_long;
+    line += static_cast<char>(c);
+  }
+}
+
+// Reads lines until one is an answer to the session's question.
+InputEnd read_answer(DrillSession& d) {
   for (;;) {
     print("> ");
     std::fflush(stdout);
     std::string line;
-    if (!std::getline(std::cin, line)) return false;
-    if (d.answer(line)) return true;
+    if (const InputEnd end = read_line(line); end != InputEnd::answered) return end;
+    if (d.answer(line)) return InputEnd::answered;
     print("Not an answer: " + d.graded()->verdict + ". Try again.\n");
   }
 }
@@ -88,7 +112,15 @@ int run_drill(const frontend::Args& args) {
     if (i > 0) d.next();
     print("\nQuestion " + std::to_string(i + 1) + "/" + std::to_string(count) + ": " +
           d.question().text + "\n");
-    if (!read_answer(d)) {
+    const InputEnd end = read_answer(d);
+    if (end == InputEnd::failed) {
+      return failure(std::string("cannot read standard input: ") + std::strerror(errno));
+    }
+    if (end == InputEnd::too_long) {
+      return bad_input("standard input: a line longer than " + std::to_string(kMaxAnswerBytes) +
+                       " bytes; an answer is one short line");
+    }
+    if (end == InputEnd::end_of_input) {
       print("\nEnd of input: " + std::to_string(count - i) + " of " + std::to_string(count) +
             " questions left unanswered.\n");
       break;

@@ -10,6 +10,7 @@
 #include "app/figures/svg.hpp"
 #include "app/figures/tables.hpp"
 #include "app/frontend/figure_flags.hpp"
+#include "app/frontend/file_io.hpp"
 #include "app/frontend/text_file.hpp"
 #include "core/banklab.hpp"
 #include "core/base/format.hpp"
@@ -147,7 +148,7 @@ int run_export(const frontend::Args& args) {
     text = figures::derivation_markdown(describe(*s), *e.analysis, explain(*s, e), e.diagnostics);
   }
 
-  if (o->output) {
+  if (o->output && !frontend::is_standard_stream(*o->output)) {
     const Expected<void> written = frontend::write_text_file(*o->output, text, "an export");
     if (!written) return failure(written.error());
     return kExitOk;

@@ -17,11 +17,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "app/cli/commands.hpp"
+#include "app/frontend/file_io.hpp"
 #include "app/frontend/gpu_recording.hpp"
 #include "core/base/format.hpp"
 #include "core/base/json_writer.hpp"
@@ -415,10 +415,8 @@ int record(const GpuBenchOptions& options) {
   if (!error.empty()) return failure(error);
 
   const std::string json = gpu::recording_json(r);
-  std::ofstream out(file, std::ios::binary);
-  out << json;
-  out.close();
-  if (!out) return failure("could not write the recording to " + quote(file));
+  if (const Expected<void> saved = frontend::replace_file(file, json); !saved)
+    return failure(saved.error());
   // What is printed is what was written, read back: a replay prints the same tables.
   const Expected<gpu::Recording> written = gpu::parse_recording(json);
   if (!written) return failure("the recording just written does not read back: " + written.error());

@@ -2,23 +2,29 @@
 // filled in by the core. All the reading and checking is core's (core/teach/lesson.hpp); this
 // file lays the results out.
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 #include "app/cli/commands.hpp"
+#include "app/frontend/file_io.hpp"
 #include "core/base/json_writer.hpp"
 #include "core/teach/lesson.hpp"
 
 namespace banklab::cli {
 namespace {
 
+// The lessons that load, and each file that does not on stderr: listed, the others stay usable,
+// and the exit status (1) says the list is not whole. No lessons folder is the installation's
+// fault, not the user's: 1 as well.
 int list(bool json) {
-  const Expected<std::vector<Lesson>> lessons = load_lessons();
-  if (!lessons) return bad_input(lessons.error());
+  const Expected<LessonCatalogue> catalogue = load_lessons();
+  if (!catalogue) return failure(catalogue.error());
+  const std::vector<Lesson>& lessons = catalogue->lessons;
   std::string out;
   if (json) {
     JsonWriter w(out);
     w.begin_array();
-    for (const Lesson& l : *lessons) {
+    for (const Lesson& l : lessons) {
       w.begin_object();
       w.field("name", l.name).field("title", l.title).field("summary", l.summary);
       w.field("steps", static_cast<std::int64_t>(l.steps.size()));
@@ -27,15 +33,20 @@ int list(bool json) {
     w.end_array();
     out += '\n';
   } else {
-    for (const Lesson& l : *lessons) {
+    for (const Lesson& l : lessons) {
       out += l.name + "  (" + std::to_string(l.steps.size()) + " steps)  " + l.title + "\n";
     }
   }
   print(out);
-  return kExitOk;
+  int status = kExitOk;
+  for (const std::string& problem : catalogue->problems) {
+    status = failure(problem + " (left out of the list)");
+  }
+  return status;
 }
 
 int show(const std::string& name, bool markdown) {
+  if (const Expected<std::filesystem::path> dir = lessons_dir(); !dir) return failure(dir.error());
   const Expected<Lesson> lesson = find_lesson(name);
   if (!lesson) return bad_input(lesson.error());
   if (markdown) {
@@ -56,10 +67,15 @@ int show(const std::string& name, bool markdown) {
   return kExitOk;
 }
 
+// A lesson file, or standard input for `-`, checked as the lessons folder's files are.
 int check(const std::string& file) {
-  const Expected<Lesson> lesson = load_lesson(file);
+  const Expected<std::string> text =
+      frontend::read_input_file(file, kMaxLessonFileBytes, "lesson file");
+  if (!text) return bad_input(text.error());
+  const std::string name = frontend::input_name(file);
+  const Expected<Lesson> lesson = parse_lesson(*text, name);
   if (!lesson) return bad_input(lesson.error());
-  print(file + ": " + lesson->name + ", " + std::to_string(lesson->steps.size()) +
+  print(name + ": " + lesson->name + ", " + std::to_string(lesson->steps.size()) +
         " steps, every scenario valid and every placeholder filled\n");
   return kExitOk;
 }

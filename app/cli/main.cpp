@@ -30,7 +30,8 @@ constexpr frontend::FlagSpec kAnalyzeFlags[] = {
     {"json", "", "one JSON object instead of the lane table, bank grid and explanation"},
     {"save-scenario", "FILE",
      "also write the scenario to FILE, for --scenario FILE here and in\n"
-     "banklab-gui (plain text: key = value lines)"}};
+     "banklab-gui (plain text: key = value lines); - prints it instead\n"
+     "of the analysis"}};
 constexpr frontend::FlagGroup kAnalyzeGroups[] = {
     frontend::kScenarioGroup,
     frontend::kOffsetsGroup,
@@ -124,10 +125,12 @@ constexpr frontend::CommandSyntax kLesson{
     .description =
         R"(The guided tracks of assets/lessons (one TOML file per track; docs/lessons.md describes the
 format). Every number in a step's text is filled in by the core from the step's scenario.
-  list              every lesson: name, number of steps, title
+  list              every lesson: name, number of steps, title; a file that does not load is
+                    named on stderr with its mistake, the others listed (exit status 1)
   show NAME         every step of the lesson: title, scenario and text, numbers filled in
-  check FILE        reads a lesson file and checks its keys, every step's scenario and every
-                    placeholder; exit status 2 with FILE:LINE: what is wrong
+  check FILE        reads a lesson file (- for standard input) and checks its keys, every
+                    step's scenario and every placeholder; exit status 2 with FILE:LINE: what
+                    is wrong
 )",
     .flags_title = "Output:",
     .footer = R"(Examples:
@@ -170,7 +173,9 @@ constexpr frontend::FlagSpec kGpuRecordFlags[] = {
     {"record", "FILE",
      "run the whole suite (every dtype, the sweep, every preset's pattern, the\n"
      "microbenchmark against the hardware counters, validate's totals) and write it to FILE"},
-    {"replay", "FILE", "print a recording's tables, as the live run printed them (no GPU needed)"},
+    {"replay", "FILE",
+     "print a recording's tables, as the live run printed them (no GPU needed);\n"
+     "- reads it from standard input"},
 };
 constexpr frontend::FlagSpec kGpuBenchFlags[] = {
     {"reps", "R", "timed launches, median reported    (default 20 a variant, 7 a pattern)"},
@@ -300,7 +305,8 @@ constexpr frontend::FlagSpec kExportFlags[] = {
     {"format", "F",
      "svg for a figure; csv or md for the table; md for the derivation\n"
      "                                         (default: the first named)"},
-    {"output", "FILE", "write FILE (whole or not at all) instead of standard output", 'o'},
+    {"output", "FILE", "write FILE (whole or not at all) instead of standard output (- is it)",
+     'o'},
     {"size", "WxH", "the figure's page in pixels                (default 1280x720)"},
     {"font", "PX", "the figure's text size in pixels; labels shrink to fit cells (default 16)"},
     {"theme", "T", "dark, or light for slides and paper          (default light)"},

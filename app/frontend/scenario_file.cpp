@@ -17,8 +17,7 @@ std::string scenario_file_text(const Scenario& s) {
 }
 
 Expected<std::vector<KeyValue>> read_scenario_file(const std::string& path) {
-  const Expected<std::string> text =
-      read_regular_file(path, kMaxScenarioFileBytes, "scenario file");
+  const Expected<std::string> text = read_input_file(path, kMaxScenarioFileBytes, "scenario file");
   if (!text) return Error{text.error()};
   KeyValueLines file = read_key_value_lines(*text);
   // Every wrong line, whether the line itself or its key is wrong; the first is reported.
@@ -36,7 +35,7 @@ Expected<std::vector<KeyValue>> read_scenario_file(const std::string& path) {
   }
   if (wrong.empty()) return std::move(file.values);
   const KeyValueError& first = *std::ranges::min_element(wrong, {}, &KeyValueError::line);
-  return Error{shown(path, 200) + ":" + std::to_string(first.line) + ": " + first.message};
+  return Error{input_name(path) + ":" + std::to_string(first.line) + ": " + first.message};
 }
 
 Expected<void> write_scenario_file(const std::string& path, const Scenario& s) {

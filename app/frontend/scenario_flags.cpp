@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "app/frontend/file_io.hpp"
 #include "app/frontend/scenario_file.hpp"
-#include "core/base/format.hpp"
 
 namespace banklab::frontend {
 
@@ -32,7 +32,7 @@ Expected<Scenario> scenario_from_flags(const ScenarioFlags& flags) {
   // first, so that a value it gets wrong is reported at its line even where a flag replaces it.
   const Expected<std::vector<KeyValue>> file = read_scenario_file(*flags.file);
   if (!file) return Error{file.error()};
-  const std::string origin = shown(*flags.file, 200);
+  const std::string origin = input_name(*flags.file);
   if (const Expected<Scenario> alone = scenario_from_keys(*file, origin); !alone) return alone;
   std::vector<KeyValue> merged;
   for (const KeyValue& v : *file) {

@@ -15,7 +15,7 @@ Expected<void> write_text_file(const std::string& path, std::string_view text,
     return Error{shown(path, 200) + ": not a regular file; " + std::string(what) +
                  " is written to a file"};
   }
-  return write_file_atomically(path, text);
+  return replace_file(path, text);
 }
 
 }  // namespace banklab::frontend

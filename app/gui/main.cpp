@@ -21,7 +21,9 @@
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -31,11 +33,13 @@
 #include "app/gui/platform/imgui_ini.hpp"
 #include "app/gui/platform/offscreen.hpp"
 #include "app/gui/platform/options.hpp"
+#include "app/gui/platform/stop_signals.hpp"
 #include "app/gui/render/fonts.hpp"
 #include "app/gui/render/gl_renderer.hpp"
 #include "app/gui/state/app_state.hpp"
 #include "app/gui/state/gpu_state.hpp"
 #include "app/gui/state/settings.hpp"
+#include "core/base/format.hpp"
 #include "core/base/version.hpp"
 #include "core/model/presets.hpp"
 
@@ -43,6 +47,13 @@ namespace {
 
 using banklab::gui::AppState;
 using Clock = std::chrono::steady_clock;
+
+// Every message the app prints: one line, control bytes (a NUL, an escape sequence from a
+// settings file) shown as \xNN, never passed to the terminal or cut short.
+void warn(std::string_view message) {
+  std::fprintf(stderr, "banklab-gui: %s\n",
+               banklab::shown(message, std::string_view::npos).c_str());
+}
 
 void glfw_error_callback(int error, const char* description) {
   std::fprintf(stderr, "banklab-gui: GLFW error %d: %s\n", error, description);
@@ -137,7 +148,9 @@ struct Gui {
   GLuint filtered_font_texture = 0;
   float content_scale = 1.0f;
   std::filesystem::path ini_path;  // imgui.ini, loaded and saved by us (imgui_ini.hpp); empty: none
-  std::string gl_problems;         // batch runs: GL errors, frame by frame
+  // banklab-gui.conf, saved as the settings change; none in batch runs.
+  std::optional<banklab::gui::SettingsFile> settings;
+  std::string gl_problems;  // batch runs: GL errors, frame by frame
   int frames = 0;
 };
 
@@ -146,16 +159,11 @@ banklab::gui::WindowSize window_size(const banklab::gui::Options& opt, bool batc
                                  : banklab::gui::kDefaultWindowSize);
 }
 
-// The state the options ask for, over the saved settings (not read in batch runs).
+// The state the options ask for, over the saved settings (none in batch runs).
 void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch,
-                   const std::optional<std::filesystem::path>& config, std::string_view preset) {
+                   const banklab::gui::Settings* saved, std::string_view preset) {
   namespace gui = banklab::gui;
-  if (config) {
-    gui::ParsedSettings loaded = gui::load_settings(*config / gui::kSettingsFileName);
-    for (const std::string& w : loaded.warnings)
-      std::fprintf(stderr, "banklab-gui: %s\n", w.c_str());
-    state.user.settings = loaded.settings;
-  }
+  if (saved) state.user.settings = *saved;
   if (opt.theme) state.user.settings.theme = *opt.theme;
   if (opt.scheme) state.user.settings.scheme = *opt.scheme;
   if (opt.tile_view) state.user.settings.tile_view = *opt.tile_view;
@@ -224,6 +232,11 @@ bool open_window(Gui& g, bool vsync) {
     glfwTerminate();
     return false;
   }
+  if (!g.offscreen) {
+    glfwSetWindowSizeLimits(g.window, banklab::gui::kMinWindowSize.width,
+                            banklab::gui::kMinWindowSize.height, banklab::gui::kMaxWindowSize.width,
+                            banklab::gui::kMaxWindowSize.height);
+  }
   glfwMakeContextCurrent(g.window);
   glfwSwapInterval(vsync ? 1 : 0);
   return true;
@@ -234,20 +247,24 @@ void init_drawing(Gui& g, AppState& state, const std::optional<std::filesystem::
   namespace gui = banklab::gui;
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
-  if (config) {
-    std::string problem = gui::save_settings(*config / gui::kSettingsFileName, state.user.settings);
-    if (problem.empty()) {
-      g.ini_path = *config / gui::kImGuiIniFileName;
-    } else {
-      std::fprintf(stderr, "banklab-gui: settings will not be kept: %s\n", problem.c_str());
+  if (g.settings) {
+    // The first save makes the folder and repairs the lines that had warnings; a file that was
+    // not read is left as it is.
+    if (!g.settings->kept()) {
+      warn("settings will not be kept: " + (*config / gui::kSettingsFileName).string() +
+           " was not read, so it is not written either");
+    } else if (std::string problem = g.settings->save(state.user.settings, /*force=*/true);
+               !problem.empty()) {
+      warn("settings will not be kept: " + problem);
     }
+    if (gui::make_settings_folder(*config).empty()) g.ini_path = *config / gui::kImGuiIniFileName;
   }
   // ImGui neither reads nor writes imgui.ini itself: it trusts the file, and a corrupt one
   // would crash every start. load_imgui_ini() checks it first.
   ImGui::GetIO().IniFilename = nullptr;
   if (!g.ini_path.empty()) {
     std::string warning = gui::load_imgui_ini(g.ini_path);
-    if (!warning.empty()) std::fprintf(stderr, "banklab-gui: %s\n", warning.c_str());
+    if (!warning.empty()) warn(warning);
   }
   ImGui_ImplGlfw_InitForOpenGL(g.window, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -307,9 +324,31 @@ void collect_gl_errors(Gui& g) {
 void save_layout(Gui& g) {
   std::string problem = banklab::gui::save_imgui_ini(g.ini_path);
   if (!problem.empty()) {
-    std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
+    warn(problem);
     g.ini_path.clear();  // said once, not every few seconds
   }
+}
+
+// The settings as they change, so that nothing is lost when the app is stopped (a no-op when
+// nothing changed; a failure is said once, then saves stop).
+void keep_settings(Gui& g, AppState& state) {
+  if (!g.settings) return;
+  if (std::string problem = g.settings->save(state.user.settings); !problem.empty()) {
+    warn("settings will not be kept: " + problem);
+  }
+}
+
+// The window's size within kMaxWindowSize, whatever resized it: GLFW asks the window manager
+// to keep it there, but without one (or with one that ignores the hint) the window can grow to
+// 32767x32767, whose framebuffer (4 GiB) llvmpipe cannot allocate. Such a size is put back
+// before anything is drawn at it; true when the frame is to be skipped.
+bool oversized_window(Gui& g) {
+  int width = 0, height = 0;
+  glfwGetWindowSize(g.window, &width, &height);
+  const banklab::gui::WindowSize max = banklab::gui::kMaxWindowSize;
+  if (width <= max.width && height <= max.height) return false;
+  glfwSetWindowSize(g.window, std::min(width, max.width), std::min(height, max.height));
+  return true;
 }
 
 int run_interactive(Gui& g, AppState& state) {
@@ -319,7 +358,8 @@ int run_interactive(Gui& g, AppState& state) {
   // it in the next.
   constexpr int kSettleFrames = 3;
   int settle_frames = kSettleFrames;
-  while (!glfwWindowShouldClose(g.window) && !state.quit_requested) {
+  while (!glfwWindowShouldClose(g.window) && !state.quit_requested &&
+         banklab::gui::stop_signal() == 0) {
     if (state.user.step.playing || settle_frames > 0) {
       glfwPollEvents();
       settle_frames = std::max(0, settle_frames - 1);
@@ -327,13 +367,14 @@ int run_interactive(Gui& g, AppState& state) {
       glfwWaitEventsTimeout(0.5);
       settle_frames = kSettleFrames;
     }
-    if (glfwGetWindowAttrib(g.window, GLFW_ICONIFIED)) {
+    if (glfwGetWindowAttrib(g.window, GLFW_ICONIFIED) || oversized_window(g)) {
       glfwWaitEventsTimeout(0.1);
       continue;
     }
     render_frame(g, state);
     glfwSwapBuffers(g.window);
     banklab::gui::export_png(state, g.renderer);  // File > Export PNG asked in that frame
+    keep_settings(g, state);
     if (ImGui::GetIO().WantSaveIniSettings && !g.ini_path.empty()) save_layout(g);
   }
   return 0;
@@ -363,12 +404,12 @@ int run_screenshot(Gui& g, AppState& state, const banklab::gui::Options& opt) {
     // settled() became true in this frame's poll, before the window was drawn: it is shown.
     std::string problem = gui::save_png(g.target, *opt.screenshot);
     if (problem.empty() && opt.geometry) {
-      banklab::Expected<void> written = banklab::frontend::write_file_atomically(
+      banklab::Expected<void> written = banklab::frontend::replace_file(
           *opt.geometry, gui::geometry_json(state.frame.geometry, 1.0f));
       if (!written) problem = written.error();
     }
     if (!problem.empty()) {
-      std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
+      warn(problem);
       return 1;
     }
     break;
@@ -401,14 +442,14 @@ int run_export(Gui& g, AppState& state, const std::filesystem::path& dir) {
     images.push_back(lesson.name + name);
     std::string problem = gui::save_png(g.target, (dir / images.back()).string());
     if (!problem.empty()) {
-      std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
+      warn(problem);
       return 1;
     }
   }
-  banklab::Expected<void> written = banklab::frontend::write_file_atomically(
+  banklab::Expected<void> written = banklab::frontend::replace_file(
       (dir / (lesson.name + ".md")).string(), banklab::to_markdown(lesson, images));
   if (!written) {
-    std::fprintf(stderr, "banklab-gui: %s\n", written.error().c_str());
+    warn(written.error());
     return 1;
   }
   return 0;
@@ -470,7 +511,7 @@ int run(int argc, char** argv) {
   }
   banklab::Expected<gui::Options> parsed = gui::parse_options(args);
   if (!parsed) {
-    std::fprintf(stderr, "banklab-gui: %s\n", parsed.error().c_str());
+    warn(parsed.error());
     return 2;
   }
   const gui::Options& opt = *parsed;
@@ -483,8 +524,14 @@ int run(int argc, char** argv) {
   bool batch = opt.screenshot || bench || opt.export_dir;
   std::optional<std::filesystem::path> config =
       batch ? std::nullopt : gui::config_dir_from_environment();
+  if (!batch) gui::catch_stop_signals();  // the interactive loop ends on them, saving first
+  Gui g;
+  if (config) {
+    g.settings.emplace(*config / gui::kSettingsFileName);
+    for (const std::string& w : g.settings->warnings()) warn(w);
+  }
   AppState state;
-  apply_options(state, opt, batch, config,
+  apply_options(state, opt, batch, g.settings ? &g.settings->loaded() : nullptr,
                 !opt.preset.empty() ? std::string_view(opt.preset)
                 : bench             ? heaviest_preset()
                                     : std::string_view());
@@ -497,11 +544,10 @@ int run(int argc, char** argv) {
   if (!opt.lesson.empty()) {  // a lesson's step sets the scenario, over the preset
     std::string problem = gui::open_lesson(state, opt.lesson, opt.step);
     if (!problem.empty()) {
-      std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
+      warn(problem);
       return 2;
     }
   }
-  Gui g;
   g.size = window_size(opt, batch);
   g.offscreen = opt.screenshot.has_value() || opt.export_dir.has_value();
   g.timed = bench;
@@ -518,10 +564,7 @@ int run(int argc, char** argv) {
   }
 
   // Cleanup, in the reverse order of creation.
-  if (config) {
-    std::string problem = gui::save_settings(*config / gui::kSettingsFileName, state.user.settings);
-    if (!problem.empty()) std::fprintf(stderr, "banklab-gui: %s\n", problem.c_str());
-  }
+  keep_settings(g, state);
   if (!g.ini_path.empty()) save_layout(g);
   g.target.destroy();
   g.renderer.shutdown();
@@ -530,6 +573,7 @@ int run(int argc, char** argv) {
   ImGui::DestroyContext();
   glfwDestroyWindow(g.window);
   glfwTerminate();
+  gui::end_by_stop_signal();  // stopped by a signal: ended by it, now that all is saved
   return status;
 }
 

@@ -115,7 +115,7 @@ KernelCode evaluate_warp(const Program& p, const KernelParams& params, const Sha
     LaneCode& l = code.lanes[static_cast<std::size_t>(lane)];
     l.thread = {t % bx, t / bx % by, t / (bx * by)};
     e.set_thread(lane, l.thread);
-    if (p.guard >= 0 && e.integer(p.guard) == 0) continue;
+    if (p.guard >= 0 && !e.truth(p.guard)) continue;
     const auto [byte, width] = lane_access(e, p, s, op);
     if (sc.width != 0 && sc.width != width) {
       fail(p.access->begin, e.where() + "the access is " + std::to_string(width) +
@@ -175,6 +175,27 @@ KernelCode evaluate_program(const Program& p, const KernelParams& params) {
   }
   worst->warp_count = warps;
   return *std::move(worst);
+}
+
+// A --let gives a value to a name the code leaves open: never to one the code or the block
+// gives a value itself, and once.
+void check_lets(const Program& p, const KernelParams& params) {
+  for (auto it = params.lets.begin(); it != params.lets.end(); ++it) {
+    const std::string& name = it->first;
+    const std::string let = "--let " + name + ": ";
+    if (std::ranges::find(params.lets.begin(), it, name,
+                          &std::pair<std::string, std::int64_t>::first) != it)
+      fail(kNowhere, let + "given twice; give each name one value");
+    if (is_builtin_name(name))
+      fail(kNowhere,
+           let + name + " is built in (the block and the thread give it), not a value to choose");
+    if (std::ranges::find(p.defs, name, &Definition::name) != p.defs.end())
+      fail(kNowhere, let + "the code defines " + name + " itself; keep one of the two");
+    if (std::ranges::find(p.macros, name) != p.macros.end())
+      fail(kNowhere, let + "the code #defines " + name + " itself; keep one of the two");
+    if (p.shared && p.shared->name == name)
+      fail(kNowhere, let + name + " is the shared array, not a value");
+  }
 }
 
 // [SECTION] Errors, located
@@ -252,6 +273,7 @@ CodeResult evaluate_code(std::span<const CodeSource> sources, const KernelParams
                          " bytes");
     }
     const Program p = parse_program(sources);
+    check_lets(p, params);
     r.code = evaluate_program(p, params);
     r.code->access_text = access_text(*p.access, sources);
   } catch (const Failure& f) {
@@ -270,7 +292,12 @@ IntResult evaluate_integer(std::string_view expression,
     params.lets.assign(names.begin(), names.end());
     Evaluator e(p, params, nullptr);
     e.set_constant();
-    r.value = e.integer(root);
+    const Int v = e.integer(root);
+    if (!fits_int64(v)) {
+      fail(p.nodes[static_cast<std::size_t>(root)].pos,
+           to_string(v) + " does not fit in a signed 64-bit value");
+    }
+    r.value = v.bits;
   } catch (const Failure& f) {
     const CodeSource source{"expression", std::string(expression)};
     r.error = located(f, std::span(&source, 1));

@@ -24,9 +24,11 @@
 //                              take no part
 // Expressions: integer constants (decimal, 0x, 0b, octal, u/l suffixes), threadIdx.{x,y,z},
 // blockDim.{x,y,z}, warpSize, the code's own names and the --let values; + - * / % ^ & | << >>
-// ~ ! unary - +, < <= > >= == != && ||, ?:, ( ), casts to integer types. Every value is a 64-bit
-// integer and every step is checked: overflow, division by zero and shifts outside 0..63 are
-// errors, not wrapped values. The shared array starts at shared byte 0.
+// ~ ! unary - +, < <= > >= == != && ||, ?:, ( ), casts to integer types. Integers are typed as
+// in CUDA C++ (integer.hpp): conversions, casts and typed locals apply each type's width and
+// signedness, unsigned arithmetic wraps, and what C++ leaves undefined (signed overflow,
+// division by zero, a shift count outside the type) is an error, not a guessed value. Names are
+// seen after their definition. The shared array starts at shared byte 0.
 //
 // Inside, by stage: tokenizer.hpp cuts the text into tokens, preprocessor.hpp expands #defines
 // in the token stream, parser.hpp builds the syntax tree, evaluator.hpp gives it values per

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <unordered_map>
 #include <utility>
 
 #include "core/code/preprocessor.hpp"
@@ -24,28 +25,29 @@ constexpr int kMaxDepth = 200;  // nesting of parentheses and operators
 
 // clang-format off
 const TypeRef kTypes[] = {
-    {"float", 4, 4, false, false},          {"double", 8, 8, false, false},
-    {"half", 2, 2, false, false},           {"__half", 2, 2, false, false},
-    {"__nv_bfloat16", 2, 2, false, false},  {"nv_bfloat16", 2, 2, false, false},
-    {"__nv_fp8_e4m3", 1, 1, false, false},  {"__nv_fp8_e5m2", 1, 1, false, false},
-    {"half2", 4, 2, false, false},          {"__half2", 4, 2, false, false},
-    {"__nv_bfloat162", 4, 2, false, false}, {"nv_bfloat162", 4, 2, false, false},
-    {"float2", 8, 4, false, false},         {"float4", 16, 4, false, false},
-    {"double2", 16, 8, false, false},       {"int2", 8, 4, false, false},
-    {"int4", 16, 4, false, false},          {"uint2", 8, 4, false, false},
-    {"uint4", 16, 4, false, false},         {"char2", 2, 1, false, false},
-    {"char4", 4, 1, false, false},          {"uchar2", 2, 1, false, false},
-    {"uchar4", 4, 1, false, false},         {"short2", 4, 2, false, false},
-    {"short4", 8, 2, false, false},         {"ushort2", 4, 2, false, false},
-    {"ushort4", 8, 2, false, false},        {"longlong2", 16, 8, false, false},
-    {"int8_t", 1, 1, true, false},          {"uint8_t", 1, 1, true, false},
-    {"int16_t", 2, 2, true, false},         {"uint16_t", 2, 2, true, false},
-    {"int32_t", 4, 4, true, false},         {"uint32_t", 4, 4, true, false},
-    {"int64_t", 8, 8, true, false},         {"uint64_t", 8, 8, true, false},
-    {"size_t", 8, 8, true, false},          {"unsigned", 4, 4, true, false},
-    {"int", 4, 4, true, false},             {"char", 1, 1, true, false},
-    {"short", 2, 2, true, false},           {"long", 8, 8, true, false},
-    {"bool", 1, 1, true, false},            {"auto", 8, 8, true, false},
+    {"float", 4, 4, {}, false},          {"double", 8, 8, {}, false},
+    {"half", 2, 2, {}, false},           {"__half", 2, 2, {}, false},
+    {"__nv_bfloat16", 2, 2, {}, false},  {"nv_bfloat16", 2, 2, {}, false},
+    {"__nv_fp8_e4m3", 1, 1, {}, false},  {"__nv_fp8_e5m2", 1, 1, {}, false},
+    {"half2", 4, 2, {}, false},          {"__half2", 4, 2, {}, false},
+    {"__nv_bfloat162", 4, 2, {}, false}, {"nv_bfloat162", 4, 2, {}, false},
+    {"float2", 8, 4, {}, false},         {"float4", 16, 4, {}, false},
+    {"double2", 16, 8, {}, false},       {"int2", 8, 4, {}, false},
+    {"int4", 16, 4, {}, false},          {"uint2", 8, 4, {}, false},
+    {"uint4", 16, 4, {}, false},         {"char2", 2, 1, {}, false},
+    {"char4", 4, 1, {}, false},          {"uchar2", 2, 1, {}, false},
+    {"uchar4", 4, 1, {}, false},         {"short2", 4, 2, {}, false},
+    {"short4", 8, 2, {}, false},         {"ushort2", 4, 2, {}, false},
+    {"ushort4", 8, 2, {}, false},        {"longlong2", 16, 8, {}, false},
+    {"int8_t", 1, 1, IntType{8, true}, false},    {"uint8_t", 1, 1, IntType{8, false}, false},
+    {"int16_t", 2, 2, IntType{16, true}, false},  {"uint16_t", 2, 2, IntType{16, false}, false},
+    {"int32_t", 4, 4, kInt, false},               {"uint32_t", 4, 4, kUnsignedInt, false},
+    {"int64_t", 8, 8, kLongLong, false},          {"uint64_t", 8, 8, kSizeT, false},
+    {"size_t", 8, 8, kSizeT, false},              {"ptrdiff_t", 8, 8, kLongLong, false},
+    {"unsigned", 4, 4, kUnsignedInt, false},      {"int", 4, 4, kInt, false},
+    {"char", 1, 1, IntType{8, true}, false},      {"short", 2, 2, IntType{16, true}, false},
+    {"long", 8, 8, kLongLong, false},             {"bool", 1, 1, kBool, false},
+    {"auto", 0, 0, {}, false},  // deduced from the initializer
 };
 // clang-format on
 
@@ -62,6 +64,10 @@ class Parser {
   explicit Parser(std::vector<Token> tokens) : in_(std::move(tokens)) {}
 
   Program& program() { return program_; }
+  Program finish() {
+    program_.macros = in_.macro_names();
+    return std::move(program_);
+  }
   const Token& peek(std::size_t ahead = 0) const { return in_.peek(ahead); }
   bool at_end() const { return in_.at_end(); }
   bool is(std::string_view punct, std::size_t ahead = 0) const { return in_.is(punct, ahead); }
@@ -110,8 +116,10 @@ class Parser {
       const bool is_long = words.find("long") != std::string::npos;
       const bool is_short = words.find("short") != std::string::npos;
       const bool is_char = words.find("char") != std::string::npos;
+      const bool is_unsigned = words.find("unsigned") != std::string::npos;
       const int bytes = is_long ? 8 : is_short ? 2 : is_char ? 1 : 4;
-      type = {words, bytes, bytes, true, false};
+      const IntType t{static_cast<std::uint8_t>(8 * bytes), !is_unsigned};
+      type = {words, bytes, bytes, t, false};
     } else if (const TypeRef* t = find_type(first.text)) {
       type = *t;
       ++ahead;
@@ -148,6 +156,7 @@ class Parser {
  private:
   TokenStream in_;
   Program program_;
+  std::unordered_map<std::string, int> definitions_;  // name -> its index in program_.defs
 };
 
 // [SECTION] Expressions, by precedence
@@ -179,14 +188,20 @@ int Parser::ternary(int depth) {
   return add(std::move(n));
 }
 
+// Every binary operator is left-associative: a - b + c is (a - b) + c. The operators of one
+// precedence in a row become one chain node, evaluated in a loop from the left.
 int Parser::binary(int min_prec, int depth) {
   int left = unary(depth);
   while (peek().kind == Tok::punct) {
     const int prec = precedence(peek().text);
     if (prec == 0 || prec < min_prec) break;
-    Node n{.kind = NodeKind::binary, .pos = peek().pos, .text = take().text};
-    n.a = left;
-    n.b = binary(prec + 1, depth + 1);  // every binary operator is left-associative
+    Node n{.kind = NodeKind::binary, .pos = peek().pos};
+    n.args.push_back(left);
+    while (peek().kind == Tok::punct && precedence(peek().text) == prec) {
+      const Token op = take();
+      n.ops.push_back({op.text, op.pos});
+      n.args.push_back(binary(prec + 1, depth + 1));
+    }
     left = add(std::move(n));
   }
   return left;
@@ -262,7 +277,12 @@ int Parser::primary(int depth) {
   const Token t = peek();
   if (t.kind == Tok::number) {
     take();
-    return add({.kind = NodeKind::number, .pos = t.pos, .text = t.text, .number = t.number});
+    return add({.kind = NodeKind::number,
+                .pos = t.pos,
+                .text = t.text,
+                .number = t.number,
+                .type = {type_name(t.number_type), t.number_type.bits / 8, t.number_type.bits / 8,
+                         t.number_type, false}});
   }
   if (t.kind == Tok::punct && t.text == "(") {
     take();
@@ -290,7 +310,12 @@ int Parser::primary(int depth) {
   if (find_type(t.text) != nullptr || is_integer_word(t.text)) {
     fail(t.pos, "expected a value, found the type " + t.text);
   }
-  return add({.kind = NodeKind::name, .pos = t.pos, .text = t.text});
+  // A name declared before this point is its definition (C++ reads the code in order).
+  const auto def = definitions_.find(t.text);
+  return add({.kind = NodeKind::name,
+              .pos = t.pos,
+              .text = t.text,
+              .definition = def == definitions_.end() ? -1 : def->second});
 }
 
 int Parser::call(const Token& name, int depth) {
@@ -399,11 +424,9 @@ void Parser::definition(const TypeRef& type, Pos begin) {
     if (is_memory(program_, value)) {
       set_access(AccessForm::load, value, begin);
     } else {
-      if (std::ranges::find(program_.defs, name.text, &std::pair<std::string, int>::first) !=
-          program_.defs.end()) {
-        fail(name.pos, name.text + " is defined twice");
-      }
-      program_.defs.emplace_back(name.text, value);
+      if (definitions_.contains(name.text)) fail(name.pos, name.text + " is defined twice");
+      definitions_.emplace(name.text, static_cast<int>(program_.defs.size()));
+      program_.defs.push_back({name.text, value, type});
     }
     if (!is(",")) break;
     take();
@@ -555,7 +578,7 @@ Program parse_program(std::span<const CodeSource> sources) {
   }
   Parser p(std::move(tokens));
   while (!p.at_end()) p.statement();
-  return std::move(p.program());
+  return p.finish();
 }
 
 Program parse_expression(std::string_view text, int* root) {

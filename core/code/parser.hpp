@@ -10,18 +10,20 @@
 #include <utility>
 #include <vector>
 
+#include "core/code/integer.hpp"
 #include "core/code/kernel_code.hpp"
 #include "core/code/tokenizer.hpp"
 
 namespace banklab::code {
 
-// A C++ type the code names: a scalar or vector element type, or an integer type for casts.
+// A C++ type the code names: a scalar or vector element type, an integer type, or auto.
 struct TypeRef {
-  std::string name;      // "float4", "unsigned int"
-  int bytes = 0;         // sizeof
-  int scalar_bytes = 0;  // one component (the same as bytes for scalars)
-  bool integer = false;  // an integer type (int, unsigned, uint32_t, ...)
-  bool pointer = false;  // T*
+  std::string name;                // "float4", "unsigned int"
+  int bytes = 0;                   // sizeof
+  int scalar_bytes = 0;            // one component (the same as bytes for scalars)
+  std::optional<IntType> integer;  // an integer type (int, unsigned, uint32_t, bool, ...)
+  bool pointer = false;            // T*
+  bool is_auto() const { return name == "auto"; }
 };
 // A type name the code may use as one word ("float4", "uint32_t"), or null.
 const TypeRef* find_type(std::string_view name);
@@ -30,7 +32,7 @@ enum class NodeKind : std::uint8_t {
   number,     // number
   name,       // text: "j", "threadIdx.x"
   unary,      // text: "-", "+", "~", "!"; a
-  binary,     // text: the operator; a, b
+  binary,     // operators of one precedence, left to right: args[0] ops[0] args[1] ops[1] ...
   ternary,    // a ? b : c
   subscript,  // a[b]
   member,     // a.text (a vector component: x, y, z, w)
@@ -40,14 +42,31 @@ enum class NodeKind : std::uint8_t {
   deref,      // *a
 };
 
+// One operator of a binary chain and where it stands.
+struct Operator {
+  std::string text;
+  Pos pos;
+};
+
+// A chain of one precedence (a + b - c + ...) is one node, evaluated in a loop: a sum of 9,000
+// terms is not 9,000 levels of recursion.
 struct Node {
   NodeKind kind = NodeKind::number;
   Pos pos;  // where the caret goes: the operator, the name, the opening bracket
   std::string text = {};
   std::int64_t number = 0;
-  TypeRef type = {};  // casts
+  TypeRef type = {};  // casts; a number's literal type
   int a = -1, b = -1, c = -1;
-  std::vector<int> args = {};  // calls
+  int definition = -1;             // name: the Definition it refers to, if declared before it
+  std::vector<int> args = {};      // calls; the operands of a binary chain
+  std::vector<Operator> ops = {};  // binary: the operator after each operand but the last
+};
+
+// TYPE NAME = value: a constant or a local, seen by the code after it.
+struct Definition {
+  std::string name;
+  int value = -1;  // the node
+  TypeRef type;
 };
 
 struct SharedDecl {
@@ -69,7 +88,8 @@ struct AccessStmt {
 
 struct Program {
   std::vector<Node> nodes;
-  std::vector<std::pair<std::string, int>> defs;  // constants and locals: name -> expression
+  std::vector<Definition> defs;     // constants and locals, in the order of the code
+  std::vector<std::string> macros;  // the names #defined
   std::optional<SharedDecl> shared;
   std::optional<AccessStmt> access;
   int guard = -1;  // if (guard) around the access: lanes where it is 0 take no part

@@ -45,6 +45,12 @@ void TokenStream::define() {
   expand_macro();
 }
 
+std::vector<std::string> TokenStream::macro_names() const {
+  std::vector<std::string> names;
+  for (const Macro& m : macros_) names.push_back(m.first);
+  return names;
+}
+
 void TokenStream::expand_macro() {
   while (peek().kind == Tok::name) {
     const auto it = std::ranges::find(macros_, peek().text, &Macro::first);

@@ -42,6 +42,7 @@ class TokenStream {
   // At '#': reads "#define NAME body"; the body runs to the end of the line, a ';' or a
   // declaration keyword.
   void define();
+  std::vector<std::string> macro_names() const;
 
  private:
   using Macro = std::pair<std::string, std::vector<Token>>;

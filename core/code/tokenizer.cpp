@@ -30,8 +30,9 @@ bool name_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
-// A C++ integer literal: 42, 0x2A, 0b101, 052, with u/l suffixes. Returns the length read.
-std::size_t read_number(std::string_view s, Pos pos, std::int64_t* out) {
+// A C++ integer literal: 42, 0x2A, 0b101, 052, with u/l suffixes, into the token's number and
+// type. Returns the length read.
+std::size_t read_number(std::string_view s, Pos pos, Token* out) {
   int base = 10;
   std::size_t i = 0;
   if (s.size() > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
@@ -68,11 +69,16 @@ std::size_t read_number(std::string_view s, Pos pos, std::int64_t* out) {
   if (i < s.size() && (s[i] == '.' || s[i] == 'e' || s[i] == 'E') && base == 10) {
     fail(pos, "only whole numbers: an index or a size is an integer");
   }
-  while (i < s.size() && (s[i] == 'u' || s[i] == 'U' || s[i] == 'l' || s[i] == 'L')) ++i;
+  bool has_u = false;
+  bool has_l = false;
+  for (; i < s.size() && (s[i] == 'u' || s[i] == 'U' || s[i] == 'l' || s[i] == 'L'); ++i) {
+    (s[i] == 'u' || s[i] == 'U' ? has_u : has_l) = true;
+  }
   if (i < s.size() && name_char(s[i])) {
     fail(pos, quoted(s[i]) + " cannot follow a number");
   }
-  *out = static_cast<std::int64_t>(value);
+  out->number = static_cast<std::int64_t>(value);
+  out->number_type = literal_type(out->number, base == 10, has_u, has_l);
   return i;
 }
 
@@ -119,7 +125,7 @@ std::vector<Token> tokenize(std::string_view s, int source) {
     if (i >= s.size()) break;
     if (std::isdigit(static_cast<unsigned char>(s[i]))) {
       t.kind = Tok::number;
-      const std::size_t n = read_number(s.substr(i), t.pos, &t.number);
+      const std::size_t n = read_number(s.substr(i), t.pos, &t);
       t.text = s.substr(i, n);
       i += n;
     } else if (s[i] == '"') {

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/code/integer.hpp"
+
 namespace banklab::code {
 
 struct Pos {
@@ -29,6 +31,7 @@ struct Token {
   Tok kind = Tok::end;
   std::string text;
   std::int64_t number = 0;
+  IntType number_type = kInt;  // a number's C++ type, from its value and suffix
   Pos pos;
   bool line_start = false;  // the first token of its line (ends a #define)
   // The macros this token came out of (bit i: the preprocessor's macro i): as in the

@@ -199,8 +199,12 @@ Expected<Fix> parse_fix(std::string_view text) {
       return Error{"--" + std::string(name) + " is given twice"};
     }
     if (name == "pad") {
+      // A pad outside what a tile takes is not an answer, whether it fits an int or not.
       const std::optional<int> pad = whole_number(w[i + 1]);
-      if (!pad) return Error{"--pad expects a whole number of elements, got " + quote(w[i + 1])};
+      if (!pad || *pad < 0 || *pad > kMaxTilePad) {
+        return Error{"--pad expects a whole number of elements from 0 to " +
+                     std::to_string(kMaxTilePad) + ", got " + quote(w[i + 1])};
+      }
       f.pad = *pad;
     } else {
       Expected<SwizzleSpec> swizzle = parse_swizzle(w[i + 1]);

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <numeric>
 #include <optional>
 #include <sstream>
 
 #include "core/base/data_dir.hpp"
+#include "core/base/file_read.hpp"
 #include "core/base/toml.hpp"
 #include "core/code/code_view.hpp"
 #include "core/model/scenario_keys.hpp"
@@ -456,11 +456,10 @@ Expected<Lesson> parse_lesson(std::string_view toml_text, const std::string& fil
 }
 
 Expected<Lesson> load_lesson(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return Error{file.string() + ":0: cannot read the file"};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_lesson(text.str(), file.string());
+  const Expected<std::string> text =
+      read_regular_file(file.string(), kMaxLessonFileBytes, "lesson file");
+  if (!text) return Error{text.error()};
+  return parse_lesson(*text, file.string());
 }
 
 Expected<std::filesystem::path> lessons_dir() {
@@ -469,31 +468,45 @@ Expected<std::filesystem::path> lessons_dir() {
   return *data / "lessons";
 }
 
-Expected<std::vector<Lesson>> load_lessons() {
+Expected<LessonCatalogue> load_lessons(const std::filesystem::path& dir) {
   std::vector<std::filesystem::path> files;
-  const Expected<std::filesystem::path> dir = lessons_dir();
-  if (!dir) return Error{dir.error()};
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(*dir, ec))
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
     if (entry.path().extension() == ".toml") files.push_back(entry.path());
-  if (ec) return Error{dir->string() + ":0: cannot list the lessons: " + ec.message()};
+  if (ec) return Error{dir.string() + ": cannot list the lessons: " + ec.message()};
   std::sort(files.begin(), files.end());
-  std::vector<Lesson> lessons;
+  LessonCatalogue catalogue;
   for (const auto& f : files) {
     Expected<Lesson> l = load_lesson(f);
-    if (!l) return Error{l.error()};
-    lessons.push_back(std::move(*l));
+    if (l) {
+      catalogue.lessons.push_back(std::move(*l));
+    } else {
+      catalogue.problems.push_back(l.error());
+    }
   }
-  return lessons;
+  return catalogue;
+}
+
+Expected<LessonCatalogue> load_lessons() {
+  const Expected<std::filesystem::path> dir = lessons_dir();
+  if (!dir) return Error{dir.error()};
+  return load_lessons(*dir);
 }
 
 Expected<Lesson> find_lesson(std::string_view name) {
-  Expected<std::vector<Lesson>> all = load_lessons();
+  const Expected<std::filesystem::path> dir = lessons_dir();
+  if (!dir) return Error{dir.error()};
+  Expected<LessonCatalogue> all = load_lessons(*dir);
   if (!all) return Error{all.error()};
   std::string names;
-  for (Lesson& l : *all) {
+  for (Lesson& l : all->lessons) {
     if (l.name == name) return std::move(l);
     names += (names.empty() ? "" : ", ") + l.name;
+  }
+  // A file that did not load names itself first in its error.
+  const std::string file = (*dir / (std::string(name) + ".toml")).string();
+  for (const std::string& problem : all->problems) {
+    if (problem.starts_with(file + ":")) return Error{problem};
   }
   return Error{"'" + std::string(name) + "' is not a lesson; the lessons are " + names};
 }

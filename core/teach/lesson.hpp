@@ -21,6 +21,7 @@
 // "{{" and "}}" stand for literal braces. Texts are reflowed: a paragraph may be wrapped
 // anywhere, and lines indented by four spaces are code, kept as they are (a multi-line value
 // such as {code} keeps its line's indentation). Every error reads "FILE:LINE: what is wrong".
+#include <cstddef>
 #include <filesystem>
 #include <span>
 #include <string>
@@ -89,14 +90,29 @@ Expected<std::string> fill_text(std::string_view text, const Scenario& s, const 
 // columns when width > 0; lines indented by four spaces (code) are kept as they are.
 std::string reflow(std::string_view text, int width);
 
+// A lesson file is read only when it is a regular file of at most this size (file_read.hpp):
+// the shipped ones are under 10 KB; a FIFO, a folder or a huge file is refused at once.
+inline constexpr std::size_t kMaxLessonFileBytes = 1024 * 1024;
+
 // Reads and checks a lesson: TOML syntax, the keys, every step's scenario, every placeholder.
 Expected<Lesson> parse_lesson(std::string_view toml, const std::string& file);
 Expected<Lesson> load_lesson(const std::filesystem::path& file);
 
 // data_dir() / "lessons": the folder the lessons ship in (assets/lessons in a source tree).
 Expected<std::filesystem::path> lessons_dir();
-// Every *.toml in lessons_dir(), by name; the first file that fails stops it.
-Expected<std::vector<Lesson>> load_lessons();
+
+// The lessons of a folder: every *.toml that loads, by file name, and for each one that does not
+// (a mistake in it, a FIFO, a folder named x.toml) its error, "FILE:LINE: what". One bad file
+// never hides the others.
+struct LessonCatalogue {
+  std::vector<Lesson> lessons;
+  std::vector<std::string> problems;
+};
+// An error only when the folder cannot be found or listed.
+Expected<LessonCatalogue> load_lessons(const std::filesystem::path& dir);
+Expected<LessonCatalogue> load_lessons();  // from lessons_dir()
+// The lesson called name, or why there is none: the error of the file that would have been it
+// (NAME.toml) when that one does not load, else the names there are.
 Expected<Lesson> find_lesson(std::string_view name);
 
 // Precondition: the step comes from a lesson that loaded (its placeholders all fill).

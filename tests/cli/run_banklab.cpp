@@ -12,13 +12,6 @@
 namespace banklab::test {
 namespace {
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // Unique within the run (a counter) and across concurrent runs (the process id).
 std::filesystem::path fresh_path() {
   static std::atomic<int> counter{0};
@@ -27,6 +20,13 @@ std::filesystem::path fresh_path() {
 }
 
 }  // namespace
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 TempFile::TempFile(std::string_view content) : path_(fresh_path()) {
   std::ofstream out(path_, std::ios::binary);
@@ -39,12 +39,13 @@ TempFile::~TempFile() {
   std::filesystem::remove(path_, ignored);
 }
 
-Run run_banklab(std::string_view arguments, std::string_view input) {
+Run run_shell(std::string_view command_line, std::string_view input) {
   const TempFile stdin_file(input);
   const TempFile stderr_file("");
-  const std::string command = std::string("'") + BANKLAB_EXE + "' " + std::string(arguments) +
-                              " < '" + stdin_file.path().string() + "' 2> '" +
-                              stderr_file.path().string() + "'";
+  // Grouped, so that a pipeline's first command gets the input and its own redirections win.
+  const std::string command = "{ " + std::string(command_line) + "\n} < '" +
+                              stdin_file.path().string() + "' 2> '" + stderr_file.path().string() +
+                              "'";
   Run run;
   std::FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE_MESSAGE(pipe != nullptr, "popen failed for: ", command);
@@ -55,6 +56,10 @@ Run run_banklab(std::string_view arguments, std::string_view input) {
   run.status = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
   run.err = read_file(stderr_file.path());
   return run;
+}
+
+Run run_banklab(std::string_view arguments, std::string_view input) {
+  return run_shell(std::string("'") + BANKLAB_EXE + "' " + std::string(arguments), input);
 }
 
 nlohmann::json parse_json(const Run& run) {

@@ -17,6 +17,12 @@ struct Run {
 // `arguments` is a shell command line after the program name ("analyze --pad 1"); `input` is
 // fed to standard input.
 Run run_banklab(std::string_view arguments, std::string_view input = {});
+// Any shell command line (a copy of banklab, a pipeline, `setpriv ... banklab`), run the same way:
+// `input` on the standard input of its last command, its standard error captured.
+Run run_shell(std::string_view command, std::string_view input = {});
+
+// A file's bytes ("" when it cannot be read).
+std::string read_file(const std::filesystem::path& path);
 
 // The output of a --json run; fails the test (REQUIRE) when it is not a single JSON value.
 nlohmann::json parse_json(const Run& run);

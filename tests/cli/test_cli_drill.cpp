@@ -169,6 +169,43 @@ TEST_CASE("The end of the input ends the drill with the score so far") {
   CHECK(run.out.find("Score: 0/4\n") != std::string::npos);
 }
 
+TEST_CASE("Standard input that is endless or closed ends the drill with the reason, not 0") {
+  // An answer is one line: a megabyte of NUL bytes with no line end is refused after 4 KiB.
+  const Run endless =
+      run_banklab("drill --level weak --seed 3 --count 2", std::string(1 << 20, '\0'));
+  CHECK(endless.status == 2);
+  CHECK(endless.err ==
+        "banklab: standard input: a line longer than 4096 bytes; an answer is one short line\n");
+  // Closed (not empty): reading fails, which is the environment's fault.
+  const Run closed = run_shell("'" + std::string(BANKLAB_EXE) +
+                               "' drill --level weak --seed 3 --count 2 <&- 2>&1 >/dev/null; :");
+  CHECK(closed.out == "banklab: cannot read standard input: Bad file descriptor\n");
+  const Run status =
+      run_shell("'" + std::string(BANKLAB_EXE) +
+                "' drill --level weak --seed 3 --count 2 <&- >/dev/null 2>&1; echo $?");
+  CHECK(status.out == "1\n");
+}
+
+TEST_CASE("A pad outside 0..1024 as a fix is not an answer, however it is written") {
+  // strong-hire, seed 1: the seventh question asks for a fix.
+  const std::vector<nlohmann::json> q = drill_json("--level strong-hire --seed 1 --count 7");
+  REQUIRE(q.size() == 7);
+  REQUIRE(q[6]["kind"] == "fix");
+  std::string answers;
+  for (int i = 0; i < 6; ++i) answers += typed(q[static_cast<std::size_t>(i)]) + "\n";
+  answers += "--pad=-1\n--pad -1\n--pad 99999999999\n--pad 1025\n";
+  const Run run = run_banklab("drill --level strong-hire --seed 1 --count 7", answers);
+  INFO(run.out);
+  for (const char* pad : {"'-1'", "'99999999999'", "'1025'"}) {
+    CAPTURE(pad);
+    CHECK(run.out.find(std::string("Not an answer: --pad expects a whole number of elements from 0 "
+                                   "to 1024, got ") +
+                       pad) != std::string::npos);
+  }
+  CHECK(run.out.find("Wrong: with --pad -1") == std::string::npos);
+  CHECK(run.out.find("End of input: 1 of 7 questions left unanswered.") != std::string::npos);
+}
+
 TEST_CASE("Bad drill flags exit 2 with one line naming the flag") {
   for (const char* args : {"drill", "drill --level expert", "drill --level weak --count 0",
                            "drill --level weak --seed -1", "drill --level weak --count x",

@@ -13,8 +13,9 @@ TEST_CASE("lesson list names every lesson with its title and step count") {
   const Run run = run_banklab("lesson list --json");
   REQUIRE(run.status == 0);
   const nlohmann::json list = parse_json(run);
-  const Expected<std::vector<Lesson>> lessons = load_lessons();
-  REQUIRE(lessons.has_value());
+  const Expected<LessonCatalogue> catalogue = load_lessons();
+  REQUIRE(catalogue.has_value());
+  const std::vector<Lesson>* lessons = &catalogue->lessons;
   REQUIRE(list.size() == lessons->size());
   for (std::size_t i = 0; i < list.size(); ++i) {
     CHECK(list[i]["name"] == (*lessons)[i].name);

@@ -158,7 +158,7 @@ TEST_CASE("A bad scenario file is reported as FILE:LINE: what is wrong") {
 
 TEST_CASE("Only a regular file of at most 64 KiB is read") {
   CHECK(open_file("/dev/zero").error() == "/dev/zero: not a regular file");
-  CHECK(open_file("/").error() == "/: not a regular file");
+  CHECK(open_file("/").error() == "/: a folder, not a scenario file");
   const std::filesystem::path fifo = temp_path("fifo");
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   CHECK(open_file(fifo).error().ends_with(": not a regular file"));  // and it does not hang

@@ -354,7 +354,9 @@ TEST_CASE("Answers that cannot be read are asked again, with the reason") {
   Question fix = number;
   fix.kind = AskKind::fix;
   for (const char* text :
-       {"--pad", "--pad x", "--tile 32x33", "--swizzle bogus", "--pad 1 --pad 2"}) {
+       {"--pad", "--pad x", "--tile 32x33", "--swizzle bogus", "--pad 1 --pad 2",
+        // A pad no tile takes is no answer either, in or out of int's range (issue 22).
+        "--pad -1", "--pad=-1", "--pad 1025", "--pad 99999999999"}) {
     CAPTURE(text);
     const Grade g = grade(fix, text);
     CHECK_FALSE(g.read);

@@ -103,75 +103,116 @@ std::string print(const Expr& e, std::mt19937_64& rng) {
 
 __extension__ typedef __int128 Wide;  // holds every result of two 64-bit operands
 
-// nullopt: the expression has no value (overflow, division by zero, a shift outside 0..63).
-std::optional<std::int64_t> reference(const Expr& e) {
-  using R = std::optional<std::int64_t>;
+// A value of the reference, as C++ types it: every expression here is signed, an int (32 bits;
+// bool and the comparisons too) or a long long (64 bits).
+struct Typed {
+  Wide value = 0;
+  int bits = 32;
+};
+
+int variable_bits(std::int64_t v) {
+  return v >= INT32_MIN && v <= INT32_MAX ? 32 : 64;  // a --let value: int, else long long
+}
+
+// The C++ type of an expression without its value: what a ternary's two choices meet in.
+int static_bits(const Expr& e) {
   switch (e.kind) {
     case Expr::constant:
-      return e.value;
+      return variable_bits(e.value);  // a decimal literal: int, else long long
     case Expr::variable:
       for (const auto& [n, v] : kNames)
-        if (n == e.op) return v;
-      return std::nullopt;
+        if (n == e.op) return variable_bits(v);
+      return 32;
+    case Expr::unary:
+      return e.op == "!" ? 32 : static_bits(e.kids[0]);
+    case Expr::ternary:
+      return std::max(static_bits(e.kids[1]), static_bits(e.kids[2]));
+    case Expr::binary:
+      break;
+  }
+  if (prec(e.op) <= 2 || (prec(e.op) >= 6 && prec(e.op) <= 7)) return 32;  // && || == < ...
+  if (e.op == "<<" || e.op == ">>") return static_bits(e.kids[0]);
+  return std::max(static_bits(e.kids[0]), static_bits(e.kids[1]));
+}
+
+Wide lowest(int bits) {
+  return -(Wide{1} << (bits - 1));
+}
+Wide highest(int bits) {
+  return (Wide{1} << (bits - 1)) - 1;
+}
+
+// nullopt: the expression has no value in C++ (signed overflow, division by zero, a shift count
+// outside 0..bits-1, a left shift past the unsigned range).
+std::optional<Typed> reference(const Expr& e) {
+  using R = std::optional<Typed>;
+  const auto checked = [](Wide r, int bits) {
+    return r < lowest(bits) || r > highest(bits) ? R{} : R{Typed{r, bits}};
+  };
+  switch (e.kind) {
+    case Expr::constant:
+    case Expr::variable:
+      if (e.kind == Expr::variable) {
+        for (const auto& [n, v] : kNames)
+          if (n == e.op) return Typed{v, variable_bits(v)};
+        return std::nullopt;
+      }
+      return Typed{e.value, variable_bits(e.value)};
     case Expr::unary: {
       const R a = reference(e.kids[0]);
       if (!a) return a;
-      if (e.op == "-") return *a == INT64_MIN ? R{} : R{-*a};
-      if (e.op == "~") return ~*a;
-      if (e.op == "!") return *a == 0 ? 1 : 0;
+      if (e.op == "-") return checked(-a->value, a->bits);
+      if (e.op == "~") return Typed{~a->value, a->bits};
+      if (e.op == "!") return Typed{a->value == 0 ? 1 : 0, 32};
       return a;
     }
     case Expr::ternary: {
       const R c = reference(e.kids[0]);
       if (!c) return c;
-      return reference(e.kids[*c != 0 ? 1 : 2]);
+      R r = reference(e.kids[c->value != 0 ? 1 : 2]);
+      if (r) r->bits = static_bits(e);  // a widening: the value stays
+      return r;
     }
     case Expr::binary:
       break;
   }
   const R a = reference(e.kids[0]);
   if (!a) return a;
-  if (e.op == "&&" && *a == 0) return 0;
-  if (e.op == "||" && *a != 0) return 1;
+  if (e.op == "&&" && a->value == 0) return Typed{0, 32};
+  if (e.op == "||" && a->value != 0) return Typed{1, 32};
   const R b = reference(e.kids[1]);
   if (!b) return b;
-  const Wide x = *a, y = *b;
-  Wide r = 0;
+  const Wide x = a->value, y = b->value;
+  const int bits = std::max(a->bits, b->bits);
   const std::string& op = e.op;
-  if (op == "+")
-    r = x + y;
-  else if (op == "-")
-    r = x - y;
-  else if (op == "*")
-    r = x * y;
-  else if (op == "/" || op == "%") {
-    if (y == 0) return std::nullopt;
-    r = op == "/" ? x / y : x % y;
-  } else if (op == "<<" || op == ">>") {
-    if (y < 0 || y > 63) return std::nullopt;
-    r = op == "<<" ? x * (Wide{1} << static_cast<int>(y)) : x >> static_cast<int>(y);
-  } else if (op == "<")
-    r = x < y;
-  else if (op == "<=")
-    r = x <= y;
-  else if (op == ">")
-    r = x > y;
-  else if (op == ">=")
-    r = x >= y;
-  else if (op == "==")
-    r = x == y;
-  else if (op == "!=")
-    r = x != y;
-  else if (op == "&")
-    r = x & y;
-  else if (op == "^")
-    r = x ^ y;
-  else if (op == "|")
-    r = x | y;
-  else if (op == "&&" || op == "||")
-    r = y != 0;
-  if (r < INT64_MIN || r > INT64_MAX) return std::nullopt;
-  return static_cast<std::int64_t>(r);
+  if (op == "+") return checked(x + y, bits);
+  if (op == "-") return checked(x - y, bits);
+  if (op == "*") return checked(x * y, bits);
+  if (op == "/" || op == "%") {
+    if (y == 0 || (x == lowest(bits) && y == -1)) return std::nullopt;
+    return checked(op == "/" ? x / y : x % y, bits);
+  }
+  if (op == "<<" || op == ">>") {
+    if (y < 0 || y >= a->bits) return std::nullopt;  // the left operand's type alone
+    if (op == ">>") return Typed{x >> static_cast<int>(y), a->bits};
+    const Wide r = x * (Wide{1} << static_cast<int>(y));
+    // C++17: a non-negative value may reach the sign bit (1 << 31 is INT_MIN), no further.
+    if (x >= 0) {
+      if (r > 2 * highest(a->bits) + 1) return std::nullopt;
+      return Typed{r > highest(a->bits) ? r - 2 * (highest(a->bits) + 1) : r, a->bits};
+    }
+    return checked(r, a->bits);
+  }
+  if (op == "<") return Typed{x < y, 32};
+  if (op == "<=") return Typed{x <= y, 32};
+  if (op == ">") return Typed{x > y, 32};
+  if (op == ">=") return Typed{x >= y, 32};
+  if (op == "==") return Typed{x == y, 32};
+  if (op == "!=") return Typed{x != y, 32};
+  if (op == "&") return Typed{x & y, bits};
+  if (op == "^") return Typed{x ^ y, bits};
+  if (op == "|") return Typed{x | y, bits};
+  return Typed{y != 0, 32};  // the right side of && and ||
 }
 
 TEST_CASE("every operator agrees with a reference evaluator over 20000 generated expressions") {
@@ -181,12 +222,12 @@ TEST_CASE("every operator agrees with a reference evaluator over 20000 generated
   for (int i = 0; i < 20000; ++i) {
     const Expr e = random_expr(rng, 1 + i % 5);
     const std::string text = print(e, rng);
-    const std::optional<std::int64_t> want = reference(e);
+    const std::optional<Typed> want = reference(e);
     const IntResult got = evaluate_integer(text, kNames);
     INFO(text);
     REQUIRE(got.value.has_value() == want.has_value());
     if (want) {
-      CHECK(*got.value == *want);
+      CHECK(*got.value == static_cast<std::int64_t>(want->value));
       ++with_value;
     } else {
       CHECK(got.error->message.size() > 10);
@@ -527,6 +568,152 @@ TEST_CASE("deep nesting is an error, not a stack overflow") {
         std::string::npos);
   const std::string sum = "t[0" + std::string(5000, '+') + "]";
   CHECK(run("__shared__ float t[4];", sum).error.has_value());
+}
+
+// Issue 22, defect 1: long code is evaluated or refused with a message, never a stack overflow.
+TEST_CASE("long sums, subscript chains, chained locals and a 20,000-dimension array: no overflow") {
+  std::string sum = "0";
+  for (int i = 1; i <= 30000; ++i) sum += i % 2 ? "+1" : "-1";  // 30,001 terms: 0 again
+  const Run terms =
+      run("__shared__ float tile[32][33];", std::string("tile[threadIdx.x][") + sum + "]");
+  REQUIRE_MESSAGE(!terms.error, terms.message);
+  CHECK(terms.wavefronts == 1);
+  CHECK(terms.code->lanes[7].indices == std::vector<std::int64_t>{7, 0});
+
+  std::string subscripts = "tile";
+  for (int i = 0; i < 10000; ++i) subscripts += "[0]";
+  const Run chain = run("__shared__ float tile[32][33];", subscripts);
+  REQUIRE(chain.error);
+  CHECK(chain.error->message.find("already one element of tile") != std::string::npos);
+  CHECK(chain.error->column == 10);  // the third '['
+
+  std::string locals = "int a0 = threadIdx.x;\n";
+  for (int i = 1; i < 7000; ++i)
+    locals += std::string("int a") + std::to_string(i) + " = a" + std::to_string(i - 1) + " + 1;\n";
+  const Run chained = run("__shared__ float tile[32][33];", locals + "tile[a6999 % 32][0]");
+  REQUIRE_MESSAGE(!chained.error, chained.message);
+  CHECK(chained.code->lanes[0].indices == std::vector<std::int64_t>{6999 % 32, 0});  // 23
+  CHECK(chained.wavefronts == 1);  // 32 rows of column 0 in tile[32][33]: 32 banks
+}
+
+TEST_CASE("a 20,000-dimension array and its 20,000 subscripts") {
+  std::string dims, zeros;
+  for (int i = 0; i < 20000; ++i) {
+    dims += "[1]";
+    zeros += "[0]";
+  }
+  const Run r = run(std::string("__shared__ float t") + dims + "[32];",
+                    std::string("t") + zeros + "[threadIdx.x]");
+  REQUIRE_MESSAGE(!r.error, r.message);
+  CHECK(r.wavefronts == 1);
+  CHECK(r.code->array.dims.size() == 20001);
+  CHECK(r.code->lanes[31].byte == 124);
+}
+
+// Issue 22, defect 2: each definition is evaluated once per lane, however often it is used.
+TEST_CASE("A(n) = A(n-1) + A(n-1) over 62 levels is linear, not exponential") {
+  std::string chain = "constexpr long long A0 = 1;\n";
+  for (int i = 1; i <= 62; ++i) {
+    const std::string prev = std::string("A") + std::to_string(i - 1);
+    chain += std::string("constexpr long long A") + std::to_string(i) + " = " + prev + " + " +
+             prev + ";\n";
+  }
+  CHECK(run(chain + "__shared__ float t[64];", "t[A62 >> 57]").code->lanes[0].indices ==
+        std::vector<std::int64_t>{32});
+  // Locals that depend on the thread, in the access's own code.
+  std::string locals = "int B0 = threadIdx.x;\n";
+  for (int i = 1; i <= 40; ++i) {
+    const std::string prev = std::string("B") + std::to_string(i - 1);
+    locals += std::string("long long B") + std::to_string(i) + " = " + prev + " + " + prev + ";\n";
+  }
+  const Run r = run("__shared__ float t[64];", locals + "t[(B40 >> 40) * 2]");
+  REQUIRE_MESSAGE(!r.error, r.message);
+  CHECK(r.code->lanes[5].indices == std::vector<std::int64_t>{10});
+}
+
+// Issue 22, defect 3: an integer type's width and signedness apply as C++ applies them.
+TEST_CASE("casts and typed locals wrap as C++ does: (unsigned char)(threadIdx.x * 32) is % 256") {
+  const Run cast =
+      run("__shared__ float tile[32][1024];", "v = tile[0][(unsigned char)(threadIdx.x * 32)]");
+  CHECK(cast.wavefronts == 8);  // columns 0, 32, ..., 224 eight times over: 8 lanes a bank
+  CHECK(cast.code->lanes[8].indices == std::vector<std::int64_t>{0, 0});
+  CHECK(
+      run("__shared__ float tile[32][1024];", "v = tile[0][static_cast<uint8_t>(threadIdx.x * 32)]")
+          .wavefronts == 8);
+  const Run local = run("__shared__ float tile[32][1024];",
+                        "unsigned char c = threadIdx.x * 32;\nv = tile[0][c];");
+  CHECK(local.wavefronts == 8);
+  CHECK(local.code->lanes[9].indices == std::vector<std::int64_t>{0, 32});
+
+  const auto value = [](std::string_view text) { return evaluate_integer(text, {}).value; };
+  CHECK(value("(short)65537") == 1);
+  CHECK(value("(int)4294967296") == 0);
+  CHECK(value("(bool)5") == 1);
+  CHECK(value("(bool)0") == 0);
+  CHECK(value("(char)200") == -56);
+  CHECK(value("(uint8_t)300") == 44);
+  CHECK(value("(int8_t)200") == -56);
+  CHECK(value("(unsigned short)-1") == 65535);
+  CHECK(value("static_cast<unsigned char>(300)") == 44);
+  CHECK(value("(unsigned)-1") == 4294967295);
+  CHECK(value("(unsigned)-1 + 1") == 0);  // unsigned int wraps
+  CHECK(value("-1 < 1u") == 0);           // -1 becomes 4294967295u
+  CHECK(value("-1LL < 1u") == 1);         // long long holds every unsigned int
+  CHECK(value("1 << 31") == INT32_MIN);   // C++17: into the sign bit, no further
+  CHECK(value("1u << 31") == 2147483648);
+  CHECK(value("-8 >> 1") == -4);
+  CHECK(value("1 ? -1 : 1u") == 4294967295);  // both choices meet in unsigned int
+  CHECK(value("min(-1, 1u)") == 1);
+  CHECK(value("2147483647LL + 1") == 2147483648);
+  CHECK(evaluate_integer("2147483647 + 1", {}).error->message.find("overflows 32 bits (int)") !=
+        std::string::npos);
+  CHECK(evaluate_integer("1 << 32", {}).error->message.find("0..31 for int") != std::string::npos);
+  CHECK(evaluate_integer("(unsigned long long)-1", {}).error->message.find("does not fit") !=
+        std::string::npos);
+  // threadIdx.x is unsigned: thread 0's threadIdx.x - 1 is 4294967295, not -1, so the guard
+  // leaves lane 0 out instead of letting it read tile[-1].
+  const Run guard = run("__shared__ float tile[32][33];",
+                        "if (threadIdx.x - 1 < 31) x = tile[threadIdx.x - 1][0];");
+  REQUIRE_MESSAGE(!guard.error, guard.message);
+  CHECK(guard.code->scenario.lane_mask == 0xFFFFFFFEu);
+}
+
+TEST_CASE("names are seen after their definition, as C++ reads the code") {
+  CHECK(run("__shared__ float t[32];", "int k = m + 1;\nint m = 2;\nt[k]")
+            .error->message.find("m is used before its definition") != std::string::npos);
+  CHECK(run("__shared__ float t[32];", "int k = k + 1;\nt[k]")
+            .error->message.find("k is defined in terms of itself") != std::string::npos);
+  // An unused definition that has no value is harmless, as in C++.
+  CHECK(run("__shared__ float t[32];", "int unused = 1 / 0;\nt[threadIdx.x]").wavefronts == 1);
+  CHECK(run("__shared__ float t[32];", "float f = 3;\nt[f]")
+            .error->message.find("f is a float, not an integer") != std::string::npos);
+}
+
+// Issue 22, defect 13: a --let gives a value the code leaves open, and only once.
+TEST_CASE("--let refuses built-ins, the code's own names and a name given twice") {
+  const auto error = [](std::string decl, std::string expr,
+                        std::vector<std::pair<std::string, std::int64_t>> lets) {
+    KernelParams p;
+    p.lets = std::move(lets);
+    const Run r = run(std::move(decl), std::move(expr), p);
+    return r.error ? r.error->message : std::string("no error");
+  };
+  const std::string decl = "__shared__ float tile[32][33];";
+  CHECK(error(decl, "tile[threadIdx.x][0]", {{"threadIdx.x", 5}}) ==
+        "--let threadIdx.x: threadIdx.x is built in (the block and the thread give it), not a "
+        "value to choose");
+  CHECK(error(decl, "tile[0][blockDim.x]", {{"blockDim.x", 0}}).find("built in") !=
+        std::string::npos);
+  CHECK(error(decl, "tile[0][warpSize]", {{"warpSize", 0}}).find("built in") != std::string::npos);
+  CHECK(error(decl, "int j = 2;\ntile[threadIdx.x][j]", {{"j", 5}}) ==
+        "--let j: the code defines j itself; keep one of the two");
+  CHECK(error(std::string("#define J 2\n") + decl, "tile[threadIdx.x][J]", {{"J", 5}}) ==
+        "--let J: the code #defines J itself; keep one of the two");
+  CHECK(error(decl, "tile[threadIdx.x][j]", {{"j", 0}, {"j", 1}}) ==
+        "--let j: given twice; give each name one value");
+  CHECK(error(decl, "tile[threadIdx.x][0]", {{"tile", 1}}).find("the shared array") !=
+        std::string::npos);
+  CHECK(error(decl, "tile[threadIdx.x][j]", {{"j", 1}}) == "no error");
 }
 
 TEST_CASE("the error display shows the line and a caret under the column") {

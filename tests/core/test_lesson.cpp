@@ -1,7 +1,10 @@
 // Lessons as data: the shipped files load, every step fills, the texts state no number of
 // their own, and a malformed file gives FILE:LINE and a reason, never a crash.
 #include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -37,8 +40,10 @@ std::string error_of(const std::string& toml) {
 }  // namespace
 
 TEST_CASE("the shipped lessons load, and every step's scenario and text fill") {
-  const Expected<std::vector<Lesson>> lessons = load_lessons();
-  REQUIRE_MESSAGE(lessons.has_value(), (lessons ? "" : lessons.error()));
+  const Expected<LessonCatalogue> catalogue = load_lessons();
+  REQUIRE_MESSAGE(catalogue.has_value(), (catalogue ? "" : catalogue.error()));
+  CHECK(catalogue->problems.empty());
+  const std::vector<Lesson>* lessons = &catalogue->lessons;
   const std::regex unfilled(R"(\{[a-z_]+(:[A-Za-z0-9-]+)?\})");
   std::set<std::string> names;
   for (const Lesson& l : *lessons) names.insert(l.name);
@@ -65,9 +70,9 @@ TEST_CASE("the shipped lessons load, and every step's scenario and text fill") {
 TEST_CASE("a lesson text states no count of its own: results are placeholders") {
   // "4-way", "32 wavefronts", "3.0%", "bank 5", "8 banks": a number the core must give.
   const std::regex stated(R"((\d+-way)|(\d+ wavefront)|(\d+(\.\d+)? ?%)|(bank \d)|(\d+ banks?\b))");
-  const Expected<std::vector<Lesson>> lessons = load_lessons();
-  REQUIRE(lessons.has_value());
-  for (const Lesson& l : *lessons)
+  const Expected<LessonCatalogue> catalogue = load_lessons();
+  REQUIRE(catalogue.has_value());
+  for (const Lesson& l : catalogue->lessons)
     for (const LessonStep& step : l.steps) {
       CAPTURE(l.name);
       CAPTURE(step.text);
@@ -198,6 +203,33 @@ TEST_CASE("the Markdown handout has every step's heading, image and text, code f
     CHECK(md.find(f.text.substr(0, f.text.find('\n')), heading) != std::string::npos);
   }
   CHECK(md.find("\n```\nfloat v;\nv = tile[threadIdx.x][0];\n```\n") != std::string::npos);
+}
+
+TEST_CASE("a lessons folder with a bad file, a FIFO and a folder: the good lessons load") {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("banklab-lessons-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path shipped = *lessons_dir();
+  fs::copy_file(shipped / "interview.toml", dir / "interview.toml");
+  std::ofstream(dir / "broken.toml") << "title = \"t\n";
+  REQUIRE(::mkfifo((dir / "fifo.toml").c_str(), 0600) == 0);  // read, it would never end
+  fs::create_directories(dir / "folder.toml");
+  std::ofstream(dir / "notes.txt") << "not a lesson";
+
+  const Expected<LessonCatalogue> catalogue = load_lessons(dir);
+  REQUIRE(catalogue.has_value());
+  REQUIRE(catalogue->lessons.size() == 1);
+  CHECK(catalogue->lessons[0].name == "interview");
+  REQUIRE(catalogue->problems.size() == 3);  // sorted by file name
+  CHECK(catalogue->problems[0].starts_with((dir / "broken.toml").string() + ":1: "));
+  CHECK(catalogue->problems[1] == (dir / "fifo.toml").string() + ": not a regular file");
+  CHECK(catalogue->problems[2] == (dir / "folder.toml").string() + ": a folder, not a lesson file");
+
+  CHECK(load_lesson(dir / "folder.toml").error() ==
+        (dir / "folder.toml").string() + ": a folder, not a lesson file");
+  CHECK_FALSE(load_lessons(dir / "missing").has_value());
+  fs::remove_all(dir);
 }
 
 }  // namespace banklab

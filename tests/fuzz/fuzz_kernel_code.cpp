@@ -9,6 +9,19 @@
 //             and, in bits 4-7, the value of j (the one --let, j = bits - 8)
 //   the rest  the code: before the first byte 0x01 the declaration (--decl), after it the
 //             access (--expr); without 0x01, one source holds both
+//
+// Long code from short inputs (issue 22: 9,000-term sums, 10,000 subscripts, 7,000 chained
+// locals, A(n) = A(n-1) + A(n-1) chains): a byte 0x02, a count byte C and a fragment up to the
+// next 0x03 (or the end) stand for the fragment written 64 * (C + 1) times (up to 16,384), with
+// '$' in each copy replaced by the copy's number (from 1) and '@' by the number before it, so that
+// "\x02\xff+1\x03" is a 16,384-term sum and "\x02\x6dint a$ = a@ + 1;\x03" 7,040 chained locals.
+//
+// Every input runs on a thread of its own with a 4 MiB stack, whatever the machine's limit:
+// a recursion as deep as the code is long overflows it and fails the run. The time limit is
+// libFuzzer's -timeout (scripts/sanitize-and-fuzz.sh gives 20 s an input).
+#include <pthread.h>
+
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -62,6 +75,36 @@ void check_code(const KernelCode& code) {
 #endif
 }
 
+constexpr std::size_t kMaxCopies = 16384;
+constexpr std::size_t kMaxExpanded = 1 << 20;  // bytes of code after the repetitions
+constexpr std::size_t kStackBytes = 4 << 20;
+
+// The code with every 0x02 C fragment 0x03 written out (the format above).
+std::string expand_repetitions(std::string_view text) {
+  std::string out;
+  while (!text.empty() && out.size() < kMaxExpanded) {
+    const std::size_t mark = text.find('\x02');
+    out += text.substr(0, mark);
+    if (mark == std::string_view::npos || mark + 1 >= text.size()) break;
+    const std::size_t copies =
+        std::min<std::size_t>(64 * (static_cast<std::uint8_t>(text[mark + 1]) + 1), kMaxCopies);
+    text.remove_prefix(mark + 2);
+    const std::size_t end = text.find('\x03');
+    const std::string_view fragment = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view{} : text.substr(end + 1);
+    for (std::size_t i = 0; i < copies && out.size() < kMaxExpanded; ++i) {
+      for (char c : fragment) {
+        if (c == '$' || c == '@') {
+          out += std::to_string(c == '$' ? i + 1 : i);
+        } else {
+          out += c;
+        }
+      }
+    }
+  }
+  return out;
+}
+
 void fuzz(std::string_view text, const KernelParams& params) {
   const std::size_t split = text.find('\x01');
   std::vector<CodeSource> sources;
@@ -94,9 +137,28 @@ void fuzz(std::string_view text, const KernelParams& params) {
 }  // namespace
 }  // namespace banklab
 
+struct Input {
+  std::string code;
+  banklab::KernelParams params;
+};
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size < 2) return 0;
-  const banklab::KernelParams params = banklab::params_from(data[0], data[1]);
-  banklab::fuzz(std::string_view(reinterpret_cast<const char*>(data + 2), size - 2), params);
+  Input input{banklab::expand_repetitions(
+                  std::string_view(reinterpret_cast<const char*>(data + 2), size - 2)),
+              banklab::params_from(data[0], data[1])};
+  // On a thread with a stack of a fixed size (the format above).
+  pthread_attr_t attr;
+  pthread_t thread;
+  banklab::require(pthread_attr_init(&attr) == 0);
+  banklab::require(pthread_attr_setstacksize(&attr, banklab::kStackBytes) == 0);
+  const auto body = [](void* arg) -> void* {
+    const Input& in = *static_cast<const Input*>(arg);
+    banklab::fuzz(in.code, in.params);
+    return nullptr;
+  };
+  banklab::require(pthread_create(&thread, &attr, body, &input) == 0);
+  banklab::require(pthread_join(thread, nullptr) == 0);
+  pthread_attr_destroy(&attr);
   return 0;
 }

@@ -37,6 +37,19 @@ SEEDS = {
     "overflow": (0, J0, "__shared__ float t[4];", "t[9223372036854775807 + 1]"),
     "comment-define": (3, J0, "/* c */ #define T 8 // x\n__shared__ int t[T][T][T];",
                        "t[threadIdx.z][threadIdx.y][threadIdx.x]"),
+    # Long, deep and chained code through the repetition bytes (0x02 C fragment 0x03: the
+    # fragment 64 * (C + 1) times, '$' the copy's number from 1, '@' the one before).
+    "long-sum": (0, J0, "__shared__ float tile[32][33];",
+                 "tile[threadIdx.x][0\x02\xff+1-1\x03]"),
+    "subscript-chain": (0, J0, "__shared__ float tile[32][33];", "tile\x02\x9c[0]\x03"),
+    "chained-locals": (0, J0, "__shared__ float tile[32][33];",
+                       "int a0 = threadIdx.x;\x02\x6dint a$ = a@ + 1;\x03tile[a7040 % 32][0]"),
+    "doubling-chain": (0, J0, "constexpr long long A0 = 1;\n"
+                       "\x02\x00constexpr long long A$ = A@ + A@;\n\x03__shared__ float t[64];",
+                       "t[A62 >> 57]"),
+    "many-dimensions": (0, J0, "__shared__ float t\x02\xff[1]\x03\x02\x38[1]\x03[32];",
+                        "t\x02\xff[0]\x03\x02\x38[0]\x03[threadIdx.x]"),
+    "deep-ternary": (0, J0, "__shared__ float t[4];", "t[\x02\x02 1 ? 0 :\x03 0]"),
 }
 
 

@@ -155,5 +155,26 @@ TEST_CASE("presets fill the code box; the controls take the scenario back; --cod
   CHECK(o->code == "__shared__ float t[32];");
 }
 
+// Issue 22, defects 1 and 2: what was pasted into the box and killed or froze the app.
+TEST_CASE("a 12,000-term sum and a doubling chain pasted into the code box evaluate") {
+  HeadlessImGui imgui;
+  AppState s;
+  std::string sum = "__shared__ float t[32][33];\nt[threadIdx.x][0";
+  for (int i = 0; i < 12000; ++i) sum += i % 2 ? "-1" : "+1";
+  REQUIRE_MESSAGE(set_code(s, sum + "]"), s.user.code.error);
+  imgui.frame(s);
+  CHECK(wavefronts(s) == 1);
+  std::string chain = "constexpr int A0 = 1;\n";
+  for (int i = 1; i <= 30; ++i) {
+    const std::string prev = std::string("A") + std::to_string(i - 1);
+    chain +=
+        std::string("constexpr int A") + std::to_string(i) + " = " + prev + " + " + prev + ";\n";
+  }
+  REQUIRE_MESSAGE(set_code(s, chain + "__shared__ float t[32][33];\nt[threadIdx.x][A30 >> 30]"),
+                  s.user.code.error);
+  imgui.frame(s);
+  CHECK(s.user.code.code->lanes[3].indices == std::vector<std::int64_t>{3, 1});
+}
+
 }  // namespace
 }  // namespace banklab::gui

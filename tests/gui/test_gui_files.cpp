@@ -155,6 +155,73 @@ TEST_CASE("saving the settings keeps the keys this version does not know, and is
   CHECK(load_settings(file).settings == p.settings);
 }
 
+TEST_CASE("a settings file that was not read is never written over") {
+  TempDir dir;
+  fs::path file = dir.path / kSettingsFileName;
+  std::string text = "drill_right = 40\ndrill_answered = 50\n";
+  text += std::string(kMaxSettingsFileBytes, '#');
+  write(file, text);
+  SettingsFile settings(file);
+  CHECK_FALSE(settings.kept());
+  REQUIRE(settings.warnings().size() == 1);
+  CHECK(contains(settings.warnings()[0], "using the defaults, and the file is left as it is"));
+  Settings live = settings.loaded();
+  live.theme = Theme::light;
+  CHECK(settings.save(live, /*force=*/true).empty());
+  CHECK(read(file) == text);
+}
+
+TEST_CASE("two apps on one settings file add their drill answers up") {
+  TempDir dir;
+  fs::path file = dir.path / kSettingsFileName;
+  write(file,
+        "drill_level = hire\ndrill_right = 3\ndrill_answered = 4\ndrill_streak = 2\n"
+        "drill_best_streak = 2\nlater = 1\n");
+  SettingsFile a(file);
+  SettingsFile b(file);  // both read the file before either wrote
+  Settings live_a = a.loaded();
+  Settings live_b = b.loaded();
+  live_a.drill.right += 1;  // a: right, streak 3
+  live_a.drill.answered += 1;
+  live_a.drill.streak = live_a.drill.best_streak = 3;
+  REQUIRE(a.save(live_a).empty());
+  live_b.drill.answered += 1;  // b: wrong, streak 0
+  live_b.drill.streak = 0;
+  REQUIRE(b.save(live_b).empty());
+  const DrillRecord disk = load_settings(file).settings.drill;
+  CHECK(disk ==
+        DrillRecord{
+            .level = DrillLevel::hire, .right = 4, .answered = 6, .streak = 0, .best_streak = 3});
+  CHECK(live_b.drill == disk);  // b now shows the record of all runs
+  CHECK(contains(read(file), "later = 1\n"));
+  // Nothing changed since: no write at all (another app's later change is not undone).
+  write(file, "theme = light\n");
+  CHECK(a.save(live_a).empty());
+  CHECK(read(file) == "theme = light\n");
+}
+
+TEST_CASE("merge_drill adds the new answers to the file's record and carries the streak") {
+  // A record as (right, answered, streak, best) at the weak level.
+  const auto record = [](int right, int answered, int streak, int best) {
+    return DrillRecord{.level = DrillLevel::weak,
+                       .right = right,
+                       .answered = answered,
+                       .streak = streak,
+                       .best_streak = best};
+  };
+  const DrillRecord base = record(5, 8, 2, 4);  // what this app last read
+  const DrillRecord disk = record(6, 9, 3, 4);  // another app answered one right since
+  // One more right answer here: the streak goes on from the file's.
+  CHECK(merge_drill(disk, base, record(6, 9, 3, 4)) == record(7, 10, 4, 4));
+  // One wrong answer here: the streak is broken.
+  CHECK(merge_drill(disk, base, record(5, 9, 0, 4)) == record(6, 10, 0, 4));
+  // Only the level changed: the file's counts, this app's level.
+  DrillRecord level = base;
+  level.level = DrillLevel::hire;
+  CHECK(merge_drill(disk, base, level).answered == 9);
+  CHECK(merge_drill(disk, base, level).level == DrillLevel::hire);
+}
+
 TEST_CASE("a corrupt imgui.ini is cleaned before ImGui reads it, and the app draws") {
   SUBCASE("the sanitizer keeps what ImGui writes and drops the rest") {
     CleanIni c = sanitize_imgui_ini(
@@ -199,7 +266,7 @@ TEST_CASE("a screenshot or its geometry that cannot be written is an error, chec
   // /dev/full takes the open and every buffered write, and fails the flush: the close is
   // where the error shows.
   CHECK(contains(write_png("/dev/full", 4, 4, pixels), "No space left on device"));
-  Expected<void> geometry = frontend::write_file_atomically("/dev/full", "{}");
+  Expected<void> geometry = frontend::replace_file("/dev/full", "{}");
   REQUIRE_FALSE(geometry.has_value());
   CHECK(contains(geometry.error(), "No space left on device"));
   CHECK_FALSE(write_png("/nonexistent-dir/x.png", 4, 4, pixels).empty());

@@ -5,6 +5,7 @@
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/state/lesson_state.hpp"
 #include "app/gui/views/widgets.hpp"
+#include "core/base/format.hpp"
 
 namespace banklab::gui {
 namespace {
@@ -35,15 +36,18 @@ void draw_text(const AppState& s, const std::string& text) {
 
 void draw_lesson_chooser(AppState& s) {
   if (!s.lesson.catalogue) s.lesson.catalogue = load_lessons();
-  const Expected<std::vector<Lesson>>& all = *s.lesson.catalogue;
+  const Expected<LessonCatalogue>& all = *s.lesson.catalogue;
   ImGui::TextDisabled("Guided lessons");
-  if (!all) {
+  const auto error_text = [&](const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours(s).error));
-    ImGui::TextWrapped("%s", all.error().c_str());
+    ImGui::TextWrapped("%s", text.c_str());
     ImGui::PopStyleColor();
+  };
+  if (!all) {
+    error_text(all.error());
     return;
   }
-  for (const Lesson& l : *all) {
+  for (const Lesson& l : all->lessons) {
     ImGui::PushID(l.name.c_str());
     if (ImGui::SmallButton("Open")) {
       const std::string name = l.name;  // open_lesson() may not outlive the catalogue entry
@@ -53,6 +57,8 @@ void draw_lesson_chooser(AppState& s) {
     ImGui::TextWrapped("%s (%d steps)", l.title.c_str(), static_cast<int>(l.steps.size()));
     ImGui::PopID();
   }
+  // A file that does not load is named with its mistake; the others stay open to the user.
+  for (const std::string& problem : all->problems) error_text("Left out: " + shown(problem, 400));
   ImGui::Separator();
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/frontend/file_io.hpp"
+#include "core/base/file_read.hpp"
 
 namespace banklab::gui {
 namespace {
@@ -146,8 +147,7 @@ CleanIni sanitize_imgui_ini(std::string_view text) {
 std::string load_imgui_ini(const std::filesystem::path& file) {
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return {};
-  Expected<std::string> text =
-      frontend::read_regular_file(file.string(), kMaxImGuiIniBytes, "window layout");
+  Expected<std::string> text = read_regular_file(file.string(), kMaxImGuiIniBytes, "window layout");
   if (!text) return text.error() + "; using the default layout";
   CleanIni clean = sanitize_imgui_ini(*text);
   ImGui::LoadIniSettingsFromMemory(clean.text.data(), clean.text.size());
@@ -164,8 +164,7 @@ std::string save_imgui_ini(const std::filesystem::path& file) {
   }
   std::size_t size = 0;
   const char* data = ImGui::SaveIniSettingsToMemory(&size);
-  Expected<void> written =
-      frontend::write_file_atomically(file.string(), std::string_view(data, size));
+  Expected<void> written = frontend::replace_file(file.string(), std::string_view(data, size));
   ImGui::GetIO().WantSaveIniSettings = false;
   return written ? std::string() : written.error();
 }

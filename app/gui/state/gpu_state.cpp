@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 
+#include "app/frontend/file_io.hpp"
 #include "core/base/data_dir.hpp"
 #include "core/base/format.hpp"
 #include "core/model/hardware.hpp"
@@ -290,11 +290,8 @@ std::string save_recording(const GpuPanel& p, const std::filesystem::path& file)
       part.labels.push_back(i < first_sweep ? patterns->pattern : to_string(results[i].access));
     }
   }
-  std::ofstream out(file, std::ios::binary);
-  out << gpu::recording_json(r);
-  out.close();
-  if (!out) return "could not write " + quote(file.string());
-  return {};
+  const Expected<void> written = frontend::replace_file(file.string(), gpu::recording_json(r));
+  return written ? std::string() : written.error();
 }
 
 std::vector<std::string> reversal_lines(const RunRecord& run) {

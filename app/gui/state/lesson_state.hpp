@@ -17,8 +17,9 @@ struct LessonMode {
   std::optional<Lesson> lesson;  // none: free exploration
   int step = 0;
   FilledStep filled;  // the current step, its numbers filled in
-  // The lessons on offer, read once when the Lesson panel first lists them.
-  std::optional<Expected<std::vector<Lesson>>> catalogue;
+  // The lessons on offer and the files that did not load, read once when the Lesson panel
+  // first lists them.
+  std::optional<Expected<LessonCatalogue>> catalogue;
 };
 
 bool in_lesson(const AppState& s);

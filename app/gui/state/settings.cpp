@@ -1,12 +1,20 @@
 #include "app/gui/state/settings.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 #include <system_error>
 
 #include "app/frontend/file_io.hpp"
+#include "core/base/file_read.hpp"
 #include "core/base/format.hpp"
 #include "core/base/key_value_file.hpp"
 #include "core/model/presets.hpp"
@@ -181,24 +189,114 @@ ParsedSettings load_settings(const std::filesystem::path& file) {
   std::error_code ec;
   if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return {};
   Expected<std::string> text =
-      frontend::read_regular_file(file.string(), kMaxSettingsFileBytes, "settings file");
-  if (!text) return ParsedSettings{{}, {text.error() + "; using the defaults"}};
+      read_regular_file(file.string(), kMaxSettingsFileBytes, "settings file");
+  if (!text) {
+    return ParsedSettings{
+        .warnings = {text.error() + "; using the defaults, and the file is left as it is"},
+        .writable = false};
+  }
   ParsedSettings parsed = parse_settings(*text);
   for (std::string& w : parsed.warnings) w = file.string() + ", " + w;
   return parsed;
 }
 
-std::string save_settings(const std::filesystem::path& file, const Settings& s) {
+std::string make_settings_folder(const std::filesystem::path& folder) {
+  // The folder and the one above it (~/.config, or $XDG_CONFIG_HOME) may be made, private to the
+  // user as the XDG rules ask; the home folder above them must already be there.
+  const std::filesystem::path above = folder.parent_path();
   std::error_code ec;
-  std::filesystem::create_directories(file.parent_path(), ec);
-  if (ec) return "cannot create " + file.parent_path().string() + ": " + ec.message();
+  if (!std::filesystem::is_directory(above.parent_path(), ec)) {
+    return "cannot create " + folder.string() + ": " + above.parent_path().string() +
+           " is not a folder";
+  }
+  for (const std::filesystem::path& f : {above, folder}) {
+    if (::mkdir(f.c_str(), 0700) != 0 && errno != EEXIST) {
+      return "cannot create " + f.string() + ": " + std::strerror(errno);
+    }
+  }
+  if (!std::filesystem::is_directory(folder, ec)) return folder.string() + ": not a folder";
+  return {};
+}
+
+std::string save_settings(const std::filesystem::path& file, const Settings& s) {
+  if (std::string problem = make_settings_folder(file.parent_path()); !problem.empty()) {
+    return problem;
+  }
   // Never replace or write into a FIFO or a device (a FIFO would block until read).
+  std::error_code ec;
   std::filesystem::file_status st = std::filesystem::status(file, ec);
   if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
     return file.string() + ": not a regular file; settings are not saved";
   }
-  const Expected<void> written = frontend::write_file_atomically(file.string(), format_settings(s));
+  const Expected<void> written = frontend::replace_file(file.string(), format_settings(s));
   return written ? std::string() : written.error();
+}
+
+DrillRecord merge_drill(const DrillRecord& disk, const DrillRecord& base, const DrillRecord& mine) {
+  const int answered = mine.answered - base.answered;
+  const int right = mine.right - base.right;
+  DrillRecord merged = disk;
+  if (mine.level != base.level) merged.level = mine.level;
+  if (answered <= 0) return merged;  // no new answers here: the file's counts stand
+  merged.level = mine.level;
+  merged.answered += answered;
+  merged.right += right;
+  merged.streak = right == answered ? disk.streak + answered : mine.streak;
+  merged.best_streak = std::max({disk.best_streak, merged.streak, mine.streak});
+  return merged;
+}
+
+namespace {
+
+// An exclusive lock on a folder for as long as it lives (flock: released when the process
+// ends, however it ends). Every instance's read-merge-write of the settings runs under it.
+class FolderLock {
+ public:
+  explicit FolderLock(const std::filesystem::path& folder)
+      : fd_(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+    if (fd_ >= 0) ::flock(fd_, LOCK_EX);
+  }
+  ~FolderLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+SettingsFile::SettingsFile(std::filesystem::path file)
+    : file_(std::move(file)),
+      loaded_(load_settings(file_)),
+      synced_(loaded_.settings),
+      kept_(loaded_.writable) {}
+
+std::string SettingsFile::save(Settings& live, bool force) {
+  if (!kept_ || (!force && live == synced_)) return {};
+  if (std::string problem = make_settings_folder(file_.parent_path()); !problem.empty()) {
+    kept_ = false;
+    return problem;
+  }
+  const FolderLock lock(file_.parent_path());
+  // What the other instances wrote meanwhile; a file that became unreadable is left alone.
+  const ParsedSettings disk = load_settings(file_);
+  if (!disk.writable) {
+    kept_ = false;
+    return disk.warnings.front();
+  }
+  Settings merged = live;
+  merged.drill = merge_drill(disk.settings.drill, synced_.drill, live.drill);
+  merged.other = disk.settings.other.empty() ? live.other : disk.settings.other;
+  if (std::string problem = save_settings(file_, merged); !problem.empty()) {
+    kept_ = false;
+    return problem;
+  }
+  live = merged;
+  synced_ = merged;
+  return {};
 }
 
 }  // namespace banklab::gui

@@ -57,15 +57,52 @@ std::optional<std::filesystem::path> config_dir_from_environment();
 struct ParsedSettings {
   Settings settings;
   std::vector<std::string> warnings;  // "line 3: zoom 9 is outside 0.5 .. 4; kept 1"
+  // False when the file exists but was not read (not a regular file, too large, unreadable):
+  // a file the app did not read is never written over, so nothing in it is lost.
+  bool writable = true;
 };
 ParsedSettings parse_settings(std::string_view text);
 std::string format_settings(const Settings& s);
 
 // A missing file is not an error (first run): the defaults come back with no warning. A file
-// that cannot be read (not regular, too large) gives the defaults and a warning.
+// that cannot be read (not regular, too large) gives the defaults, a warning, and writable false.
 ParsedSettings load_settings(const std::filesystem::path& file);
-// Creates the folder; returns "" or what went wrong, with the path.
+// Creates the settings folder (and ~/.config above it) when missing, never a folder above those:
+// with HOME=/nonexistent nothing is created. Returns "" or what went wrong, with the path.
+std::string make_settings_folder(const std::filesystem::path& folder);
+// Makes the folder (make_settings_folder()) and writes s; "" or what went wrong, with the path.
 std::string save_settings(const std::filesystem::path& file, const Settings& s);
+
+// The drill record after a save: the file's record now (`disk`) plus the answers this instance
+// gave since it last read or wrote the file (`mine` against `base`). The counts add; the streak
+// goes on from the file's when every new answer was right, else it is the new answers' own.
+DrillRecord merge_drill(const DrillRecord& disk, const DrillRecord& base, const DrillRecord& mine);
+
+// The settings file of a running app, written as the settings change (so an app stopped by a
+// signal or a crash loses nothing) and shared by every instance running at once: each save
+// re-reads the file under a lock on its folder and merges the drill record (merge_drill), so
+// two instances answering one question each leave two answers. Everything else is this
+// instance's (the last change wins); keys this version does not know are the file's.
+class SettingsFile {
+ public:
+  // Reads the file (load_settings()); warnings() says what was wrong with it.
+  explicit SettingsFile(std::filesystem::path file);
+  const Settings& loaded() const { return loaded_.settings; }
+  const std::vector<std::string>& warnings() const { return loaded_.warnings; }
+  // Whether saves can reach the file: false when it was refused at start (it is left as it
+  // is) or the folder could not be made.
+  bool kept() const { return kept_; }
+  // Writes `live` when it differs from what this instance last read or wrote, or always with
+  // `force` (the first save, which repairs the lines that had warnings); live then holds the
+  // merged record. "" or why nothing was written; after a failure, saves stop (said once).
+  std::string save(Settings& live, bool force = false);
+
+ private:
+  std::filesystem::path file_;
+  ParsedSettings loaded_;
+  Settings synced_;  // what the file held after this instance's last read or write
+  bool kept_ = true;
+};
 
 inline constexpr std::size_t kMaxSettingsFileBytes = 64 * 1024;
 inline constexpr std::string_view kSettingsFileName = "banklab-gui.conf";
