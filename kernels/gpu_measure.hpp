@@ -92,6 +92,11 @@ struct PatternCrossCheck {
   std::string detail;  // which rule failed, with the numbers
 };
 
+// Which of the rules above a cross-check breaks, with the numbers, or "" when it agrees: the one
+// verdict of a live run (pattern_cross_check.cpp) and of a replayed recording, which recomputes
+// it from the counts it holds rather than trusting its `agrees` (cross_check_rule.cpp).
+std::string cross_check_problem(const PatternCrossCheck& c);
+
 struct PatternCrossCheckReport {
   PatternReport benchmark;              // the run itself (each pattern against its baseline)
   std::vector<PatternCrossCheck> runs;  // one per distinct run: patterns and baselines

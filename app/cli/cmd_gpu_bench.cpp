@@ -23,6 +23,7 @@
 #include "app/cli/commands.hpp"
 #include "app/frontend/file_io.hpp"
 #include "app/frontend/gpu_recording.hpp"
+#include "app/frontend/recording_check.hpp"
 #include "core/base/format.hpp"
 #include "core/base/json_writer.hpp"
 #include "core/model/presets.hpp"
@@ -373,18 +374,6 @@ Expected<gpu::LabelledPatterns> run_labelled(const std::vector<Labelled>& patter
   return run;
 }
 
-bool recording_passes(const gpu::Recording& r) {
-  bool ok = r.validate.patterns > 0 && r.validate.agree == r.validate.patterns;
-  for (const gpu::SuiteReport& s : r.suites) {
-    for (const gpu::VariantResult& v : s.results) ok = ok && v.verified;
-  }
-  for (const gpu::LabelledPatterns* p : {&r.sweep, &r.lesson}) {
-    for (const gpu::PatternResult& x : p->report.results) ok = ok && x.verified;
-  }
-  for (const gpu::PatternCrossCheck& c : r.cross_check) ok = ok && c.agrees;
-  return ok;
-}
-
 int record(const GpuBenchOptions& options) {
   const std::string& file = options.file;
   const auto suites = suite_options(options);
@@ -415,6 +404,10 @@ int record(const GpuBenchOptions& options) {
   if (!error.empty()) return failure(error);
 
   const std::string json = gpu::recording_json(r);
+  if (frontend::is_standard_stream(file)) {  // `-`: the recording is the output
+    print(json);
+    return gpu::recording_passes(r) ? kExitOk : kExitFailure;
+  }
   if (const Expected<void> saved = frontend::replace_file(file, json); !saved)
     return failure(saved.error());
   // What is printed is what was written, read back: a replay prints the same tables.
@@ -424,7 +417,7 @@ int record(const GpuBenchOptions& options) {
   gpu::append_recording_text(text, *written);
   text += "(recorded in " + file + ")\n";
   print(text);
-  return recording_passes(*written) ? kExitOk : kExitFailure;
+  return gpu::recording_passes(*written) ? kExitOk : kExitFailure;
 }
 
 int replay(const GpuBenchOptions& o) {
@@ -433,6 +426,12 @@ int replay(const GpuBenchOptions& o) {
   std::string text;
   gpu::append_recording_text(text, *r);
   print(text);
+  // As the run that recorded it: a result that failed its check is a failed run.
+  if (!gpu::recording_passes(*r)) {
+    return failure(
+        "the recording holds a failed check: a row marked WRONG or NO above, or "
+        "validate's mismatches");
+  }
   return kExitOk;
 }
 

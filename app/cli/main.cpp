@@ -172,10 +172,11 @@ constexpr frontend::FlagSpec kGpuPatternFlags[] = {
 constexpr frontend::FlagSpec kGpuRecordFlags[] = {
     {"record", "FILE",
      "run the whole suite (every dtype, the sweep, every preset's pattern, the\n"
-     "microbenchmark against the hardware counters, validate's totals) and write it to FILE"},
+     "microbenchmark against the hardware counters, validate's totals) and write it to FILE\n"
+     "(- prints the JSON instead of the tables)"},
     {"replay", "FILE",
-     "print a recording's tables, as the live run printed them (no GPU needed);\n"
-     "- reads it from standard input"},
+     "print a recording's tables, as the live run printed them (no GPU needed), its figures\n"
+     "checked against what the core recomputes; - reads it from standard input"},
 };
 constexpr frontend::FlagSpec kGpuBenchFlags[] = {
     {"reps", "R", "timed launches, median reported    (default 20 a variant, 7 a pattern)"},

@@ -62,9 +62,11 @@ void write_suite_json(JsonWriter& w, const SuiteReport& r);
 std::string recording_json(const Recording& r);
 // Reads what recording_json() wrote. A file that is not JSON, not a BankLab recording, of
 // another version, or has a field missing or of the wrong type gives one sentence naming the
-// first problem (with the field's path), never a crash.
+// first problem (with the field's path), never a crash; then every figure is checked against
+// what can be recomputed and what is possible (recording_check.hpp).
 Expected<Recording> parse_recording(std::string_view json);
-// The file at `path`, checked as above; also refuses a file over kMaxRecordingBytes.
+// The file at `path` (`-`: standard input), checked as above; only a regular file of at most
+// kMaxRecordingBytes is read (file_io.hpp).
 Expected<Recording> load_recording(const std::filesystem::path& path);
 
 // ---------------------------------------------------------------------------------------------

@@ -41,22 +41,59 @@ void append_format(std::string& out, const char* fmt, ...) {
   va_end(list);
 }
 
+namespace {
+
+// The length of the well-formed UTF-8 sequence at text[i] (1 to 4), or 0 when the bytes there
+// are not one (a stray continuation byte, a truncated or overlong sequence, a surrogate).
+std::size_t utf8_sequence(std::string_view text, std::size_t i) {
+  const auto at = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = at(i);
+  const std::size_t n = lead < 0x80                    ? 1
+                        : lead >= 0xC2 && lead <= 0xDF ? 2
+                        : lead >= 0xE0 && lead <= 0xEF ? 3
+                        : lead >= 0xF0 && lead <= 0xF4 ? 4
+                                                       : 0;
+  if (n == 0 || i + n > text.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((at(i + k) & 0xC0) != 0x80) return 0;
+  }
+  const unsigned char second = n > 1 ? at(i + 1) : 0;
+  if ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second >= 0xA0) ||
+      (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second >= 0x90)) {
+    return 0;
+  }
+  return n;
+}
+
+}  // namespace
+
 std::string shown(std::string_view text, std::size_t max_chars) {
   // Cut at a character, not inside a UTF-8 sequence.
   std::size_t cut = std::min(text.size(), max_chars);
   while (cut > 0 && cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
     --cut;
   }
+  // A terminal acts on C0 controls and DEL, on C1 controls (U+0080..U+009F: CSI is U+009B) and,
+  // in an 8-bit locale, on bytes that are not UTF-8: each of those bytes is shown as \xNN.
   std::string q;
-  for (std::size_t i = 0; i < cut; ++i) {
+  const auto escape = [&](unsigned char byte) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    q += "\\x";
+    q += kHex[byte >> 4];
+    q += kHex[byte & 0xF];
+  };
+  for (std::size_t i = 0; i < cut;) {
     const auto byte = static_cast<unsigned char>(text[i]);
-    if (byte < 0x20 || byte == 0x7F) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      q += "\\x";
-      q += kHex[byte >> 4];
-      q += kHex[byte & 0xF];
+    const std::size_t n = utf8_sequence(text.substr(0, cut), i);
+    const bool c1 = n == 2 && byte == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;
+    if (n == 0 || byte < 0x20 || byte == 0x7F || c1) {
+      for (std::size_t k = 0; k < std::max<std::size_t>(n, 1); ++k) {
+        escape(static_cast<unsigned char>(text[i + k]));
+      }
+      i += std::max<std::size_t>(n, 1);
     } else {
-      q += text[i];
+      q.append(text.substr(i, n));
+      i += n;
     }
   }
   if (cut < text.size()) q += "\u2026";

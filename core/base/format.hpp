@@ -16,8 +16,9 @@ namespace banklab {
 [[gnu::format(printf, 1, 2)]] std::string format(const char* fmt, ...);
 [[gnu::format(printf, 2, 3)]] void append_format(std::string& out, const char* fmt, ...);
 
-// User text as a message may show it: at most 60 bytes (then "…"), control bytes as \xNN, so
-// that a huge token or an escape sequence never reaches the terminal whole.
+// User text as a message may show it: at most 60 bytes (then "…"), control bytes (C0, DEL, C1
+// such as U+009B) and bytes that are not UTF-8 as \xNN, so that a huge token or an escape
+// sequence never reaches the terminal whole.
 std::string shown(std::string_view text, std::size_t max_chars = 60);
 // The same inside single quotes: 'fp128'.
 std::string quote(std::string_view text);

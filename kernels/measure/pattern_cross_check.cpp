@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "core/base/format.hpp"
 #include "kernels/gpu_measure.hpp"
 #include "kernels/measure/range_profiler.hpp"
 
@@ -51,22 +50,7 @@ PatternCrossCheck compare(const ReplayAccounting& a, const std::vector<double>& 
   c.hardware_wavefronts_per_clock =
       v[kSmActiveCycles] > 0 ? double(c.hardware_wavefronts) / (v[kSmActiveCycles] * sm_count) : 0;
 
-  const double off = std::abs(double(c.hardware_instructions - c.counted_instructions));
-  if (c.hardware_instructions <= 0 ||
-      off > kCrossCheckInstructionTolerance * double(c.counted_instructions)) {
-    c.detail = "the benchmark counts " + std::to_string(c.counted_instructions) +
-               " instructions of the measured class, the hardware " +
-               std::to_string(c.hardware_instructions);
-  } else if (!(std::abs(c.counted_cycles_per_access / c.hardware_cycles_per_access - 1) <=
-               kCrossCheckCycleTolerance)) {
-    c.detail = format(
-        "the benchmark measures %.3f clocks per instruction per SM, the hardware "
-        "%.3f",
-        c.counted_cycles_per_access, c.hardware_cycles_per_access);
-  } else if (!(c.hardware_wavefronts_per_clock <= kMaxWavefrontsPerClock)) {
-    c.detail = format("the hardware counts %.3f wavefronts per clock per SM, above the pipe's %.2f",
-                      c.hardware_wavefronts_per_clock, kMaxWavefrontsPerClock);
-  }
+  c.detail = cross_check_problem(c);
   c.agrees = c.detail.empty();
   return c;
 }

@@ -14,9 +14,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "core/base/data_dir.hpp"
 #include "core/teach/lesson.hpp"
 #include "tests/cli/run_banklab.hpp"
 
@@ -243,6 +245,72 @@ TEST_CASE("a bad file in the lessons folder is named, and the good lessons are s
     const Run broken = run_shell(run_copy + "lesson show broken");
     CHECK(broken.status == 2);
     CHECK(broken.err.starts_with("banklab: " + folder + "broken.toml:1: "));
+  }
+}
+
+TEST_CASE("gpu-bench --replay checks what it reads, and - reads standard input") {
+  const fs::path shipped = *data_dir() / "recordings" / "nvidia-h200.json";
+  const std::string json = read_file(shipped);
+  REQUIRE_FALSE(json.empty());
+  SUBCASE("--replay - prints what --replay FILE prints") {
+    const Run file = run_banklab("gpu-bench --replay '" + shipped.string() + "'");
+    const Run dash = run_banklab("gpu-bench --replay -", json);
+    CHECK(dash.out == file.out);
+    CHECK(dash.status == file.status);
+    CHECK(dash.out.starts_with("Recorded "));
+  }
+  TempDir dir;
+  // The shipped recording with one field changed, replayed.
+  const auto replay = [&](const std::function<void(nlohmann::json&)>& change) {
+    nlohmann::json j = nlohmann::json::parse(json);
+    change(j);
+    const fs::path file = dir.path / "changed.json";
+    spit(file, j.dump());
+    return run_banklab("gpu-bench --replay '" + file.string() + "'");
+  };
+  SUBCASE("impossible figures are refused with their path (exit 2)") {
+    const Run rows = replay([](nlohmann::json& j) { j["suites"][0]["rows"] = -1; });
+    CHECK(rows.status == 2);
+    CHECK(rows.err.find("recording.suites[0].rows is -1; it must be 1 to 1048576") !=
+          std::string::npos);
+    const Run clock = replay([](nlohmann::json& j) { j["sweep"]["measured_sm_clock_mhz"] = -5; });
+    CHECK(clock.status == 2);
+    const Run gbps =
+        replay([](nlohmann::json& j) { j["suites"][0]["results"][0]["gbps"] = 1e308; });
+    CHECK(gbps.status == 2);
+    const Run predicted = replay([](nlohmann::json& j) {
+      for (nlohmann::json& p : j["lesson"]["patterns"]) p["predicted_wavefronts"] = 7;
+    });
+    CHECK(predicted.status == 2);
+    CHECK(predicted.err.find("predicted_wavefronts is 7, but the core counts ") !=
+          std::string::npos);
+  }
+  SUBCASE("a cross-check's verdict and validate's mismatches fail the replay (exit 1)") {
+    const Run cross = replay([](nlohmann::json& j) {
+      j["cross_check"][1]["hardware_instructions"] = 1;
+      j["cross_check"][1]["agrees"] = true;
+    });
+    CHECK(cross.status == 1);
+    CHECK(cross.out.find("instructions of the measured class, the hardware 1\n") !=
+          std::string::npos);
+    const Run mismatches = replay([](nlohmann::json& j) {
+      const std::int64_t patterns = j["validate"]["patterns"];
+      j["validate"]["agree"] = patterns - 299;
+      j["validate"]["mismatch"] = 299;
+    });
+    CHECK(mismatches.status == 1);
+    CHECK(mismatches.out.find(" 299 mismatch, ") != std::string::npos);
+    CHECK(mismatches.err.starts_with("banklab: the recording holds a failed check"));
+  }
+  SUBCASE("an escape sequence in a text reaches the terminal as \\xNN, never raw") {
+    const Run escape = replay([](nlohmann::json& j) {
+      j["device"]["name"] = "NVIDIA H200\x1b]0;pwned\x07\x1b[2J";
+      j["lesson"]["patterns"][0]["label"] = "label\u009b31m";
+    });
+    CHECK(escape.out.find('\x1b') == std::string::npos);
+    CHECK(escape.out.find('\x07') == std::string::npos);
+    CHECK(escape.out.find("\u009b") == std::string::npos);
+    CHECK(escape.out.find("on NVIDIA H200\\x1b]0;pwned\\x07\\x1b[2J (driver") != std::string::npos);
   }
 }
 

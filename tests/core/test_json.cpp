@@ -108,6 +108,12 @@ TEST_CASE("user text in a message: cut to 60 bytes at a character, control bytes
   // 59 ASCII bytes then a 3-byte character: the cut falls before it, not inside it.
   CHECK(shown(std::string(59, 'x') + "\u2026\u2026") == std::string(59, 'x') + "\u2026");
   CHECK(shown(std::string(100, 'x'), std::string_view::npos) == std::string(100, 'x'));
+  // C1 controls (CSI is U+009B, two bytes in UTF-8) and bytes that are not UTF-8 act on some
+  // terminals too (issue 22: a recording's device name); other characters pass.
+  CHECK(shown("x\u009b2Jy") == "x\\xc2\\x9b2Jy");
+  CHECK(shown("\x9b\xff\xc3(") == "\\x9b\\xff\\xc3(");
+  CHECK(shown("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // a UTF-16 surrogate
+  CHECK(shown("H200 \u00e9\u2026\U0001F600") == "H200 \u00e9\u2026\U0001F600");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/frontend/gpu_recording.hpp"
+#include "app/frontend/recording_check.hpp"
 #include "core/model/analysis.hpp"
 
 using namespace banklab;
@@ -106,8 +107,10 @@ Recording sample() {
   c.hardware_wavefronts_per_clock = 0.9983;
   c.agrees = true;
   r.cross_check = {c, c};
+  r.cross_check[1].hardware_instructions = 1;  // read back, its verdict is the rule's
   r.cross_check[1].agrees = false;
-  r.cross_check[1].detail = "the benchmark counts 4 instructions, the hardware 1";
+  r.cross_check[1].detail =
+      "the benchmark counts 130572288 instructions of the measured class, the hardware 1";
   r.validate = {2294 + 2000, 2294 + 2000, 0, 0, 2000, 1, 8.25};
   return r;
 }
@@ -214,10 +217,11 @@ TEST_CASE("a corrupt, foreign or wrongly typed recording gives one clear sentenc
     fails_with(v, "is not a valid access");
   }
   SUBCASE("a figure above the shared-memory pipe's limit") {
-    std::string v = json;
-    const auto at = v.find("\"wavefronts_per_clock\":");
-    v.replace(at, v.find(',', at) - at, "\"wavefronts_per_clock\":3.529");
-    fails_with(v, "more than the shared-memory pipe serves");
+    Recording r = sample();
+    r.sweep.report.results[0] = pattern(column(33), 0.2834);  // 1 wavefront in 0.28 clocks
+    fails_with(recording_json(r),
+               "claims 3.529 wavefronts per clock, more than the "
+               "shared-memory pipe serves");
   }
   SUBCASE("nesting deeper than a recording has") {
     fails_with(std::string(100000, '[') + std::string(100000, ']'), "nests deeper");
@@ -232,10 +236,93 @@ TEST_CASE("a recording file that is missing or huge is refused before it is pars
   const auto huge = temp_file("huge.json", std::string(kMaxRecordingBytes + 1, ' '));
   const Expected<Recording> big = load_recording(huge);
   REQUIRE_FALSE(big.has_value());
-  CHECK(big.error().find("at most") != std::string::npos);
+  CHECK(big.error().ends_with(": larger than 16777216 bytes"));
   std::filesystem::remove(huge);
 
   const auto good = temp_file("good.json", recording_json(sample()));
   CHECK(load_recording(good).has_value());
   std::filesystem::remove(good);
+}
+
+TEST_CASE("a recording's figures are recomputed or range-checked, never taken on its word") {
+  const auto refused = [](const Recording& r, const std::string& words) {
+    const Expected<Recording> back = parse_recording(recording_json(r));
+    REQUIRE_FALSE(back.has_value());
+    CAPTURE(back.error());
+    CHECK(back.error().find(words) != std::string::npos);
+  };
+  SUBCASE("sizes, clocks and rates no run has") {
+    Recording r = sample();
+    r.suites[0].options.rows = -1;
+    refused(r, "recording.suites[0].rows is -1; it must be 1 to 1048576");
+    r.suites[0].options.rows = 0;
+    refused(r, "recording.suites[0].rows is 0;");
+    r = sample();
+    r.suites[0].sm_clock_mhz = -5;
+    refused(r, "recording.suites[0].measured_sm_clock_mhz is -5 MHz; it must be 1 to 10000 MHz");
+    r = sample();
+    r.sweep.report.sm_clock_mhz = -5;
+    refused(r, "recording.sweep.measured_sm_clock_mhz is -5 MHz");
+    r = sample();
+    r.suites[0].results[1].gbps = 1e308;  // a 300-digit number in the file
+    refused(r, "recording.suites[0].results[1].gbps is 1e+308, but bytes_moved / ms gives 4073.99");
+    r = sample();
+    for (VariantResult& v : r.suites[0].results) {  // consistent, and impossible: 2e9 GB/s
+      v.ms = v.ms_min = v.ms_max = 1e-6;
+      v.gbps = double(v.bytes_moved) / (v.ms * 1e6);
+      v.fraction_of_copy = 1;
+    }
+    refused(r, "recording.suites[0].results[0].gbps is 2147483648 GB/s; it must be 0 to 100000");
+    r = sample();
+    r.sweep.report.results[0].warps_per_sm = 0;
+    refused(r, "recording.sweep.patterns[0].warps_per_sm is 0; it must be 1 to 64");
+  }
+  SUBCASE("the model's counts are the core's") {
+    Recording r = sample();
+    r.sweep.report.results[2].predicted_wavefronts = 7;  // float tile[32][32]'s column: 32
+    refused(r,
+            "recording.sweep.patterns[2].predicted_wavefronts is 7, but the core counts 32 for "
+            "ld 4 0,128,");
+  }
+  SUBCASE("a cross-check agrees by its counts, not by its flag") {
+    Recording r = sample();
+    r.cross_check[0].counted_instructions = 16220192;
+    r.cross_check[0].hardware_instructions = 1;
+    r.cross_check[0].agrees = true;
+    r.cross_check[0].detail = "";
+    const Expected<Recording> back = parse_recording(recording_json(r));
+    REQUIRE(back.has_value());
+    CHECK_FALSE(back->cross_check[0].agrees);
+    CHECK(back->cross_check[0].detail ==
+          "the benchmark counts 16220192 instructions of the measured class, the hardware 1");
+    CHECK_FALSE(recording_passes(*back));
+    CHECK(text_of(*back).find("the hardware 1\n") != std::string::npos);
+  }
+  SUBCASE("validate's mismatches make the recording fail") {
+    Recording r = sample();
+    r.cross_check.pop_back();  // the one that disagrees
+    r.suites[0].results.back().verified = true;
+    r.lesson.report.results[1].verified = true;
+    const Expected<Recording> good = parse_recording(recording_json(r));
+    REQUIRE(good.has_value());
+    CHECK(recording_passes(*good));
+    r.validate = {4294, 3995, 299, 0, 2000, 1, 8.25};
+    const Expected<Recording> back = parse_recording(recording_json(r));
+    REQUIRE(back.has_value());
+    CHECK_FALSE(recording_passes(*back));
+  }
+  SUBCASE("texts: escape sequences shown as \\xNN, and no text longer than a recording writes") {
+    Recording r = sample();
+    r.device.name = "NVIDIA H200\x1b]0;pwned\x07\x1b[31m";
+    r.sweep.labels[0] = "a label\u009b2J";
+    const Expected<Recording> back = parse_recording(recording_json(r));
+    REQUIRE(back.has_value());
+    const std::string text = text_of(*back);
+    CHECK(text.find('\x1b') == std::string::npos);
+    CHECK(text.find('\x07') == std::string::npos);
+    CHECK(text.find("\u009b") == std::string::npos);
+    CHECK(text.find("on NVIDIA H200\\x1b]0;pwned\\x07\\x1b[31m (driver") != std::string::npos);
+    r.driver = std::string(5000, 'x');
+    refused(r, "recording.driver is 5000 bytes long; a recording's texts are at most 4096");
+  }
 }

@@ -325,7 +325,7 @@ TEST_CASE("a window resized to 32767x32767 is put back within the size limit (is
   CHECK(r.status == 128 + SIGTERM);
 }
 
-TEST_CASE("--scenario - reads the scenario file from standard input (issue 22)") {
+TEST_CASE("--scenario - and --gpu-results - read standard input (issue 22)") {
   require_display();
   const fs::path dir =
       fs::temp_directory_path() / ("banklab-gui-dash-" + std::to_string(::getpid()));
@@ -340,6 +340,12 @@ TEST_CASE("--scenario - reads the scenario file from standard input (issue 22)")
   CHECK(piped.status == 0);
   CHECK(flags.status == 0);
   CHECK(read(dir / "piped.png") == read(dir / "flags.png"));
+  // --gpu-results - likewise: the GPU window on the shipped recording, from a pipe.
+  const Run recording = run_until(shot + (dir / "gpu.png").string() + " --gpu-results - < " +
+                                      BANKLAB_SOURCE_DIR + "/assets/recordings/nvidia-h200.json",
+                                  {});
+  CAPTURE(recording.log);
+  CHECK(recording.status == 0);
   fs::remove_all(dir);
 }
 

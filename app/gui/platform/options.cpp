@@ -74,7 +74,9 @@ constexpr frontend::FlagSpec kGuiFlags[] = {
     {"clock", "N", "stop the step-through after N wavefronts (0 = none served)"},
     {"bench-frames", "N", "render N frames, print CPU and GPU time per frame, exit"},
     {"gpu", "", "open the GPU window (Run on GPU, Measure on GPU)"},
-    {"gpu-results", "FILE", "open the GPU window on a recording ('banklab gpu-bench --record')"},
+    {"gpu-results", "FILE",
+     "open the GPU window on a recording ('banklab gpu-bench --record'; - reads it\n"
+     "from standard input)"},
     {"solve", "FAMILIES",
      "open the Solve window with these families ticked and solved, e.g.\n"
      "row:16:st,column (its check boxes: row:st, row:4:st, row:8:st, row:16:st,\n"
