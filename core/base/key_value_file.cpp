@@ -1,6 +1,7 @@
 #include "core/base/key_value_file.hpp"
 
 #include <charconv>
+#include <cstdlib>
 #include <optional>
 
 #include "core/base/format.hpp"
@@ -23,9 +24,10 @@ std::optional<std::string> value_text(const toml::node& node) {
     return std::to_string(i->get());
   }
   if (const auto* f = node.as_floating_point()) {
-    char digits[32];
-    const auto end = std::to_chars(digits, digits + sizeof digits, f->get()).ptr;
-    std::string text(digits, end);
+    // The shortest of 15 or 17 significant digits that reads back as the same number (printf,
+    // not to_chars: the browser edition's libc++ has no to_chars for floating point).
+    std::string text = format("%.15g", f->get());
+    if (std::strtod(text.c_str(), nullptr) != f->get()) text = format("%.17g", f->get());
     // 1.0 stays "1.0": a whole-number key refuses it, as it refused the unquoted text.
     if (text.find_first_of(".eni") == std::string::npos) text += ".0";
     return text;
