@@ -48,7 +48,7 @@ Expected<CodeOptions> read_options(const frontend::Args& args) {
       .value("block", o.params.block, parse_block)
       .value("warp", o.params.warp, read_warp)
       .value("let", o.params.lets, parse_lets)
-      .integer("smem", o.params.extern_bytes, 1, kSharedMemoryBytes)
+      .integer("smem", o.params.extern_bytes, 1, kMaxSharedPerBlockBytes)
       .value("op", o.params.op, read_op)
       .flag("json", o.json)
       .result(o);

@@ -18,7 +18,8 @@ inline constexpr frontend::FlagSpec kCodeFlags[] = {
     {"block", "XxYxZ", "the block's threads: 32x8, 256, 8x8x4                 (default 32)"},
     {"warp", "W|all", "the warp to look at, or all: the worst one is shown   (default 0)"},
     {"let", "NAME=V,...", "values of the loop variables and other names: j=0,k=8"},
-    {"smem", "BYTES", "the launch's dynamic shared memory, for extern arrays (default 233472)"},
+    {"smem", "BYTES",
+     "the launch's dynamic shared memory, for extern arrays (default and most: 232448, 227 KB)"},
 };
 inline constexpr frontend::FlagGroup kCodeGroup{
     "Code form: a declaration and an access as CUDA code, evaluated for every lane (--op ld, st\n"

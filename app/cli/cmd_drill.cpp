@@ -66,8 +66,8 @@ InputEnd read_answer(DrillSession& d) {
 struct DrillOptions {
   DrillLevel level{};
   int count = 5;
-  std::uint64_t seed =
-      0;  // without --seed, a fresh one each run, printed so that it can be repeated
+  // Without --seed, a fresh one each run, printed so that the run can be repeated.
+  std::uint64_t seed = 0;
   bool json = false;
 };
 
@@ -105,8 +105,8 @@ int run_drill(const frontend::Args& args) {
 
   print("Drill at the " + std::string(level_name(level)) + " level, " + std::to_string(count) +
         (count == 1 ? " question" : " questions") + ", seed " + std::to_string(seed_value) +
-        ". Answer each on one line: a number, yes or no, or a fix as flags (--pad 2, "
-        "--swizzle tma128).\n");
+        ". Answer each on one line: a number, yes or no, a fix as flags (--pad 2, "
+        "--swizzle tma128), a letter, or a design (--swizzle S --align BYTES).\n");
   DrillSession d(level, seed_value);
   for (int i = 0; i < count; ++i) {
     if (i > 0) d.next();

@@ -269,16 +269,19 @@ Examples:
 
 constexpr frontend::FlagSpec kDrillFlags[] = {
     {"level", "L",
-     "weak: 4-byte scalar rows and columns, pads, idle lanes\n"
-     "hire: bf16/fp8 packing, 8/16-byte phases, broadcasts, alignment,\n"
-     "      whether a conflict behind HBM is worth a fix\n"
-     "strong-hire: ldmatrix/stmatrix, XOR, CuTe and TMA swizzles, choosing a fix"},
+     "weak: the basics (a lane's bank, which access conflicts, the pad of one)\n"
+     "hire: the Hire bar: float tiles of any width and pad, the stride rule,\n"
+     "      fixes, whether a conflict behind HBM is worth a fix\n"
+     "strong-hire: the Strong Hire bar: bf16/fp8, 8/16-byte phases and load\n"
+     "      packing, float4 and TMA fills, ldmatrix, swizzles, the Nsight\n"
+     "      counters, designing a swizzle and its alignment"},
     {"seed", "N", "the questions' seed; the same seed asks the same questions (default: new)"},
     {"count", "K", "how many questions, 1 to 1000                           (default 5)"},
     {"json", "",
-     "print the questions instead, one JSON object a line: kind, args\n"
-     "(analyze's flags), lane (bank asks), question, answer (a number; the\n"
-     "flags of one fix that works; true/false for worth)"},
+     "print the questions instead, one JSON object a line: kind, family,\n"
+     "args (analyze's flags), lane (bank asks), question, answer (a number;\n"
+     "the flags of one fix or design that works; true/false for worth; a\n"
+     "letter for choice), choices (choice asks)"},
 };
 constexpr frontend::CommandSyntax kDrill{
     .command = "drill",
@@ -293,7 +296,8 @@ you there). A line that is not an answer is asked again; the end of the input en
 )",
     .footer =
         R"(Answers: a whole number (wavefronts, n-way, bank); yes or no (worth); a fix as flags, e.g.
---pad 2 or --swizzle tma128 (any fix that works is right).
+--pad 2 or --swizzle tma128 (any fix that works is right); a letter (choice); a design as
+--swizzle S --align BYTES.
 
 Examples:
   banklab drill --level hire

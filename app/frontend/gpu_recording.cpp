@@ -477,6 +477,7 @@ std::optional<ReversalRun> reversal_run(const SuiteReport& suite, const PatternR
   }
   ReversalRun run;
   run.sm_count = suite.device.sm_count;
+  run.lane_bytes = dtype_bytes(suite.options.dtype);
   run.clock_measured = suite.sm_clock_mhz > 0;
   run.clock_mhz = run.clock_measured ? suite.sm_clock_mhz : suite.device.sm_clock_khz / 1000.0;
   run.copy_gbps = suite.results.front().gbps;

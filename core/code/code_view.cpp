@@ -1,3 +1,10 @@
+// The CUDA behind a scenario, as text a kernel writer would type and nvcc accepts.
+//
+//   1. integer expressions as text, folded where they are numbers (Expr, apply)
+//   2. a lane's element before and after the tile's swizzle (physical, logical, affine)
+//   3. the guard and the statement of the access (guard_of, statement_of)
+//   4. the public functions: type names, code_view, the whole transpose kernel, the
+//      declaration (static up to 48 KB, extern above, aligned for its fill), to_text
 #include "core/code/code_view.hpp"
 
 #include <algorithm>
@@ -5,6 +12,8 @@
 #include <cstdio>
 #include <memory>
 #include <optional>
+
+#include "core/model/shared_limits.hpp"
 
 namespace banklab {
 
@@ -322,8 +331,12 @@ std::string_view vector_type_name(int width) {
 CodeView code_view(const Scenario& s, const Evaluation& e) {
   CodeView v;
   const TileLayout& t = s.tile;
-  v.declaration = "__shared__ " + std::string(cuda_type_name(t.dtype)) + " tile[" +
-                  std::to_string(t.rows) + "][" + std::to_string(t.slots_per_row()) + "];";
+  // TMA writes a swizzled tile to an address aligned to the swizzle's repeat; a vector access
+  // needs its width. Raw offsets and the tile's own alignment need nothing more.
+  int align = std::max(s.pattern == AccessPattern::custom ? 0 : s.effective_width(),
+                       t.swizzle.is_tma() ? t.swizzle.tma_alignment_bytes() : 0);
+  if (is_matrix_op(s.op) && !t.swizzle.is_tma()) align = 16;
+  v.declaration = shared_declaration(t, align, &v.host);
   if (!e.ok()) {
     v.note = "no statement: the scenario breaks a rule (" + first_error(e.diagnostics) + ")";
     return v;
@@ -369,8 +382,60 @@ CodeView code_view(const Scenario& s, const Evaluation& e) {
   return v;
 }
 
+Expected<TransposeKernel> transpose_kernel(const TileLayout& t) {
+  if (t.rows != kWarpSize || t.cols != kWarpSize)
+    return Error{"the transpose kernel is written for a 32 x 32 tile, not " + to_string(t)};
+  if (const std::string bad = t.check(); !bad.empty()) return Error{bad};
+  const Expr j = Expr::name("j"), x = Expr::name("threadIdx.x");
+  const auto [wr, wc] = physical(t, j, x, true, 1);
+  const auto [rr, rc] = physical(t, x, j, true, 1);
+  TransposeKernel k;
+  k.write_element = "tile[" + wr.text + "][" + wc.text + "]";
+  k.read_element = "tile[" + rr.text + "][" + rc.text + "]";
+  const std::string type(cuda_type_name(t.dtype));
+  const std::string rows = std::to_string(kTransposeBlockRows);
+  // Short lines: a lesson shows them in a narrow panel.
+  k.lines = {
+      "// blockDim = (32, " + rows + "): warp threadIdx.y takes rows j = threadIdx.y, +" + rows +
+          ", ...",
+      "__global__ void transpose(const " + type + "* __restrict__ in,",
+      "                          " + type + "* __restrict__ out, int rows, int cols) {",
+      "  " + shared_declaration(t, 0),
+      "  int x = blockIdx.x * 32 + threadIdx.x;",
+      "  for (int j = threadIdx.y; j < 32; j += blockDim.y) {",
+      "    int y = blockIdx.y * 32 + j;",
+      "    if (x < cols && y < rows)",
+      "      " + k.write_element + " = in[(size_t)y * cols + x];",
+      "  }",
+      "  __syncthreads();",
+      "  x = blockIdx.y * 32 + threadIdx.x;",
+      "  for (int j = threadIdx.y; j < 32; j += blockDim.y) {",
+      "    int y = blockIdx.x * 32 + j;",
+      "    if (x < rows && y < cols)",
+      "      out[(size_t)y * rows + x] = " + k.read_element + ";",
+      "  }",
+      "}",
+  };
+  return k;
+}
+
+std::string shared_declaration(const TileLayout& t, int align, std::vector<std::string>* host) {
+  const std::int64_t bytes = t.size_bytes();
+  const bool is_extern = declaration_for(bytes) == SharedDeclaration::extern_array;
+  std::string out = is_extern ? "extern __shared__ " : "__shared__ ";
+  if (align > t.elem_bytes()) out += "__align__(" + std::to_string(align) + ") ";
+  out += std::string(cuda_type_name(t.dtype)) + " tile[";
+  if (!is_extern) out += std::to_string(t.rows);
+  out += "][" + std::to_string(t.slots_per_row()) + "];";
+  if (is_extern && host) {
+    *host = {opt_in_line(bytes), "kernel<<<grid, block, " + std::to_string(bytes) + ">>>(...);"};
+  }
+  return out;
+}
+
 std::string to_text(const CodeView& v, std::span<const int> lanes) {
   std::string out = v.declaration + "\n";
+  for (const std::string& line : v.host) out += "// on the host: " + line + "\n";
   for (const std::string& line : v.statement) out += line + "\n";
   if (!v.note.empty()) out += "// " + v.note + "\n";
   if (v.statement.empty()) return out;

@@ -7,6 +7,11 @@
 // offsets (the kernel-code parser tests that every preset's code gives the preset's offsets):
 //
 //   declaration   __shared__ T tile[R][C];        T: the cuda_type_name of the dtype
+//                 __shared__ __align__(A) T tile[R][C];   A: what the tile's fill needs (16 for
+//                                                 vector accesses, the swizzle's repeat for TMA)
+//                 extern __shared__ T tile[][C];  above the 48 KB of a static array
+//                                                 (shared_limits.hpp), with `host` saying the
+//                                                 opt-in and the launch's bytes
 //   element       tile[ROW][COL]                  ROW, COL: integer expressions over
 //                                                 threadIdx.x / threadIdx.y and integer
 //                                                 constants with + - * / % ^ & | << >> ( )
@@ -25,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/expected.hpp"
 #include "core/model/scenario.hpp"
 
 namespace banklab {
@@ -47,6 +53,8 @@ struct CodeLane {
 
 struct CodeView {
   std::string declaration;  // "__shared__ float tile[32][33];"
+  // For an extern array: the host lines that give it its bytes (the opt-in and the launch).
+  std::vector<std::string> host;
   std::string element;      // "tile[threadIdx.x][5]"; empty when there is no expression
   std::string address;      // "&tile[threadIdx.x][5]"
   std::string vector_type;  // "float4" for a vector access, "" for a scalar one or ldmatrix
@@ -60,7 +68,25 @@ struct CodeView {
 // the view holds the declaration and a note.
 CodeView code_view(const Scenario& s, const Evaluation& e);
 
-// The declaration, the statement and one line per listed lane:
+// The whole transpose kernel of the lesson for a 32 x 32 tile (its pad and swizzle): a block of
+// 32 x kTransposeBlockRows threads, one warp per threadIdx.y, each warp taking rows j =
+// threadIdx.y, + 8, + 16, + 24 of the tile in its j loop: row writes in the first loop, column
+// reads in the second (the seed lesson's kernel, with the swizzle written into its indices).
+inline constexpr int kTransposeBlockRows = 8;
+struct TransposeKernel {
+  std::string write_element;  // "tile[j][threadIdx.x]": the row write of iteration j
+  std::string read_element;   // "tile[threadIdx.x][j]": the column read of iteration j
+  std::vector<std::string> lines;
+};
+Expected<TransposeKernel> transpose_kernel(const TileLayout& t);
+
+// The declaration of the tile as nvcc accepts it: static up to 48 KB, extern above; aligned to
+// `align` bytes when that is more than the element's own alignment. `host`, when given, gets
+// the host lines an extern array needs.
+std::string shared_declaration(const TileLayout& t, int align,
+                               std::vector<std::string>* host = nullptr);
+
+// The declaration, the host lines as comments, the statement and one line per listed lane:
 // "lane 8: threadIdx = (8, 0), tile[8][0], byte 1152, bank 0".
 std::string to_text(const CodeView& v, std::span<const int> lanes);
 

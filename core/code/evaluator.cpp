@@ -11,6 +11,8 @@
 #include <climits>
 #include <utility>
 
+#include "core/model/shared_limits.hpp"
+
 namespace banklab::code {
 namespace {
 
@@ -546,10 +548,14 @@ Shape shape_of(const Program& p, const KernelParams& params) {
         fail(d.dim_pos[i], "an array bound must be 1 or more, this one is " + to_string(bound));
       n = bound.bits;
     }
-    if (__builtin_mul_overflow(bytes, n, &bytes) || bytes > kSharedMemoryBytes) {
-      fail(d.pos, d.name + " needs more than the " + std::to_string(kSharedMemoryBytes) +
-                      " bytes (228 KB) of shared memory an SM has");
+    if (__builtin_mul_overflow(bytes, n, &bytes)) {
+      fail(d.pos, d.name + " needs more bytes than 64 bits count, far more than the " +
+                      std::to_string(kMaxSharedPerBlockBytes) + " B one block can have");
     }
+    // The limits of a static array (48 KB) and of a block (227 KB), with the fix for each.
+    const auto how =
+        d.is_extern ? SharedDeclaration::extern_array : SharedDeclaration::static_array;
+    if (std::string why = check_shared_bytes(bytes, how, d.name); !why.empty()) fail(d.pos, why);
     s.array.dims.push_back(n);  // from the last bound to the first
     s.sizes.push_back(bytes);
   }

@@ -98,7 +98,8 @@ bool is_builtin_name(std::string_view name);
 // The op a matrix call names: ldmatrix.x4, ldmatrix_x2, ldmatrix.sync.aligned.m8n8.x1.shared.b16.
 Op matrix_op(const Node& n);
 
-// The array's bounds, each a constant of 1 or more, and the whole at most 228 KB.
+// The array's bounds, each a constant of 1 or more, and the whole within the limits of its
+// declaration (core/model/shared_limits.hpp: 48 KB static, 227 KB a block).
 Shape shape_of(const Program& p, const KernelParams& params);
 
 }  // namespace banklab::code

@@ -268,9 +268,9 @@ CodeResult evaluate_code(std::span<const CodeSource> sources, const KernelParams
         std::int64_t{bx} * by * bz > 1024) {
       fail(kNowhere, "a block has 1 to 1024 threads, each side at least 1");
     }
-    if (params.extern_bytes < 1 || params.extern_bytes > kSharedMemoryBytes) {
-      fail(kNowhere, "the extern __shared__ size must be 1.." + std::to_string(kSharedMemoryBytes) +
-                         " bytes");
+    if (params.extern_bytes < 1 || params.extern_bytes > kMaxSharedPerBlockBytes) {
+      fail(kNowhere, "the extern __shared__ size must be 1.." +
+                         std::to_string(kMaxSharedPerBlockBytes) + " bytes (227 KB per block)");
     }
     const Program p = parse_program(sources);
     check_lets(p, params);

@@ -24,7 +24,7 @@ struct KernelParams {
   std::vector<std::pair<std::string, std::int64_t>> lets;  // loop variables and the like
   std::optional<Op> op;  // for a bare access: ld (default), st, or a matrix op (then the
                          // expression is the row address)
-  std::int64_t extern_bytes = kSharedMemoryBytes;  // the launch's size of an extern __shared__
+  std::int64_t extern_bytes = kMaxSharedPerBlockBytes;  // the launch's size of an extern __shared__
   // How an undefined name's message says to give it a value; NAME is replaced by the name.
   std::string let_hint = "add --let NAME=VALUE";
 };

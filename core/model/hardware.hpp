@@ -2,6 +2,7 @@
 // The facts about Hopper (H100/H200, sm_90) shared memory that the whole model rests on.
 // Measured on an H200: see docs/hardware-model.md (the rules and the measured examples).
 #include <cstdint>
+#include <string_view>
 
 namespace banklab {
 
@@ -9,8 +10,44 @@ inline constexpr int kWarpSize = 32;
 inline constexpr int kBankCount = 32;
 inline constexpr int kBankWidthBytes = 4;  // banks are 4-byte words: bank = (byte / 4) mod 32
 inline constexpr int kWavefrontBytes = kBankCount * kBankWidthBytes;  // 128 B per clock per SM
-inline constexpr std::int64_t kSharedMemoryBytes = 228 * 1024;        // per SM on sm_90
+// Shared memory on sm_90 comes with three limits (CUDA C++ Programming Guide, the table of
+// technical specifications per compute capability, 9.0):
+//   48 KB   a static __shared__ array: nvcc refuses more ("uses too much shared data", 0xc000);
+//   227 KB  one block, and only for an extern __shared__ array (dynamic shared memory) whose
+//           kernel opts in on the host with cudaFuncSetAttribute(kernel,
+//           cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) and launches with those bytes;
+//   228 KB  one SM: the blocks resident on it together, 1 KB of which is reserved per block.
+// check_shared_bytes() (shared_limits.hpp) applies them to a declaration.
+inline constexpr std::int64_t kStaticSharedBytes = 48 * 1024;
+inline constexpr std::int64_t kMaxSharedPerBlockBytes = 227 * 1024;
+inline constexpr std::int64_t kSharedMemoryBytes = 228 * 1024;  // per SM
+inline constexpr std::int64_t kReservedSharedPerBlockBytes = 1024;
+// A TMA copy writes its box to a shared address aligned to 128 B; a swizzled box to one aligned
+// to the swizzle's repeat (256, 512, 1024 B for 32B, 64B, 128B: SwizzleSpec::tma_alignment_bytes),
+// because the swizzle XORs absolute address bits (7-9 for 128B) into the chunk bits 4-6.
+inline constexpr int kTmaAlignmentBytes = 128;
 inline constexpr int kMaxWavefronts = 32;  // no access needs more (see analysis.cpp)
+// The widest access of one lane (LDS.128, STS.128, a float4): rows it fills must start on it.
+inline constexpr int kMaxAccessBytes = 16;
+
+// The Nsight Compute counters of shared-memory instructions (hardware-rules.md, "Measuring it
+// yourself"): the wavefronts, and the bank conflicts = wavefronts - ideal, of loads (LDS, LDSM)
+// or stores (STS, STSM); and, from instrumented SASS rather than hardware counters, the
+// per-instruction wavefronts and their ideal that the Source page shows.
+inline constexpr std::string_view kNcuWavefrontsLd =
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+inline constexpr std::string_view kNcuWavefrontsSt =
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+inline constexpr std::string_view kNcuConflictsLd =
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+inline constexpr std::string_view kNcuConflictsSt =
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+inline constexpr std::string_view kNcuInstructionsLd = "smsp__sass_inst_executed_op_shared_ld.sum";
+inline constexpr std::string_view kNcuInstructionsSt = "smsp__sass_inst_executed_op_shared_st.sum";
+inline constexpr std::string_view kNcuSassWavefronts =
+    "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared";
+inline constexpr std::string_view kNcuSassWavefrontsIdeal =
+    "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal";
 
 // Bank-level arithmetic, the only place it is spelled out.
 constexpr std::int64_t word_of_byte(std::int64_t byte) {

@@ -7,6 +7,7 @@
 
 #include "core/base/format.hpp"
 #include "core/model/hardware.hpp"
+#include "core/model/shared_limits.hpp"
 
 namespace banklab {
 
@@ -99,7 +100,14 @@ std::string check_tma(const TileLayout& t) {
   } else if (row > span) {
     msg << " spans " << span << " B but a row of " << to_string(t) << " is " << row
         << " B: TMA allows a box row of at most the swizzle span; use at most " << span / e
-        << " columns of " << dtype_name(t.dtype) << ", or a wider mode";
+        << " columns of " << dtype_name(t.dtype);
+    // 128B is the widest mode: a wider tile is loaded as several boxes, one per 128-byte slab.
+    if (span < 128) {
+      msg << ", or a wider mode (" << (span == 32 ? "tma64 or tma128" : "tma128") << ")";
+    } else {
+      msg << " per box (no TMA mode is wider than 128B: load a wider tile as boxes of 128-byte "
+             "rows, each its own swizzled region)";
+    }
   } else if (row % 16 != 0) {
     msg << ": a TMA box row must be a multiple of 16 B, and a row of " << to_string(t) << " is "
         << row << " B";
@@ -173,11 +181,11 @@ std::string TileLayout::check() const {
         << " elements";
     return msg.str();
   }
-  if (size_bytes() > kSharedMemoryBytes) {
-    std::ostringstream msg;
-    msg << to_string(*this) << " needs " << size_bytes() << " B, more than the "
-        << kSharedMemoryBytes << " B (228 KB) of shared memory an H100/H200 SM has";
-    return msg.str();
+  // The most one block can have (an extern array; the code form above 48 KB, code_view.hpp).
+  if (std::string why =
+          check_shared_bytes(size_bytes(), SharedDeclaration::extern_array, to_string(*this));
+      !why.empty()) {
+    return why;
   }
   switch (swizzle.kind) {
     case SwizzleKind::none:

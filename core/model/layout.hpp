@@ -74,8 +74,8 @@ struct TileLayout {
   bool is_gap_slot(int row, int slot) const;
 
   // Empty when the tile is valid; otherwise the first rule it breaks, with its numbers:
-  // sides in 1..4096, 0 <= pad <= 1024, at most 228 KB, swizzle fits the tile and is a
-  // bijection on it; TMA: no pad, box rows a multiple of 16 B and at most the span, the tile a
+  // sides in 1..4096, 0 <= pad <= 1024, at most the 227 KB of one block, swizzle fits the tile and
+  // is a bijection on it; TMA: no pad, box rows a multiple of 16 B and at most the span, the tile a
   // whole number of repeats; xor and triton: power-of-two columns (triton: rows too, no pad).
   std::string check() const;
 

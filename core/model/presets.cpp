@@ -102,7 +102,8 @@ const std::vector<Preset>& table() {
        "A one-double pad (66-word stride): 2 wavefronts, the floor for 256 B.",
        column(DType::fp64, 1, kNone, 0), 2},
       {"fp8-naive", "fp8 tile[32][32], column read",
-       "Four fp8 per word: 32-byte rows put 8 rows in every word's bank, 8 wavefronts.",
+       "Four fp8 per word, 8 words per row: rows r, r + 4, r + 8, ... share a bank, 8-way, "
+       "8 wavefronts.",
        column(DType::fp8, 0, kNone, 3), 8},
       {"ldmatrix-plain", "ldmatrix.x4 on bf16 tile[8][64] (128-byte rows)",
        "Eight rows' chunk m all sit in banks 4m..4m+3: each matrix is 8 wavefronts, 32 in all.",

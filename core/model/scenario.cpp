@@ -7,6 +7,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "core/model/shared_limits.hpp"
+
 namespace banklab {
 
 std::string_view pattern_name(AccessPattern p) {
@@ -167,6 +169,13 @@ Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kW
   } else {
     if (std::string why = s.tile.check(); !why.empty()) return fail("tile", why);
     if (std::string why = check_choices(s); !why.empty()) return fail("choice", why);
+    // A tile above 48 KB is legal only as an extern array: the code shows that form, and the
+    // note says why (a static declaration of it is what nvcc refuses).
+    if (std::string why = check_shared_bytes(s.tile.size_bytes(), SharedDeclaration::static_array,
+                                             to_string(s.tile));
+        !why.empty()) {
+      diags.push_back({Severity::note, "static-limit", why, -1});
+    }
     const TileLayout& t = s.tile;
     const int e = t.elem_bytes();
     const int k = s.elements_per_lane();

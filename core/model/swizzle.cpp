@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/base/format.hpp"
+#include "core/model/hardware.hpp"
 
 namespace banklab {
 
@@ -71,6 +72,11 @@ int SwizzleSpec::tma_span_bytes() const {
 
 int SwizzleSpec::tma_repeat_bytes() const {
   return tma_span_bytes() * 8;
+}
+
+int SwizzleSpec::tma_alignment_bytes() const {
+  if (kind == SwizzleKind::none) return kTmaAlignmentBytes;
+  return tma_repeat_bytes();
 }
 
 namespace {

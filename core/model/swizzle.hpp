@@ -138,6 +138,10 @@ struct SwizzleSpec {
   // 1024 B); 0 otherwise.
   int tma_span_bytes() const;
   int tma_repeat_bytes() const;
+  // The alignment a TMA copy needs of its shared destination with this swizzle: the repeat for
+  // the TMA modes (the swizzle XORs absolute address bits, 7-9 for 128B, into bits 4-6), the
+  // plain 128 B for none (SWIZZLE_NONE); 0 for the layouts TMA cannot write (xor, CuTe, Triton).
+  int tma_alignment_bytes() const;
 
   friend bool operator==(const SwizzleSpec&, const SwizzleSpec&) = default;
 };

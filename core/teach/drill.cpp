@@ -1,11 +1,11 @@
-// Drills: the names, reading and checking answers, the rubric and the JSON form of a question.
-// The questions themselves are drawn in drill_generate.cpp.
+// Drills: the names, fixes and designs as text, checking a fix, the reversal, the rubric, the
+// session and the JSON form of a question. The questions are drawn in drill_generate.cpp and
+// graded in drill_grade.cpp.
 //
 //   1. splitmix64, and the names of levels, asks and mistakes (with the lesson's words)
-//   2. fixes as flags, and a scenario as analyze's flags
-//   3. the mistakes a wrong number matches (classify_number)
-//   4. the reversal arithmetic, checking a fix, the mistakes a wrong fix matches
-//   5. grading a number, a judgement, a fix; the rubric; the session; the JSON
+//   2. text helpers; fixes and designs as flags, and a scenario as analyze's flags
+//   3. the reversal arithmetic, checking a fix
+//   4. the rubric, the session, the JSON
 #include "core/teach/drill.hpp"
 
 #include <algorithm>
@@ -71,6 +71,10 @@ std::string_view ask_name(AskKind k) {
       return "fix";
     case AskKind::worth:
       return "worth";
+    case AskKind::choice:
+      return "choice";
+    case AskKind::design:
+      return "design";
   }
   return "wavefronts";
 }
@@ -101,6 +105,18 @@ std::string_view mistake_name(Mistake m) {
       return "conflicts-for-wavefronts";
     case Mistake::ways_for_wavefronts:
       return "ways-for-wavefronts";
+    case Mistake::sixteen_banks:
+      return "sixteen-banks";
+    case Mistake::global_coalescing:
+      return "global-coalescing";
+    case Mistake::tma_span_exceeded:
+      return "tma-span-exceeded";
+    case Mistake::tma_misaligned:
+      return "tma-misaligned";
+    case Mistake::counter_mixup:
+      return "counter-mixup";
+    case Mistake::arbitration_ignored:
+      return "arbitration-ignored";
   }
   return "none";
 }
@@ -116,8 +132,8 @@ std::string_view mistake_text(Mistake m) {
       return "Banks come from 4-byte word indices, not element indices: bf16 packs two elements "
              "and fp8 four into one word.";
     case Mistake::bf16_pad_one_packed:
-      return "A bf16 pad of one leaves odd rows on 2-byte boundaries, so packed bf16x2 stores into "
-             "them are misaligned: pad by two.";
+      return "An odd bf16 pad (one, say) leaves odd rows on 2-byte boundaries, so a packed bf16x2 "
+             "store into them, one 4-byte store, is misaligned and faults: pad by an even number.";
     case Mistake::hidden_behind_hbm:
       return "A moderate conflict hides behind HBM: shared memory still outruns DRAM, so fixing "
              "it does not move end-to-end time. Measure first.";
@@ -131,8 +147,9 @@ std::string_view mistake_text(Mistake m) {
       return "The pad that keeps rows 16-byte aligned makes the stride a multiple of 4 words, so "
              "a column still lands in only 8 banks: swizzle instead.";
     case Mistake::padded_tensor_core_tile:
-      return "TMA writes and WGMMA reads swizzled layouts, so a padded tile cannot feed them: "
-             "padding is for hand-written scalar code, swizzling for tensor-core pipelines.";
+      return "TMA writes and WGMMA reads dense layouts only, swizzled or not (SWIZZLE_NONE, "
+             "WGMMA's layout type 0), never a padded pitch or a swizzle of their own choosing: "
+             "padding is for hand-written scalar code, TMA's swizzles for tensor-core pipelines.";
     case Mistake::fix_misses_other_indices:
       return "A fix has to hold for every column the loop reads, not just the one in front of "
              "you (bf16 tile[32][33] is conflict-free on even columns only).";
@@ -142,8 +159,54 @@ std::string_view mistake_text(Mistake m) {
     case Mistake::ways_for_wavefronts:
       return "An n-way conflict is the cost of one phase; wider accesses split the warp into "
              "phases, and the wavefronts add up over them.";
+    case Mistake::sixteen_banks:
+      return "Hopper has 32 banks of 4 bytes (bank = word mod 32) and serves a 4-byte access of "
+             "the whole warp at once; 16 banks and half-warps were the first CUDA GPUs' rule.";
+    case Mistake::global_coalescing:
+      return "That is global memory's rule (one transaction per 32-byte sector): shared memory "
+             "has no sectors, only banks, and a strided column costs the most distinct words "
+             "one bank holds. An odd word stride spreads the warp over all 32 banks.";
+    case Mistake::tma_span_exceeded:
+      return "A TMA swizzle is defined on rows of at most its span, and no TMA mode is wider "
+             "than 128B: a wider tile is loaded as several boxes of 128-byte rows, each its own "
+             "swizzled region (or swizzled in code, with xor or a CuTe swizzle).";
+    case Mistake::tma_misaligned:
+      return "TMA's swizzle XORs absolute address bits (7-9 for 128B) into the chunk index, so "
+             "the tile must start on the swizzle's repeat: 1024 B for 128B, 512 for 64B, 256 "
+             "for 32B (128 B for an unswizzled box).";
+    case Mistake::counter_mixup:
+      return "Nsight Compute counts shared-memory wavefronts (all of them), bank conflicts "
+             "(wavefronts beyond the ideal) and instructions apart, loads (LDS, LDSM) under op_ld "
+             "and stores (STS, STSM) under op_st.";
+    case Mistake::arbitration_ignored:
+      return "In a real kernel the hardware conflict counter also counts arbitration with other "
+             "traffic (TMA writes, L1 fills, tensor-core reads), so it can exceed what any "
+             "address pattern explains: measure the access alone before blaming the layout.";
   }
   return "";
+}
+
+std::string drill_detail::lower(std::string_view text) {
+  std::string t(text);
+  for (char& ch : t) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+  return t;
+}
+
+std::optional<int> drill_detail::whole_number(std::string_view text) {
+  int value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+  return value;
+}
+
+std::string drill_detail::join(const std::vector<std::string>& words, std::string_view between) {
+  std::string out;
+  for (const std::string& w : words) {
+    if (!out.empty()) out += between;
+    out += w;
+  }
+  return out;
 }
 
 namespace {
@@ -162,15 +225,9 @@ std::vector<std::string_view> words(std::string_view text) {
   return out;
 }
 
-std::optional<int> whole_number(std::string_view text) {
-  int value = 0;
-  const char* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
-  return value;
-}
-
 }  // namespace
+
+using drill_detail::whole_number;
 
 std::vector<std::string> fix_flags(const Fix& f) {
   std::vector<std::string> flags;
@@ -214,6 +271,33 @@ Expected<Fix> parse_fix(std::string_view text) {
   }
   if (!f.pad && !f.swizzle) return Error{"a fix is --pad P and/or --swizzle S (e.g. --pad 1)"};
   return f;
+}
+
+Expected<Design> parse_design(std::string_view text) {
+  // The alignment is taken out, and the rest read as a fix of the swizzle alone.
+  const std::vector<std::string_view> w = words(text);
+  Design d;
+  std::string rest;
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    std::string_view name = w[i];
+    if (name.starts_with("--")) name.remove_prefix(2);
+    if (name != "align") {
+      rest += std::string(w[i]) + " ";
+      continue;
+    }
+    if (i + 1 == w.size()) return Error{"--align needs a value"};
+    if (d.align != 0) return Error{"--align is given twice"};
+    const std::optional<int> align = whole_number(w[++i]);
+    if (!align || *align < 1)
+      return Error{"--align expects a whole number of bytes, got " + quote(w[i])};
+    d.align = *align;
+  }
+  if (d.align == 0) return Error{"a design is --swizzle S --align BYTES (e.g. --align 16)"};
+  Expected<Fix> f = parse_fix(rest);
+  if (!f) return Error{f.error()};
+  if (f->pad && *f->pad != 0) return Error{"a design is a swizzle and an alignment, not a pad"};
+  d.fix = *f;
+  return d;
 }
 
 Scenario apply_fix(Scenario s, const Fix& f) {
@@ -278,86 +362,12 @@ std::vector<int> pattern_indices(const Scenario& s) {
   return out;
 }
 
-namespace {
-
-// Per phase, the lanes (not the distinct words) in the busiest bank: what one counts when lanes
-// on the same word are taken for a conflict. {sum over phases, worst phase}.
-std::pair<int, int> lanes_per_bank(const Analysis& a) {
-  int total = 0, worst = 0;
-  for (const Phase& p : a.phases) {
-    std::array<int, kBankCount> n{};
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-      if (!(p.active_lanes >> lane & 1u)) continue;
-      const LaneRecord& l = a.lanes[lane];
-      for (int k = 0; k < l.word_count; ++k) ++n[l.banks[k]];
-    }
-    const int cost = *std::max_element(n.begin(), n.end());
-    total += cost;
-    worst = std::max(worst, cost);
-  }
-  return {total, worst};
-}
-
-// The same access with every element taken for its own 4-byte word (element i in bank i mod
-// 32): only for one sub-word element per lane, where the mistake changes the count.
-std::optional<Analysis> element_index_analysis(const Question& q, const Analysis& a) {
-  const Scenario& s = q.scenario;
-  if (s.pattern == AccessPattern::custom || s.tile.elem_bytes() >= 4 ||
-      s.effective_width() != s.tile.elem_bytes()) {
-    return std::nullopt;
-  }
-  WarpAccess alt = a.access;
-  alt.width = 4;
-  for (std::int64_t& o : alt.offsets)
-    if (o != kInactiveLane) o = o / s.tile.elem_bytes() * 4;
-  return analyze(alt);
-}
-
-}  // namespace
-
-Mistake classify_number(const Question& q, const Analysis& a, int value) {
-  std::vector<std::pair<Mistake, int>> candidates;
-  const std::optional<Analysis> element = element_index_analysis(q, a);
-  const auto [lanes_total, lanes_worst] = lanes_per_bank(a);
-  switch (q.kind) {
-    case AskKind::bank: {
-      const LaneRecord& l = a.lanes[q.lane];
-      if (q.scenario.pattern != AccessPattern::custom)
-        candidates.push_back(
-            {Mistake::element_index_banks,
-             static_cast<int>(l.byte / q.scenario.tile.elem_bytes() % kBankCount)});
-      break;
-    }
-    case AskKind::wavefronts:
-      if (element) candidates.push_back({Mistake::element_index_banks, element->wavefront_count()});
-      candidates.push_back({Mistake::broadcast_counted, lanes_total});
-      if (a.ideal_wavefronts > 1) candidates.push_back({Mistake::ways_for_wavefronts, a.max_ways});
-      candidates.push_back({Mistake::conflicts_for_wavefronts, a.bank_conflicts()});
-      break;
-    case AskKind::ways:
-      if (element) candidates.push_back({Mistake::element_index_banks, element->max_ways});
-      candidates.push_back({Mistake::broadcast_counted, lanes_worst});
-      if (a.ideal_wavefronts > 1)
-        candidates.push_back({Mistake::ways_for_wavefronts, a.wavefront_count()});
-      break;
-    case AskKind::fix:
-    case AskKind::worth:
-      break;
-  }
-  if (value == q.answer) return Mistake::none;
-  for (const auto& [mistake, v] : candidates)
-    if (v == value) return mistake;
-  return Mistake::none;
-}
-
 }  // namespace drill_detail
 }  // namespace banklab
 
 namespace banklab {
 
-namespace {
-
-std::string index_name(const Scenario& s) {
+std::string drill_detail::index_name(const Scenario& s) {
   switch (s.pattern) {
     case AccessPattern::row:
       return "row";
@@ -371,31 +381,52 @@ std::string index_name(const Scenario& s) {
   return "index";
 }
 
-// "a 16-way", "an 8-way", "an 11-way", "an 18-way".
-std::string article(int n) {
+std::string drill_detail::article(int n) {
   const std::string digits = std::to_string(n);
   return digits[0] == '8' || n == 11 || n == 18 ? "an " : "a ";
 }
 
-std::string wavefronts_text(const Analysis& a) {
+std::string drill_detail::wavefronts_text(const Analysis& a) {
   return std::to_string(a.wavefront_count()) +
          (a.wavefront_count() == 1 ? " wavefront" : " wavefronts") + " (ideal " +
          std::to_string(a.ideal_wavefronts) + ")";
 }
 
-}  // namespace
-
 std::string drill_detail::tbps(double v) {
   return format("%.2f TB/s", v);
 }
 
-Reversal reversal(const Analysis& a) {
+std::optional<Reversal> reversal(const Analysis& a) {
+  const Expected<Measurements>& m = recorded();
+  if (!m) return std::nullopt;
   Reversal r;
-  r.hbm_tbps = kLessonHbmTbps;
-  const double full = kLessonSharedTbps;
-  r.shared_tbps = a.wavefront_count() == 0 ? full : full * a.ideal_wavefronts / a.wavefront_count();
+  r.sm_count = m->sm_count;
+  r.clock_mhz = m->sm_clock_mhz;
+  r.shared_tbps = m->shared_tbps();
+  r.copy_tbps = m->copy_gbps / 1000;
+  const double cost = double(std::max(1, a.wavefront_count())) / std::max(1, a.ideal_wavefronts);
+  r.transposed_shared_tbps = transposed_shared_tbps(r.shared_tbps, a.access.width, cost);
+  r.transposed_hbm_tbps = transposed_hbm_tbps(r.copy_tbps);
   return r;
 }
+
+int drill_detail::tma_alignment_of(const TileLayout& t) {
+  if (t.swizzle.kind == SwizzleKind::none || t.swizzle.is_tma())
+    return t.swizzle.tma_alignment_bytes();
+  if (!t.check().empty()) return 0;
+  for (const Spelling& s : spellings(t))
+    if (s.notation == "tma") return s.swizzle.tma_alignment_bytes();
+  return 0;
+}
+
+namespace {
+
+// Whether TMA can write the tile: no swizzle, a TMA mode, or a layout one of them spells.
+bool tma_writable(const TileLayout& t) {
+  return drill_detail::tma_alignment_of(t) > 0;
+}
+
+}  // namespace
 
 FixCheck check_fix(const Question& q, const Fix& f) {
   FixCheck c;
@@ -405,12 +436,20 @@ FixCheck check_fix(const Question& q, const Fix& f) {
   };
   const bool pad_changed = f.pad && *f.pad != q.scenario.tile.pad;
   const bool swizzle_changed = f.swizzle && *f.swizzle != q.scenario.tile.swizzle;
-  c.allowed = !(q.choice == FixChoice::swizzle_only && pad_changed) &&
-              !(q.choice == FixChoice::pad_only && swizzle_changed);
+  const bool no_pad = q.choice == FixChoice::swizzle_only || q.choice == FixChoice::tma_only;
+  c.allowed = !(no_pad && pad_changed) && !(q.choice == FixChoice::pad_only && swizzle_changed);
   if (!c.allowed) {
-    fail(q.choice == FixChoice::swizzle_only
+    fail(q.choice == FixChoice::tma_only
              ? "this tile is written by TMA and read by WGMMA, so its rows cannot be padded"
+         : q.choice == FixChoice::swizzle_only
+             ? "this tile must stay dense, so its rows cannot be padded"
              : "this question asks for a pad (--pad P), not a swizzle");
+  } else if (q.choice == FixChoice::tma_only && swizzle_changed && !tma_writable(c.fixed.tile)) {
+    c.allowed = false;
+    fail(
+        "TMA writes its own swizzles only (tma32, tma64, tma128, or a CuTe swizzle that places "
+        "every element as one of them does), not " +
+        to_string(c.fixed.tile.swizzle));
   }
   // A broken store is reported before a slow read: the one cannot run, the other only costs.
   c.keep_ok = true;
@@ -419,7 +458,13 @@ FixCheck check_fix(const Question& q, const Fix& f) {
       Scenario s = apply_fix(kept, f);
       s.index = index;
       const Evaluation e = evaluate(s);
-      if (e.ok()) continue;
+      if (e.ok()) {
+        for (const Diagnostic& d : e.diagnostics)
+          if (d.rule == "permuted" &&
+              std::find(c.notes.begin(), c.notes.end(), d.message) == c.notes.end())
+            c.notes.push_back("the tile is filled by " + describe(s) + ", and " + d.message);
+        continue;
+      }
       fail("the tile is also filled by " + describe(s) +
            ", which the fix breaks: " + first_error(e.diagnostics));
       c.keep_ok = false;
@@ -436,8 +481,9 @@ FixCheck check_fix(const Question& q, const Fix& f) {
     if (!e.ok()) {
       fail(describe(s) + ": " + first_error(e.diagnostics));
     } else if (e.analysis->bank_conflicts() > 0) {
-      fail(describe(s) + " still takes " + wavefronts_text(*e.analysis) + ", " +
-           article(e.analysis->max_ways) + std::to_string(e.analysis->max_ways) + "-way conflict");
+      fail(describe(s) + " still takes " + drill_detail::wavefronts_text(*e.analysis) + ", " +
+           drill_detail::article(e.analysis->max_ways) + std::to_string(e.analysis->max_ways) +
+           "-way conflict");
     } else {
       continue;
     }
@@ -448,137 +494,7 @@ FixCheck check_fix(const Question& q, const Fix& f) {
   return c;
 }
 
-namespace drill_detail {
-
-Mistake classify_fix(const Question& q, const Fix& f, const FixCheck& c) {
-  if (c.works) return Mistake::none;
-  const bool pad_changed = f.pad && *f.pad != q.scenario.tile.pad;
-  if (!c.allowed && q.choice == FixChoice::swizzle_only && pad_changed)
-    return Mistake::padded_tensor_core_tile;
-  if (!c.keep_ok && pad_changed) {
-    return q.scenario.tile.dtype == DType::bf16 && *f.pad % 2 == 1 ? Mistake::bf16_pad_one_packed
-                                                                   : Mistake::pad_breaks_alignment;
-  }
-  const bool keeps_16_bytes =
-      std::ranges::any_of(q.keep, [](const Scenario& k) { return k.effective_width() == 16; });
-  if (c.allowed && c.keep_ok && f.pad && !f.swizzle && keeps_16_bytes && !c.all_indices_ok)
-    return Mistake::aligned_pad_conflicts;
-  if (c.allowed && c.keep_ok && c.asked_index_ok && !c.all_indices_ok)
-    return Mistake::fix_misses_other_indices;
-  return Mistake::none;
-}
-
-}  // namespace drill_detail
-
 namespace {
-
-Grade grade_number(const Question& q, std::string_view text) {
-  Grade g;
-  const std::optional<int> value = whole_number(text);
-  if (!value) {
-    g.verdict = quote(text) + " is not a whole number";
-    return g;
-  }
-  g.read = true;
-  const Evaluation e = evaluate(q.scenario);  // the generator asks about legal scenarios only
-  const Analysis& a = *e.analysis;
-  g.right = *value == q.answer;
-  g.mistake = drill_detail::classify_number(q, a, *value);
-  std::string fact;
-  switch (q.kind) {
-    case AskKind::wavefronts:
-      fact = "it takes " + wavefronts_text(a);
-      break;
-    case AskKind::ways:
-      fact = a.max_ways == 1 ? "it is conflict-free, 1-way"
-                             : "it is " + article(a.max_ways) + std::to_string(a.max_ways) +
-                                   "-way conflict in its worst phase";
-      break;
-    default: {
-      const LaneRecord& l = a.lanes[q.lane];
-      fact = "lane " + std::to_string(q.lane) + "'s first word is word " +
-             std::to_string(l.words[0]) + ", in bank " + std::to_string(l.banks[0]);
-      std::string chain = "lane " + std::to_string(q.lane) + ": ";
-      if (const LaneElements& el = e.elements[q.lane]; el.count > 0) {
-        chain += "element (" + std::to_string(el.first.row) + ", " + std::to_string(el.first.col) +
-                 ") -> ";
-      }
-      chain += "byte " + std::to_string(l.byte) + " -> word " + std::to_string(l.byte) +
-               " / 4 = " + std::to_string(l.words[0]) + " -> bank " + std::to_string(l.words[0]) +
-               " mod 32 = " + std::to_string(l.banks[0]);
-      g.details.push_back(chain);
-    }
-  }
-  g.verdict = g.right ? "Right: " + fact + "."
-                      : "Wrong: you said " + std::to_string(*value) + "; " + fact + ".";
-  g.shown = q.scenario;
-  return g;
-}
-
-std::optional<bool> yes_or_no(std::string_view text) {
-  std::string t(text);
-  for (char& ch : t) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
-  for (std::string_view yes : {"yes", "y", "1", "fix"})
-    if (t == yes) return true;
-  for (std::string_view no : {"no", "n", "0", "leave"})
-    if (t == no) return false;
-  return std::nullopt;
-}
-
-Grade grade_worth(const Question& q, std::string_view text) {
-  Grade g;
-  const std::optional<bool> fix = yes_or_no(text);
-  if (!fix) {
-    g.verdict = quote(text) + " is neither yes (fix it) nor no (leave it)";
-    return g;
-  }
-  g.read = true;
-  const Evaluation e = evaluate(q.scenario);
-  const Reversal r = reversal(*e.analysis);
-  g.right = *fix == (q.answer == 1);
-  if (!g.right) g.mistake = *fix ? Mistake::hidden_behind_hbm : Mistake::deep_conflict_ignored;
-  const std::string fact = r.worth_fixing() ? "fix it: shared memory drops below HBM"
-                                            : "leave it: shared memory stays above HBM";
-  g.verdict = (g.right ? "Right: " : "Wrong: ") + fact + ".";
-  const Analysis& a = *e.analysis;
-  g.details.push_back("shared memory, whole GPU: " + std::to_string(kLessonSms) + " SMs x " +
-                      std::to_string(kWavefrontBytes) + " B per clock x " +
-                      std::string(kLessonClockText) + " x " + std::to_string(a.ideal_wavefronts) +
-                      "/" + std::to_string(a.wavefront_count()) +
-                      " (ideal over wavefronts) = " + drill_detail::tbps(r.shared_tbps));
-  g.details.push_back("HBM3, H100 SXM: " + drill_detail::tbps(r.hbm_tbps) + " -> " +
-                      (r.worth_fixing() ? "shared memory is the bottleneck"
-                                        : "HBM is the bottleneck; measure before fixing"));
-  g.shown = q.scenario;
-  return g;
-}
-
-Grade grade_fix(const Question& q, std::string_view text) {
-  Grade g;
-  const Expected<Fix> f = parse_fix(text);
-  if (!f) {
-    g.verdict = f.error();
-    return g;
-  }
-  g.read = true;
-  const FixCheck c = check_fix(q, *f);
-  std::string flags;
-  for (const std::string& w : fix_flags(*f)) flags += (flags.empty() ? "" : " ") + w;
-  g.right = c.works;
-  g.mistake = drill_detail::classify_fix(q, *f, c);
-  if (g.right) {
-    g.verdict = "Right: with " + flags + " every " + index_name(q.scenario) + " is conflict-free" +
-                (q.keep.empty() ? "" : " and the stores that fill the tile stay legal") + ".";
-    g.shown = c.fixed;
-  } else {
-    g.verdict = "Wrong: with " + flags + ", " + c.why + ".";
-    std::string key;
-    for (const std::string& w : fix_flags(q.fix)) key += (key.empty() ? "" : " ") + w;
-    g.details.push_back("one fix that works: " + key);
-    g.shown = apply_fix(q.scenario, q.fix);
-  }
-  return g;
-}
 
 // The rubric's bands in the lesson's words.
 std::string_view rubric_text(DrillLevel band) {
@@ -599,39 +515,36 @@ std::string_view rubric_text(DrillLevel band) {
 
 }  // namespace
 
-Grade grade(const Question& q, std::string_view answer) {
-  const std::string_view text = trim(answer);
-  if (text.empty()) {
-    Grade g;
-    g.verdict = "no answer given";
-    return g;
-  }
-  switch (q.kind) {
-    case AskKind::fix:
-      return grade_fix(q, text);
-    case AskKind::worth:
-      return grade_worth(q, text);
-    default:
-      return grade_number(q, text);
-  }
-}
-
 Placement place(DrillLevel level, int right, int total) {
   const bool passed = total > 0 && right * 5 >= total * 4;
   Placement p;
   p.band = passed || level == DrillLevel::weak
                ? level
                : static_cast<DrillLevel>(static_cast<int>(level) - 1);
-  const std::string score = std::to_string(right) + "/" + std::to_string(total);
-  p.text = std::string(rubric_band(p.band)) + ": " + score + " at the " +
-           std::string(level_name(level)) + " level" +
-           (passed ? ", at least 80% right"
-                   : ", under the 80% that places you at " + std::string(rubric_band(level))) +
-           ". The rubric's " + std::string(rubric_band(p.band)) + ": " +
-           std::string(rubric_text(p.band));
-  if (passed && level != DrillLevel::strong_hire) {
-    p.text += " Next: --level " +
-              std::string(level_name(static_cast<DrillLevel>(static_cast<int>(level) + 1))) + ".";
+  p.basics = passed && level == DrillLevel::weak;
+  const std::string score = std::to_string(right) + "/" + std::to_string(total) + " at the " +
+                            std::string(level_name(level)) + " level";
+  const std::string rubric =
+      "The rubric's " + std::string(rubric_band(p.band)) + ": " + std::string(rubric_text(p.band));
+  if (p.basics) {
+    p.text = "The basics: " + score +
+             ", at least 80% right. You say which access conflicts and why the pad works, which "
+             "the rubric's Weak candidate cannot (" +
+             std::string(rubric_text(DrillLevel::weak)) + ") Next: --level hire.";
+  } else if (passed) {
+    p.text = std::string(rubric_band(level)) + ": " + score + ", at least 80% right. " + rubric;
+    if (level != DrillLevel::strong_hire) {
+      p.text += " Next: --level " +
+                std::string(level_name(static_cast<DrillLevel>(static_cast<int>(level) + 1))) + ".";
+    }
+  } else if (level == DrillLevel::weak) {
+    p.text = "Weak: " + score + ", under the 80% of the basics. " + rubric;
+  } else {
+    p.text =
+        std::string(rubric_band(p.band)) +
+        (level == DrillLevel::strong_hire ? " at best: " : ": ") + score +
+        ", under the 80% that places you at " + std::string(rubric_band(level)) + ". " + rubric +
+        (level == DrillLevel::strong_hire ? " (--level hire says whether you are there.)" : "");
   }
   return p;
 }
@@ -670,7 +583,8 @@ void append_json(std::string& out, const Question& q) {
       .field("kind", ask_name(q.kind))
       .field("level", level_name(q.level))
       .field("seed", q.seed)
-      .field("index", q.index);
+      .field("index", q.index)
+      .field("family", q.family);
   strings("args", analyze_flags(q.scenario));
   if (q.kind == AskKind::bank) w.field("lane", q.lane);
   w.field("question", q.text);
@@ -681,12 +595,26 @@ void append_json(std::string& out, const Question& q) {
     case AskKind::worth:
       w.field("answer", q.answer == 1);
       break;
+    case AskKind::choice: {
+      w.field("answer", std::string(1, static_cast<char>('a' + q.answer)));
+      std::vector<std::string> texts;
+      for (const Choice& c : q.choices) texts.push_back(c.text);
+      strings("choices", texts);
+      break;
+    }
+    case AskKind::design: {
+      std::vector<std::string> flags = fix_flags(q.fix);
+      flags.insert(flags.end(), {"--align", std::to_string(q.answer)});
+      strings("answer", flags);
+      break;
+    }
     default:
       w.field("answer", q.answer);
   }
-  if (q.kind == AskKind::fix) {
+  if (q.kind == AskKind::fix || q.kind == AskKind::design) {
     w.field("choice", q.choice == FixChoice::pad_only       ? "pad"
                       : q.choice == FixChoice::swizzle_only ? "swizzle"
+                      : q.choice == FixChoice::tma_only     ? "tma-swizzle"
                                                             : "pad-or-swizzle");
     w.key("keep").begin_array();
     for (const Scenario& k : q.keep) strings("", analyze_flags(k));

@@ -8,21 +8,30 @@
 //   grade(q, "1")              ->  wrong; no mistake of the list gives 1
 //   grade(q, "32")             ->  wrong; "banks come from 4-byte words, not elements"
 //
-// Levels follow the lesson's rubric:
-//   weak         4-byte scalar rows and columns of float tiles, padded, some lanes idle;
-//   hire         bf16/fp8 packing, 8- and 16-byte phases, broadcasts, alignment (a pad that
-//                must keep packed stores legal), whether a conflict behind HBM is worth a fix;
-//   strong-hire  ldmatrix/stmatrix, XOR, CuTe and TMA swizzles, choosing a pad or a swizzle.
+// Levels place people as the lesson's rubric does:
+//   weak         the basics the rubric's Weak candidate misses: a lane's word and bank, which
+//                of the transpose's two accesses conflicts, the pad of one and why it works,
+//                a broadcast; passing it says the basics are there, failing it says Weak;
+//   hire         the Hire bar: word index mod 32 for rows and columns of float tiles of any
+//                width and pad, idle lanes, the stride rule (coprimality), a pad or a swizzle
+//                that fixes a column, whether a conflict is worth fixing behind HBM;
+//   strong-hire  the Strong Hire bar: bf16 and fp8 packing, 8- and 16-byte phases and load
+//                packing, broadcasts, the aligned pad's 4-way conflict, float4 and TMA fills,
+//                ldmatrix/stmatrix and the TMA and CuTe swizzles, the Nsight Compute counters,
+//                and designing a swizzle with its alignment.
 //
 // Asks: the wavefronts; the n of the worst phase's n-way conflict; the bank of a lane's first
 // word; a fix (a pad or swizzle checked by the core for every row, column or chunk of the
-// pattern, never against a stored key); and "worth" (is a fix worth it when HBM is the limit,
-// from the lesson's reversal arithmetic).
+// pattern, never against a stored key); "worth" (is a fix worth it when HBM is the limit, the
+// two sides compared per transposed byte with the shipped recording's figures); a choice among
+// lettered answers (which counter shows it, why a counter exceeds what addresses explain); and
+// a design (a swizzle and the alignment its tile needs, for a tile and the way it is filled).
 //
 // The generator draws from its own splitmix64, so the same (level, seed, index) gives the same
 // question on every platform and compiler (std:: distributions are not portable).
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,8 +64,9 @@ std::string_view level_name(DrillLevel l);   // "weak", "hire", "strong-hire"
 std::string_view rubric_band(DrillLevel l);  // "Weak", "Hire", "Strong Hire"
 std::optional<DrillLevel> parse_level(std::string_view text);
 
-enum class AskKind : std::uint8_t { wavefronts, ways, bank, fix, worth };
-std::string_view ask_name(AskKind k);  // "wavefronts", "ways", "bank", "fix", "worth"
+enum class AskKind : std::uint8_t { wavefronts, ways, bank, fix, worth, choice, design };
+// "wavefronts", "ways", "bank", "fix", "worth", "choice", "design"
+std::string_view ask_name(AskKind k);
 
 // The wrong answers the drill recognises: the lesson's four common mistakes first, then the
 // confusions its text warns about.
@@ -73,6 +83,13 @@ enum class Mistake : std::uint8_t {
   fix_misses_other_indices,  // a fix that works for the asked column only
   conflicts_for_wavefronts,  // the excess (Nsight's conflict count) given for the total
   ways_for_wavefronts,       // n-way and wavefronts confused where the warp has several phases
+  sixteen_banks,             // 16 banks and half-warp phases (compute capability 1.x)
+  global_coalescing,         // global memory's rule (distinct 32-byte sectors) for banks
+  tma_span_exceeded,         // a TMA swizzle on rows wider than its span (no mode is wider
+                             // than 128B)
+  tma_misaligned,            // a TMA-swizzled tile not aligned to the swizzle's repeat
+  counter_mixup,             // the wrong Nsight Compute counter (total, op, instructions)
+  arbitration_ignored,       // a counter above the addresses blamed on the addresses
 };
 std::string_view mistake_name(Mistake m);  // "element-index-banks", ...
 // The mistake in the lesson's words, one sentence.
@@ -91,13 +108,30 @@ std::vector<std::string> fix_flags(const Fix& f);
 Expected<Fix> parse_fix(std::string_view text);
 Scenario apply_fix(Scenario s, const Fix& f);
 
-// What a fix question lets the user change.
-enum class FixChoice : std::uint8_t { pad_or_swizzle, pad_only, swizzle_only };
+// What a fix question lets the user change: tma_only is a swizzle TMA can write (its 32B, 64B or
+// 128B mode, or a CuTe swizzle that stores every element where one of them does).
+enum class FixChoice : std::uint8_t { pad_or_swizzle, pad_only, swizzle_only, tma_only };
+
+// A design answer: a swizzle and the alignment of the tile's first byte.
+// "--swizzle tma128 --align 1024" (the dashes may be left out).
+struct Design {
+  Fix fix;
+  int align = 0;
+};
+Expected<Design> parse_design(std::string_view text);
+
+// One lettered answer of a choice ask: its text, and for a wrong one the mistake it is and why.
+struct Choice {
+  std::string text;
+  Mistake mistake = Mistake::none;  // none for the right one
+  std::string why;                  // why it is wrong (or right), one sentence
+};
 
 struct Question {
   DrillLevel level = DrillLevel::weak;
   std::uint64_t seed = 0;
   int index = 0;
+  std::string_view family;  // the template that drew it: "column-fix", "which-counter", ...
   AskKind kind = AskKind::wavefronts;
   Scenario scenario;
   int lane = -1;                   // bank asks: the lane asked about
@@ -109,11 +143,16 @@ struct Question {
   FixChoice choice = FixChoice::pad_or_swizzle;
   std::vector<Scenario> keep;
 
-  int answer = 0;  // wavefronts, n-way, bank; worth: 1 = fix it, 0 = leave it
-  Fix fix;         // fix asks: one fix the search found (any other that works is accepted)
+  int answer = 0;  // wavefronts, n-way, bank; worth: 1 = fix it, 0 = leave it; choice: the
+                   // right choice's index; design: the alignment in bytes
+  Fix fix;         // fix and design asks: one fix the search found (any that works is right)
+  std::vector<Choice> choices;  // choice asks, in the order shown (a, b, c, ...)
+  bool tma_fill = false;        // design asks: TMA writes the tile (else float4 stores)
 };
 
 Question make_question(DrillLevel level, std::uint64_t seed, int index);
+// The templates a level draws from, by name, each once.
+std::span<const std::string_view> drill_families(DrillLevel level);
 
 // The flags of `banklab analyze` that give this scenario: "--dtype bf16 --tile 32x32 ...".
 std::vector<std::string> analyze_flags(const Scenario& s);
@@ -123,6 +162,10 @@ std::vector<std::string> analyze_flags(const Scenario& s);
 struct FixCheck {
   bool works = false;
   std::string why;
+  // What a working fix still asks of the kernel, from the core's notes on the fixed accesses:
+  // "the swizzle permutes the elements inside lane 8's 16-byte block: ... reorder the elements
+  // in registers" (an xor under float4 stores).
+  std::vector<std::string> notes;
   Scenario fixed;               // the question's scenario with the fix applied
   bool allowed = false;         // the fix changes only what the question lets it change
   bool asked_index_ok = false;  // the asked index is legal and conflict-free
@@ -131,14 +174,26 @@ struct FixCheck {
 };
 FixCheck check_fix(const Question& q, const Fix& f);
 
-// The shared-memory bandwidth of the whole GPU at this access's wavefronts per ideal, from the
-// lesson's figures (132 SMs x 128 B per clock at 1.7 GHz), against HBM3's 3.35 TB/s.
+// The transpose's two sides per transposed byte (reversal.hpp) with the shipped recording's
+// figures: shared memory with this access as the column read (and a conflict-free row write),
+// against HBM's copy roof / 2. Empty when the recording cannot be read; worth questions are then
+// not asked.
 struct Reversal {
-  double shared_tbps = 0;
-  double hbm_tbps = 0;
-  bool worth_fixing() const { return shared_tbps < hbm_tbps; }
+  int sm_count = 0;
+  double clock_mhz = 0;
+  double shared_tbps = 0;             // the whole GPU's wavefronts, in TB/s, conflict-free
+  double copy_tbps = 0;               // the recorded fp32 copy roof, read plus write
+  double transposed_shared_tbps = 0;  // TB/s of matrix the banks transpose with this read
+  double transposed_hbm_tbps = 0;     // TB/s of matrix HBM transposes: copy / 2
+  bool worth_fixing() const { return transposed_shared_tbps < transposed_hbm_tbps; }
 };
-Reversal reversal(const Analysis& a);
+std::optional<Reversal> reversal(const Analysis& a);
+
+// "lane L reads element (L, 3) of float tile[32][33] (column 3, one element each)": what every
+// lane does, in words, for a question's text: idle lanes said and why, a row that wraps into
+// the next named as two rows, a lane of k elements named by its elements, a narrow TMA box's
+// pitch.
+std::string lanes_in_words(const Scenario& s);
 
 struct Grade {
   bool read = false;  // false: the text is not an answer (`verdict` says why); ask again
@@ -150,11 +205,16 @@ struct Grade {
 };
 Grade grade(const Question& q, std::string_view answer);
 
-// Where a session places the user on the lesson's rubric: the level drilled when at least 80%
-// of its questions were right, the band below otherwise (Weak is the floor).
+// Where a session places the user on the lesson's rubric, 80% right being a pass:
+//   weak         passed: the basics are there, above the rubric's Weak (band weak, basics set;
+//                the hire level places higher); failed: Weak;
+//   hire         passed: Hire; failed: Weak;
+//   strong-hire  passed: Strong Hire; failed: under the Strong Hire bar (band hire, which the
+//                hire level confirms or not).
 struct Placement {
   DrillLevel band = DrillLevel::weak;
-  std::string text;  // "Hire: 4/5 right at the hire level (80% places there). Hire: ..."
+  bool basics = false;  // the weak level passed: not the rubric's Weak, not yet placed higher
+  std::string text;     // "Hire: 4/5 at the hire level, at least 80% right. The rubric's ..."
 };
 Placement place(DrillLevel level, int right, int total);
 

@@ -1,20 +1,133 @@
-// The drill's questions: each level is a list of families, each family draws a scenario and an
-// ask from the question's own splitmix64 stream; the answers come from evaluate() and, for a
-// fix, from a search over pads and swizzles checked by check_fix().
+// The drill's questions: each level is a list of families (templates), each family draws a
+// scenario and an ask from the question's own splitmix64 stream; the answers come from
+// evaluate() and, for a fix or a design, from a search over pads and swizzles checked by
+// check_fix().
 //
-//   1. the families: weak, hire, strong-hire (one function each), and each level's mix
-//   2. the answers: the fix search, the lane of a bank ask, the text, the target mistake
-//   3. make_question(): the question's own stream, drawn until a family's draw makes a question
+//   1. what every lane does, in words (lanes_in_words)
+//   2. the families: weak (the basics), hire (the Hire bar), strong-hire (the Strong Hire bar),
+//      and each level's mix
+//   3. the answers: the fix search, the lane of a bank ask, the text, the target mistake
+//   4. make_question(): the question's own stream, drawn until a family's draw makes a question
+#include <algorithm>
 #include <cassert>
 
 #include "core/base/format.hpp"
+#include "core/model/hardware.hpp"
+#include "core/report/explain.hpp"
 #include "core/teach/drill.hpp"
 #include "core/teach/drill_internal.hpp"
 
 namespace banklab {
+
+// --- 1. what every lane does, in words ------------------------------------------------------
+
 namespace {
 
-constexpr std::uint32_t kAllLanes = 0xFFFFFFFFu;
+std::string lane_range(int first, int last) {
+  return first == last ? "lane " + std::to_string(first)
+                       : "lanes " + std::to_string(first) + "-" + std::to_string(last);
+}
+
+std::string element_range(int first, int last) {
+  return first == last ? "element " + std::to_string(first)
+                       : "elements " + std::to_string(first) + "-" + std::to_string(last);
+}
+
+// "lanes 24-31 fall past the tile's last row and sit idle": the lanes in `mask`, run by run.
+std::string idle_runs(std::uint32_t mask, const std::string& why) {
+  std::string out;
+  for (int lane = 0; lane < kWarpSize;) {
+    if (!(mask >> lane & 1u)) {
+      ++lane;
+      continue;
+    }
+    int last = lane;
+    while (last + 1 < kWarpSize && (mask >> (last + 1) & 1u)) ++last;
+    out += (out.empty() ? "" : ", ") + lane_range(lane, last);
+    lane = last + 1;
+  }
+  return out.empty() ? out : out + " " + why;
+}
+
+}  // namespace
+
+std::string lanes_in_words(const Scenario& s) {
+  if (s.pattern == AccessPattern::custom) return {};
+  const Evaluation e = evaluate(s);
+  const TileLayout& t = s.tile;
+  const bool store = s.op == Op::st || s.op == Op::stmatrix_x4;
+  const int k = std::max(1, s.elements_per_lane());
+  std::string out;
+  std::uint32_t off = ~s.lane_mask, past = 0;
+  switch (s.pattern) {
+    case AccessPattern::column: {
+      const int c = s.index * k;
+      out =
+          std::string("lane L ") + (store ? "writes " : "reads ") +
+          (k == 1 ? "element (L, " + std::to_string(c) + ")"
+                  : "elements (L, " + std::to_string(c) + ") to (L, " + std::to_string(c + k - 1) +
+                        ") as one " + std::to_string(s.effective_width()) + "-byte access");
+      for (int lane = t.rows; lane < kWarpSize; ++lane) past |= 1u << lane;
+      past &= s.lane_mask;
+      if (past) out += "; " + idle_runs(past, "have no row of the tile and sit idle");
+      break;
+    }
+    case AccessPattern::row: {
+      // Runs of lanes that share a row: "lanes 0-15 read elements 0-15 of row 5".
+      std::string runs;
+      for (int lane = 0; lane < kWarpSize;) {
+        const LaneElements& el = e.elements[lane];
+        if (!(s.lane_mask >> lane & 1u) || el.count == 0) {
+          if (s.lane_mask >> lane & 1u) past |= 1u << lane;
+          ++lane;
+          continue;
+        }
+        int last = lane;
+        while (last + 1 < kWarpSize && e.elements[last + 1].count > 0 &&
+               (s.lane_mask >> (last + 1) & 1u) && e.elements[last + 1].first.row == el.first.row)
+          ++last;
+        runs +=
+            std::string(runs.empty() ? "" : ", and ") + lane_range(lane, last) + " " +
+            (store ? (lane == last ? "writes " : "write ") : (lane == last ? "reads " : "read ")) +
+            element_range(el.first.col, e.elements[last].first.col + k - 1) + " of row " +
+            std::to_string(el.first.row);
+        lane = last + 1;
+      }
+      // The plain case in the plain words: one row, lane L on element L.
+      const LaneElements& first = e.elements[0];
+      const bool plain = k == 1 && s.lane_mask == 0xFFFFFFFFu && past == 0 && first.count > 0 &&
+                         first.first.col == 0 && e.elements[kWarpSize - 1].count > 0 &&
+                         e.elements[kWarpSize - 1].first.row == first.first.row;
+      out = plain ? std::string("lane L ") + (store ? "writes" : "reads") + " element L of row " +
+                        std::to_string(first.first.row)
+                  : runs + (k > 1 ? " (" + std::to_string(k) + " elements a lane)" : "");
+      if (past) out += "; " + idle_runs(past, "fall past the tile's last row and sit idle");
+      break;
+    }
+    case AccessPattern::matrix: {
+      const int n = matrix_count(s.op);
+      out = "lanes 8m to 8m+7 give the addresses of rows 0-7 of matrix m (m = 0.." +
+            std::to_string(n - 1) + "), the 16-byte chunk " + std::to_string(s.index) +
+            " + m of each row";
+      if (n < 4) out += "; " + lane_range(8 * n, kWarpSize - 1) + " give no address";
+      off = 0;
+      break;
+    }
+    case AccessPattern::custom:
+      break;
+  }
+  if (off) out += "; " + idle_runs(off, "are switched off");
+  if (t.pitch_bytes() != t.row_bytes()) {
+    out += " (TMA places each " + std::to_string(t.row_bytes()) + "-byte row at a " +
+           std::to_string(t.pitch_bytes()) + "-byte pitch)";
+  }
+  return out;
+}
+
+namespace {
+
+using drill_detail::index_name;
+
 constexpr SwizzleSpec kNone{};
 constexpr SwizzleSpec kXor{SwizzleKind::xor_columns, {}};
 constexpr SwizzleSpec kTma32{SwizzleKind::tma32, {}};
@@ -23,53 +136,194 @@ constexpr SwizzleSpec kTma128{SwizzleKind::tma128, {}};
 
 // What a family draws: the scenario and the ask, and for a fix what may change and what the
 // tile must keep legal. `premise` is said before the scenario (the offsets of a custom access,
-// the setting of a judgement question); `intended` is the mistake the family is built to catch.
+// the setting of a judgement); `intended` the mistakes the family is built to catch, in order:
+// the first one an answer can be recognised as becomes the question's target.
 struct Draw {
   Scenario s;
   AskKind kind = AskKind::wavefronts;
-  Mistake intended = Mistake::none;
+  std::vector<Mistake> intended;
   std::string premise;
   FixChoice choice = FixChoice::pad_or_swizzle;
   std::vector<Scenario> keep;
+  std::vector<Choice> choices;  // choice asks: the right one first (shuffled when asked)
+  std::string ask;              // choice asks: the question itself
+  bool tma_fill = false;        // design asks
 };
 
-// --- weak: 4-byte scalar rows and columns of float tiles -----------------------------------
-
-Draw weak_scalar(SplitMix64& rng) {
-  static constexpr int kCols[] = {16, 32, 32, 64};
-  static constexpr int kPads[] = {0, 0, 1, 2, 3, 4, 8, 16};
-  static constexpr std::uint32_t kMasks[] = {0x0000FFFFu, 0xFFFF0000u, 0x55555555u, 0x000000FFu,
-                                             0x0F0F0F0Fu};
-  static constexpr AccessPattern kPatterns[] = {AccessPattern::column, AccessPattern::column,
-                                                AccessPattern::row};
+AskKind pick_ask(SplitMix64& rng) {
   static constexpr AskKind kAsks[] = {AskKind::wavefronts, AskKind::ways, AskKind::bank};
-  const int cols = rng.pick(kCols);
-  const AccessPattern pattern = rng.pick(kPatterns);
-  const int index = rng.below(pattern == AccessPattern::column ? cols : 32);
+  return rng.pick(kAsks);
+}
+
+Op ld_or_st(SplitMix64& rng) {
+  return rng.below(2) ? Op::st : Op::ld;
+}
+
+// --- 2. the families -------------------------------------------------------------------------
+
+// --- weak: the basics the rubric's Weak candidate misses ---
+
+// A lane's word and bank in a float tile, by row or by column.
+Draw weak_bank(SplitMix64& rng) {
+  static constexpr int kPads[] = {0, 1};
+  const AccessPattern p = rng.below(2) ? AccessPattern::row : AccessPattern::column;
   Draw d;
-  d.s = tile_access(DType::fp32, 32, cols, rng.pick(kPads), kNone, pattern,
-                    rng.below(2) ? Op::st : Op::ld, index, 4);
-  if (rng.below(4) == 0) d.s.lane_mask = rng.pick(kMasks);
-  d.kind = rng.pick(kAsks);
-  if (d.kind == AskKind::wavefronts) d.intended = Mistake::conflicts_for_wavefronts;
+  d.s =
+      tile_access(DType::fp32, 32, 32, rng.pick(kPads), kNone, p, ld_or_st(rng), rng.below(32), 4);
+  d.kind = AskKind::bank;
+  d.intended = {Mistake::sixteen_banks};
   return d;
 }
 
-// --- hire: packing, phases, broadcasts, alignment, judgement --------------------------------
+// Which of the transpose's two accesses conflicts: the row write or the column read of
+// float tile[32][32], or of the padded tile.
+Draw weak_which_conflicts(SplitMix64& rng) {
+  const bool column = rng.below(2);
+  Draw d;
+  d.s = tile_access(DType::fp32, 32, 32, rng.below(2), kNone,
+                    column ? AccessPattern::column : AccessPattern::row, column ? Op::ld : Op::st,
+                    rng.below(32), 4);
+  d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
+  d.intended = {Mistake::global_coalescing, Mistake::conflicts_for_wavefronts,
+                Mistake::sixteen_banks};
+  return d;
+}
+
+// All lanes on one word, or groups of lanes on one word each: a broadcast.
+Draw weak_broadcast(SplitMix64& rng) {
+  static constexpr int kGroups[] = {2, 4, 8, 32};
+  const int group = rng.pick(kGroups);
+  Draw d;
+  d.s.pattern = AccessPattern::custom;
+  d.s.op = Op::ld;
+  d.s.width = 4;
+  for (int lane = 0; lane < kWarpSize; ++lane) d.s.custom_offsets[lane] = 4 * (lane / group);
+  d.premise = group == kWarpSize ? "All 32 lanes load the same 4 bytes, tile[0][0] of a float tile."
+                                 : "Lane L loads the float at byte 4 x floor(L / " +
+                                       std::to_string(group) + ") of a float tile: lanes " +
+                                       std::to_string(group) + "k to " + std::to_string(group) +
+                                       "k + " + std::to_string(group - 1) + " share word k.";
+  d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
+  d.intended = {Mistake::broadcast_counted};
+  return d;
+}
+
+// A float column to fix: a pad (the nearest that works to the pad the tile has), or a swizzle
+// when the tile must stay dense.
+Draw weak_fix(SplitMix64& rng) {
+  static constexpr int kCols[] = {16, 32, 64};
+  static constexpr int kPads[] = {0, 4, 8, 12, 16};
+  const int cols = rng.pick(kCols);
+  const bool dense = rng.below(5) == 0;
+  Draw d;
+  d.s = tile_access(DType::fp32, 32, cols, dense ? 0 : rng.pick(kPads), kNone,
+                    AccessPattern::column, ld_or_st(rng), rng.below(cols), 4);
+  d.kind = AskKind::fix;
+  d.choice = dense ? FixChoice::swizzle_only : FixChoice::pad_only;
+  if (dense) d.premise = "The tile must stay dense: there is no shared memory to spare for a pad.";
+  return d;
+}
+
+// --- hire: the Hire bar, word index mod 32 for any float tile ---
+
+// Rows and columns of float tiles of any width and pad, ld or st, some lanes switched off.
+Draw hire_scalar(SplitMix64& rng) {
+  static constexpr int kCols[] = {8, 16, 17, 24, 32, 33, 48, 64};
+  static constexpr int kPads[] = {0, 0, 1, 2, 3, 4, 8, 16};
+  static constexpr std::uint32_t kMasks[] = {0x0000FFFFu, 0xFFFF0000u, 0x55555555u, 0x000000FFu,
+                                             0x0F0F0F0Fu};
+  const int cols = rng.pick(kCols);
+  const AccessPattern p = rng.below(3) ? AccessPattern::column : AccessPattern::row;
+  Draw d;
+  d.s = tile_access(DType::fp32, 32, cols, rng.pick(kPads), kNone, p, ld_or_st(rng),
+                    rng.below(p == AccessPattern::column ? cols : 32), 4);
+  if (rng.below(4) == 0) d.s.lane_mask = rng.pick(kMasks);
+  d.kind = pick_ask(rng);
+  d.intended = {Mistake::global_coalescing, Mistake::sixteen_banks,
+                Mistake::conflicts_for_wavefronts};
+  return d;
+}
+
+// A float column to fix at the Hire bar: the nearest pad, or a swizzle, or either.
+Draw hire_fix(SplitMix64& rng) {
+  static constexpr int kCols[] = {16, 32, 64};
+  static constexpr int kPads[] = {0, 2, 4, 6, 8, 10, 12, 16};
+  static constexpr FixChoice kChoices[] = {FixChoice::pad_only, FixChoice::pad_only,
+                                           FixChoice::pad_or_swizzle, FixChoice::swizzle_only};
+  const int cols = rng.pick(kCols);
+  Draw d;
+  d.choice = rng.pick(kChoices);
+  d.s =
+      tile_access(DType::fp32, 32, cols, d.choice == FixChoice::swizzle_only ? 0 : rng.pick(kPads),
+                  kNone, AccessPattern::column, ld_or_st(rng), rng.below(cols), 4);
+  d.kind = AskKind::fix;
+  if (d.choice == FixChoice::swizzle_only)
+    d.premise = "The tile must stay dense: there is no shared memory to spare for a pad.";
+  return d;
+}
+
+// Broadcast groups of 4-byte lanes: lanes that share a word, and words that share a bank.
+Draw hire_broadcast(SplitMix64& rng) {
+  static constexpr int kGroups[] = {2, 4, 8, 16};
+  static constexpr int kUnits[] = {1, 2, 32, 33};
+  const int group = rng.pick(kGroups), unit = rng.pick(kUnits);
+  Draw d;
+  d.s.pattern = AccessPattern::custom;
+  d.s.op = ld_or_st(rng);
+  d.s.width = 4;
+  for (int lane = 0; lane < kWarpSize; ++lane) d.s.custom_offsets[lane] = 4 * unit * (lane / group);
+  d.premise = std::string("Lane L ") + (d.s.op == Op::ld ? "loads" : "stores") +
+              " the 4 bytes at byte " + std::to_string(4 * unit) + " x floor(L / " +
+              std::to_string(group) + "): lanes " + std::to_string(group) + "k to " +
+              std::to_string(group) + "k + " + std::to_string(group - 1) + " share an address.";
+  d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
+  d.intended = {Mistake::broadcast_counted};
+  return d;
+}
+
+// Is a fix worth it when HBM is the limit? Column reads of 2- to 32-way conflicts, compared per
+// transposed byte with the recording's figures. fp32 turns between 8 and 16, bf16 at 8.
+Draw worth(SplitMix64& rng, bool with_bf16) {
+  const bool bf16 = with_bf16 && rng.below(3) == 0;
+  // fp32 pads 2, 4, 8, 16, 0 give 2-, 4-, 8-, 16-, 32-way; bf16 pads 4, 8, 16, 0 give 2 to 16.
+  static constexpr int kFp32Pads[] = {2, 4, 8, 16, 0};
+  static constexpr int kBf16Pads[] = {4, 8, 16, 0};
+  const DType dtype = bf16 ? DType::bf16 : DType::fp32;
+  Draw d;
+  d.s = tile_access(dtype, 32, 32, bf16 ? rng.pick(kBf16Pads) : rng.pick(kFp32Pads), kNone,
+                    AccessPattern::column, Op::ld, rng.below(bf16 ? 16 : 32) * (bf16 ? 2 : 1),
+                    dtype_bytes(dtype));
+  d.kind = AskKind::worth;
+  const Reversal r = *reversal(*evaluate(d.s).analysis);
+  d.premise = format(
+      "This column read is the shared-memory side of a large %s transpose on the H200: each "
+      "element is stored once by a conflict-free row write and loaded once by this read. Shared "
+      "memory serves %d SMs x 128 B per clock at %.0f MHz, %s of wavefronts; HBM's copy roof of "
+      "%s counts bytes read plus written, so HBM transposes %s of matrix (the shipped "
+      "recording's figures).",
+      bf16 ? "bf16" : "fp32", r.sm_count, r.clock_mhz, drill_detail::tbps(r.shared_tbps).c_str(),
+      drill_detail::tbps(r.copy_tbps).c_str(), drill_detail::tbps(r.transposed_hbm_tbps).c_str());
+  return d;
+}
+
+Draw hire_worth(SplitMix64& rng) {
+  return worth(rng, false);
+}
+
+// --- strong-hire: the Strong Hire bar ---
 
 // One bf16 or fp8 element per lane down a column: the element-index mistake gives other banks.
 Draw packed_scalar(SplitMix64& rng) {
   static constexpr DType kTypes[] = {DType::bf16, DType::bf16, DType::fp8};
   static constexpr int kCols[] = {32, 64};
   static constexpr int kPads[] = {0, 1, 2, 3, 4, 8};
-  static constexpr AskKind kAsks[] = {AskKind::wavefronts, AskKind::ways, AskKind::bank};
   const DType dtype = rng.pick(kTypes);
   const int cols = rng.pick(kCols);
   Draw d;
-  d.s = tile_access(dtype, 32, cols, rng.pick(kPads), kNone, AccessPattern::column,
-                    rng.below(2) ? Op::st : Op::ld, rng.below(cols), dtype_bytes(dtype));
-  d.kind = rng.pick(kAsks);
-  d.intended = Mistake::element_index_banks;
+  d.s = tile_access(dtype, 32, cols, rng.pick(kPads), kNone, AccessPattern::column, ld_or_st(rng),
+                    rng.below(cols), dtype_bytes(dtype));
+  d.kind = pick_ask(rng);
+  d.intended = {Mistake::element_index_banks, Mistake::sixteen_banks};
   return d;
 }
 
@@ -79,89 +333,77 @@ Draw wide_access(SplitMix64& rng) {
   static constexpr int kWidths[] = {8, 16};
   static constexpr int kPads[] = {0, 0, 1, 2, 4, 8};
   static constexpr int kCols[] = {32, 64};
-  static constexpr AccessPattern kPatterns[] = {AccessPattern::row, AccessPattern::column};
   const DType dtype = rng.pick(kTypes);
   const int cols = rng.pick(kCols);
-  const AccessPattern pattern = rng.pick(kPatterns);
+  const AccessPattern pattern = rng.below(2) ? AccessPattern::row : AccessPattern::column;
   const int width = rng.pick(kWidths);
   const int k = width / dtype_bytes(dtype);
-  const int index = rng.below(pattern == AccessPattern::column ? cols / k : 32);
   Draw d;
-  d.s = tile_access(dtype, 32, cols, rng.pick(kPads), kNone, pattern,
-                    rng.below(2) ? Op::st : Op::ld, index, width);
+  d.s = tile_access(dtype, 32, cols, rng.pick(kPads), kNone, pattern, ld_or_st(rng),
+                    rng.below(pattern == AccessPattern::column ? cols / k : 32), width);
   d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
-  d.intended = Mistake::ways_for_wavefronts;
+  d.intended = {Mistake::ways_for_wavefronts};
   return d;
 }
 
-// Custom offsets where groups of lanes share an address: broadcasts (or merged writes).
-Draw broadcast(SplitMix64& rng) {
-  static constexpr int kWidths[] = {4, 4, 8, 16};
-  static constexpr int kGroups[] = {2, 4, 8, 16, 32};
-  static constexpr int kUnits[] = {1, 2, 8, 32, 33};
-  const int width = rng.pick(kWidths);
-  const int group = rng.pick(kGroups);
-  const int unit = rng.pick(kUnits);
-  const bool consecutive = rng.below(2) == 0;
-  const std::int64_t stride = std::int64_t{unit} * width;
+// 8- and 16-byte loads whose lanes share addresses with a partner: l ^ 1 and l ^ 2 pack the
+// phases, other partners do not; stores never do.
+Draw load_packing(SplitMix64& rng) {
+  static constexpr int kWidths[] = {8, 16};
+  static constexpr int kPartners[] = {1, 2, 1, 2, 4, 8};
+  const int width = rng.pick(kWidths), partner = rng.pick(kPartners);
+  const bool load = rng.below(4) != 0;
   Draw d;
   d.s.pattern = AccessPattern::custom;
-  d.s.op = rng.below(2) ? Op::st : Op::ld;
+  d.s.op = load ? Op::ld : Op::st;
   d.s.width = width;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    const int j = consecutive ? lane / group : lane % (kWarpSize / group);
-    d.s.custom_offsets[lane] = stride * j;
-  }
-  const std::string j = consecutive ? "floor(L / " + std::to_string(group) + ")"
-                                    : "(L mod " + std::to_string(kWarpSize / group) + ")";
-  d.premise = "Lane L " + std::string(d.s.op == Op::ld ? "loads " : "stores ") +
-              std::to_string(width) + " bytes at byte " + std::to_string(stride) + " x " + j +
-              ", so " + std::to_string(group) + " lanes share each address.";
+  // Lane L and lane L ^ partner share the chunk of the lower of the two.
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    d.s.custom_offsets[lane] = std::int64_t{width} * (lane & ~partner);
+  d.premise = std::string("Lane L ") + (load ? "loads" : "stores") + " " + std::to_string(width) +
+              " bytes at byte " + std::to_string(width) + " x (L with bit " +
+              std::to_string(partner) + " cleared): lanes L and L ^ " + std::to_string(partner) +
+              " share an address.";
+  d.kind = AskKind::wavefronts;
+  d.intended = {Mistake::broadcast_counted};
+  return d;
+}
+
+// Broadcast groups at any width: the mistake counts lanes per address at any phase.
+Draw wide_broadcast(SplitMix64& rng) {
+  static constexpr int kWidths[] = {4, 8, 16};
+  static constexpr int kGroups[] = {2, 4, 8, 16, 32};
+  static constexpr int kUnits[] = {1, 2, 8, 32, 33};
+  const int width = rng.pick(kWidths), group = rng.pick(kGroups), unit = rng.pick(kUnits);
+  Draw d;
+  d.s.pattern = AccessPattern::custom;
+  d.s.op = ld_or_st(rng);
+  d.s.width = width;
+  const std::int64_t stride = std::int64_t{unit} * width;
+  for (int lane = 0; lane < kWarpSize; ++lane) d.s.custom_offsets[lane] = stride * (lane / group);
+  const std::string verb = d.s.op == Op::ld ? "load" : "store";
+  d.premise =
+      group == kWarpSize
+          ? "All 32 lanes " + verb + " the same " + std::to_string(width) + " bytes, at byte 0."
+          : "Lane L " + verb + "s " + std::to_string(width) + " bytes at byte " +
+                std::to_string(stride) + " x floor(L / " + std::to_string(group) + "), so " +
+                std::to_string(group) + " lanes share each address.";
   d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
-  d.intended = Mistake::broadcast_counted;
+  d.intended = {Mistake::broadcast_counted};
   return d;
 }
 
-// A bf16 column read, a pad to choose, and packed bf16x2 row stores that must stay legal.
-Draw packed_store_fix(SplitMix64& rng) {
-  static constexpr int kCols[] = {32, 64, 128};
-  static constexpr int kPads[] = {0, 4, 8};
-  const int cols = rng.pick(kCols);
-  const int pad = rng.pick(kPads);
+// The pad that keeps float4 rows aligned: a multiple of 16 bytes, so a column lands in 8 banks.
+Draw aligned_pad(SplitMix64& rng) {
+  static constexpr int kPads[] = {4, 8, 12, 20, 28};
   Draw d;
-  d.s = tile_access(DType::bf16, 32, cols, pad, kNone, AccessPattern::column, Op::ld,
-                    rng.below(cols), 2);
-  d.keep.push_back(
-      tile_access(DType::bf16, 32, cols, pad, kNone, AccessPattern::row, Op::st, 0, 4));
-  d.kind = AskKind::fix;
-  d.choice = FixChoice::pad_only;
-  d.intended = Mistake::bf16_pad_one_packed;
-  d.premise =
-      "The rows are filled with packed bf16x2 stores (4 B per lane), which must stay legal.";
+  d.s = tile_access(DType::fp32, 32, 32, rng.pick(kPads), kNone, AccessPattern::column,
+                    ld_or_st(rng), rng.below(32), 4);
+  d.premise = "The rows are padded so that float4 stores can fill them.";
+  d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
+  d.intended = {Mistake::global_coalescing, Mistake::sixteen_banks};
   return d;
 }
-
-// Is a fix worth it when HBM is the limit? Column reads of 2- to 32-way conflicts.
-Draw worth(SplitMix64& rng) {
-  static constexpr DType kTypes[] = {DType::fp32, DType::fp32, DType::bf16};
-  static constexpr int kPads[] = {0, 1, 2, 4, 8, 12, 16, 32};
-  const DType dtype = rng.pick(kTypes);
-  Draw d;
-  d.s = tile_access(dtype, 32, 32, rng.pick(kPads), kNone, AccessPattern::column, Op::ld,
-                    rng.below(32), dtype_bytes(dtype));
-  d.kind = AskKind::worth;
-  using namespace drill_detail;
-  d.premise =
-      "This column read is the shared-memory side of a large transpose, and the profile "
-      "shows HBM near its peak of " +
-      tbps(kLessonHbmTbps) + " (H100 SXM). Shared memory moves " + std::to_string(kLessonSms) +
-      " SMs x " + std::to_string(kWavefrontBytes) + " B per clock at " +
-      std::string(kLessonClockText) + ", about " + tbps(kLessonSharedTbps) +
-      " when conflict-free, divided by the wavefronts per ideal.";
-  return d;
-}
-
-// --- strong-hire: ldmatrix/stmatrix, swizzles, choosing a fix -------------------------------
 
 Draw matrix_access(SplitMix64& rng) {
   static constexpr int kRows[] = {8, 16};
@@ -172,21 +414,19 @@ Draw matrix_access(SplitMix64& rng) {
                                               kTma32,
                                               kTma64,
                                               kTma128,
-                                              kXor,
                                               {SwizzleKind::cute, {2, 4, 3}},
                                               {SwizzleKind::cute, {3, 4, 3}},
                                               {SwizzleKind::cute, {2, 4, 4}}};
   static constexpr Op kOps[] = {Op::ldmatrix_x1, Op::ldmatrix_x2, Op::ldmatrix_x4, Op::ldmatrix_x4,
                                 Op::stmatrix_x4};
-  static constexpr AskKind kAsks[] = {AskKind::wavefronts, AskKind::ways, AskKind::bank};
   const int cols = rng.pick(kCols);
   const Op op = rng.pick(kOps);
   const int first_chunks = cols * 2 / 16 - matrix_count(op) + 1;
   Draw d;
   d.s = tile_access(DType::bf16, rng.pick(kRows), cols, rng.pick(kPads), rng.pick(kSwizzles),
                     AccessPattern::matrix, op, rng.below(first_chunks), 16);
-  d.kind = rng.pick(kAsks);
-  d.intended = Mistake::ways_for_wavefronts;
+  d.kind = pick_ask(rng);
+  d.intended = {Mistake::ways_for_wavefronts};
   return d;
 }
 
@@ -200,31 +440,32 @@ Draw swizzled_scalar(SplitMix64& rng) {
                                               {SwizzleKind::cute, {3, 2, 3}},
                                               {SwizzleKind::cute, {5, 2, 5}},
                                               {SwizzleKind::cute, {3, 4, 3}}};
-  static constexpr AskKind kAsks[] = {AskKind::wavefronts, AskKind::ways, AskKind::bank};
   const DType dtype = rng.pick(kTypes);
   const int cols = rng.pick(kCols);
   Draw d;
-  d.s = tile_access(dtype, 32, cols, 0, rng.pick(kSwizzles), AccessPattern::column,
-                    rng.below(2) ? Op::st : Op::ld, rng.below(cols), dtype_bytes(dtype));
-  d.kind = rng.pick(kAsks);
-  if (dtype == DType::bf16) d.intended = Mistake::element_index_banks;
+  d.s = tile_access(dtype, 32, cols, 0, rng.pick(kSwizzles), AccessPattern::column, ld_or_st(rng),
+                    rng.below(cols), dtype_bytes(dtype));
+  d.kind = pick_ask(rng);
+  if (dtype == DType::bf16) d.intended = {Mistake::element_index_banks};
   return d;
 }
 
-// ldmatrix/stmatrix on a tile that TMA writes and WGMMA reads: a swizzle, never a pad.
-Draw tensor_core_fix(SplitMix64& rng) {
-  static constexpr int kRows[] = {8, 16};
-  static constexpr int kCols[] = {32, 64};
-  static constexpr Op kOps[] = {Op::ldmatrix_x2, Op::ldmatrix_x4, Op::stmatrix_x4};
+// A bf16 column read, a pad to choose, and packed bf16x2 row stores that must stay legal.
+Draw packed_store_fix(SplitMix64& rng) {
+  static constexpr int kCols[] = {32, 64, 128};
+  static constexpr int kPads[] = {0, 4, 8, 12};
   const int cols = rng.pick(kCols);
-  const Op op = rng.pick(kOps);
+  const int pad = rng.pick(kPads);
   Draw d;
-  d.s = tile_access(DType::bf16, rng.pick(kRows), cols, 0, kNone, AccessPattern::matrix, op,
-                    rng.below(cols * 2 / 16 - matrix_count(op) + 1), 16);
+  d.s = tile_access(DType::bf16, 32, cols, pad, kNone, AccessPattern::column, Op::ld,
+                    rng.below(cols), 2);
+  d.keep.push_back(
+      tile_access(DType::bf16, 32, cols, pad, kNone, AccessPattern::row, Op::st, 0, 4));
   d.kind = AskKind::fix;
-  d.choice = FixChoice::swizzle_only;
-  d.intended = Mistake::padded_tensor_core_tile;
-  d.premise = "TMA writes this tile and WGMMA reads it, so its rows cannot be padded.";
+  d.choice = FixChoice::pad_only;
+  d.intended = {Mistake::bf16_pad_one_packed};
+  d.premise =
+      "The rows are filled with packed bf16x2 stores (4 B per lane), which must stay legal.";
   return d;
 }
 
@@ -240,68 +481,267 @@ Draw float4_fix(SplitMix64& rng) {
   d.keep.push_back(
       tile_access(DType::fp32, 32, cols, pad, kNone, AccessPattern::row, Op::st, 0, 16));
   d.kind = AskKind::fix;
-  d.intended = rng.below(2) ? Mistake::aligned_pad_conflicts : Mistake::pad_breaks_alignment;
+  // Each of the three wrong fixes, in a drawn order: the first that applies is the target.
+  d.intended = {Mistake::tma_span_exceeded, Mistake::aligned_pad_conflicts,
+                Mistake::pad_breaks_alignment};
+  std::rotate(d.intended.begin(), d.intended.begin() + rng.below(3), d.intended.end());
   d.premise = "The rows are filled with float4 stores (16 B per lane), which must stay legal.";
   return d;
 }
 
-// A plain column read to fix with any pad or swizzle; for bf16 the one-element pad is a trap.
-Draw column_fix(SplitMix64& rng) {
-  static constexpr DType kTypes[] = {DType::fp32, DType::bf16};
-  static constexpr int kCols[] = {16, 32, 64};
-  static constexpr int kPads[] = {0, 4, 8, 16};
-  const DType dtype = rng.pick(kTypes);
-  const int cols = rng.pick(kCols);
+// Columns of other widths to pad: fp8 (four to a word), float2 and float4 lanes, doubles.
+Draw wide_column_fix(SplitMix64& rng) {
+  struct Kind {
+    DType dtype;
+    int width;
+  };
+  static constexpr Kind kKinds[] = {
+      {DType::fp8, 1}, {DType::fp32, 8}, {DType::fp32, 16}, {DType::fp64, 8}, {DType::bf16, 2}};
+  static constexpr int kPads[] = {0, 8};
+  const Kind kind = rng.pick(kKinds);
+  const int k = kind.width / dtype_bytes(kind.dtype);
+  const int cols = 32;
   Draw d;
-  d.s = tile_access(dtype, 32, cols, rng.pick(kPads), kNone, AccessPattern::column,
-                    rng.below(2) ? Op::st : Op::ld, rng.below(cols), dtype_bytes(dtype));
+  d.s = tile_access(kind.dtype, 32, cols, rng.pick(kPads), kNone, AccessPattern::column, Op::ld,
+                    rng.below(cols / k), kind.width);
   d.kind = AskKind::fix;
-  if (dtype == DType::bf16) d.intended = Mistake::fix_misses_other_indices;
+  d.choice = FixChoice::pad_only;
+  d.intended = {Mistake::fix_misses_other_indices, Mistake::pad_breaks_alignment};
   return d;
 }
 
-using Family = Draw (*)(SplitMix64&);
-
-constexpr Family kWeak[] = {weak_scalar};
-constexpr Family kHire[] = {packed_scalar, packed_scalar, wide_access,      wide_access,
-                            broadcast,     broadcast,     packed_store_fix, worth};
-// A third of the strong-hire questions ask for a fix; the rest count ldmatrix/stmatrix and
-// swizzled columns, and judge one conflict against HBM.
-constexpr Family kStrongHire[] = {matrix_access,   matrix_access,   matrix_access,
-                                  matrix_access,   swizzled_scalar, swizzled_scalar,
-                                  swizzled_scalar, tensor_core_fix, packed_store_fix,
-                                  column_fix,      float4_fix,      worth};
-
-// The family of a question: drawn once, so that the lists above are the mix the user gets.
-Family pick_family(DrillLevel level, SplitMix64& rng) {
-  switch (level) {
-    case DrillLevel::weak:
-      return rng.pick(kWeak);
-    case DrillLevel::hire:
-      return rng.pick(kHire);
-    case DrillLevel::strong_hire:
-      return rng.pick(kStrongHire);
-  }
-  return weak_scalar;
+// ldmatrix/stmatrix on a tile that TMA writes and WGMMA reads: a TMA swizzle, never a pad.
+Draw tensor_core_fix(SplitMix64& rng) {
+  static constexpr int kRows[] = {8, 16};
+  static constexpr int kCols[] = {16, 32, 64};
+  const int cols = rng.pick(kCols);
+  static constexpr Op kWide[] = {Op::ldmatrix_x2, Op::ldmatrix_x4, Op::stmatrix_x4};
+  const Op op = cols == 16 ? Op::ldmatrix_x2 : rng.pick(kWide);
+  Draw d;
+  d.s = tile_access(DType::bf16, rng.pick(kRows), cols, 0, kNone, AccessPattern::matrix, op,
+                    rng.below(cols * 2 / 16 - matrix_count(op) + 1), 16);
+  d.kind = AskKind::fix;
+  d.choice = FixChoice::tma_only;
+  d.intended = {Mistake::padded_tensor_core_tile};
+  d.premise = "TMA writes this tile and WGMMA reads it, so its rows cannot be padded.";
+  return d;
 }
 
-// --- answers ---------------------------------------------------------------------------------
+// Which counter shows it: the conflict (or wavefront) counter of the instruction's own op.
+Draw which_counter(SplitMix64& rng) {
+  Draw d;
+  switch (rng.below(6)) {
+    case 0:
+      d.s = tile_access(DType::fp32, 32, 32, 0, kNone, AccessPattern::column, Op::ld, rng.below(32),
+                        4);
+      break;
+    case 1:
+      d.s = tile_access(DType::bf16, 32, 32, 0, kNone, AccessPattern::column, Op::st, rng.below(32),
+                        2);
+      break;
+    case 2:
+      d.s = tile_access(DType::fp32, 32, 32, 4, kNone, AccessPattern::column, Op::ld, rng.below(32),
+                        4);
+      break;
+    case 3:
+      d.s = tile_access(DType::fp64, 32, 32, 0, kNone, AccessPattern::column, Op::st, rng.below(32),
+                        8);
+      break;
+    default:
+      d.s = tile_access(DType::bf16, 8, 64, 0, kNone, AccessPattern::matrix,
+                        rng.below(2) ? Op::ldmatrix_x4 : Op::stmatrix_x4, 0, 16);
+  }
+  const Analysis a = *evaluate(d.s).analysis;
+  const bool load = is_load(d.s.op);
+  const bool wavefronts = rng.below(3) == 0;
+  const std::string conflicts(load ? kNcuConflictsLd : kNcuConflictsSt);
+  const std::string other_conflicts(load ? kNcuConflictsSt : kNcuConflictsLd);
+  const std::string waves(load ? kNcuWavefrontsLd : kNcuWavefrontsSt);
+  const std::string other_waves(load ? kNcuWavefrontsSt : kNcuWavefrontsLd);
+  const std::string instructions(load ? kNcuInstructionsLd : kNcuInstructionsSt);
+  const std::string op(op_name(d.s.op));
+  const std::string which =
+      load ? "loads (LDS and LDSM) count under op_ld" : "stores (STS and STSM) count under op_st";
+  const std::string counts = format("it reads %d here: %d wavefronts - %d ideal",
+                                    a.bank_conflicts(), a.wavefront_count(), a.ideal_wavefronts);
+  if (wavefronts) {
+    d.ask = "Measured alone with Nsight Compute, which counter shows all of its wavefronts?";
+    d.choices = {
+        {waves, Mistake::none, format("it reads %d here; %s", a.wavefront_count(), which.c_str())},
+        {conflicts, Mistake::counter_mixup,
+         "that is the bank conflicts, wavefronts beyond the ideal: " + counts},
+        {other_waves, Mistake::counter_mixup, "that counts the other op's instructions: " + which},
+        {instructions, Mistake::counter_mixup,
+         "that counts instructions (one here), not wavefronts"}};
+  } else {
+    d.ask = "Measured alone with Nsight Compute, which counter shows its bank conflicts?";
+    d.choices = {{conflicts, Mistake::none, counts + "; " + which},
+                 {waves, Mistake::conflicts_for_wavefronts,
+                  format("that is all %d wavefronts, the ideal included", a.wavefront_count())},
+                 {other_conflicts, Mistake::counter_mixup,
+                  "that counts the other op's instructions: " + which},
+                 {instructions, Mistake::counter_mixup,
+                  "that counts instructions (one here), not conflicts"}};
+  }
+  d.premise = "A " + op + " instruction.";
+  d.kind = AskKind::choice;
+  d.intended = {Mistake::counter_mixup};
+  return d;
+}
 
-// The fixes tried, in order: every pad from 1 to 32 (with the swizzle off), then the named
-// swizzles and a range of CuTe swizzles (with the pad at 0). The first that works is the key.
+// Why a real kernel's conflict counter can exceed what the instruction's addresses explain.
+Draw counter_exceeds(SplitMix64& rng) {
+  Draw d;
+  switch (rng.below(3)) {
+    case 0:
+      d.s = tile_access(DType::bf16, 8, 64, 0, kTma128, AccessPattern::matrix, Op::ldmatrix_x4, 0,
+                        16);
+      break;
+    case 1:
+      d.s = tile_access(DType::fp32, 32, 32, 1, kNone, AccessPattern::column, Op::ld, rng.below(32),
+                        4);
+      break;
+    default:
+      d.s =
+          tile_access(DType::fp32, 32, 32, 0, kNone, AccessPattern::row, Op::ld, rng.below(32), 16);
+  }
+  const Analysis a = *evaluate(d.s).analysis;
+  d.premise = format(
+      "In a pipelined kernel, with TMA filling the next stage while this instruction runs, "
+      "Nsight Compute's %s reports bank conflicts for it, though its addresses take %d "
+      "wavefront%s for an ideal of %d.",
+      std::string(is_load(d.s.op) ? kNcuConflictsLd : kNcuConflictsSt).c_str(), a.wavefront_count(),
+      a.wavefront_count() == 1 ? "" : "s", a.ideal_wavefronts);
+  d.ask = "Why can the counter exceed what the addresses explain?";
+  d.choices = {
+      {"it also counts cycles lost in arbitration for the same SRAM with other traffic: TMA "
+       "writes, L1 fills, tensor-core reads",
+       Mistake::none,
+       "the hardware counter sees every cycle the access waits; measure the access alone (one "
+       "warp, one instruction) to see what its addresses cost"},
+      {"lanes that read the same address are counted as conflicts", Mistake::broadcast_counted,
+       "lanes on one address are served together, and the counter does not count them"},
+      {"it counts every wavefront beyond the first, not beyond the ideal",
+       Mistake::conflicts_for_wavefronts,
+       format("it counts beyond the ideal: %d - %d = %d for these addresses", a.wavefront_count(),
+              a.ideal_wavefronts, a.bank_conflicts())},
+      {"the layout conflicts after all: the addresses undercount it", Mistake::arbitration_ignored,
+       format("the addresses give the layout's whole cost, %d wavefronts; the excess is not the "
+              "layout's",
+              a.wavefront_count())}};
+  d.kind = AskKind::choice;
+  d.intended = {Mistake::arbitration_ignored};
+  return d;
+}
+
+// Design the swizzle for this tile and the way it is filled, and the alignment it needs.
+Draw design_swizzle(SplitMix64& rng) {
+  Draw d;
+  d.kind = AskKind::design;
+  d.choice = FixChoice::swizzle_only;
+  if (rng.below(3) != 0) {
+    // TMA fills a bf16 operand tile that ldmatrix reads: the mode by the row's bytes.
+    static constexpr int kCols[] = {16, 32, 64};
+    const int cols = rng.pick(kCols);
+    const Op op = cols == 16 ? Op::ldmatrix_x2 : Op::ldmatrix_x4;
+    d.s = tile_access(DType::bf16, 8 * (1 + rng.below(2)), cols, 0, kNone, AccessPattern::matrix,
+                      op, 0, 16);
+    d.tma_fill = true;
+    d.choice = FixChoice::tma_only;
+    d.premise = "TMA fills this tile (one box) and " + std::string(op_name(op)) + " reads it.";
+    d.intended = {Mistake::tma_misaligned, Mistake::tma_span_exceeded};
+  } else {
+    static constexpr int kCols[] = {32, 64};
+    const int cols = rng.pick(kCols);
+    d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, Op::ld,
+                      rng.below(cols), 4);
+    d.keep.push_back(
+        tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::row, Op::st, 0, 16));
+    d.premise = "float4 stores fill the rows of this tile and columns are read back.";
+    d.intended = {Mistake::tma_span_exceeded};
+  }
+  return d;
+}
+
+Draw strong_worth(SplitMix64& rng) {
+  return worth(rng, true);
+}
+
+using Family = Draw (*)(SplitMix64&);
+struct NamedFamily {
+  std::string_view name;
+  Family draw;
+  bool needs_recording = false;  // worth: the recording's figures
+};
+
+// weak: the basics; a third of the questions ask for a fix.
+constexpr NamedFamily kWeak[] = {{"bank-of-a-lane", weak_bank},
+                                 {"which-access-conflicts", weak_which_conflicts},
+                                 {"which-access-conflicts", weak_which_conflicts},
+                                 {"broadcast", weak_broadcast},
+                                 {"pad-or-dense", weak_fix},
+                                 {"pad-or-dense", weak_fix}};
+// hire: the Hire bar.
+constexpr NamedFamily kHire[] = {
+    {"float-tile", hire_scalar},          {"float-tile", hire_scalar}, {"float-tile", hire_scalar},
+    {"broadcast-groups", hire_broadcast}, {"column-fix", hire_fix},    {"column-fix", hire_fix},
+    {"worth-it", hire_worth, true}};
+// strong-hire: the Strong Hire bar, fourteen templates.
+constexpr NamedFamily kStrongHire[] = {
+    {"packed-elements", packed_scalar},    {"wide-lanes", wide_access},
+    {"load-packing", load_packing},        {"broadcast-any-phase", wide_broadcast},
+    {"aligned-pad", aligned_pad},          {"ldmatrix-stmatrix", matrix_access},
+    {"swizzled-column", swizzled_scalar},  {"packed-store-fix", packed_store_fix},
+    {"float4-fill-fix", float4_fix},       {"wide-column-fix", wide_column_fix},
+    {"tensor-core-fix", tensor_core_fix},  {"worth-it", strong_worth, true},
+    {"which-counter", which_counter},      {"counter-exceeds-addresses", counter_exceeds},
+    {"design-the-swizzle", design_swizzle}};
+
+std::span<const NamedFamily> families(DrillLevel level) {
+  switch (level) {
+    case DrillLevel::weak:
+      return kWeak;
+    case DrillLevel::hire:
+      return kHire;
+    case DrillLevel::strong_hire:
+      return kStrongHire;
+  }
+  return kWeak;
+}
+
+// The family of a question: drawn once, so that the lists above are the mix the user gets. A
+// worth family is left out (drawn again) when the recording cannot be read.
+const NamedFamily& pick_family(DrillLevel level, SplitMix64& rng) {
+  const std::span<const NamedFamily> all = families(level);
+  const bool recording = recorded().has_value();
+  for (;;) {
+    const NamedFamily& f = all[static_cast<std::size_t>(rng.below(static_cast<int>(all.size())))];
+    if (recording || !f.needs_recording) return f;
+  }
+}
+
+// --- 3. answers ------------------------------------------------------------------------------
+
+// The fixes tried, in order: the pads nearest the tile's own first (the smallest change; on a
+// tie the smaller), with the swizzle off; then the swizzles (with the pad at 0): the TMA modes
+// by span, xor, and a range of CuTe swizzles. The first that works is the key.
 std::vector<Fix> fix_candidates(const Question& q) {
   std::vector<Fix> out;
   const TileLayout& t = q.scenario.tile;
-  if (q.choice != FixChoice::swizzle_only) {
-    for (int pad = 1; pad <= 32; ++pad) {
-      if (pad == t.pad) continue;
+  if (q.choice == FixChoice::pad_or_swizzle || q.choice == FixChoice::pad_only) {
+    std::vector<int> pads;
+    for (int pad = 0; pad <= 32; ++pad)
+      if (pad != t.pad) pads.push_back(pad);
+    std::stable_sort(pads.begin(), pads.end(),
+                     [&](int a, int b) { return std::abs(a - t.pad) < std::abs(b - t.pad); });
+    for (int pad : pads) {
       Fix f{.pad = pad, .swizzle = std::nullopt};
       if (t.swizzle.kind != SwizzleKind::none) f.swizzle = kNone;
       out.push_back(f);
     }
   }
   if (q.choice != FixChoice::pad_only) {
-    std::vector<SwizzleSpec> swizzles = {kXor, kTma32, kTma64, kTma128};
+    std::vector<SwizzleSpec> swizzles = {kTma32, kTma64, kTma128, kXor};
     for (int b = 1; b <= 3; ++b)
       for (int m = 2; m <= 4; ++m)
         for (int s = 3; s <= 5; ++s) swizzles.push_back({SwizzleKind::cute, {b, m, s}});
@@ -315,26 +755,27 @@ std::vector<Fix> fix_candidates(const Question& q) {
   return out;
 }
 
-// A lane for a bank ask: active, and where the family targets the element-index mistake, one
-// whose element-index bank differs from its word's bank (the scan starts at a drawn lane).
+// A lane for a bank ask: active, and where the family targets a mistake that changes a bank,
+// one whose mistaken bank differs from its word's bank (the scan starts at a drawn lane).
 int pick_lane(const Draw& d, const Analysis& a, SplitMix64& rng) {
   const int start = rng.below(kWarpSize);
   int fallback = -1;
+  const bool element =
+      std::count(d.intended.begin(), d.intended.end(), Mistake::element_index_banks) > 0;
+  const bool sixteen = std::count(d.intended.begin(), d.intended.end(), Mistake::sixteen_banks) > 0;
   for (int i = 0; i < kWarpSize; ++i) {
     const int lane = (start + i) % kWarpSize;
     const LaneRecord& l = a.lanes[lane];
     if (!l.active) continue;
     if (fallback < 0) fallback = lane;
-    if (d.intended != Mistake::element_index_banks ||
-        l.byte / d.s.tile.elem_bytes() % kBankCount != l.banks[0]) {
-      return lane;
-    }
+    if (element && l.byte / d.s.tile.elem_bytes() % kBankCount != l.banks[0]) return lane;
+    if (!element && sixteen && l.banks[0] >= 16) return lane;
+    if (!element && !sixteen) return lane;
   }
   return fallback;
 }
 
-std::string ask_text(const Question& q, const Analysis& a) {
-  const std::string idx = q.scenario.pattern == AccessPattern::matrix ? "chunk" : "column";
+std::string ask_text(const Question& q, const Draw& d, const Analysis& a) {
   switch (q.kind) {
     case AskKind::wavefronts:
       return "How many wavefronts does this instruction take?";
@@ -343,33 +784,48 @@ std::string ask_text(const Question& q, const Analysis& a) {
     case AskKind::bank:
       return "Which bank holds the first word lane " + std::to_string(q.lane) + " touches?";
     case AskKind::fix: {
-      std::string what = q.choice == FixChoice::pad_only ? "a pad (--pad P)"
-                         : q.choice == FixChoice::swizzle_only
-                             ? "a swizzle (--swizzle S)"
-                             : "a pad or a swizzle (--pad P, --swizzle S)";
-      std::string unit = q.scenario.pattern == AccessPattern::row ? "row" : idx;
+      const std::string what = q.choice == FixChoice::pad_only   ? "a pad (--pad P)"
+                               : q.choice == FixChoice::tma_only ? "a TMA swizzle (--swizzle S)"
+                               : q.choice == FixChoice::swizzle_only
+                                   ? "a swizzle (--swizzle S)"
+                                   : "a pad or a swizzle (--pad P, --swizzle S)";
       return "It takes " + std::to_string(a.wavefront_count()) + " wavefronts where " +
              std::to_string(a.ideal_wavefronts) + " would do. Name " + what +
-             " that makes this access conflict-free at every " + unit + " of the tile" +
-             (q.keep.empty() ? "." : ", keeping those stores legal.");
+             " that makes this access conflict-free at every " + index_name(q.scenario) +
+             " of the tile" + (q.keep.empty() ? "." : ", keeping those stores legal.");
     }
     case AskKind::worth:
-      return "Is removing this conflict worth it? (yes or no)";
+      return "Is removing this conflict worth it? (yes: the banks set the time; no: HBM does)";
+    case AskKind::choice: {
+      std::string text = d.ask;
+      for (std::size_t i = 0; i < q.choices.size(); ++i)
+        text += "\n(" + std::string(1, static_cast<char>('a' + i)) + ") " + q.choices[i].text + ".";
+      return text;
+    }
+    case AskKind::design:
+      return std::string("Design the swizzle for it and the alignment its tile needs: ") +
+             "every " + index_name(q.scenario) +
+             " conflict-free, the fill legal (--swizzle S --align BYTES).";
   }
   return "";
 }
 
-// The question's text: the premise, the scenario, the lanes switched off, the ask.
+// The question's text: the premise, what every lane does, the ask.
 std::string question_text(const Question& q, const Draw& d, const Analysis& a) {
   std::string text = d.premise.empty() ? "" : d.premise + " ";
-  text += describe(q.scenario);
-  if (q.scenario.lane_mask != kAllLanes)
-    text += " (lanes " + lane_ranges(q.scenario.lane_mask) + ")";
-  return text + ". " + ask_text(q, a);
+  if (q.scenario.pattern != AccessPattern::custom) {
+    text += to_string(q.scenario.tile) + " (" +
+            (is_matrix_op(q.scenario.op)
+                 ? std::string(op_name(q.scenario.op))
+                 : std::string(op_name(q.scenario.op)) + ", " +
+                       std::to_string(q.scenario.effective_width()) + " B per lane") +
+            "): " + lanes_in_words(q.scenario) + ". ";
+  }
+  return text + ask_text(q, d, a);
 }
 
-// The answer of a numeric or judgement ask; false when this draw makes a poor question (a
-// judgement too close to call: within a factor of two of HBM either way).
+// The answer of a numeric, judgement or concept ask; false when this draw makes a poor question
+// (a fix none of the candidates gives, a conflict-free access to fix or judge).
 bool set_answer(Question& q, const Analysis& a) {
   switch (q.kind) {
     case AskKind::wavefronts:
@@ -382,18 +838,23 @@ bool set_answer(Question& q, const Analysis& a) {
       q.answer = a.lanes[q.lane].banks[0];
       return true;
     case AskKind::worth: {
-      const Reversal r = reversal(a);
-      if (a.bank_conflicts() == 0) return false;
-      if (r.shared_tbps < 2 * r.hbm_tbps && r.shared_tbps * 2 > r.hbm_tbps) return false;
-      q.answer = r.worth_fixing() ? 1 : 0;
-      q.target = r.worth_fixing() ? Mistake::deep_conflict_ignored : Mistake::hidden_behind_hbm;
+      const std::optional<Reversal> r = reversal(a);
+      if (!r || a.bank_conflicts() == 0) return false;
+      q.answer = r->worth_fixing() ? 1 : 0;
+      q.target = r->worth_fixing() ? Mistake::deep_conflict_ignored : Mistake::hidden_behind_hbm;
       return true;
     }
-    case AskKind::fix: {
+    case AskKind::choice:
+      return true;  // set from the draw
+    case AskKind::fix:
+    case AskKind::design: {
       if (a.bank_conflicts() == 0) return false;
       for (const Fix& f : fix_candidates(q)) {
         if (check_fix(q, f).works) {
           q.fix = f;
+          if (q.kind == AskKind::design)
+            q.answer = q.tma_fill ? apply_fix(q.scenario, f).tile.swizzle.tma_alignment_bytes()
+                                  : kMaxAccessBytes;
           return true;
         }
       }
@@ -403,29 +864,49 @@ bool set_answer(Question& q, const Analysis& a) {
   return false;
 }
 
-// The wrong fix each fix family is built to catch.
-Fix intended_wrong_fix(Mistake m) {
+// The wrong fix each fix mistake stands for, on this question.
+std::optional<Fix> wrong_fix_for(Mistake m, const Question& q) {
   switch (m) {
     case Mistake::aligned_pad_conflicts:
-      return {.pad = 4, .swizzle = std::nullopt};
+      return Fix{.pad = 4, .swizzle = std::nullopt};
     case Mistake::padded_tensor_core_tile:
-      return {.pad = 8, .swizzle = std::nullopt};
+      return Fix{.pad = 8, .swizzle = std::nullopt};
+    case Mistake::tma_span_exceeded:
+      return Fix{.pad = 0, .swizzle = kTma128};
+    case Mistake::bf16_pad_one_packed:
+    case Mistake::pad_breaks_alignment:
+    case Mistake::fix_misses_other_indices:
+      return Fix{.pad = q.scenario.tile.pad + 1, .swizzle = std::nullopt};
     default:
-      return {.pad = 1, .swizzle = std::nullopt};
+      return std::nullopt;
   }
 }
 
-// The target is the family's intended mistake when an answer built from it is recognised as
-// that mistake and no other (the answers of two mistakes can coincide on a given scenario).
-Mistake target_for(const Question& q, Mistake intended, const Analysis& a) {
-  if (intended == Mistake::none) return Mistake::none;
-  if (q.kind == AskKind::fix) {
-    const Fix wrong = intended_wrong_fix(intended);
-    return drill_detail::classify_fix(q, wrong, check_fix(q, wrong)) == intended ? intended
-                                                                                 : Mistake::none;
+// The target is the first intended mistake that an answer built from it is recognised as (the
+// answers of two mistakes can coincide on a given scenario, and some do not apply to it).
+Mistake target_for(const Question& q, const std::vector<Mistake>& intended, const Analysis& a) {
+  for (Mistake m : intended) {
+    switch (q.kind) {
+      case AskKind::fix: {
+        const std::optional<Fix> wrong = wrong_fix_for(m, q);
+        if (wrong && drill_detail::classify_fix(q, *wrong, check_fix(q, *wrong)) == m) return m;
+        break;
+      }
+      case AskKind::design: {
+        if (m == Mistake::tma_misaligned && q.tma_fill) return m;  // half the alignment
+        const std::optional<Fix> wrong = wrong_fix_for(m, q);
+        if (wrong && drill_detail::classify_fix(q, *wrong, check_fix(q, *wrong)) == m) return m;
+        break;
+      }
+      case AskKind::choice:
+        for (const Choice& c : q.choices)
+          if (c.mistake == m) return m;
+        break;
+      default:
+        for (int v = 0; v <= 64; ++v)
+          if (drill_detail::classify_number(q, a, v) == m) return m;
+    }
   }
-  for (int v = 0; v <= 64; ++v)
-    if (drill_detail::classify_number(q, a, v) == intended) return intended;
   return Mistake::none;
 }
 
@@ -439,31 +920,58 @@ std::uint64_t question_seed(DrillLevel level, std::uint64_t seed, int index) {
 
 }  // namespace
 
+// --- 4. make_question ------------------------------------------------------------------------
+
 Question make_question(DrillLevel level, std::uint64_t seed, int index) {
   SplitMix64 rng(question_seed(level, seed, index));
-  const Family family = pick_family(level, rng);
+  const NamedFamily& family = pick_family(level, rng);
   // A draw that makes no question (a swizzle or an alignment the tile does not allow, a
-  // judgement too close to call, a fix none of the candidates gives) is drawn again from the
-  // same family; every family has draws that work for most of its choices.
+  // conflict-free access to fix or judge, a fix none of the candidates gives) is drawn again
+  // from the same family; every family has draws that work for most of its choices.
   for (int attempt = 0;; ++attempt) {
     assert(attempt < 1000 && "the drill's families draw a usable question far sooner");
-    const Draw d = family(rng);
+    Draw d = family.draw(rng);
     const Evaluation e = evaluate(d.s);
     if (!e.ok()) continue;
     Question q;
     q.level = level;
     q.seed = seed;
     q.index = index;
+    q.family = family.name;
     q.kind = d.kind;
     q.scenario = d.s;
     q.choice = d.choice;
     q.keep = d.keep;
+    q.tma_fill = d.tma_fill;
+    if (q.kind == AskKind::choice) {
+      // The right choice is drawn first; the choices are shown in a drawn order.
+      std::vector<Choice> shuffled = d.choices;
+      for (std::size_t i = shuffled.size(); i > 1; --i)
+        std::swap(shuffled[i - 1],
+                  shuffled[static_cast<std::size_t>(rng.below(static_cast<int>(i)))]);
+      for (std::size_t i = 0; i < shuffled.size(); ++i)
+        if (shuffled[i].mistake == Mistake::none) q.answer = static_cast<int>(i);
+      q.choices = std::move(shuffled);
+    }
     if (q.kind == AskKind::bank) q.lane = pick_lane(d, *e.analysis, rng);
     if (!set_answer(q, *e.analysis)) continue;
     if (q.kind != AskKind::worth) q.target = target_for(q, d.intended, *e.analysis);
     q.text = question_text(q, d, *e.analysis);
     return q;
   }
+}
+
+std::span<const std::string_view> drill_families(DrillLevel level) {
+  static const auto names = [] {
+    std::array<std::vector<std::string_view>, 3> out;
+    for (DrillLevel l : kAllDrillLevels) {
+      auto& list = out[static_cast<std::size_t>(l)];
+      for (const NamedFamily& f : families(l))
+        if (std::find(list.begin(), list.end(), f.name) == list.end()) list.push_back(f.name);
+    }
+    return out;
+  }();
+  return names[static_cast<std::size_t>(level)];
 }
 
 }  // namespace banklab

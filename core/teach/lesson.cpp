@@ -1,3 +1,11 @@
+// Lessons: the placeholders and their values, reflowing text, and reading TOML tracks.
+//
+//   1. the placeholders, each with a line for the docs (kPlaceholders)
+//   2. their values: a lane's, the tile's (they work for a scenario that breaks a rule), the
+//      analysis's, the facts of the hardware, TMA and the recording (fact_value), value()
+//   3. reflow() and fill_text()
+//   4. reading a lesson: steps, highlights, FILE:LINE errors; loading the shipped tracks
+//   5. the Markdown handout and a filled step
 #include "core/teach/lesson.hpp"
 
 #include <algorithm>
@@ -8,11 +16,13 @@
 
 #include "core/base/data_dir.hpp"
 #include "core/base/file_read.hpp"
+#include "core/base/format.hpp"
 #include "core/base/toml.hpp"
 #include "core/code/code_view.hpp"
 #include "core/model/scenario_keys.hpp"
 #include "core/report/explain.hpp"
 #include "core/teach/measured.hpp"
+#include "core/teach/reversal.hpp"
 
 namespace banklab {
 
@@ -34,6 +44,14 @@ constexpr Placeholder kPlaceholders[] = {
     {"requested_bytes", "active lanes x width"},
     {"width", "bytes per lane"},
     {"bandwidth_percent", "ideal / wavefronts as a percentage of shared-memory bandwidth"},
+    {"phases", "the phases the warp is served in, after load packing"},
+    {"packing_partner",
+     "1 or 2: the lane L ^ p whose address each lane shares (packed loads only)"},
+    {"metric_wavefronts", "the Nsight Compute counter of this op's wavefronts"},
+    {"metric_conflicts", "the Nsight Compute counter of this op's bank conflicts"},
+    {"metric_instructions", "the Nsight Compute counter of this op's instructions"},
+    {"sass_wavefronts", "the instrumented-SASS wavefronts of the Source page"},
+    {"sass_wavefronts_ideal", "the instrumented-SASS ideal wavefronts of the Source page"},
     {"busiest_bank", "the bank that sets the worst phase's cost"},
     {"busiest_lanes", "the lanes that want it: lanes 0, 8, 16 and 24"},
     {"busiest_words", "the distinct words they want: words 0, 288, 576 and 864"},
@@ -54,10 +72,25 @@ constexpr Placeholder kPlaceholders[] = {
     {"aligned_rows", "the aligned rows: rows 0, 4, 8, ..., 28 (8 rows)"},
     {"misaligned_rows", "how many rows are misaligned for the access width"},
     {"aligning_pad", "the smallest pad that aligns every row for the access width"},
+    {"misaligned_row_list", "the misaligned rows: rows 1, 3, 5, ..., 31 (16 rows)"},
+    {"tma_alignment:MODE",
+     "the alignment TMA needs of its destination with swizzle MODE (none, tma32, tma64, "
+     "tma128), bytes"},
+    {"tma_bits:MODE", "the address bits that swizzle MODE XORs into the chunk index: 7-9"},
+    {"tma_chunk_bits:MODE", "the address bits of the chunk index swizzle MODE changes: 4-6"},
+    {"shared_limit:WHICH",
+     "a shared-memory limit in KB: static (one static array), block (one block), sm (one SM)"},
+    {"block_rows", "threadIdx.y values of the transpose's block: its warps"},
+    {"warp_rows:W", "the tile rows warp W takes in the transpose's j loop: rows 3, 11, 19 and 27"},
+    {"transpose_kernel", "the whole transpose kernel for the step's 32 x 32 tile"},
     {"error", "the first rule the scenario breaks (only for a scenario that breaks one)"},
-    {"sm_count", "SMs of the H200 the figures were measured on"},
-    {"smem_tbps", "shared memory of the whole H200, TB/s, conflict-free at the measured clock"},
+    {"sm_count", "SMs of the H200 the recording was made on"},
+    {"smem_tbps", "shared memory of the whole H200, TB/s, conflict-free at the recorded clock"},
     {"smem_tbps_here", "the same at this access's wavefronts per request"},
+    {"hbm_transpose_tbps", "TB/s of matrix HBM transposes: the recorded fp32 copy roof / 2"},
+    {"smem_transpose_tbps",
+     "TB/s of matrix shared memory transposes with this access as the column read (reversal.hpp)"},
+    {"hidden_ways", "the deepest column-read conflict HBM still hides, for this access's width"},
     {"byte:L", "lane L's byte offset"},
     {"word:L", "lane L's first word"},
     {"bank:L", "lane L's first bank"},
@@ -66,13 +99,15 @@ constexpr Placeholder kPlaceholders[] = {
     {"element_bank:L",
      "the wrong bank: lane L's element index (row x padded columns + column) "
      "mod 32"},
-    {"measured:KEY", "a figure from docs/gpu-results.md (core/teach/measured.cpp lists the keys)"},
+    {"measured:KEY", "a figure of the shipped recording (core/teach/measured.hpp lists the keys)"},
 };
 
 std::string fixed1(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f", v);
-  return buf;
+  return format("%.1f", v);
+}
+
+std::string fixed2(double v) {
+  return format("%.2f", v);
 }
 
 Expected<std::string> lane_value(std::string_view name, std::string_view arg, const Scenario& s,
@@ -114,6 +149,16 @@ std::optional<std::string> layout_value(std::string_view name, const Scenario& s
   if (name == "aligned_rows") return list_numbers({r.aligned.begin(), r.aligned.end()}, "rows");
   if (name == "misaligned_rows") return std::to_string(r.misaligned.size());
   if (name == "aligning_pad") return std::to_string(r.aligning_pad);
+  if (name == "misaligned_row_list")
+    return list_numbers({r.misaligned.begin(), r.misaligned.end()}, "rows");
+  if (name == "block_rows") return std::to_string(kTransposeBlockRows);
+  if (name == "transpose_kernel") {
+    const Expected<TransposeKernel> k = transpose_kernel(t);
+    if (!k) return "// " + k.error();
+    std::string code;
+    for (const std::string& line : k->lines) code += (code.empty() ? "" : "\n") + line;
+    return code;
+  }
   return std::nullopt;
 }
 
@@ -123,7 +168,6 @@ Expected<std::string> analysis_value(std::string_view name, const Scenario& s,
   const Culprits c = busiest(a);
   const auto stride = word_stride(a);
   const std::int64_t g = stride ? std::gcd(*stride, std::int64_t{kBankCount}) : 0;
-  const double smem = kH200SmCount * double{kWavefrontBytes} * kH200MeasuredClockGHz / 1000.0;
   if (name == "wavefronts") return std::to_string(a.wavefront_count());
   if (name == "ideal") return std::to_string(a.ideal_wavefronts);
   if (name == "conflicts") return std::to_string(a.bank_conflicts());
@@ -138,10 +182,41 @@ Expected<std::string> analysis_value(std::string_view name, const Scenario& s,
   if (name == "busiest_lanes") return list_lanes(c.lanes);
   if (name == "busiest_words") return list_numbers(c.words, "words");
   if (name == "busiest_count") return std::to_string(c.lanes.size());
-  if (name == "smem_tbps") return fixed1(smem);
-  if (name == "sm_count") return std::to_string(kH200SmCount);
-  if (name == "smem_tbps_here")
-    return fixed1(smem * a.ideal_wavefronts / std::max(1, a.wavefront_count()));
+  if (name == "smem_tbps" || name == "sm_count" || name == "smem_tbps_here") {
+    const Expected<Measurements>& m = recorded();
+    if (!m) return Error{m.error()};
+    if (name == "sm_count") return std::to_string(m->sm_count);
+    const double here =
+        name == "smem_tbps" ? 1.0 : double(a.ideal_wavefronts) / std::max(1, a.wavefront_count());
+    return fixed1(m->shared_tbps() * here);
+  }
+  if (name == "phases") {
+    const auto active = std::count_if(a.phases.begin(), a.phases.end(),
+                                      [](const Phase& p) { return p.active_lanes != 0; });
+    return std::to_string(active);
+  }
+  if (name == "packing_partner") {
+    if (!a.packed) return Error{"this access does not pack (hardware-rules.md rule 4)"};
+    return std::to_string(a.packing_partner);
+  }
+  if (name == "metric_wavefronts")
+    return std::string(is_load(s.op) ? kNcuWavefrontsLd : kNcuWavefrontsSt);
+  if (name == "metric_conflicts")
+    return std::string(is_load(s.op) ? kNcuConflictsLd : kNcuConflictsSt);
+  if (name == "metric_instructions")
+    return std::string(is_load(s.op) ? kNcuInstructionsLd : kNcuInstructionsSt);
+  if (name == "sass_wavefronts") return std::string(kNcuSassWavefronts);
+  if (name == "sass_wavefronts_ideal") return std::string(kNcuSassWavefrontsIdeal);
+  if (name == "hbm_transpose_tbps" || name == "smem_transpose_tbps" || name == "hidden_ways") {
+    const Expected<Measurements>& m = recorded();
+    if (!m) return Error{m.error()};
+    const double copy_tbps = m->copy_gbps / 1000;
+    if (name == "hbm_transpose_tbps") return fixed2(transposed_hbm_tbps(copy_tbps));
+    const int width = a.access.width;
+    if (name == "hidden_ways") return fixed1(hidden_read_cost(m->shared_tbps(), width, copy_tbps));
+    const double cost = double(a.wavefront_count()) / std::max(1, a.ideal_wavefronts);
+    return fixed2(transposed_shared_tbps(m->shared_tbps(), width, cost));
+  }
   if (name == "stride" || name == "gcd" || name == "stride_banks") {
     if (!stride) return Error{"this access has no fixed word stride (one word per lane, 32 lanes)"};
     return std::to_string(name == "stride" ? *stride : name == "gcd" ? g : kBankCount / g);
@@ -161,24 +236,65 @@ Expected<std::string> analysis_value(std::string_view name, const Scenario& s,
   return Error{"unknown placeholder"};
 }
 
+// Placeholders with an argument that needs no scenario: the recording's figures and the facts of
+// the hardware (hardware.hpp, swizzle.hpp) and of the transpose kernel (code_view.hpp).
+std::optional<Expected<std::string>> fact_value(std::string_view name, std::string_view arg) {
+  if (name == "measured") {
+    const Expected<Measurements>& m = recorded();
+    if (!m) return Error{m.error()};
+    const MeasuredFigure* f = m->find(arg);
+    if (f == nullptr)
+      return Error{"the recording " + m->file + " has no figure '" + std::string(arg) + "'"};
+    return f->value;
+  }
+  if (name == "tma_alignment" || name == "tma_bits" || name == "tma_chunk_bits") {
+    const Expected<SwizzleSpec> sw = parse_swizzle(arg);
+    if (!sw || (!sw->is_tma() && sw->kind != SwizzleKind::none))
+      return Error{"MODE is none, tma32, tma64 or tma128, got '" + std::string(arg) + "'"};
+    if (name == "tma_alignment") return std::to_string(sw->tma_alignment_bytes());
+    if (!sw->is_tma()) return Error{"an unswizzled TMA box XORs no address bits"};
+    // Swizzle<B,4,3>: the B bits from M + S up are XORed into the chunk bits M and up.
+    const Swizzle z = sw->byte_swizzle(1);
+    const int low = name == "tma_bits" ? z.base + z.shift : z.base, high = low + z.bits - 1;
+    return low == high ? std::to_string(low) : std::to_string(low) + "-" + std::to_string(high);
+  }
+  if (name == "shared_limit") {
+    const std::int64_t bytes = arg == "static"  ? kStaticSharedBytes
+                               : arg == "block" ? kMaxSharedPerBlockBytes
+                               : arg == "sm"    ? kSharedMemoryBytes
+                                                : 0;
+    if (bytes == 0) return Error{"WHICH is static, block or sm, got '" + std::string(arg) + "'"};
+    return std::to_string(bytes / 1024);
+  }
+  if (name == "warp_rows") {
+    int warp = -1;
+    if (arg.size() == 1 && arg[0] >= '0' && arg[0] < '0' + kTransposeBlockRows) warp = arg[0] - '0';
+    if (warp < 0)
+      return Error{"the warp must be a number 0.." + std::to_string(kTransposeBlockRows - 1)};
+    std::vector<std::int64_t> rows;
+    for (int j = warp; j < kWarpSize; j += kTransposeBlockRows) rows.push_back(j);
+    return list_numbers(rows, "rows");
+  }
+  return std::nullopt;
+}
+
 Expected<std::string> value(std::string_view key, const Scenario& s, const Evaluation& e) {
   const auto colon = key.find(':');
   const std::string_view name = key.substr(0, colon);
   const std::string_view arg = colon == std::string_view::npos ? "" : key.substr(colon + 1);
-  const bool takes_arg = name == "measured" || name == "byte" || name == "word" || name == "bank" ||
-                         name == "row" || name == "col" || name == "element_bank";
-  const bool known = takes_arg || std::ranges::any_of(kPlaceholders, [&](const Placeholder& p) {
-                       return p.name == name;
-                     });
+  // The table names the ones with an argument "name:ARG".
+  bool known = false, takes_arg = false;
+  for (const Placeholder& p : kPlaceholders) {
+    const std::string_view listed = p.name.substr(0, p.name.find(':'));
+    if (listed != name) continue;
+    known = true;
+    takes_arg = p.name.find(':') != std::string_view::npos;
+  }
   if (!known) return Error{"unknown placeholder (see docs/lessons.md for the list)"};
   if (takes_arg != (colon != std::string_view::npos))
     return Error{takes_arg ? "needs an argument: {" + std::string(name) + ":...}"
                            : "takes no argument"};
-  if (name == "measured") {
-    const Measured* m = find_measured(arg);
-    if (m == nullptr) return Error{"no measured figure '" + std::string(arg) + "'"};
-    return std::string(m->value);
-  }
+  if (auto v = fact_value(name, arg)) return std::move(*v);
   if (const auto v = layout_value(name, s)) return *v;
   if (name == "error") {
     if (e.ok()) return Error{"the scenario breaks no rule"};

@@ -4,10 +4,12 @@
 // input are handled, and bad flags exit 2 with one line.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/teach/measured.hpp"
 #include "tests/cli/run_banklab.hpp"
 
 namespace banklab::test {
@@ -61,7 +63,8 @@ std::vector<std::string> with_fix(std::vector<std::string> args, const nlohmann:
 // What a user types for the question's own answer.
 std::string typed(const nlohmann::json& q) {
   if (q["kind"] == "worth") return q["answer"].get<bool>() ? "yes" : "no";
-  if (q["kind"] != "fix") return std::to_string(q["answer"].get<int>());
+  if (q["kind"] == "choice") return q["answer"].get<std::string>();
+  if (q["kind"] != "fix" && q["kind"] != "design") return std::to_string(q["answer"].get<int>());
   std::string text;
   for (const auto& w : q["answer"]) text += w.get<std::string>() + " ";
   return text;
@@ -71,7 +74,20 @@ std::string typed(const nlohmann::json& q) {
 std::string wrong_typed(const nlohmann::json& q) {
   if (q["kind"] == "worth") return q["answer"].get<bool>() ? "no" : "yes";
   if (q["kind"] == "fix") return "--pad 0 --swizzle none";  // the unfixed tile conflicts
+  if (q["kind"] == "design") return "--swizzle none --align 1024";
+  if (q["kind"] == "choice") return q["answer"] == "a" ? "b" : "a";
   return "999";
+}
+
+// The fix flags of a design's answer: its swizzle, without --align.
+nlohmann::json fix_of(const nlohmann::json& q) {
+  nlohmann::json fix = nlohmann::json::array();
+  for (std::size_t i = 0; i + 1 < q["answer"].size(); i += 2) {
+    if (q["answer"][i] == "--align") continue;
+    fix.push_back(q["answer"][i]);
+    fix.push_back(q["answer"][i + 1]);
+  }
+  return fix;
 }
 
 TEST_CASE("Every drill answer is what banklab analyze gives for the question's own flags") {
@@ -91,16 +107,27 @@ TEST_CASE("Every drill answer is what banklab analyze gives for the question's o
         } else if (kind == "bank") {
           CHECK(q["answer"] == a["lanes"][q["lane"].get<int>()]["banks"][0]);
         } else if (kind == "worth") {
-          const double shared =
-              132.0 * 128 * 1.7e9 * a["ideal_wavefronts"].get<int>() / a["wavefronts"].get<int>();
-          CHECK(q["answer"].get<bool>() == (shared < 3.35e12));
+          // Per transposed byte, with the shipped recording's figures: the banks (a row write
+          // and this read) against half the copy roof.
+          const Measurements& m = recorded().value();
+          const double ideal = a["ideal_wavefronts"].get<int>();
+          const double width = a["width"].get<int>();
+          const double banks = m.sm_count * 128.0 * m.sm_clock_mhz * 1e6 *
+                               std::min(32 * width, 128.0) / 128 /
+                               (1 + a["wavefronts"].get<int>() / ideal);
+          CHECK(q["answer"].get<bool>() == (banks < m.copy_gbps * 1e9 / 2));
+        } else if (kind == "choice") {
+          const std::string letter = q["answer"];
+          REQUIRE(letter.size() == 1);
+          CHECK(letter[0] - 'a' < static_cast<int>(q["choices"].size()));
         } else {
-          REQUIRE(kind == "fix");
+          REQUIRE((kind == "fix" || kind == "design"));
           CHECK(a["bank_conflicts"].get<int>() > 0);
-          const nlohmann::json fixed = analyze(with_fix(args, q["answer"]));
+          const nlohmann::json fix = fix_of(q);
+          const nlohmann::json fixed = analyze(with_fix(args, fix));
           CHECK(fixed["wavefronts"] == fixed["ideal_wavefronts"]);
           for (const auto& keep : q["keep"]) {
-            analyze(with_fix(keep.get<std::vector<std::string>>(), q["answer"]));  // legal
+            analyze(with_fix(keep.get<std::vector<std::string>>(), fix));  // legal
           }
         }
       }
@@ -135,7 +162,7 @@ TEST_CASE("Answers scripted through standard input are graded and scored") {
     CHECK(right.out.find("Score: 6/6\n") != std::string::npos);
     CHECK(right.out.find("Wrong") == std::string::npos);
     CHECK(right.out.find("wavefront | bank") != std::string::npos);  // the bank view
-    const std::string band = level == std::string("weak")   ? "Weak: 6/6"
+    const std::string band = level == std::string("weak")   ? "The basics: 6/6"
                              : level == std::string("hire") ? "Hire: 6/6"
                                                             : "Strong Hire: 6/6";
     CHECK(right.out.find(band) != std::string::npos);
@@ -150,13 +177,13 @@ TEST_CASE("Answers scripted through standard input are graded and scored") {
 }
 
 TEST_CASE("A drill answer built from a common mistake is named in the output") {
-  // hire, seed 1: the first question targets the bf16 pad of one under packed stores.
-  const std::vector<nlohmann::json> q = drill_json("--level hire --seed 1 --count 1");
+  // strong-hire, seed 4: the first question pads bf16 tile[32][68] under packed stores.
+  const std::vector<nlohmann::json> q = drill_json("--level strong-hire --seed 4 --count 1");
   REQUIRE(q.size() == 1);
   REQUIRE(q[0]["target"] == "bf16-pad-one-packed");
-  const Run run = run_banklab("drill --level hire --seed 1 --count 1", "--pad 1\n");
+  const Run run = run_banklab("drill --level strong-hire --seed 4 --count 1", "--pad 5\n");
   INFO(run.out);
-  CHECK(run.out.find("Mistake (bf16-pad-one-packed)") != std::string::npos);
+  CHECK(run.out.find("Mistake (bf16-pad-one-packed): An odd bf16 pad") != std::string::npos);
   CHECK(run.out.find("one fix that works: --pad 2") != std::string::npos);
   CHECK(run.out.find("Score: 0/1\n") != std::string::npos);
 }

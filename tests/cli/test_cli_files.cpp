@@ -225,6 +225,10 @@ TEST_CASE("a bad file in the lessons folder is named, and the good lessons are s
     for (const char* name : {"interview.toml", "transpose.toml"}) {
       fs::copy_file(*lessons_dir() / name, lessons / name);
     }
+    // The lessons quote the shipped recording's figures: it is part of the data folder.
+    fs::create_directories(lessons.parent_path() / "recordings");
+    fs::copy_file(lessons_dir()->parent_path() / "recordings" / "nvidia-h200.json",
+                  lessons.parent_path() / "recordings" / "nvidia-h200.json");
     spit(lessons / "broken.toml", "title = \"t\n");
     REQUIRE(::mkfifo((lessons / "fifo.toml").c_str(), 0600) == 0);
     fs::create_directories(lessons / "folder.toml");

@@ -75,9 +75,9 @@ TEST_CASE("lesson rejects what it cannot do, with exit status 2") {
     CHECK(run.out.empty());
     CHECK(run.err.starts_with("banklab: "));
   }
-  CHECK(
-      run_banklab("lesson show nope").err.find("the lessons are interview, ldmatrix, transpose") !=
-      std::string::npos);
+  CHECK(run_banklab("lesson show nope")
+            .err.find("the lessons are interview, ldmatrix, measure, transpose") !=
+        std::string::npos);
 }
 
 }  // namespace banklab::test

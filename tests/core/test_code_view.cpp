@@ -200,6 +200,40 @@ TEST_CASE("the statement is the one a kernel writer types") {
         std::string::npos);
 }
 
+TEST_CASE("the declaration is one nvcc accepts: extern above 48 KB, aligned for its fill") {
+  auto code = [](const char* name) {
+    const Preset* p = find_preset(name);
+    REQUIRE(p != nullptr);
+    return code_view(p->scenario, evaluate(p->scenario));
+  };
+  // 132096 B: nvcc refuses it as a static array ("uses too much shared data", 0xc000 max).
+  const CodeView big = code("bf16-256-pad2");
+  CHECK(big.declaration == "extern __shared__ __nv_bfloat16 tile[][258];");
+  CHECK(big.host == std::vector<std::string>{
+                        "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+                        "132096);",
+                        "kernel<<<grid, block, 132096>>>(...);"});
+  CHECK(to_text(big, {}).starts_with(
+      "extern __shared__ __nv_bfloat16 tile[][258];\n// on the host: cudaFuncSetAttribute("));
+  // 48 KB exactly is still static.
+  const TileLayout at_limit{DType::fp32, 96, 128, 0, {}};
+  CHECK(shared_declaration(at_limit, 4) == "__shared__ float tile[96][128];");
+  const TileLayout over{DType::fp32, 97, 128, 0, {}};
+  CHECK(shared_declaration(over, 4) == "extern __shared__ float tile[][128];");
+  CHECK(code("fp32-pad1").host.empty());
+  // What the fill needs: 16 B for float4 rows and ldmatrix, the swizzle's repeat for TMA.
+  CHECK(code("fp32-pad4-vec16-store").declaration ==
+        "__shared__ __align__(16) float tile[32][36];");
+  CHECK(code("ldmatrix-plain").declaration ==
+        "__shared__ __align__(16) __nv_bfloat16 tile[8][64];");
+  CHECK(code("ldmatrix-swizzled").declaration ==
+        "__shared__ __align__(1024) __nv_bfloat16 tile[8][64];");
+  CHECK(code("ldmatrix-64B-tma64").declaration ==
+        "__shared__ __align__(512) __nv_bfloat16 tile[8][32];");
+  CHECK(code("ldmatrix-32B-tma32").declaration ==
+        "__shared__ __align__(256) __nv_bfloat16 tile[8][16];");
+}
+
 }  // namespace banklab
 
 namespace banklab {

@@ -434,7 +434,7 @@ TEST_CASE("locals, laneid and warpid as declared, extern arrays and every warp")
                     "float v = smem[warpid * 33 * 32 + laneid * 33];",
                     block(128, 1));
   CHECK(r.wavefronts == 1);
-  CHECK(r.code->array.dims == std::vector<std::int64_t>{kSharedMemoryBytes / 4});
+  CHECK(r.code->array.dims == std::vector<std::int64_t>{kMaxSharedPerBlockBytes / 4});
   KernelParams small;
   small.extern_bytes = 4096;
   CHECK(
@@ -482,6 +482,45 @@ TEST_CASE("every preset's code from the code view parses back to the preset's of
     ++round_trips;
   }
   CHECK(round_trips + 2 == static_cast<int>(presets().size()));  // all but the two diagnostics
+}
+
+TEST_CASE("the shared-memory limits: 48 KB static, 227 KB per block, each refusal with its fix") {
+  const char* read = "v = tile[threadIdx.x][7];";
+  SUBCASE("a static array up to 48 KB, not one byte more") {
+    CHECK_FALSE(run("__shared__ float tile[96][128];", read).error);  // 49152 B
+    const Run over = run("__shared__ char tile[49153][1];", "v = tile[threadIdx.x][0];");
+    REQUIRE(over.error);
+    CHECK(over.error->message ==
+          "tile needs 49153 B of shared memory, more than the 49152 B (48 KB) a static "
+          "__shared__ array may take (nvcc: \"uses too much shared data\"): declare it extern "
+          "__shared__ and opt in on the host with cudaFuncSetAttribute(kernel, "
+          "cudaFuncAttributeMaxDynamicSharedMemorySize, 49153); (up to 232448 B (227 KB) per "
+          "block)");
+  }
+  SUBCASE("bf16 tile[256][258]: refused static, accepted extern with the launch's bytes") {
+    CHECK(run("__shared__ __nv_bfloat16 tile[256][258];", read).error);
+    KernelParams launch;
+    launch.extern_bytes = 256 * 258 * 2;
+    const Run r = run("extern __shared__ __align__(16) __nv_bfloat16 tile[][258];", read, launch);
+    REQUIRE_FALSE(r.error);
+    CHECK(r.code->array.dims == std::vector<std::int64_t>{256, 258});
+    CHECK(r.wavefronts == 1);
+  }
+  SUBCASE("a block has at most 227 KB, extern or not: the SM's 228 KB less 1 KB reserved") {
+    const Run r = run("extern __shared__ float tile[][58112];",  // 232448 B: one row
+                      "v = tile[0][threadIdx.x];");
+    REQUIRE_FALSE(r.error);
+    KernelParams too_much;
+    too_much.extern_bytes = kSharedMemoryBytes;  // 228 KB: the whole SM
+    const Run over = run("extern __shared__ float tile[][32];", read, too_much);
+    REQUIRE(over.error);
+    CHECK(over.error->message.find("1..232448 bytes (227 KB per block)") != std::string::npos);
+    const Run big = run("__shared__ float tile[32][1817];", read);  // 232576 B
+    REQUIRE(big.error);
+    CHECK(big.error->message.find("more than the 232448 B (227 KB) one block can have on an "
+                                  "H100/H200 (the SM's 233472 B (228 KB) less the 1024 B "
+                                  "reserved per block): use fewer rows") != std::string::npos);
+  }
 }
 
 // ---- Bad code: a located, clear error, never a crash. ----
@@ -533,7 +572,13 @@ TEST_CASE("bad code of every kind gives a clear error at the right column") {
       {"__shared__ float tile[threadIdx.x];", "tile[0]",
        "threadIdx.x differs from thread to thread", 0, 22},
       {"__shared__ float tile[0];", "tile[0]", "an array bound must be 1 or more", 0, 21},
-      {"__shared__ double tile[256][256];", "tile[0][0]", "more than the 233472 bytes", 0, 0},
+      {"__shared__ double tile[256][256];", "tile[0][0]",
+       "more than the 232448 B (227 KB) one block can have", 0, 0},
+      // nvcc refuses a static array over 48 KB; the message names the fix.
+      {"__shared__ __nv_bfloat16 tile[256][258];", "tile[0][0]",
+       "tile needs 132096 B of shared memory, more than the 49152 B (48 KB) a static __shared__ "
+       "array may take",
+       0, 0},
       {"__shared__ float3 tile[32];", "tile[0]", "expected the element type", 0, 11},
       {"__shared__ float tile[32]; __shared__ float b[2];", "tile[0]",
        "a second __shared__ declaration", 0, 27},
@@ -634,13 +679,13 @@ TEST_CASE("A(n) = A(n-1) + A(n-1) over 62 levels is linear, not exponential") {
 // Issue 22, defect 3: an integer type's width and signedness apply as C++ applies them.
 TEST_CASE("casts and typed locals wrap as C++ does: (unsigned char)(threadIdx.x * 32) is % 256") {
   const Run cast =
-      run("__shared__ float tile[32][1024];", "v = tile[0][(unsigned char)(threadIdx.x * 32)]");
+      run("__shared__ float tile[8][1024];", "v = tile[0][(unsigned char)(threadIdx.x * 32)]");
   CHECK(cast.wavefronts == 8);  // columns 0, 32, ..., 224 eight times over: 8 lanes a bank
   CHECK(cast.code->lanes[8].indices == std::vector<std::int64_t>{0, 0});
   CHECK(
-      run("__shared__ float tile[32][1024];", "v = tile[0][static_cast<uint8_t>(threadIdx.x * 32)]")
+      run("__shared__ float tile[8][1024];", "v = tile[0][static_cast<uint8_t>(threadIdx.x * 32)]")
           .wavefronts == 8);
-  const Run local = run("__shared__ float tile[32][1024];",
+  const Run local = run("__shared__ float tile[8][1024];",
                         "unsigned char c = threadIdx.x * 32;\nv = tile[0][c];");
   CHECK(local.wavefronts == 8);
   CHECK(local.code->lanes[9].indices == std::vector<std::int64_t>{0, 32});

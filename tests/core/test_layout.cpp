@@ -154,11 +154,15 @@ TEST_CASE("check() refuses a tile that cannot exist, naming the rule and the num
       CHECK(contains(why, "pad " + std::to_string(pad)));
     }
   }
-  SUBCASE("more than 228 KB") {
+  SUBCASE("more than the 227 KB one block can have") {
     const std::string why = tile(DType::fp64, 128, 256).check();
     CHECK(contains(why, "262144"));
-    CHECK(contains(why, "233472"));
-    CHECK(tile(DType::fp64, 114, 256).check().empty());  // 233472 B: exactly 228 KB fits
+    CHECK(contains(why, "232448 B (227 KB) one block can have"));
+    CHECK(contains(why, "233472 B (228 KB)"));  // the SM's, less 1 KB reserved per block
+    CHECK(contains(why, "use fewer rows"));
+    // 233472 B, the whole SM, is more than one block can have; 231424 B fits.
+    CHECK(contains(tile(DType::fp64, 114, 256).check(), "232448"));
+    CHECK(tile(DType::fp64, 113, 256).check().empty());
   }
   SUBCASE("xor on a row that is not a power of two") {
     const std::string why = tile(DType::fp32, 32, 33, 0, kXor).check();
@@ -198,6 +202,13 @@ TEST_CASE("check() refuses a tile that cannot exist, naming the rule and the num
     const std::string wide = tile(DType::fp32, 32, 64, 0, kTma128).check();
     CHECK(contains(wide, "256 B"));
     CHECK(contains(wide, "at most the swizzle span"));
+    // 128B is the widest mode: no "wider mode" to suggest, the boxes instead.
+    CHECK_FALSE(contains(wide, "wider mode"));
+    CHECK(contains(wide, "no TMA mode is wider than 128B"));
+    CHECK(contains(tile(DType::fp32, 32, 32, 0, {SwizzleKind::tma64}).check(),
+                   "or a wider mode (tma128)"));
+    CHECK(contains(tile(DType::fp32, 32, 16, 0, {SwizzleKind::tma32}).check(),
+                   "or a wider mode (tma64 or tma128)"));
     const std::string tiny = tile(DType::fp32, 32, 2, 0, {SwizzleKind::tma32}).check();
     CHECK(contains(tiny, "multiple of 16 B"));
     CHECK(contains(tiny, "8 B"));

@@ -4,14 +4,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 
+#include "core/base/format.hpp"
+#include "core/code/code_view.hpp"
+#include "core/code/kernel_code.hpp"
+#include "core/model/hardware.hpp"
 #include "core/model/scenario_keys.hpp"
+#include "core/model/shared_limits.hpp"
 #include "core/report/explain.hpp"
 #include "core/teach/lesson.hpp"
 #include "core/teach/measured.hpp"
@@ -47,11 +55,11 @@ TEST_CASE("the shipped lessons load, and every step's scenario and text fill") {
   const std::regex unfilled(R"(\{[a-z_]+(:[A-Za-z0-9-]+)?\})");
   std::set<std::string> names;
   for (const Lesson& l : *lessons) names.insert(l.name);
-  CHECK(names == std::set<std::string>{"interview", "ldmatrix", "transpose"});
+  CHECK(names == std::set<std::string>{"interview", "ldmatrix", "measure", "transpose"});
   for (const Lesson& l : *lessons) {
     CAPTURE(l.name);
     CHECK_FALSE(l.title.empty());
-    CHECK(l.steps.size() >= 9);
+    CHECK(l.steps.size() >= 5);
     for (const LessonStep& step : l.steps) {
       CAPTURE(step.title);
       const FilledStep f = fill_step(step);
@@ -68,8 +76,12 @@ TEST_CASE("the shipped lessons load, and every step's scenario and text fill") {
 }
 
 TEST_CASE("a lesson text states no count of its own: results are placeholders") {
-  // "4-way", "32 wavefronts", "3.0%", "bank 5", "8 banks": a number the core must give.
-  const std::regex stated(R"((\d+-way)|(\d+ wavefront)|(\d+(\.\d+)? ?%)|(bank \d)|(\d+ banks?\b))");
+  // "4-way", "32 wavefronts", "3.0%", "bank 5", "8 banks": a number the core must give; and a
+  // byte count, a limit or an alignment ("128 bytes", "48 KB", "aligned to 16", "16-byte
+  // aligned"): the core's limits and TMA's alignments give those.
+  const std::regex stated(
+      R"((\d+-way)|(\d+ wavefront)|(\d+(\.\d+)? ?%)|(bank \d)|(\d+ banks?\b)|(\d+ (B|KB|bytes)\b)|(\d+KB))"
+      R"(|(aligned to \d)|(\d+-byte (aligned|boundary|alignment)))");
   const Expected<LessonCatalogue> catalogue = load_lessons();
   REQUIRE(catalogue.has_value());
   for (const Lesson& l : catalogue->lessons)
@@ -102,6 +114,98 @@ TEST_CASE("placeholders are filled from the core, for the lanes that collide") {
   const FilledStep f = fill_step(step);
   CHECK(f.highlights.lanes == std::vector<int>{0, 8, 16, 24});
   CHECK(f.highlights.banks == std::vector<int>{0});
+}
+
+TEST_CASE("what lessons say about limits and alignment is the core's") {
+  const Scenario s = *scenario_from_words(std::vector<std::string>{"--preset", "fp32-naive"});
+  const Evaluation e = evaluate(s);
+  const auto fill = [&](const std::string& text) { return fill_text(text, s, e).value(); };
+  // TMA: the destination is aligned to the swizzle's period, the 128 B of an unswizzled box
+  // otherwise; the XORed bits are the period's row bits.
+  for (const char* mode : {"tma32", "tma64", "tma128"}) {
+    CAPTURE(mode);
+    const SwizzleSpec sw = parse_swizzle(mode).value();
+    const Swizzle z = sw.byte_swizzle(1);
+    const std::int64_t period = std::int64_t{1} << z.period_log2();
+    CHECK(fill(std::string("{tma_alignment:") + mode + "}") == std::to_string(period));
+    // The swizzle reads absolute address bits: a tile that starts on the period keeps every
+    // byte's pattern, one that starts half a period later does not.
+    bool shifted_differs = false;
+    for (std::int64_t x = 0; x < period; x += 16) {
+      CHECK(z(period + x) - period == z(x));
+      shifted_differs = shifted_differs || z(period / 2 + x) - period / 2 != z(x);
+    }
+    CHECK(shifted_differs);
+  }
+  CHECK(fill("{tma_alignment:none}") == std::to_string(kTmaAlignmentBytes));
+  CHECK(fill("{tma_alignment:tma128} {tma_bits:tma128} {tma_chunk_bits:tma128}") == "1024 7-9 4-6");
+  CHECK(fill("{tma_bits:tma64} {tma_bits:tma32}") == "7-8 7");
+  CHECK(fill_text("{tma_bits:none}", s, e).error().find("XORs no address bits") !=
+        std::string::npos);
+  CHECK(fill_text("{tma_alignment:xor}", s, e).error().find("MODE is none") != std::string::npos);
+  // The shared-memory limits, in KB, are where check_shared_bytes() draws its lines.
+  CHECK(fill("{shared_limit:static} {shared_limit:block} {shared_limit:sm}") == "48 227 228");
+  const std::int64_t kb = 1024;
+  CHECK(check_shared_bytes(48 * kb, SharedDeclaration::static_array, "t").empty());
+  CHECK_FALSE(check_shared_bytes(48 * kb + 1, SharedDeclaration::static_array, "t").empty());
+  CHECK(check_shared_bytes(227 * kb, SharedDeclaration::extern_array, "t").empty());
+  CHECK_FALSE(check_shared_bytes(227 * kb + 1, SharedDeclaration::extern_array, "t").empty());
+  CHECK(fill_text("{shared_limit:grid}", s, e).error().find("static, block or sm") !=
+        std::string::npos);
+}
+
+TEST_CASE("the whole transpose kernel: warp w takes rows w, w + 8, ..., as the lesson says") {
+  const Expected<Lesson> lesson = find_lesson("transpose");
+  REQUIRE(lesson.has_value());
+  const auto step = std::ranges::find_if(lesson->steps, [](const LessonStep& st) {
+    return st.text.find("{transpose_kernel}") != std::string::npos;
+  });
+  REQUIRE(step != lesson->steps.end());
+  const FilledStep f = fill_step(*step);
+  CHECK(f.text.find("Warp 3 takes rows 3, 11, 19 and 27") != std::string::npos);
+  CHECK(f.scenario.index == 3);  // "warp 3 at j = 3"
+  for (const char* pad : {"0", "1"}) {
+    for (const char* swizzle : {"none", "xor"}) {
+      if (std::string(pad) == "1" && std::string(swizzle) == "xor") continue;
+      CAPTURE(pad);
+      CAPTURE(swizzle);
+      const Scenario column = *scenario_from_words(
+          std::vector<std::string>{"--dtype", "fp32", "--pad", pad, "--swizzle", swizzle});
+      const TransposeKernel k = transpose_kernel(column.tile).value();
+      const std::string decl = shared_declaration(column.tile, 0);
+      // Every warp of the 32 x 8 block, every j its loop takes: the kernel's row write and column
+      // read, evaluated as CUDA, are the core's row and column accesses at index j.
+      for (int warp = 0; warp < kTransposeBlockRows; ++warp) {
+        for (int j = warp; j < 32; j += kTransposeBlockRows) {
+          CAPTURE(warp);
+          CAPTURE(j);
+          KernelParams params;
+          params.block = {32, kTransposeBlockRows, 1};
+          params.warp = warp;
+          params.lets = {{"j", j}};
+          for (const bool write : {true, false}) {
+            const CodeSource code[] = {
+                {"decl", decl},
+                {"expr", write ? k.write_element + " = v;" : "v = " + k.read_element + ";"}};
+            const CodeResult r = evaluate_code(code, params);
+            REQUIRE_MESSAGE(r.code, (r.error ? r.error->message : ""));
+            Scenario want = column;
+            want.index = j;
+            if (write) {
+              want.pattern = AccessPattern::row;
+              want.op = Op::st;
+            }
+            const Evaluation we = evaluate(want);
+            REQUIRE(we.ok());
+            for (int lane = 0; lane < 32; ++lane) {
+              CHECK(r.code->lanes[lane].thread == std::array<int, 3>{lane, warp, 0});
+              CHECK(r.code->lanes[lane].byte == we.analysis->access.offsets[lane]);
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("misaligned rows are data, for the padding-fails steps") {
@@ -164,21 +268,74 @@ TEST_CASE("text is reflowed into paragraphs, code lines kept") {
   CHECK(reflow("aaa bbb ccc ddd", 8) == "aaa bbb\nccc ddd\n");
 }
 
-TEST_CASE("every placeholder is documented, and every measured figure is in gpu-results.md") {
+TEST_CASE("every placeholder is documented") {
   const std::string lessons_doc =
       read(std::filesystem::path(BANKLAB_SOURCE_DIR) / "docs/lessons.md");
   for (const Placeholder& p : placeholders()) {
     CAPTURE(p.name);
     CHECK(lessons_doc.find("{" + std::string(p.name) + "}") != std::string::npos);
   }
-  const std::string results =
-      read(std::filesystem::path(BANKLAB_SOURCE_DIR) / "docs/gpu-results.md");
-  for (const Measured& m : measured()) {
-    CAPTURE(m.key);
-    CHECK(results.find(m.value) != std::string::npos);
-    CHECK(lessons_doc.find(std::string(m.key)) != std::string::npos);
+}
+
+TEST_CASE("measured figures come from the shipped recording, and only from it") {
+  const Expected<Measurements>& m = recorded();
+  REQUIRE_MESSAGE(m.has_value(), (m ? "" : m.error()));
+  CHECK(m->file.ends_with("recordings/nvidia-h200.json"));
+  // The recording read here on its own, as the lessons must print it.
+  std::ifstream in(std::filesystem::path(BANKLAB_SOURCE_DIR) /
+                   "assets/recordings/nvidia-h200.json");
+  const nlohmann::json rec = nlohmann::json::parse(in);
+  const auto result = [&](const std::string& dtype, const std::string& name) {
+    for (const nlohmann::json& suite : rec["suites"])
+      if (suite["dtype"] == dtype)
+        for (const nlohmann::json& r : suite["results"])
+          if (r["name"] == name) return r;
+    FAIL("no result " << name);
+    return nlohmann::json{};
+  };
+  const double copy = result("fp32", "fp32-copy")["gbps"].get<double>();
+  const double clock = rec["sweep"]["measured_sm_clock_mhz"].get<double>();
+  const int sms = rec["device"]["sm_count"].get<int>();
+  const Scenario s = *scenario_from_words(std::vector<std::string>{"--preset", "fp32-naive"});
+  const Evaluation e = evaluate(s);
+  const auto fill = [&](const char* text) { return fill_text(text, s, e).value(); };
+  for (const char* name : {"fp32-naive", "fp32-padded", "fp32-aligned-pad", "bf16-naive"}) {
+    CAPTURE(name);
+    const std::string dtype = std::string(name).substr(0, 4);
+    CHECK(fill((std::string("{measured:") + name + "}").c_str()) ==
+          format("%.1f %%", 100 * result(dtype, name)["fraction_of_copy"].get<double>()));
   }
-  CHECK(results.find(std::to_string(kH200SmCount) + " SMs") != std::string::npos);
+  CHECK(fill("{measured:fp32-copy}") == format("%.0f GB/s", copy));
+  CHECK(fill("{measured:sm-clock}") == format("%.0f MHz", clock));
+  for (const nlohmann::json& p : rec["sweep"]["patterns"]) {
+    const long ways = std::lround(p["predicted_ratio"].get<double>());
+    CHECK(fill(("{measured:sweep-" + std::to_string(ways) + "way}").c_str()) ==
+          format("%.3f", p["cycles_per_access"].get<double>()));
+  }
+  // The machine, and the transpose per transposed byte: HBM half the copy roof, the banks
+  // SMs x 128 B x clock / (1 + 32) for this 32-way read, hidden up to 2 S / copy - 1.
+  const double shared = sms * 128.0 * clock * 1e6 / 1e12;
+  CHECK(fill("{sm_count} SMs, {smem_tbps} TB/s") ==
+        std::to_string(sms) + " SMs, " + format("%.1f", shared) + " TB/s");
+  CHECK(fill("{hbm_transpose_tbps} {smem_transpose_tbps} {hidden_ways}") ==
+        format("%.2f %.2f %.1f", copy / 2000, shared / 33, 2 * shared * 1000 / copy - 1));
+  // Figures of older runs (docs/gpu-results.md's history) are not what the lessons quote.
+  const Expected<LessonCatalogue> catalogue = load_lessons();
+  REQUIRE(catalogue.has_value());
+  for (const Lesson& l : catalogue->lessons)
+    for (const LessonStep& step : l.steps)
+      for (const char* old : {"41.5 / 41.3", "82.2 / 81.8", "4205 GB/s"})
+        CHECK(fill_step(step).text.find(old) == std::string::npos);
+  // docs/lessons.md lists every key with the recording's value.
+  const std::string doc = read(std::filesystem::path(BANKLAB_SOURCE_DIR) / "docs/lessons.md");
+  for (const MeasuredFigure& f : m->figures) {
+    CAPTURE(f.key);
+    CHECK(doc.find("| `{measured:" + f.key + "}` | " + f.value + " |") != std::string::npos);
+  }
+  // A recording without the figures is an error that names the file.
+  const Expected<Measurements> bad = parse_measurements("{\"device\": {}}", "x.json");
+  REQUIRE_FALSE(bad.has_value());
+  CHECK(bad.error().starts_with("x.json: not a BankLab recording"));
 }
 
 }  // namespace banklab

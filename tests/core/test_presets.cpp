@@ -131,6 +131,11 @@ TEST_CASE("the lanes, banks and rows the one-liners name are the core's") {
     if (c.bank >= 0) CHECK(culprits.bank == c.bank);
     if (c.distinct_banks >= 0) CHECK(e.analysis->distinct_banks == c.distinct_banks);
   }
+  // fp8-naive: "rows r, r + 4, r + 8, ... share a bank": the busiest bank's lanes (one row
+  // each) step by 4.
+  const Evaluation fp8 = evaluate(find_preset("fp8-naive")->scenario);
+  CHECK(busiest(*fp8.analysis).lanes == std::vector<int>{0, 4, 8, 12, 16, 20, 24, 28});
+  CHECK(find_preset("fp8-naive")->lesson.find("rows r, r + 4, r + 8") != std::string_view::npos);
   // bf16-pad1-odd names the words too.
   const Evaluation odd = evaluate(find_preset("bf16-pad1-odd")->scenario);
   CHECK(busiest(*odd.analysis).words == std::vector<std::int64_t>{1, 513});

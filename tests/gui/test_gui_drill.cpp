@@ -60,6 +60,11 @@ struct Driver {
 
 std::string typed_answer(const Question& q) {
   if (q.kind == AskKind::worth) return q.answer ? "yes" : "no";
+  if (q.kind == AskKind::fix) {
+    std::string flags;
+    for (const std::string& w : fix_flags(q.fix)) flags += w + " ";
+    return flags;
+  }
   return std::to_string(q.answer);
 }
 
@@ -78,7 +83,7 @@ TEST_CASE("The drill window asks, reveals the bank view only once answered, and 
   start_drill(s, DrillLevel::weak, 7);  // a known seed: the questions below are fixed
   ui.frame();
   const Question first = s.drill.session->question();
-  CHECK(first.kind != AskKind::fix);    // weak asks numbers only
+  CHECK(first.kind == AskKind::fix);    // typed as flags
   CHECK_FALSE(s.drill.geometry.banks);  // hidden before the answer
   CHECK(s.drill.shown.revision == 0);
 
@@ -94,7 +99,7 @@ TEST_CASE("The drill window asks, reveals the bank view only once answered, and 
             .level = DrillLevel::weak, .right = 1, .answered = 1, .streak = 1, .best_streak = 1});
   // Revealed: the bank view of the question's own scenario, one row per wavefront.
   REQUIRE(s.drill.geometry.banks);
-  CHECK(s.drill.shown.scenario == first.scenario);
+  CHECK(s.drill.shown.scenario == apply_fix(first.scenario, *parse_fix(typed_answer(first))));
   CHECK(s.drill.geometry.banks->grid.rows == s.drill.shown.evaluation.analysis->wavefront_count());
 
   ui.click(s.drill.geometry.next_min, s.drill.geometry.next_max);
@@ -112,7 +117,8 @@ TEST_CASE("The drill window asks, reveals the bank view only once answered, and 
   CHECK_FALSE(s.drill.geometry.banks);
   for (int i = 0; i < 3; ++i) ui.key(GLFW_KEY_BACKSPACE);
 
-  ui.type("999");  // no access of a warp has 999 wavefronts, ways or banks
+  REQUIRE(second.kind == AskKind::wavefronts);
+  ui.type("999");  // no access of a warp has 999 wavefronts
   ui.key(GLFW_KEY_ENTER);
   REQUIRE(s.drill.session->graded());
   CHECK(s.drill.session->graded()->read);

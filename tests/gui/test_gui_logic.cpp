@@ -747,7 +747,7 @@ TEST_CASE("a lesson walks its steps: scenario, highlights, progress, and back to
   press(GLFW_KEY_PAGE_UP);
   CHECK(s.lesson.step == static_cast<int>(l.steps.size()) - 2);
   // The step with misaligned rows hands them to the tile view, which still draws the tile.
-  go_to_step(s, 8);
+  go_to_step(s, 9);  // float4 stores into 132-byte rows
   CHECK(s.lesson.filled.highlights.rows.size() == 24);
   imgui.frame(s);
   CHECK(s.frame.geometry.tile.has_value());
@@ -764,7 +764,7 @@ TEST_CASE("a lesson walks its steps: scenario, highlights, progress, and back to
 TEST_CASE("lesson highlights add outlines to the bank grid, the lane map and the tile") {
   HeadlessImGui imgui;
   AppState s;
-  REQUIRE(open_lesson(s, "transpose", 9).empty());  // [32][36]: lanes 0, 8, 16, 24 in bank 0
+  REQUIRE(open_lesson(s, "transpose", 10).empty());  // [32][36]: lanes 0, 8, 16, 24 in bank 0
   imgui.frame(s);
   const std::size_t with = s.frame.draw.quads().size();
   const Highlights kept = s.lesson.filled.highlights;

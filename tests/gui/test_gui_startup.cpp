@@ -360,6 +360,10 @@ TEST_CASE("a FIFO and a bad file in the lessons folder neither hang nor hide the
   fs::copy_file(BANKLAB_GUI_EXE, prefix / "bin" / "banklab-gui");
   fs::copy_file(fs::path(BANKLAB_SOURCE_DIR) / "assets/lessons/transpose.toml",
                 lessons / "transpose.toml");
+  // The lessons quote the shipped recording's figures: it is part of the data folder.
+  fs::create_directories(lessons.parent_path() / "recordings");
+  fs::copy_file(fs::path(BANKLAB_SOURCE_DIR) / "assets/recordings/nvidia-h200.json",
+                lessons.parent_path() / "recordings" / "nvidia-h200.json");
   // Read in name order: the FIFO first (reading it would never end), then the broken file.
   REQUIRE(::mkfifo((lessons / "a-fifo.toml").c_str(), 0600) == 0);
   write(lessons / "broken.toml", "title = \"t\n");

@@ -111,6 +111,7 @@ void scenario_code(AppState& s) {
   const CodeView v = code_view(d.scenario, d.evaluation);
   if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
   ImGui::TextUnformatted(v.declaration.c_str());
+  for (const std::string& line : v.host) ImGui::TextWrapped("// on the host: %s", line.c_str());
   for (const std::string& line : v.statement) ImGui::TextWrapped("%s", line.c_str());
   if (s.res.mono_font) ImGui::PopFont();
   if (!v.note.empty()) ImGui::TextWrapped("%s", v.note.c_str());

@@ -22,6 +22,10 @@ const char* answer_hint(AskKind k) {
       return "yes (fix it) or no (leave it)";
     case AskKind::bank:
       return "a bank, 0 to 31";
+    case AskKind::choice:
+      return "the letter of a choice: a, b, c or d";
+    case AskKind::design:
+      return "a swizzle and an alignment: --swizzle tma128 --align 1024";
     default:
       return "a whole number";
   }
@@ -43,10 +47,11 @@ void header(AppState& s) {
   if (ImGui::Button("New session")) start_drill(s, level, fresh_drill_seed());
   ImGui::SameLine();
   help_marker(
-      "weak: 4-byte scalar rows and columns. hire: bf16/fp8 packing, 8/16-byte phases, "
-      "broadcasts, alignment, whether a conflict behind HBM is worth a fix. strong-hire: "
-      "ldmatrix/stmatrix, XOR/CuTe/TMA swizzles, choosing a fix. Keys: D opens and closes the "
-      "drill; Enter answers.");
+      "weak: the basics (a lane's bank, which access conflicts, the pad of one). hire: the "
+      "rubric's Hire bar (float tiles of any width and pad, the stride rule, fixes, whether a "
+      "conflict behind HBM is worth a fix). strong-hire: the Strong Hire bar (bf16/fp8, "
+      "8/16-byte phases and load packing, float4 and TMA fills, ldmatrix, swizzles, the Nsight "
+      "counters, designing a swizzle). Keys: D opens and closes the drill; Enter answers.");
   const DrillSession& session = *d.session;
   const DrillRecord& r = s.user.settings.drill;
   ImGui::SameLine();

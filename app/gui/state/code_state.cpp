@@ -52,6 +52,7 @@ void show_scenario_code(AppState& s) {
   const Scenario& sc = s.user.scenario;
   const CodeView v = code_view(sc, evaluate(sc));
   c.text = v.declaration;
+  for (const std::string& line : v.host) c.text += "\n// on the host: " + line;
   for (const std::string& line : v.statement) c.text += "\n" + line;
   if (!v.note.empty()) c.text += "\n// " + v.note;
   c.block = {kWarpSize, 1, 1};

@@ -1,0 +1,44 @@
+#include "core/model/shared_limits.hpp"
+
+#include "core/model/hardware.hpp"
+
+namespace banklab {
+
+namespace {
+
+std::string kilobytes(std::int64_t bytes) {
+  return std::to_string(bytes) + " B (" + std::to_string(bytes / 1024) + " KB)";
+}
+
+}  // namespace
+
+SharedDeclaration declaration_for(std::int64_t bytes) {
+  return bytes <= kStaticSharedBytes ? SharedDeclaration::static_array
+                                     : SharedDeclaration::extern_array;
+}
+
+std::string opt_in_line(std::int64_t bytes) {
+  return "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, " +
+         std::to_string(bytes) + ");";
+}
+
+std::string check_shared_bytes(std::int64_t bytes, SharedDeclaration how, const std::string& what) {
+  const std::string needs = what + " needs " + std::to_string(bytes) + " B of shared memory";
+  if (bytes > kMaxSharedPerBlockBytes) {
+    // The SM's 228 KB is the ceiling behind the block's: 1 KB of it is the block's reserve.
+    return needs + ", more than the " + kilobytes(kMaxSharedPerBlockBytes) +
+           " one block can have on an H100/H200 (the SM's " + kilobytes(kSharedMemoryBytes) +
+           " less the " + std::to_string(kReservedSharedPerBlockBytes) +
+           " B reserved per block): use fewer rows or narrower elements, or split the tile "
+           "across blocks";
+  }
+  if (how == SharedDeclaration::static_array && bytes > kStaticSharedBytes) {
+    return needs + ", more than the " + kilobytes(kStaticSharedBytes) +
+           " a static __shared__ array may take (nvcc: \"uses too much shared data\"): declare "
+           "it extern __shared__ and opt in on the host with " +
+           opt_in_line(bytes) + " (up to " + kilobytes(kMaxSharedPerBlockBytes) + " per block)";
+  }
+  return {};
+}
+
+}  // namespace banklab
