@@ -72,7 +72,7 @@ int run_explain(const frontend::Args& args) {
     if (e.ok()) append_summary(out, *e.analysis);
     append_diagnostics(out, e.diagnostics);
     out += '\n';
-    out += to_text(x);
+    out += explanation_text(x, e.diagnostics);
     out += "\nThe CUDA behind it:\n";
     out +=
         to_text(code_view(scenario, e), e.ok() ? example_lanes(*e.analysis) : std::vector<int>{});

@@ -1,5 +1,6 @@
 #include "app/cli/text_output.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstdio>
 
@@ -128,6 +129,15 @@ void append_diagnostics(std::string& out, const std::vector<Diagnostic>& diagnos
   }
 }
 
+std::string explanation_text(const Explanation& x, const std::vector<Diagnostic>& shown) {
+  Explanation rest = x;
+  std::erase_if(rest.caveats, [&](const std::string& c) {
+    return std::any_of(shown.begin(), shown.end(),
+                       [&](const Diagnostic& d) { return d.message == c; });
+  });
+  return to_text(rest);
+}
+
 void append_report(std::string& out, std::string_view heading, const Analysis& a,
                    const std::array<LaneElements, kWarpSize>* elements, const TileLayout* tile,
                    const std::vector<Diagnostic>& diagnostics, const Explanation& x) {
@@ -143,7 +153,7 @@ void append_report(std::string& out, std::string_view heading, const Analysis& a
     append_diagnostics(out, diagnostics);
   }
   out += '\n';
-  out += to_text(x);
+  out += explanation_text(x, diagnostics);
   if (!out.ends_with('\n')) out += '\n';
 }
 

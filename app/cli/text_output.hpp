@@ -28,6 +28,11 @@ void append_summary(std::string& out, const Analysis& a);
 // Warnings and notes that ride along with a valid result, one a line; nothing when empty.
 void append_diagnostics(std::string& out, const std::vector<Diagnostic>& diagnostics);
 
+// The explanation as core words it, less the notes that `shown` (printed above it as
+// diagnostics) already said: explain() repeats every non-error diagnostic as a caveat, for the
+// readers that show only the explanation (the GUI's arithmetic panel, JSON).
+std::string explanation_text(const Explanation& x, const std::vector<Diagnostic>& shown);
+
 // The whole text report of one analysis: heading, summary, lane table, bank grid, diagnostics
 // and the explanation as core words it.
 void append_report(std::string& out, std::string_view heading, const Analysis& a,

@@ -15,6 +15,7 @@
 #include "core/base/json_writer.hpp"
 #include "core/code/evaluator.hpp"
 #include "core/code/parser.hpp"
+#include "core/model/shared_limits.hpp"
 
 namespace banklab {
 namespace {
@@ -270,7 +271,7 @@ CodeResult evaluate_code(std::span<const CodeSource> sources, const KernelParams
     }
     if (params.extern_bytes < 1 || params.extern_bytes > kMaxSharedPerBlockBytes) {
       fail(kNowhere, "the extern __shared__ size must be 1.." +
-                         std::to_string(kMaxSharedPerBlockBytes) + " bytes (227 KB per block)");
+                         std::to_string(kMaxSharedPerBlockBytes) + " bytes: " + block_limit_text());
     }
     const Program p = parse_program(sources);
     check_lets(p, params);

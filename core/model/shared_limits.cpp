@@ -17,6 +17,14 @@ SharedDeclaration declaration_for(std::int64_t bytes) {
                                      : SharedDeclaration::extern_array;
 }
 
+std::string block_limit_text() {
+  // The SM's 228 KB is the ceiling behind the block's: 1 KB of it is the block's reserve.
+  return kilobytes(kMaxSharedPerBlockBytes) +
+         ", the most one block can have on an H100/H200 (the SM's " +
+         kilobytes(kSharedMemoryBytes) + " less the " +
+         std::to_string(kReservedSharedPerBlockBytes) + " B reserved per block)";
+}
+
 std::string opt_in_line(std::int64_t bytes) {
   return "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, " +
          std::to_string(bytes) + ");";
@@ -25,18 +33,16 @@ std::string opt_in_line(std::int64_t bytes) {
 std::string check_shared_bytes(std::int64_t bytes, SharedDeclaration how, const std::string& what) {
   const std::string needs = what + " needs " + std::to_string(bytes) + " B of shared memory";
   if (bytes > kMaxSharedPerBlockBytes) {
-    // The SM's 228 KB is the ceiling behind the block's: 1 KB of it is the block's reserve.
-    return needs + ", more than the " + kilobytes(kMaxSharedPerBlockBytes) +
-           " one block can have on an H100/H200 (the SM's " + kilobytes(kSharedMemoryBytes) +
-           " less the " + std::to_string(kReservedSharedPerBlockBytes) +
-           " B reserved per block): use fewer rows or narrower elements, or split the tile "
-           "across blocks";
+    return needs + ", more than " + block_limit_text() +
+           ": use fewer rows or narrower elements, or split the tile across blocks";
   }
   if (how == SharedDeclaration::static_array && bytes > kStaticSharedBytes) {
     return needs + ", more than the " + kilobytes(kStaticSharedBytes) +
            " a static __shared__ array may take (nvcc: \"uses too much shared data\"): declare "
-           "it extern __shared__ and opt in on the host with " +
-           opt_in_line(bytes) + " (up to " + kilobytes(kMaxSharedPerBlockBytes) + " per block)";
+           "it extern __shared__ and, on the host, opt in with cudaFuncSetAttribute(kernel, "
+           "cudaFuncAttributeMaxDynamicSharedMemorySize, " +
+           std::to_string(bytes) + ") before the launch (up to " +
+           kilobytes(kMaxSharedPerBlockBytes) + " per block)";
   }
   return {};
 }

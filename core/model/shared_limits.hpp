@@ -30,6 +30,11 @@ SharedDeclaration declaration_for(std::int64_t bytes);
 // `what` names the array ("tile", "bf16 tile[256][258]").
 std::string check_shared_bytes(std::int64_t bytes, SharedDeclaration how, const std::string& what);
 
+// The block's limit and why, for every message that refuses a size above it: "232448 B (227 KB),
+// the most one block can have on an H100/H200 (the SM's 233472 B (228 KB) less the 1024 B
+// reserved per block)".
+std::string block_limit_text();
+
 // The host line that opts a kernel in to `bytes` of dynamic shared memory, for the code shown
 // with an extern array: "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
 // 132096);".

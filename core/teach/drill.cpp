@@ -141,11 +141,13 @@ std::string_view mistake_text(Mistake m) {
       return "A conflict this deep drops shared memory below HBM and becomes the bottleneck: "
              "fix it, then measure.";
     case Mistake::pad_breaks_alignment:
-      return "Vector and TMA stores need 16-byte-aligned rows; a pad that breaks that alignment "
-             "cannot be used. Swizzle instead.";
+      return "A vector store (float4, float2, a bf16x2 pair) needs every row to start on a "
+             "multiple of its width; a pad that breaks that leaves some rows unable to take it. "
+             "Keep the row a multiple of the width, or swizzle instead (TMA takes no pad at all: "
+             "it writes dense boxes).";
     case Mistake::aligned_pad_conflicts:
       return "The pad that keeps rows 16-byte aligned makes the stride a multiple of 4 words, so "
-             "a column still lands in only 8 banks: swizzle instead.";
+             "a column still lands in 8 banks at most: swizzle instead.";
     case Mistake::padded_tensor_core_tile:
       return "TMA writes and WGMMA reads dense layouts only, swizzled or not (SWIZZLE_NONE, "
              "WGMMA's layout type 0), never a padded pitch or a swizzle of their own choosing: "

@@ -33,8 +33,11 @@ std::string element_range(int first, int last) {
                        : "elements " + std::to_string(first) + "-" + std::to_string(last);
 }
 
-// "lanes 24-31 fall past the tile's last row and sit idle": the lanes in `mask`, run by run.
+// "lanes 24-31 fall past the tile's last row and sit idle": the lanes in `mask`, run by run;
+// every other lane as a person says it ("the odd lanes (1, 3, ..., 31)"), not as 16 runs.
 std::string idle_runs(std::uint32_t mask, const std::string& why) {
+  if (mask == 0xAAAAAAAAu) return "the odd lanes (1, 3, 5, ..., 31) " + why;
+  if (mask == 0x55555555u) return "the even lanes (0, 2, 4, ..., 30) " + why;
   std::string out;
   for (int lane = 0; lane < kWarpSize;) {
     if (!(mask >> lane & 1u)) {
@@ -73,31 +76,38 @@ std::string lanes_in_words(const Scenario& s) {
       break;
     }
     case AccessPattern::row: {
-      // Runs of lanes that share a row: "lanes 0-15 read elements 0-15 of row 5".
+      // Runs of lanes that share a row: "lanes 0-15 read elements 0-15 of row 5". The runs are
+      // the warp's as if every lane were on (where the lanes sit is the layout's, not the
+      // mask's); the lanes switched off are said after them, as a person would say it.
+      Scenario every_lane = s;
+      every_lane.lane_mask = 0xFFFFFFFFu;
+      const Evaluation all = evaluate(every_lane);
+      const auto& el_of = (all.ok() ? all : e).elements;
+      const std::uint32_t described = all.ok() ? 0xFFFFFFFFu : s.lane_mask;
       std::string runs;
       for (int lane = 0; lane < kWarpSize;) {
-        const LaneElements& el = e.elements[lane];
-        if (!(s.lane_mask >> lane & 1u) || el.count == 0) {
+        const LaneElements& el = el_of[lane];
+        if (!(described >> lane & 1u) || el.count == 0) {
           if (s.lane_mask >> lane & 1u) past |= 1u << lane;
           ++lane;
           continue;
         }
         int last = lane;
-        while (last + 1 < kWarpSize && e.elements[last + 1].count > 0 &&
-               (s.lane_mask >> (last + 1) & 1u) && e.elements[last + 1].first.row == el.first.row)
+        while (last + 1 < kWarpSize && el_of[last + 1].count > 0 &&
+               (described >> (last + 1) & 1u) && el_of[last + 1].first.row == el.first.row)
           ++last;
         runs +=
             std::string(runs.empty() ? "" : ", and ") + lane_range(lane, last) + " " +
             (store ? (lane == last ? "writes " : "write ") : (lane == last ? "reads " : "read ")) +
-            element_range(el.first.col, e.elements[last].first.col + k - 1) + " of row " +
+            element_range(el.first.col, el_of[last].first.col + k - 1) + " of row " +
             std::to_string(el.first.row);
         lane = last + 1;
       }
       // The plain case in the plain words: one row, lane L on element L.
-      const LaneElements& first = e.elements[0];
-      const bool plain = k == 1 && s.lane_mask == 0xFFFFFFFFu && past == 0 && first.count > 0 &&
-                         first.first.col == 0 && e.elements[kWarpSize - 1].count > 0 &&
-                         e.elements[kWarpSize - 1].first.row == first.first.row;
+      const LaneElements& first = el_of[0];
+      const bool plain = k == 1 && described == 0xFFFFFFFFu && past == 0 && first.count > 0 &&
+                         first.first.col == 0 && el_of[kWarpSize - 1].count > 0 &&
+                         el_of[kWarpSize - 1].first.row == first.first.row;
       out = plain ? std::string("lane L ") + (store ? "writes" : "reads") + " element L of row " +
                         std::to_string(first.first.row)
                   : runs + (k > 1 ? " (" + std::to_string(k) + " elements a lane)" : "");
@@ -360,10 +370,14 @@ Draw load_packing(SplitMix64& rng) {
   // Lane L and lane L ^ partner share the chunk of the lower of the two.
   for (int lane = 0; lane < kWarpSize; ++lane)
     d.s.custom_offsets[lane] = std::int64_t{width} * (lane & ~partner);
+  // In words: the pairs spelled out (0 and 1, 2 and 3, ...), the formula with the mask itself
+  // (a bit number would be off by its log: mask 4 is bit 2).
+  const std::string p = std::to_string(partner);
+  const int second = partner == 1 ? 2 : 1;  // the lowest lane of the second pair
   d.premise = std::string("Lane L ") + (load ? "loads" : "stores") + " " + std::to_string(width) +
-              " bytes at byte " + std::to_string(width) + " x (L with bit " +
-              std::to_string(partner) + " cleared): lanes L and L ^ " + std::to_string(partner) +
-              " share an address.";
+              " bytes at byte " + std::to_string(width) + " x (L & ~" + p + "): lanes L and L ^ " +
+              p + " share an address (lanes 0 and " + p + ", " + std::to_string(second) + " and " +
+              std::to_string(second ^ partner) + ", and so on).";
   d.kind = AskKind::wavefronts;
   d.intended = {Mistake::broadcast_counted};
   return d;

@@ -381,6 +381,26 @@ TEST_CASE("explain with no preset explains the default one") {
   CHECK(run.out.starts_with(std::string(kDefaultPreset) + ": "));
 }
 
+// A note is said once: in the diagnostics above the derivation, not again below it (explain
+// bf16-256-pad2 printed the 48 KB static limit twice).
+TEST_CASE("explain and analyze say each note once") {
+  const auto count = [](const std::string& text, const std::string& part) {
+    int n = 0;
+    for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1))
+      ++n;
+    return n;
+  };
+  const std::string limit = "a static __shared__ array may take";
+  const Run big = run_banklab("explain bf16-256-pad2");
+  REQUIRE(big.status == 0);
+  CHECK(count(big.out, limit) == 1);
+  CHECK(count(big.out, "note [static-limit]: ") == 1);
+  const Run permuted =
+      run_banklab("analyze --tile 32x64 --swizzle xor --access row --op st --width 16");
+  REQUIRE(permuted.status == 0);
+  CHECK(count(permuted.out, "must reorder the elements in registers") == 1);
+}
+
 TEST_CASE("explain takes the scenario flags of analyze, and says the same numbers") {
   const char* scenario = "--dtype bf16 --pad 1 --access column --index 3";
   const Run run = run_banklab(std::string("explain ") + scenario + " --json");

@@ -84,6 +84,10 @@ TEST_CASE("bad code is a located error with a caret and exit status 2") {
       {"--decl '__shared__ float t[4];' --expr 't[0]' --op xx", "--op expects ld, st"},
       {"--decl '__shared__ float t[4];' --expr 't[0] = v' --op ld", "the code stores, but --op ld"},
       {"--decl '__shared__ float t[4];' --expr 't[0]' --smem 0", "--smem must be between 1"},
+      {"--decl 'extern __shared__ float t[];' --expr 't[0]' --smem 233472",
+       "--smem must be between 1 and 232448, got 233472 (the extern __shared__ bytes of one "
+       "block, up to 232448 B (227 KB), the most one block can have on an H100/H200 (the SM's "
+       "233472 B (228 KB) less the 1024 B reserved per block))"},
   };
   for (const auto& c : cases) {
     const Run r = run_banklab(std::string("analyze ") + c.args + " --json");

@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "core/base/format.hpp"
 #include "core/teach/drill.hpp"
 #include "core/teach/measured.hpp"
 
@@ -218,10 +219,17 @@ TEST_CASE("Every answer is what the core gives for the question's own scenario")
             CHECK(q.answer == a.lanes[q.lane].banks[0]);
             CHECK(q.text.find("lane " + std::to_string(q.lane)) != std::string::npos);
             break;
-          case AskKind::worth:
+          case AskKind::worth: {
             CHECK(a.bank_conflicts() > 0);
             CHECK(q.answer == (worth_fixing(a) ? 1 : 0));
+            // One premise that can hold: the recording's HBM per transposed byte, no "HBM near
+            // its peak" beside an answer that makes the banks the slower side.
+            const Measurements& m = recorded().value();
+            CHECK(q.text.find(format("HBM transposes %.2f TB/s", m.copy_gbps / 2000)) !=
+                  std::string::npos);
+            CHECK(q.text.find("near its peak") == std::string::npos);
             break;
+          }
           case AskKind::fix:
           case AskKind::design: {
             CHECK(a.bank_conflicts() > 0);
@@ -433,6 +441,44 @@ TEST_CASE("Questions say what every lane does, in words a person would use") {
   const Scenario tma64 = tile_access(DType::bf16, 8, 16, 0, {SwizzleKind::tma64, {}},
                                      AccessPattern::matrix, Op::ldmatrix_x2, 0, 16);
   CHECK(lanes_in_words(tma64).ends_with("(TMA places each 32-byte row at a 64-byte pitch)"));
+  Scenario even = tile_access(DType::fp32, 32, 32, 0, {}, AccessPattern::column, Op::ld, 4);
+  even.lane_mask = 0x55555555u;
+  CHECK(lanes_in_words(even) ==
+        "lane L reads element (L, 4); the odd lanes (1, 3, 5, ..., 31) are switched off");
+  // A row access with lanes off: the rows as the whole warp lays them out, then the lanes off
+  // (it once listed sixteen single lanes, each with its element).
+  Scenario rows = tile_access(DType::fp32, 32, 8, 1, {}, AccessPattern::row, Op::ld, 0);
+  rows.lane_mask = 0x55555555u;
+  CHECK(lanes_in_words(rows) ==
+        "lanes 0-7 read elements 0-7 of row 0, and lanes 8-15 read elements 0-7 of row 1, and "
+        "lanes 16-23 read elements 0-7 of row 2, and lanes 24-31 read elements 0-7 of row 3; the "
+        "odd lanes (1, 3, 5, ..., 31) are switched off");
+  Scenario half = tile_access(DType::fp32, 32, 32, 0, {}, AccessPattern::row, Op::st, 22);
+  half.lane_mask = 0x0000FFFFu;
+  CHECK(lanes_in_words(half) == "lane L writes element L of row 22; lanes 16-31 are switched off");
+  // Load packing: the mask in the formula is the partner the text names, and its pairs are the
+  // ones the offsets pair (the premise once said "bit 4" for the mask 4, which is bit 2).
+  int packing = 0;
+  for (int i = 0; i < 1000; ++i) {
+    const Question q = make_question(DrillLevel::strong_hire, 5, i);
+    if (q.family != "load-packing") continue;
+    ++packing;
+    CAPTURE(q.text);
+    const int w = q.scenario.width;
+    int partner = 0;
+    for (int p : {1, 2, 4, 8})
+      if (q.text.find("(L & ~" + std::to_string(p) + "): lanes L and L ^ " + std::to_string(p) +
+                      " share an address (lanes 0 and " + std::to_string(p) + ", ") !=
+          std::string::npos)
+        partner = p;
+    REQUIRE(partner != 0);
+    CHECK(q.text.find("at byte " + std::to_string(w) + " x (L & ~") != std::string::npos);
+    for (int lane = 0; lane < 32; ++lane) {
+      CHECK(q.scenario.custom_offsets[lane] == std::int64_t{w} * (lane & ~partner));
+      CHECK(q.scenario.custom_offsets[lane] == q.scenario.custom_offsets[lane ^ partner]);
+    }
+  }
+  CHECK(packing > 20);
 }
 
 // A hand-built question, for the cases the lesson and the audit name.
@@ -576,6 +622,37 @@ TEST_CASE("Fixes are checked by the core at every index, with the tile's other a
     CHECK(x.details[0].find("reorder the elements in registers") != std::string::npos);
     CHECK(x.details[0].find("st 16 B per lane") != std::string::npos);
   }
+}
+
+// The explanations state rules with numbers in them: the numbers are the core's.
+TEST_CASE("What the mistakes' explanations say about alignment and banks is the core's") {
+  const std::string misaligned(mistake_text(Mistake::tma_misaligned));
+  const auto align = [](const char* mode) {
+    return std::to_string(parse_swizzle(mode).value().tma_alignment_bytes());
+  };
+  CHECK(misaligned.find(align("tma128") + " B for 128B, " + align("tma64") + " for 64B, " +
+                        align("tma32") + " for 32B (" + std::to_string(kTmaAlignmentBytes) +
+                        " B for an unswizzled box)") != std::string::npos);
+  const Swizzle z = parse_swizzle("tma128").value().byte_swizzle(1);
+  // The source bits of the XOR: from M + S up to the period.
+  CHECK(misaligned.find("(" + std::to_string(z.base + z.shift) + "-" +
+                        std::to_string(z.period_log2() - 1) + " for 128B)") != std::string::npos);
+  // An aligned pad: stride a multiple of 4 words, so a column covers at most 32 / 4 banks.
+  const std::string aligned(mistake_text(Mistake::aligned_pad_conflicts));
+  CHECK(aligned.find("at most") != std::string::npos);
+  for (int pad : {4, 8, 12, 20, 28}) {
+    CAPTURE(pad);
+    const Evaluation e =
+        evaluate(tile_access(DType::fp32, 32, 32, pad, {}, AccessPattern::column, Op::ld, 0, 4));
+    REQUIRE(e.ok());
+    std::set<int> banks;
+    for (const LaneRecord& l : e.analysis->lanes) banks.insert(l.banks[0]);
+    CHECK(banks.size() <= 8);
+  }
+  // A broken vector store is not blamed on TMA, which takes no pad at all.
+  const std::string broken(mistake_text(Mistake::pad_breaks_alignment));
+  CHECK(broken.find("Vector and TMA stores need") == std::string::npos);
+  CHECK(broken.find("TMA takes no pad") != std::string::npos);
 }
 
 TEST_CASE("A design names a swizzle and the alignment its fill needs") {

@@ -493,9 +493,9 @@ TEST_CASE("the shared-memory limits: 48 KB static, 227 KB per block, each refusa
     CHECK(over.error->message ==
           "tile needs 49153 B of shared memory, more than the 49152 B (48 KB) a static "
           "__shared__ array may take (nvcc: \"uses too much shared data\"): declare it extern "
-          "__shared__ and opt in on the host with cudaFuncSetAttribute(kernel, "
-          "cudaFuncAttributeMaxDynamicSharedMemorySize, 49153); (up to 232448 B (227 KB) per "
-          "block)");
+          "__shared__ and, on the host, opt in with cudaFuncSetAttribute(kernel, "
+          "cudaFuncAttributeMaxDynamicSharedMemorySize, 49153) before the launch (up to 232448 "
+          "B (227 KB) per block)");
   }
   SUBCASE("bf16 tile[256][258]: refused static, accepted extern with the launch's bytes") {
     CHECK(run("__shared__ __nv_bfloat16 tile[256][258];", read).error);
@@ -514,11 +514,14 @@ TEST_CASE("the shared-memory limits: 48 KB static, 227 KB per block, each refusa
     too_much.extern_bytes = kSharedMemoryBytes;  // 228 KB: the whole SM
     const Run over = run("extern __shared__ float tile[][32];", read, too_much);
     REQUIRE(over.error);
-    CHECK(over.error->message.find("1..232448 bytes (227 KB per block)") != std::string::npos);
+    CHECK(over.error->message ==
+          "the extern __shared__ size must be 1..232448 bytes: 232448 B (227 KB), the most one "
+          "block can have on an H100/H200 (the SM's 233472 B (228 KB) less the 1024 B reserved "
+          "per block)");
     const Run big = run("__shared__ float tile[32][1817];", read);  // 232576 B
     REQUIRE(big.error);
-    CHECK(big.error->message.find("more than the 232448 B (227 KB) one block can have on an "
-                                  "H100/H200 (the SM's 233472 B (228 KB) less the 1024 B "
+    CHECK(big.error->message.find("more than 232448 B (227 KB), the most one block can have on "
+                                  "an H100/H200 (the SM's 233472 B (228 KB) less the 1024 B "
                                   "reserved per block): use fewer rows") != std::string::npos);
   }
 }
@@ -573,7 +576,7 @@ TEST_CASE("bad code of every kind gives a clear error at the right column") {
        "threadIdx.x differs from thread to thread", 0, 22},
       {"__shared__ float tile[0];", "tile[0]", "an array bound must be 1 or more", 0, 21},
       {"__shared__ double tile[256][256];", "tile[0][0]",
-       "more than the 232448 B (227 KB) one block can have", 0, 0},
+       "more than 232448 B (227 KB), the most one block can have", 0, 0},
       // nvcc refuses a static array over 48 KB; the message names the fix.
       {"__shared__ __nv_bfloat16 tile[256][258];", "tile[0][0]",
        "tile needs 132096 B of shared memory, more than the 49152 B (48 KB) a static __shared__ "

@@ -157,7 +157,7 @@ TEST_CASE("check() refuses a tile that cannot exist, naming the rule and the num
   SUBCASE("more than the 227 KB one block can have") {
     const std::string why = tile(DType::fp64, 128, 256).check();
     CHECK(contains(why, "262144"));
-    CHECK(contains(why, "232448 B (227 KB) one block can have"));
+    CHECK(contains(why, "232448 B (227 KB), the most one block can have"));
     CHECK(contains(why, "233472 B (228 KB)"));  // the SM's, less 1 KB reserved per block
     CHECK(contains(why, "use fewer rows"));
     // 233472 B, the whole SM, is more than one block can have; 231424 B fits.

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -18,8 +19,10 @@
 #include "core/code/code_view.hpp"
 #include "core/code/kernel_code.hpp"
 #include "core/model/hardware.hpp"
+#include "core/model/presets.hpp"
 #include "core/model/scenario_keys.hpp"
 #include "core/model/shared_limits.hpp"
+#include "core/model/swizzle.hpp"
 #include "core/report/explain.hpp"
 #include "core/teach/lesson.hpp"
 #include "core/teach/measured.hpp"
@@ -152,6 +155,90 @@ TEST_CASE("what lessons say about limits and alignment is the core's") {
   CHECK_FALSE(check_shared_bytes(227 * kb + 1, SharedDeclaration::extern_array, "t").empty());
   CHECK(fill_text("{shared_limit:grid}", s, e).error().find("static, block or sm") !=
         std::string::npos);
+}
+
+// The statements the content audit (issue 23) found wrong, each with the rule that would have
+// caught it, over every step of every track as a student reads it.
+TEST_CASE("the audit's statements stay corrected in every track") {
+  const Expected<LessonCatalogue> catalogue = load_lessons();
+  REQUIRE(catalogue.has_value());
+  const auto has = [](const std::string& text, const char* part) {
+    return text.find(part) != std::string::npos;
+  };
+  bool tma_alignment_taught = false;
+  for (const Lesson& l : catalogue->lessons) {
+    for (const LessonStep& step : l.steps) {
+      // As a student reads it: one line, and the wrong phrasings below in any case.
+      std::string text = fill_step(step).text;
+      std::replace(text.begin(), text.end(), '\n', ' ');
+      std::string lower = text;
+      std::transform(lower.begin(), lower.end(), lower.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      const std::string period =
+          std::to_string(parse_swizzle("tma128").value().tma_alignment_bytes());
+      CAPTURE(l.name);
+      CAPTURE(text);
+      // Wrong or unclear phrasings, as they were: TMA and WGMMA take unswizzled dense layouts
+      // too; a bf16x2 store faults; nothing is marked in the CLI; "the core" reads as a GPU core.
+      for (const char* wrong : {"dense swizzled layouts", "fault or split", "marked rows",
+                                "the core refuses", "both need rows aligned", "wider mode"})
+        CHECK_FALSE(has(lower, wrong));
+      // TMA and WGMMA with a dense layout: swizzled or not, never a padded pitch.
+      if (has(text, "WGMMA") && has(text, "dense"))
+        CHECK((has(text, "swizzled or not") || has(text, "swizzled or unswizzled")));
+      // TMA writing a 128B-swizzled tile: only at a destination aligned to the swizzle's period.
+      if (has(text, "TMA writes") && has(text, "128B")) CHECK(has(text, period.c_str()));
+      tma_alignment_taught = tma_alignment_taught ||
+                             (has(text, ("aligned to " + period).c_str()) && has(text, "bits 7-9"));
+      // A float4 fill and TMA in one breath: float4 needs aligned rows, TMA a dense box at an
+      // aligned address (not "rows aligned to 16 bytes" for both).
+      if (has(text, "float4") && has(text, "TMA")) {
+        CHECK(has(text, "dense"));
+        CHECK(has(text, ("aligned to " + std::to_string(kTmaAlignmentBytes)).c_str()));
+      }
+      // A packed bf16 pair store into a misaligned row faults; the compiler does not split it.
+      if ((has(text, "bf16x2") || has(text, "__nv_bfloat162")) && has(text, "misaligned"))
+        CHECK((has(text, "faults") && has(text, "does not split")));
+      // HBM's copy roof counts read plus write: a comparison with the banks is per transposed byte.
+      if (has(step.text, "{measured:fp32-copy}")) {
+        CHECK(has(step.text, "{hbm_transpose_tbps}"));
+        CHECK(has(text, "per transposed byte"));
+      }
+    }
+  }
+  CHECK(tma_alignment_taught);
+  // The preset one-liners too.
+  for (const Preset& p : presets()) {
+    CAPTURE(p.name);
+    CHECK(std::string(p.lesson).find("put 8 rows in every word's bank") == std::string::npos);
+  }
+}
+
+// Interview step 3 names the partners that pack and those that do not: the core agrees.
+TEST_CASE("load packing as the interview track teaches it: partners L ^ 1 and L ^ 2 only") {
+  for (const int width : {8, 16}) {
+    for (const int partner : {1, 2, 3, 4, 8, 16}) {
+      for (const Op op : {Op::ld, Op::st}) {
+        CAPTURE(width);
+        CAPTURE(partner);
+        WarpAccess a;
+        a.op = op;
+        a.width = width;
+        for (int lane = 0; lane < 32; ++lane)
+          a.offsets[lane] = std::int64_t{16} * std::min(lane, lane ^ partner);
+        const Analysis r = analyze(a);
+        CHECK(r.packed == (op == Op::ld && (partner == 1 || partner == 2)));
+      }
+    }
+  }
+  const Expected<Lesson> interview = find_lesson("interview");
+  REQUIRE(interview.has_value());
+  bool taught = false;
+  for (const LessonStep& step : interview->steps)
+    taught = taught || (step.text.find("(L ^ 3, L ^ 4, L ^ 8, L ^ 16)") != std::string::npos &&
+                        step.text.find("L ^ 1 (or, failing") != std::string::npos &&
+                        step.text.find("Stores never pack") != std::string::npos);
+  CHECK(taught);
 }
 
 TEST_CASE("the whole transpose kernel: warp w takes rows w, w + 8, ..., as the lesson says") {
