@@ -38,8 +38,18 @@ Expected<Op> read_op(std::string_view text) {
     return Error{"--op expects ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4, got " +
                  quote(text)};
   }
-<<<<<<< HEAD
   return *op;
+}
+
+// --smem N: the launch's bytes for an extern array; the message names the limit, not only the
+// range.
+Expected<std::int64_t> read_smem(std::string_view text) {
+  Expected<std::int64_t> smem = parse_integer(text, "--smem", 1, kMaxSharedPerBlockBytes);
+  if (!smem) {
+    return Error{smem.error() + " (the extern __shared__ bytes of one block, up to " +
+                 block_limit_text() + ")"};
+  }
+  return smem;
 }
 
 Expected<CodeOptions> read_options(const frontend::Args& args) {
@@ -50,41 +60,10 @@ Expected<CodeOptions> read_options(const frontend::Args& args) {
       .value("block", o.params.block, parse_block)
       .value("warp", o.params.warp, read_warp)
       .value("let", o.params.lets, parse_lets)
-      .integer("smem", o.params.extern_bytes, 1, kMaxSharedPerBlockBytes)
+      .value("smem", o.params.extern_bytes, read_smem)
       .value("op", o.params.op, read_op)
       .flag("json", o.json)
       .result(o);
-=======
-  if (const auto text = args.value("warp"); text && *text == "all") {
-    p.warp = kAllWarps;
-  } else {
-    const Expected<std::int64_t> warp = args.integer("warp", 0, 0, 31);
-    if (!warp) return Error{warp.error() + " (or all)"};
-    p.warp = static_cast<int>(*warp);
-  }
-  if (const auto text = args.value("let")) {
-    auto lets = parse_lets(*text);
-    if (!lets) return Error{lets.error()};
-    p.lets = std::move(*lets);
-  }
-  const Expected<std::int64_t> smem =
-      args.integer("smem", kMaxSharedPerBlockBytes, 1, kMaxSharedPerBlockBytes);
-  // The launch's bytes for an extern array: name the limit, not only the range.
-  if (!smem)
-    return Error{smem.error() + " (the extern __shared__ bytes of one block, up to " +
-                 block_limit_text() + ")"};
-  p.extern_bytes = *smem;
-  if (const auto text = args.value("op")) {
-    const auto op = parse_op(*text);
-    if (!op)
-      return Error{
-          "--op expects ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or "
-          "stmatrix.x4, got " +
-          quote(*text)};
-    p.op = op;
-  }
-  return p;
->>>>>>> main
 }
 
 // Stderr: "banklab: --expr:1:19: error: ..." and the line with a caret; with --json also the
