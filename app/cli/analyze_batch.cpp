@@ -160,7 +160,7 @@ std::vector<Diagnostic> read_line(std::string_view text, const Line& line, WarpA
 
 // Lines [number, number + lines.size()) of the input, numbered from 1.
 void render(const LineReader& reader, std::span<const Line> lines, std::size_t number,
-            Block& block) {
+            BatchForm form, Block& block) {
   block.json.clear();
   block.patterns = block.bad = 0;
   block.first_bad.clear();
@@ -174,7 +174,11 @@ void render(const LineReader& reader, std::span<const Line> lines, std::size_t n
       WarpAccess access;
       std::vector<Diagnostic> diagnostics = read_line(text, lines[i], access);
       if (!has_error(diagnostics)) {
-        append_json(block.json, analyze(access), diagnostics);
+        if (form == BatchForm::counts) {
+          append_json_counts(block.json, analyze(access), diagnostics);
+        } else {
+          append_json(block.json, analyze(access), diagnostics);
+        }
       } else {
         const std::string where = "line " + std::to_string(number + i) + ": ";
         for (Diagnostic& d : diagnostics) d.message.insert(0, where);
@@ -206,7 +210,7 @@ Expected<int> open_batch(std::string_view source) {
 
 }  // namespace
 
-int run_analyze_batch(std::string_view source) {
+int run_analyze_batch(std::string_view source, BatchForm form) {
   const Expected<int> fd = open_batch(source);
   if (!fd) return bad_input(fd.error());
   LineReader reader(*fd);
@@ -234,9 +238,9 @@ int run_analyze_batch(std::string_view source) {
       std::vector<std::jthread> workers;
       for (std::size_t b = 1; b < threads && !block_lines(b).empty(); ++b) {
         workers.emplace_back(render, std::cref(reader), block_lines(b), number + b * kBlockLines,
-                             std::ref(blocks[b]));
+                             form, std::ref(blocks[b]));
       }
-      render(reader, block_lines(0), number, blocks[0]);
+      render(reader, block_lines(0), number, form, blocks[0]);
     }  // the workers join here
     for (std::size_t b = 0; b < threads && !block_lines(b).empty(); ++b) {
       const Block& block = blocks[b];

@@ -20,7 +20,7 @@
 namespace banklab::cli {
 namespace {
 
-constexpr std::string_view kBatchFlags[] = {"batch", "json"};
+constexpr std::string_view kBatchFlags[] = {"batch", "json", "summary"};
 
 // Which form the flags name: a scenario (the default), raw offsets, a batch file, or CUDA code.
 enum class Form { scenario, raw, batch, code };
@@ -30,6 +30,7 @@ struct AnalyzeOptions {
   frontend::ScenarioFlags scenario;          // the scenario and raw forms
   std::string batch;                         // --batch FILE, or - for standard input
   std::optional<std::string> save_scenario;  // --save-scenario FILE
+  bool summary = false;                      // --batch's short lines: the counts only
   bool json = false;
 };
 
@@ -49,6 +50,9 @@ Expected<AnalyzeOptions> read_options(const frontend::Args& args) {
                    "width and offsets"};
     }
   }
+  if (args.has("summary") && o.form != Form::batch) {
+    return Error{"--summary goes with --batch: it shortens each pattern's JSON line"};
+  }
   o.scenario = frontend::scenario_flags(args);
   if (const Expected<void> one = frontend::check_one_form(o.scenario); !one) {
     return Error{one.error()};
@@ -56,6 +60,7 @@ Expected<AnalyzeOptions> read_options(const frontend::Args& args) {
   return frontend::FlagReader(args)
       .text("batch", o.batch)
       .text("save-scenario", o.save_scenario)
+      .flag("summary", o.summary)
       .flag("json", o.json)
       .result(o);
 }
@@ -131,7 +136,9 @@ int run_analyze(const frontend::Args& args) {
     const Expected<void> saved = frontend::write_scenario_file(*o->save_scenario, *s);
     if (!saved) return failure(saved.error());
   }
-  if (o->form == Form::batch) return run_analyze_batch(o->batch);
+  if (o->form == Form::batch) {
+    return run_analyze_batch(o->batch, o->summary ? BatchForm::counts : BatchForm::full);
+  }
   if (o->form == Form::raw) return run_raw(*o);
   return run_scenario(*o);
 }

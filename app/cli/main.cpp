@@ -25,7 +25,10 @@ struct Command {
 };
 
 constexpr frontend::FlagSpec kBatchFlags[] = {
-    {"batch", "FILE", "the file to read, or - for standard input"}};
+    {"batch", "FILE", "the file to read, or - for standard input"},
+    {"summary", "",
+     "each pattern's counts only (wavefronts, ideal, conflicts, ...), without\n"
+     "its 32 lane records: for scripts that want totals"}};
 constexpr frontend::FlagSpec kAnalyzeFlags[] = {
     {"json", "", "one JSON object instead of the lane table, bank grid and explanation"},
     {"save-scenario", "FILE",
@@ -55,7 +58,7 @@ constexpr frontend::CommandSyntax kAnalyze{
                        [--access A] [--index N] [--width BYTES] [--op ld|st] [--lanes MASK]
                        [--json]
        banklab analyze --op OP --width BYTES --offsets o0,...,o31 [--lanes MASK] [--json]
-       banklab analyze --batch FILE|- [--json]
+       banklab analyze --batch FILE|- [--summary] [--json]
        banklab analyze --decl CODE --expr CODE [--block XxYxZ] [--warp W|all]
                        [--let NAME=V,...] [--op OP] [--smem BYTES] [--json]
 )",
@@ -69,6 +72,7 @@ does, and shows which lane hits which bank in which wavefront.
   banklab analyze --preset bf16-pad1 --index 3 --json
   banklab analyze --op ld --width 8 --offsets 0,8,16,...  (all 32)
   banklab analyze --batch patterns.txt > results.jsonl
+  banklab analyze --batch patterns.txt --summary | jq -s 'map(.wavefronts) | add'
   banklab analyze --dtype bf16 --pad 1 --index 3 --save-scenario bf16.txt
   banklab analyze --scenario bf16.txt --pad 2
   banklab analyze --decl "__shared__ float tile[32][33];" \

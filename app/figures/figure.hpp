@@ -96,7 +96,8 @@ struct Label {
 };
 
 // The tile's heat map: one colour per slot, row-major; striped slots are padding. `physical`:
-// the slots as stored (TileView::physical), not the elements as indexed.
+// the slots as stored (TileView::physical), not the elements as indexed. colours and striped
+// are empty when FigureStyle::heat_colours is off.
 struct Heatmap {
   Box box;
   int rows = 0, cols = 0;
@@ -143,6 +144,10 @@ struct FigureStyle {
   int hovered_lane = -1;                         // outlined wherever it is served
   TileView tile_view = TileView::logical;        // tile_figure: both draws the logical one
   bool tile_caption = true;  // the tile's declaration over it (the GUI has its own line)
+  // The heat map's colour per slot (Heatmap::colours, striped), what the SVG draws. The GUI
+  // draws the heat map from a texture made once per tile (HeatmapImage), so it asks for the
+  // box alone: 66,048 slots of a 256 x 258 tile, every frame, were most of a frame's CPU time.
+  bool heat_colours = true;
   // A lesson step's highlights, outlined in the current-row colour over the view: the bank
   // view's cells that serve a listed lane and whole columns of listed banks; the lane map's
   // listed lanes and banks; the tile's listed elements and the elements of listed lanes, and

@@ -17,8 +17,10 @@ using namespace detail;
 
 // A row has slots_per_row() slots: C + pad, or the span of a narrow TMA box whose rows sit at
 // span pitch; slots no element lands in (padding, the box's gap) are striped.
-Heatmap heat(const TileLayout& t, Box box, bool physical, const Palette& p) {
+Heatmap heat(const TileLayout& t, Box box, bool physical, const FigureStyle& st) {
   Heatmap h{box, t.rows, t.slots_per_row(), {}, {}, physical};
+  if (!st.heat_colours) return h;
+  const Palette& p = *st.palette;
   h.colours.reserve(static_cast<std::size_t>(h.rows) * h.cols);
   h.striped.reserve(h.colours.capacity());
   for (int r = 0; r < t.rows; ++r) {
@@ -97,7 +99,7 @@ Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const Fig
   const float x = std::floor(area.x0 + std::max(0.0f, (avail_w - pitch * slots) * 0.5f));
   const float y = area.y0 + caption_h;
   f.grid = Grid{x, y, pitch, pitch, 0.0f, t.rows, t.slots_per_row()};
-  f.heatmaps.push_back(heat(t, Box{x, y, x + pitch * slots, y + pitch * rows}, physical, p));
+  f.heatmaps.push_back(heat(t, Box{x, y, x + pitch * slots, y + pitch * rows}, physical, st));
   // Outlines thin on small tiles (a frame 2 px wide on a 5 px slot hides its colour).
   const float stroke = std::clamp(pitch * 0.1f, 1.0f, 2.0f);
   const Slots grid{x, y, pitch};

@@ -1,9 +1,10 @@
 // banklab-gui: the desktop app. Read it like Dear ImGui's GLFW + OpenGL 3 example: error
 // callback, GLFW, GL 3.3 core hints, window, ImGui context, backends, our state and renderer,
 // then a loop of render_frame() (new frame; draw the app; render), cleanup in reverse order.
-// Three drivers run that loop: run_interactive() (the window), run_screenshot() (render
-// offscreen at an exact size, save a PNG, exit) and run_bench() (--bench-frames: render N
-// frames, print the timings, exit).
+// Four drivers run that loop: run_interactive() (the window: it builds a frame only when the
+// FramePacer says one is asked for, and draws it only when its picture changed), run_screenshot()
+// (render offscreen at an exact size, save a PNG, exit), run_export() (a lesson's steps as PNGs)
+// and run_bench() (--bench-frames: render N frames, print the timings, exit).
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
@@ -30,6 +31,7 @@
 #include "app/frontend/file_io.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/platform/frame_bench.hpp"
+#include "app/gui/platform/frame_pacing.hpp"
 #include "app/gui/platform/imgui_ini.hpp"
 #include "app/gui/platform/offscreen.hpp"
 #include "app/gui/platform/options.hpp"
@@ -262,6 +264,7 @@ void init_drawing(Gui& g, AppState& state, const std::optional<std::filesystem::
   // ImGui neither reads nor writes imgui.ini itself: it trusts the file, and a corrupt one
   // would crash every start. load_imgui_ini() checks it first.
   ImGui::GetIO().IniFilename = nullptr;
+  banklab::gui::stop_idle_animations(ImGui::GetIO());
   if (!g.ini_path.empty()) {
     std::string warning = gui::load_imgui_ini(g.ini_path);
     if (!warning.empty()) warn(warning);
@@ -284,11 +287,8 @@ void init_drawing(Gui& g, AppState& state, const std::optional<std::filesystem::
   update_appearance(state, g.applied, g.content_scale);
 }
 
-// One frame: ImGui's new frame, the app, ImGui's render, our GL programs and ImGui's draw data
-// into the window's framebuffer or the offscreen target (offscreen.hpp).
-void render_frame(Gui& g, AppState& state) {
-  namespace gui = banklab::gui;
-  ImGuiIO& io = ImGui::GetIO();
+// The fonts and style for the window's DPI, zoom and theme, rebuilt when one of them changed.
+void prepare_frame(Gui& g, AppState& state) {
   ImGui_ImplOpenGL3_NewFrame();
   // Re-read every frame: the window may have moved to a monitor with another DPI.
   if (!g.offscreen) glfwGetWindowContentScale(g.window, &g.content_scale, nullptr);
@@ -296,22 +296,41 @@ void render_frame(Gui& g, AppState& state) {
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
   }
-  nearest_font_filtering(io, g.filtered_font_texture);
-  if (g.offscreen) {
-    gui::offscreen_frame(state, g.renderer, g.target);
-  } else {
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
-    gui::draw_app(state);
-    ImGui::Render();
-    gui::upload_frame(state, g.renderer);
-    int fb_w = 0, fb_h = 0;
-    glfwGetFramebufferSize(g.window, &fb_w, &fb_h);
-    if (g.timed) g.gpu_timer.begin();
-    gui::present_frame(state, fb_w, fb_h);
-    if (g.timed) g.gpu_timer.end();
-  }
+  nearest_font_filtering(ImGui::GetIO(), g.filtered_font_texture);
+}
+
+// The window's frame in two halves: build it (ImGui and the app: what it would draw), then
+// draw it (our GL programs and ImGui's draw data into the window's framebuffer). The
+// interactive loop draws only the frames whose picture changed (frame_pacing.hpp).
+void build_frame(Gui& g, AppState& state) {
+  prepare_frame(g, state);
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  banklab::gui::draw_app(state);
+  ImGui::Render();
   ++g.frames;
+}
+
+void draw_frame(Gui& g, AppState& state) {
+  namespace gui = banklab::gui;
+  gui::upload_frame(state, g.renderer);
+  int fb_w = 0, fb_h = 0;
+  glfwGetFramebufferSize(g.window, &fb_w, &fb_h);
+  if (g.timed) g.gpu_timer.begin();
+  gui::present_frame(state, fb_w, fb_h);
+  if (g.timed) g.gpu_timer.end();
+}
+
+// One whole frame: into the window, or into the offscreen target (offscreen.hpp).
+void render_frame(Gui& g, AppState& state) {
+  if (g.offscreen) {
+    prepare_frame(g, state);
+    banklab::gui::offscreen_frame(state, g.renderer, g.target);
+    ++g.frames;
+  } else {
+    build_frame(g, state);
+    draw_frame(g, state);
+  }
 }
 
 // Batch runs report GL errors; the frame number says when they began.
@@ -351,29 +370,63 @@ bool oversized_window(Gui& g) {
   return true;
 }
 
-int run_interactive(Gui& g, AppState& state) {
-  // Nothing moves unless the user acts or the step-through plays, so an idle window waits for
-  // input (a half-second tick keeps background results, such as the GPU window's, coming in).
-  // Each wake-up draws a few frames: a click changes the state in one frame and the views show
-  // it in the next.
-  constexpr int kSettleFrames = 3;
-  int settle_frames = kSettleFrames;
-  while (!glfwWindowShouldClose(g.window) && !state.quit_requested &&
-         banklab::gui::stop_signal() == 0) {
-    if (state.user.step.playing || settle_frames > 0) {
-      glfwPollEvents();
-      settle_frames = std::max(0, settle_frames - 1);
+void ask(GLFWwindow* window, banklab::gui::FrameReason why) {
+  static_cast<banklab::gui::FramePacer*>(glfwGetWindowUserPointer(window))->request(why);
+}
+
+// Every event that may change what the window shows asks for a frame. Installed before
+// ImGui's GLFW backend, which chains to them; the window's user pointer is the pacer.
+void ask_for_frames(GLFWwindow* window, banklab::gui::FramePacer& pacer) {
+  using banklab::gui::FrameReason;
+  glfwSetWindowUserPointer(window, &pacer);
+  glfwSetCursorPosCallback(window,
+                           [](GLFWwindow* w, double, double) { ask(w, FrameReason::input); });
+  glfwSetCursorEnterCallback(window, [](GLFWwindow* w, int) { ask(w, FrameReason::input); });
+  glfwSetMouseButtonCallback(window,
+                             [](GLFWwindow* w, int, int, int) { ask(w, FrameReason::input); });
+  glfwSetScrollCallback(window, [](GLFWwindow* w, double, double) { ask(w, FrameReason::input); });
+  glfwSetKeyCallback(window, [](GLFWwindow* w, int, int, int, int) { ask(w, FrameReason::input); });
+  glfwSetCharCallback(window, [](GLFWwindow* w, unsigned int) { ask(w, FrameReason::input); });
+  glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int) { ask(w, FrameReason::input); });
+  glfwSetFramebufferSizeCallback(window,
+                                 [](GLFWwindow* w, int, int) { ask(w, FrameReason::resize); });
+  glfwSetWindowContentScaleCallback(
+      window, [](GLFWwindow* w, float, float) { ask(w, FrameReason::resize); });
+  glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) { ask(w, FrameReason::expose); });
+  glfwSetWindowIconifyCallback(window, [](GLFWwindow* w, int) { ask(w, FrameReason::expose); });
+}
+
+int run_interactive(Gui& g, AppState& state, banklab::gui::FramePacer& pacer) {
+  namespace gui = banklab::gui;
+  // At rest no frame is built until an event, a worker's result (which posts an empty event) or
+  // the step-through's next wavefront asks for one. The loop still wakes twice a second, with
+  // nothing to build, to see a stop signal: a signal may land on another thread (llvmpipe's,
+  // the GPU worker's) and leave glfwWaitEvents() asleep.
+  constexpr double kLongestWait = 0.5;
+  pacer.request(gui::FrameReason::expose);  // the first picture
+  while (!glfwWindowShouldClose(g.window) && !state.quit_requested && gui::stop_signal() == 0) {
+    const double wait = pacer.wait_seconds(glfwGetTime()).value_or(kLongestWait);
+    if (wait > 0.0) {
+      glfwWaitEventsTimeout(std::min(wait, kLongestWait));
     } else {
-      glfwWaitEventsTimeout(0.5);
-      settle_frames = kSettleFrames;
+      glfwPollEvents();
     }
+    // Checked after the events, which may have just resized the window, and before a frame is
+    // built at that size. A minimised window shows nothing (restoring it is an expose, which
+    // asks for a frame); an oversized one is being put back (its resize asks for one).
     if (glfwGetWindowAttrib(g.window, GLFW_ICONIFIED) || oversized_window(g)) {
       glfwWaitEventsTimeout(0.1);
       continue;
     }
-    render_frame(g, state);
-    glfwSwapBuffers(g.window);
-    banklab::gui::export_png(state, g.renderer);  // File > Export PNG asked in that frame
+    if (!pacer.frame_due(glfwGetTime())) continue;
+    build_frame(g, state);
+    const std::optional<double> tick = gui::seconds_to_next_tick(state);
+    pacer.set_timer(tick ? std::optional<double>(glfwGetTime() + *tick) : std::nullopt);
+    if (pacer.frame_built(gui::frame_signature(*ImGui::GetDrawData(), state.frame.draw))) {
+      draw_frame(g, state);
+      glfwSwapBuffers(g.window);
+    }
+    gui::export_png(state, g.renderer);  // File > Export PNG asked in that frame
     keep_settings(g, state);
     if (ImGui::GetIO().WantSaveIniSettings && !g.ini_path.empty()) save_layout(g);
   }
@@ -487,6 +540,7 @@ int run_bench(Gui& g, AppState& state, int frames, Clock::time_point start) {
   bench.width = g.size.width;
   bench.height = g.size.height;
   bench.vertices = ImGui::GetDrawData()->TotalVtxCount;
+  bench.lists = gui::draw_list_costs(*ImGui::GetDrawData());
   bench.quads = static_cast<int>(state.frame.draw.quads().size());
   bench.segments = static_cast<int>(state.frame.draw.segments().size());
   std::fputs(gui::bench_report(bench).c_str(), stdout);
@@ -530,6 +584,9 @@ int run(int argc, char** argv) {
     g.settings.emplace(*config / gui::kSettingsFileName);
     for (const std::string& w : g.settings->warnings()) warn(w);
   }
+  // Declared before the state: the GPU window's worker thread asks it for frames until the
+  // state ends that thread.
+  gui::FramePacer pacer;
   AppState state;
   apply_options(state, opt, batch, g.settings ? &g.settings->loaded() : nullptr,
                 !opt.preset.empty() ? std::string_view(opt.preset)
@@ -552,12 +609,20 @@ int run(int argc, char** argv) {
   g.offscreen = opt.screenshot.has_value() || opt.export_dir.has_value();
   g.timed = bench;
   if (!open_window(g, !bench)) return 1;  // the benchmark measures, not waits
+  const bool interactive = !batch;
+  if (interactive) {
+    ask_for_frames(g.window, pacer);  // before ImGui's backend, which chains to these callbacks
+    state.gpu->wake_ui = [&pacer] {
+      pacer.request(gui::FrameReason::worker);
+      glfwPostEmptyEvent();  // ends the loop's wait for events; safe from any thread
+    };
+  }
   init_drawing(g, state, config);
 
   int status = opt.screenshot   ? run_screenshot(g, state, opt)
                : opt.export_dir ? run_export(g, state, *opt.export_dir)
                : bench          ? run_bench(g, state, opt.bench_frames, start)
-                                : run_interactive(g, state);
+                                : run_interactive(g, state, pacer);
   if (batch && (!g.gl_problems.empty() || !state.res.renderer_errors.empty())) {
     std::fprintf(stderr, "banklab-gui: GL errors while rendering:\n%s", g.gl_problems.c_str());
     status = 3;
@@ -571,6 +636,7 @@ int run(int argc, char** argv) {
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
+  state.gpu->worker.reset();  // its thread wakes GLFW's loop: it ends before GLFW does
   glfwDestroyWindow(g.window);
   glfwTerminate();
   gui::end_by_stop_signal();  // stopped by a signal: ended by it, now that all is saved

@@ -135,6 +135,56 @@ TEST_CASE("A long batch keeps its order and its first bad line across blocks and
   }
 }
 
+TEST_CASE("The summary form is the full form's objects without the lane records") {
+  // Random patterns across blocks and threads, with bad lines among them: each summary line is
+  // the full line with "lanes" taken out, and nothing else; the exit status and stderr agree.
+  brute::Rng rng(20261201);
+  std::string batch;
+  for (int i = 0; i < 700; ++i) {
+    batch += i % 97 == 5 ? "ld 4 0,4\n" : to_string(brute::random_access(rng)) + "\n";
+  }
+  const Run full = run_banklab("analyze --batch -", batch);
+  const Run summary = run_banklab("analyze --batch - --summary", batch);
+  CHECK(summary.status == full.status);
+  CHECK(summary.status == 2);
+  CHECK(summary.err == full.err);
+  const std::vector<nlohmann::json> a = parse_lines(full), b = parse_lines(summary);
+  REQUIRE(a.size() == 700);
+  REQUIRE(b.size() == a.size());
+  int good = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CAPTURE(i);
+    nlohmann::json expected = a[i];
+    if (expected.at("ok") == true) {
+      ++good;
+      REQUIRE(expected.contains("lanes"));
+      expected.erase("lanes");
+      CHECK(b[i].contains("wavefronts"));
+      CHECK(b[i].contains("bank_conflicts"));
+    }
+    CHECK(b[i] == expected);
+  }
+  CHECK(good == 700 - 8);
+  // Summed as a script would: the totals the full form gives.
+  long long wavefronts_full = 0, wavefronts_summary = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].at("ok") != true) continue;
+    wavefronts_full += a[i].at("wavefronts").get<long long>();
+    wavefronts_summary += b[i].at("wavefronts").get<long long>();
+  }
+  CHECK(wavefronts_summary == wavefronts_full);
+  CHECK(summary.out.size() * 5 < full.out.size());  // counts only: a fraction of the bytes
+}
+
+TEST_CASE("--summary belongs to the batch form") {
+  const Run run = run_banklab("analyze --preset fp32-naive --summary");
+  CHECK(run.status == 2);
+  CHECK(run.err == "banklab: --summary goes with --batch: it shortens each pattern's JSON line\n");
+  const Run raw = run_banklab("analyze --op ld --width 4 --offsets 0 --summary");
+  CHECK(raw.status == 2);
+  CHECK(raw.err.find("--summary goes with --batch") != std::string::npos);
+}
+
 TEST_CASE("A batch whose output cannot be written stops with exit status 1") {
   std::string all_lanes_on_zero = "ld 4 0";
   for (int lane = 1; lane < 32; ++lane) all_lanes_on_zero += ",0";

@@ -438,3 +438,37 @@ TEST_CASE("a lesson step's highlights are outlined by every view and written in 
   CHECK(row_marks.size() == rows.misaligned.size());
   for (const Rect& r : row_marks) CHECK(r.colour == pal.error);
 }
+
+TEST_CASE("the tile without its heat colours is the same figure, less the colour of every slot") {
+  // The GUI draws the heat map from a texture of its own and asks for the box alone
+  // (FigureStyle::heat_colours); everything else must be what the SVG draws.
+  for (const char* name : {"fp32-naive", "fp32-xor", "bf16-256-pad2", "ldmatrix-swizzled"}) {
+    CAPTURE(name);
+    const Preset* p = find_preset(name);
+    REQUIRE(p != nullptr);
+    const Evaluation e = evaluate(p->scenario);
+    for (TileView view : {TileView::logical, TileView::physical}) {
+      FigureStyle with(&palette_for(Theme::dark));
+      with.tile_view = view;
+      FigureStyle without = with;
+      without.heat_colours = false;
+      const Box area{0, 0, 1280, 720};
+      const Figure a = tile_figure(p->scenario.tile, e, area, with);
+      const Figure b = tile_figure(p->scenario.tile, e, area, without);
+      REQUIRE(a.heatmaps.size() == 1);
+      REQUIRE(b.heatmaps.size() == 1);
+      const Heatmap &ha = a.heatmaps[0], &hb = b.heatmaps[0];
+      CHECK(ha.colours.size() == static_cast<std::size_t>(ha.rows) * ha.cols);
+      CHECK(hb.colours.empty());
+      CHECK(hb.striped.empty());
+      CHECK((hb.rows == ha.rows && hb.cols == ha.cols && hb.physical == ha.physical));
+      CHECK((hb.box.x0 == ha.box.x0 && hb.box.y0 == ha.box.y0 && hb.box.x1 == ha.box.x1 &&
+             hb.box.y1 == ha.box.y1));
+      // The rest, compared through its SVG with the heat map taken out of both.
+      Figure a_rest = a, b_rest = b;
+      a_rest.heatmaps.clear();
+      b_rest.heatmaps.clear();
+      CHECK(to_svg(a_rest) == to_svg(b_rest));
+    }
+  }
+}

@@ -257,6 +257,40 @@ TEST_CASE("the worker posts a run's results in order and is idle again") {
   }
 }
 
+TEST_CASE("the worker wakes the UI after each result and when the job ends") {
+  // The app at rest draws nothing: without these calls a result would wait for the next input.
+  ScriptedGpu gpu;
+  std::mutex mutex;
+  std::vector<std::string> seen;  // at each call: the results waiting, and whether still busy
+  GpuWorker* self = nullptr;
+  std::atomic<int> calls{0};
+  GpuWorker worker(gpu.backend(), [&] {
+    ++calls;
+    std::lock_guard lock(mutex);
+    seen.push_back(self && self->busy() ? "busy" : "idle");
+  });
+  self = &worker;
+  RunJob job;
+  job.run = 3;
+  job.patterns = gpu::conflict_sweep();
+  REQUIRE(worker.submit(job));
+  REQUIRE(eventually([&] { return calls == 3; }));  // the suite, the patterns, the end
+  std::lock_guard lock(mutex);
+  CHECK(seen.back() == "idle");  // the last call comes once busy() is false
+  CHECK(worker.drain().size() == 2);
+
+  SUBCASE("a panel hands its wake_ui to the worker it creates") {
+    GpuPanel panel;
+    panel.backend = gpu.backend();
+    std::atomic<int> woken{0};
+    panel.wake_ui = [&] { ++woken; };
+    poll(panel);  // creates the worker, which asks for the device
+    REQUIRE(eventually([&] { return woken == 2; }));  // the answer, the end of the job
+    CHECK(settle(panel));
+    CHECK(panel.device.has_value());
+  }
+}
+
 TEST_CASE("the worker takes one job at a time and reports its progress") {
   ScriptedGpu gpu;
   gpu.block_suite = true;

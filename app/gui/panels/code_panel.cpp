@@ -62,24 +62,30 @@ void lane_table(const KernelCode& code, Interaction& io) {
   ImGui::TableSetupColumn((code.array.name + "[..]").c_str());
   ImGui::TableSetupColumn("byte");
   ImGui::TableHeadersRow();
-  for (int l = 0; l < kWarpSize; ++l) {
-    const LaneCode& lane = code.lanes[static_cast<std::size_t>(l)];
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::Text("%d", l);
-    if (ImGui::IsItemHovered()) io.hovering_lane = l;
-    ImGui::TableNextColumn();
-    if (!lane.active) {
-      ImGui::TextDisabled("takes no part");
-      continue;
+  // Only the rows in view are formatted: the window shows a few of the 32.
+  ImGuiListClipper rows;
+  rows.Begin(kWarpSize);
+  while (rows.Step()) {
+    for (int l = rows.DisplayStart; l < rows.DisplayEnd; ++l) {
+      const LaneCode& lane = code.lanes[static_cast<std::size_t>(l)];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", l);
+      if (ImGui::IsItemHovered()) io.hovering_lane = l;
+      ImGui::TableNextColumn();
+      if (!lane.active) {
+        ImGui::TextDisabled("takes no part");
+        continue;
+      }
+      ImGui::Text("%d,%d,%d", lane.thread[0], lane.thread[1], lane.thread[2]);
+      ImGui::TableNextColumn();
+      std::string indices;
+      for (std::int64_t i : lane.indices)
+        append_format(indices, "[%lld]", static_cast<long long>(i));
+      ImGui::TextUnformatted(indices.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%lld", static_cast<long long>(lane.byte));
     }
-    ImGui::Text("%d,%d,%d", lane.thread[0], lane.thread[1], lane.thread[2]);
-    ImGui::TableNextColumn();
-    std::string indices;
-    for (std::int64_t i : lane.indices) append_format(indices, "[%lld]", static_cast<long long>(i));
-    ImGui::TextUnformatted(indices.c_str());
-    ImGui::TableNextColumn();
-    ImGui::Text("%lld", static_cast<long long>(lane.byte));
   }
   ImGui::EndTable();
 }

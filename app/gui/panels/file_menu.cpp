@@ -212,6 +212,7 @@ figures::Figure export_figure(AppState& s, StageView view, float width, float he
   st.min_font = 9.0f;
   st.served = kAllServed;
   st.hovered_lane = -1;
+  st.heat_colours = true;  // an SVG draws the tile slot by slot; it has no texture
   const float margin = st.font;
   figures::Figure f =
       stage_figure(s, figures::Box{margin, margin, width - margin, height - margin}, st);

@@ -27,6 +27,17 @@ std::string to_string(const TimingSummary& t) {
   return buf;
 }
 
+std::vector<DrawListCost> draw_list_costs(const ImDrawData& draw) {
+  std::vector<DrawListCost> lists;
+  for (int i = 0; i < draw.CmdListsCount; ++i) {
+    const ImDrawList& l = *draw.CmdLists[i];
+    DrawListCost c{l._OwnerName ? l._OwnerName : "?", l.VtxBuffer.Size, l.IdxBuffer.Size, 0, 0};
+    for (const ImDrawCmd& cmd : l.CmdBuffer) ++(cmd.UserCallback ? c.callbacks : c.draws);
+    lists.push_back(std::move(c));
+  }
+  return lists;
+}
+
 std::string bench_report(const BenchRecord& r) {
   TimingSummary wall = summarize(r.wall_ms);
   char buf[512];
@@ -53,6 +64,25 @@ std::string bench_report(const BenchRecord& r) {
   line("GPU (GL_TIME_ELAPSED)", r.gpu_ms);
   line("waiting for the drawing (glFinish)", r.finish_ms);
   line("presenting (swap)", r.swap_ms);
+  // Where the vertices and draw calls come from, the heaviest window first.
+  std::vector<DrawListCost> lists = r.lists;
+  std::stable_sort(lists.begin(), lists.end(), [](const DrawListCost& a, const DrawListCost& b) {
+    return a.vertices > b.vertices;
+  });
+  DrawListCost total{"all", 0, 0, 0, 0};
+  for (const DrawListCost& l : lists) {
+    total.vertices += l.vertices;
+    total.indices += l.indices;
+    total.draws += l.draws;
+    total.callbacks += l.callbacks;
+  }
+  lists.insert(lists.begin(), total);
+  out += "last frame, by window: vertices, indices, ImGui draws, GL batches\n";
+  for (const DrawListCost& l : lists) {
+    std::snprintf(buf, sizeof buf, "  %6d %6d %4d %3d  %s\n", l.vertices, l.indices, l.draws,
+                  l.callbacks, l.owner.c_str());
+    out += buf;
+  }
   return out;
 }
 

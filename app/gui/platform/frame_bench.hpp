@@ -1,5 +1,7 @@
 #pragma once
 // Summaries of per-frame timings for --bench-frames.
+#include <imgui.h>
+
 #include <string>
 #include <vector>
 
@@ -12,11 +14,21 @@ struct TimingSummary {
 
 TimingSummary summarize(std::vector<double> ms);
 
+// One ImGui draw list of the last frame: a window (or the menu bar, a popup, a tooltip) and
+// what it hands the GL driver.
+struct DrawListCost {
+  std::string owner;  // the window's name
+  int vertices = 0, indices = 0;
+  int draws = 0;      // ImGui's draw commands: one glDrawElements each
+  int callbacks = 0;  // our GL batches (DrawQueue): one instanced draw each
+};
+
 // What --bench-frames collects, frame by frame after the first, and prints at the end.
 struct BenchRecord {
   std::string preset, renderer;
   int width = 0, height = 0;
   int vertices = 0, quads = 0, segments = 0;  // of the last frame
+  std::vector<DrawListCost> lists;            // of the last frame, as ImGui drew them
   double first_frame_ms = 0, first_frame_cpu_ms = 0;
   double cpu_per_frame_ms = 0;    // process CPU time (all threads) per frame after the first
   std::vector<double> build_ms;   // CPU: ImGui frame, views, upload, GL submission
@@ -33,6 +45,9 @@ struct BenchRecord {
     wall_ms.push_back(presented);
   }
 };
+
+// Each draw list of the frame: its owner, vertices, indices, draw commands and GL batches.
+std::vector<DrawListCost> draw_list_costs(const ImDrawData& draw);
 
 std::string bench_report(const BenchRecord& r);
 // "mean 4.12 ms, median 4.01, p95 5.30, max 7.90 (n = 300)"

@@ -148,6 +148,16 @@ void toggle_play(AppState& s) {
   s.user.step.elapsed = 0.0f;
 }
 
+std::optional<double> seconds_to_next_tick(const AppState& s) {
+  std::optional<double> next;
+  if (s.user.step.playing) {
+    next = std::max(0.0, double{s.user.step.seconds_per_wavefront} - s.user.step.elapsed);
+  }
+  if (s.user.views.gpu && s.gpu->busy())
+    next = std::min(next.value_or(kProgressSeconds), kProgressSeconds);
+  return next;
+}
+
 void step_by(AppState& s, int delta) {
   s.user.step.playing = false;
   s.user.step.served = std::clamp(s.user.step.served + delta, 0, wavefront_total(s));

@@ -164,6 +164,12 @@ void toggle_play(AppState& s);
 void step_by(AppState& s, int delta);
 void advance_time(AppState& s, float seconds);
 
+// How long until the app's own clock changes what it shows, or none when only an input or a
+// worker can: the step-through's next wavefront while it plays; the GPU window's progress bar
+// (a tenth of a second) while a job runs. The app at rest draws nothing until then.
+inline constexpr double kProgressSeconds = 0.1;
+std::optional<double> seconds_to_next_tick(const AppState& s);
+
 // The index (row, column or chunk) and the largest one the tile allows for the pattern.
 int max_index(const Scenario& sc);
 void move_index(AppState& s, int delta);

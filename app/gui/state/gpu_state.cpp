@@ -48,7 +48,7 @@ std::string fixed(double value, int decimals) {
 
 void poll(GpuPanel& p) {
   if (!p.worker) {
-    p.worker = std::make_unique<GpuWorker>(p.backend);
+    p.worker = std::make_unique<GpuWorker>(p.backend, p.wake_ui);
     p.worker->submit(DeviceJob{});
   }
   for (GpuResult& result : p.worker->drain()) apply(p, std::move(result));

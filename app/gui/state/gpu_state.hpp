@@ -10,6 +10,7 @@
 //   start_measure()  "Measure on GPU": the hardware's counters for the pattern on screen
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -85,8 +86,11 @@ struct GpuPanel {
   std::string refusal;                // why the last button press started nothing ("" when it did)
   std::optional<GpuTab> show_tab;     // brought to the front next frame (a job just started)
   std::unique_ptr<GpuWorker> worker;  // created by poll() on first use
-  std::string results_path;           // the path typed beside Open results / Save results
-  std::string results_message;        // what the last open or save did, or why it failed
+  // Called on the worker's thread when it has posted a result or finished a job: the app at
+  // rest draws nothing, so the worker asks for the frame that shows it. Set before poll().
+  std::function<void()> wake_ui;
+  std::string results_path;     // the path typed beside Open results / Save results
+  std::string results_message;  // what the last open or save did, or why it failed
 
   bool busy() const { return worker && worker->busy(); }
   // The driver's answer (a device or why there is none) is applied and no job is running:

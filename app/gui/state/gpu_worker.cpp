@@ -32,7 +32,8 @@ std::string_view job_title(const GpuJob& job) {
   return std::visit(Title{}, job);
 }
 
-GpuWorker::GpuWorker(GpuBackend backend) : backend_(std::move(backend)) {
+GpuWorker::GpuWorker(GpuBackend backend, std::function<void()> posted)
+    : backend_(std::move(backend)), posted_(std::move(posted)) {
   assert(backend_.query_device && backend_.measure_support && backend_.variants &&
          backend_.run_suite && backend_.run_patterns && backend_.measure &&
          "every backend entry point must be set");
@@ -97,9 +98,17 @@ void GpuWorker::loop() {
       pending_.reset();
     }
     std::visit([this](const auto& j) { execute(j); }, job);
-    std::lock_guard lock(mutex_);
-    busy_ = false;
+    {
+      std::lock_guard lock(mutex_);
+      busy_ = false;
+    }
+    if (posted_) posted_();  // the UI shows the job ended (busy() is false now)
   }
+}
+
+void GpuWorker::post(GpuResult result) {
+  results_.post(std::move(result));
+  if (posted_) posted_();
 }
 
 void GpuWorker::enter_stage(int index, int count, std::string stage) {
@@ -120,7 +129,7 @@ void GpuWorker::execute(const DeviceJob&) {
   DeviceDone done;
   done.device = backend_.query_device();
   done.measure = backend_.measure_support();
-  results_.post(std::move(done));
+  post(std::move(done));
 }
 
 void GpuWorker::execute(const RunJob& job) {
@@ -128,7 +137,7 @@ void GpuWorker::execute(const RunJob& job) {
   const int stages = job.patterns.empty() ? 1 : 2;
 
   enter_stage(0, stages, "transpose suite");
-  results_.post(SuiteDone{job.run, backend_.run_suite(job.suite, on_step, &cancel_)});
+  post(SuiteDone{job.run, backend_.run_suite(job.suite, on_step, &cancel_)});
   if (job.patterns.empty()) return;
 
   enter_stage(1, stages, "shared-memory microbenchmark");
@@ -140,7 +149,7 @@ void GpuWorker::execute(const RunJob& job) {
   } else {
     patterns.report = backend_.run_patterns(job.patterns, job.pattern_options, on_step, &cancel_);
   }
-  results_.post(std::move(patterns));
+  post(std::move(patterns));
 }
 
 void GpuWorker::execute(const MeasureJob& job) {
@@ -148,7 +157,7 @@ void GpuWorker::execute(const MeasureJob& job) {
   const gpu::MeasureProgress on_batch = [this](std::size_t done, std::size_t total) {
     set_step(gpu::Progress{static_cast<int>(done), static_cast<int>(total), "accesses"});
   };
-  results_.post(MeasureDone{job.measurement, backend_.measure(job.accesses, on_batch, &cancel_)});
+  post(MeasureDone{job.measurement, backend_.measure(job.accesses, on_batch, &cancel_)});
 }
 
 }  // namespace banklab::gui

@@ -127,7 +127,9 @@ std::string_view job_title(const GpuJob& job);
 
 class GpuWorker {
  public:
-  explicit GpuWorker(GpuBackend backend);
+  // posted: called on the worker's thread after each result is posted and when a job ends
+  // (the UI sleeps until asked for a frame); may be empty.
+  explicit GpuWorker(GpuBackend backend, std::function<void()> posted = {});
   ~GpuWorker();
   GpuWorker(const GpuWorker&) = delete;
   GpuWorker& operator=(const GpuWorker&) = delete;
@@ -150,7 +152,10 @@ class GpuWorker {
   void enter_stage(int index, int count, std::string stage);
   void set_step(const gpu::Progress& step);
 
+  void post(GpuResult result);
+
   GpuBackend backend_;
+  std::function<void()> posted_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::optional<GpuJob> pending_;  // guarded by mutex_

@@ -21,9 +21,64 @@ std::string joined(const LaneRecord& r, int what) {
   return out;
 }
 
+// One row of the lane table: the lane, its element, byte, words, banks and wavefronts.
+void lane_row(const Analysis& a, const LaneElements& el, int l, const ViewStyle& v,
+              Interaction& io) {
+  const LaneRecord& r = a.lanes[l];
+  const Palette& p = *v.palette;
+  ImGui::TableNextRow();
+  if (l == v.hovered_lane) {
+    ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(p.ideal_line, 0.35f));
+  }
+  ImGui::TableNextColumn();
+  ImGui::Text("%d", l);
+  if (!r.active) {
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("-");
+    for (int c = 0; c < 5; ++c) ImGui::TableNextColumn();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("idle");
+  } else {
+    ImGui::TableNextColumn();
+    if (el.count > 0) {
+      ImGui::Text("%d", el.first.row);
+    } else {
+      ImGui::TextDisabled("-");
+    }
+    ImGui::TableNextColumn();
+    if (el.count > 1) {
+      ImGui::Text("%d-%d", el.first.col, el.first.col + el.count - 1);
+    } else if (el.count == 1) {
+      ImGui::Text("%d", el.first.col);
+    } else {
+      ImGui::TextDisabled("-");
+    }
+    ImGui::TableNextColumn();
+    ImGui::Text("%lld", static_cast<long long>(r.byte));
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(joined(r, 0).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(joined(r, 1).c_str());
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(joined(r, 2).c_str());
+    ImGui::TableNextColumn();
+    if (r.shares_word) {
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(p.cell_broadcast),
+                         is_load(a.access.op) ? "broadcast" : "merged");
+    }
+  }
+  // The whole row is the hover target, so the lane lights up in the other views.
+  // One ID per row (the lane): 32 selectables with one ID would act as one.
+  ImGui::SameLine();
+  ImGui::PushID(l);
+  ImGui::Selectable("##row", false,
+                    ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap);
+  ImGui::PopID();
+  if (ImGui::IsItemHovered()) io.hovering_lane = l;
+}
+
 void lane_table(const Evaluation& e, const ViewStyle& v, Interaction& io) {
   const Analysis& a = *e.analysis;
-  const Palette& p = *v.palette;
   ImFont* mono = v.mono_font;
   ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                           ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingFixedFit;
@@ -35,58 +90,11 @@ void lane_table(const Evaluation& e, const ViewStyle& v, Interaction& io) {
   }
   ImGui::TableHeadersRow();
   if (mono) ImGui::PushFont(mono);
-  for (int l = 0; l < kWarpSize; ++l) {
-    const LaneRecord& r = a.lanes[l];
-    const LaneElements& el = e.elements[l];
-    ImGui::TableNextRow();
-    if (l == v.hovered_lane) {
-      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(p.ideal_line, 0.35f));
-    }
-    ImGui::TableNextColumn();
-    ImGui::Text("%d", l);
-    if (!r.active) {
-      ImGui::TableNextColumn();
-      ImGui::TextDisabled("-");
-      for (int c = 0; c < 5; ++c) ImGui::TableNextColumn();
-      ImGui::TableNextColumn();
-      ImGui::TextDisabled("idle");
-    } else {
-      ImGui::TableNextColumn();
-      if (el.count > 0) {
-        ImGui::Text("%d", el.first.row);
-      } else {
-        ImGui::TextDisabled("-");
-      }
-      ImGui::TableNextColumn();
-      if (el.count > 1) {
-        ImGui::Text("%d-%d", el.first.col, el.first.col + el.count - 1);
-      } else if (el.count == 1) {
-        ImGui::Text("%d", el.first.col);
-      } else {
-        ImGui::TextDisabled("-");
-      }
-      ImGui::TableNextColumn();
-      ImGui::Text("%lld", static_cast<long long>(r.byte));
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(joined(r, 0).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(joined(r, 1).c_str());
-      ImGui::TableNextColumn();
-      ImGui::TextUnformatted(joined(r, 2).c_str());
-      ImGui::TableNextColumn();
-      if (r.shares_word) {
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(p.cell_broadcast),
-                           is_load(a.access.op) ? "broadcast" : "merged");
-      }
-    }
-    // The whole row is the hover target, so the lane lights up in the other views.
-    // One ID per row (the lane): 32 selectables with one ID would act as one.
-    ImGui::SameLine();
-    ImGui::PushID(l);
-    ImGui::Selectable("##row", false,
-                      ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap);
-    ImGui::PopID();
-    if (ImGui::IsItemHovered()) io.hovering_lane = l;
+  // Only the rows in view are formatted: the table shows about ten of its 32 at 1080p.
+  ImGuiListClipper rows;
+  rows.Begin(kWarpSize);
+  while (rows.Step()) {
+    for (int l = rows.DisplayStart; l < rows.DisplayEnd; ++l) lane_row(a, e.elements[l], l, v, io);
   }
   if (mono) ImGui::PopFont();
   ImGui::EndTable();

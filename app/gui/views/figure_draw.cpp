@@ -40,6 +40,7 @@ figures::FigureStyle figure_style(const ViewStyle& v) {
   st.tile_view = v.tile_view;
   if (v.highlights != nullptr) st.highlights = *v.highlights;
   st.tile_caption = false;  // the tile panel names the tile above its logical/physical switch
+  st.heat_colours = false;  // drawn from the texture of AppState::frame.draw.heatmap
   return st;
 }
 
