@@ -21,6 +21,7 @@
 
 #include "app/figures/figure_palette.hpp"
 #include "core/model/scenario.hpp"
+#include "core/report/explain.hpp"
 #include "core/teach/lesson.hpp"
 
 namespace banklab::figures {
@@ -63,7 +64,11 @@ enum class Role : std::uint8_t {
   tile_outline,
   current_row,
   legend,
-  highlight,  // a lesson step's lane, bank, row or element, outlined (FigureStyle::highlights)
+  highlight,   // a lesson step's lane, bank, row or element: a mark beside it, never over a number
+  slot_bank,   // the tile: the bank number in a slot (where it reads)
+  axis_label,  // the tile: a row or column number along its edges
+  text,        // a slide's sentences and code (slide_figure)
+  panel,       // a slide's background behind its code lines
 };
 std::string_view role_name(Role r);  // "bank_label", ...: SVG classes, test messages
 
@@ -137,6 +142,9 @@ struct FigureStyle {
   const Palette* palette = nullptr;
   float font = 16.0f;     // pixels: captions, legends, the largest labels
   float min_font = 9.0f;  // labels shrink to fit their cells down to this size
+  // The tile's lane and bank numbers never go below this (or `font`, if smaller): at 1280x720 a
+  // room reads 11 px; a lane number too large for its slot is placed beside it instead.
+  float readable_font = 11.0f;
   // A page's heading and verdict (page_figure), wrapped to its width; 0: `font`. A compare's
   // narrow columns shrink `font` so that 32 bank numbers fit, but not the sentences.
   float page_font = 0.0f;
@@ -148,12 +156,24 @@ struct FigureStyle {
   // draws the heat map from a texture made once per tile (HeatmapImage), so it asks for the
   // box alone: 66,048 slots of a 256 x 258 tile, every frame, were most of a frame's CPU time.
   bool heat_colours = true;
-  // A lesson step's highlights, outlined in the current-row colour over the view: the bank
-  // view's cells that serve a listed lane and whole columns of listed banks; the lane map's
-  // listed lanes and banks; the tile's listed elements and the elements of listed lanes, and
-  // its listed rows (the misaligned rows of row_alignment()) in the error colour.
+  // A lesson step's highlights, never drawn over a number: the bank view keeps the colour of
+  // the cells that serve a listed lane or lie in a listed bank and fades the others, and puts
+  // each listed bank's number on a tab with a bar under its column; the lane map fades the
+  // other lanes' lines and puts bars over listed lanes and under listed banks; the tile puts
+  // listed lanes' numbers on tabs, listed elements' row and column numbers on tabs, and
+  // hatched bars beside listed rows (the misaligned rows of row_alignment()).
   Highlights highlights;
+  int row_width = 0;  // the access width the listed rows are misaligned for (their legend)
 };
+
+// The rows a refused access could not start in: when a pad shifts rows off the alignment of an
+// access wider than an element (core's row_alignment()) and that is why evaluate() refused it;
+// nullopt for any other scenario. page_figure, the app's views and the slides draw such a
+// scenario as the tile with those rows marked and the arithmetic beside it.
+std::optional<RowAlignment> refused_rows(const Scenario& s, const Evaluation& e);
+// The style with the rows a refused access could not start in marked (row_width set); the
+// style unchanged for any other scenario.
+FigureStyle mark_refused_rows(FigureStyle st, const Scenario& s, const Evaluation& e);
 
 // The width of text in a font of `size` pixels (0.6 em per character of DejaVu Sans Mono).
 float text_width(std::string_view text, float size);
@@ -173,6 +193,11 @@ Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const Fig
 // the tile's declaration over both when st.tile_caption. page_figure draws it for TileView::both.
 std::array<Figure, 2> tile_pair_figure(const TileLayout& t, const Evaluation& e, Box area,
                                        const FigureStyle& st);
+
+// A refused access drawn: the tile with the rows it cannot start in marked (mark_refused_rows)
+// beside (or, in a narrow area, over) the arithmetic that finds them, core's derivation.
+// Precondition: refused_rows(s, e).
+Figure misalignment_figure(const Scenario& s, const Evaluation& e, Box area, const FigureStyle& st);
 
 // A whole page for export: the scenario in words, the verdict, then the view.
 enum class View : std::uint8_t { banks, lanes, tile };

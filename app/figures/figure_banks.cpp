@@ -28,7 +28,26 @@ struct BankGrid {
   float bottom() const { return y + pitch_y * static_cast<float>(rows); }
 };
 
-// Rows beyond each phase's first tinted, the cells, the stepping and hover outlines.
+// Whether a lesson step's highlights light the cell (wavefront w, bank b): it serves a listed
+// lane, or lies in a listed bank. Without highlights every cell is lit.
+bool lit(const Analysis& a, const Highlights& h, int w, int b) {
+  if (h.lanes.empty() && h.banks.empty()) return true;
+  if (std::ranges::find(h.banks, b) != h.banks.end()) return true;
+  const std::uint32_t lanes = w < a.wavefront_count() ? a.wavefronts[w].banks[b].lanes : 0u;
+  return std::ranges::any_of(h.lanes, [&](int l) { return in_warp(l) && (lanes >> l & 1u); });
+}
+
+// The text colour that reads best on a fill (composited over the page): a dimmed cell is pale
+// in the light theme, where white lane numbers would vanish.
+Rgba ink_on(const Palette& p, Rgba fill) {
+  const Rgba under = over(fill, p.background);
+  return contrast_ratio(p.on_fill, under) >= contrast_ratio(p.on_bank, under) ? p.on_fill
+                                                                              : p.on_bank;
+}
+
+// Rows beyond each phase's first tinted, the cells, the stepping and hover outlines. A lesson
+// step's lanes and banks are a spotlight: the cells they name keep their colour, the others
+// fade, so nothing is drawn over a lane number.
 void add_cells(Figure& f, const Analysis& a, const BankGrid& g, float left, float right,
                const FigureStyle& st) {
   const Palette& p = *st.palette;
@@ -48,6 +67,7 @@ void add_cells(Figure& f, const Analysis& a, const BankGrid& g, float left, floa
         colour = status_colour(p, slot_status(a, load, w, b));
         if (std::popcount(slot.lanes) > 1) fill = Fill::striped;
         if (slot.used() && w >= st.served) colour = with_alpha(colour, 0.22f);
+        if (slot.used() && !lit(a, st.highlights, w, b)) colour = with_alpha(colour, 0.4f);
       }
       f.rects.push_back(Rect{g.cell(w, b), colour, fill, Role::cell, w * kBankCount + b});
     }
@@ -63,28 +83,26 @@ void add_cells(Figure& f, const Analysis& a, const BankGrid& g, float left, floa
       }
     }
   }
-  // A lesson step's lanes wherever they are served, and its banks, the whole column.
-  const Highlights& h = st.highlights;
-  for (int w = 0; w < a.wavefront_count() && !h.lanes.empty(); ++w) {
-    for (int b = 0; b < kBankCount; ++b) {
-      const std::uint32_t lanes = a.wavefronts[w].banks[b].lanes;
-      if (std::ranges::any_of(h.lanes, [&](int l) { return in_warp(l) && (lanes >> l & 1u); })) {
-        f.overlays.push_back(Rect{g.cell(w, b), p.current_row, Fill::outline, Role::highlight,
-                                  w * kBankCount + b, stroke});
-      }
-    }
-  }
-  for (int b : h.banks) {
-    if (!in_warp(b)) continue;
-    const Box top = g.cell(0, b), bottom = g.cell(g.rows - 1, b);
-    f.overlays.push_back(Rect{Box{top.x0 - 2, top.y0 - 2, bottom.x1 + 2, bottom.y1 + 2},
-                              p.current_row, Fill::outline, Role::highlight, b, stroke});
-  }
   if (st.served > 0 && st.served < a.wavefront_count()) {
     const Box c = g.cell(st.served - 1, 0);
     f.overlays.push_back(Rect{Box{g.x - 2, c.y0 - 2, g.right() + 1, c.y0 + g.pitch_y + 1},
                               p.current_row, Fill::outline, Role::current_row, st.served - 1,
                               stroke});
+  }
+}
+
+// A lesson step's banks, marked outside the grid: the bank's number on a filled tab (the tab
+// under the number, the number in the page's colour) and a bar under its column, below the
+// last row. `header` is the band the bank numbers sit in.
+void add_bank_marks(Figure& f, const BankGrid& g, Box header, float bar, const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  for (int b : st.highlights.banks) {
+    if (!in_warp(b)) continue;
+    const Box top = g.cell(0, b);
+    f.rects.push_back(Rect{Box{top.x0, header.y0, top.x1, header.y1}, p.spotlight, Fill::solid,
+                           Role::highlight, b});
+    f.rects.push_back(Rect{Box{top.x0, g.bottom() + 1.0f, top.x1, g.bottom() + 1.0f + bar},
+                           p.spotlight, Fill::solid, Role::highlight, b});
   }
 }
 
@@ -122,6 +140,7 @@ void add_cell_labels(Figure& f, const Analysis& a, const BankGrid& g, const Figu
   const float lanes_h = two_lines ? std::floor(cell_h * 0.55f) : cell_h;
   const float font = fit_font("31", st.font, cell_w, lanes_h);
   if (font < std::min(st.min_font, 6.0f)) return;  // hundreds of rows: the tooltips remain
+  const auto load = bank_load(a);
   std::int64_t widest = 0;
   for (const Wavefront& wf : a.wavefronts) {
     for (const BankSlot& slot : wf.banks) widest = std::max<std::int64_t>(widest, slot.word);
@@ -134,7 +153,11 @@ void add_cell_labels(Figure& f, const Analysis& a, const BankGrid& g, const Figu
       const BankSlot& slot = a.wavefronts[w].banks[b];
       if (!slot.used()) continue;
       const Box c = g.cell(w, b);
-      const Rgba colour = w < st.served ? p.on_fill : with_alpha(p.on_fill, 0.35f);
+      const Rgba ink =
+          lit(a, st.highlights, w, b)
+              ? p.on_fill
+              : ink_on(p, with_alpha(status_colour(p, slot_status(a, load, w, b)), 0.4f));
+      const Rgba colour = w < st.served ? ink : with_alpha(ink, 0.35f);
       const int n = std::popcount(slot.lanes);
       std::string text =
           n == 1 ? std::to_string(std::countr_zero(slot.lanes)) : lane_ranges(slot.lanes);
@@ -143,6 +166,10 @@ void add_cell_labels(Figure& f, const Analysis& a, const BankGrid& g, const Figu
       if (size < font && n > 1) {  // "0-31" does not fit: the count of lanes sharing it
         text = "x" + std::to_string(n);
         size = fit_font(text, font, cell_w, lanes_box.height());
+        if (size < st.min_font) {  // the count alone (no lane is numbered 32 or above)
+          text = std::to_string(n);
+          size = fit_font(text, font, cell_w, lanes_box.height());
+        }
       }
       f.labels.push_back(
           centred(text, size, colour, lanes_box, Role::cell_label, w * kBankCount + b));
@@ -179,17 +206,19 @@ Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
   const bool several_phases = a.phases.size() > 1;
   std::vector<LegendItem> items = {
       {p.cell_served, Fill::solid, "served"},
-      {p.cell_conflict, Fill::solid, "conflict: bank busy in several rows", false, "conflict"},
+      {p.cell_conflict, Fill::solid, std::string(kConflictLegend), false, "conflict"},
       {p.cell_broadcast, Fill::striped,
        is_load(a.access.op) ? "lanes share a word (broadcast)" : "lanes write one word (merged)",
        false, is_load(a.access.op) ? "broadcast" : "merged"},
       {p.ideal_line, Fill::solid, "ideal", true}};
   if (several_phases) items.push_back({p.phase_line, Fill::solid, "phase boundary", true, "phase"});
   const float header_h = std::floor(font * 1.3f);
+  // Room under the grid for the bars that mark a lesson step's banks.
+  const float mark_h = st.highlights.banks.empty() ? 0.0f : std::max(3.0f, std::floor(font * 0.3f));
   BankGrid g;
   g.rows = std::max(1, a.wavefront_count());
   auto row_pitch = [&](float legend_h) {
-    const float avail_h = area.height() - header_h - legend_h - font * 0.4f;
+    const float avail_h = area.height() - header_h - legend_h - mark_h - font * 0.4f;
     return std::min(font * 2.7f, std::max(avail_h, 0.0f) / static_cast<float>(g.rows));
   };
   // The legend in brief ("conflict") where its full texts would take pixels from the rows.
@@ -226,15 +255,19 @@ Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
   add_phase_lines(f, a, g, left, right, std::max(2.0f, font / 8.0f));
   for (Line& l : f.lines) l.colour = l.role == Role::ideal_line ? p.ideal_line : p.phase_line;
 
-  // Every bank numbered over its column, every row named, in the largest font that fits.
+  // Every bank numbered over its column, every row named, in the largest font that fits. A
+  // lesson step's banks: the number on its tab, in the page's colour.
   const float bank_font = fit_font("31", font, g.pitch_x - g.gap, header_h);
   f.labels.push_back(at("bank", fit_font("bank", font, label_w, header_h), p.text_dim, left,
                         area.y0, Role::caption));
+  const Highlights& h = st.highlights;
   for (int b = 0; b < kBankCount; ++b) {
     const Box c = g.cell(0, b);
-    f.labels.push_back(centred(std::to_string(b), bank_font, p.text_dim,
+    const bool marked = std::ranges::find(h.banks, b) != h.banks.end();
+    f.labels.push_back(centred(std::to_string(b), bank_font, marked ? p.background : p.text_dim,
                                Box{c.x0, area.y0, c.x1, area.y0 + header_h}, Role::bank_label, b));
   }
+  add_bank_marks(f, g, Box{g.x, area.y0, g.right(), area.y0 + header_h}, mark_h, st);
   const float row_h = g.pitch_y - g.gap;
   const bool long_names = !m.brief && fit_font("wf 00", font, label_w - 2, row_h) >= st.min_font;
   const float row_font = fit_font(long_names ? "wf 00" : "00", font, label_w - 2, row_h);
@@ -253,7 +286,7 @@ Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
                           Role::phase_label, static_cast<int>(i)));
   }
   add_cell_labels(f, a, g, st);
-  append(f, key, area.x0, g.bottom() + font * 0.4f);
+  append(f, key, area.x0, g.bottom() + mark_h + font * 0.4f);
   return f;
 }
 

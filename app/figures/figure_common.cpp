@@ -28,10 +28,11 @@ float fit_font(std::string_view text, float size, float w, float h) {
 
 std::string_view role_name(Role r) {
   static constexpr std::string_view kNames[] = {
-      "heading",     "verdict",  "caption",    "bank_label",  "lane_label",  "wavefront_label",
-      "phase_label", "cell",     "cell_label", "word_label",  "excess_row",  "ideal_line",
-      "phase_line",  "lane_box", "bank_box",   "access_line", "shared_word", "tile_outline",
-      "current_row", "legend",   "highlight"};
+      "heading",         "verdict",     "caption",      "bank_label",  "lane_label",
+      "wavefront_label", "phase_label", "cell",         "cell_label",  "word_label",
+      "excess_row",      "ideal_line",  "phase_line",   "lane_box",    "bank_box",
+      "access_line",     "shared_word", "tile_outline", "current_row", "legend",
+      "highlight",       "slot_bank",   "axis_label",   "text",        "panel"};
   return kNames[static_cast<int>(r)];
 }
 

@@ -2,6 +2,7 @@
 // Helpers the figure layouts share (figure_*.cpp); not part of the library's interface.
 #include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/figures/figure.hpp"
@@ -13,6 +14,9 @@ namespace banklab::figures::detail {
 inline bool in_warp(int i) {
   return i >= 0 && i < 32;
 }
+
+// What red means, in the same words in every legend (the bank view's cells, the lane map's lines).
+inline constexpr std::string_view kConflictLegend = "conflict: bank holds several words";
 
 // A figure of width x height with nothing on it but the palette's background.
 Figure blank_figure(float width, float height, const Palette& p);

@@ -38,11 +38,13 @@ Figure page_figure(View v, const Scenario& s, const Evaluation& e, float width, 
   paragraph(describe(s), text_font * 1.25f, p.text, Role::heading);
   if (e.ok()) {
     const Explanation x = explain(s, e);
-    paragraph(x.verdict, text_font,
-              e.analysis->bank_conflicts() > 0 ? p.cell_conflict : p.cell_served, Role::verdict);
+    paragraph(x.verdict, text_font, e.analysis->bank_conflicts() > 0 ? p.error : p.text_ok,
+              Role::verdict);
   }
   const Box area{margin, y + margin * 0.5f, width - margin, height - margin};
-  if (v == View::tile && st.tile_view == TileView::both) {
+  if (refused_rows(s, e)) {  // every view of a refused access: the rows it cannot start in
+    append(f, misalignment_figure(s, e, area, st));
+  } else if (v == View::tile && st.tile_view == TileView::both) {
     for (const Figure& half : tile_pair_figure(s.tile, e, area, st)) append(f, half);
   } else if (v == View::tile) {
     append(f, tile_figure(s.tile, e, area, st));

@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace banklab::figures {
 
@@ -43,10 +44,14 @@ std::optional<Theme> parse_theme(std::string_view text);
 // "standard", or "colour-blind" (also "okabe-ito", "cb").
 std::optional<Scheme> parse_scheme(std::string_view text);
 
+// Every colour that carries text has at least WCAG AA contrast against what it is drawn on (4.5:1;
+// text_pairs() lists the pairs, the tests compute each ratio).
 struct Palette {
   Rgba background;  // behind the views (the GL clear colour, the SVG's page)
   Rgba text;
   Rgba text_dim;
+  Rgba text_ok;         // a verdict without conflict, "yes": green text on the background
+  Rgba title;           // a lesson step's title: the accent, as text on the background
   Rgba grid;            // cell borders, separators
   Rgba cell_empty;      // a bank that serves nothing in this wavefront
   Rgba cell_served;     // one word, no other word of its bank in the phase
@@ -57,12 +62,17 @@ struct Palette {
   Rgba phase_line;
   Rgba current_row;  // the wavefront being served while stepping
   Rgba highlight;    // elements of the current access in the tile view
-  Rgba padding;      // padding cells of the tile
+  // A lesson step's highlights: marks beside the lanes, banks and rows the text names, a tint
+  // behind them, never over a number (the spotlight dims the rest instead).
+  Rgba spotlight;
+  Rgba spotlight_tint;
+  Rgba misaligned;  // tile rows a wide access cannot start in: neither a bank colour nor red
+  Rgba padding;     // padding cells of the tile
   Rgba lane_on;
   Rgba lane_off;
   Rgba on_fill;      // text on the saturated cell, lane and stripe fills (both themes)
   Rgba on_bank;      // text on the pale bank colours
-  Rgba halo;         // behind lane numbers on the tile heat map
+  Rgba halo;         // behind lane numbers on the tile heat map (opaque: text on it reads)
   Rgba stripe_mark;  // the stripes over a fill
   Rgba error;
   Rgba warning;
@@ -72,6 +82,22 @@ struct Palette {
 };
 
 const Palette& palette_for(Theme t, Scheme s = Scheme::standard);
+
+// WCAG 2's relative luminance (0 black .. 1 white) and contrast ratio (1 .. 21) of two opaque
+// colours; the alpha is ignored.
+float relative_luminance(Rgba c);
+float contrast_ratio(Rgba a, Rgba b);
+// The colour c at alpha over an opaque background (a halo, a tint on the page).
+Rgba over(Rgba c, Rgba background);
+
+// Every pairing of a text colour with what it is drawn on, in the views, the figures and the
+// app's panels: what the contrast tests check, so a colour added for text is added here.
+struct TextPair {
+  std::string_view what;
+  Rgba text;
+  Rgba background;
+};
+std::vector<TextPair> text_pairs(const Palette& p);
 
 // Hue, saturation, value in 0..1 to a colour (exposed for the tests of the hue ranges).
 Rgba hsv(float h, float s, float v, std::uint8_t alpha = 255);

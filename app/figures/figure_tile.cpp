@@ -1,13 +1,23 @@
-// The tile as a figure: every slot coloured by its bank (a heat map), padding striped grey, the
-// elements of the current access outlined and every lane's first element numbered. Logical:
-// element (r, c) where the program indexes it, coloured by the bank it really lands in.
-// Physical: the slots as stored, so a swizzle's moves show. Both: the two side by side.
+// The tile as a figure to teach from: every slot coloured by its bank (a heat map), padding
+// striped grey, the elements of the current access outlined and every lane numbered, rows and
+// columns numbered along the edges, and the banks spelled out: the number in each slot where it
+// reads (at FigureStyle::readable_font or more), else a key of the 32 bank colours under the
+// grid. Logical: element (r, c) where the program indexes it, coloured by the bank it really
+// lands in. Physical: the slots as stored, so a swizzle's moves show. Both: the two side by side
+// over one key.
+//
+//   row axis | row marks | grid (pitch_x by pitch_y; rows grow taller than wide, up to 3x,
+//            |           |       so that a lane number fits a row)
+//   key: "bank" 0 1 2 ... 31 (swatches, numbered), then padding / misaligned rows / the access
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "app/figures/figure.hpp"
 #include "app/figures/figure_common.hpp"
+#include "core/base/format.hpp"
 #include "core/model/hardware.hpp"
 
 namespace banklab::figures {
@@ -15,8 +25,21 @@ namespace {
 
 using namespace detail;
 
+// A tile larger than this gets no bank number in its slots (thousands of labels a frame), only
+// the key.
+constexpr int kMaxNumberedSlots = 4096;
+
 // A row has slots_per_row() slots: C + pad, or the span of a narrow TMA box whose rows sit at
 // span pitch; slots no element lands in (padding, the box's gap) are striped.
+bool empty_slot(const TileLayout& t, int r, int c, bool physical) {
+  return physical ? t.is_gap_slot(r, c) : c >= t.cols;
+}
+
+int slot_bank(const TileLayout& t, int r, int c, bool physical) {
+  return empty_slot(t, r, c, physical) || physical ? bank_of_byte(t.logical_byte(r, c))
+                                                   : t.bank(r, c);
+}
+
 Heatmap heat(const TileLayout& t, Box box, bool physical, const FigureStyle& st) {
   Heatmap h{box, t.rows, t.slots_per_row(), {}, {}, physical};
   if (!st.heat_colours) return h;
@@ -25,45 +48,325 @@ Heatmap heat(const TileLayout& t, Box box, bool physical, const FigureStyle& st)
   h.striped.reserve(h.colours.capacity());
   for (int r = 0; r < t.rows; ++r) {
     for (int c = 0; c < h.cols; ++c) {
-      const bool padding = physical ? t.is_gap_slot(r, c) : c >= t.cols;
-      const int bank = padding || physical ? bank_of_byte(t.logical_byte(r, c)) : t.bank(r, c);
-      h.colours.push_back(padding ? p.padding : p.banks[bank]);
+      const bool padding = empty_slot(t, r, c, physical);
+      h.colours.push_back(padding ? p.padding : p.banks[slot_bank(t, r, c, physical)]);
       h.striped.push_back(padding ? 1 : 0);
     }
   }
   return h;
 }
 
-// The tile's slots: slot (row, col) at (x + pitch * col, y + pitch * row), grown to at least 3 px
-// across so that an outline of one element of a 256-row tile still shows.
+// The tile's slots: slot (row, col) at (x + pitch_x * col, y + pitch_y * row), grown to at least
+// 3 px across so that an outline of one element of a 256-row tile still shows.
 struct Slots {
-  float x = 0, y = 0, pitch = 0;
+  float x = 0, y = 0, pitch_x = 0, pitch_y = 0;
   Box slot(Cell c) const {
     const auto col = static_cast<float>(c.col), row = static_cast<float>(c.row);
-    const Box b{x + pitch * col, y + pitch * row, x + pitch * (col + 1), y + pitch * (row + 1)};
-    const float grow = std::max(0.0f, 3.0f - pitch) * 0.5f;
-    return Box{b.x0 - grow, b.y0 - grow, b.x1 + grow, b.y1 + grow};
+    const Box b{x + pitch_x * col, y + pitch_y * row, x + pitch_x * (col + 1),
+                y + pitch_y * (row + 1)};
+    const float gx = std::max(0.0f, 3.0f - pitch_x) * 0.5f;
+    const float gy = std::max(0.0f, 3.0f - pitch_y) * 0.5f;
+    return Box{b.x0 - gx, b.y0 - gy, b.x1 + gx, b.y1 + gy};
   }
 };
 
-// A lesson step's rows (in the error colour: the misaligned rows of a padded tile) and elements;
-// drawn also when the access breaks a rule, since that is when the rows matter.
-void add_highlights(Figure& f, const TileLayout& t, const Slots& s, float stroke,
-                    const FigureStyle& st) {
+// Whether two boxes share more than their last pixel and a half: a number 11 px tall in rows
+// 10 px apart touches the next row's by its box's edge, where DejaVu's digits (0.73 em tall)
+// leave blank room, so that is not a collision.
+constexpr float kTouch = 1.5f;
+bool overlap(const Box& a, const Box& b) {
+  return a.x0 < b.x1 - kTouch && b.x0 < a.x1 - kTouch && a.y0 < b.y1 - kTouch &&
+         b.y0 < a.y1 - kTouch;
+}
+
+// Every k-th index numbered, k the smallest power of two whose labels do not run together.
+int axis_step(float pitch, float label) {
+  int k = 1;
+  while (static_cast<float>(k) * pitch < label && k < 1 << 12) k *= 2;
+  return k;
+}
+
+// What the key under the grid holds: the 32 bank colours, numbered, in rows of 32, 16 or 8,
+// then the legend items. Computed once, so the side-by-side pair reserves one key for both.
+struct Key {
+  float font = 0;      // the numbers' size
+  int per_row = 32;    // swatches in a row
+  float swatch_w = 0;  // one swatch
+  float swatch_h = 0;
+  float height = 0;  // the key and the legend items
+  std::vector<LegendItem> items;
+};
+
+std::vector<LegendItem> legend_items(const TileLayout& t, const Evaluation& e,
+                                     const FigureStyle& st) {
   const Palette& p = *st.palette;
-  const Highlights& h = st.highlights;
-  for (int r : h.rows) {
-    if (r < 0 || r >= t.rows) continue;
-    const Box first = s.slot(Cell{r, 0}), last = s.slot(Cell{r, t.slots_per_row() - 1});
-    f.overlays.push_back(Rect{Box{first.x0 - 1, first.y0, last.x1 + 1, last.y1}, p.error,
-                              Fill::outline, Role::highlight, r, stroke});
+  std::vector<LegendItem> items;
+  if (t.slots_per_row() > t.cols)
+    items.push_back({p.padding, Fill::striped, "no element (padding)"});
+  if (!st.highlights.rows.empty()) {
+    items.push_back({p.misaligned, Fill::striped,
+                     st.row_width > 0
+                         ? "row starts off a " + std::to_string(st.row_width) + "-byte boundary"
+                         : "marked row",
+                     false, st.row_width > 0 ? "misaligned row" : ""});
   }
-  for (const Cell& c : h.elements) {
+  if (e.ok()) items.push_back({p.highlight, Fill::outline, "outlined: this access, by lane"});
+  return items;
+}
+
+Key plan_key(const TileLayout& t, const Evaluation& e, float width, const FigureStyle& st) {
+  Key k;
+  const float readable = std::min(st.font, st.readable_font);
+  k.font = std::max(readable, std::floor(st.font * 0.8f));
+  const float caption_w = text_width("bank ", k.font);
+  const float room = std::max(1.0f, width - caption_w);
+  for (int n : {32, 16, 8}) {
+    k.per_row = n;
+    k.swatch_w = std::floor(room / static_cast<float>(n));
+    if (k.swatch_w >= text_width("31", k.font) + 4.0f) break;
+  }
+  k.swatch_w = std::min(k.swatch_w, std::floor(k.font * 2.4f));
+  k.swatch_h = std::floor(k.font * 1.4f);
+  k.items = legend_items(t, e, st);
+  Figure scratch;
+  k.height = k.swatch_h * static_cast<float>(32 / k.per_row) + k.font * 0.4f +
+             (k.items.empty() ? 0.0f : legend(scratch, k.items, 0, 0, width, st.font, *st.palette));
+  return k;
+}
+
+void add_key(Figure& f, const Key& k, float x, float y, float width, const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  f.labels.push_back(
+      at("bank", k.font, p.text_dim, x, y + (k.swatch_h - k.font) * 0.5f, Role::caption));
+  const float left = x + text_width("bank ", k.font);
+  for (int b = 0; b < kBankCount; ++b) {
+    const Box box{left + k.swatch_w * static_cast<float>(b % k.per_row),
+                  y + k.swatch_h * static_cast<float>(b / k.per_row),
+                  left + k.swatch_w * static_cast<float>(b % k.per_row + 1) - 1.0f,
+                  y + k.swatch_h * static_cast<float>(b / k.per_row + 1) - 1.0f};
+    f.rects.push_back(Rect{box, p.banks[b], Fill::solid, Role::legend, b});
+    f.labels.push_back(centred(std::to_string(b),
+                               fit_font(std::to_string(b), k.font, box.width(), box.height()),
+                               p.on_bank, box, Role::legend, b));
+  }
+  if (!k.items.empty()) {
+    legend(f, k.items, x, y + k.swatch_h * static_cast<float>(32 / k.per_row) + k.font * 0.4f,
+           width, st.font, p);
+  }
+}
+
+// The lanes' frames: a lane's elements that lie side by side in a row share one frame (eight
+// bf16 of a 16-byte lane are one frame, not eight that black out the slots between them).
+std::vector<Box> lane_frames(const TileLayout& t, const LaneElements& el, bool physical,
+                             const Slots& grid) {
+  std::vector<Box> frames;
+  Cell previous{-1, -1};
+  for (int j = 0; j < el.count; ++j) {
+    const std::int64_t pos = std::int64_t{el.first.row} * t.cols + el.first.col + j;
+    Cell cell{static_cast<int>(pos / t.cols), static_cast<int>(pos % t.cols)};
+    if (physical) cell = t.physical_cell(cell.row, cell.col);
+    const Box b = grid.slot(cell);
+    if (!frames.empty() && cell.row == previous.row && cell.col == previous.col + 1) {
+      frames.back().x1 = b.x1;
+    } else {
+      frames.push_back(b);
+    }
+    previous = cell;
+  }
+  return frames;
+}
+
+// Every lane numbered in its first frame, dark on a light halo (it reads on every bank colour);
+// lanes whose access starts in the same frame (a broadcast) share one label, "0-31"; a lesson
+// step's lanes on a dark tab instead. Where the frame is smaller than the number, the number is
+// centred on it anyway and, if that would run into a number already placed, moved beside the
+// frame (above, below, then one, two or three widths right or left), on the tile: every number
+// stays whole, readable and apart.
+void add_lane_labels(Figure& f, const std::vector<std::pair<std::uint32_t, Box>>& firsts, Box grid,
+                     const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  const float readable = std::min(st.font, st.readable_font);
+  std::vector<Box> placed;
+  for (const auto& [lanes, frame] : firsts) {
+    const int lane = std::countr_zero(lanes);
+    const std::string n = std::popcount(lanes) == 1 ? std::to_string(lane) : lane_ranges(lanes);
+    const float fits = fit_font(n, st.font, frame.width(), frame.height());
+    const float size = std::max(fits, readable);
+    Label lb = centred(n, size, p.on_bank, frame, Role::lane_label, lane);
+    if (fits < readable) {
+      lb.cell.reset();  // it names the frame but spills out of it
+      const float w = text_width(n, size), h = size;
+      // A place for the number, whole pixels, moved onto the tile where it would stick out
+      // (over the row or column numbers along its edges).
+      const auto place = [&](float x0, float y0) {
+        x0 -= std::max(0.0f, x0 + w - grid.x1);
+        y0 -= std::max(0.0f, y0 + h - grid.y1);
+        x0 = std::floor(std::max(x0, grid.x0));
+        y0 = std::floor(std::max(y0, grid.y0));
+        return Box{x0, y0, x0 + w, y0 + h};
+      };
+      const float cx = (frame.x0 + frame.x1) * 0.5f, cy = (frame.y0 + frame.y1) * 0.5f;
+      std::vector<Box> tries = {place(cx - w * 0.5f, cy - h * 0.5f),
+                                place(cx - w * 0.5f, frame.y0 - h - 1.0f),
+                                place(cx - w * 0.5f, frame.y1 + 1.0f)};
+      for (int k = 0; k < 3; ++k) {
+        const float step = static_cast<float>(k) * (w + 3.0f);
+        tries.push_back(place(frame.x1 + 2.0f + step, cy - h * 0.5f));
+        tries.push_back(place(frame.x0 - 2.0f - w - step, cy - h * 0.5f));
+      }
+      const auto free = [&](const Box& b) {
+        return std::ranges::none_of(placed, [&](const Box& q) { return overlap(q, b); });
+      };
+      const auto found = std::ranges::find_if(tries, free);
+      lb.box = found != tries.end() ? *found : tries.front();
+    }
+    const bool marked = std::ranges::any_of(
+        st.highlights.lanes, [&](int l) { return l >= 0 && l < kWarpSize && (lanes >> l & 1u); });
+    lb.halo = marked ? p.spotlight : p.halo;
+    if (marked) lb.colour = p.background;
+    placed.push_back(Box{lb.box.x0 - 1.0f, lb.box.y0, lb.box.x1 + 1.0f, lb.box.y1});
+    f.labels.push_back(std::move(lb));
+  }
+}
+
+// One picture (logical or physical) in `area`, its key `key` reserved under the grid (drawn by
+// the caller when `draw_key`).
+Figure one_tile(const TileLayout& t, const Evaluation& e, Box area, const FigureStyle& st,
+                const Key& key, bool draw_key) {
+  const Palette& p = *st.palette;
+  Figure f = blank_figure(area.x1, area.y1, p);
+  const bool physical = st.tile_view == TileView::physical;
+  const float caption_h = st.tile_caption ? std::floor(st.font * 1.4f) : 0.0f;
+  const std::string caption =
+      to_string(t) + (physical ? ": slots as stored" : ": elements as indexed") + "; colour = bank";
+  if (st.tile_caption)
+    f.labels.push_back(at(caption, fit_font(caption, st.font, area.width(), caption_h), p.text,
+                          area.x0, area.y0, Role::caption));
+
+  const float readable = std::min(st.font, st.readable_font);
+  const float axis_font =
+      std::max(std::min(st.font * 0.8f, st.font), std::min(st.min_font, st.font));
+  const int slots = t.slots_per_row();
+  const float row_axis_w = text_width(std::to_string(t.rows - 1), axis_font) + 4.0f;
+  const float mark_w =
+      st.highlights.rows.empty() ? 0.0f : std::max(5.0f, std::floor(st.font * 0.5f));
+  const float col_axis_h = std::floor(axis_font * 1.2f);
+  const float left = row_axis_w + (mark_w > 0 ? mark_w + 2.0f : 0.0f);
+  const float avail_w = std::max(1.0f, area.width() - left - (mark_w > 0 ? mark_w + 2.0f : 0.0f));
+  const float avail_h =
+      std::max(1.0f, area.height() - caption_h - col_axis_h - key.height - st.font * 0.5f);
+  float pitch_x = std::min(
+      {st.font * 2.2f, avail_w / static_cast<float>(slots), avail_h / static_cast<float>(t.rows)});
+  if (pitch_x >= 4) pitch_x = std::floor(pitch_x);
+  // Rows too short for a lane number grow taller than the slots are wide, up to 3x.
+  float pitch_y = pitch_x;
+  if (pitch_y < readable + 2.0f) {
+    pitch_y = std::min({readable + 2.0f, avail_h / static_cast<float>(t.rows), pitch_x * 3.0f});
+    pitch_y = std::max(pitch_y, pitch_x);
+    if (pitch_y >= 4) pitch_y = std::floor(pitch_y);
+  }
+  const float grid_w = pitch_x * static_cast<float>(slots);
+  const float grid_h = pitch_y * static_cast<float>(t.rows);
+  const float x = std::floor(area.x0 + left + std::max(0.0f, (avail_w - grid_w) * 0.5f));
+  const float y = area.y0 + caption_h + col_axis_h;
+  f.grid = Grid{x, y, pitch_x, pitch_y, 0.0f, t.rows, slots};
+  f.heatmaps.push_back(heat(t, Box{x, y, x + grid_w, y + grid_h}, physical, st));
+  const Slots grid{x, y, pitch_x, pitch_y};
+
+  // Row and column numbers along the edges; a lesson step's elements on tabs there.
+  std::vector<int> marked_rows, marked_cols;
+  for (const Cell& c : st.highlights.elements) {
     if (c.row < 0 || c.row >= t.rows || c.col < 0 || c.col >= t.cols) continue;
-    const Cell at = st.tile_view == TileView::physical ? t.physical_cell(c.row, c.col) : c;
-    f.overlays.push_back(Rect{s.slot(at), p.current_row, Fill::outline, Role::highlight,
-                              c.row * t.cols + c.col, stroke});
+    const Cell at = physical ? t.physical_cell(c.row, c.col) : c;
+    marked_rows.push_back(at.row);
+    marked_cols.push_back(at.col);
   }
+  const int row_step = axis_step(pitch_y, axis_font);
+  for (int r = 0; r < t.rows; ++r) {
+    const bool marked = std::ranges::find(marked_rows, r) != marked_rows.end();
+    if (r % row_step != 0 && !marked) continue;
+    // Right against the grid (or its row marks), wherever the grid is centred.
+    const float axis_x1 = x - (mark_w > 0 ? mark_w + 4.0f : 2.0f);
+    const Box cell{axis_x1 - row_axis_w, y + pitch_y * static_cast<float>(r), axis_x1,
+                   y + pitch_y * static_cast<float>(r + 1)};
+    if (marked) f.rects.push_back(Rect{cell, p.spotlight, Fill::solid, Role::highlight, r});
+    Label l = centred(std::to_string(r), axis_font, marked ? p.background : p.text_dim, cell,
+                      Role::axis_label, r);
+    l.cell.reset();  // every k-th row: the number may be taller than its row
+    f.labels.push_back(std::move(l));
+  }
+  const int col_step = axis_step(pitch_x, text_width(std::to_string(slots - 1), axis_font) + 3.0f);
+  for (int c = 0; c < slots; ++c) {
+    const bool marked = std::ranges::find(marked_cols, c) != marked_cols.end();
+    if (c % col_step != 0 && !marked) continue;
+    const std::string n = std::to_string(c);
+    const float cx = x + pitch_x * (static_cast<float>(c) + 0.5f);
+    const float w = text_width(n, axis_font);
+    const Box cell{cx - w * 0.5f - 1.0f, y - col_axis_h, cx + w * 0.5f + 1.0f, y - 1.0f};
+    if (marked) f.rects.push_back(Rect{cell, p.spotlight, Fill::solid, Role::highlight, c});
+    f.labels.push_back(at(n, axis_font, marked ? p.background : p.text_dim,
+                          std::floor(cx - w * 0.5f), y - col_axis_h, Role::axis_label, c));
+  }
+  // A lesson step's rows (the misaligned rows of a padded tile): hatched bars beside them, in a
+  // colour that is neither a bank's nor the conflict's; drawn also when the access breaks a
+  // rule, since that is when the rows matter.
+  for (int r : st.highlights.rows) {
+    if (r < 0 || r >= t.rows) continue;
+    const float y0 = y + pitch_y * static_cast<float>(r);
+    const float y1 = y0 + std::max(pitch_y - (pitch_y >= 4 ? 1.0f : 0.0f), 1.0f);
+    f.rects.push_back(Rect{Box{x - mark_w - 2.0f, y0, x - 2.0f, y1}, p.misaligned, Fill::striped,
+                           Role::highlight, r});
+    f.rects.push_back(Rect{Box{x + grid_w + 2.0f, y0, x + grid_w + 2.0f + mark_w, y1}, p.misaligned,
+                           Fill::striped, Role::highlight, r});
+  }
+
+  // The access: frames, then the lane numbers, then bank numbers in the slots left free.
+  const float stroke = std::clamp(std::min(pitch_x, pitch_y) * 0.1f, 1.0f, 2.0f);
+  std::vector<Box> covered;
+  std::vector<std::pair<std::uint32_t, Box>> firsts;  // lanes starting in one frame, the frame
+  if (e.ok()) {
+    const Analysis& a = *e.analysis;
+    for (int l = 0; l < kWarpSize; ++l) {
+      const LaneElements& el = e.elements[l];
+      if (!a.lanes[l].active || el.count == 0) continue;
+      const bool served = a.lanes[l].last_wavefront < st.served;
+      Rgba c = served ? p.highlight : with_alpha(p.highlight, 0.35f);
+      if (l == st.hovered_lane) c = p.ideal_line;
+      const std::vector<Box> frames = lane_frames(t, el, physical, grid);
+      for (const Box& b : frames) {
+        f.overlays.push_back(Rect{b, c, Fill::outline, Role::tile_outline, l, stroke});
+        covered.push_back(b);
+      }
+      const auto same = std::ranges::find_if(firsts, [&](const auto& g) {
+        return g.second.x0 == frames.front().x0 && g.second.y0 == frames.front().y0;
+      });
+      if (same != firsts.end()) {
+        same->first |= 1u << l;
+      } else {
+        firsts.emplace_back(1u << l, frames.front());
+      }
+    }
+  }
+  add_lane_labels(f, firsts, Box{x, y, x + grid_w, y + grid_h}, st);
+  const float bank_font = fit_font("31", st.font * 0.75f, pitch_x - 1.0f, pitch_y - 1.0f);
+  if (bank_font >= readable && t.rows * slots <= kMaxNumberedSlots) {
+    std::vector<Box> taken = covered;
+    for (const Label& l : f.labels) {
+      if (l.role == Role::lane_label) taken.push_back(l.box);
+    }
+    for (int r = 0; r < t.rows; ++r) {
+      for (int c = 0; c < slots; ++c) {
+        if (empty_slot(t, r, c, physical)) continue;
+        const Box b = grid.slot(Cell{r, c});
+        if (std::ranges::any_of(taken, [&](const Box& q) { return overlap(q, b); })) continue;
+        const int bank = slot_bank(t, r, c, physical);
+        f.labels.push_back(
+            centred(std::to_string(bank), bank_font, p.on_bank, b, Role::slot_bank, bank));
+      }
+    }
+  }
+  if (draw_key) add_key(f, key, area.x0, y + grid_h + st.font * 0.5f, area.width(), st);
+  return f;
 }
 
 }  // namespace
@@ -80,79 +383,7 @@ std::string_view tile_view_name(TileView v) {
 }
 
 Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const FigureStyle& st) {
-  const Palette& p = *st.palette;
-  Figure f = blank_figure(area.x1, area.y1, p);
-  const bool physical = st.tile_view == TileView::physical;
-  const float caption_h = st.tile_caption ? std::floor(st.font * 1.4f) : 0.0f;
-  const std::string caption =
-      to_string(t) + (physical ? ": slots as stored" : ": elements as indexed") + "; colour = bank";
-  if (st.tile_caption)
-    f.labels.push_back(at(caption, fit_font(caption, st.font, area.width(), caption_h), p.text,
-                          area.x0, area.y0, Role::caption));
-
-  const auto slots = static_cast<float>(t.slots_per_row());
-  const auto rows = static_cast<float>(t.rows);
-  const float avail_w = area.width();
-  const float avail_h = area.height() - caption_h;
-  float pitch = std::min({st.font * 2.2f, avail_w / slots, avail_h / rows});
-  if (pitch >= 4) pitch = std::floor(pitch);
-  const float x = std::floor(area.x0 + std::max(0.0f, (avail_w - pitch * slots) * 0.5f));
-  const float y = area.y0 + caption_h;
-  f.grid = Grid{x, y, pitch, pitch, 0.0f, t.rows, t.slots_per_row()};
-  f.heatmaps.push_back(heat(t, Box{x, y, x + pitch * slots, y + pitch * rows}, physical, st));
-  // Outlines thin on small tiles (a frame 2 px wide on a 5 px slot hides its colour).
-  const float stroke = std::clamp(pitch * 0.1f, 1.0f, 2.0f);
-  const Slots grid{x, y, pitch};
-  if (!e.ok()) {
-    add_highlights(f, t, grid, stroke, st);
-    return f;
-  }
-
-  const Analysis& a = *e.analysis;
-  for (int l = 0; l < kWarpSize; ++l) {
-    const LaneElements& el = e.elements[l];
-    if (!a.lanes[l].active || el.count == 0) continue;
-    const bool lit = a.lanes[l].last_wavefront < st.served;
-    Rgba c = lit ? p.highlight : with_alpha(p.highlight, 0.35f);
-    if (std::ranges::find(st.highlights.lanes, l) != st.highlights.lanes.end()) c = p.current_row;
-    if (l == st.hovered_lane) c = p.ideal_line;
-    // A lane's elements that lie side by side in a row share one outline: eight bf16 of a
-    // 16-byte lane are one frame, not eight that black out the slots between them.
-    std::vector<Box> frames;
-    Cell previous{-1, -1};
-    for (int j = 0; j < el.count; ++j) {
-      const std::int64_t pos = std::int64_t{el.first.row} * t.cols + el.first.col + j;
-      Cell cell{static_cast<int>(pos / t.cols), static_cast<int>(pos % t.cols)};
-      if (physical) cell = t.physical_cell(cell.row, cell.col);
-      const Box b = grid.slot(cell);
-      if (!frames.empty() && cell.row == previous.row && cell.col == previous.col + 1) {
-        frames.back().x1 = b.x1;
-      } else {
-        frames.push_back(b);
-      }
-      previous = cell;
-    }
-    for (const Box& b : frames) {
-      f.overlays.push_back(Rect{b, c, Fill::outline, Role::tile_outline, l, stroke});
-    }
-    // Every lane numbered in its first frame, dark on a light halo (reads on every bank
-    // colour). Where the frame is too small for the smallest font, the number is centred on it
-    // anyway and spills onto the neighbours; such a label names no cell.
-    const std::string n = std::to_string(l);
-    const Box& frame = frames.front();
-    const float size = fit_font(n, st.font, frame.width(), frame.height());
-    Label lb = centred(n, std::max(size, st.min_font), p.on_bank, frame, Role::lane_label, l);
-    if (size < st.min_font) {
-      const float w = text_width(n, st.min_font);
-      const float left = std::floor((frame.x0 + frame.x1 - w) * 0.5f);
-      lb.box = Box{left, lb.box.y0, left + w, lb.box.y1};
-      lb.cell.reset();
-    }
-    lb.halo = p.halo;
-    f.labels.push_back(std::move(lb));
-  }
-  add_highlights(f, t, grid, stroke, st);
-  return f;
+  return one_tile(t, e, area, st, plan_key(t, e, area.width(), st), true);
 }
 
 std::array<Figure, 2> tile_pair_figure(const TileLayout& t, const Evaluation& e, Box area,
@@ -167,23 +398,29 @@ std::array<Figure, 2> tile_pair_figure(const TileLayout& t, const Evaluation& e,
                      Role::caption);
     y += caption_h;
   }
+  // One key for both pictures, under them.
+  const Key key = plan_key(t, e, area.width(), st);
   const float gap = std::floor(st.font);
   const float half = std::floor((area.width() - gap) * 0.5f);
   std::array<Figure, 2> out;
+  float bottom = 0.0f;
   for (int k = 0; k < 2; ++k) {
     const float x0 = area.x0 + static_cast<float>(k) * (half + gap);
     FigureStyle one = st;
     one.tile_view = k == 0 ? TileView::logical : TileView::physical;
     one.tile_caption = false;
-    out[k] = tile_figure(t, e, Box{x0, y + caption_h, x0 + half, area.y1}, one);
+    out[k] = one_tile(t, e, Box{x0, y + caption_h, x0 + half, area.y1}, one, key, false);
     // The caption over the grid itself, so that it names the picture under it; in a narrow
     // half, the picture's name alone.
-    const float x = out[k].grid->x, w = x0 + half - x;
+    const Grid& g = *out[k].grid;
+    const float x = g.x, w = x0 + half - x;
     std::string text = k == 0 ? "logical: elements as indexed" : "physical: slots as stored";
     if (fit_font(text, st.font, w, caption_h) < st.min_font) text.resize(text.find(':'));
     out[k].labels.push_back(
         at(text, fit_font(text, st.font, w, caption_h), p.text, x, y, Role::caption));
+    bottom = std::max(bottom, g.y + g.pitch_y * static_cast<float>(g.rows));
   }
+  add_key(out[0], key, area.x0, bottom + st.font * 0.5f, area.width(), st);
   if (declaration) out[0].labels.push_back(*declaration);
   return out;
 }

@@ -67,16 +67,19 @@ std::string xml_escape(std::string_view text) {
   return out;
 }
 
-std::string to_svg(const Figure& f) {
-  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + num(f.width) +
-         "\" height=\"" + num(f.height) + "\" viewBox=\"0 0 " + num(f.width) + " " + num(f.height) +
-         "\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">\n";
+namespace {
+
+// The <svg> element: `open` is its start tag's first attributes; `id` prefixes the pattern's.
+std::string svg_element(const Figure& f, const std::string& open, std::string_view id) {
+  const std::string stripes = std::string(id) + "stripes";
+  std::string out = "<svg " + open + "width=\"" + num(f.width) + "\" height=\"" + num(f.height) +
+                    "\" viewBox=\"0 0 " + num(f.width) + " " + num(f.height) +
+                    "\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">\n";
   // The stripes over shared words and padding: dark diagonals, 6 px apart.
-  out +=
-      "<defs><pattern id=\"stripes\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
-      "patternTransform=\"rotate(45)\"><rect width=\"2.5\" height=\"6\" fill=\"#000000\" "
-      "fill-opacity=\"0.3\"/></pattern></defs>\n";
+  out += "<defs><pattern id=\"" + stripes +
+         "\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
+         "patternTransform=\"rotate(45)\"><rect width=\"2.5\" height=\"6\" fill=\"#000000\" "
+         "fill-opacity=\"0.3\"/></pattern></defs>\n";
   rect(out, Box{0, 0, f.width, f.height}, paint("fill", f.background));
   for (const Heatmap& h : f.heatmaps) {
     const float pw = h.box.width() / static_cast<float>(h.cols);
@@ -111,10 +114,34 @@ std::string to_svg(const Figure& f) {
     // 0.24 em below).
     out += "<text class=\"" + std::string(role_name(l.role)) + "\" x=\"" + num(l.box.x0) +
            "\" y=\"" + num(l.box.y0 + l.size * 0.76f) + "\" font-size=\"" + num(l.size) + "\" " +
-           paint("fill", l.colour) + ">" + xml_escape(l.text) + "</text>\n";
+           paint("fill", l.colour) +
+           // A code line's indentation is kept (SVG collapses spaces otherwise).
+           (l.text.starts_with(' ') || l.text.find("  ") != std::string::npos
+                ? " xml:space=\"preserve\">"
+                : ">") +
+           xml_escape(l.text) + "</text>\n";
   }
   out += "</svg>\n";
+  // Every fill="url(#stripes)" names this element's pattern.
+  const std::string plain = "url(#stripes)", own = "url(#" + stripes + ")";
+  if (plain != own) {
+    for (auto at = out.find(plain); at != std::string::npos;
+         at = out.find(plain, at + own.size())) {
+      out.replace(at, plain.size(), own);
+    }
+  }
   return out;
+}
+
+}  // namespace
+
+std::string to_svg(const Figure& f) {
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" +
+         svg_element(f, "xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" ", "");
+}
+
+std::string to_svg_element(const Figure& f, std::string_view id) {
+  return svg_element(f, "", id);
 }
 
 }  // namespace banklab::figures

@@ -28,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/figures/deck.hpp"
 #include "app/frontend/file_io.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/platform/frame_bench.hpp"
@@ -169,7 +170,7 @@ void apply_options(AppState& state, const banklab::gui::Options& opt, bool batch
   if (opt.theme) state.user.settings.theme = *opt.theme;
   if (opt.scheme) state.user.settings.scheme = *opt.scheme;
   if (opt.tile_view) state.user.settings.tile_view = *opt.tile_view;
-  state.user.stage.compare = opt.compare;
+  gui::set_compare(state.user.stage, opt.compare);
   state.user.stage.presenting = opt.present;
   gui::WindowSize size = window_size(opt, batch);
   if (opt.zoom) {
@@ -470,11 +471,13 @@ int run_screenshot(Gui& g, AppState& state, const banklab::gui::Options& opt) {
   return 0;
 }
 
-// --lesson NAME --export-dir DIR: every step of the lesson as DIR/NAME-NN.png (rendered like a
-// screenshot) and the texts as DIR/NAME.md, which shows the images, for slides and handouts.
+// --lesson NAME --export-dir DIR: every step of the lesson as a slide, DIR/NAME-NN.png (drawn
+// offscreen as a screenshot is), the texts as DIR/NAME.md (a handout that shows the slides) and
+// DIR/NAME.html (one deck: the slides' text and their figures as SVG, keys to step).
 int run_export(Gui& g, AppState& state, const std::filesystem::path& dir) {
   namespace gui = banklab::gui;
-  constexpr int kFramesPerStep = 4;  // as run_screenshot: ImGui sizes its windows first
+  namespace figures = banklab::figures;
+  constexpr int kFramesPerStep = 2;  // ImGui's fonts settle on the first frame
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
@@ -483,6 +486,8 @@ int run_export(Gui& g, AppState& state, const std::filesystem::path& dir) {
   }
   const banklab::Lesson& lesson = *state.lesson.lesson;
   std::vector<std::string> images;
+  std::vector<figures::Slide> slides;
+  state.exporting = gui::StageView::slide;  // draw_app() draws the slide alone, every frame
   for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
     gui::go_to_step(state, static_cast<int>(i));
     for (int f = 0; f < kFramesPerStep && !glfwWindowShouldClose(g.window); ++f) {
@@ -493,17 +498,25 @@ int run_export(Gui& g, AppState& state, const std::filesystem::path& dir) {
     char name[64];
     std::snprintf(name, sizeof name, "-%02zu.png", i + 1);
     images.push_back(lesson.name + name);
+    slides.push_back(gui::lesson_slide(state));
     std::string problem = gui::save_png(g.target, (dir / images.back()).string());
     if (!problem.empty()) {
       warn(problem);
       return 1;
     }
   }
-  banklab::Expected<void> written = banklab::frontend::replace_file(
-      (dir / (lesson.name + ".md")).string(), banklab::to_markdown(lesson, images));
-  if (!written) {
-    warn(written.error());
-    return 1;
+  state.exporting.reset();
+  const auto width = static_cast<float>(g.size.width), height = static_cast<float>(g.size.height);
+  const figures::FigureStyle style = gui::export_style(state, height);
+  for (const auto& [file, text] :
+       {std::pair{dir / (lesson.name + ".md"), banklab::to_markdown(lesson, images)},
+        std::pair{dir / (lesson.name + ".html"),
+                  figures::html_deck(lesson.title, slides, width, height, style)}}) {
+    banklab::Expected<void> written = banklab::frontend::replace_file(file.string(), text);
+    if (!written) {
+      warn(written.error());
+      return 1;
+    }
   }
   return 0;
 }

@@ -496,8 +496,6 @@ FixCheck check_fix(const Question& q, const Fix& f) {
   return c;
 }
 
-namespace {
-
 // The rubric's bands in the lesson's words.
 std::string_view rubric_text(DrillLevel band) {
   switch (band) {
@@ -514,8 +512,6 @@ std::string_view rubric_text(DrillLevel band) {
   }
   return "";
 }
-
-}  // namespace
 
 Placement place(DrillLevel level, int right, int total) {
   const bool passed = total > 0 && right * 5 >= total * 4;

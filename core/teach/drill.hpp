@@ -62,6 +62,8 @@ inline constexpr DrillLevel kAllDrillLevels[] = {DrillLevel::weak, DrillLevel::h
                                                  DrillLevel::strong_hire};
 std::string_view level_name(DrillLevel l);   // "weak", "hire", "strong-hire"
 std::string_view rubric_band(DrillLevel l);  // "Weak", "Hire", "Strong Hire"
+// What the lesson's rubric says a candidate at that band can do.
+std::string_view rubric_text(DrillLevel band);
 std::optional<DrillLevel> parse_level(std::string_view text);
 
 enum class AskKind : std::uint8_t { wavefronts, ways, bank, fix, worth, choice, design };

@@ -19,6 +19,7 @@
 #include "core/base/format.hpp"
 #include "core/base/toml.hpp"
 #include "core/code/code_view.hpp"
+#include "core/model/presets.hpp"
 #include "core/model/scenario_keys.hpp"
 #include "core/report/explain.hpp"
 #include "core/teach/measured.hpp"
@@ -461,6 +462,42 @@ Expected<std::vector<Cell>> cells_of(const toml::node& n, const std::string& fil
   return out;
 }
 
+// A list of strings, each one of `allowed`: show = ["banks", "tile"].
+Expected<std::vector<std::string>> names_of(const toml::node& n, const std::string& file,
+                                            std::string_view key,
+                                            std::span<const std::string_view> allowed) {
+  std::string choices;
+  for (std::string_view a : allowed) choices += (choices.empty() ? "" : ", ") + std::string(a);
+  const auto* a = n.as_array();
+  if (a == nullptr || a->empty())
+    return at(file, line_of(n), "'" + std::string(key) + "' must be a list of: " + choices);
+  std::vector<std::string> out;
+  for (const toml::node& item : *a) {
+    const auto* v = item.as_string();
+    if (v == nullptr || std::ranges::find(allowed, std::string_view(v->get())) == allowed.end())
+      return at(file, line_of(item), "'" + std::string(key) + "' takes: " + choices);
+    out.push_back(v->get());
+  }
+  return out;
+}
+
+// compare = ["fp32-pad1", "fp32-xor"]: preset names, one to three of them.
+Expected<std::vector<std::string>> preset_names_of(const toml::node& n, const std::string& file) {
+  const auto* a = n.as_array();
+  if (a == nullptr || a->empty() || a->size() > 3)
+    return at(file, line_of(n), "'compare' must be a list of one to three preset names");
+  std::vector<std::string> out;
+  for (const toml::node& item : *a) {
+    const auto* v = item.as_string();
+    if (v == nullptr || find_preset(v->get()) == nullptr)
+      return at(file, line_of(item),
+                "'compare' takes preset names (banklab presets lists them)" +
+                    (v ? std::string(", not '") + v->get() + "'" : std::string()));
+    out.push_back(v->get());
+  }
+  return out;
+}
+
 // The line of the text at `offset`: multi-line strings start on the line after their """.
 int text_line(const toml::node& n, std::string_view text, std::size_t offset) {
   const int first = line_of(n) + (n.source().end.line > n.source().begin.line ? 1 : 0);
@@ -470,14 +507,14 @@ int text_line(const toml::node& n, std::string_view text, std::size_t offset) {
 Expected<LessonStep> parse_step(const toml::table& t, const std::string& file) {
   LessonStep step;
   step.line = line_of(t);
-  static constexpr std::string_view kKeys[] = {"title", "args", "text",    "lanes",
-                                               "banks", "rows", "elements"};
+  static constexpr std::string_view kKeys[] = {"title", "args",     "text", "lanes",  "banks",
+                                               "rows",  "elements", "show", "compare"};
   for (auto&& [key, node] : t) {
     if (std::ranges::find(kKeys, key.str()) == std::end(kKeys))
       return at(file, line_of(node),
                 "unknown key '" + std::string(key.str()) +
                     "' in a step (title, args, text, lanes, banks, rows, "
-                    "elements)");
+                    "elements, show, compare)");
   }
   for (std::string_view key : {"title", "args", "text"})
     if (!t.contains(key)) return at(file, step.line, "the step has no '" + std::string(key) + "'");
@@ -521,6 +558,21 @@ Expected<LessonStep> parse_step(const toml::table& t, const std::string& file) {
     if (!v) return Error{v.error()};
     step.elements = *v;
   }
+  if (const toml::node* n = t.get("show")) {
+    auto v = names_of(*n, file, "show", kSlideParts);
+    if (!v) return Error{v.error()};
+    step.show = *v;
+  }
+  if (const toml::node* n = t.get("compare")) {
+    auto v = preset_names_of(*n, file);
+    if (!v) return Error{v.error()};
+    step.compare = *v;
+  }
+  const bool shows_compare = std::ranges::find(step.show, "compare") != step.show.end();
+  if (shows_compare != !step.compare.empty())
+    return at(file, step.line,
+              "'compare' lists the presets shown beside the step, and 'show' names \"compare\": "
+              "give both or neither");
   // Fill the text now, so that a placeholder the scenario cannot give is the file's error.
   const Evaluation e = evaluate(step.scenario);
   FillError why;
@@ -666,6 +718,9 @@ FilledStep fill_step(const LessonStep& step) {
   h.banks = step.banks;
   h.rows = step.rows;
   h.elements = step.elements;
+  f.show = step.show;
+  for (const std::string& name : step.compare)
+    f.compare.emplace_back(name, find_preset(name)->scenario);
   if (f.evaluation.ok()) {
     const Culprits c = busiest(*f.evaluation.analysis);
     if (step.busiest_lanes) h.lanes.insert(h.lanes.end(), c.lanes.begin(), c.lanes.end());

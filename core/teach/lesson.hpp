@@ -12,6 +12,9 @@
 //   banks = "busiest"                   # or [0, 4]
 //   rows = "misaligned"                 # or [1, 2, 3]: tile rows to mark
 //   elements = [[0, 0], [1, 0]]         # tile elements (row, column) to highlight
+//   show = ["banks", "tiles"]           # what its slide draws: banks, lanes, tile, tiles (as
+//                                       # indexed and as stored side by side), code, compare
+//   compare = ["fp32-pad1", "fp32-xor"] # with "compare": presets shown beside the step's scenario
 //   text = """
 //   {busiest_lanes} all want bank {busiest_bank}: {ways}-way, {wavefronts} wavefronts.
 //   """
@@ -26,6 +29,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/base/expected.hpp"
@@ -50,6 +54,10 @@ struct LessonStep {
   std::vector<int> lanes, banks, rows;
   std::vector<Cell> elements;
   bool busiest_lanes = false, busiest_banks = false, misaligned_rows = false;
+  // What the step's slide draws (kSlideParts), in order; empty: the app's default. The presets
+  // of `compare`, drawn beside the step's scenario when `show` has "compare".
+  std::vector<std::string> show;
+  std::vector<std::string> compare;
   int line = 0;       // where the step's table starts
   int text_line = 0;  // where its text starts
 };
@@ -69,7 +77,14 @@ struct FilledStep {
   Scenario scenario;
   Evaluation evaluation;
   Highlights highlights;
+  std::vector<std::string> show;                          // as the step names it
+  std::vector<std::pair<std::string, Scenario>> compare;  // preset name, its scenario
 };
+
+// The names `show` takes: the bank view, the lane map, the tile, both tile pictures side by
+// side, the code line, a comparison.
+inline constexpr std::string_view kSlideParts[] = {"banks", "lanes", "tile",
+                                                   "tiles", "code",  "compare"};
 
 struct Placeholder {
   std::string_view name;  // "wavefronts"; "bank:L" takes a lane number

@@ -340,6 +340,16 @@ TEST_CASE("a malformed lesson gives FILE:LINE and what is wrong") {
            {lesson_with(ok_step + "elements = [[0, 40]]\n"), "bad.toml:6: each element is"},
            {lesson_with(ok_step + "size = 3\n"), "bad.toml:6: unknown key 'size' in a step"},
            {lesson_with("title = 3\nargs = []\ntext = \"x\"\n"), "bad.toml:3: 'title' must be"},
+           {lesson_with(ok_step + "show = [\"bank view\"]\n"),
+            "bad.toml:6: 'show' takes: banks, lanes, tile, tiles, code, compare"},
+           {lesson_with(ok_step + "show = []\n"), "bad.toml:6: 'show' must be a list of: banks"},
+           {lesson_with(ok_step + "show = [\"compare\"]\n"),
+            "bad.toml:2: 'compare' lists the presets shown beside the step"},
+           {lesson_with(ok_step + "compare = [\"fp32-pad1\"]\n"),
+            "bad.toml:2: 'compare' lists the presets shown beside the step"},
+           {lesson_with(ok_step + "show = [\"compare\"]\ncompare = [\"fp32-pad7\"]\n"),
+            "bad.toml:7: 'compare' takes preset names (banklab presets lists them), not "
+            "'fp32-pad7'"},
        }) {
     CAPTURE(c.toml);
     const std::string error = error_of(c.toml);
@@ -347,6 +357,25 @@ TEST_CASE("a malformed lesson gives FILE:LINE and what is wrong") {
     CHECK(error.starts_with(c.error));
     CHECK(error.find('\n') == std::string::npos);
   }
+}
+
+TEST_CASE("a step names what its slide shows, and the presets it is compared with") {
+  const Expected<Lesson> l = parse_lesson(
+      lesson_with("title = \"s\"\nargs = []\ntext = \"x\"\nshow = [\"tiles\", \"compare\"]\n"
+                  "compare = [\"fp32-pad1\", \"fp32-xor\"]\n"),
+      "ok.toml");
+  REQUIRE(l);
+  const FilledStep f = fill_step(l->steps.front());
+  CHECK(f.show == std::vector<std::string>{"tiles", "compare"});
+  REQUIRE(f.compare.size() == 2u);
+  CHECK(f.compare[0].first == "fp32-pad1");
+  CHECK(f.compare[0].second.tile.pad == 1);
+  CHECK(f.compare[1].second.tile.swizzle.kind == SwizzleKind::xor_columns);
+  // A step that names nothing leaves the choice to the slide.
+  const Expected<Lesson> plain =
+      parse_lesson(lesson_with("title = \"s\"\nargs = []\ntext = \"x\"\n"), "ok.toml");
+  REQUIRE(plain);
+  CHECK(fill_step(plain->steps.front()).show.empty());
 }
 
 TEST_CASE("text is reflowed into paragraphs, code lines kept") {

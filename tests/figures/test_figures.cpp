@@ -17,6 +17,7 @@
 #include "app/figures/tables.hpp"
 #include "core/model/presets.hpp"
 #include "core/report/explain.hpp"
+#include "tests/figures/markup.hpp"
 
 using namespace banklab;
 using namespace banklab::figures;
@@ -53,63 +54,6 @@ void check_numbered(const Figure& f, Role role, float min_size) {
 bool is_red(Rgba c) {
   const float h = hue_of(c);
   return saturation_of(c) > 0.25f && (h < 0.045f || h > 0.93f);
-}
-
-// A small XML well-formedness check, enough for what to_svg writes: one root, every start tag
-// closed in order, attributes quoted, only the five named entities, nothing after the root.
-std::string xml_problem(const std::string& text) {
-  std::vector<std::string> open;
-  std::size_t i = 0;
-  bool seen_root = false;
-  if (text.starts_with("<?xml")) i = text.find("?>") + 2;
-  while (i < text.size()) {
-    if (text[i] != '<') {
-      if (text[i] == '&') {
-        const auto semi = text.find(';', i);
-        const std::string entity = text.substr(i, semi - i + 1);
-        if (entity != "&amp;" && entity != "&lt;" && entity != "&gt;" && entity != "&quot;" &&
-            entity != "&apos;") {
-          return "unknown entity at " + std::to_string(i);
-        }
-      } else if (open.empty() && !std::isspace(static_cast<unsigned char>(text[i]))) {
-        return "text outside the root at " + std::to_string(i);
-      }
-      ++i;
-      continue;
-    }
-    const auto end = text.find('>', i);
-    if (end == std::string::npos) return "unclosed tag at " + std::to_string(i);
-    std::string tag = text.substr(i + 1, end - i - 1);
-    i = end + 1;
-    if (tag.starts_with('/')) {
-      if (open.empty() || open.back() != tag.substr(1)) return "mismatched </" + tag + ">";
-      open.pop_back();
-      continue;
-    }
-    const bool empty = tag.ends_with('/');
-    if (empty) tag.pop_back();
-    std::istringstream words(tag);
-    std::string name;
-    words >> name;
-    // Attributes: name="value" with no '<' or stray quote inside.
-    std::string rest = tag.substr(name.size());
-    while (true) {
-      const auto eq = rest.find('=');
-      if (eq == std::string::npos) break;
-      if (eq + 1 >= rest.size() || rest[eq + 1] != '"') return "unquoted attribute in <" + name;
-      const auto close = rest.find('"', eq + 2);
-      if (close == std::string::npos) return "unterminated attribute in <" + name;
-      if (rest.substr(eq + 2, close - eq - 2).find('<') != std::string::npos) {
-        return "'<' in an attribute of <" + name;
-      }
-      rest = rest.substr(close + 1);
-    }
-    if (open.empty() && seen_root) return "a second root <" + name + ">";
-    seen_root = true;
-    if (!empty) open.push_back(name);
-  }
-  if (!open.empty()) return "<" + open.back() + "> is never closed";
-  return seen_root ? "" : "no root element";
 }
 
 // The text of every <text class="CLASS" ...>...</text>.
@@ -317,7 +261,7 @@ TEST_CASE("the SVG is well-formed XML with the 32 bank numbers as text, for ever
     for (View v : {View::banks, View::lanes, View::tile}) {
       const std::string svg =
           to_svg(page_figure(v, p->scenario, e, 1280, 720, FigureStyle{&palette_for(Theme::dark)}));
-      CHECK(xml_problem(svg) == "");
+      CHECK(test::markup_problem(svg, test::Markup::xml) == "");
       CHECK(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\"") != std::string::npos);
       if (v == View::tile) continue;
       const auto banks = svg_texts(svg, "bank_label");
@@ -326,8 +270,8 @@ TEST_CASE("the SVG is well-formed XML with the 32 bank numbers as text, for ever
     }
   }
   CHECK(xml_escape("a<b & \"c\" 'd'>\x01") == "a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;");
-  CHECK(xml_problem("<a><b></a></b>") != "");
-  CHECK(xml_problem("<a x=1/>") != "");
+  CHECK(test::markup_problem("<a><b></a></b>", test::Markup::xml) != "");
+  CHECK(test::markup_problem("<a x=1/>", test::Markup::xml) != "");
 }
 
 TEST_CASE("the CSV has one row per lane with the core's byte, words, banks and wavefronts") {
@@ -373,49 +317,47 @@ TEST_CASE("the Markdown carries the lane table and the derivation as the core wo
   CHECK(table.find("| 31 | 1 | 31 | 3 | 1 | 2052 | 513 | 1 |") != std::string::npos);
 }
 
-TEST_CASE("a lesson step's highlights are outlined by every view and written in its SVG") {
+TEST_CASE("a lesson step's highlights are marked by every view and written in its SVG") {
   const Palette& pal = palette_for(Theme::light);
   const Preset* p = find_preset("fp32-naive");
   REQUIRE(p != nullptr);
   const Evaluation e = evaluate(p->scenario);
   REQUIRE(e.ok());
-  const Analysis& a = *e.analysis;
   FigureStyle st{&pal};
   st.highlights.lanes = {1, 5};
   st.highlights.banks = {0};
   st.highlights.elements = {Cell{2, 3}};
   const auto marks = [](const Figure& f) {
     std::vector<Rect> out;
-    for (const Rect& r : f.overlays) {
+    for (const Rect& r : f.rects) {
       if (r.role == Role::highlight) out.push_back(r);
     }
     return out;
   };
-  // The bank view: every cell that serves lane 1 or 5, and bank 0's column.
+  // The bank view: bank 0's number on a tab and a bar under its column.
   const Figure banks = page_figure(View::banks, p->scenario, e, 1280, 720, st);
-  std::size_t serving = 0;
-  for (const Wavefront& wf : a.wavefronts) {
-    for (const BankSlot& slot : wf.banks) serving += (slot.lanes & 0b100010u) != 0;
-  }
-  CHECK(serving == 2u);  // a column read: each lane alone in its wavefront
   const auto bank_marks = marks(banks);
-  CHECK(bank_marks.size() == serving + 1);
+  REQUIRE(bank_marks.size() == 2u);
   for (const Rect& r : bank_marks) {
-    CHECK(r.colour == pal.current_row);
-    CHECK(r.fill == Fill::outline);
+    CHECK(r.colour == pal.spotlight);
+    CHECK(r.index == 0);
   }
-  CHECK(bank_marks.back().box.height() >
-        banks.grid->pitch_y * static_cast<float>(a.wavefront_count() - 1));
-  // The lane map: the two lane boxes and bank 0's box.
+  CHECK(bank_marks[1].box.y0 >= banks.grid->y + banks.grid->pitch_y * 32.0f);  // under the grid
+  // The lane map: bars over lanes 1 and 5, under bank 0.
   const Figure lanes = page_figure(View::lanes, p->scenario, e, 1280, 720, st);
   CHECK(marks(lanes).size() == 3u);
-  // The tile: element (2, 3), and lanes 1 and 5's outlines in the highlight colour.
+  // The tile: element (2, 3)'s row and column numbers on tabs; lanes 1 and 5 numbered on tabs.
   const Figure tile = page_figure(View::tile, p->scenario, e, 1280, 720, st);
-  REQUIRE(marks(tile).size() == 1u);
-  CHECK(marks(tile)[0].index == 2 * 32 + 3);
+  const auto tile_marks = marks(tile);
+  REQUIRE(tile_marks.size() == 2u);
+  CHECK(tile_marks[0].index == 2);
+  CHECK(tile_marks[1].index == 3);
   int lit = 0;
-  for (const Rect& r : tile.overlays) {
-    lit += r.role == Role::tile_outline && r.colour == pal.current_row;
+  for (const Label& l : tile.labels) {
+    if (l.role == Role::lane_label && l.halo == pal.spotlight) {
+      ++lit;
+      CHECK((l.text == "1" || l.text == "5"));
+    }
   }
   CHECK(lit == 2);
   CHECK(to_svg(banks).find("class=\"highlight\"") != std::string::npos);
@@ -423,8 +365,8 @@ TEST_CASE("a lesson step's highlights are outlined by every view and written in 
   const FigureStyle plain{&pal};
   CHECK(marks(page_figure(View::banks, p->scenario, e, 1280, 720, plain)).empty());
 
-  // A padded tile that cannot take a float4 per lane: its misaligned rows outlined in the error
-  // colour, though the access itself is refused.
+  // A padded tile that cannot take a float4 per lane: its misaligned rows marked by hatched
+  // bars either side, though the access itself is refused.
   const Preset* pad = find_preset("fp32-pad1-vec16-store");
   REQUIRE(pad != nullptr);
   const Evaluation refused = evaluate(pad->scenario);
@@ -435,8 +377,11 @@ TEST_CASE("a lesson step's highlights are outlined by every view and written in 
   rows_style.highlights.rows = rows.misaligned;
   const Figure padded = page_figure(View::tile, pad->scenario, refused, 1280, 720, rows_style);
   const auto row_marks = marks(padded);
-  CHECK(row_marks.size() == rows.misaligned.size());
-  for (const Rect& r : row_marks) CHECK(r.colour == pal.error);
+  CHECK(row_marks.size() == 2 * rows.misaligned.size());
+  for (const Rect& r : row_marks) {
+    CHECK(r.colour == pal.misaligned);
+    CHECK(r.fill == Fill::striped);
+  }
 }
 
 TEST_CASE("the tile without its heat colours is the same figure, less the colour of every slot") {

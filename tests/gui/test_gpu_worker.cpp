@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/gui/panels/gpu_panel.hpp"
 #include "app/gui/platform/options.hpp"
 #include "app/gui/state/gpu_state.hpp"
 #include "app/gui/state/gpu_worker.hpp"
@@ -545,8 +546,16 @@ TEST_CASE("without a GPU the panel shows the state and starts nothing") {
   const Scenario naive = preset_scenario("fp32-naive");
   CHECK(start_run(p, naive).rfind("no GPU to run on: ", 0) == 0);
   CHECK(start_measure(p, naive).rfind("no GPU to run on: ", 0) == 0);
-  CHECK(p.runs.empty());
   CHECK_FALSE(p.measurement);
+  // The window opened on the shipped recording, labelled as recorded, not on "No run yet".
+  REQUIRE_FALSE(p.runs.empty());
+  for (const RunRecord& r : p.runs) CHECK(r.recorded.starts_with("recorded on NVIDIA H200"));
+  CHECK(shown_run(p).starts_with("recorded on NVIDIA H200"));
+  CHECK(p.results_message.find("nvidia-h200.json") != std::string::npos);
+  // The reason in words for people, not the CUDA call's name.
+  const std::string words = no_gpu_in_words(d);
+  CHECK_FALSE(words.empty());
+  CHECK(words.find("cudaError") == std::string::npos);
 
   SUBCASE("and the backend answers a job with the same state, not a crash") {
     GpuWorker worker(real_gpu_backend());
@@ -568,6 +577,43 @@ TEST_CASE("without a GPU the panel shows the state and starts nothing") {
     CHECK_FALSE(measured.has_value());
     CHECK_FALSE(measured.error().empty());
   }
+}
+
+TEST_CASE("why there is no GPU is said in words, the CUDA error's name left to the details") {
+  gpu::DeviceInfo d;
+  d.availability = gpu::Availability::no_driver;
+  d.detail =
+      "no CUDA driver (or one older than CUDA 13): cudaGetDeviceCount: "
+      "cudaErrorInsufficientDriver (CUDA driver version is insufficient for CUDA runtime "
+      "version)";
+  CHECK(no_gpu_in_words(d) ==
+        "the NVIDIA driver is older than this build's CUDA runtime needs: update the driver");
+  d.detail = "no CUDA device: BANKLAB_FORCE_NO_GPU=1 hides the GPU";
+  d.availability = gpu::Availability::no_device;
+  CHECK(no_gpu_in_words(d) == "BANKLAB_FORCE_NO_GPU=1 hides the GPU");
+  d.detail = "no CUDA device: cudaGetDeviceCount found 0 devices";
+  CHECK(no_gpu_in_words(d) == "the NVIDIA driver found no GPU on this machine");
+  d.availability = gpu::Availability::not_built;
+  d.detail.clear();
+  CHECK(no_gpu_in_words(d).starts_with("this build of BankLab was made without CUDA"));
+  // A GPU with a scripted answer of "no device" opens the recording too; one that is there
+  // opens on nothing until a run.
+  GpuPanel none;
+  none.backend = real_gpu_backend();
+  none.backend.query_device = [] {
+    gpu::DeviceInfo info;
+    info.availability = gpu::Availability::no_device;
+    info.detail = "no CUDA device: cudaGetDeviceCount found 0 devices";
+    return info;
+  };
+  REQUIRE(settle(none));
+  CHECK_FALSE(none.runs.empty());
+  ScriptedGpu scripted;
+  GpuPanel there;
+  there.backend = scripted.backend();
+  REQUIRE(settle(there));
+  CHECK(there.runs.empty());
+  CHECK(shown_run(there).empty());
 }
 
 TEST_CASE("axis ticks are round steps of 1, 2 or 5 inside the span") {
@@ -704,16 +750,21 @@ TEST_CASE("the GPU window draws each tab's results in the app, with no display")
     CHECK_FALSE(s.gpu->show_tab);  // brought to the front once
     CHECK(window_drew(kWindow, c.error));
     CHECK(window_drew(kWindow, c.cell_served));
-    CHECK(window_drew(kWindow, c.note));        // the fast kernel's bar
-    CHECK(window_drew(kWindow, c.phase_line));  // cuBLAS's bar
+    const PlotColours k = plot_colours(c);
+    CHECK(window_drew(kWindow, k.fast));        // the fast kernel's bar
+    CHECK(window_drew(kWindow, k.library));     // cuBLAS's bar
+    CHECK(window_drew(kWindow, k.roof));        // the copy's bar
     CHECK(window_drew(kWindow, c.ideal_line));  // the copy roof
+    // Blue and purple mean a broadcast and a phase boundary in the views, never a kernel.
+    CHECK_FALSE(window_drew(kWindow, c.note));
+    CHECK_FALSE(window_drew(kWindow, c.phase_line));
   }
   SUBCASE("Microbenchmark: the pattern on screen is a highlighted point") {
     s.gpu->show_tab = GpuTab::microbenchmark;
     imgui.frame(s);  // ImGui selects the tab at the next frame's layout
     imgui.frame(s);
-    CHECK(window_drew(kWindow, c.highlight));
-    CHECK(window_drew(kWindow, c.note));
+    CHECK(window_drew(kWindow, plot_colours(c).on_screen));
+    CHECK(window_drew(kWindow, plot_colours(c).sweep));
     CHECK_FALSE(window_drew(kWindow, c.error));
   }
   SUBCASE("Measure: a disagreement is a red banner") {
@@ -781,16 +832,16 @@ TEST_CASE("the GPU window draws a recording's plots with no display") {
 
   SUBCASE("Transpose: the recorded banner, the conflict-free bars, the roof") {
     imgui.frame(s);
-    CHECK(window_drew(kWindow, c.note));         // the recorded banner and the fast kernel
-    CHECK(window_drew(kWindow, c.cell_served));  // conflict-free teaching kernels
-    CHECK(window_drew(kWindow, c.ideal_line));   // the copy roof
-    CHECK(window_drew(kWindow, c.phase_line));   // cuBLAS
+    CHECK(window_drew(kWindow, c.note));                   // the recorded banner
+    CHECK(window_drew(kWindow, c.cell_served));            // conflict-free teaching kernels
+    CHECK(window_drew(kWindow, c.ideal_line));             // the copy roof
+    CHECK(window_drew(kWindow, plot_colours(c).library));  // cuBLAS
   }
   SUBCASE("Microbenchmark: every recorded pattern a point, none wrong") {
     s.gpu->show_tab = GpuTab::microbenchmark;
     imgui.frame(s);
     imgui.frame(s);
-    CHECK(window_drew(kWindow, c.note));
+    CHECK(window_drew(kWindow, plot_colours(c).sweep));
     CHECK(window_drew(kWindow, c.ideal_line));
     CHECK_FALSE(window_drew(kWindow, c.error));
   }

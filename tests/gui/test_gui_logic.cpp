@@ -761,7 +761,7 @@ TEST_CASE("a lesson walks its steps: scenario, highlights, progress, and back to
   CHECK(s.user.scenario == kept);
 }
 
-TEST_CASE("lesson highlights add outlines to the bank grid, the lane map and the tile") {
+TEST_CASE("lesson highlights add marks beside the bank grid and the lane map") {
   HeadlessImGui imgui;
   AppState s;
   REQUIRE(open_lesson(s, "transpose", 10).empty());  // [32][36]: lanes 0, 8, 16, 24 in bank 0
@@ -771,9 +771,10 @@ TEST_CASE("lesson highlights add outlines to the bank grid, the lane map and the
   s.lesson.filled.highlights = Highlights{};
   imgui.frame(s);
   const std::size_t without = s.frame.draw.quads().size();
-  // Bank grid: 4 lanes' cells and 1 column; lane map: 4 lanes and 1 bank; tile: none extra
-  // (the lanes' elements change colour only).
-  CHECK(with == without + 4 + 1 + 4 + 1);
+  // Bank grid: bank 0's tab and the bar under its column (its lanes' cells keep their colour,
+  // the others fade: no quad more); lane map: bars over 4 lanes and under 1 bank; tile: none
+  // (the lanes' numbers are on tabs, drawn as text).
+  CHECK(with == without + 2 + 4 + 1);
   CHECK(kept.lanes == std::vector<int>{0, 8, 16, 24});
 }
 

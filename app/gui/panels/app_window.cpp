@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "app/gui/panels/gpu_panel.hpp"
 #include "app/gui/panels/panels.hpp"
@@ -35,13 +36,34 @@ constexpr Shortcut kShortcuts[] = {
     {GLFW_KEY_PAGE_UP, "PgUp", Action::previous_step, "lesson: previous step"},
 };
 
+// An edit in the Code window that does not evaluate leaves the views on the last valid code:
+// each view says so over its picture.
+void stale_notice(const AppState& s) {
+  if (!code_stale(s)) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours(s).warning));
+  ImGui::TextWrapped("Stale: the code being typed has an error; this is its last valid access.");
+  ImGui::PopStyleColor();
+}
+
 // The panels that draw the scenario on screen: a panel's controls, then its view.
 void banks_panel(AppState& s, Interaction& io) {
+  stale_notice(s);
   draw_step_bar(s);
   draw_banks(s.derived, view_style(s), io);
 }
 
+void lanes_panel(AppState& s, Interaction& io) {
+  stale_notice(s);
+  draw_lanes(s.derived, view_style(s), io);
+}
+
+void arithmetic_panel(AppState& s, Interaction& io) {
+  stale_notice(s);
+  draw_arithmetic(s.derived, view_style(s), io);
+}
+
 void tile_panel(AppState& s, Interaction& io) {
+  stale_notice(s);
   const Derived& d = s.derived;
   if (d.tile_error.empty()) {
     ImGui::TextUnformatted(to_string(d.scenario.tile).c_str());
@@ -85,20 +107,24 @@ const Panel kPanels[] = {
      &PanelLayout::banks_pos, &PanelLayout::banks_size, ImGuiWindowFlags_NoScrollbar, false,
      banks_panel},
     {"Arithmetic", "Arithmetic", &Views::arithmetic, &PanelLayout::arithmetic_pos,
-     &PanelLayout::arithmetic_size, 0, false,
-     [](AppState& s, Interaction& io) { draw_arithmetic(s.derived, view_style(s), io); }},
+     &PanelLayout::arithmetic_size, 0, false, arithmetic_panel},
     {"Lane map: lane -> bank", "Lane map", &Views::lanes, &PanelLayout::lanes_pos,
-     &PanelLayout::lanes_size, ImGuiWindowFlags_NoScrollbar, false,
-     [](AppState& s, Interaction& io) { draw_lanes(s.derived, view_style(s), io); }},
+     &PanelLayout::lanes_size, ImGuiWindowFlags_NoScrollbar, false, lanes_panel},
     {"Tile: element colour = bank", "Tile", &Views::tile, &PanelLayout::tile_pos,
      &PanelLayout::tile_size, ImGuiWindowFlags_NoScrollbar, false, tile_panel},
     {"Code: the access as CUDA", "Code", &Views::code, &PanelLayout::code_pos,
      &PanelLayout::code_size, 0, false, draw_code},
     {"GPU: run and measure", "GPU: run and measure", &Views::gpu, &PanelLayout::gpu_pos,
      &PanelLayout::gpu_size, 0, true,
-     [](AppState& s, Interaction&) { draw_gpu(*s.gpu, s.user.scenario, colours(s)); }},
-    {"Solve: the cheapest conflict-free layout", "Solve: pad or swizzle?", &Views::solve,
-     &PanelLayout::solve_pos, &PanelLayout::solve_size, 0, true, draw_solve},
+     [](AppState& s, Interaction& io) {
+       draw_gpu(*s.gpu, s.user.scenario, colours(s));
+       io.geometry.gpu_run = shown_run(*s.gpu);
+     }},
+    // The part after ### is the window's ID and imgui.ini key, kept from its first title.
+    {"Solve: pad or swizzle, layouts ranked by conflicts then bytes"
+     "###Solve: the cheapest conflict-free layout",
+     "Solve: pad or swizzle?", &Views::solve, &PanelLayout::solve_pos, &PanelLayout::solve_size, 0,
+     true, draw_solve},
     {"Drill: predict, then see", "Drill", &Views::drill, &PanelLayout::drill_pos,
      &PanelLayout::drill_size, 0, true, draw_drill},
 };
@@ -165,7 +191,7 @@ float menu_bar(AppState& s) {
     if (ImGui::BeginMenu("Compare")) {
       for (const Comparison& c : comparisons()) {
         if (ImGui::MenuItem(std::string(c.name).c_str())) {
-          s.user.stage.compare = builtin_comparison(c.name);
+          set_compare(s.user.stage, builtin_comparison(c.name));
         }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(c.what).c_str());
       }
@@ -307,8 +333,18 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   l.code_size = ImVec2(code_w, h - upper);
   l.tile_pos = ImVec2(left + lanes_w + code_w, top + upper);
   l.tile_size = ImVec2(right - lanes_w - code_w, h - upper);
+  // A short lower row (1280x720: 166 px) would leave the tile 5 px a row: it takes the
+  // arithmetic's place beside the bank view instead, where 32 rows get 16 px, and the
+  // arithmetic (text, which scrolls) goes below.
+  if (h - upper < 260.0f * scale) {
+    std::swap(l.tile_pos, l.arithmetic_pos);
+    std::swap(l.tile_size, l.arithmetic_size);
+  }
   l.gpu_pos = ImVec2(left + std::floor(right * 0.3f), top);
-  l.gpu_size = ImVec2(right - std::floor(right * 0.3f), std::floor(h * 0.85f));
+  // The GPU window's plot, its axis and its legend under its header: the whole height on a
+  // small screen (720 px), where 85% of it cut the axis off.
+  l.gpu_size =
+      ImVec2(right - std::floor(right * 0.3f), std::floor(h * (h < 800.0f ? 1.0f : 0.85f)));
   l.solve_pos = ImVec2(left + std::floor(right * 0.12f), top);
   l.solve_size = ImVec2(right - std::floor(right * 0.12f), h);
   l.drill_pos = ImVec2(0, top);

@@ -162,7 +162,15 @@ void draw_code(AppState& s, Interaction& io) {
   }
   if (s.res.mono_font) ImGui::PopFont();
   changed |= parameters(c);
-  if (changed) apply_code(s);
+  if (changed) code_edited(s);
+  if (!c.left_lesson.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours(s).note));
+    ImGui::TextWrapped(
+        "Typing left the lesson (%s): the views now draw this code. Open in "
+        "the Lesson window starts it again.",
+        c.left_lesson.c_str());
+    ImGui::PopStyleColor();
+  }
   if (!c.code) {
     ImGui::TextWrapped("No code gives this access yet: type one to analyse it.");
     return;

@@ -17,7 +17,7 @@ namespace {
 const char* answer_hint(AskKind k) {
   switch (k) {
     case AskKind::fix:
-      return "a pad and/or a swizzle, as flags: --pad 2, --swizzle tma128";
+      return "a pad and/or a swizzle: pad 2, swizzle tma128, or both";
     case AskKind::worth:
       return "yes (fix it) or no (leave it)";
     case AskKind::bank:
@@ -108,8 +108,8 @@ void verdict(AppState& s) {
   const Grade& g = *d.session->graded();
   ImGui::PushTextWrapPos(0.0f);
   ImGui::PushStyleColor(ImGuiCol_Text,
-                        ImGui::ColorConvertU32ToFloat4(g.right ? p.cell_served : p.error));
-  ImGui::TextUnformatted(g.verdict.c_str());
+                        ImGui::ColorConvertU32ToFloat4(g.right ? p.text_ok : p.error));
+  ImGui::TextUnformatted(for_people(g.verdict).c_str());
   ImGui::PopStyleColor();
   if (g.mistake != Mistake::none) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(p.warning));
@@ -118,7 +118,7 @@ void verdict(AppState& s) {
     ImGui::PopStyleColor();
   }
   if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
-  for (const std::string& line : g.details) ImGui::TextUnformatted(line.c_str());
+  for (const std::string& line : g.details) ImGui::TextUnformatted(for_people(line).c_str());
   if (s.res.mono_font) ImGui::PopFont();
   ImGui::PopTextWrapPos();
   const bool enter = !ImGui::GetIO().WantTextInput &&
@@ -135,7 +135,7 @@ void summary(AppState& s) {
   const DrillSession& session = *s.drill.session;
   if (session.answered() == 0) return;
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("Session summary: %s", session.placement().text.c_str());
+  ImGui::TextDisabled("%s", drill_summary(session).c_str());
   ImGui::PopTextWrapPos();
 }
 
@@ -154,6 +154,7 @@ void revealed(AppState& s) {
   ViewStyle style = view_style(s);
   style.served = kAllServed;  // the whole answer at once: no step-through here
   style.hovered_lane = -1;
+  style.highlights = nullptr;  // a lesson step's marks belong to its own scenario, not this one
   Interaction io{&s.frame.draw};
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float banks_w = std::floor(avail.x * 0.6f);

@@ -204,16 +204,22 @@ void menu_item(AppState& s, FileAction a, const char* label, bool enabled) {
 
 }  // namespace
 
-figures::Figure export_figure(AppState& s, StageView view, float width, float height) {
-  const StageView shown = s.user.stage.view;
-  s.user.stage.view = view;
+figures::FigureStyle export_style(const AppState& s, float height) {
   figures::FigureStyle st = figure_style(view_style(s));
   st.font = std::floor(std::max(16.0f, height / 54.0f));
   st.min_font = 9.0f;
   st.served = kAllServed;
   st.hovered_lane = -1;
   st.heat_colours = true;  // an SVG draws the tile slot by slot; it has no texture
-  const float margin = st.font;
+  return st;
+}
+
+figures::Figure export_figure(AppState& s, StageView view, float width, float height) {
+  const StageView shown = s.user.stage.view;
+  s.user.stage.view = view;
+  const figures::FigureStyle st = export_style(s, height);
+  // A slide has its own margins; a single view or a comparison gets a margin of one em.
+  const float margin = view == StageView::slide && in_lesson(s) ? 0.0f : st.font;
   figures::Figure f =
       stage_figure(s, figures::Box{margin, margin, width - margin, height - margin}, st);
   f.width = width;

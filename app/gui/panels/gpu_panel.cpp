@@ -13,11 +13,14 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "app/gui/views/plot.hpp"
+#include "app/gui/views/widgets.hpp"
 
 namespace banklab::gui {
 namespace {
@@ -74,17 +77,18 @@ void device_section(const GpuPanel& p, const Palette& c) {
     }
     return;
   }
-  std::string title = "No GPU: ";
-  title += gpu::availability_name(d.availability);
-  banner(c.warning, c.background, title);
-  if (!d.detail.empty()) text_coloured(c.text_dim, d.detail);
-  if (p.measure_support && !p.measure_support->reason.empty() &&
-      p.measure_support->reason != d.detail) {
-    text_coloured(c.text_dim, "Measuring: " + p.measure_support->reason);
+  banner(c.warning, c.background,
+         "No GPU to run on: " + no_gpu_in_words(d) +
+             ". Everything else in BankLab works without one: the bank model is exact, and the "
+             "GPU is only there to confirm it.");
+  if (!d.detail.empty() && ImGui::TreeNode("##gpu-detail", "What the driver said")) {
+    text_coloured(c.text_dim, d.detail);
+    if (p.measure_support && !p.measure_support->reason.empty() &&
+        p.measure_support->reason != d.detail) {
+      text_coloured(c.text_dim, "Measuring: " + p.measure_support->reason);
+    }
+    ImGui::TreePop();
   }
-  ImGui::TextWrapped(
-      "Everything else in BankLab works without one: the bank model is exact, "
-      "and the GPU is only there to confirm it.");
 }
 
 // Recorded results: without a GPU, the shipped recordings first; with one, a live run can be
@@ -92,9 +96,7 @@ void device_section(const GpuPanel& p, const Palette& c) {
 void results_section(GpuPanel& p, const Palette& c) {
   const bool live = p.device && p.device->ok();
   if (!live) {
-    ImGui::TextWrapped(
-        "Recorded results, made on a real GPU by 'banklab gpu-bench --record' and "
-        "drawn exactly as a run here would be:");
+    ImGui::TextDisabled("Recorded on a real GPU by 'banklab gpu-bench --record':");
     for (const std::filesystem::path& file : shipped_recordings()) {
       const std::string label = "Show " + file.stem().string();
       if (ImGui::Button(label.c_str())) {
@@ -184,13 +186,41 @@ void controls(GpuPanel& p, const Scenario& current, const Palette& c) {
 // ---------------------------------------------------------------------------------------------
 
 ImU32 bar_colour(const RunRecord& run, std::size_t i, const Palette& c) {
+  const PlotColours k = plot_colours(c);
   const gpu::VariantResult& r = run.suite->results[i];
-  if (r.role == gpu::VariantRole::roof) return c.text_dim;
-  if (r.role == gpu::VariantRole::fast) return c.note;
-  if (r.role == gpu::VariantRole::library) return c.phase_line;
+  if (r.role == gpu::VariantRole::roof) return k.roof;
+  if (r.role == gpu::VariantRole::fast) return k.fast;
+  if (r.role == gpu::VariantRole::library) return k.library;
   const auto& cost = run.costs[i];
-  if (!cost) return c.phase_line;
-  return cost->ways > 1 ? c.cell_conflict : c.cell_served;
+  if (!cost) return k.library;
+  return cost->ways > 1 ? k.conflict : k.free;
+}
+
+// A row of swatches and their words under a plot.
+void legend(std::initializer_list<std::pair<ImU32, const char*>> items) {
+  const float box = std::floor(ImGui::GetFontSize() * 0.8f);
+  bool first = true;
+  for (const auto& [colour, text] : items) {
+    if (!first) same_line_if_fits(text);
+    first = false;
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float top = at.y + std::floor((ImGui::GetTextLineHeight() - box) * 0.5f);
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(at.x, top), ImVec2(at.x + box, top + box),
+                                              colour);
+    ImGui::Dummy(ImVec2(box, ImGui::GetTextLineHeight()));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(text);
+  }
+}
+
+void bandwidth_legend(const Palette& c) {
+  const PlotColours k = plot_colours(c);
+  legend({{k.free, "lesson kernel, conflict-free read"},
+          {k.conflict, "lesson kernel, conflicted read"},
+          {k.fast, "fast kernel"},
+          {k.library, "library (cuBLAS geam)"},
+          {k.roof, "copy of the same bytes (the roof)"},
+          {c.ideal_line, "copy roof line"}});
 }
 
 std::string cost_text(const std::optional<SharedAccessCost>& cost) {
@@ -238,6 +268,7 @@ void bandwidth_plot(const RunRecord& run, const Palette& c) {
   }
   if (copy > 0) plot.vertical_line(copy, c.ideal_line, "copy roof " + fixed(copy, 0) + " GB/s");
   plot.finish();
+  bandwidth_legend(c);
 }
 
 void transpose_table(const RunRecord& run, const Palette& c) {
@@ -272,7 +303,7 @@ void transpose_table(const RunRecord& run, const Palette& c) {
     ImGui::TableNextColumn();
     ImGui::Text("%.1f%%", 100 * r.fraction_of_copy);
     ImGui::TableNextColumn();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.cell_served), "yes");
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.text_ok), "yes");
   }
   ImGui::EndTable();
 }
@@ -345,10 +376,15 @@ void microbench_plot(const RunRecord& run, const Palette& c) {
                             " clocks measured (" + fixed(r.ns_per_access, 2) + " ns)\n" +
                             fixed(r.measured_ratio, 2) + "x the conflict-free time, predicted " +
                             fixed(r.predicted_ratio, 2) + "x";
-    plot.point(r.predicted_wavefronts, r.cycles_per_access, on_screen ? c.highlight : c.note,
+    const PlotColours k = plot_colours(c);
+    plot.point(r.predicted_wavefronts, r.cycles_per_access, on_screen ? k.on_screen : k.sweep,
                on_screen ? 6.0f : 4.5f, tip);
   }
   plot.finish();
+  const PlotColours k = plot_colours(c);
+  legend({{k.on_screen, "the pattern on screen"},
+          {k.sweep, "column reads, 1- to 32-way"},
+          {c.ideal_line, "ideal: clocks = wavefronts"}});
 }
 
 void microbench_tab(const GpuPanel& p, const Palette& c) {
@@ -438,7 +474,7 @@ void measure_tab(const GpuPanel& p, const Scenario& current, const Palette& c) {
       banner(c.error, c.background, verdict.message);
       break;
     case Agreement::Verdict::agree:
-      banner(c.cell_served, c.background, verdict.message);
+      banner(c.text_ok, c.background, verdict.message);
       break;
   }
   if (!begin_table("##measure", {"", "predicted (model)", "measured (hardware)"})) return;
@@ -509,6 +545,7 @@ void runs_plot(const GpuPanel& p, const Palette& c) {
     }
   }
   plot.finish();
+  bandwidth_legend(c);
 }
 
 void history_tab(GpuPanel& p, const Palette& c) {
@@ -559,6 +596,16 @@ void history_tab(GpuPanel& p, const Palette& c) {
 }
 
 }  // namespace
+
+PlotColours plot_colours(const Palette& c) {
+  return PlotColours{with_alpha(c.text_dim, 0.6f),
+                     with_alpha(c.text, 0.85f),
+                     with_alpha(c.text, 0.5f),
+                     c.cell_conflict,
+                     c.cell_served,
+                     c.highlight,
+                     with_alpha(c.text_dim, 0.9f)};
+}
 
 void draw_gpu(GpuPanel& panel, const Scenario& current, const Palette& colours) {
   poll(panel);

@@ -31,8 +31,16 @@ void draw_help(AppState& s) {
       "Nsight Compute counts as bank conflicts.");
   ImGui::Spacing();
   ImGui::TextUnformatted(
-      "Lane map: a line from each lane to each bank it touches, coloured by wavefront. Tile: "
-      "each element coloured by its bank; the outlined elements are this access.");
+      "Lane map: a line from each lane to each bank it touches, coloured as the bank view "
+      "colours that word: green served, red a conflict (the bank holds several words), blue a "
+      "word lanes share (they meet at the word, one line runs on). Under each lane, the "
+      "wavefront that serves it. Tile: each element coloured by its bank (the key under it); "
+      "the outlined elements are this access, numbered by lane.");
+  ImGui::Spacing();
+  ImGui::TextUnformatted(
+      "In a lesson, the lanes and banks the step's text names are marked beside their numbers "
+      "(a bar over a lane, a tab behind a bank's number) and keep their colour, while the rest "
+      "fades. Tile rows marked with hatched bars start off the alignment a wide access needs.");
   ImGui::PopTextWrapPos();
   ImGui::End();
 }

@@ -1,5 +1,6 @@
 // The Lesson panel's lesson mode: the guided tracks to open, then one step at a time with its
 // text (numbers filled in by the core), its progress, and the way back to free exploration.
+#include <algorithm>
 #include <string>
 
 #include "app/gui/panels/panels.hpp"
@@ -9,6 +10,28 @@
 
 namespace banklab::gui {
 namespace {
+
+// A paragraph wrapped at its spaces only: ImGui's own wrapping also breaks after a full stop,
+// which split a range such as "words 1984..1985" across two lines.
+void text_wrapped_at_spaces(const std::string& paragraph) {
+  const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 4.0f);
+  std::string line;
+  std::size_t at = 0;
+  while (at < paragraph.size()) {
+    std::size_t end = paragraph.find(' ', at);
+    if (end == std::string::npos) end = paragraph.size();
+    const std::string word = paragraph.substr(at, end - at);
+    const std::string longer = line.empty() ? word : line + " " + word;
+    if (!line.empty() && ImGui::CalcTextSize(longer.c_str()).x > width) {
+      ImGui::TextUnformatted(line.c_str());
+      line = word;
+    } else {
+      line = longer;
+    }
+    at = end + 1;
+  }
+  if (!line.empty()) ImGui::TextUnformatted(line.c_str());
+}
 
 // Paragraphs wrapped; code lines (four spaces) as they are, in the monospace font.
 void draw_text(const AppState& s, const std::string& text) {
@@ -26,7 +49,7 @@ void draw_text(const AppState& s, const std::string& text) {
     } else if (line.empty()) {
       ImGui::Spacing();
     } else {
-      ImGui::TextWrapped("%s", line.c_str());
+      text_wrapped_at_spaces(line);
     }
     at = end + 1;
   }
@@ -83,7 +106,7 @@ void draw_lesson_step(AppState& s) {
     leave_lesson(s);
     return;
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(p.ideal_line));
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(p.title));
   ImGui::TextWrapped("%s", s.lesson.filled.title.c_str());
   ImGui::PopStyleColor();
   ImGui::TextDisabled("%s", describe(s.lesson.filled.scenario).c_str());

@@ -26,6 +26,9 @@ void draw_solve(AppState& s, Interaction& io);     // solve_state.cpp
 // Presentation mode or a comparison, filling the window below `top` (stage_panel.cpp).
 void draw_stage(AppState& s, Interaction& io, float top);
 void cycle_stage_view(AppState& s);  // banks -> lanes -> tile (not in a comparison) -> banks
+// The lesson step on screen as a slide (figures/slide.hpp): its track, number, title and text,
+// the scenario on screen, the parts and comparisons the step names. Precondition: in_lesson(s).
+figures::Slide lesson_slide(const AppState& s);
 // What the stage shows, laid out in `area` (also what File > Export writes as SVG).
 figures::FigureStyle stage_style(const AppState& s, float height);
 figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyle st);
@@ -38,6 +41,9 @@ void file_status(const AppState& s);
 // theme and palette on screen, every wavefront served. draw_export_page() draws it over the
 // whole frame: what export_png() renders.
 figures::Figure export_figure(AppState& s, StageView view, float width, float height);
+// The style of an exported page of that height: the theme and palette on screen, type that
+// grows with the page, every wavefront served, no hover.
+figures::FigureStyle export_style(const AppState& s, float height);
 void draw_export_page(AppState& s, StageView view);
 void draw_drill(AppState& s, Interaction& io);  // drill_state.cpp
 void draw_code(AppState& s, Interaction& io);   // code_panel.cpp

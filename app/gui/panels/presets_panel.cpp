@@ -16,7 +16,7 @@ void draw_presets(AppState& s) {
   const Palette& p = colours(s);
   if (s.user.preset >= 0) {
     const Preset& cur = all[s.user.preset];
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(p.ideal_line));
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(p.title));
     ImGui::TextWrapped("%s", std::string(cur.title).c_str());
     ImGui::PopStyleColor();
     ImGui::TextWrapped("%s", std::string(cur.lesson).c_str());

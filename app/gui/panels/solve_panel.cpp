@@ -35,15 +35,25 @@ std::string family_counts(const Candidate& c) {
   return out;
 }
 
-// The layout as the table names it: its flags, or "plain tile".
+// The layout as the table names it: its declaration, as a kernel writer reads it
+// ("float tile[32][33]", "float tile[32][32] xor"), not the flags that pick it.
 std::string layout_name(const Candidate& c) {
-  const std::vector<std::string> args = c.spellings.front().args();
-  std::string out;
-  for (const std::string& a : args) {
-    if (!out.empty()) out += ' ';
-    out += a;
+  return to_string(c.layout);
+}
+
+// Whether the layout serves every ticked family without a conflict, said in words: the ranking
+// lists the conflicted layouts too (after the conflict-free ones), so each row says which it is.
+std::string verdict(const Candidate& c) {
+  if (c.excess() == 0) return "conflict-free";
+  int ways = 0;
+  std::string worst;
+  for (const FamilyCount& f : c.families) {
+    if (f.worst_ways > ways) {
+      ways = f.worst_ways;
+      worst = to_string(f.family);
+    }
   }
-  return out.empty() ? "plain tile" : out;
+  return format("%d-way conflict (%s)", ways, worst.c_str());
 }
 
 void draw_choices(SolvePanel& p, const TileLayout& tile, SolveGeometry& g) {
@@ -77,10 +87,11 @@ void draw_ranking(AppState& s, SolvePanel& p, SolveGeometry& g) {
   const float rows =
       std::clamp(std::min(room, static_cast<float>(r.candidates.size()) + 1.0f), 3.0f, 8.0f);
   const float height = row_height * (rows + 0.5f);
-  if (!ImGui::BeginTable("##ranking", 5, flags, ImVec2(0, height))) return;
+  if (!ImGui::BeginTable("##ranking", 6, flags, ImVec2(0, height))) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("#");
   ImGui::TableSetupColumn("layout");
+  ImGui::TableSetupColumn("verdict");
   ImGui::TableSetupColumn("wavefronts / ideal, per family", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("wasted");
   ImGui::TableSetupColumn("");
@@ -98,12 +109,9 @@ void draw_ranking(AppState& s, SolvePanel& p, SolveGeometry& g) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(layout_name(c).c_str());
     ImGui::TableNextColumn();
-    if (c.excess() == 0) {
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colours(s).ideal_line), "%s",
-                         family_counts(c).c_str());
-    } else {
-      ImGui::TextUnformatted(family_counts(c).c_str());
-    }
+    coloured_text(c.excess() == 0 ? colours(s).text_ok : colours(s).error, verdict(c));
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(family_counts(c).c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%lld B", static_cast<long long>(c.overhead_bytes));
     ImGui::TableNextColumn();
@@ -142,7 +150,7 @@ void draw_comparison(AppState& s, SolvePanel& p) {
   if (p.today) {
     const int fewer = p.today->total_wavefronts - c.total_wavefronts;
     coloured_text(
-        fewer > 0 ? pal.ideal_line : pal.text_dim,
+        fewer > 0 ? pal.title : pal.text_dim,
         format("today (%s): %d wavefronts over the families; this one %d (%d fewer), "
                "%+lld B",
                layout_name(*p.today).c_str(), p.today->total_wavefronts, c.total_wavefronts, fewer,
@@ -157,6 +165,7 @@ void draw_comparison(AppState& s, SolvePanel& p) {
   const float w = std::floor((avail.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f);
   ViewStyle style = view_style(s);
   style.served = kAllServed;
+  style.highlights = nullptr;  // a lesson step's lanes mean nothing on another layout
   const Derived* sides[2] = {&s.derived, &preview};
   for (int i = 0; i < 2; ++i) {
     if (i == 1) ImGui::SameLine();

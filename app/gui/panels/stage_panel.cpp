@@ -1,7 +1,8 @@
 // The stage: presentation mode (one view of the scenario on screen filling the window in large
-// type, the verdict always on top) and comparisons (2-4 scenarios side by side, each headed by
-// its name, its wavefronts and its verdict). Both are banklab_figures pages (the SVG export's),
-// drawn at a font that grows with the window, so the back of a lecture room can read them.
+// type, the verdict always on top; in a lesson, the step as a slide: its title, its text and the
+// figures it names) and comparisons (2-4 scenarios side by side, each headed by its name, its
+// wavefronts and its verdict). All are banklab_figures pages (the SVG export's), drawn at a font
+// that grows with the window, so the back of a lecture room can read them.
 #include <algorithm>
 #include <cmath>
 
@@ -11,6 +12,15 @@
 
 namespace banklab::gui {
 namespace {
+
+// The step's parts as its lesson names them (the core checked the names).
+std::vector<figures::SlidePart> named_parts(const FilledStep& f) {
+  std::vector<figures::SlidePart> parts;
+  for (const std::string& name : f.show) {
+    if (const auto p = figures::parse_slide_part(name)) parts.push_back(*p);
+  }
+  return parts;
+}
 
 figures::View figure_view(StageView v) {
   return v == StageView::lanes  ? figures::View::lanes
@@ -30,11 +40,55 @@ void refresh_compared(AppState& s) {
   for (const CompareItem& item : items) s.compared.push_back(derive(item.scenario));
 }
 
-// The keys, in a line along the bottom.
+// The keys, in a line along the bottom; in a lesson the clicker's keys first.
 constexpr const char* kHint =
     "F5 / Esc leave   Space play   Left/Right step   N/P preset   V view   T theme";
+constexpr const char* kLessonHint =
+    "PgDn next step   PgUp previous step   V slide / views   Space play   F5 / Esc leave";
+
+// The lesson step's slide, laid out once for its step, scenario and size (SlideCache).
+figures::Figure slide_figure(AppState& s, const figures::Slide& slide, figures::Box area,
+                             const figures::FigureStyle& st) {
+  const auto tile_view = static_cast<std::uint8_t>(st.tile_view);
+  const bool footer = !slide.footer.empty();
+  SlideCache* c = s.slide ? &*s.slide : nullptr;
+  if (!c || c->step != s.lesson.step || !(c->scenario == slide.scenario) ||
+      c->width != area.width() || c->height != area.height() || c->font != st.font ||
+      c->tile_view != tile_view || c->footer != footer) {
+    s.slide =
+        SlideCache{s.lesson.step, slide.scenario,
+                   area.width(),  area.height(),
+                   st.font,       tile_view,
+                   footer,        figures::slide_layout(slide, area.width(), area.height(), st)};
+    c = &*s.slide;
+  }
+  figures::Figure f;
+  figures::append(f, figures::slide_figure(slide, c->layout, st), area.x0, area.y0);
+  f.width = area.x1;
+  f.height = area.y1;
+  f.background = st.palette->background;
+  return f;
+}
 
 }  // namespace
+
+figures::Slide lesson_slide(const AppState& s) {
+  figures::Slide slide;
+  const Lesson& l = *s.lesson.lesson;
+  const FilledStep& f = s.lesson.filled;
+  slide.track = l.title;
+  slide.step = s.lesson.step + 1;
+  slide.steps = static_cast<int>(l.steps.size());
+  slide.title = f.title;
+  slide.text = f.text;
+  slide.scenario = s.derived.scenario;
+  slide.evaluation = s.derived.evaluation;
+  slide.parts = named_parts(f);
+  for (const auto& [name, scenario] : f.compare) {
+    slide.compare.push_back(figures::Compared{name, scenario, evaluate(scenario)});
+  }
+  return slide;
+}
 
 figures::FigureStyle stage_style(const AppState& s, float height) {
   figures::FigureStyle st = figure_style(view_style(s));
@@ -51,6 +105,11 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
   f.height = area.y1;
   f.background = st.palette->background;
   const std::vector<CompareItem>& items = s.user.stage.compare;
+  if (items.empty() && s.user.stage.view == StageView::slide && in_lesson(s)) {
+    figures::Slide slide = lesson_slide(s);
+    if (s.user.stage.presenting && !s.exporting) slide.footer = kLessonHint;
+    return slide_figure(s, slide, area, st);
+  }
   if (items.empty()) {
     const Derived& d = s.derived;
     figures::append(f,
@@ -68,10 +127,11 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
   const figures::View view =
       s.user.stage.view == StageView::lanes ? figures::View::lanes : figures::View::banks;
   const float w = std::floor(area.width() / static_cast<float>(items.size()));
-  // Narrow columns take smaller type, so that 32 bank numbers still fit across each; the
-  // sentences over them keep the large type and wrap.
-  st.page_font = st.font;
-  st.font = std::min(st.font, std::floor(w / 40.0f));
+  // Narrow columns take smaller type, so that 32 bank numbers still fit across each (a lane map
+  // in a pane taller than wide runs down it instead); the sentences over them keep large type,
+  // a 24th of the column's width at most, and wrap.
+  st.page_font = std::min(st.font, std::floor(w / 24.0f));
+  if (view == figures::View::banks) st.font = std::min(st.font, std::floor(w / 40.0f));
   st.min_font = std::min(st.min_font, st.font);
   const float name_h = std::floor(st.font * 1.5f);
   for (std::size_t i = 0; i < items.size(); ++i) {
@@ -102,21 +162,34 @@ void draw_stage(AppState& s, Interaction& io, float top) {
     ImGui::End();
     return;
   }
+  if (code_stale(s)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours(s).warning));
+    ImGui::TextUnformatted(
+        "Stale: the code being typed has an error; this is its last valid access.");
+    ImGui::PopStyleColor();
+  }
   figures::Box area = available_box();
   area.y1 -= ImGui::GetTextLineHeightWithSpacing();  // the keys' line
+  const bool slide =
+      s.user.stage.view == StageView::slide && in_lesson(s) && s.user.stage.compare.empty();
+  if (slide) area.y1 = display.y - top;  // the slide has the keys in its own footer
   const figures::Figure f = stage_figure(s, area, stage_style(s, display.y - top));
   add_labels(io.geometry, f);
   ImGui::InvisibleButton("##stage-area", ImVec2(area.width(), area.height()));
   draw_figure(f, ImGui::GetWindowDrawList(), *io.draw, s.res.label_fonts);
-  ImGui::TextDisabled("%s", kHint);
+  if (!slide) ImGui::TextDisabled("%s", in_lesson(s) ? kLessonHint : kHint);
   ImGui::End();
 }
 
 void cycle_stage_view(AppState& s) {
   StageView& v = s.user.stage.view;
-  v = v == StageView::banks                                   ? StageView::lanes
-      : v == StageView::lanes && s.user.stage.compare.empty() ? StageView::tile
-                                                              : StageView::banks;
+  const bool alone = s.user.stage.compare.empty();
+  const bool slides = alone && in_lesson(s);
+  v = v == StageView::slide            ? StageView::banks
+      : v == StageView::banks          ? StageView::lanes
+      : v == StageView::lanes && alone ? StageView::tile
+      : v == StageView::tile && slides ? StageView::slide
+                                       : StageView::banks;
 }
 
 }  // namespace banklab::gui

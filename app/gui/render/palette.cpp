@@ -8,6 +8,8 @@ Palette convert(const figures::Palette& f) {
   p.background = to_imu32(f.background);
   p.text = to_imu32(f.text);
   p.text_dim = to_imu32(f.text_dim);
+  p.text_ok = to_imu32(f.text_ok);
+  p.title = to_imu32(f.title);
   p.grid = to_imu32(f.grid);
   p.cell_empty = to_imu32(f.cell_empty);
   p.cell_served = to_imu32(f.cell_served);
@@ -18,6 +20,9 @@ Palette convert(const figures::Palette& f) {
   p.phase_line = to_imu32(f.phase_line);
   p.current_row = to_imu32(f.current_row);
   p.highlight = to_imu32(f.highlight);
+  p.spotlight = to_imu32(f.spotlight);
+  p.spotlight_tint = to_imu32(f.spotlight_tint);
+  p.misaligned = to_imu32(f.misaligned);
   p.padding = to_imu32(f.padding);
   p.lane_on = to_imu32(f.lane_on);
   p.lane_off = to_imu32(f.lane_off);
@@ -70,6 +75,11 @@ void apply_style(ImGuiStyle& style, Theme t, float scale) {
   // The views draw no background of their own (see app_window.cpp): windows that float over them
   // (help, problems) use the same colour as the clear behind the views.
   style.Colors[ImGuiCol_WindowBg] = ImGui::ColorConvertU32ToFloat4(palette(t).background);
+  // Text and the dim text of the panels (track titles, captions, hints) in the palette's
+  // colours, which keep WCAG AA contrast on it: ImGui's light TextDisabled (#999 on near-white)
+  // read at 2.7:1.
+  style.Colors[ImGuiCol_Text] = ImGui::ColorConvertU32ToFloat4(palette(t).text);
+  style.Colors[ImGuiCol_TextDisabled] = ImGui::ColorConvertU32ToFloat4(palette(t).text_dim);
   style.WindowRounding = 4.0f;
   style.FrameRounding = 3.0f;
   style.GrabRounding = 3.0f;

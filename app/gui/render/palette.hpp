@@ -22,9 +22,10 @@ using figures::theme_name;
 
 // The figures' colours as ImU32, field for field (figures::Palette says what each means).
 struct Palette {
-  ImU32 background, text, text_dim, grid;
+  ImU32 background, text, text_dim, text_ok, title, grid;
   ImU32 cell_empty, cell_served, cell_conflict, cell_broadcast;
-  ImU32 excess_row, ideal_line, phase_line, current_row, highlight, padding;
+  ImU32 excess_row, ideal_line, phase_line, current_row, highlight;
+  ImU32 spotlight, spotlight_tint, misaligned, padding;
   ImU32 lane_on, lane_off, on_fill, on_bank, halo, stripe_mark;
   ImU32 error, warning, note;
   std::array<ImU32, 32> banks;       // bank b: hue from orange to violet, never the conflict red

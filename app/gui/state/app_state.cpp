@@ -88,6 +88,7 @@ bool refresh(AppState& s) {
   if (!first && s.derived.scenario == s.user.scenario) return false;
   bool tile_changed = first || s.derived.scenario.tile != s.user.scenario.tile;
   s.derived = derive(s.user.scenario, &s.derived);
+  if (code_on_screen(s)) attach_code_elements(s.derived, *s.user.code.code);
   // A new access is shown fully served; play starts it over from the first wavefront.
   s.user.step.playing = false;
   s.user.step.elapsed = 0.0f;

@@ -134,7 +134,8 @@ struct AppState {
   // The views draw derived, never user.scenario: a control may change the scenario in the
   // middle of a frame, and the picture must stay consistent until the next refresh().
   Derived derived;
-  std::vector<Derived> compared;  // user.stage.compare's, derived when it changes
+  std::vector<Derived> compared;    // user.stage.compare's, derived when it changes
+  std::optional<SlideCache> slide;  // the lesson step's slide layout, for its size
   FrameOutput frame;
   Resources res;
   std::unique_ptr<GpuPanel> gpu;  // the GPU window: its runs, measurement and worker thread

@@ -1,5 +1,6 @@
 #include "app/gui/state/code_state.hpp"
 
+#include <algorithm>
 #include <span>
 #include <utility>
 
@@ -62,6 +63,7 @@ void show_scenario_code(AppState& s) {
   c.error_line = 0;
   c.code.reset();
   c.stands_for = sc;  // the box shows this scenario's code, or its note when it has none
+  c.left_lesson.clear();
   if (v.statement.empty()) return;
   const CodeSource source{"code", c.text};
   CodeResult r = evaluate_code(std::span(&source, 1), KernelParams{});
@@ -70,6 +72,33 @@ void show_scenario_code(AppState& s) {
 
 bool code_on_screen(const AppState& s) {
   return s.user.code.code && s.user.code.stands_for == s.user.scenario;
+}
+
+bool code_stale(const AppState& s) {
+  return !s.user.code.error.empty() && s.user.code.stands_for == s.user.scenario;
+}
+
+void code_edited(AppState& s) {
+  if (in_lesson(s)) {
+    s.user.code.left_lesson = s.lesson.lesson->name + ", step " + std::to_string(s.lesson.step + 1);
+    leave_lesson(s);
+  }
+  apply_code(s);
+}
+
+void attach_code_elements(Derived& d, const KernelCode& code) {
+  const Scenario& sc = d.scenario;
+  if (!(sc == code.scenario) || !d.evaluation.ok() || !sc.tile.check().empty()) return;
+  const TileLayout& t = sc.tile;
+  const int per_lane = std::max(1, sc.effective_width() / t.elem_bytes());
+  const std::int64_t elements = std::int64_t{t.rows} * t.cols;
+  for (int l = 0; l < kWarpSize; ++l) {
+    const std::int64_t byte = sc.custom_offsets[static_cast<std::size_t>(l)];
+    if (!d.evaluation.analysis->lanes[l].active || byte < 0 || byte >= t.size_bytes()) continue;
+    const std::optional<Cell> at = t.element_at(byte);
+    if (!at || std::int64_t{at->row} * t.cols + at->col + per_lane > elements) continue;
+    d.evaluation.elements[static_cast<std::size_t>(l)] = LaneElements{*at, per_lane};
+  }
 }
 
 }  // namespace banklab::gui

@@ -30,6 +30,9 @@ struct CodeBox {
   int error_line = 0;             // the error's 1-based line in the text (0: the whole code)
   std::uint64_t evaluations = 0;  // how many times apply_code() ran (on changes only)
   bool focus = false;             // give the box the keyboard next frame
+  // Typing in the box during a lesson leaves it (the step's text no longer describes the
+  // picture): "transpose, step 3", said under the box; empty otherwise.
+  std::string left_lesson;
 };
 
 // Evaluates s.user.code; on success the scenario on screen becomes the code's. Returns whether
@@ -43,5 +46,18 @@ bool set_code(AppState& s, std::string text);
 void show_scenario_code(AppState& s);
 // Whether the scenario on screen is the one the code gives (false once a control changed it).
 bool code_on_screen(const AppState& s);
+// The box holds an edit that does not evaluate while its last valid code is on screen: the
+// views show an access the text no longer says (they say so).
+bool code_stale(const AppState& s);
+// The user typed in the box: a lesson being walked is left (its step no longer describes what
+// the code draws), then the code is evaluated.
+void code_edited(AppState& s);
+
+struct Derived;
+// The code's access drawn on its own array: each lane's byte mapped back to the element (r, c)
+// of the tile the declaration is (KernelCode::scenario's), so that the tile outlines the access
+// and the lane table gives r and c, as for a preset. The scenario's offsets are bytes into that
+// array, so the mapping is exact.
+void attach_code_elements(Derived& d, const KernelCode& code);
 
 }  // namespace banklab::gui

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "app/gui/views/derived.hpp"
@@ -45,5 +46,15 @@ void start_drill(AppState& s, DrillLevel level, std::uint64_t seed);
 // answered already.
 bool submit_drill_answer(AppState& s, std::string_view text);
 void next_drill_question(AppState& s);
+
+// Answers before the window places a session on the interview rubric (the CLI's drill asks 5):
+// one wrong answer out of one says nothing about anyone.
+inline constexpr int kAnswersToPlace = 5;
+// The window's summary of the session, for people: the score so far, then (from
+// kAnswersToPlace answers) the rubric's band and what it says, and the next level to choose.
+std::string drill_summary(const DrillSession& session);
+// The core grades fixes in the command line's words ("with --pad 2"); the window says them as a
+// person types them into it ("with pad 2").
+std::string for_people(std::string text);
 
 }  // namespace banklab::gui

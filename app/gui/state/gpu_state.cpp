@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <string_view>
+#include <utility>
 
 #include "app/frontend/file_io.hpp"
 #include "core/base/data_dir.hpp"
@@ -37,7 +39,70 @@ void attach_costs(RunRecord& run) {
   }
 }
 
+// No GPU here and nothing on screen yet: the shipped recording (the H200's, if there are
+// several), so the window shows real results rather than "No run yet".
+void show_shipped_recording(GpuPanel& p) {
+  const std::vector<std::filesystem::path> files = shipped_recordings();
+  if (files.empty()) return;
+  const auto h200 = std::ranges::find_if(
+      files, [](const std::filesystem::path& f) { return f.stem() == "nvidia-h200"; });
+  const std::filesystem::path& file = h200 != files.end() ? *h200 : files.front();
+  const std::string why = open_recording(p, file);
+  p.results_message = why.empty() ? "No GPU here: showing " + file.filename().string() +
+                                        ", recorded on a real GPU (the rows say where and when)"
+                                  : why;
+}
+
+// "cudaErrorInsufficientDriver" and its kin, said for people.
+std::string cuda_error_in_words(const std::string& detail) {
+  static constexpr std::pair<std::string_view, std::string_view> kWords[] = {
+      {"cudaErrorInsufficientDriver",
+       "the NVIDIA driver is older than this build's CUDA runtime needs: update the driver"},
+      {"cudaErrorNoDevice", "the NVIDIA driver found no GPU on this machine"},
+      {"cudaErrorDevicesUnavailable",
+       "every GPU is busy in exclusive mode or switched off for compute"},
+      {"cudaErrorSystemDriverMismatch",
+       "the driver's kernel module and its library are different versions: reboot or "
+       "reinstall the driver"},
+      {"cudaErrorInitializationError", "the driver could not start the GPU"},
+      {"cudaErrorOperatingSystem", "the operating system refused the driver's call"},
+      {"cudaErrorNoKernelImageForDevice", "this build has no code for this GPU's architecture"},
+      {"cudaErrorCompatNotSupportedOnDevice",
+       "the CUDA forward-compatibility package does not support this GPU"},
+  };
+  for (const auto& [name, words] : kWords) {
+    if (detail.find(name) != std::string::npos) return std::string(words);
+  }
+  return "";
+}
+
 }  // namespace
+
+std::string shown_run(const GpuPanel& p) {
+  if (p.selected_run < 0 || p.selected_run >= static_cast<int>(p.runs.size())) return "";
+  const RunRecord& run = p.runs[static_cast<std::size_t>(p.selected_run)];
+  return run.recorded.empty() ? "measured here" : run.recorded;
+}
+
+std::string no_gpu_in_words(const gpu::DeviceInfo& d) {
+  if (std::string words = cuda_error_in_words(d.detail); !words.empty()) return words;
+  switch (d.availability) {
+    case gpu::Availability::no_driver:
+      return "no NVIDIA driver this build can use (none installed, or one older than CUDA 13)";
+    case gpu::Availability::no_device:
+      return d.detail.find("BANKLAB_FORCE_NO_GPU") != std::string::npos
+                 ? "BANKLAB_FORCE_NO_GPU=1 hides the GPU"
+                 : "the NVIDIA driver found no GPU on this machine";
+    case gpu::Availability::not_built:
+      return "this build of BankLab was made without CUDA (nvcc was not found when it was "
+             "built)";
+    case gpu::Availability::error:
+      return "the driver answered with an error (below)";
+    case gpu::Availability::available:
+      break;
+  }
+  return "";
+}
 
 std::string fixed(double value, int decimals) {
   return format("%.*f", decimals, value);
@@ -60,6 +125,7 @@ void apply(GpuPanel& p, GpuResult result) {
     void operator()(DeviceDone& d) {
       p.device = std::move(d.device);
       p.measure_support = std::move(d.measure);
+      if (!p.device->ok() && p.runs.empty()) show_shipped_recording(p);
     }
     void operator()(SuiteDone& d) {
       // A run that found no GPU tells the panel what state the GPU is in now.

@@ -120,12 +120,22 @@ std::filesystem::path recordings_dir();
 // The *.json files there, sorted by name (none when the folder is missing).
 std::vector<std::filesystem::path> shipped_recordings();
 // Adds one history row per dtype of the recording, labelled as recorded (device, date), and
-// selects the fp32 one (the lesson's). Returns "" or why the file cannot be shown.
+// selects the fp32 one (the lesson's). Returns "" or why the file cannot be shown. When the
+// driver answers that there is no usable GPU and nothing is shown yet, poll() opens the shipped
+// H200 recording by itself: the window opens on real results, labelled as recorded.
 std::string open_recording(GpuPanel& p, const std::filesystem::path& file);
 void show_recording(GpuPanel& p, const gpu::Recording& r);
 // This session's finished live runs as a recording: every dtype's latest suite, the patterns
 // of the latest run (the pattern on screen as the lesson part, the sweep). Returns "" or why not.
 std::string save_recording(const GpuPanel& p, const std::filesystem::path& file);
+
+// Where the run the window plots was measured: the recording's "recorded on ..." line,
+// "measured here" for a run of this session, "" when none is selected (--geometry's gpu_run).
+std::string shown_run(const GpuPanel& p);
+
+// Why there is no GPU, in words for people rather than the CUDA call's error name: "the NVIDIA
+// driver is older than this build's CUDA 13 runtime needs: update the driver".
+std::string no_gpu_in_words(const gpu::DeviceInfo& d);
 
 // A number with a fixed count of decimals, as the panel prints its figures: fixed(3.14159, 2)
 // is "3.14".

@@ -19,7 +19,8 @@ std::string open_lesson(AppState& s, std::string_view name, int step) {
            std::to_string(step + 1);
   }
   s.lesson.lesson = std::move(*lesson);
-  s.reset_layout = true;  // the Lesson panel grows for the step's text
+  s.reset_layout = true;                 // the Lesson panel grows for the step's text
+  s.user.stage.view = StageView::slide;  // presentation mode shows the step as a slide
   go_to_step(s, step);
   return "";
 }
@@ -46,6 +47,7 @@ void leave_lesson(AppState& s) {
   s.lesson.step = 0;
   s.lesson.filled = FilledStep{};
   s.reset_layout = true;
+  if (s.user.stage.view == StageView::slide) s.user.stage.view = StageView::banks;
 }
 
 }  // namespace banklab::gui

@@ -1,5 +1,7 @@
 #include "app/gui/state/stage_state.hpp"
 
+#include <utility>
+
 #include "app/frontend/scenario_flags.hpp"
 #include "core/model/presets.hpp"
 
@@ -23,6 +25,11 @@ Expected<Scenario> read_scenario(std::string_view path) {
   return frontend::scenario_from_flags(frontend::ScenarioFlags{.file = std::string(path)});
 }
 
+void set_compare(Stage& stage, std::vector<CompareItem> items) {
+  if (items.size() >= 3) stage.view = StageView::lanes;
+  stage.compare = std::move(items);
+}
+
 std::span<const Comparison> comparisons() {
   return kComparisons;
 }
@@ -37,7 +44,12 @@ std::vector<CompareItem> builtin_comparison(std::string_view name) {
     return {write, preset_item("fp32-pad1")};
   }
   if (name == "naive-pad-swizzle") {
-    return {preset_item("fp32-naive"), preset_item("fp32-pad1"), preset_item("fp32-xor")};
+    // Like for like: column 0 of all three (the fp32-xor preset reads column 5, where its
+    // lesson's arithmetic is more telling; the swizzle spreads every column alike).
+    CompareItem xor_swizzle = preset_item("fp32-xor");
+    xor_swizzle.scenario.index = 0;
+    xor_swizzle.name = "fp32-xor: float tile[32][32], XOR swizzle c ^ r, column 0";
+    return {preset_item("fp32-naive"), preset_item("fp32-pad1"), xor_swizzle};
   }
   return {};
 }

@@ -12,12 +12,15 @@
 #include <string_view>
 #include <vector>
 
+#include "app/figures/slide.hpp"
 #include "core/base/expected.hpp"
 #include "core/model/scenario.hpp"
 
 namespace banklab::gui {
 
-enum class StageView : std::uint8_t { banks, lanes, tile };
+// What the stage shows: one view, or (in a lesson) the step as a slide: its title, its text and
+// the figures it names (figures/slide.hpp).
+enum class StageView : std::uint8_t { banks, lanes, tile, slide };
 
 struct CompareItem {
   std::string name;  // what its column is headed with
@@ -26,12 +29,24 @@ struct CompareItem {
 };
 
 struct Stage {
-  bool presenting = false;  // F5: the view fills the window, large type, keys drive it
-  StageView view = StageView::banks;
-  std::vector<CompareItem> compare;  // 2-4 side by side; empty: the scenario on screen alone
+  bool presenting = false;            // F5: the view fills the window, large type, keys drive it
+  StageView view = StageView::banks;  // slide: only in a lesson (else drawn as the bank view)
+  std::vector<CompareItem> compare;   // 2-4 side by side; empty: the scenario on screen alone
 };
 
 inline constexpr std::size_t kMaxCompared = 4;
+
+// A slide's layout (which of the candidate arrangements gives its figures the largest numbers)
+// costs a few figure layouts: chosen when the step, the scenario or the size changes, not every
+// frame.
+struct SlideCache {
+  int step = -1;
+  Scenario scenario;
+  float width = 0, height = 0, font = 0;
+  std::uint8_t tile_view = 0;
+  bool footer = false;
+  figures::SlideLayout layout;
+};
 
 // The built-in comparisons by name: "transpose" (row write, column read of float
 // tile[32][32]), "transpose-padded" (the same over tile[32][33]), "naive-pad-swizzle".
@@ -41,6 +56,11 @@ struct Comparison {
 };
 std::span<const Comparison> comparisons();
 std::vector<CompareItem> builtin_comparison(std::string_view name);  // empty: no such name
+
+// Shows `items` side by side (empty: the comparison ends). Three or four panes are too narrow
+// for 32 bank columns of readable numbers (426 px at 1280x720), so they open on the lane map,
+// which runs down each pane; V still switches to the bank view.
+void set_compare(Stage& stage, std::vector<CompareItem> items);
 
 // A scenario file (key = value lines), read as --scenario FILE reads it.
 Expected<Scenario> read_scenario(std::string_view path);

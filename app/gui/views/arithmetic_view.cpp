@@ -63,7 +63,7 @@ void lane_row(const Analysis& a, const LaneElements& el, int l, const ViewStyle&
     ImGui::TextUnformatted(joined(r, 2).c_str());
     ImGui::TableNextColumn();
     if (r.shares_word) {
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(p.cell_broadcast),
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(p.note),
                          is_load(a.access.op) ? "broadcast" : "merged");
     }
   }
@@ -126,8 +126,7 @@ void draw_arithmetic(const Derived& d, const ViewStyle& v, Interaction& io) {
   ImGui::PushTextWrapPos(0.0f);
   if (!x.formula.empty()) ImGui::TextUnformatted(x.formula.c_str());
   if (!x.bank_expression.empty()) {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(p.ideal_line), "%s",
-                       x.bank_expression.c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(p.title), "%s", x.bank_expression.c_str());
   }
   ImGui::PopTextWrapPos();
   if (mono) ImGui::PopFont();
@@ -144,7 +143,7 @@ void draw_arithmetic(const Derived& d, const ViewStyle& v, Interaction& io) {
   ImGui::PopTextWrapPos();
   ImGui::Spacing();
   const Analysis& a = *e.analysis;
-  ImU32 verdict = a.bank_conflicts() > 0 ? p.cell_conflict : p.cell_served;
+  ImU32 verdict = a.bank_conflicts() > 0 ? p.error : p.text_ok;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(verdict));
   ImGui::TextWrapped("=> %s", x.verdict.c_str());
   ImGui::PopStyleColor();

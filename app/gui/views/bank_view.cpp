@@ -33,13 +33,13 @@ void cell_tooltip(const Palette& p, const Analysis& a, int w, int b, const BankL
                 lane_ranges(slot.lanes).c_str());
     int n = load[wf.phase][b];
     if (std::popcount(slot.lanes) > 1) {
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(p.cell_broadcast),
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(p.note),
                          load_op ? "%d lanes share this word: a broadcast, served once, no conflict"
                                  : "%d lanes store to this word: one merged write, no conflict",
                          std::popcount(slot.lanes));
     }
     if (n > 1) {
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(p.cell_conflict),
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(p.error),
                          "bank %d holds %d distinct words for this phase: it serves one per "
                          "wavefront, a %d-way conflict",
                          b, n, n);
@@ -54,7 +54,7 @@ void cell_tooltip(const Palette& p, const Analysis& a, int w, int b, const BankL
 void verdict_lines(const Derived& d, const Palette& p) {
   const Analysis& a = *d.evaluation.analysis;
   if (d.explanation) {
-    ImU32 c = a.bank_conflicts() > 0 ? p.cell_conflict : p.cell_served;
+    ImU32 c = a.bank_conflicts() > 0 ? p.error : p.text_ok;
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(c));
     ImGui::TextWrapped("%s", d.explanation->verdict.c_str());
     ImGui::PopStyleColor();
@@ -73,6 +73,7 @@ void draw_banks(const Derived& d, const ViewStyle& v, Interaction& io) {
   io.geometry.banks.reset();
   const Evaluation& e = d.evaluation;
   const Palette& p = *v.palette;
+  if (draw_refused(d, v, io)) return;
   if (draw_errors_instead(p, e.diagnostics, "the bank view")) return;
   verdict_lines(d, p);
   const Analysis& a = *e.analysis;

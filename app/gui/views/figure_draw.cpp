@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/gui/render/palette.hpp"
+#include "core/report/explain.hpp"
 
 namespace banklab::gui {
 namespace {
@@ -91,6 +92,21 @@ void draw_figure(const figures::Figure& f, ImDrawList* dl, DrawQueue& queue,
     }
     dl->AddText(font, font->FontSize, at, to_imu32(l.colour), l.text.c_str());
   }
+}
+
+bool draw_refused(const Derived& d, const ViewStyle& v, Interaction& io) {
+  if (!figures::refused_rows(d.scenario, d.evaluation)) return false;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(v.palette->error));
+  ImGui::TextWrapped("%s", explain(d.scenario, d.evaluation).verdict.c_str());
+  ImGui::PopStyleColor();
+  const figures::Box area = available_box();
+  if (area.width() < 64 || area.height() < 32) return true;
+  const figures::Figure f =
+      figures::misalignment_figure(d.scenario, d.evaluation, area, figure_style(v));
+  add_labels(io.geometry, f);
+  ImGui::Dummy(ImVec2(area.width(), area.height()));
+  draw_figure(f, ImGui::GetWindowDrawList(), *io.draw, v.label_fonts);
+  return true;
 }
 
 void add_labels(FrameGeometry& g, const figures::Figure& f) {

@@ -29,6 +29,12 @@ void draw_figure(const figures::Figure& f, ImDrawList* dl, DrawQueue& queue,
 // smallest).
 ImFont* label_font(std::span<ImFont* const> fonts, const figures::Label& l);
 
+// An access the core refuses because a pad shifts rows off its alignment, drawn as the tile with
+// those rows marked beside the arithmetic (figures::misalignment_figure) in the space left:
+// what the bank view and the lane map show instead of the error. False (nothing drawn) for any
+// other scenario.
+bool draw_refused(const Derived& d, const ViewStyle& v, Interaction& io);
+
 // Every label of the figure, for --geometry: role, index, text, its box and the cell it names.
 void add_labels(FrameGeometry& g, const figures::Figure& f);
 

@@ -139,6 +139,12 @@ std::string geometry_json(const FrameGeometry& g, float scale) {
   }
   w.key("labels");
   write_labels(w, g.labels, scale);
+  w.key("gpu_run");
+  if (g.gpu_run) {
+    w.value(*g.gpu_run);
+  } else {
+    w.null();
+  }
   w.end_object();
   out += '\n';
   return out;

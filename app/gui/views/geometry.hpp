@@ -80,6 +80,9 @@ struct FrameGeometry {
   std::optional<TileGeometry> physical_tile;  // side by side: the physical picture, right of it
   std::optional<SolveGeometry> solve;         // nullopt: the Solve window is closed
   std::vector<figures::Label> labels;         // every label the views drew, with the cell it names
+  // The GPU window: where the run it plots was measured ("recorded on NVIDIA H200, ..." for a
+  // recording, "measured here" for a run of this session, "" for none); nullopt: closed.
+  std::optional<std::string> gpu_run;
 };
 
 // The figures' grid as the views' GridGeometry.

@@ -3,6 +3,7 @@
 // for a conflict); lanes that share a word meet at that word. Parallel lines are a
 // conflict-free access; lines converging on one bank are the conflict. Click a lane to switch
 // it off or on. The picture is banklab_figures' lane_figure().
+#include <algorithm>
 #include <cmath>
 
 #include "app/gui/views/figure_draw.hpp"
@@ -56,6 +57,7 @@ void draw_lanes(const Derived& d, const ViewStyle& v, Interaction& io) {
   io.geometry.lanes.drawn = false;
   const Evaluation& e = d.evaluation;
   const Palette& p = *v.palette;
+  if (draw_refused(d, v, io)) return;
   if (draw_errors_instead(p, e.diagnostics, "the lane map")) return;
   const Analysis& a = *e.analysis;
   const figures::Box area = available_box();
@@ -79,10 +81,14 @@ void draw_lanes(const Derived& d, const ViewStyle& v, Interaction& io) {
   draw_figure(f, ImGui::GetWindowDrawList(), *io.draw, v.label_fonts);
   if (!hovered) return;
   const ImVec2 m = ImGui::GetIO().MousePos;
-  const float pitch = g.lane_min[1].x - g.lane_min[0].x;  // boxes and the gaps after them
+  // A box and the gap after it, whichever way the map runs (lanes across the top, or down the
+  // side in a narrow window).
+  const float step_x = g.lane_min[1].x - g.lane_min[0].x,
+              step_y = g.lane_min[1].y - g.lane_min[0].y;
   for (int i = 0; i < kWarpSize; ++i) {
     const auto over = [&](ImVec2 mn, ImVec2 mx) {
-      return m.x >= mn.x && m.x < mn.x + pitch && m.y >= mn.y && m.y <= mx.y;
+      return m.x >= mn.x && m.x < std::max(mx.x, mn.x + step_x) && m.y >= mn.y &&
+             m.y < std::max(mx.y, mn.y + step_y);
     };
     if (over(g.lane_min[i], g.lane_max[i])) {
       io.hovering_lane = i;

@@ -77,15 +77,17 @@ void draw_tile(const Derived& d, const ViewStyle& v, Interaction& io) {
     draw_errors_instead(p, {Diagnostic{Severity::error, "tile", d.tile_error, -1}}, "the tile");
     return;
   }
-  if (d.scenario.pattern == AccessPattern::custom) {
+  const Evaluation& e = d.evaluation;
+  // Raw offsets are tied to no tile; typed code's are (its array is the tile).
+  if (d.scenario.pattern == AccessPattern::custom &&
+      std::ranges::none_of(e.elements, [](const LaneElements& l) { return l.count > 0; })) {
     ImGui::TextDisabled("custom offsets: the access is not tied to this tile");
   }
-  const Evaluation& e = d.evaluation;
   const figures::Box area = available_box();
   if (area.width() < 32 || area.height() < 32) return;
   // The layout is banklab_figures' (the same as `banklab export --what tile`): every lane
   // numbered, outlines thin on small tiles; side by side, the logical picture left.
-  const figures::FigureStyle st = figure_style(v);
+  const figures::FigureStyle st = figures::mark_refused_rows(figure_style(v), d.scenario, e);
   std::vector<figures::Figure> pictures;
   if (v.tile_view == figures::TileView::both) {
     std::array<figures::Figure, 2> pair = figures::tile_pair_figure(t, e, area, st);

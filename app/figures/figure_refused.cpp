@@ -1,0 +1,72 @@
+// A refused access drawn rather than reported: a padded tile whose rows slip off the alignment
+// of a wide access (fp32-pad1-vec16-store: 132-byte rows, 16-byte stores) cannot take it in
+// most rows. The figure is the tile with those rows marked, beside the arithmetic that finds
+// them (core's derivation), so the reason is on the picture.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "app/figures/figure.hpp"
+#include "app/figures/figure_common.hpp"
+
+namespace banklab::figures {
+
+std::optional<RowAlignment> refused_rows(const Scenario& s, const Evaluation& e) {
+  if (e.ok() || s.pattern == AccessPattern::custom || !s.tile.check().empty()) return std::nullopt;
+  const int width = s.effective_width();
+  if (width <= s.tile.elem_bytes()) return std::nullopt;
+  RowAlignment r = row_alignment(s.tile, width);
+  if (r.step == 0 || r.misaligned.empty()) return std::nullopt;
+  return r;
+}
+
+FigureStyle mark_refused_rows(FigureStyle st, const Scenario& s, const Evaluation& e) {
+  if (const auto r = refused_rows(s, e)) {
+    st.highlights.rows = r->misaligned;
+    st.row_width = r->width;
+  }
+  return st;
+}
+
+Figure misalignment_figure(const Scenario& s, const Evaluation& e, Box area,
+                           const FigureStyle& style) {
+  const FigureStyle st = mark_refused_rows(style, s, e);
+  const Palette& p = *st.palette;
+  Figure f = detail::blank_figure(area.x1, area.y1, p);
+  const Explanation x = explain(s, e);
+  // Wide areas: the tile on the left, the arithmetic on the right; else the tile over it.
+  const bool beside = area.width() > area.height() * 1.3f;
+  const float gap = std::floor(st.font);
+  Box tile = area, text = area;
+  if (beside) {
+    tile.x1 = std::floor(area.x0 + area.width() * 0.55f);
+    text.x0 = tile.x1 + gap;
+  } else {
+    tile.y1 = std::floor(area.y0 + area.height() * 0.6f);
+    text.y0 = tile.y1 + gap;
+  }
+  // The derivation in the largest font, at most the style's, whose wrapped lines fit.
+  const float text_font = st.page_font > 0 ? st.page_font : st.font;
+  std::vector<std::string> lines;
+  float size = text_font;
+  for (; size >= std::min(st.min_font, text_font); size -= 0.5f) {
+    lines.clear();
+    const int columns = std::max(8, static_cast<int>(text.width() / text_width("0", size)));
+    for (const std::string& step : x.steps) {
+      std::istringstream wrapped(reflow(step, columns - 2));
+      bool first = true;
+      for (std::string l; std::getline(wrapped, l); first = false)
+        lines.push_back((first ? "- " : "  ") + l);
+    }
+    if (static_cast<float>(lines.size()) * std::floor(size * 1.35f) <= text.height()) break;
+  }
+  float y = text.y0;
+  for (const std::string& l : lines) {
+    f.labels.push_back(detail::at(l, size, p.text, text.x0, y, Role::text));
+    y += std::floor(size * 1.35f);
+  }
+  append(f, tile_figure(s.tile, e, tile, st));
+  return f;
+}
+
+}  // namespace banklab::figures

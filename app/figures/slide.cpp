@@ -1,0 +1,561 @@
+// A lesson step as a slide (slide.hpp). The layout tries the text beside the figures at three
+// widths and over them, each with the largest text font that fits, lays the figures out in each
+// and keeps the candidate whose figures' numbers come out largest (up to a size a room reads
+// easily), then the one with the larger text.
+#include "app/figures/slide.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "app/figures/figure_common.hpp"
+#include "core/code/code_view.hpp"
+#include "core/report/explain.hpp"
+
+namespace banklab::figures {
+namespace {
+
+using namespace detail;
+
+constexpr float kLineHeight = 1.35f;  // a text line's height in ems
+constexpr float kGapLines = 0.6f;     // between paragraphs, in lines
+
+float text_height(const std::vector<TextLine>& lines, float font) {
+  const float line = std::floor(font * kLineHeight);
+  float h = 0;
+  for (const TextLine& l : lines) h += l.text.empty() ? std::floor(line * kGapLines) : line;
+  return h;
+}
+
+int columns_for(float width, float font) {
+  return std::max(12, static_cast<int>(width / text_width("0", font)));
+}
+
+// The roles whose numbers a student reads: a slide is as good as the smallest of them. (A
+// tile's bank numbers are drawn only where their slots hold them readably: its rows' height
+// measures it instead.)
+bool is_number(Role r) {
+  return r == Role::cell_label || r == Role::bank_label || r == Role::lane_label ||
+         r == Role::wavefront_label;
+}
+
+// The smallest number the figure draws; 0 when its cells are too small to hold their lanes at
+// all (the bank view drops the cell labels of hundreds of rows).
+float smallest_number(const Figure& f, const Palette& p) {
+  float smallest = 1e9f;
+  bool cells = false, cell_labels = false;
+  for (const Label& l : f.labels) {
+    if (is_number(l.role)) smallest = std::min(smallest, l.size);
+    cell_labels = cell_labels || l.role == Role::cell_label;
+  }
+  for (const Rect& r : f.rects) cells = cells || (r.role == Role::cell && r.colour != p.cell_empty);
+  // A tile is as readable as its rows are tall: a bank number or lane fits a row's height.
+  if (!f.heatmaps.empty() && f.grid) {
+    smallest = std::min(smallest, std::min(f.grid->pitch_x * 1.2f, f.grid->pitch_y) - 1.0f);
+  }
+  return cells && !cell_labels ? 0.0f : smallest;
+}
+
+// How much room each part wants along the axis it is stacked on: bank views grow with their
+// wavefronts, a code line is short.
+float weight(SlidePart p, const Slide& s, bool vertical) {
+  const int rows = s.evaluation.ok() ? s.evaluation.analysis->wavefront_count() : 8;
+  switch (p) {
+    case SlidePart::banks:
+      return vertical ? std::clamp(1.0f + static_cast<float>(rows) / 8.0f, 1.2f, 4.0f) : 3.0f;
+    case SlidePart::lanes:
+      return vertical ? 1.6f : 3.0f;
+    case SlidePart::tile:
+      return vertical ? 2.6f : 2.2f;
+    case SlidePart::tiles:
+      return vertical ? 2.0f : 3.0f;
+    case SlidePart::code:
+      return vertical ? 0.7f : 1.5f;
+    case SlidePart::compare:
+      return 4.0f;
+  }
+  return 1.0f;
+}
+
+// The code line of the step's scenario, on a panel, in the largest font that fits.
+Figure code_part(const Slide& s, Box box, const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  Figure f = blank_figure(box.x1, box.y1, p);
+  const CodeView v = code_view(s.scenario, s.evaluation);
+  std::vector<std::string> lines = {v.declaration};
+  lines.insert(lines.end(), v.statement.begin(), v.statement.end());
+  if (v.statement.empty() && !v.note.empty()) lines.push_back("// " + v.note);
+  const float pad = std::floor(st.font * 0.5f);
+  float size = st.font;
+  for (const std::string& l : lines)
+    size = std::min(size, fit_font(l, st.font, box.width() - 2 * pad, st.font));
+  size = std::min(size, std::floor((box.height() - 2 * pad) /
+                                   (kLineHeight * static_cast<float>(lines.size()))));
+  size = std::max(size, 1.0f);
+  const float h = std::floor(size * kLineHeight) * static_cast<float>(lines.size()) + 2 * pad;
+  f.rects.push_back(
+      Rect{Box{box.x0, box.y0, box.x1, box.y0 + h}, p.cell_empty, Fill::solid, Role::panel});
+  float y = box.y0 + pad;
+  for (const std::string& l : lines) {
+    f.labels.push_back(at(l, size, p.text, box.x0 + pad, y, Role::text));
+    y += std::floor(size * kLineHeight);
+  }
+  return f;
+}
+
+// The step's scenario and the compared ones side by side, each headed by its name and verdict,
+// each a bank view; no highlights (they belong to the step's scenario alone).
+Figure compare_part(const Slide& s, Box box, const FigureStyle& style) {
+  FigureStyle st = style;
+  st.highlights = {};
+  st.served = std::numeric_limits<int>::max();
+  Figure f = blank_figure(box.x1, box.y1, *st.palette);
+  std::vector<Compared> all = {Compared{"this step", s.scenario, s.evaluation}};
+  all.insert(all.end(), s.compare.begin(), s.compare.end());
+  const float w = std::floor(box.width() / static_cast<float>(all.size()));
+  st.page_font = st.font;
+  st.font = std::min(st.font, std::floor(w / 40.0f));
+  st.min_font = std::min(st.min_font, st.font);
+  const float name_h = std::floor(st.page_font * 1.4f);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const float x = box.x0 + w * static_cast<float>(i);
+    f.labels.push_back(at(all[i].name, fit_font(all[i].name, st.page_font, w - 4, name_h),
+                          st.palette->text, x, box.y0, Role::heading, static_cast<int>(i)));
+    append(
+        f,
+        page_figure(View::banks, all[i].scenario, all[i].evaluation, w, box.height() - name_h, st),
+        x, box.y0 + name_h);
+  }
+  return f;
+}
+
+// Why a view cannot be drawn (an access the core refuses for a reason other than alignment).
+Figure refusal_part(const Slide& s, Box box, const FigureStyle& st) {
+  Figure f = blank_figure(box.x1, box.y1, *st.palette);
+  const std::string why = explain(s.scenario, s.evaluation).verdict;
+  std::istringstream lines(reflow(why, columns_for(box.width(), st.font)));
+  float y = box.y0;
+  for (std::string l; std::getline(lines, l); y += std::floor(st.font * kLineHeight)) {
+    f.labels.push_back(at(l, st.font, st.palette->error, box.x0, y, Role::text));
+  }
+  return f;
+}
+
+Figure part_figure(const Slide& s, SlidePart part, Box box, const FigureStyle& st) {
+  const Scenario& sc = s.scenario;
+  const Evaluation& e = s.evaluation;
+  if (part == SlidePart::code) return code_part(s, box, st);
+  if (part == SlidePart::compare) return compare_part(s, box, st);
+  if (refused_rows(sc, e)) return misalignment_figure(sc, e, box, st);
+  if (part == SlidePart::tile || part == SlidePart::tiles) {
+    if (part == SlidePart::tile && st.tile_view != TileView::both) {
+      return tile_figure(sc.tile, e, box, st);
+    }
+    Figure f = blank_figure(box.x1, box.y1, *st.palette);
+    for (const Figure& half : tile_pair_figure(sc.tile, e, box, st)) append(f, half);
+    return f;
+  }
+  if (!e.ok()) return refusal_part(s, box, st);
+  return part == SlidePart::banks ? bank_figure(*e.analysis, box, st)
+                                  : lane_figure(*e.analysis, box, st);
+}
+
+// The parts laid out in `area`, stacked (vertical) or side by side, sized by weight().
+std::vector<Box> arrange(const Slide& s, const std::vector<SlidePart>& parts, Box area,
+                         bool vertical, float gap) {
+  float total = 0;
+  for (SlidePart p : parts) total += weight(p, s, vertical);
+  const float span =
+      (vertical ? area.height() : area.width()) - gap * static_cast<float>(parts.size() - 1);
+  std::vector<Box> out;
+  float at0 = vertical ? area.y0 : area.x0;
+  for (SlidePart p : parts) {
+    const float size = std::floor(span * weight(p, s, vertical) / total);
+    out.push_back(vertical ? Box{area.x0, at0, area.x1, at0 + size}
+                           : Box{at0, area.y0, at0 + size, area.y1});
+    at0 += size + gap;
+  }
+  return out;
+}
+
+// How far down a figure draws anything: where its content ends.
+float content_bottom(const Figure& f) {
+  float y = 0;
+  for (const Rect& r : f.rects) y = std::max(y, r.box.y1);
+  for (const Rect& r : f.overlays) y = std::max(y, r.box.y1);
+  for (const Heatmap& h : f.heatmaps) y = std::max(y, h.box.y1);
+  for (const Line& l : f.lines) y = std::max({y, l.y0, l.y1});
+  for (const Label& l : f.labels) y = std::max(y, l.box.y1);
+  return y;
+}
+
+// Parts stacked in one column: a part that draws less than its box (a bank view of one
+// wavefront is a strip) keeps what it uses and the others share the rest; what no part can use
+// (a tile whose width sets its size) goes below the last one, not between them.
+std::vector<Box> settle(const Slide& s, const std::vector<SlidePart>& parts, std::vector<Box> boxes,
+                        const FigureStyle& st, float gap) {
+  if (boxes.size() < 2) return boxes;
+  for (std::size_t i = 1; i < boxes.size(); ++i) {
+    if (boxes[i].x0 != boxes[0].x0 || boxes[i].x1 != boxes[0].x1) return boxes;  // side by side
+  }
+  const auto used = [&](std::size_t i) {
+    return std::ceil(content_bottom(part_figure(s, parts[i], boxes[i], st)) - boxes[i].y0) + 2.0f;
+  };
+  const auto stack = [&](const std::vector<float>& height) {
+    float y = boxes[0].y0;
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+      boxes[i] = Box{boxes[i].x0, y, boxes[i].x1, y + height[i]};
+      y += height[i] + gap;
+    }
+  };
+  std::vector<float> height(boxes.size());
+  float spare = 0, growing = 0;
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    height[i] = boxes[i].height();
+    const float u = used(i);
+    if (u < height[i] - gap) {
+      spare += height[i] - u;
+      height[i] = u;
+    } else {
+      growing += height[i];
+    }
+  }
+  if (spare <= 0) return boxes;
+  for (std::size_t i = 0; i < boxes.size() && growing > 0; ++i) {
+    if (height[i] == boxes[i].height()) height[i] += std::floor(spare * height[i] / growing);
+  }
+  stack(height);
+  // A part given more than it can use keeps only what it uses: the rest falls to the bottom.
+  for (std::size_t i = 0; i < boxes.size(); ++i) height[i] = std::min(height[i], used(i));
+  stack(height);
+  return boxes;
+}
+
+// The part styles: the figures' own type grows with the slide (a 45th of its height), never
+// below the style's.
+FigureStyle part_style(const FigureStyle& st, float height) {
+  FigureStyle out = st;
+  out.font = std::max(st.font, std::floor(height / 45.0f));
+  out.min_font = std::max(st.min_font, std::floor(out.font * 0.5f));
+  out.tile_caption = true;
+  return out;
+}
+
+std::vector<std::string> header_title_lines(const Slide& s, float width, float font) {
+  std::vector<std::string> out;
+  std::istringstream lines(reflow(s.title, columns_for(width, font)));
+  for (std::string l; std::getline(lines, l);) out.push_back(l);
+  return out;
+}
+
+}  // namespace
+
+std::string slide_scenario_line(const Slide& s) {
+  std::string line = describe(s.scenario);
+  if (s.evaluation.ok()) {
+    line += ": " + explain(s.scenario, s.evaluation).verdict;
+  } else if (const auto r = refused_rows(s.scenario, s.evaluation)) {
+    line += ": refused, " + std::to_string(r->misaligned.size()) + " of " +
+            std::to_string(s.scenario.tile.rows) + " rows start off a " + std::to_string(r->width) +
+            "-byte boundary";
+  }
+  return line;
+}
+
+std::optional<SlidePart> parse_slide_part(std::string_view text) {
+  for (SlidePart p : {SlidePart::banks, SlidePart::lanes, SlidePart::tile, SlidePart::tiles,
+                      SlidePart::code, SlidePart::compare}) {
+    if (text == slide_part_name(p)) return p;
+  }
+  return std::nullopt;
+}
+
+std::string_view slide_part_name(SlidePart p) {
+  static constexpr std::string_view kNames[] = {"banks", "lanes", "tile",
+                                                "tiles", "code",  "compare"};
+  return kNames[static_cast<int>(p)];
+}
+
+std::vector<SlidePart> default_parts(const Scenario& s, const Evaluation& e) {
+  if (refused_rows(s, e)) return {SlidePart::tile};
+  return {SlidePart::banks, SlidePart::lanes};
+}
+
+std::vector<SlidePart> slide_parts(const Slide& s) {
+  std::vector<SlidePart> parts =
+      s.parts.empty() ? default_parts(s.scenario, s.evaluation) : s.parts;
+  // A refused access is one picture (the tile and its arithmetic), whichever views are named.
+  if (refused_rows(s.scenario, s.evaluation)) {
+    std::vector<SlidePart> kept;
+    bool drawn = false;
+    for (SlidePart p : parts) {
+      const bool view = p != SlidePart::code && p != SlidePart::compare;
+      if (view && drawn) continue;
+      drawn = drawn || view;
+      kept.push_back(view ? SlidePart::tile : p);
+    }
+    parts = kept;
+  }
+  return parts;
+}
+
+namespace {
+
+// A line longer than `columns` in pieces of at most `columns` characters (later ones
+// `columns - indent`), each cut after the last of `breaks` that leaves it a third full, else at
+// the width; the pieces after the first are prefixed with `indent` spaces.
+void add_broken(std::vector<TextLine>& out, std::string rest, int columns, int indent,
+                std::string_view breaks, bool code) {
+  const std::string lead(static_cast<std::size_t>(indent), ' ');
+  bool first = true;
+  for (int width = std::max(8, columns); static_cast<int>(rest.size()) > width;
+       width = std::max(8, columns - indent)) {
+    std::size_t cut = rest.find_last_of(breaks, static_cast<std::size_t>(width - 1));
+    if (cut == std::string::npos || cut < static_cast<std::size_t>(width / 3)) {
+      cut = static_cast<std::size_t>(width - 1);
+    }
+    std::string piece = rest.substr(0, cut + 1);
+    while (piece.ends_with(' ')) piece.pop_back();
+    out.push_back(TextLine{(first ? "" : lead) + piece, code});
+    rest = rest.substr(std::min(rest.find_first_not_of(' ', cut + 1), rest.size()));
+    first = false;
+  }
+  out.push_back(TextLine{(first ? "" : lead) + rest, code});
+}
+
+}  // namespace
+
+std::vector<TextLine> wrap_text(std::string_view text, int columns) {
+  std::vector<TextLine> out;
+  std::istringstream lines(reflow(text, columns));
+  for (std::string l; std::getline(lines, l);) {
+    if (l.starts_with("    ")) {
+      // A code line: as written, broken where it runs past the width, after a space, a comma,
+      // a dot or an opening bracket ("__cvta_generic_to_shared("), and indented after that.
+      add_broken(out, l.substr(4), columns, 4, " ,.([", true);
+    } else {
+      // Prose is reflowed at its spaces; a word longer than the line (a profiler metric such
+      // as "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") breaks after '_', '.' or '/'.
+      add_broken(out, l, columns, 0, "_./", false);
+    }
+  }
+  while (!out.empty() && out.back().text.empty()) out.pop_back();
+  return out;
+}
+
+namespace {
+
+// One arrangement of a slide's body: the text's box and font, a box per part, and the smallest
+// number its figures draw.
+struct Candidate {
+  Box text;
+  float font = 0;
+  std::vector<Box> boxes;
+  float numbers = 0;
+};
+
+// The best arrangement of `parts` and the text in `body`: the text beside the figures (at a
+// third to a half of the width), beside the first figure with the others under it, or over the
+// figures; each with the largest text font that fits. Best: the figures' smallest number,
+// up to `target`, then the larger text.
+Candidate arrange_body(const Slide& s, const std::vector<SlidePart>& parts, Box body, float height,
+                       const FigureStyle& st) {
+  const float gap = std::floor(height / 36.0f);
+  const float max_font = std::floor(height / 28.0f);
+  const float min_font = std::max(st.readable_font, std::floor(height / 48.0f));
+  const float target = std::max(st.readable_font, std::floor(height / 45.0f));
+  const FigureStyle parts_st = part_style(st, height);
+  std::optional<Candidate> best;
+  const auto keep = [&](Candidate c) {
+    c.numbers = 1e9f;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      c.numbers = std::min(
+          c.numbers, smallest_number(part_figure(s, parts[i], c.boxes[i], parts_st), *st.palette));
+    }
+    const auto key = [&](const Candidate& k) {
+      return std::pair{std::min(k.numbers, target), k.font};
+    };
+    if (!best || key(c) > key(*best)) best = c;
+  };
+  const auto consider = [&](Box text_box, Box fig_box, float font) {
+    for (bool vertical : {true, false}) {
+      if (!vertical && parts.size() < 2) continue;
+      keep(Candidate{text_box, font,
+                     settle(s, parts, arrange(s, parts, fig_box, vertical, gap), parts_st, gap),
+                     0});
+    }
+  };
+  // The largest font from max_font down to `floor` whose wrapped text fits `h` at width `w`.
+  const auto fitting = [&](float w, float h, float floor) -> std::optional<float> {
+    for (float f = max_font; f >= floor; f -= 1.0f) {
+      if (text_height(wrap_text(s.text, columns_for(w, f)), f) <= h) return f;
+    }
+    return std::nullopt;
+  };
+  for (float share : {0.34f, 0.42f, 0.5f}) {
+    const float tw = std::floor(body.width() * share);
+    if (const auto f = fitting(tw, body.height(), min_font)) {
+      consider(Box{body.x0, body.y0, body.x0 + tw, body.y1},
+               Box{body.x0 + tw + gap, body.y0, body.x1, body.y1}, *f);
+    }
+    // The first figure on the right at full height, the others under the text: a bank view of
+    // 32 wavefronts needs the height, a lane map the width.
+    for (float under = 0.3f; parts.size() > 1 && under <= 0.55f; under += 0.125f) {
+      const float lower = std::floor(body.height() * under);
+      const auto f = fitting(tw, body.height() - lower - gap, min_font);
+      if (!f) continue;
+      const float th = text_height(wrap_text(s.text, columns_for(tw, *f)), *f);
+      const Box rest{body.x0, body.y0 + th + gap, body.x0 + tw, body.y1};
+      const std::vector<SlidePart> others(parts.begin() + 1, parts.end());
+      Candidate c{Box{body.x0, body.y0, body.x0 + tw, body.y0 + th}, *f, {}, 0};
+      c.boxes.push_back(Box{body.x0 + tw + gap, body.y0, body.x1, body.y1});
+      for (const Box& b : settle(s, others, arrange(s, others, rest, true, gap), parts_st, gap)) {
+        c.boxes.push_back(b);
+      }
+      keep(c);
+    }
+  }
+  // Over: the text across the top, the figures keep at least 40% of the height.
+  if (const auto f = fitting(body.width(), body.height() * 0.6f, min_font)) {
+    const float th = text_height(wrap_text(s.text, columns_for(body.width(), *f)), *f);
+    consider(Box{body.x0, body.y0, body.x1, body.y0 + th},
+             Box{body.x0, body.y0 + th + gap, body.x1, body.y1}, *f);
+  }
+  if (!best) {
+    // A text too long for any of these: the figures yield, the text takes what it needs, in
+    // the largest font down to 1 px that fits three quarters of the body.
+    float f = min_font;
+    while (f > 1.0f && text_height(wrap_text(s.text, columns_for(body.width(), f)), f) >
+                           body.height() * 0.75f) {
+      f -= 0.5f;
+    }
+    const float th = text_height(wrap_text(s.text, columns_for(body.width(), f)), f);
+    consider(Box{body.x0, body.y0, body.x1, body.y0 + th},
+             Box{body.x0, body.y0 + th + gap, body.x1, body.y1}, f);
+  }
+  return *best;
+}
+
+}  // namespace
+
+SlideLayout slide_layout(const Slide& s, float width, float height, const FigureStyle& st) {
+  SlideLayout L;
+  L.width = width;
+  L.height = height;
+  L.parts = slide_parts(s);
+  const float margin = std::floor(height / 36.0f);
+  const float inner = width - 2 * margin;
+  // Header: track and step number, the title (wrapped), the scenario line.
+  L.header_font = std::floor(std::max(st.min_font, height / 42.0f));
+  L.title_font = std::floor(height / 22.0f);
+  const std::vector<std::string> title = header_title_lines(s, inner, L.title_font);
+  const float header_h = std::floor(L.header_font * kLineHeight) +
+                         std::floor(L.title_font * 1.25f) * static_cast<float>(title.size()) +
+                         std::floor(L.header_font * kLineHeight);
+  L.header = Box{margin, margin, width - margin, margin + header_h};
+  L.footer_font = s.footer.empty() ? 0.0f : L.header_font;
+  const float footer_h = s.footer.empty() ? 0.0f : std::floor(L.footer_font * kLineHeight);
+  L.footer = Box{margin, height - margin * 0.5f - footer_h, width - margin, height - margin * 0.5f};
+  const Box body{margin, L.header.y1 + margin * 0.5f, width - margin,
+                 L.footer.y0 - (s.footer.empty() ? 0.0f : margin * 0.5f)};
+  Candidate best = arrange_body(s, L.parts, body, height, st);
+  // Parts the step did not name (the defaults) give way: where the second figure would leave
+  // numbers a room cannot read, the slide shows the first one alone, larger.
+  const float readable = std::max(st.readable_font, std::floor(height / 65.0f));
+  if (s.parts.empty() && L.parts.size() > 1 && best.numbers < readable) {
+    const std::vector<SlidePart> first(L.parts.begin(), L.parts.begin() + 1);
+    Candidate alone = arrange_body(s, first, body, height, st);
+    if (alone.numbers > best.numbers) {
+      best = alone;
+      L.parts = first;
+    }
+  }
+  L.text = best.text;
+  L.text_font = best.font;
+  L.part_boxes = best.boxes;
+  return L;
+}
+
+Figure slide_figures(const Slide& s, float width, float height, float slide_height,
+                     const FigureStyle& st) {
+  const FigureStyle parts_st = part_style(st, slide_height);
+  const std::vector<SlidePart> parts = slide_parts(s);
+  const Box area{0, 0, width, height};
+  const float gap = std::floor(slide_height / 36.0f);
+  std::vector<Box> boxes;
+  float numbers = -1;
+  for (bool vertical : {true, false}) {
+    if (!vertical && parts.size() < 2) continue;
+    const std::vector<Box> tried =
+        settle(s, parts, arrange(s, parts, area, vertical, gap), parts_st, gap);
+    float smallest = 1e9f;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      smallest = std::min(
+          smallest, smallest_number(part_figure(s, parts[i], tried[i], parts_st), *st.palette));
+    }
+    if (smallest > numbers) {
+      numbers = smallest;
+      boxes = tried;
+    }
+  }
+  Figure f = blank_figure(width, height, *st.palette);
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    append(f, part_figure(s, parts[i], boxes[i], parts_st));
+  if (parts.size() > 1) f.grid.reset();  // several grids: none is the figure's
+  return f;
+}
+
+Figure slide_figure(const Slide& s, float width, float height, const FigureStyle& st) {
+  return slide_figure(s, slide_layout(s, width, height, st), st);
+}
+
+Figure slide_figure(const Slide& s, const SlideLayout& L, const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  Figure f = blank_figure(L.width, L.height, p);
+  // Header.
+  float y = L.header.y0;
+  f.labels.push_back(at(s.track,
+                        fit_font(s.track, L.header_font, L.header.width() * 0.75f, L.header_font),
+                        p.text_dim, L.header.x0, y, Role::caption));
+  const std::string step = "Step " + std::to_string(s.step) + " of " + std::to_string(s.steps);
+  const float step_w = text_width(step, L.header_font);
+  f.labels.push_back(at(step, L.header_font, p.text_dim, L.header.x1 - step_w, y, Role::caption));
+  y += std::floor(L.header_font * kLineHeight);
+  for (const std::string& line : header_title_lines(s, L.header.width(), L.title_font)) {
+    f.labels.push_back(at(line, L.title_font, p.title, L.header.x0, y, Role::heading));
+    y += std::floor(L.title_font * 1.25f);
+  }
+  const std::string scenario = slide_scenario_line(s);
+  f.labels.push_back(at(scenario,
+                        fit_font(scenario, L.header_font, L.header.width(), L.header_font),
+                        s.evaluation.ok() ? p.text_dim : p.error, L.header.x0, y, Role::verdict));
+  // The text: paragraphs, code lines on a panel.
+  const float line_h = std::floor(L.text_font * kLineHeight);
+  y = L.text.y0;
+  for (const TextLine& l : wrap_text(s.text, columns_for(L.text.width(), L.text_font))) {
+    if (l.text.empty()) {
+      y += std::floor(line_h * kGapLines);
+      continue;
+    }
+    if (l.code) {
+      f.rects.push_back(Rect{Box{L.text.x0 - 2.0f, y, L.text.x1, y + line_h}, p.cell_empty,
+                             Fill::solid, Role::panel});
+    }
+    f.labels.push_back(at(l.text, L.text_font, p.text, L.text.x0, y, Role::text));
+    y += line_h;
+  }
+  const FigureStyle parts_st = part_style(st, L.height);
+  for (std::size_t i = 0; i < L.parts.size(); ++i) {
+    append(f, part_figure(s, L.parts[i], L.part_boxes[i], parts_st));
+  }
+  if (L.parts.size() > 1) f.grid.reset();  // several grids: none is the figure's
+  if (!s.footer.empty()) {
+    f.labels.push_back(at(s.footer,
+                          fit_font(s.footer, L.footer_font, L.footer.width(), L.footer_font),
+                          p.text_dim, L.footer.x0, L.footer.y0, Role::caption));
+  }
+  return f;
+}
+
+}  // namespace banklab::figures

@@ -1,0 +1,91 @@
+#pragma once
+// A lesson step as a slide, what a class sees: a header (the track, "Step 3 of 18", the step's
+// title, the scenario and its verdict), the step's text in large type, and the figures the step
+// names filling the rest. The same figure is drawn by the app's presentation mode, written as
+// PNG by `banklab-gui --lesson NAME --export-dir DIR`, and (its figures) as SVG in the HTML deck.
+//
+//   +--------------------------------------------------------------+
+//   | The shared-memory transpose ...                 Step 3 of 18 |  header
+//   | Pad the row by one: an odd stride                            |
+//   | float tile[32][33], column 0, ld 4 B: conflict-free, 1 wf    |
+//   +------------------------+-------------------------------------+
+//   | Append one unused float | bank view                          |  text beside the figures,
+//   | to every row: ...       | lane map                           |  or over them: whichever
+//   +------------------------+-------------------------------------+  gives the figures larger
+//   | PgDn next  PgUp previous  ...                                |  numbers; footer (the app)
+//
+// No text is ever cut: the text's font is the largest (up to a 28th of the height) that fits its
+// box, and where even the smallest does not, the figures yield height to it.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/figures/figure.hpp"
+
+namespace banklab::figures {
+
+// What a slide shows beside its text (a lesson step's `show`): the bank view, the lane map, the
+// tile (as the Tile window shows it), the tile as indexed and as stored side by side (a
+// swizzle's picture), the code line, or the step's scenario compared with others.
+enum class SlidePart : std::uint8_t { banks, lanes, tile, tiles, code, compare };
+std::optional<SlidePart> parse_slide_part(std::string_view text);  // "banks", ... "compare"
+std::string_view slide_part_name(SlidePart p);
+
+// A scenario shown beside the step's own in a compare part.
+struct Compared {
+  std::string name;
+  Scenario scenario;
+  Evaluation evaluation;
+};
+
+struct Slide {
+  std::string track;  // the lesson's title
+  int step = 1;       // 1-based
+  int steps = 1;
+  std::string title;
+  std::string text;  // reflowable paragraphs; lines indented by four spaces are code
+  Scenario scenario;
+  Evaluation evaluation;
+  std::vector<SlidePart> parts;   // empty: default_parts()
+  std::vector<Compared> compare;  // for SlidePart::compare, after the step's own scenario
+  std::string footer;             // the keys, in the app; empty: no footer
+};
+
+// The header's third line: the scenario and the core's verdict, or why the core refuses it.
+std::string slide_scenario_line(const Slide& s);
+
+// What a step shows when it names nothing: the tile (with the rows it cannot start in and the
+// arithmetic) for a refused access; else the bank view and the lane map.
+std::vector<SlidePart> default_parts(const Scenario& s, const Evaluation& e);
+std::vector<SlidePart> slide_parts(const Slide& s);  // s.parts, or default_parts()
+
+// Where everything goes on a slide of width x height.
+struct SlideLayout {
+  float width = 0, height = 0;
+  Box header, text, footer;
+  float header_font = 0, title_font = 0, text_font = 0, footer_font = 0;
+  std::vector<SlidePart> parts;
+  std::vector<Box> part_boxes;  // one per part, beside or under the text
+};
+SlideLayout slide_layout(const Slide& s, float width, float height, const FigureStyle& st);
+
+// The whole slide, laid out by slide_layout() (or given a layout computed before for it).
+Figure slide_figure(const Slide& s, float width, float height, const FigureStyle& st);
+Figure slide_figure(const Slide& s, const SlideLayout& layout, const FigureStyle& st);
+// The figures alone in width x height, stacked or side by side (whichever gives the larger
+// numbers), their type that of a slide `slide_height` tall: the HTML deck's SVG beside its text.
+Figure slide_figures(const Slide& s, float width, float height, float slide_height,
+                     const FigureStyle& st);
+
+// The text as the slide sets it, `columns` characters wide: paragraphs reflowed (a word longer
+// than a line broken after '_', '.' or '/'), code lines kept and, where longer, broken after a
+// space, comma, dot or bracket with the rest indented. `code` marks a line of code; an empty
+// line separates paragraphs.
+struct TextLine {
+  std::string text;
+  bool code = false;
+};
+std::vector<TextLine> wrap_text(std::string_view text, int columns);
+
+}  // namespace banklab::figures

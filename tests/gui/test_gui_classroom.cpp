@@ -1,0 +1,250 @@
+// What a class sees in the app, driven headless with synthetic keys, clicks and typing:
+// presentation mode keeps the lesson (the step as a slide, PgDn/PgUp in its footer), a
+// comparison is like for like and readable at 1280x720, the tile gets room in the default
+// layout, typed code keeps its tile and leaves the lesson, an edit that does not evaluate marks
+// the views stale, the light theme's panel text reads, and the Drill and Solve windows speak to
+// people rather than in flags.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "app/gui/panels/panels.hpp"
+#include "app/gui/state/app_state.hpp"
+#include "app/gui/state/code_state.hpp"
+#include "app/gui/state/drill_state.hpp"
+#include "app/gui/state/lesson_state.hpp"
+#include "core/model/presets.hpp"
+#include "tests/gui/imgui_items.hpp"
+
+using namespace banklab;
+using namespace banklab::gui;
+using namespace banklab::gui::test;
+
+namespace {
+
+constexpr const char* kCode = "Code: the access as CUDA";
+
+bool says(const figures::Figure& f, const std::string& text) {
+  return std::ranges::any_of(f.labels, [&](const figures::Label& l) { return l.text == text; });
+}
+
+bool says_part(const figures::Figure& f, const std::string& text) {
+  return std::ranges::any_of(
+      f.labels, [&](const figures::Label& l) { return l.text.find(text) != std::string::npos; });
+}
+
+figures::Figure stage_at_720p(AppState& s) {
+  return stage_figure(s, figures::Box{0, 0, 1280, 700}, stage_style(s, 700));
+}
+
+}  // namespace
+
+TEST_CASE("presentation mode in a lesson shows the step as a slide, and the clicker's keys") {
+  Driver d(ImVec2(1280, 720));
+  AppState s;
+  // The step that pads the row, wherever the track puts it: "Step N of M" from the lesson.
+  const Expected<Lesson> transpose = find_lesson("transpose");
+  REQUIRE(transpose);
+  const std::vector<LessonStep>& steps = transpose->steps;
+  const int pad = static_cast<int>(
+      std::find_if(steps.begin(), steps.end(),
+                   [](const LessonStep& t) { return t.title.starts_with("Pad the row by one"); }) -
+      steps.begin());
+  REQUIRE(pad + 1 < static_cast<int>(steps.size()));
+  const auto step_of = [&](int step) {
+    return "Step " + std::to_string(step + 1) + " of " + std::to_string(steps.size());
+  };
+  REQUIRE(open_lesson(s, "transpose", pad).empty());
+  d.frame(s);
+  d.key(s, GLFW_KEY_F5);
+  REQUIRE(s.user.stage.presenting);
+  CHECK(s.user.stage.view == StageView::slide);
+  figures::Figure f = stage_at_720p(s);
+  CHECK(says(f, s.lesson.lesson->title));
+  CHECK(says(f, step_of(pad)));
+  CHECK(says(f, s.lesson.filled.title));
+  CHECK(says_part(f, "PgDn next step"));
+  CHECK(says_part(f, "PgUp previous step"));
+  // The text, in lines, under the title: its first words are on the slide.
+  CHECK(says_part(f, "Append one unused float"));
+  // Page Down (a clicker) moves the lesson on, and the slide with it.
+  d.key(s, GLFW_KEY_PAGE_DOWN);
+  CHECK(s.lesson.step == pad + 1);
+  f = stage_at_720p(s);
+  CHECK(says(f, step_of(pad + 1)));
+  CHECK(says(f, s.lesson.filled.title));
+  d.key(s, GLFW_KEY_PAGE_UP);
+  CHECK(s.lesson.step == pad);
+  // V: the slide, then each view alone, then the slide again.
+  for (StageView v : {StageView::banks, StageView::lanes, StageView::tile, StageView::slide}) {
+    d.key(s, GLFW_KEY_V);
+    CHECK(s.user.stage.view == v);
+  }
+  // Leaving the lesson leaves the slide: the views cycle as before.
+  leave_lesson(s);
+  CHECK(s.user.stage.view == StageView::banks);
+}
+
+TEST_CASE("a slide laid out once is reused until its step or its size changes") {
+  Driver d(ImVec2(1280, 720));
+  AppState s;
+  REQUIRE(open_lesson(s, "interview", 0).empty());
+  s.user.stage.presenting = true;
+  d.frame(s);
+  REQUIRE(s.slide);
+  const int step = s.slide->step;
+  d.frame(s);
+  CHECK(s.slide->step == step);
+  step_lesson(s, 1);
+  d.frame(s);
+  CHECK(s.slide->step == step + 1);
+}
+
+TEST_CASE("the built-in comparison is like for like, and three panes read at 1280x720") {
+  const std::vector<CompareItem> items = builtin_comparison("naive-pad-swizzle");
+  REQUIRE(items.size() == 3u);
+  for (const CompareItem& i : items) CHECK(i.scenario.index == 0);  // column 0 of all three
+  CHECK(items[2].name.find("column 0") != std::string::npos);
+  AppState s;
+  load_preset(s, "fp32-naive");
+  set_compare(s.user.stage, items);
+  CHECK(s.user.stage.view == StageView::lanes);  // three panes open on the lane map
+  Driver d(ImVec2(1280, 720));
+  d.frame(s);
+  const figures::Figure f = stage_at_720p(s);
+  int numbers = 0;
+  for (const figures::Label& l : f.labels) {
+    if (l.role != figures::Role::lane_label && l.role != figures::Role::bank_label) continue;
+    ++numbers;
+    CAPTURE(l.text);
+    CHECK(l.size >= 11.0f);
+  }
+  CHECK(numbers == 3 * 64);
+  // Two panes have room for the bank view: the view stays what it was.
+  s.user.stage.view = StageView::banks;
+  set_compare(s.user.stage, builtin_comparison("transpose"));
+  CHECK(s.user.stage.view == StageView::banks);
+}
+
+TEST_CASE("at 1280x720 the tile takes the room beside the bank view") {
+  const PanelLayout small = default_layout(ImVec2(1280, 720), 20.0f, 1.0f);
+  CHECK(small.tile_size.y > 400.0f);
+  CHECK(small.tile_pos.y == small.banks_pos.y);
+  const PanelLayout large = default_layout(ImVec2(1920, 1080), 20.0f, 1.0f);
+  CHECK(large.tile_pos.y > large.banks_pos.y);  // below, where it has 400 px anyway
+  CHECK(large.tile_size.y > 400.0f);
+}
+
+TEST_CASE("typed code keeps its tile: each lane's (r, c) in the array it declares") {
+  AppState s;
+  load_preset(s, "fp32-naive");
+  REQUIRE(set_code(s,
+                   "__shared__ __nv_bfloat16 s[64][72];\n"
+                   "ldmatrix_x4(&s[threadIdx.x % 16][threadIdx.x / 16 * 8])"));
+  refresh(s);
+  const Derived& d = s.derived;
+  REQUIRE(d.evaluation.ok());
+  CHECK(d.scenario.tile.rows == 64);
+  CHECK(d.scenario.tile.cols == 72);
+  // Lane L gives the row address of row L % 16, column (L / 16) * 8: eight bf16 each.
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    CAPTURE(lane);
+    const LaneElements& el = d.evaluation.elements[static_cast<std::size_t>(lane)];
+    CHECK(el.first.row == lane % 16);
+    CHECK(el.first.col == lane / 16 * 8);
+    CHECK(el.count == 8);
+  }
+  // Once a control changes the access, the offsets are raw numbers again, tied to no tile.
+  toggle_lane(s, 3);
+  refresh(s);
+  CHECK(std::ranges::all_of(s.derived.evaluation.elements,
+                            [](const LaneElements& l) { return l.count == 0; }));
+}
+
+TEST_CASE("typing in the Code window leaves the lesson; an edit that does not evaluate is stale") {
+  Driver d(ImVec2(1920, 1080));
+  AppState s;
+  REQUIRE(open_lesson(s, "transpose", 0).empty());
+  d.settle(s);
+  REQUIRE(in_lesson(s));
+  REQUIRE(d.replace_text(s, {kCode, "##code"}, "__shared__ float t[32][33];\nt[threadIdx.x][1]"));
+  d.frame(s);
+  CHECK_FALSE(in_lesson(s));
+  CHECK(s.user.code.left_lesson == "transpose, step 1");
+  CHECK_FALSE(code_stale(s));
+  REQUIRE(s.derived.evaluation.ok());
+  CHECK(s.derived.evaluation.analysis->wavefront_count() == 1);  // the typed pad, not the step's
+  // A broken edit: the views keep the last valid access and say they are stale.
+  REQUIRE(d.replace_text(s, {kCode, "##code"}, "__shared__ float t[32][33];\nt[threadIdx.x]["));
+  d.frame(s);
+  CHECK_FALSE(s.user.code.error.empty());
+  CHECK(code_stale(s));
+  CHECK(s.derived.evaluation.analysis->wavefront_count() == 1);
+  REQUIRE(d.replace_text(s, {kCode, "##code"}, "__shared__ float t[32][32];\nt[threadIdx.x][1]"));
+  d.frame(s);
+  CHECK_FALSE(code_stale(s));
+  CHECK(s.derived.evaluation.analysis->wavefront_count() == 32);
+}
+
+TEST_CASE("the panels' text reads in both themes: text and dim text against every backdrop") {
+  for (Theme theme : {Theme::dark, Theme::light}) {
+    CAPTURE(theme_name(theme));
+    ImGuiStyle style;
+    apply_style(style, theme, 1.0f);
+    const auto solid = [&](ImGuiCol c) {
+      // A translucent colour as it shows over the window.
+      const ImVec4 top = style.Colors[c];
+      const ImVec4 under = style.Colors[ImGuiCol_WindowBg];
+      const auto mix = [&](float a, float b) {
+        return static_cast<std::uint8_t>(std::lround((a * top.w + b * (1.0f - top.w)) * 255.0f));
+      };
+      return figures::Rgba{mix(top.x, under.x), mix(top.y, under.y), mix(top.z, under.z), 255};
+    };
+    // Text on everything that carries a label; dim text where the panels draw it: captions
+    // and hints on the window, menus, the menu bar (the preset's name), a field's hint, tables.
+    for (ImGuiCol back : {ImGuiCol_WindowBg, ImGuiCol_PopupBg, ImGuiCol_MenuBarBg, ImGuiCol_FrameBg,
+                          ImGuiCol_Button, ImGuiCol_Header, ImGuiCol_TitleBgActive,
+                          ImGuiCol_TableRowBgAlt, ImGuiCol_Tab}) {
+      CAPTURE(back);
+      CHECK(figures::contrast_ratio(solid(ImGuiCol_Text), solid(back)) >= 4.5f);
+    }
+    for (ImGuiCol back : {ImGuiCol_WindowBg, ImGuiCol_PopupBg, ImGuiCol_MenuBarBg, ImGuiCol_FrameBg,
+                          ImGuiCol_TableRowBgAlt}) {
+      CAPTURE(back);
+      CHECK(figures::contrast_ratio(solid(ImGuiCol_TextDisabled), solid(back)) >= 4.5f);
+    }
+  }
+}
+
+TEST_CASE("the Drill window speaks to people: no placement after one answer, no flags") {
+  DrillSession session(DrillLevel::weak, 1);
+  REQUIRE(session.answer("999"));
+  const std::string one = drill_summary(session);
+  CHECK(one.starts_with("0 of 1 right so far"));
+  CHECK(one.find("Weak:") == std::string::npos);
+  CHECK(one.find("--") == std::string::npos);
+  // The right answer to each further question, whatever it asks.
+  const auto right = [](const Question& q) {
+    if (q.kind == AskKind::fix) {
+      std::string fix;
+      for (const std::string& w : fix_flags(q.fix)) fix += w + " ";
+      return fix;
+    }
+    if (q.kind == AskKind::worth) return std::string(q.answer ? "yes" : "no");
+    return std::to_string(q.answer);
+  };
+  for (int i = 1; i < kAnswersToPlace; ++i) {
+    session.next();
+    REQUIRE(session.answer(right(session.question())));
+    REQUIRE(session.graded()->right);
+  }
+  const std::string placed = drill_summary(session);
+  CHECK(placed.starts_with("The basics: 4 of 5 right at the weak level"));
+  CHECK(placed.find("choose hire under Level") != std::string::npos);
+  CHECK(placed.find("--") == std::string::npos);
+  CHECK(for_people("Wrong: with --pad 2 --swizzle xor, ...") ==
+        "Wrong: with pad 2 swizzle xor, ...");
+}
