@@ -129,8 +129,10 @@ int run_export(const frontend::Args& args) {
   const Expected<Scenario> s = frontend::scenario_from_flags(o->scenario);
   if (!s) return bad_input(s.error());
   const Evaluation e = evaluate(*s);
-  // The tile alone can be drawn for an access the core rejects; nothing else can.
-  if (!e.ok() && what != "tile") {
+  // An access the core rejects has no counts, so no table or derivation: its tile can be
+  // drawn, and every view of one refused because its rows slip off the access's alignment is
+  // that tile with the misaligned rows marked beside the arithmetic (page_figure).
+  if (!e.ok() && what != "tile" && !(o->format == "svg" && figures::refused_rows(*s, e))) {
     return bad_input("cannot export the " + std::string(what) + ": " + first_error(e.diagnostics));
   }
   if (what == "tile" && !s->tile.check().empty()) {
