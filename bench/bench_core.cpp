@@ -181,20 +181,22 @@ int run(std::span<const std::string_view> words) {
     std::fputs(frontend::help_text(kSyntax).c_str(), stdout);
     return 0;
   }
-  const Expected<std::int64_t> repeat = args->integer("repeat", 7, 1, 1000);
-  const Expected<std::int64_t> lines = args->integer("lines", 100000, 1, 100'000'000);
-  const Expected<std::int64_t> seed = args->integer("seed", 1, 0, INT64_MAX);
-  for (const auto* number : {&repeat, &lines, &seed}) {
-    if (!*number) {
-      std::fprintf(stderr, "banklab_bench_core: %s\n", number->error().c_str());
-      return 2;
-    }
+  int repeat = 7;
+  std::optional<std::string> batch;
+  std::size_t lines = 100000;
+  std::uint64_t seed = 1;
+  const Expected<void> read = frontend::FlagReader(*args)
+                                  .integer("repeat", repeat, 1, 1000)
+                                  .text("write-batch", batch)
+                                  .integer("lines", lines, 1, 100'000'000)
+                                  .integer("seed", seed, 0, INT64_MAX)
+                                  .done();
+  if (!read) {
+    std::fprintf(stderr, "banklab_bench_core: %s\n", read.error().c_str());
+    return 2;
   }
-  if (const auto path = args->value("write-batch")) {
-    return write_batch(std::string(*path), static_cast<std::size_t>(*lines),
-                       static_cast<std::uint64_t>(*seed));
-  }
-  return run_timings(static_cast<int>(*repeat));
+  if (batch) return write_batch(*batch, lines, seed);
+  return run_timings(repeat);
 }
 
 }  // namespace

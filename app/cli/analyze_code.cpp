@@ -17,48 +17,59 @@ namespace {
 constexpr std::string_view kAllowed[] = {"decl", "expr", "block", "warp",
                                          "let",  "smem", "op",    "json"};
 
-Expected<KernelParams> params_from_flags(const frontend::Args& args) {
-  KernelParams p;
-  if (const auto text = args.value("block")) {
-    const Expected<std::array<int, 3>> block = parse_block(*text);
-    if (!block) return Error{block.error()};
-    p.block = *block;
+struct CodeOptions {
+  std::string decl;
+  std::string expr;
+  KernelParams params;
+  bool json = false;
+};
+
+// --warp W|all: a warp's number, or all (the worst one is shown).
+Expected<int> read_warp(std::string_view text) {
+  if (text == "all") return kAllWarps;
+  const Expected<std::int64_t> warp = parse_integer(text, "--warp", 0, 31);
+  if (!warp) return Error{warp.error() + " (or all)"};
+  return static_cast<int>(*warp);
+}
+
+Expected<Op> read_op(std::string_view text) {
+  const auto op = parse_op(text);
+  if (!op) {
+    return Error{"--op expects ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4, got " +
+                 quote(text)};
   }
-  if (const auto text = args.value("warp"); text && *text == "all") {
-    p.warp = kAllWarps;
-  } else {
-    const Expected<std::int64_t> warp = args.integer("warp", 0, 0, 31);
-    if (!warp) return Error{warp.error() + " (or all)"};
-    p.warp = static_cast<int>(*warp);
-  }
-  if (const auto text = args.value("let")) {
-    auto lets = parse_lets(*text);
-    if (!lets) return Error{lets.error()};
-    p.lets = std::move(*lets);
-  }
-  const Expected<std::int64_t> smem =
-      args.integer("smem", kMaxSharedPerBlockBytes, 1, kMaxSharedPerBlockBytes);
-  // The launch's bytes for an extern array: name the limit, not only the range.
-  if (!smem)
+  return *op;
+}
+
+// --smem N: the launch's bytes for an extern array; the message names the limit, not only the
+// range.
+Expected<std::int64_t> read_smem(std::string_view text) {
+  Expected<std::int64_t> smem = parse_integer(text, "--smem", 1, kMaxSharedPerBlockBytes);
+  if (!smem) {
     return Error{smem.error() + " (the extern __shared__ bytes of one block, up to " +
                  block_limit_text() + ")"};
-  p.extern_bytes = *smem;
-  if (const auto text = args.value("op")) {
-    const auto op = parse_op(*text);
-    if (!op)
-      return Error{
-          "--op expects ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or "
-          "stmatrix.x4, got " +
-          quote(*text)};
-    p.op = op;
   }
-  return p;
+  return smem;
+}
+
+Expected<CodeOptions> read_options(const frontend::Args& args) {
+  CodeOptions o;
+  return frontend::FlagReader(args)
+      .text("decl", o.decl)
+      .text("expr", o.expr)
+      .value("block", o.params.block, parse_block)
+      .value("warp", o.params.warp, read_warp)
+      .value("let", o.params.lets, parse_lets)
+      .value("smem", o.params.extern_bytes, read_smem)
+      .value("op", o.params.op, read_op)
+      .flag("json", o.json)
+      .result(o);
 }
 
 // Stderr: "banklab: --expr:1:19: error: ..." and the line with a caret; with --json also the
 // error object on stdout, as analyze does for every bad input.
-int reject(const frontend::Args& args, std::string_view message, std::string_view display) {
-  if (args.has("json")) {
+int reject(bool json, std::string_view message, std::string_view display) {
+  if (json) {
     std::string out;
     append_json_error(out, {{Severity::error, "code", std::string(message), -1}});
     out += '\n';
@@ -106,37 +117,37 @@ int run_analyze_code(const frontend::Args& args) {
         "the code form needs both --decl (the __shared__ declaration) and --expr "
         "(the access)");
   }
-  const Expected<KernelParams> params = params_from_flags(args);
-  if (!params) return reject(args, params.error(), "");
-  const CodeSource sources[] = {{"--decl", std::string(*args.value("decl"))},
-                                {"--expr", std::string(*args.value("expr"))}};
-  const CodeResult r = evaluate_code(sources, *params);
+  const Expected<CodeOptions> o = read_options(args);
+  if (!o) return reject(args.has("json"), o.error(), "");
+  const KernelParams& params = o->params;
+  const CodeSource sources[] = {{"--decl", o->decl}, {"--expr", o->expr}};
+  const CodeResult r = evaluate_code(sources, params);
   if (r.error) {
     const std::string text = format_code_error(*r.error, sources);
     const std::size_t newline = text.find('\n');
-    return reject(args, text.substr(0, newline), text.substr(newline + 1));
+    return reject(o->json, text.substr(0, newline), text.substr(newline + 1));
   }
   const KernelCode& code = *r.code;
   const Scenario& s = code.scenario;
   const Evaluation e = evaluate(s);
-  if (!e.ok()) return reject(args, first_error(e.diagnostics), "");
+  if (!e.ok()) return reject(o->json, first_error(e.diagnostics), "");
   const Explanation x = explain(s, e);
   std::string out;
-  if (args.has("json")) {
+  if (o->json) {
     append_json(out, s, e, &x);
     out.pop_back();  // the object's '}': the code's evaluation joins it
     out += ",\"code\":";
     append_json(out, code);
     out += "}\n";
   } else {
-    const auto& b = params->block;
+    const auto& b = params.block;
     std::string decl = code.array.type + " " + code.array.name;
     for (std::int64_t d : code.array.dims) append_format(decl, "[%lld]", static_cast<long long>(d));
     std::string heading = format("%s on __shared__ %s: %s", code.access_text.c_str(), decl.c_str(),
                                  std::string(op_name(s.op)).c_str());
     if (!is_matrix_op(s.op)) append_format(heading, " %d B per lane", s.effective_width());
     append_format(heading, ", block %dx%dx%d, warp %d of %d%s", b[0], b[1], b[2], code.warp,
-                  code.warp_count, params->warp == kAllWarps ? " (the worst)" : "");
+                  code.warp_count, params.warp == kAllWarps ? " (the worst)" : "");
     append_report(out, heading, *e.analysis, nullptr, nullptr, e.diagnostics, x);
     append_code_table(out, code);
   }

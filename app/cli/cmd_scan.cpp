@@ -151,26 +151,20 @@ void append_comparison_json(std::string& out, const KernelComparison& c) {
 int run_scan(const frontend::Args& args) {
   const std::string path = args.positionals().front();
   ScanOptions options;
-  if (const auto k = args.value("kernel")) options.kernel = std::string(*k);
-  if (const auto b = args.value("block")) {
-    const Expected<std::array<int, 3>> block = parse_dims("block", *b, 1024, 1024);
-    if (!block) return bad_input(block.error());
-    options.block = *block;
-  }
-  if (const auto g = args.value("grid")) {
-    const Expected<std::array<int, 3>> grid = parse_dims("grid", *g, 2147483647, INT64_MAX);
-    if (!grid) return bad_input(grid.error());
-    options.grid = *grid;
-  }
+  const Expected<void> read =
+      frontend::FlagReader(args)
+          .text("kernel", options.kernel)
+          .value("block", options.block,
+                 [](std::string_view t) { return parse_dims("block", t, 1024, 1024); })
+          .value("grid", options.grid,
+                 [](std::string_view t) { return parse_dims("grid", t, 2147483647, INT64_MAX); })
+          .integer("smem", options.dynamic_smem, 1, kMaxSharedPerBlockBytes)
+          .done();
+  if (!read) return bad_input(read.error());
   for (std::string_view text : args.values("let")) {
     auto lets = parse_lets(text);
     if (!lets) return bad_input(lets.error());
     options.lets.insert(options.lets.end(), lets->begin(), lets->end());
-  }
-  if (args.has("smem")) {
-    const Expected<std::int64_t> smem = args.integer("smem", 0, 1, kMaxSharedPerBlockBytes);
-    if (!smem) return bad_input(smem.error());
-    options.dynamic_smem = *smem;
   }
   const Expected<std::string> text =
       frontend::read_input_file(path, kMaxScanSourceBytes, "kernel source");

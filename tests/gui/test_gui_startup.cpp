@@ -202,7 +202,7 @@ TEST_CASE("banklab-gui starts with a NaN zoom and a corrupt imgui.ini, and repai
   std::ifstream in(c.dir / "banklab-gui.conf");
   std::string conf((std::istreambuf_iterator<char>(in)), {});
   CHECK(conf.find("zoom = 1\n") != std::string::npos);
-  CHECK(conf.find("theme = light\n") != std::string::npos);
+  CHECK(conf.find("theme = \"light\"\n") != std::string::npos);  // written back as TOML
   CHECK(conf.find("later = 1\n") != std::string::npos);
 }
 

@@ -53,7 +53,7 @@ const FileItem& item(FileAction a) {
   return *it;
 }
 
-void report(AppState& s, const Expected<bool>& done, const std::string& what) {
+void report(AppState& s, const Expected<void>& done, const std::string& what) {
   FileMenu& f = s.user.files;
   f.failed = !done;
   f.status = done ? what : done.error();
@@ -178,7 +178,7 @@ void finish(AppState& s, FileAction a, const std::string& path) {
     case FileAction::open_scenario: {
       const Expected<Scenario> opened = read_scenario(path);
       if (opened) u.scenario = *opened;
-      report(s, opened ? Expected<bool>(true) : Expected<bool>(Error{opened.error()}),
+      report(s, opened ? Expected<void>() : Expected<void>(Error{opened.error()}),
              "opened " + path);
       break;
     }

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <sstream>
 
+#include "app/frontend/figure_flags.hpp"
 #include "app/frontend/scenario_flags.hpp"
+#include "core/base/format.hpp"
 #include "core/model/hardware.hpp"
 #include "core/model/presets.hpp"
 
@@ -41,21 +43,18 @@ std::string preset_names() {
 }  // namespace
 
 Expected<WindowSize> parse_window_size(std::string_view text) {
-  std::size_t x = text.find_first_of("xX");
-  std::optional<int> w = x == std::string_view::npos ? std::nullopt : to_int(text.substr(0, x));
-  std::optional<int> h = x == std::string_view::npos ? std::nullopt : to_int(text.substr(x + 1));
-  if (!w || !h) {
-    return Error{"--size expects WIDTHxHEIGHT in pixels, e.g. 1920x1080; got '" +
-                 std::string(text) + "'"};
+  const std::optional<Dimensions> size = parse_dimensions(text);
+  if (!size) {
+    return Error{"--size expects WIDTHxHEIGHT in pixels, e.g. 1920x1080; got " + quote(text)};
   }
-  if (*w < kMinWindowSize.width || *w > kMaxWindowSize.width || *h < kMinWindowSize.height ||
-      *h > kMaxWindowSize.height) {
-    std::ostringstream os;
-    os << "--size " << *w << "x" << *h << " is outside " << kMinWindowSize.width << "x"
-       << kMinWindowSize.height << " .. " << kMaxWindowSize.width << "x" << kMaxWindowSize.height;
-    return Error{os.str()};
+  const WindowSize s{size->first, size->second};
+  if (s.width < kMinWindowSize.width || s.width > kMaxWindowSize.width ||
+      s.height < kMinWindowSize.height || s.height > kMaxWindowSize.height) {
+    return Error{format("--size %dx%d is outside %dx%d .. %dx%d", s.width, s.height,
+                        kMinWindowSize.width, kMinWindowSize.height, kMaxWindowSize.width,
+                        kMaxWindowSize.height)};
   }
-  return WindowSize{*w, *h};
+  return s;
 }
 
 namespace {
@@ -126,108 +125,78 @@ const frontend::CommandSyntax& gui_syntax() {
   return syntax;
 }
 
-// --drill LEVEL [--drill-seed N] [--drill-answer TEXT].
-Expected<bool> read_drill_flags(const frontend::Args& args, Options& o) {
-  if (const auto v = args.value("drill")) {
-    o.drill = parse_level(*v);
-    if (!o.drill) return Error{"--drill is weak, hire or strong-hire; got " + quote(*v)};
-  } else if (args.has("drill-seed") || args.has("drill-answer")) {
-    return Error{"--drill-seed and --drill-answer go with --drill LEVEL"};
-  }
-  const Expected<std::int64_t> seed = args.integer("drill-seed", 0, 0, INT64_MAX);
-  if (!seed) return Error{seed.error()};
-  if (args.has("drill-seed")) o.drill_seed = static_cast<std::uint64_t>(*seed);
-  if (const auto v = args.value("drill-answer")) o.drill_answer = std::string(*v);
-  return true;
+// A whole number in [min, max], or "--FLAG is WHAT from MIN[ to MAX]; got 'text'".
+auto count_from(std::string_view flag, std::string_view what, int min,
+                std::optional<int> max = std::nullopt) {
+  return [=](std::string_view text) -> Expected<int> {
+    const std::optional<int> n = to_int(text);
+    if (!n || *n < min || (max && *n > *max)) {
+      std::string range = std::to_string(min);
+      if (max) range += " to " + std::to_string(*max);
+      return Error{"--" + std::string(flag) + " is " + std::string(what) + " from " + range +
+                   "; got " + quote(text)};
+    }
+    return *n;
+  };
 }
 
-// The GUI's own flags, read from the parsed words.
-Expected<bool> read_window_flags(const frontend::Args& args, Options& o) {
-  if (const auto v = args.value("screenshot")) {
-    o.screenshot = std::string(*v);
+Expected<float> read_zoom(std::string_view text) {
+  const std::optional<float> z = to_float(text);
+  // Written so that NaN fails too: every comparison with NaN is false.
+  if (!z || !(*z >= kMinZoom && *z <= kMaxZoom)) {
+    std::ostringstream os;
+    os << "--zoom is a number from " << kMinZoom << " to " << kMaxZoom << "; got " << quote(text);
+    return Error{os.str()};
   }
-  if (const auto v = args.value("geometry")) o.geometry = std::string(*v);
-  if (const auto v = args.value("size")) {
-    Expected<WindowSize> s = parse_window_size(*v);
-    if (!s) return Error{s.error()};
-    o.size = *s;
-  }
-  if (const auto v = args.value("theme")) {
-    if (*v == "dark") {
-      o.theme = Theme::dark;
-    } else if (*v == "light") {
-      o.theme = Theme::light;
-    } else {
-      return Error{"--theme is 'dark' or 'light'; got " + quote(*v)};
-    }
-  }
-  if (const auto v = args.value("compare")) {
-    Expected<std::vector<CompareItem>> items = parse_compare(*v);
-    if (!items) return Error{items.error()};
-    o.compare = std::move(*items);
-  }
-  o.present = args.has("present");
-  if (const auto v = args.value("palette")) {
-    o.scheme = parse_scheme(*v);
-    if (!o.scheme) return Error{"--palette is 'standard' or 'colour-blind'; got " + quote(*v)};
-  }
-  if (const auto v = args.value("tile-view")) {
-    o.tile_view = figures::parse_tile_view(*v);
-    if (!o.tile_view) {
-      return Error{"--tile-view is logical, physical or both; got " + quote(*v)};
-    }
-  }
-  if (const auto v = args.value("zoom")) {
-    std::optional<float> z = to_float(*v);
-    if (!z || !(*z >= kMinZoom && *z <= kMaxZoom)) {
-      std::ostringstream os;
-      os << "--zoom is a number from " << kMinZoom << " to " << kMaxZoom << "; got " << quote(*v);
-      return Error{os.str()};
-    }
-    o.zoom = *z;
-  }
-  if (const auto v = args.value("clock")) {
-    std::optional<int> n = to_int(*v);
-    if (!n || *n < 0 || *n > kMaxWavefronts) {
-      return Error{"--clock is a wavefront count from 0 to " + std::to_string(kMaxWavefronts) +
-                   "; got " + quote(*v)};
-    }
-    o.clock = *n;
-  }
-  if (const auto v = args.value("bench-frames")) {
-    std::optional<int> n = to_int(*v);
-    if (!n || *n < 1 || *n > kMaxBenchFrames) {
-      return Error{"--bench-frames is a frame count from 1 to " + std::to_string(kMaxBenchFrames) +
-                   "; got " + quote(*v)};
-    }
-    o.bench_frames = *n;
-  }
-  o.gpu = args.has("gpu");
-  if (const auto v = args.value("gpu-results")) o.gpu_results = std::string(*v);
-  if (const auto v = args.value("lesson")) o.lesson = std::string(*v);
-  if (const auto v = args.value("step")) {
-    std::optional<int> n = to_int(*v);
-    if (!n || *n < 1) return Error{"--step is a step number from 1; got " + quote(*v)};
-    o.step = *n - 1;
-  }
-  if (const auto v = args.value("export-dir")) o.export_dir = std::string(*v);
+  return *z;
+}
+
+Expected<SolveChoices> read_solve(std::string_view text) {
+  const Expected<SolveChoices> chosen = parse_solve_choices(text);
+  if (!chosen) return Error{"--solve: " + chosen.error()};
+  return chosen;
+}
+
+// Every flag but the scenario's, in the order they are checked.
+Expected<void> read_flags(const frontend::Args& args, Options& o) {
+  int step = 0;  // counted from 1 on the command line
+  frontend::FlagReader read(args);
+  read.text("screenshot", o.screenshot)
+      .text("geometry", o.geometry)
+      .value("size", o.size, parse_window_size)
+      .value("theme", o.theme, frontend::read_theme)
+      .value("compare", o.compare, parse_compare)
+      .flag("present", o.present)
+      .value("palette", o.scheme, frontend::read_palette)
+      .value("tile-view", o.tile_view, frontend::read_tile_view)
+      .value("zoom", o.zoom, read_zoom)
+      .value("clock", o.clock, count_from("clock", "a wavefront count", 0, kMaxWavefronts))
+      .value("bench-frames", o.bench_frames,
+             count_from("bench-frames", "a frame count", 1, kMaxBenchFrames))
+      .flag("gpu", o.gpu)
+      .text("gpu-results", o.gpu_results)
+      .text("lesson", o.lesson)
+      .value("step", step, count_from("step", "a step number", 1))
+      .text("export-dir", o.export_dir);
+  if (const Expected<void> done = read.done(); !done) return done;
+  if (step > 0) o.step = step - 1;
   if ((args.has("step") || o.export_dir) && o.lesson.empty())
     return Error{std::string(args.has("step") ? "--step" : "--export-dir") +
                  " goes with --lesson NAME"};
-  if (const auto v = args.value("solve")) {
-    const Expected<SolveChoices> chosen = parse_solve_choices(*v);
-    if (!chosen) return Error{"--solve: " + chosen.error()};
-    o.solve = *chosen;
+  read.value("solve", o.solve, read_solve)
+      .text("code", o.code)
+      .value("drill", o.drill,
+             frontend::choice(parse_level, "--drill is weak, hire or strong-hire; got "));
+  if (const Expected<void> done = read.done(); !done) return done;
+  if (!o.drill && (args.has("drill-seed") || args.has("drill-answer"))) {
+    return Error{"--drill-seed and --drill-answer go with --drill LEVEL"};
   }
-  if (const auto v = args.value("code")) o.code = std::string(*v);
-  if (const auto v = args.value("scan")) o.scan = std::string(*v);
-  if (const auto v = args.value("line")) {
-    std::optional<int> n = to_int(*v);
-    if (!n || *n < 1) return Error{"--line is a line number from 1; got " + quote(*v)};
-    if (!o.scan) return Error{"--line goes with --scan FILE.cu"};
-    o.scan_line = *n;
-  }
-  return read_drill_flags(args, o);
+  read.text("scan", o.scan).value("line", o.scan_line, count_from("line", "a line number", 1));
+  if (const Expected<void> done = read.done(); !done) return done;
+  if (args.has("line") && !o.scan) return Error{"--line goes with --scan FILE.cu"};
+  return read.integer("drill-seed", o.drill_seed, 0, INT64_MAX)
+      .text("drill-answer", o.drill_answer)
+      .done();
 }
 
 }  // namespace
@@ -238,19 +207,17 @@ Expected<Options> parse_options(std::span<const std::string_view> words) {
   Options o;
   o.help = args->help();
   if (o.help) return o;
-  if (const Expected<bool> window = read_window_flags(*args, o); !window) {
-    return Error{window.error()};
-  }
+  if (const Expected<void> read = read_flags(*args, o); !read) return Error{read.error()};
   // The scenario flags: --preset alone opens that lesson; any other scenario flag opens the
   // scenario they describe (on top of the --preset, when one is given).
+  const frontend::ScenarioFlags scenario = frontend::scenario_flags(*args);
   if (const auto name = args->value("preset")) {
     if (!find_preset(*name)) return Error{unknown_preset(*name)};
     o.preset = *name;
   }
-  if (std::ranges::any_of(args->given(), [](std::string_view flag) {
-        return flag != "preset" && frontend::is_scenario_flag(flag);
-      })) {
-    Expected<Scenario> s = frontend::scenario_from_flags(*args);
+  if (scenario.file ||
+      std::ranges::any_of(scenario.keys, [](const KeyValue& v) { return v.key != "preset"; })) {
+    Expected<Scenario> s = frontend::scenario_from_flags(scenario);
     if (!s) return Error{s.error()};
     o.scenario = *s;
   }
