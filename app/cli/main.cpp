@@ -39,13 +39,11 @@ constexpr frontend::FlagGroup kAnalyzeGroups[] = {
     frontend::kScenarioGroup,
     frontend::kOffsetsGroup,
     kCodeGroup,
-    {"Batch form: one pattern a line, \"OP WIDTH o0,...,o31\" (blank lines and lines starting "
-     "with\n"
-     "'#' are skipped). One JSON object a line comes out per pattern, in order; a bad line gives "
-     "an\n"
-     "object with \"ok\": false, its line number and the reason, and the rest still runs. The "
-     "exit\n"
-     "status is 2 if any line was bad.",
+    // One source line per printed line, as the help shows them.
+    {"Batch form: one pattern a line, \"OP WIDTH o0,...,o31\" (blank lines and lines\n"
+     "starting with '#' are skipped). One JSON object a line comes out per pattern, in\n"
+     "order; a bad line gives an object with \"ok\": false, its line number and the reason,\n"
+     "and the rest still runs. The exit status is 2 if any line was bad.",
      kBatchFlags},
 };
 
