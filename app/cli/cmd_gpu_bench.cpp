@@ -24,6 +24,7 @@
 #include "app/frontend/file_io.hpp"
 #include "app/frontend/gpu_recording.hpp"
 #include "app/frontend/recording_check.hpp"
+#include "app/frontend/recording_text.hpp"
 #include "core/base/format.hpp"
 #include "core/base/json_writer.hpp"
 #include "core/model/presets.hpp"

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/frontend/gpu_recording.hpp"
+#include "app/frontend/recording_text.hpp"
 #include "app/gui/state/gpu_worker.hpp"
 #include "core/model/analysis.hpp"
 #include "core/model/scenario.hpp"
