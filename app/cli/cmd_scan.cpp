@@ -28,7 +28,7 @@ Expected<std::array<int, 3>> parse_dims(std::string_view flag, std::string_view 
   while (true) {
     const std::size_t sep = rest.find_first_of(",xX");
     const Expected<std::int64_t> n =
-        frontend::parse_integer(rest.substr(0, sep), "--" + std::string(flag), 1, max_side);
+        parse_integer(rest.substr(0, sep), "--" + std::string(flag), 1, max_side);
     if (!n || axis == 3) {
       return Error{"--" + std::string(flag) +
                    " expects X[,Y[,Z]] (such as 32,8), each at least 1, got " + quote(text)};

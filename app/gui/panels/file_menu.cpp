@@ -184,7 +184,7 @@ void finish(AppState& s, FileAction a, const std::string& path) {
     }
     case FileAction::open_kernel: {
       const bool opened = open_kernel_file(s, path);
-      report(s, opened ? Expected<bool>(true) : Expected<bool>(Error{u.kernel.error}),
+      report(s, opened ? Expected<void>() : Expected<void>(Error{u.kernel.error}),
              "scanned " + path);
       break;
     }
