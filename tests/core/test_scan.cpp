@@ -135,11 +135,14 @@ TEST_CASE("the corpus's lessons, as the scan reports them") {
   CHECK(histogram.unevaluated[0].line == 11);
   // ldmatrix.x4 on 128-byte rows: 8 rows of each matrix on one bank group, 32 wavefronts.
   const std::string ldmatrix = read(kCorpus + "corpus/ldmatrix.cu");
-  const ScanLine* plain = entry(scan_one(ldmatrix, "ldmatrix_plain"), 21, Op::ldmatrix_x4);
+  // The scans are named: entry() points into them.
+  const KernelScan plain_scan = scan_one(ldmatrix, "ldmatrix_plain");
+  const ScanLine* plain = entry(plain_scan, 21, Op::ldmatrix_x4);
   REQUIRE(plain != nullptr);
   CHECK(plain->worst_wavefronts == 32);
   CHECK(plain->worst_ways == 8);
-  const ScanLine* swizzled = entry(scan_one(ldmatrix, "ldmatrix_swizzled"), 21, Op::ldmatrix_x4);
+  const KernelScan swizzled_scan = scan_one(ldmatrix, "ldmatrix_swizzled");
+  const ScanLine* swizzled = entry(swizzled_scan, 21, Op::ldmatrix_x4);
   REQUIRE(swizzled != nullptr);
   CHECK(swizzled->worst_wavefronts == 4);
   // cp.async's shared side is a 16-byte store; the extern buffer is sized by the launch.
