@@ -9,8 +9,6 @@
 // wall clock and this thread's CPU clock are read: on a shared machine other processes stretch
 // the wall time but not the CPU time, so the CPU figure is the one to compare across runs. The
 // results feed a sink that is printed, so the compiler cannot drop the work.
-#include <time.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -21,6 +19,7 @@
 
 #include "app/frontend/args.hpp"
 #include "bench/bench_patterns.hpp"
+#include "bench/bench_timing.hpp"
 #include "core/banklab.hpp"
 
 namespace banklab::bench {
@@ -34,20 +33,12 @@ struct Workload {
   std::function<std::int64_t()> pass;  // one pass over all items; returns a checksum
 };
 
+using bench::Spread;
+using bench::spread;
+
 // This thread's CPU time in nanoseconds.
 double thread_cpu_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
-}
-
-struct Spread {
-  double median = 0, min = 0, max = 0;
-};
-
-Spread spread(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  return {values[values.size() / 2], values.front(), values.back()};
+  return bench::thread_cpu_ms() * 1e6;
 }
 
 struct Timing {
@@ -190,20 +181,22 @@ int run(std::span<const std::string_view> words) {
     std::fputs(frontend::help_text(kSyntax).c_str(), stdout);
     return 0;
   }
-  const Expected<std::int64_t> repeat = args->integer("repeat", 7, 1, 1000);
-  const Expected<std::int64_t> lines = args->integer("lines", 100000, 1, 100'000'000);
-  const Expected<std::int64_t> seed = args->integer("seed", 1, 0, INT64_MAX);
-  for (const auto* number : {&repeat, &lines, &seed}) {
-    if (!*number) {
-      std::fprintf(stderr, "banklab_bench_core: %s\n", number->error().c_str());
-      return 2;
-    }
+  int repeat = 7;
+  std::optional<std::string> batch;
+  std::size_t lines = 100000;
+  std::uint64_t seed = 1;
+  const Expected<void> read = frontend::FlagReader(*args)
+                                  .integer("repeat", repeat, 1, 1000)
+                                  .text("write-batch", batch)
+                                  .integer("lines", lines, 1, 100'000'000)
+                                  .integer("seed", seed, 0, INT64_MAX)
+                                  .done();
+  if (!read) {
+    std::fprintf(stderr, "banklab_bench_core: %s\n", read.error().c_str());
+    return 2;
   }
-  if (const auto path = args->value("write-batch")) {
-    return write_batch(std::string(*path), static_cast<std::size_t>(*lines),
-                       static_cast<std::uint64_t>(*seed));
-  }
-  return run_timings(static_cast<int>(*repeat));
+  if (batch) return write_batch(*batch, lines, seed);
+  return run_timings(repeat);
 }
 
 }  // namespace

@@ -7,34 +7,22 @@
 // the runs are printed in ms, for this thread's CPU clock (what other processes on a shared
 // machine do not stretch) and for the wall clock. The layouts tried and the patterns the core
 // analysed are printed with them, so a faster figure that searched less is visible.
-#include <time.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
+#include "bench/bench_timing.hpp"
 #include "core/solve/solve.hpp"
 
 namespace {
 
 using namespace banklab;
 
-double thread_cpu_ms() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
-}
-
-struct Spread {
-  double median, min, max;
-};
-
-Spread spread(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return {v[v.size() / 2], v.front(), v.back()};
-}
+using bench::Spread;
+using bench::spread;
+using bench::thread_cpu_ms;
 
 AccessFamily family(const char* text) {
   return *parse_family(text);

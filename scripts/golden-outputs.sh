@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Writes everything BankLab promises byte for byte, for one build, into a folder: for every
-# preset its explanation, analysis (text and JSON), and every export (SVG views in both themes,
-# CSV, Markdown); every lesson shown; the shipped recording replayed; solve and drill runs with
-# fixed inputs; `presets --json`. A refactor that must not change output is checked by running
-# this for the build before and the build after and diffing the two folders:
+# preset its explanation, analysis (text and JSON), its scenario saved and analysed again from
+# the file, and every export (SVG views in both themes, CSV, Markdown); a scenario file in the
+# form before TOML, read; every lesson shown and checked; the shipped recording replayed; solve
+# and drill runs with fixed inputs; `presets --json`. The saved scenario files themselves are
+# kept too (scenario-*.txt): their text is what a refactor of the file format shows changed. A
+# refactor that must not change output is checked by running this for the build before and the
+# build after and diffing the two folders:
 #
 #   scripts/golden-outputs.sh OLD/app/cli/banklab /tmp/golden-before
 #   scripts/golden-outputs.sh NEW/app/cli/banklab /tmp/golden-after
@@ -48,10 +51,21 @@ for p in "${presets[@]}"; do
   run "export-$p-table-csv" export --preset "$p" --what table --format csv -o "export-$p-table.csv"
   run "export-$p-table-md" export --preset "$p" --what table --format md -o "export-$p-table.md"
   run "export-$p-derivation" export --preset "$p" --what derivation -o "export-$p-derivation.md"
+  run "save-$p" analyze --preset "$p" --save-scenario "scenario-$p.txt"
+  run "reopen-$p" analyze --scenario "scenario-$p.txt" --json
 done
+# A scenario file as BankLab wrote them before they were TOML (values without quotes).
+printf '%s\n' "# BankLab scenario: bf16 tile[32][33], column 3, ld 2 B per lane" \
+  "dtype = bf16" "tile = 32x32" "pad = 1" "swizzle = none" "access = column" "index = 3" \
+  "op = ld" "lanes = 0xffffffff" >old-form.scenario
+run old-form analyze --scenario old-form.scenario
+rm old-form.scenario
 mapfile -t lessons < <("$banklab" lesson list | awk '{print $1}')
 for l in "${lessons[@]}"; do
   run "lesson-$l" lesson show "$l"
+done
+for f in "$root"/assets/lessons/*.toml; do
+  run "lesson-check-$(basename "$f" .toml)" lesson check "$f"
 done
 run replay gpu-bench --replay "$root/assets/recordings/nvidia-h200.json"
 run solve-fp32 solve --dtype fp32 --tile 32x32 --access row:16:st --access column

@@ -13,6 +13,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -236,9 +237,18 @@ int run_analyze_batch(std::string_view source, BatchForm form) {
     };
     {
       std::vector<std::jthread> workers;
-      for (std::size_t b = 1; b < threads && !block_lines(b).empty(); ++b) {
-        workers.emplace_back(render, std::cref(reader), block_lines(b), number + b * kBlockLines,
-                             form, std::ref(blocks[b]));
+      std::size_t b = 1;
+      for (; b < threads && !block_lines(b).empty(); ++b) {
+        try {
+          workers.emplace_back(render, std::cref(reader), block_lines(b), number + b * kBlockLines,
+                               form, std::ref(blocks[b]));
+        } catch (const std::system_error&) {
+          break;  // no thread to be had (its stack under `ulimit -v`, the thread limit)
+        }
+      }
+      // Blocks no worker took are rendered here: fewer threads, the same answers.
+      for (; b < threads && !block_lines(b).empty(); ++b) {
+        render(reader, block_lines(b), number + b * kBlockLines, form, blocks[b]);
       }
       render(reader, block_lines(0), number, form, blocks[0]);
     }  // the workers join here

@@ -7,6 +7,7 @@
 
 #include "app/cli/commands.hpp"
 #include "app/cli/text_output.hpp"
+#include "app/frontend/code_flags.hpp"
 #include "core/banklab.hpp"
 
 namespace banklab::cli {
@@ -16,10 +17,29 @@ namespace {
 constexpr std::string_view kAllowed[] = {"decl", "expr", "block", "warp",
                                          "let",  "smem", "op",    "json"};
 
+struct CodeOptions {
+  std::string decl;
+  std::string expr;
+  KernelParams params;
+  bool json = false;
+};
+
+Expected<CodeOptions> read_options(const frontend::Args& args) {
+  CodeOptions o;
+  Expected<KernelParams> params = frontend::read_code_params(args);
+  if (!params) return Error{params.error()};
+  o.params = std::move(*params);
+  return frontend::FlagReader(args)
+      .text("decl", o.decl)
+      .text("expr", o.expr)
+      .flag("json", o.json)
+      .result(o);
+}
+
 // Stderr: "banklab: --expr:1:19: error: ..." and the line with a caret; with --json also the
 // error object on stdout, as analyze does for every bad input.
-int reject(const frontend::Args& args, std::string_view message, std::string_view display) {
-  if (args.has("json")) {
+int reject(bool json, std::string_view message, std::string_view display) {
+  if (json) {
     std::string out;
     append_json_error(out, {{Severity::error, "code", std::string(message), -1}});
     out += '\n';
@@ -63,37 +83,37 @@ int run_analyze_code(const frontend::Args& args) {
         "the code form needs both --decl (the __shared__ declaration) and --expr "
         "(the access)");
   }
-  const Expected<KernelParams> params = frontend::code_params_from_flags(args);
-  if (!params) return reject(args, params.error(), "");
-  const CodeSource sources[] = {{"--decl", std::string(*args.value("decl"))},
-                                {"--expr", std::string(*args.value("expr"))}};
-  const CodeResult r = evaluate_code(sources, *params);
+  const Expected<CodeOptions> o = read_options(args);
+  if (!o) return reject(args.has("json"), o.error(), "");
+  const KernelParams& params = o->params;
+  const CodeSource sources[] = {{"--decl", o->decl}, {"--expr", o->expr}};
+  const CodeResult r = evaluate_code(sources, params);
   if (r.error) {
     const std::string text = format_code_error(*r.error, sources);
     const std::size_t newline = text.find('\n');
-    return reject(args, text.substr(0, newline), text.substr(newline + 1));
+    return reject(o->json, text.substr(0, newline), text.substr(newline + 1));
   }
   const KernelCode& code = *r.code;
   const Scenario& s = code.scenario;
   const Evaluation e = evaluate(s);
-  if (!e.ok()) return reject(args, first_error(e.diagnostics), "");
+  if (!e.ok()) return reject(o->json, first_error(e.diagnostics), "");
   const Explanation x = explain(s, e);
   std::string out;
-  if (args.has("json")) {
+  if (o->json) {
     append_json(out, s, e, &x);
     out.pop_back();  // the object's '}': the code's evaluation joins it
     out += ",\"code\":";
     append_json(out, code);
     out += "}\n";
   } else {
-    const auto& b = params->block;
+    const auto& b = params.block;
     std::string decl = code.array.type + " " + code.array.name;
     for (std::int64_t d : code.array.dims) append_format(decl, "[%lld]", static_cast<long long>(d));
     std::string heading = format("%s on __shared__ %s: %s", code.access_text.c_str(), decl.c_str(),
                                  std::string(op_name(s.op)).c_str());
     if (!is_matrix_op(s.op)) append_format(heading, " %d B per lane", s.effective_width());
     append_format(heading, ", block %dx%dx%d, warp %d of %d%s", b[0], b[1], b[2], code.warp,
-                  code.warp_count, params->warp == kAllWarps ? " (the worst)" : "");
+                  code.warp_count, params.warp == kAllWarps ? " (the worst)" : "");
     append_report(out, heading, *e.analysis, nullptr, nullptr, e.diagnostics, x);
     append_code_table(out, code);
   }

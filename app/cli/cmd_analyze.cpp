@@ -3,6 +3,7 @@
 // core's; this file turns flags into a Scenario or a WarpAccess and the results into text or
 // JSON.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -21,10 +22,53 @@ namespace {
 
 constexpr std::string_view kBatchFlags[] = {"batch", "json", "summary"};
 
+// Which form the flags name: a scenario (the default), raw offsets, a batch file, or CUDA code.
+enum class Form { scenario, raw, batch, code };
+
+struct AnalyzeOptions {
+  Form form = Form::scenario;
+  frontend::ScenarioFlags scenario;          // the scenario and raw forms
+  std::string batch;                         // --batch FILE, or - for standard input
+  std::optional<std::string> save_scenario;  // --save-scenario FILE
+  bool summary = false;                      // --batch's short lines: the counts only
+  bool json = false;
+};
+
+// The form, and every flag checked to belong to it: a flag of another form is an error, never
+// silently ignored. The code form's own flags are read by analyze_code.cpp.
+Expected<AnalyzeOptions> read_options(const frontend::Args& args) {
+  AnalyzeOptions o;
+  if (has_code_flags(args)) {
+    o.form = Form::code;
+    return o;
+  }
+  o.form = args.has("batch") ? Form::batch : args.has("offsets") ? Form::raw : Form::scenario;
+  for (std::string_view flag : args.given()) {
+    if (o.form == Form::batch && std::ranges::find(kBatchFlags, flag) == std::end(kBatchFlags)) {
+      return Error{"--" + std::string(flag) +
+                   " cannot be combined with --batch: each batch line gives its own op, "
+                   "width and offsets"};
+    }
+  }
+  if (args.has("summary") && o.form != Form::batch) {
+    return Error{"--summary goes with --batch: it shortens each pattern's JSON line"};
+  }
+  o.scenario = frontend::scenario_flags(args);
+  if (const Expected<void> one = frontend::check_one_form(o.scenario); !one) {
+    return Error{one.error()};
+  }
+  return frontend::FlagReader(args)
+      .text("batch", o.batch)
+      .text("save-scenario", o.save_scenario)
+      .flag("summary", o.summary)
+      .flag("json", o.json)
+      .result(o);
+}
+
 // Prints a result that could not be computed: the one-line reason on stderr, and with --json
 // also the diagnostics as a JSON object on stdout, so that a script reading stdout sees why.
-int reject(const frontend::Args& args, const std::vector<Diagnostic>& diagnostics) {
-  if (args.has("json")) {
+int reject(const AnalyzeOptions& o, const std::vector<Diagnostic>& diagnostics) {
+  if (o.json) {
     std::string out;
     append_json_error(out, diagnostics);
     out += '\n';
@@ -34,20 +78,20 @@ int reject(const frontend::Args& args, const std::vector<Diagnostic>& diagnostic
 }
 
 // A flag whose value cannot be read, as a diagnostic of the rule "usage".
-int reject(const frontend::Args& args, std::string message) {
+int reject(const AnalyzeOptions& o, std::string message) {
   Diagnostic d{.severity = Severity::error, .rule = "usage", .message = std::move(message)};
-  return reject(args, std::vector<Diagnostic>{std::move(d)});
+  return reject(o, std::vector<Diagnostic>{std::move(d)});
 }
 
-int run_scenario(const frontend::Args& args) {
-  const Expected<Scenario> s = frontend::scenario_from_flags(args);
-  if (!s) return reject(args, s.error());
+int run_scenario(const AnalyzeOptions& o) {
+  const Expected<Scenario> s = frontend::scenario_from_flags(o.scenario);
+  if (!s) return reject(o, s.error());
   const Evaluation e = evaluate(*s);
-  if (!e.ok()) return reject(args, e.diagnostics);
+  if (!e.ok()) return reject(o, e.diagnostics);
   const Explanation x = explain(*s, e);
 
   std::string out;
-  if (args.has("json")) {
+  if (o.json) {
     append_json(out, *s, e, &x);
     out += '\n';
   } else {
@@ -57,15 +101,15 @@ int run_scenario(const frontend::Args& args) {
   return kExitOk;
 }
 
-int run_raw(const frontend::Args& args) {
-  const Expected<WarpAccess> access = frontend::access_from_flags(args);
-  if (!access) return reject(args, access.error());
+int run_raw(const AnalyzeOptions& o) {
+  const Expected<WarpAccess> access = frontend::access_from_flags(o.scenario);
+  if (!access) return reject(o, access.error());
   const std::vector<Diagnostic> diagnostics = check_access(*access);
-  if (has_error(diagnostics)) return reject(args, diagnostics);
+  if (has_error(diagnostics)) return reject(o, diagnostics);
   const Analysis a = analyze(*access);
 
   std::string out;
-  if (args.has("json")) {
+  if (o.json) {
     append_json(out, a, diagnostics);
     out += '\n';
   } else {
@@ -78,39 +122,25 @@ int run_raw(const frontend::Args& args) {
 }  // namespace
 
 int run_analyze(const frontend::Args& args) {
-  // Which form: --batch, --offsets, or else a scenario. A flag of another form is an error,
-  // never silently ignored.
-  if (has_code_flags(args)) return run_analyze_code(args);
-  const bool batch = args.has("batch");
-  const bool raw = args.has("offsets");
-  for (std::string_view flag : args.given()) {
-    if (batch && std::ranges::find(kBatchFlags, flag) == std::end(kBatchFlags)) {
-      return bad_input("--" + std::string(flag) +
-                       " cannot be combined with --batch: each batch line gives its own op, "
-                       "width and offsets");
-    }
-  }
-  if (args.has("summary") && !batch) {
-    return bad_input("--summary goes with --batch: it shortens each pattern's JSON line");
-  }
-  if (const auto mixed = frontend::mixed_forms(args)) return bad_input(*mixed);
-  if (const auto path = args.value("save-scenario")) {
-    const Expected<Scenario> s = frontend::scenario_from_flags(args);
-    if (!s) return reject(args, s.error());
+  const Expected<AnalyzeOptions> o = read_options(args);
+  if (!o) return bad_input(o.error());
+  if (o->form == Form::code) return run_analyze_code(args);
+  if (o->save_scenario) {
+    const Expected<Scenario> s = frontend::scenario_from_flags(o->scenario);
+    if (!s) return reject(*o, s.error());
     // `-`: the scenario file itself is the output, for a pipe into --scenario -.
-    if (frontend::is_standard_stream(*path)) {
+    if (frontend::is_standard_stream(*o->save_scenario)) {
       print(frontend::scenario_file_text(*s));
       return kExitOk;
     }
-    const Expected<bool> saved = frontend::write_scenario_file(std::string(*path), *s);
+    const Expected<void> saved = frontend::write_scenario_file(*o->save_scenario, *s);
     if (!saved) return failure(saved.error());
   }
-  if (batch) {
-    return run_analyze_batch(*args.value("batch"),
-                             args.has("summary") ? BatchForm::counts : BatchForm::full);
+  if (o->form == Form::batch) {
+    return run_analyze_batch(o->batch, o->summary ? BatchForm::counts : BatchForm::full);
   }
-  if (raw) return run_raw(args);
-  return run_scenario(args);
+  if (o->form == Form::raw) return run_raw(*o);
+  return run_scenario(*o);
 }
 
 }  // namespace banklab::cli

@@ -63,41 +63,54 @@ InputEnd read_answer(DrillSession& d) {
   }
 }
 
+struct DrillOptions {
+  DrillLevel level{};
+  int count = 5;
+  // Without --seed, a fresh one each run, printed so that the run can be repeated.
+  std::uint64_t seed = 0;
+  bool json = false;
+};
+
+Expected<DrillOptions> read_options(const frontend::Args& args) {
+  if (!args.has("level")) return Error{"drill needs --level: weak, hire or strong-hire"};
+  DrillOptions o;
+  o.seed = std::random_device{}() & 0x7fffffff;
+  return frontend::FlagReader(args)
+      .value("level", o.level,
+             frontend::choice(parse_level, "--level expects weak, hire or strong-hire, got "))
+      .integer("count", o.count, 1, 1000)
+      .integer("seed", o.seed, 0, INT64_MAX)
+      .flag("json", o.json)
+      .result(o);
+}
+
 }  // namespace
 
 int run_drill(const frontend::Args& args) {
-  const std::optional<std::string_view> level_text = args.value("level");
-  if (!level_text) return bad_input("drill needs --level: weak, hire or strong-hire");
-  const std::optional<DrillLevel> level = parse_level(*level_text);
-  if (!level) {
-    return bad_input("--level expects weak, hire or strong-hire, got " + quote(*level_text));
-  }
-  const Expected<std::int64_t> count = args.integer("count", 5, 1, 1000);
-  if (!count) return bad_input(count.error());
-  // Without --seed, a fresh one each run, printed so that the run can be repeated.
-  const Expected<std::int64_t> seed =
-      args.integer("seed", std::random_device{}() & 0x7fffffff, 0, INT64_MAX);
-  if (!seed) return bad_input(seed.error());
-  const auto seed_value = static_cast<std::uint64_t>(*seed);
+  const Expected<DrillOptions> o = read_options(args);
+  if (!o) return bad_input(o.error());
+  const DrillLevel level = o->level;
+  const int count = o->count;
+  const std::uint64_t seed_value = o->seed;
 
-  if (args.has("json")) {
+  if (o->json) {
     std::string out;
-    for (int i = 0; i < *count; ++i) {
-      append_json(out, make_question(*level, seed_value, i));
+    for (int i = 0; i < count; ++i) {
+      append_json(out, make_question(level, seed_value, i));
       out += '\n';
     }
     print(out);
     return kExitOk;
   }
 
-  print("Drill at the " + std::string(level_name(*level)) + " level, " + std::to_string(*count) +
-        (*count == 1 ? " question" : " questions") + ", seed " + std::to_string(seed_value) +
+  print("Drill at the " + std::string(level_name(level)) + " level, " + std::to_string(count) +
+        (count == 1 ? " question" : " questions") + ", seed " + std::to_string(seed_value) +
         ". Answer each on one line: a number, yes or no, a fix as flags (--pad 2, "
         "--swizzle tma128), a letter, or a design (--swizzle S --align BYTES).\n");
-  DrillSession d(*level, seed_value);
-  for (int i = 0; i < *count; ++i) {
+  DrillSession d(level, seed_value);
+  for (int i = 0; i < count; ++i) {
     if (i > 0) d.next();
-    print("\nQuestion " + std::to_string(i + 1) + "/" + std::to_string(*count) + ": " +
+    print("\nQuestion " + std::to_string(i + 1) + "/" + std::to_string(count) + ": " +
           d.question().text + "\n");
     const InputEnd end = read_answer(d);
     if (end == InputEnd::failed) {
@@ -108,7 +121,7 @@ int run_drill(const frontend::Args& args) {
                        " bytes; an answer is one short line");
     }
     if (end == InputEnd::end_of_input) {
-      print("\nEnd of input: " + std::to_string(*count - i) + " of " + std::to_string(*count) +
+      print("\nEnd of input: " + std::to_string(count - i) + " of " + std::to_string(count) +
             " questions left unanswered.\n");
       break;
     }
@@ -125,8 +138,8 @@ int run_drill(const frontend::Args& args) {
     }
     print(out);
   }
-  print("\nScore: " + std::to_string(d.right()) + "/" + std::to_string(*count) + "\n" +
-        place(*level, d.right(), static_cast<int>(*count)).text + "\n");
+  print("\nScore: " + std::to_string(d.right()) + "/" + std::to_string(count) + "\n" +
+        place(level, d.right(), count).text + "\n");
   return kExitOk;
 }
 

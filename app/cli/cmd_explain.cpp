@@ -1,5 +1,6 @@
 // banklab explain [PRESET | scenario flags]: the lesson's derivation for one scenario.
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "app/cli/commands.hpp"
@@ -9,24 +10,44 @@
 #include "core/report/json.hpp"
 
 namespace banklab::cli {
+namespace {
+
+struct ExplainOptions {
+  std::optional<std::string> preset;  // the PRESET argument
+  frontend::ScenarioFlags scenario;   // --preset NAME among them
+  bool json = false;
+};
+
+Expected<ExplainOptions> read_options(const frontend::Args& args) {
+  ExplainOptions o;
+  if (!args.positionals().empty()) o.preset = args.positionals()[0];
+  o.scenario = frontend::scenario_flags(args);
+  return frontend::FlagReader(args).flag("json", o.json).result(o);
+}
+
+}  // namespace
 
 int run_explain(const frontend::Args& args) {
-  if (!args.positionals().empty() && frontend::has_scenario_flags(args)) {
-    return bad_input("give a PRESET or the scenario flags, not both (--preset " +
-                     args.positionals()[0] + " starts from the preset)");
+  const Expected<ExplainOptions> o = read_options(args);
+  if (!o) return bad_input(o.error());
+  if (o->preset && o->scenario.given()) {
+    return bad_input("give a PRESET or the scenario flags, not both (--preset " + *o->preset +
+                     " starts from the preset)");
   }
   // A preset alone (PRESET or --preset NAME) is explained with its title and lesson.
-  const bool preset_alone = std::ranges::all_of(
-      args.given(), [](std::string_view flag) { return flag == "preset" || flag == "json"; });
+  const bool preset_alone =
+      !o->scenario.file &&
+      std::ranges::all_of(o->scenario.keys, [](const KeyValue& v) { return v.key == "preset"; });
   const Preset* preset = nullptr;
   Scenario scenario;
   if (!preset_alone) {
-    const Expected<Scenario> s = frontend::scenario_from_flags(args);
+    const Expected<Scenario> s = frontend::scenario_from_flags(o->scenario);
     if (!s) return bad_input(s.error());
     scenario = *s;
   } else {
-    const std::string_view name = args.value("preset").value_or(
-        args.positionals().empty() ? kDefaultPreset : std::string_view(args.positionals()[0]));
+    const std::string name = o->scenario.keys.empty()
+                                 ? o->preset.value_or(std::string(kDefaultPreset))
+                                 : o->scenario.keys.front().value;
     preset = find_preset(name);
     if (preset == nullptr) return bad_input(unknown_preset(name));
     scenario = preset->scenario;
@@ -39,7 +60,7 @@ int run_explain(const frontend::Args& args) {
   const Explanation x = explain(scenario, e);
 
   std::string out;
-  if (args.has("json")) {
+  if (o->json) {
     append_json(out, scenario, e, e.ok() ? &x : nullptr);
     out += '\n';
   } else {

@@ -24,6 +24,7 @@
 #include "app/frontend/file_io.hpp"
 #include "app/frontend/gpu_recording.hpp"
 #include "app/frontend/recording_check.hpp"
+#include "app/frontend/recording_text.hpp"
 #include "core/base/format.hpp"
 #include "core/base/json_writer.hpp"
 #include "core/model/presets.hpp"
@@ -58,52 +59,121 @@ int not_run(gpu::RunStatus status, const std::string& error) {
 // ---------------------------------------------------------------------------------------------
 // The transpose suite
 
-Expected<std::pair<int, int>> parse_size(const frontend::Args& args) {
-  const auto text = args.value("size");
-  if (!text) return std::pair{16384, 16384};
-  if (text->find_first_of("xX") != std::string_view::npos) {
-    const Expected<Cell> cell = parse_tile_size(*text);
+// --size N or RxC: the input matrix.
+Expected<Cell> read_size(std::string_view text) {
+  if (text.find_first_of("xX") != std::string_view::npos) {
+    const Expected<Cell> cell = parse_tile_size(text);
     if (!cell) return Error{"--size: " + cell.error()};
-    return std::pair{cell->row, cell->col};
+    return cell;
   }
-  const Expected<std::int64_t> n = frontend::parse_integer(*text, "--size", 1, 65536);
+  const Expected<std::int64_t> n = parse_integer(text, "--size", 1, 65536);
   if (!n) return Error{n.error()};
-  return std::pair{static_cast<int>(*n), static_cast<int>(*n)};
+  return Cell{static_cast<int>(*n), static_cast<int>(*n)};
 }
 
-// The suites the flags ask for, one per dtype, every option checked before the GPU is looked
-// for: a bad one is the user's to fix on any machine, with or without a GPU.
-Expected<std::vector<gpu::TransposeOptions>> suite_options(const frontend::Args& args) {
-  const auto size = parse_size(args);
-  if (!size) return Error{size.error()};
-  const Expected<std::int64_t> reps = args.integer("reps", 20, 1, 1000);
-  if (!reps) return Error{reps.error()};
-  const Expected<std::int64_t> pad = args.integer("pad", -1, -1, 64);
-  if (!pad) return Error{pad.error()};
+// --dtype D or all.
+Expected<std::vector<DType>> read_dtypes(std::string_view text) {
+  if (text == "all") return std::vector<DType>(std::begin(kAllDTypes), std::end(kAllDTypes));
+  if (const auto d = parse_dtype(text)) return std::vector<DType>{*d};
+  return Error{"--dtype expects fp8, bf16, fp32, fp64 or all, got '" + std::string(text) + "'"};
+}
 
-  std::vector<DType> dtypes;
-  const std::string_view dtype_text = args.value("dtype").value_or("all");
-  if (dtype_text == "all") {
-    dtypes.assign(std::begin(kAllDTypes), std::end(kAllDTypes));
-  } else if (const auto d = parse_dtype(dtype_text)) {
-    dtypes.push_back(*d);
-  } else {
-    return Error{"--dtype expects fp8, bf16, fp32, fp64 or all, got '" + std::string(dtype_text) +
-                 "'"};
+// Which run the flags ask for.
+enum class Form { suite, pattern, sweep, record, replay };
+
+struct GpuBenchOptions {
+  Form form = Form::suite;
+  std::string file;  // --record FILE, --replay FILE
+  // The transpose suite (and --record's).
+  Cell size{16384, 16384};
+  int reps = 20;  // timed launches a variant; 7 a pattern
+  int pad = -1;   // the *-padded variant's pad; -1: the conflict-free one
+  std::vector<DType> dtypes{std::begin(kAllDTypes), std::end(kAllDTypes)};
+  std::optional<std::string> variant;
+  // --pattern: the access, as analyze takes it.
+  frontend::ScenarioFlags scenario;
+  bool json = false;
+};
+
+// The form, every flag checked to belong to it (a flag of another form is an error, never
+// silently ignored), then the values.
+Expected<GpuBenchOptions> read_options(const frontend::Args& args) {
+  GpuBenchOptions o;
+  const auto only = [&](std::initializer_list<std::string_view> allowed,
+                        const std::string& message) -> Expected<void> {
+    for (const std::string_view flag : args.given()) {
+      if (std::ranges::find(allowed, flag) == allowed.end()) {
+        return Error{message + std::string(flag)};
+      }
+    }
+    return {};
+  };
+  if (args.has("record") && args.has("replay")) {
+    return Error{"--record and --replay are two forms: give one"};
   }
-  if (args.has("variant") && dtypes.size() != 1) {
+  Expected<void> fits;
+  if (args.has("record")) {
+    o.form = Form::record;
+    fits = only({"record", "size", "reps"},
+                "--record runs the whole suite and takes only --size and --reps, not --");
+  } else if (args.has("replay")) {
+    o.form = Form::replay;
+    fits = only({"replay"}, "--replay prints a recording and takes no other flag, not --");
+  } else if (args.has("pattern") && args.has("sweep")) {
+    return Error{"--pattern and --sweep are two forms: give one"};
+  } else if (args.has("pattern") || args.has("sweep")) {
+    o.form = args.has("sweep") ? Form::sweep : Form::pattern;
+    o.reps = 7;
+    for (const std::string_view flag : kSuiteFlags) {
+      if (args.has(flag)) {
+        return Error{"--" + std::string(flag) +
+                     " belongs to the transpose suite, not to --pattern/--sweep"};
+      }
+    }
+    if (o.form == Form::sweep) {
+      fits = only({"sweep", "reps", "json"},
+                  "--sweep runs a fixed set of patterns and takes only --reps and --json, not --");
+    }
+  } else {
+    for (const std::string_view flag : kPatternFlags) {
+      if (args.has(flag)) {
+        return Error{"--" + std::string(flag) + " describes an access: add --pattern"};
+      }
+    }
+  }
+  if (!fits) return Error{fits.error()};
+  if (o.form == Form::pattern) o.scenario = frontend::scenario_flags(args);
+  frontend::FlagReader read(args);
+  read.text("record", o.file).text("replay", o.file).flag("json", o.json);
+  if (o.form == Form::suite || o.form == Form::record) {
+    read.value("size", o.size, read_size)
+        .integer("reps", o.reps, 1, 1000)
+        .integer("pad", o.pad, -1, 64)
+        .value("dtype", o.dtypes, read_dtypes)
+        .text("variant", o.variant);
+  } else {
+    read.integer("reps", o.reps, 1, 1000);
+  }
+  if (const Expected<void> done = read.done(); !done) return Error{done.error()};
+  if (o.variant && o.dtypes.size() != 1) {
     return Error{"--variant names a variant of one dtype: give --dtype too"};
   }
+  return o;
+}
+
+// The suites the options ask for, one per dtype, every option checked before the GPU is looked
+// for: a bad one is the user's to fix on any machine, with or without a GPU.
+Expected<std::vector<gpu::TransposeOptions>> suite_options(const GpuBenchOptions& options) {
   std::vector<gpu::TransposeOptions> suites;
-  for (const DType d : dtypes) {
+  for (const DType d : options.dtypes) {
     gpu::TransposeOptions& o = suites.emplace_back();
     o.dtype = d;
-    o.rows = size->first;
-    o.cols = size->second;
-    o.repetitions = static_cast<int>(*reps);
-    o.pad = static_cast<int>(*pad);
+    o.rows = options.size.row;
+    o.cols = options.size.col;
+    o.repetitions = options.reps;
+    o.pad = options.pad;
     if (std::string rule = gpu::check_options(o); !rule.empty()) return Error{std::move(rule)};
-    if (const auto v = args.value("variant")) {
+    if (const auto& v = options.variant) {
       o.variants.emplace_back(*v);
       // A build without the kernels lists none, and says so when asked to run.
       const std::vector<gpu::VariantInfo> known = gpu::transpose_variants(d);
@@ -119,15 +189,15 @@ Expected<std::vector<gpu::TransposeOptions>> suite_options(const frontend::Args&
   return suites;
 }
 
-int run_suite(const frontend::Args& args) {
-  const auto options = suite_options(args);
-  if (!options) return bad_input(options.error());
-  const std::vector<gpu::TransposeOptions>& suites = *options;
+int run_suite(const GpuBenchOptions& options) {
+  const auto asked = suite_options(options);
+  if (!asked) return bad_input(asked.error());
+  const std::vector<gpu::TransposeOptions>& suites = *asked;
   std::string out;
   JsonWriter w(out);
   bool all_verified = true;
   bool first = true;
-  const bool json = args.has("json");
+  const bool json = options.json;
   if (json) w.begin_object();
   for (const gpu::TransposeOptions& o : suites) {
     const gpu::SuiteReport r = gpu::run_transpose_suite(o);
@@ -173,51 +243,35 @@ std::vector<Labelled> sweep_patterns() {
   return sweep;
 }
 
-Expected<std::vector<Labelled>> patterns_from_flags(const frontend::Args& args) {
-  if (args.has("sweep")) return sweep_patterns();
-  if (args.has("offsets")) {
-    const Expected<WarpAccess> a = frontend::access_from_flags(args);
+Expected<std::vector<Labelled>> patterns_from_flags(const GpuBenchOptions& o) {
+  if (o.form == Form::sweep) return sweep_patterns();
+  if (o.scenario.has("offsets")) {
+    const Expected<WarpAccess> a = frontend::access_from_flags(o.scenario);
     if (!a) return Error{a.error()};
     if (const std::string e = first_error(check_access(*a)); !e.empty()) return Error{e};
     return std::vector<Labelled>{{to_string(*a), *a}};
   }
-  const Expected<Scenario> s = frontend::scenario_from_flags(args);
+  const Expected<Scenario> s = frontend::scenario_from_flags(o.scenario);
   if (!s) return Error{s.error()};
   const Evaluation e = evaluate(*s);
   if (!e.ok()) return Error{first_error(e.diagnostics)};
   return std::vector<Labelled>{{describe(*s), e.analysis->access}};
 }
 
-int run_patterns(const frontend::Args& args) {
-  for (const std::string_view flag : kSuiteFlags) {
-    if (args.has(flag))
-      return bad_input("--" + std::string(flag) +
-                       " belongs to the transpose suite, not to --pattern/--sweep");
-  }
-  if (args.has("sweep")) {
-    for (const std::string_view flag : args.given()) {
-      if (flag != "sweep" && flag != "reps" && flag != "json") {
-        return bad_input(
-            "--sweep runs a fixed set of patterns and takes only --reps and --json, not --" +
-            std::string(flag));
-      }
-    }
-  }
-  const auto patterns = patterns_from_flags(args);
+int run_patterns(const GpuBenchOptions& o) {
+  const auto patterns = patterns_from_flags(o);
   if (!patterns) return bad_input(patterns.error());
-  const Expected<std::int64_t> reps = args.integer("reps", 7, 1, 1000);
-  if (!reps) return bad_input(reps.error());
 
   std::vector<WarpAccess> accesses;
   for (const Labelled& p : *patterns) accesses.push_back(p.access);
   gpu::PatternOptions options;
-  options.repetitions = static_cast<int>(*reps);
+  options.repetitions = o.reps;
   const gpu::PatternReport r = gpu::run_pattern_benchmark(accesses, options);
   if (!r.ok()) return not_run(r.status, r.error);
 
   std::string out;
   bool all_verified = true;
-  if (args.has("json")) {
+  if (o.json) {
     JsonWriter w(out);
     w.begin_object();
     write_device(w, r.device, r.sm_clock_mhz);
@@ -321,22 +375,17 @@ Expected<gpu::LabelledPatterns> run_labelled(const std::vector<Labelled>& patter
   return run;
 }
 
-int record(const frontend::Args& args, const std::string& file) {
-  for (const std::string_view flag : args.given()) {
-    if (flag != "record" && flag != "size" && flag != "reps") {
-      return bad_input("--record runs the whole suite and takes only --size and --reps, not --" +
-                       std::string(flag));
-    }
-  }
-  const auto options = suite_options(args);
-  if (!options) return bad_input(options.error());
+int record(const GpuBenchOptions& options) {
+  const std::string& file = options.file;
+  const auto suites = suite_options(options);
+  if (!suites) return bad_input(suites.error());
   gpu::Recording r;
   r.device = gpu::query_device();
   if (!r.device.ok()) return failure(r.device.detail);
   r.created_utc = gpu::utc_now();
   r.commit = gpu::build_commit();
   r.driver = gpu::driver_version();
-  for (const gpu::TransposeOptions& o : *options) {
+  for (const gpu::TransposeOptions& o : *suites) {
     std::fprintf(stderr, "banklab: recording the %s transposes\n",
                  std::string(dtype_name(o.dtype)).c_str());
     gpu::SuiteReport s = gpu::run_transpose_suite(o);
@@ -360,7 +409,7 @@ int record(const frontend::Args& args, const std::string& file) {
     print(json);
     return gpu::recording_passes(r) ? kExitOk : kExitFailure;
   }
-  if (const Expected<bool> saved = frontend::replace_file(file, json); !saved)
+  if (const Expected<void> saved = frontend::replace_file(file, json); !saved)
     return failure(saved.error());
   // What is printed is what was written, read back: a replay prints the same tables.
   const Expected<gpu::Recording> written = gpu::parse_recording(json);
@@ -372,14 +421,8 @@ int record(const frontend::Args& args, const std::string& file) {
   return gpu::recording_passes(*written) ? kExitOk : kExitFailure;
 }
 
-int replay(const frontend::Args& args, const std::string& file) {
-  for (const std::string_view flag : args.given()) {
-    if (flag != "replay") {
-      return bad_input("--replay prints a recording and takes no other flag, not --" +
-                       std::string(flag));
-    }
-  }
-  const Expected<gpu::Recording> r = gpu::load_recording(file);
+int replay(const GpuBenchOptions& o) {
+  const Expected<gpu::Recording> r = gpu::load_recording(o.file);
   if (!r) return bad_input(r.error());
   std::string text;
   gpu::append_recording_text(text, *r);
@@ -396,21 +439,20 @@ int replay(const frontend::Args& args, const std::string& file) {
 }  // namespace
 
 int run_gpu_bench(const frontend::Args& args) {
-  if (args.has("record") && args.has("replay")) {
-    return bad_input("--record and --replay are two forms: give one");
+  const Expected<GpuBenchOptions> o = read_options(args);
+  if (!o) return bad_input(o.error());
+  switch (o->form) {
+    case Form::record:
+      return record(*o);
+    case Form::replay:
+      return replay(*o);
+    case Form::pattern:
+    case Form::sweep:
+      return run_patterns(*o);
+    case Form::suite:
+      return run_suite(*o);
   }
-  if (const auto file = args.value("record")) return record(args, std::string(*file));
-  if (const auto file = args.value("replay")) return replay(args, std::string(*file));
-  if (args.has("pattern") && args.has("sweep")) {
-    return bad_input("--pattern and --sweep are two forms: give one");
-  }
-  if (args.has("pattern") || args.has("sweep")) return run_patterns(args);
-  for (const std::string_view flag : kPatternFlags) {
-    if (args.has(flag)) {
-      return bad_input("--" + std::string(flag) + " describes an access: add --pattern");
-    }
-  }
-  return run_suite(args);
+  return kExitFailure;  // every form is handled above
 }
 
 }  // namespace banklab::cli

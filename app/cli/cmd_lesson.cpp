@@ -80,13 +80,27 @@ int check(const std::string& file) {
   return kExitOk;
 }
 
+struct LessonOptions {
+  std::vector<std::string> words;  // list | show NAME | check FILE
+  bool json = false;
+  bool markdown = false;
+};
+
+Expected<LessonOptions> read_options(const frontend::Args& args) {
+  LessonOptions o;
+  o.words = args.positionals();
+  return frontend::FlagReader(args).flag("json", o.json).flag("markdown", o.markdown).result(o);
+}
+
 }  // namespace
 
 int run_lesson(const frontend::Args& args) {
-  const std::vector<std::string>& words = args.positionals();
+  const Expected<LessonOptions> o = read_options(args);
+  if (!o) return bad_input(o.error());
+  const std::vector<std::string>& words = o->words;
   const std::string& action = words[0];
-  const bool json = args.has("json");
-  const bool markdown = args.has("markdown");
+  const bool json = o->json;
+  const bool markdown = o->markdown;
   if (action == "list" && words.size() == 1 && !markdown) return list(json);
   if (json) return bad_input("--json goes with 'lesson list' only");
   if (action == "show" && words.size() == 2) return show(words[1], markdown);

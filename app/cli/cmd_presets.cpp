@@ -8,10 +8,24 @@
 #include "core/report/json.hpp"
 
 namespace banklab::cli {
+namespace {
+
+struct PresetsOptions {
+  bool json = false;
+};
+
+Expected<PresetsOptions> read_options(const frontend::Args& args) {
+  PresetsOptions o;
+  return frontend::FlagReader(args).flag("json", o.json).result(o);
+}
+
+}  // namespace
 
 int run_presets(const frontend::Args& args) {
+  const Expected<PresetsOptions> o = read_options(args);
+  if (!o) return bad_input(o.error());
   std::string out;
-  if (args.has("json")) {
+  if (o->json) {
     out += "[\n";
     bool first = true;
     for (const Preset& p : presets()) {

@@ -10,6 +10,7 @@
 #include "app/cli/commands.hpp"
 #include "core/base/format.hpp"
 #include "core/base/json_writer.hpp"
+#include "core/model/scenario_keys.hpp"
 #include "core/solve/solve.hpp"
 
 namespace banklab::cli {
@@ -129,47 +130,45 @@ std::string text_report(const SolveRequest& q, const SolveResult& r, std::size_t
   return out;
 }
 
-Expected<SolveRequest> request_from_flags(const frontend::Args& args) {
-  SolveRequest q;
-  if (const auto text = args.value("dtype")) {
-    const auto dtype = parse_dtype(*text);
-    if (!dtype) {
-      return Error{
-          "--dtype expects fp8, bf16, fp32 or fp64 (or int8, fp16, half, float, double), "
-          "got '" +
-          std::string(*text) + "'"};
-    }
-    q.dtype = *dtype;
-  }
-  if (const auto text = args.value("tile")) {
-    const Expected<Cell> size = parse_tile_size(*text);
-    if (!size) return Error{"--tile: " + size.error()};
-    q.rows = size->row;
-    q.cols = size->col;
-  }
-  for (std::string_view text : args.values("access")) {
-    const Expected<AccessFamily> f = parse_family(text);
-    if (!f) return Error{"--access: " + f.error()};
-    q.families.push_back(*f);
-  }
-  if (args.has("max-overhead")) {
-    const Expected<std::int64_t> max = args.integer("max-overhead", 0, 0, INT64_MAX);
-    if (!max) return Error{max.error()};
-    q.max_overhead_bytes = *max;
-  }
-  return q;
+struct SolveOptions {
+  SolveRequest request;
+  Cell tile{32, 32};
+  int top = 10;  // candidates and rejections printed
+  bool json = false;
+};
+
+Expected<AccessFamily> read_family(std::string_view text) {
+  const Expected<AccessFamily> f = parse_family(text);
+  if (!f) return Error{"--access: " + f.error()};
+  return f;
+}
+
+Expected<SolveOptions> read_options(const frontend::Args& args) {
+  SolveOptions o;
+  const Expected<void> read =
+      frontend::FlagReader(args)
+          .value("dtype", o.request.dtype, scenario_key::dtype_of)
+          .value("tile", o.tile, scenario_key::tile_of)
+          .each("access", o.request.families, read_family)
+          .integer("max-overhead", o.request.max_overhead_bytes, 0, INT64_MAX)
+          .integer("top", o.top, 1, INT_MAX)
+          .flag("json", o.json)
+          .done();
+  if (!read) return Error{read.error()};
+  o.request.rows = o.tile.row;
+  o.request.cols = o.tile.col;
+  return o;
 }
 
 }  // namespace
 
 int run_solve(const frontend::Args& args) {
-  const Expected<SolveRequest> q = request_from_flags(args);
-  if (!q) return bad_input(q.error());
-  const Expected<std::int64_t> top = args.integer("top", 10, 1, INT_MAX);
-  if (!top) return bad_input(top.error());
-  const Expected<SolveResult> r = solve(*q);
+  const Expected<SolveOptions> o = read_options(args);
+  if (!o) return bad_input(o.error());
+  const SolveRequest& q = o->request;
+  const Expected<SolveResult> r = solve(q);
   if (!r) return bad_input(r.error());
-  print(args.has("json") ? json_report(*r) : text_report(*q, *r, static_cast<std::size_t>(*top)));
+  print(o->json ? json_report(*r) : text_report(q, *r, static_cast<std::size_t>(o->top)));
   return kExitOk;
 }
 

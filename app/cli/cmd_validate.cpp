@@ -119,22 +119,35 @@ void write_row(JsonWriter& w, const Row& r) {
   w.end_object();
 }
 
+struct ValidateOptions {
+  std::int64_t count = 8000;  // random patterns after the fixed ones
+  std::int64_t seed = 1;
+  bool json = false;
+};
+
+Expected<ValidateOptions> read_options(const frontend::Args& args) {
+  ValidateOptions o;
+  return frontend::FlagReader(args)
+      .integer("count", o.count, 0, 1'000'000)
+      .integer("seed", o.seed, 0, INT64_MAX)
+      .flag("json", o.json)
+      .result(o);
+}
+
 }  // namespace
 
 int run_validate(const frontend::Args& args) {
-  const Expected<std::int64_t> count = args.integer("count", 8000, 0, 1'000'000);
-  if (!count) return bad_input(count.error());
-  const Expected<std::int64_t> seed = args.integer("seed", 1, 0, INT64_MAX);
-  if (!seed) return bad_input(seed.error());
-  const bool json = args.has("json");
+  const Expected<ValidateOptions> o = read_options(args);
+  if (!o) return bad_input(o.error());
+  const bool json = o->json;
 
   const gpu::MeasureSupport support = gpu::measure_support();
   // One line, the same words as every GPU command: "no CUDA driver ...", "no CUDA device ...".
   if (!support.ok) return failure(support.reason);
 
   const std::vector<CorpusEntry> corpus =
-      validation_corpus({.random_count = static_cast<std::size_t>(*count),
-                         .seed = static_cast<std::uint64_t>(*seed)});
+      validation_corpus({.random_count = static_cast<std::size_t>(o->count),
+                         .seed = static_cast<std::uint64_t>(o->seed)});
   std::vector<WarpAccess> accesses;
   accesses.reserve(corpus.size());
   for (const CorpusEntry& e : corpus) accesses.push_back(e.access);
@@ -181,8 +194,8 @@ int run_validate(const frontend::Args& args) {
     JsonWriter w(out);
     w.begin_object()
         .field("device", support.device.name)
-        .field("seed", *seed)
-        .field("random_count", *count)
+        .field("seed", o->seed)
+        .field("random_count", o->count)
         .field("patterns", rows.size())
         .field("agree", static_cast<int>(rows.size()) - disagreements)
         .field("seconds", seconds, 6);
@@ -200,8 +213,8 @@ int run_validate(const frontend::Args& args) {
     char head[256];
     std::snprintf(head, sizeof head,
                   "%zu patterns (%zu fixed + %lld random, seed %lld) measured on %s in %.1f s\n\n",
-                  rows.size(), rows.size() - static_cast<std::size_t>(*count),
-                  static_cast<long long>(*count), static_cast<long long>(*seed),
+                  rows.size(), rows.size() - static_cast<std::size_t>(o->count),
+                  static_cast<long long>(o->count), static_cast<long long>(o->seed),
                   support.device.name.c_str(), seconds);
     out += head;
     append_table(out, "by op and width", by_group);

@@ -2,7 +2,7 @@
 // The subcommands of `banklab`, one function each, one file each (cmd_<name>.cpp).
 //
 // To add a command:
-//   1. declare `int run_<name>(const Args& args);` below;
+//   1. declare `int run_<name>(const frontend::Args& args);` below;
 //   2. in main.cpp, declare its flags and --help text as a CommandSyntax (args.hpp) and add a row
 //      to kCommands: the syntax, a one-line summary for `banklab --help`, and run_<name>;
 //   3. add cmd_<name>.cpp to the banklab executable in app/cli/CMakeLists.txt.
@@ -13,16 +13,28 @@
 //   };
 //   constexpr CommandSyntax kDrill{
 //       .command = "drill", .flags = kDrillFlags,
-//       .groups = kScenarioGroups,  // optional: the scenario flags, read by scenario_from_flags()
+//       .groups = kScenarioGroups,  // optional: the scenario flags, read by scenario_flags()
 //       .description = "Asks how many wavefronts ...\n",  // the usage line is generated
 //       .footer = "Examples:\n  banklab drill --count 5\n"};
 //   {kDrill, "practise counting wavefronts", run_drill},  // the row in kCommands
 //
-// main() has parsed the flags (an unknown flag, a missing value, a repeated flag, a surplus
-// positional never reach run_<name>) and answered --help before run_<name> is called; the
-// command still checks the values (numbers, names, combinations) with Args::integer(),
-// scenario_from_flags() and core's parsers, and reports a bad one with bad_input(), which prints
-// one line on stderr and returns kExitBadInput.
+// main() has parsed the words (an unknown flag, a missing value, a repeated flag, a surplus
+// positional never reach run_<name>) and answered --help before run_<name> is called. The
+// command's first line reads its flags into its options struct with a FlagReader (args.hpp):
+// every value typed, ranges and choices checked, one sentence naming the flag for the first bad
+// one; the rest of the command reads only the struct. A bad value or combination is reported
+// with bad_input(), which prints one line on stderr and returns kExitBadInput.
+//
+//   struct DrillOptions { int count = 10; bool json = false; };
+//   Expected<DrillOptions> read_options(const frontend::Args& args) {
+//     DrillOptions o;
+//     return frontend::FlagReader(args).integer("count", o.count, 1, 1000).flag("json", o.json)
+//         .result(o);
+//   }
+//   int run_drill(const frontend::Args& args) {
+//     const Expected<DrillOptions> o = read_options(args);
+//     if (!o) return bad_input(o.error());
+//     ...
 #include <string>
 #include <string_view>
 
@@ -51,5 +63,6 @@ int run_explain(const frontend::Args& args);    // cmd_explain.cpp
 int run_lesson(const frontend::Args& args);     // cmd_lesson.cpp
 int run_validate(const frontend::Args& args);   // cmd_validate.cpp
 int run_export(const frontend::Args& args);     // cmd_export.cpp
+int run_scan(const frontend::Args& args);       // cmd_scan.cpp
 
 }  // namespace banklab::cli

@@ -39,13 +39,11 @@ constexpr frontend::FlagGroup kAnalyzeGroups[] = {
     frontend::kScenarioGroup,
     frontend::kOffsetsGroup,
     frontend::kCodeGroup,
-    {"Batch form: one pattern a line, \"OP WIDTH o0,...,o31\" (blank lines and lines starting "
-     "with\n"
-     "'#' are skipped). One JSON object a line comes out per pattern, in order; a bad line gives "
-     "an\n"
-     "object with \"ok\": false, its line number and the reason, and the rest still runs. The "
-     "exit\n"
-     "status is 2 if any line was bad.",
+    // One source line per printed line, as the help shows them.
+    {"Batch form: one pattern a line, \"OP WIDTH o0,...,o31\" (blank lines and lines\n"
+     "starting with '#' are skipped). One JSON object a line comes out per pattern, in\n"
+     "order; a bad line gives an object with \"ok\": false, its line number and the reason,\n"
+     "and the rest still runs. The exit status is 2 if any line was bad.",
      kBatchFlags},
 };
 
@@ -348,6 +346,51 @@ and nothing else. Exit status 1 when the file cannot be written.
   banklab export --scenario bf16.txt --what derivation -o bf16.md
 )"};
 
+constexpr frontend::FlagSpec kScanFlags[] = {
+    {"kernel", "NAME", "scan this kernel only                        (default: every kernel)"},
+    {"block", "X[,Y[,Z]]",
+     "the block's threads                         (default: the file's launch\n"
+     "                                         with a constant block, else __launch_bounds__)"},
+    {"grid", "X[,Y[,Z]]", "the grid, for gridDim and the measured totals (default: the launch's)"},
+    {"let", "NAME=V[,...]",
+     "values of names the file leaves open: kernel parameters, template\n"
+     "                                         parameters, blockIdx.x (may be repeated)"},
+    {"smem", "BYTES", "the launch's dynamic shared memory, which sizes extern arrays"},
+    {"ncu-csv", "FILE",
+     "Nsight Compute's source page of the same kernel, measured:\n"
+     "                                         ncu -i REPORT --page source --csv --print-source "
+     "cuda,sass"},
+    {"json", "", "one JSON object a kernel, one a line"},
+};
+constexpr std::string_view kScanRepeatable[] = {"let"};
+constexpr frontend::CommandSyntax kScan{
+    .command = "scan",
+    .flags = kScanFlags,
+    .min_positionals = 1,
+    .max_positionals = 1,
+    .positional_name = "FILE.cu",
+    .usage = R"(usage: banklab scan FILE.cu [--kernel NAME] [--block X[,Y[,Z]]] [--grid X[,Y[,Z]]]
+                    [--let NAME=VALUE]... [--smem BYTES] [--ncu-csv REPORT.csv] [--json]
+)",
+    .description =
+        R"(Runs each kernel of a CUDA file for every warp of its block and every iteration of its
+loops, and counts the wavefronts of every shared-memory access as an H100/H200 does: loads,
+stores, +=, vector casts, ldmatrix/stmatrix and cp.async (in asm or as intrinsics), under their
+if guards. Each access gets its instructions, wavefronts, ideal and excess wavefronts for the
+whole block, the worst instruction and where it ran; accesses are sorted by excess. What cannot
+be evaluated (an index read from memory, a parameter with no value) is listed with the reason.
+With --ncu-csv the measured counts of each line stand beside the prediction, and every line
+where they differ says why where the cause is known.
+)",
+    .flags_title = "Scan:",
+    .footer = R"(Examples:
+  banklab scan transpose.cu
+  banklab scan reduce.cu --kernel reduce_interleaved --json
+  banklab scan sgemm.cu --let n=1024 --block 16,16
+  banklab scan transpose.cu --kernel transpose_naive --ncu-csv transpose_naive.csv
+)",
+    .repeatable = kScanRepeatable};
+
 const Command kCommands[] = {
     {kAnalyze, "count the wavefronts of one access, a raw pattern or a batch of them", run_analyze},
     {kSolve, "find the cheapest conflict-free pad or swizzle for how a tile is accessed",
@@ -355,6 +398,7 @@ const Command kCommands[] = {
     {kPresets, "list the lesson's scenarios by name", run_presets},
     {kExplain, "derive a scenario's bank conflicts step by step, as the lesson does", run_explain},
     {kExport, "write a view as SVG, the lane table as CSV/Markdown, the derivation", run_export},
+    {kScan, "every shared-memory access of a .cu file's kernels, counted and ranked", run_scan},
     {kDrill, "practise predicting conflicts: questions, answers on stdin, a score", run_drill},
     {kLesson, "the guided lessons: list them, show one with its numbers, check a lesson file",
      run_lesson},

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/base/format.hpp"
+#include "core/report/request_summary.hpp"
 
 namespace banklab::cli {
 namespace {
@@ -109,15 +110,7 @@ void append_summary(std::string& out, const Analysis& a) {
     const bool vowel_sound = a.max_ways == 8 || a.max_ways == 11 || a.max_ways == 18;
     append_format(out, " (%s %d-way conflict)\n", vowel_sound ? "an" : "a", a.max_ways);
   }
-  const auto s = [](std::int64_t n) { return n == 1 ? "" : "s"; };
-  append_format(out,
-                "%d active lane%s request%s %lld B: %d distinct word%s in %d bank%s, %zu phase%s",
-                a.active_lanes, s(a.active_lanes), a.active_lanes == 1 ? "s" : "",
-                static_cast<long long>(a.requested_bytes), a.distinct_words, s(a.distinct_words),
-                a.distinct_banks, s(a.distinct_banks), a.phases.size(),
-                s(static_cast<std::int64_t>(a.phases.size())));
-  if (a.packed) append_format(out, " (loads packed with partner lane l^%d)", a.packing_partner);
-  out += '\n';
+  out += request_summary(a) + '\n';
 }
 
 void append_diagnostics(std::string& out, const std::vector<Diagnostic>& diagnostics) {

@@ -2,8 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <charconv>
-#include <system_error>
+#include <cassert>
 
 namespace banklab::frontend {
 namespace {
@@ -161,28 +160,35 @@ std::vector<std::string_view> Args::given() const {
   return names;
 }
 
-Expected<std::int64_t> Args::integer(std::string_view flag, std::int64_t fallback, std::int64_t min,
-                                     std::int64_t max) const {
-  const auto text = value(flag);
-  if (!text) return fallback;
-  return parse_integer(*text, "--" + std::string(flag), min, max);
+bool Args::declares(std::string_view flag) const {
+  return syntax_ != nullptr && find_flag(*syntax_, flag) != nullptr;
 }
 
-Expected<std::int64_t> parse_integer(std::string_view text, std::string_view what, std::int64_t min,
-                                     std::int64_t max) {
-  std::int64_t number = 0;
-  const char* end = text.data() + text.size();
-  // from_chars rejects a leading '+'; accept it, since "+3" is a number to any reader.
-  const char* begin = text.data() + (text.starts_with('+') ? 1 : 0);
-  const auto [ptr, ec] = std::from_chars(begin, end, number);
-  if (text.empty() || ec == std::errc::invalid_argument || ptr != end) {
-    return error(std::string(what) + " expects a whole number, got " + quote(text));
-  }
-  if (ec == std::errc::result_out_of_range || number < min || number > max) {
-    return error(std::string(what) + " must be between " + std::to_string(min) + " and " +
-                 std::to_string(max) + ", got " + shown(text));
-  }
-  return number;
+std::optional<std::string_view> FlagReader::next(std::string_view name) const {
+  assert(args_.declares(name) && "FlagReader: a flag the command's syntax does not declare");
+  if (error_) return std::nullopt;
+  return args_.value(name);
+}
+
+FlagReader& FlagReader::text(std::string_view name, std::string& field) {
+  if (const auto text = next(name)) field = std::string(*text);
+  return *this;
+}
+
+FlagReader& FlagReader::text(std::string_view name, std::optional<std::string>& field) {
+  if (const auto text = next(name)) field = std::string(*text);
+  return *this;
+}
+
+FlagReader& FlagReader::flag(std::string_view name, bool& field) {
+  assert(args_.declares(name) && "FlagReader: a flag the command's syntax does not declare");
+  if (!error_) field = args_.has(name);
+  return *this;
+}
+
+Expected<void> FlagReader::done() const {
+  if (error_) return *error_;
+  return {};
 }
 
 std::string help_text(const CommandSyntax& syntax) {
@@ -196,6 +202,7 @@ std::string help_text(const CommandSyntax& syntax) {
 Expected<Args> parse_args(const CommandSyntax& syntax, std::span<const std::string_view> tokens) {
   CLI::App app;
   Args args;
+  args.syntax_ = &syntax;
   args.command_ = syntax.command;
   declare(app, syntax, args.positionals_);
   const std::string see_help = " (see '" + invocation(syntax) + " --help')";

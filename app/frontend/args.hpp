@@ -15,20 +15,17 @@
 // sentence naming the flag and what was wrong; the program prints it as "banklab: ..." (one
 // line) and exits 2.
 //
-// How a command declares its flags (see app/cli/commands.hpp for the whole recipe):
+// A command declares its flags as data (a CommandSyntax, below), and reads them into a typed
+// options struct on the first line of its run (see app/cli/commands.hpp for the whole recipe):
 //
 //   constexpr FlagSpec kDrillFlags[] = {
 //       {"count", "N", "how many questions                         (default 10)"},
-//       {"seed", "S", "seed of the random questions                (default 1)"},
 //       {"json", "", "one JSON object a question"},
 //   };
-//   const CommandSyntax kDrill{.command = "drill", .flags = kDrillFlags,
-//                              .description = "Asks ...", .footer = "Examples:\n  ..."};
-//   ...
-//   int run_drill(const Args& args) {
-//     const Expected<std::int64_t> n = args.integer("count", 10, 1, 1000);
-//     if (!n) return bad_input(n.error());
-//     if (args.has("json")) ...
+//   struct DrillOptions { int count = 10; bool json = false; };
+//   Expected<DrillOptions> read_options(const Args& args) {
+//     DrillOptions o;
+//     return FlagReader(args).integer("count", o.count, 1, 1000).flag("json", o.json).result(o);
 //   }
 #include <cstdint>
 #include <optional>
@@ -90,14 +87,13 @@ class Args {
   const std::vector<std::string>& positionals() const { return positionals_; }
   // The flags given, in command-line order (names without dashes).
   std::vector<std::string_view> given() const;
-
-  // The flag's value as a whole decimal number in [min, max]; `fallback` when it is absent.
-  Expected<std::int64_t> integer(std::string_view flag, std::int64_t fallback, std::int64_t min,
-                                 std::int64_t max) const;
+  // Whether the command's syntax declares the flag: what FlagReader asserts of every name.
+  bool declares(std::string_view flag) const;
 
  private:
   friend Expected<Args> parse_args(const CommandSyntax& syntax,
                                    std::span<const std::string_view> tokens);
+  const CommandSyntax* syntax_ = nullptr;  // the syntax parsed with, which outlives the Args
   std::string_view command_;
   bool help_ = false;
   std::vector<std::pair<std::string, std::string>> flags_;  // name, value ("" for a switch)
@@ -110,12 +106,107 @@ Expected<Args> parse_args(const CommandSyntax& syntax, std::span<const std::stri
 // The text of `PROGRAM COMMAND --help`, generated from the syntax by CLI11's formatter.
 std::string help_text(const CommandSyntax& syntax);
 
-// A whole decimal number in [min, max], or a sentence naming `what` and the text.
-Expected<std::int64_t> parse_integer(std::string_view text, std::string_view what, std::int64_t min,
-                                     std::int64_t max);
+// Reads a command's flags into the typed fields of its options struct, in the order the reads
+// are written: the first value that cannot be read is the error (a sentence naming the flag),
+// and every read after it is skipped. A flag that is absent leaves its field as it was (the
+// default). Every name must be a flag of the command's syntax (asserted).
+//
+//   FlagReader(args).value("level", o.level, read_level)      // Read: text -> Expected<T>
+//                   .integer("count", o.count, 1, 1000)       // a whole number in a range
+//                   .text("output", o.output)                 // the text as given
+//                   .flag("json", o.json)                     // a switch
+//                   .done();                                  // the first error, or ok
+class FlagReader {
+ public:
+  explicit FlagReader(const Args& args) : args_(args) {}
 
-// shown() and quote(), for messages that echo user text: core/base/format.hpp.
-using banklab::quote;
-using banklab::shown;
+  // --name V, read by `read` (text -> Expected<T>); into a T or an optional<T>.
+  template <class T, class Read>
+  FlagReader& value(std::string_view name, T& field, Read read) {
+    if (const auto text = next(name)) {
+      Expected<T> v = read(*text);
+      if (v) {
+        field = std::move(*v);
+      } else {
+        error_ = Error{v.error()};
+      }
+    }
+    return *this;
+  }
+  template <class T, class Read>
+  FlagReader& value(std::string_view name, std::optional<T>& field, Read read) {
+    T v{};
+    const bool given = args_.has(name);
+    value(name, v, read);
+    if (given && !error_) field = std::move(v);
+    return *this;
+  }
+  // --name V given one or more times: each V read, in command-line order.
+  template <class T, class Read>
+  FlagReader& each(std::string_view name, std::vector<T>& field, Read read) {
+    if (!next(name)) return *this;
+    for (std::string_view text : args_.values(name)) {
+      Expected<T> v = read(text);
+      if (!v) {
+        error_ = Error{v.error()};
+        break;
+      }
+      field.push_back(std::move(*v));
+    }
+    return *this;
+  }
+  // --name V: the text as given.
+  FlagReader& text(std::string_view name, std::string& field);
+  FlagReader& text(std::string_view name, std::optional<std::string>& field);
+  // --name N: a whole number in [min, max] ("--count must be between 1 and 1000, got '0'").
+  template <class Int>
+  FlagReader& integer(std::string_view name, Int& field, std::int64_t min, std::int64_t max) {
+    return value(name, field, [&](std::string_view text) -> Expected<Int> {
+      const Expected<std::int64_t> n = parse_integer(text, "--" + std::string(name), min, max);
+      if (!n) return Error{n.error()};
+      return static_cast<Int>(*n);
+    });
+  }
+  template <class Int>
+  FlagReader& integer(std::string_view name, std::optional<Int>& field, std::int64_t min,
+                      std::int64_t max) {
+    Int n{};
+    const bool given = args_.has(name);
+    integer(name, n, min, max);
+    if (given && !error_) field = n;
+    return *this;
+  }
+  // --name: a switch, true when given.
+  FlagReader& flag(std::string_view name, bool& field);
+
+  // The first value that could not be read, or ok.
+  Expected<void> done() const;
+  // The options the reads filled in, or the first value that could not be read:
+  // `return FlagReader(args).flag("json", o.json).result(o);`
+  template <class Options>
+  Expected<Options> result(const Options& options) const {
+    if (error_) return *error_;
+    return options;
+  }
+
+ private:
+  // The flag's value when it is given and no read before it failed.
+  std::optional<std::string_view> next(std::string_view name) const;
+
+  const Args& args_;
+  std::optional<Error> error_;
+};
+
+// A reader for FlagReader::value() from a parser that gives an optional: the value, or
+// `message` followed by the text quoted ("--level expects weak, hire or strong-hire, got ").
+template <class Parse>
+auto choice(Parse parse, std::string_view message) {
+  return [parse, message](std::string_view text) {
+    using T = typename decltype(parse(text))::value_type;
+    const std::optional<T> v = parse(text);
+    if (!v) return Expected<T>(Error{std::string(message) + quote(text)});
+    return Expected<T>(*v);
+  };
+}
 
 }  // namespace banklab::frontend

@@ -1,53 +1,57 @@
 #include "app/frontend/code_flags.hpp"
 
-#include <utility>
+#include <cstdint>
 
+#include "core/base/format.hpp"
 #include "core/model/access.hpp"
-#include "core/model/hardware.hpp"
 #include "core/model/shared_limits.hpp"
 
 namespace banklab::frontend {
+namespace {
+
+// --warp W|all: a warp's number, or all (the worst one is shown).
+Expected<int> read_warp(std::string_view text) {
+  if (text == "all") return kAllWarps;
+  const Expected<std::int64_t> warp = parse_integer(text, "--warp", 0, 31);
+  if (!warp) return Error{warp.error() + " (or all)"};
+  return static_cast<int>(*warp);
+}
+
+Expected<Op> read_op(std::string_view text) {
+  const auto op = parse_op(text);
+  if (!op) {
+    return Error{"--op expects ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4, got " +
+                 quote(text)};
+  }
+  return *op;
+}
+
+// --smem N: the launch's bytes for an extern array; the message names the limit, not only the
+// range.
+Expected<std::int64_t> read_smem(std::string_view text) {
+  Expected<std::int64_t> smem = parse_integer(text, "--smem", 1, kMaxSharedPerBlockBytes);
+  if (!smem) {
+    return Error{smem.error() + " (the extern __shared__ bytes of one block, up to " +
+                 block_limit_text() + ")"};
+  }
+  return smem;
+}
+
+}  // namespace
 
 bool has_code_flags(const Args& args) {
   return args.has("decl") || args.has("expr");
 }
 
-Expected<KernelParams> code_params_from_flags(const Args& args) {
+Expected<KernelParams> read_code_params(const Args& args) {
   KernelParams p;
-  if (const auto text = args.value("block")) {
-    const Expected<std::array<int, 3>> block = parse_block(*text);
-    if (!block) return Error{block.error()};
-    p.block = *block;
-  }
-  if (const auto text = args.value("warp"); text && *text == "all") {
-    p.warp = kAllWarps;
-  } else {
-    const Expected<std::int64_t> warp = args.integer("warp", 0, 0, 31);
-    if (!warp) return Error{warp.error() + " (or all)"};
-    p.warp = static_cast<int>(*warp);
-  }
-  if (const auto text = args.value("let")) {
-    auto lets = parse_lets(*text);
-    if (!lets) return Error{lets.error()};
-    p.lets = std::move(*lets);
-  }
-  const Expected<std::int64_t> smem =
-      args.integer("smem", kMaxSharedPerBlockBytes, 1, kMaxSharedPerBlockBytes);
-  // The launch's bytes for an extern array: name the limit, not only the range.
-  if (!smem)
-    return Error{smem.error() + " (the extern __shared__ bytes of one block, up to " +
-                 block_limit_text() + ")"};
-  p.extern_bytes = *smem;
-  if (const auto text = args.value("op")) {
-    const auto op = parse_op(*text);
-    if (!op)
-      return Error{
-          "--op expects ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or "
-          "stmatrix.x4, got " +
-          quote(*text)};
-    p.op = op;
-  }
-  return p;
+  return FlagReader(args)
+      .value("block", p.block, parse_block)
+      .value("warp", p.warp, read_warp)
+      .value("let", p.lets, parse_lets)
+      .value("smem", p.extern_bytes, read_smem)
+      .value("op", p.op, read_op)
+      .result(p);
 }
 
 }  // namespace banklab::frontend

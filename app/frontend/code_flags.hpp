@@ -28,8 +28,10 @@ inline constexpr FlagGroup kCodeGroup{
 
 // --decl or --expr is given: the code form.
 bool has_code_flags(const Args& args);
-// --block, --warp, --let, --smem and --op read into the parameters of evaluate_code(); an Error
-// names the flag and what it takes.
-Expected<KernelParams> code_params_from_flags(const Args& args);
+
+// --block, --warp, --let, --smem and --op, read into the parameters of evaluate_code() in that
+// order (absent ones keep KernelParams' defaults); an Error names the flag and what it takes.
+// The command's syntax declares them all: kCodeGroup and the scenario group's --op.
+Expected<KernelParams> read_code_params(const Args& args);
 
 }  // namespace banklab::frontend

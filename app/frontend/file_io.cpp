@@ -218,7 +218,7 @@ Expected<std::string> read_input_file(const std::string& path, std::size_t max_b
   return read_stream(STDIN_FILENO, max_bytes, "standard input");
 }
 
-Expected<bool> replace_file(const std::string& path, std::string_view bytes) {
+Expected<void> replace_file(const std::string& path, std::string_view bytes) {
   const auto error = [&](Failure f) {
     return Error{shown(path, 200) + ": cannot " + f.step + ": " + std::strerror(f.error)};
   };
@@ -240,7 +240,7 @@ Expected<bool> replace_file(const std::string& path, std::string_view bytes) {
     failed = write_in_place(*target, bytes);
   }
   if (failed) return error(*failed);
-  return true;
+  return {};
 }
 
 }  // namespace banklab::frontend

@@ -41,8 +41,8 @@ std::string input_name(std::string_view path);
 Expected<std::string> read_input_file(const std::string& path, std::size_t max_bytes,
                                       std::string_view what);
 
-// Makes path hold bytes, written as the header says: true, or "PATH: cannot write it:
+// Makes path hold bytes, written as the header says, or "PATH: cannot write it:
 // Permission denied", "PATH: cannot create it: No space left on device", ...
-Expected<bool> replace_file(const std::string& path, std::string_view bytes);
+Expected<void> replace_file(const std::string& path, std::string_view bytes);
 
 }  // namespace banklab::frontend

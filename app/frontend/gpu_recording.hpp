@@ -5,8 +5,8 @@
 // the date and the project's commit. `banklab gpu-bench --record FILE` writes one,
 // `--replay FILE` prints it, and the GUI's GPU window draws one on a machine without a GPU.
 //
-// The tables are printed by the functions below, from the same structures for a live run and a
-// replayed one, so both print the same text. Plain C++: no CUDA type reaches this header.
+// The file is written and read through one list of fields per structure (gpu_recording.cpp); its
+// tables for people are recording_text.hpp. Plain C++: no CUDA type reaches this header.
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -16,7 +16,6 @@
 
 #include "core/base/expected.hpp"
 #include "core/base/json_writer.hpp"
-#include "core/teach/reversal.hpp"
 #include "kernels/gpu_bench.hpp"
 #include "kernels/gpu_device.hpp"
 #include "kernels/gpu_measure.hpp"
@@ -69,43 +68,11 @@ Expected<Recording> parse_recording(std::string_view json);
 // kMaxRecordingBytes is read (file_io.hpp).
 Expected<Recording> load_recording(const std::filesystem::path& path);
 
-// ---------------------------------------------------------------------------------------------
-// What the lesson says about a suite (the GUI and the CLI alike).
-
-// What the core predicts for the shared-memory access a transpose kernel makes: its preset, with
-// the run's pad when the kernel's tile is the padded one. Empty when the kernel names no preset.
-struct SharedAccessCost {
-  std::string preset;
-  int wavefronts = 0;
-  int ideal = 0;
-  int ways = 0;  // the worst phase: "an n-way conflict"
-};
-std::optional<SharedAccessCost> variant_cost(const VariantResult& r, int pad);
-
-// The numbers of the reversal paragraph (core's reversal_lines()) from a suite, and from a
-// microbenchmark that holds the 32-way column read; empty when the suite's copy roof is not a
-// verified result.
-std::optional<ReversalRun> reversal_run(const SuiteReport& suite, const PatternReport* loop);
-
 // The NVIDIA driver's version from /proc/driver/nvidia/version, or "unknown".
 std::string driver_version();
 // The project's commit this build came from (set at configure time; "unknown" without git).
 std::string build_commit();
 // "2026-11-30T21:40:05Z", now.
 std::string utc_now();
-
-// ---------------------------------------------------------------------------------------------
-// The tables, for people: what `banklab gpu-bench` prints live and from a recording.
-
-// "NVIDIA H200, sm_90, ...; SM clock 1962 MHz measured during the run".
-std::string device_line(const DeviceInfo& d, double measured_mhz);
-// The suite's table, then the reversal paragraph with its numbers (`loop`, if given, adds the
-// 32-way read's slowdown in the shared-memory-bound loop).
-void append_suite_text(std::string& out, const SuiteReport& r, const PatternReport* loop = nullptr);
-void append_patterns_text(std::string& out, const LabelledPatterns& p);
-void append_cross_check_text(std::string& out, const std::vector<PatternCrossCheck>& checks);
-void append_validate_text(std::string& out, const ValidateTotals& v);
-// The whole recording: where and when it was made, then every table above.
-void append_recording_text(std::string& out, const Recording& r);
 
 }  // namespace banklab::gpu

@@ -7,7 +7,7 @@
 
 namespace banklab::frontend {
 
-Expected<bool> write_text_file(const std::string& path, std::string_view text,
+Expected<void> write_text_file(const std::string& path, std::string_view text,
                                std::string_view what) {
   // The file is replaced by a rename: never do that to a device, a pipe or a folder.
   struct stat info {};

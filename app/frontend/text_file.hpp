@@ -12,7 +12,7 @@ namespace banklab::frontend {
 // "PATH: cannot create it: No space left on device", or true. A path that exists and is not a
 // regular file (a folder, a device, a pipe) is refused, never replaced: "PATH: not a regular
 // file; <what> is written to a file" (what: "a scenario", "an export").
-Expected<bool> write_text_file(const std::string& path, std::string_view text,
+Expected<void> write_text_file(const std::string& path, std::string_view text,
                                std::string_view what);
 
 }  // namespace banklab::frontend

@@ -376,7 +376,7 @@ int run_screenshot(Gui& g, AppState& state, const banklab::gui::Options& opt) {
     // settled() became true in this frame's poll, before the window was drawn: it is shown.
     std::string problem = gui::save_png(g.target, *opt.screenshot);
     if (problem.empty() && opt.geometry) {
-      banklab::Expected<bool> written = banklab::frontend::replace_file(
+      banklab::Expected<void> written = banklab::frontend::replace_file(
           *opt.geometry, gui::geometry_json(state.frame.geometry, 1.0f));
       if (!written) problem = written.error();
     }
@@ -430,7 +430,7 @@ int run_export(Gui& g, AppState& state, const std::filesystem::path& dir) {
        {std::pair{dir / (lesson.name + ".md"), banklab::to_markdown(lesson, images)},
         std::pair{dir / (lesson.name + ".html"),
                   figures::html_deck(lesson.title, slides, width, height, style)}}) {
-    banklab::Expected<bool> written = banklab::frontend::replace_file(file.string(), text);
+    banklab::Expected<void> written = banklab::frontend::replace_file(file.string(), text);
     if (!written) {
       warn(written.error());
       return 1;
@@ -524,8 +524,9 @@ int run(int argc, char** argv) {
                      !opt.preset.empty() ? std::string_view(opt.preset)
                      : bench             ? heaviest_preset()
                                          : std::string_view());
-  // A recording that cannot be shown, or a lesson or step that does not exist, is the user's to
-  // fix: exit 2. A lesson's step sets the scenario, over the preset.
+  // A recording that cannot be shown, a kernel file that cannot be scanned, or a lesson or step
+  // that does not exist, is the user's to fix: exit 2. A lesson's step sets the scenario, over
+  // the preset.
   if (const std::string problem = gui::open_named(state, opt); !problem.empty()) {
     warn(problem);
     return 2;

@@ -1,8 +1,10 @@
 #pragma once
 // A value or a message saying why there is none. C++20 has no std::expected, and the core
 // reports every bad input as a sentence that names the rule and the numbers, so this is all
-// the error type it needs.
+// the error type it needs. Expected<void> is a step that gives nothing back: done, or why not
+// (a file written, flags read).
 #include <cassert>
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -46,6 +48,24 @@ class Expected {
 
  private:
   std::variant<T, Error> state_;
+};
+
+template <>
+class Expected<void> {
+ public:
+  Expected() = default;  // done
+  Expected(Error error) : error_(std::move(error)) {}
+
+  bool has_value() const { return !error_.has_value(); }
+  explicit operator bool() const { return has_value(); }
+
+  const std::string& error() const {
+    assert(!has_value() && "Expected::error() called on a success");
+    return error_->message;
+  }
+
+ private:
+  std::optional<Error> error_;
 };
 
 }  // namespace banklab

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cassert>
 #include <charconv>
+#include <climits>
 #include <cstdarg>
 #include <cstdio>
+#include <system_error>
 
 namespace banklab {
 namespace {
@@ -103,6 +105,39 @@ std::string quote(std::string_view text) {
   q += shown(text);
   q += '\'';
   return q;
+}
+
+std::string_view trim(std::string_view text) {
+  constexpr std::string_view kBlanks = " \t\r\n";
+  const std::size_t first = text.find_first_not_of(kBlanks);
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(kBlanks) - first + 1);
+}
+
+Expected<std::int64_t> parse_integer(std::string_view text, std::string_view what, std::int64_t min,
+                                     std::int64_t max) {
+  std::int64_t number = 0;
+  const char* end = text.data() + text.size();
+  // from_chars rejects a leading '+'; accept it, since "+3" is a number to any reader.
+  const char* begin = text.data() + (text.starts_with('+') ? 1 : 0);
+  const auto [ptr, ec] = std::from_chars(begin, end, number);
+  if (text.empty() || ec == std::errc::invalid_argument || ptr != end) {
+    return Error{std::string(what) + " expects a whole number, got " + quote(text)};
+  }
+  if (ec == std::errc::result_out_of_range || number < min || number > max) {
+    return Error{std::string(what) + " must be between " + std::to_string(min) + " and " +
+                 std::to_string(max) + ", got " + shown(text)};
+  }
+  return number;
+}
+
+std::optional<Dimensions> parse_dimensions(std::string_view text) {
+  const std::size_t x = text.find_first_of("xX");
+  if (x == std::string_view::npos) return std::nullopt;
+  const Expected<std::int64_t> first = parse_integer(text.substr(0, x), "", INT_MIN, INT_MAX);
+  const Expected<std::int64_t> second = parse_integer(text.substr(x + 1), "", INT_MIN, INT_MAX);
+  if (!first || !second) return std::nullopt;
+  return Dimensions{static_cast<int>(*first), static_cast<int>(*second)};
 }
 
 std::string lane_mask_hex(std::uint32_t mask) {

@@ -1,10 +1,14 @@
 #pragma once
 // Text helpers that every front end shares: printf into a std::string (GCC 12 has no
-// std::format), and the lane mask as text.
+// std::format), user text in messages, the readers of whole numbers and "RxC" sizes, and the
+// lane mask as text.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+
+#include "core/base/expected.hpp"
 
 namespace banklab {
 
@@ -18,6 +22,23 @@ namespace banklab {
 std::string shown(std::string_view text, std::size_t max_chars = 60);
 // The same inside single quotes: 'fp128'.
 std::string quote(std::string_view text);
+
+// The text without blanks (space, tab, CR, LF) at either end.
+std::string_view trim(std::string_view text);
+
+// A whole decimal number in [min, max] ("+3" too), or a sentence naming `what` and the text:
+// "--count expects a whole number, got 'x'", "--count must be between 1 and 1000, got '0'".
+Expected<std::int64_t> parse_integer(std::string_view text, std::string_view what, std::int64_t min,
+                                     std::int64_t max);
+
+// Two whole numbers joined by an 'x' or 'X': a tile's rows x columns ("32x32"), a picture's
+// width x height ("1920x1080"); nullopt when the text is not that. Each number reads as
+// parse_integer reads it and fits an int; the caller states its range.
+struct Dimensions {
+  int first = 0;
+  int second = 0;
+};
+std::optional<Dimensions> parse_dimensions(std::string_view text);
 
 // The lanes of a mask (bit L = lane L): as hex, "0xffff" (JSON, --lanes); as ranges for people,
 // "0-15, 20" ("none" when empty).

@@ -89,6 +89,27 @@ Expected<Int> shift(IntOp op, Int a, Int b) {
   return wrap(r, t);
 }
 
+// a < b and the other comparisons, in whatever integer the caller computes in.
+template <class T>
+std::optional<Int> comparison(IntOp op, T x, T y) {
+  switch (op) {
+    case IntOp::lt:
+      return Int{x < y, kBool};
+    case IntOp::le:
+      return Int{x <= y, kBool};
+    case IntOp::gt:
+      return Int{x > y, kBool};
+    case IntOp::ge:
+      return Int{x >= y, kBool};
+    case IntOp::eq:
+      return Int{x == y, kBool};
+    case IntOp::ne:
+      return Int{x != y, kBool};
+    default:
+      return std::nullopt;
+  }
+}
+
 }  // namespace
 
 std::string type_name(IntType t) {
@@ -143,6 +164,17 @@ std::optional<IntOp> int_op(std::string_view s) {
   return std::nullopt;
 }
 
+int binary_precedence(std::string_view op) {
+  static constexpr std::pair<std::string_view, int> kPrecedence[] = {
+      {"||", 1}, {"&&", 2}, {"|", 3},  {"^", 4},  {"&", 5},  {"==", 6},
+      {"!=", 6}, {"<", 7},  {"<=", 7}, {">", 7},  {">=", 7}, {"<<", 8},
+      {">>", 8}, {"+", 9},  {"-", 9},  {"*", 10}, {"/", 10}, {"%", 10},
+  };
+  for (const auto& [name, precedence] : kPrecedence)
+    if (name == op) return precedence;
+  return 0;
+}
+
 std::string_view spelling(IntOp op) {
   for (const auto& [name, o] : kOps)
     if (o == op) return name;
@@ -186,23 +218,61 @@ Expected<Int> apply(IntOp op, Int a, Int b) {
       return wrap(x | y, t);
     case IntOp::bit_xor:
       return wrap(x ^ y, t);
-    case IntOp::lt:
-      return Int{x < y, kBool};
-    case IntOp::le:
-      return Int{x <= y, kBool};
-    case IntOp::gt:
-      return Int{x > y, kBool};
-    case IntOp::ge:
-      return Int{x >= y, kBool};
-    case IntOp::eq:
-      return Int{x == y, kBool};
-    case IntOp::ne:
-      return Int{x != y, kBool};
+    default:
+      return *comparison(op, x, y);
     case IntOp::shl:
     case IntOp::shr:
       break;
   }
   return shift(op, a, b);
+}
+
+std::optional<Int> try_apply(IntOp op, Int a, Int b) {
+  const bool shift = op == IntOp::shl || op == IntOp::shr;
+  const IntType t = shift ? promoted(a.type) : common_type(a.type, b.type);
+  if (t.bits > 32) return std::nullopt;
+  // In 64 bits every result of two 32-bit operands is exact; the type then wraps or checks.
+  const std::int64_t x = convert(a, t).bits;
+  const std::int64_t y = shift ? b.bits : convert(b, t).bits;
+  std::int64_t r = 0;
+  switch (op) {
+    case IntOp::add:
+      r = x + y;
+      break;
+    case IntOp::sub:
+      r = x - y;
+      break;
+    case IntOp::mul:
+      r = x * y;
+      break;
+    case IntOp::div:
+    case IntOp::rem:
+      if (y == 0 || (t.is_signed && x == INT32_MIN && y == -1)) return std::nullopt;
+      r = op == IntOp::div ? x / y : x % y;
+      break;
+    case IntOp::shl:
+      if (y < 0 || y >= 32 || (!fits_int64(b)) || (t.is_signed && x < 0)) return std::nullopt;
+      r = x << y;
+      if (t.is_signed && r > 0xFFFFFFFFLL) return std::nullopt;
+      break;
+    case IntOp::shr:
+      if (y < 0 || y >= 32 || !fits_int64(b)) return std::nullopt;
+      r = x >> y;
+      break;
+    case IntOp::bit_and:
+      r = x & y;
+      break;
+    case IntOp::bit_or:
+      r = x | y;
+      break;
+    case IntOp::bit_xor:
+      r = x ^ y;
+      break;
+    default:
+      return *comparison(op, x, y);
+  }
+  if (t.is_signed && op != IntOp::shl && (r < INT32_MIN || r > INT32_MAX)) return std::nullopt;
+  return convert({r, kLongLong}, t);
 }
 
 Expected<Int> negate(Int a) {

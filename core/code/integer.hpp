@@ -77,12 +77,19 @@ enum class IntOp : std::uint8_t {
   ne,
 };
 std::optional<IntOp> int_op(std::string_view spelling);
+// C++'s precedence of a binary operator, from || (1) to * / % (10); 0 for another token. The
+// parser's and the preprocessor's #if share it.
+int binary_precedence(std::string_view op);
 std::string_view spelling(IntOp op);
 bool is_comparison(IntOp op);
 
 // a op b as C++ computes it, or why it has no value: "2147483647 + 1 overflows 32 bits (int)",
 // "division by zero: 7 / 0", "shift by 40: a shift count must be 0..31 for int".
 Expected<Int> apply(IntOp op, Int a, Int b);
+// The same value when the operands meet in a type of at most 32 bits and the result has one,
+// computed without the 128-bit path or a message; nothing where apply() must be asked (an
+// error, a 64-bit type). What the warp machine runs for every lane of every operator.
+std::optional<Int> try_apply(IntOp op, Int a, Int b);
 Expected<Int> negate(Int a);  // unary -
 Int complement(Int a);        // ~
 Int unary_plus(Int a);        // +: the promotion alone

@@ -1,6 +1,7 @@
-// The public entry of kernel code (kernel_code.hpp): the code parsed (parser.hpp) and evaluated
-// for every lane of a warp (evaluator.hpp), the hardware's rules for one access checked, the
-// result as a Scenario the model counts, and errors located in the code the user typed.
+// The public entry of kernel code (kernel_code.hpp): the code parsed (parser.hpp) and run for
+// every lane of a warp on the machine (machine.hpp), the hardware's rules for one access
+// checked, the result as a Scenario the model counts, and errors located in the code the user
+// typed.
 //
 // [SECTION] One access for one warp
 // [SECTION] Errors, located
@@ -14,7 +15,7 @@
 
 #include "core/base/find.hpp"
 #include "core/base/json_writer.hpp"
-#include "core/code/evaluator.hpp"
+#include "core/code/machine.hpp"
 #include "core/code/parser.hpp"
 #include "core/model/shared_limits.hpp"
 
@@ -27,9 +28,9 @@ using namespace code;
 
 // The instruction the access statement stands for, before any lane is evaluated.
 Op access_op(const Program& p, const KernelParams& params) {
-  const AccessStmt& a = *p.access;
-  const Node& n = p.nodes[static_cast<std::size_t>(a.node)];
-  if (is_matrix_call(n)) return matrix_op(n);
+  const SnippetAccess& a = *p.access;
+  const Node& n = p.node(a.node);
+  if (is_matrix_call(n)) return matrix_op(n.text, n.pos);
   if (a.form == AccessForm::bare) return params.op.value_or(Op::ld);
   const Op op = a.form == AccessForm::store ? Op::st : Op::ld;
   if (params.op && *params.op != op) {
@@ -39,103 +40,101 @@ Op access_op(const Program& p, const KernelParams& params) {
   return op;
 }
 
-// One lane's byte and width, with the rules of the hardware checked.
-std::pair<std::int64_t, int> lane_access(Evaluator& e, const Program& p, const Shape& s, Op op) {
-  const AccessStmt& a = *p.access;
-  const Value v = e.eval(a.node);
-  std::int64_t byte = v.v;
-  int width = static_cast<int>(v.bytes);
-  if (is_matrix_op(op)) {
-    if (v.kind == Value::Kind::array || v.kind == Value::Kind::pointer ||
-        v.kind == Value::Kind::lvalue || v.kind == Value::Kind::integer ||
-        v.kind == Value::Kind::matrix) {
-      width = 16;
-    }
-    if (byte % 16 != 0) {
-      fail(a.begin, e.where() +
-                        "an ldmatrix/stmatrix row address must be 16-byte aligned (each "
-                        "row is 16 bytes), but this one is byte " +
-                        std::to_string(byte));
-    }
-  } else if (v.kind != Value::Kind::lvalue) {
-    fail(a.begin, v.kind == Value::Kind::array
-                      ? "this is a whole row of " + s.array.name +
-                            ", not one element: give "
-                            "every subscript"
-                      : "the access must name an element of " + s.array.name +
-                            " (tile[..][..], *p, p[k]), or be ldmatrix/stmatrix");
+// The access's shape for a lane: a matrix op's row address or an element, and its width.
+int access_width(const Lanes& v, Op op, const ArrayShape& s, Pos begin) {
+  if (is_matrix_op(op)) return 16;
+  if (v.kind != Lanes::Kind::element) {
+    fail(begin, v.kind == Lanes::Kind::array
+                    ? "this is a whole row of " + s.array.name +
+                          ", not one element: give "
+                          "every subscript"
+                    : "the access must name an element of " + s.array.name +
+                          " (tile[..][..], *p, p[k]), or be ldmatrix/stmatrix");
+  }
+  return static_cast<int>(v.bytes);
+}
+
+// One lane's byte, with the rules of the hardware checked.
+std::int64_t lane_byte(const Machine& m, const Lanes& v, int lane, Op op, int width,
+                       const ArrayShape& s, Pos begin) {
+  const std::int64_t byte = v.v[static_cast<std::size_t>(lane)];
+  if (is_matrix_op(op) && byte % 16 != 0) {
+    fail(begin, m.where(lane) +
+                    "an ldmatrix/stmatrix row address must be 16-byte aligned (each "
+                    "row is 16 bytes), but this one is byte " +
+                    std::to_string(byte));
   }
   if (byte < 0 || byte + width > s.sizes[0]) {
-    fail(a.begin, e.where() + "the access covers bytes " + std::to_string(byte) + ".." +
-                      std::to_string(byte + width - 1) + ", outside " + s.array.name + "'s " +
-                      std::to_string(s.sizes[0]) + " bytes");
+    fail(begin, m.where(lane) + "the access covers bytes " + std::to_string(byte) + ".." +
+                    std::to_string(byte + width - 1) + ", outside " + s.array.name + "'s " +
+                    std::to_string(s.sizes[0]) + " bytes");
   }
   if (byte % width != 0) {
-    fail(a.begin, e.where() + "a " + std::to_string(width) + "-byte access must be " +
-                      std::to_string(width) + "-byte aligned, but this one is byte " +
-                      std::to_string(byte));
+    fail(begin, m.where(lane) + "a " + std::to_string(width) + "-byte access must be " +
+                    std::to_string(width) + "-byte aligned, but this one is byte " +
+                    std::to_string(byte));
   }
-  return {byte, width};
+  return byte;
 }
 
-// The declared array as a tile, for the views that draw one: the last bound is the columns (in
-// components, for a vector type), the others the rows. The default tile when it is no tile.
-TileLayout tile_of(const SharedArray& a) {
-  static constexpr DType kBySize[] = {DType::fp8, DType::bf16, DType::fp32, DType::fp64};
-  const int size = a.scalar_bytes;
-  if (size != 1 && size != 2 && size != 4 && size != 8) return {};
-  const std::int64_t cols = a.dims.back() * (a.elem_bytes / size);
-  const std::int64_t rows = a.bytes() / (cols * size);
-  if (rows > INT_MAX || cols > INT_MAX) return {};
-  const TileLayout t{kBySize[std::countr_zero(static_cast<unsigned>(size))],
-                     static_cast<int>(rows),
-                     static_cast<int>(cols),
-                     0,
-                     {}};
-  return t.check().empty() ? t : TileLayout{};
-}
-
-KernelCode evaluate_warp(const Program& p, const KernelParams& params, const Shape& s, int warp) {
+// The warp's lanes in order: the first one whose guard or access has no value reports why;
+// the others take part where the guard holds.
+KernelCode evaluate_warp(const Program& p, const KernelParams& params, Machine& m, int warp) {
+  const ArrayShape& s = m.shapes().front();
   KernelCode code;
   code.array = s.array;
   code.warp = warp;
+  const SnippetAccess& access = *p.access;
   const Op op = access_op(p, params);
   Scenario& sc = code.scenario;
   sc.pattern = AccessPattern::custom;
   sc.tile = tile_of(s.array);
   sc.op = op;
-  sc.width = is_matrix_op(op) ? 16 : 0;
+  sc.width = is_matrix_op(op) ? 16 : s.array.elem_bytes;
   sc.lane_mask = 0;
   sc.custom_offsets.fill(kInactiveLane);
-  const auto [bx, by, bz] = params.block;
-  const int threads = bx * by * bz;
-  const int lanes = is_matrix_op(op) ? 8 * matrix_count(op) : kWarpSize;
-  Evaluator e(p, params, &s);
-  for (int lane = 0; lane < lanes; ++lane) {
-    const int t = warp * kWarpSize + lane;
-    if (t >= threads) continue;
-    LaneCode& l = code.lanes[static_cast<std::size_t>(lane)];
-    l.thread = {t % bx, t / bx % by, t / (bx * by)};
-    e.set_thread(lane, l.thread);
-    if (p.guard >= 0 && !e.truth(p.guard)) continue;
-    const auto [byte, width] = lane_access(e, p, s, op);
-    if (sc.width != 0 && sc.width != width) {
-      fail(p.access->begin, e.where() + "the access is " + std::to_string(width) +
-                                " bytes here but " + std::to_string(sc.width) + " in lane 0");
+  m.start_warp(warp);
+  m.run(0);  // the declarations, in the order of the code
+  const LaneMask reads =
+      is_matrix_op(op) && matrix_count(op) < 4 ? (1u << (8 * matrix_count(op))) - 1 : kAllLanes;
+  const LaneMask lanes = m.lanes_in_block() & reads;
+  LaneMask take = lanes;
+  std::optional<Lanes> guard;
+  if (access.guard >= 0) {
+    guard = m.integer(access.guard);
+    take = 0;
+    for (int l = 0; l < kWarpSize; ++l) {
+      if ((lanes >> l & 1u) == 0) continue;
+      if ((guard->unknown >> l & 1u) != 0)
+        throw m.failure(guard->why[static_cast<std::size_t>(l)], l);
+      if (guard->kind != Lanes::Kind::integer)
+        fail(p.node(access.guard).pos, "the guard is not a number");
+      if (guard->v[static_cast<std::size_t>(l)] != 0) take |= 1u << l;
     }
-    sc.width = width;
-    l.active = true;
-    l.byte = byte;
-    l.indices = e.indices();
-    sc.custom_offsets[static_cast<std::size_t>(lane)] = byte;
-    sc.lane_mask |= 1u << lane;
   }
-  if (sc.width == 0) sc.width = s.array.elem_bytes;
+  for (int l = 0; l < kWarpSize; ++l) {
+    if ((lanes >> l & 1u) != 0) code.lanes[static_cast<std::size_t>(l)].thread = m.thread(l);
+  }
+  if (take == 0) return code;
+  const Lanes v = m.eval(access.node);
+  const int width = access_width(v, op, s, access.begin);
+  sc.width = width;
+  for (int l = 0; l < kWarpSize; ++l) {
+    if ((take >> l & 1u) == 0) continue;
+    const auto i = static_cast<std::size_t>(l);
+    if ((v.unknown >> l & 1u) != 0) throw m.failure(v.why[i], l);
+    LaneCode& lane = code.lanes[i];
+    lane.active = true;
+    lane.byte = lane_byte(m, v, l, op, width, s, access.begin);
+    for (const auto& level : m.indices()) lane.indices.push_back(level[i]);
+    sc.custom_offsets[i] = lane.byte;
+    sc.lane_mask |= 1u << l;
+  }
   return code;
 }
 
 // The access statement as written, without blanks around it or its ';'.
-std::string access_text(const AccessStmt& a, std::span<const CodeSource> sources) {
+std::string access_text(const SnippetAccess& a, std::span<const CodeSource> sources) {
   const std::string& text = sources[static_cast<std::size_t>(a.begin.source)].text;
   const std::size_t end = a.end.source == a.begin.source
                               ? std::min(static_cast<std::size_t>(a.end.offset), text.size())
@@ -146,10 +145,27 @@ std::string access_text(const AccessStmt& a, std::span<const CodeSource> sources
   return std::string(s);
 }
 
+MachineSetup setup_of(const KernelParams& params) {
+  MachineSetup setup;
+  setup.block = params.block;
+  setup.lets = params.lets;
+  setup.extern_bytes = params.extern_bytes;
+  setup.let_hint = params.let_hint;
+  setup.snippet = true;
+  return setup;
+}
+
 KernelCode evaluate_program(const Program& p, const KernelParams& params) {
-  const Shape s = shape_of(p, params);
+  if (p.arrays.empty()) {
+    fail(kNowhere,
+         "no __shared__ declaration: declare the array, e.g. "
+         "__shared__ float tile[32][33];");
+  }
+  Machine m(p, setup_of(params));
+  m.lay_out();
   if (!p.access) {
-    fail(kNowhere, "no shared-memory access: add one, e.g. " + s.array.name + "[threadIdx.x][0]");
+    fail(kNowhere,
+         "no shared-memory access: add one, e.g. " + p.arrays.front().name + "[threadIdx.x][0]");
   }
   const auto [bx, by, bz] = params.block;
   const int warps = (bx * by * bz + kWarpSize - 1) / kWarpSize;
@@ -159,14 +175,14 @@ KernelCode evaluate_program(const Program& p, const KernelParams& params) {
                        std::to_string(warps - 1));
   }
   if (params.warp != kAllWarps) {
-    KernelCode code = evaluate_warp(p, params, s, params.warp);
+    KernelCode code = evaluate_warp(p, params, m, params.warp);
     code.warp_count = warps;
     return code;
   }
   std::optional<KernelCode> worst;
   int worst_wavefronts = -1;
   for (int w = 0; w < warps; ++w) {
-    KernelCode code = evaluate_warp(p, params, s, w);
+    KernelCode code = evaluate_warp(p, params, m, w);
     const Evaluation ev = evaluate(code.scenario);
     if (!ev.ok())
       fail(p.access->begin, "warp " + std::to_string(w) + ": " + first_error(ev.diagnostics));
@@ -185,16 +201,17 @@ void check_lets(const Program& p, const KernelParams& params) {
   for (auto it = params.lets.begin(); it != params.lets.end(); ++it) {
     const std::string& name = it->first;
     const std::string let = "--let " + name + ": ";
-    if (std::find_if(params.lets.begin(), it, [&](const auto& l) { return l.first == name; }) != it)
+    if (std::find_if(params.lets.begin(), it,
+                     [&](const auto& before) { return before.first == name; }) != it)
       fail(kNowhere, let + "given twice; give each name one value");
     if (is_builtin_name(name))
       fail(kNowhere,
            let + name + " is built in (the block and the thread give it), not a value to choose");
-    if (find_by(p.defs, &Definition::name, name) != p.defs.end())
+    if (find_by(p.vars, &Variable::name, name) != p.vars.end())
       fail(kNowhere, let + "the code defines " + name + " itself; keep one of the two");
     if (std::find(p.macros.begin(), p.macros.end(), name) != p.macros.end())
       fail(kNowhere, let + "the code #defines " + name + " itself; keep one of the two");
-    if (p.shared && p.shared->name == name)
+    if (find_by(p.arrays, &ArrayDecl::name, name) != p.arrays.end())
       fail(kNowhere, let + name + " is the shared array, not a value");
   }
 }
@@ -222,6 +239,21 @@ CodeError located(const Failure& f, std::span<const CodeSource> sources) {
 }  // namespace
 
 // [SECTION] The public functions
+
+TileLayout tile_of(const SharedArray& a) {
+  static constexpr DType kBySize[] = {DType::fp8, DType::bf16, DType::fp32, DType::fp64};
+  const int size = a.scalar_bytes;
+  if (size != 1 && size != 2 && size != 4 && size != 8) return {};
+  const std::int64_t cols = a.dims.back() * (a.elem_bytes / size);
+  const std::int64_t rows = a.bytes() / (cols * size);
+  if (rows > INT_MAX || cols > INT_MAX) return {};
+  const TileLayout t{kBySize[std::countr_zero(static_cast<unsigned>(size))],
+                     static_cast<int>(rows),
+                     static_cast<int>(cols),
+                     0,
+                     {}};
+  return t.check().empty() ? t : TileLayout{};
+}
 
 std::int64_t SharedArray::bytes() const {
   std::int64_t b = elem_bytes;
@@ -291,14 +323,18 @@ IntResult evaluate_integer(std::string_view expression,
     const Program p = parse_expression(expression, &root);
     KernelParams params;
     params.lets.assign(names.begin(), names.end());
-    Evaluator e(p, params, nullptr);
-    e.set_constant();
-    const Int v = e.integer(root);
-    if (!fits_int64(v)) {
-      fail(p.nodes[static_cast<std::size_t>(root)].pos,
-           to_string(v) + " does not fit in a signed 64-bit value");
+    MachineSetup setup;
+    setup.lets.assign(names.begin(), names.end());
+    setup.snippet = true;
+    Machine m(p, std::move(setup));
+    m.start_constant();
+    const Lanes v = m.integer(root);
+    if ((v.unknown & 1u) != 0) throw m.failure(v.why[0], 0);
+    if (v.kind != Lanes::Kind::integer) fail(p.node(root).pos, "expected a number");
+    if (!fits_int64(v.lane(0))) {
+      fail(p.node(root).pos, to_string(v.lane(0)) + " does not fit in a signed 64-bit value");
     }
-    r.value = v.bits;
+    r.value = v.v[0];
   } catch (const Failure& f) {
     const CodeSource source{"expression", std::string(expression)};
     r.error = located(f, std::span(&source, 1));

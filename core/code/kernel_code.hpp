@@ -30,10 +30,11 @@
 // division by zero, a shift count outside the type) is an error, not a guessed value. Names are
 // seen after their definition. The shared array starts at shared byte 0.
 //
-// Inside, by stage: tokenizer.hpp cuts the text into tokens, preprocessor.hpp expands #defines
-// in the token stream, parser.hpp builds the syntax tree, evaluator.hpp gives it values per
-// lane, and kernel_code.cpp checks the access and builds the Scenario. kernel_params.hpp holds
-// what the code is evaluated for (block, warp, --let values).
+// Inside, by stage: tokenizer.hpp cuts the text into tokens, preprocessor.hpp expands #defines,
+// parser.hpp builds the syntax tree (syntax.hpp), machine.hpp runs it for the 32 lanes of a
+// warp, and kernel_code.cpp checks the access and builds the Scenario. kernel_params.hpp holds
+// what the code is evaluated for (block, warp, --let values). A whole .cu file goes through the
+// same stages (source_parser.hpp, scan.hpp).
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -85,6 +86,10 @@ struct LaneCode {
   std::vector<std::int64_t> indices;  // the last subscripts of the shared array, as evaluated
   std::int64_t byte = kInactiveLane;
 };
+
+// The declared array as a tile, for the views that draw one: the last bound is the columns (in
+// components, for a vector type), the others the rows. The default tile when it is no tile.
+TileLayout tile_of(const SharedArray& array);
 
 struct KernelCode {
   SharedArray array;

@@ -1,27 +1,43 @@
 #pragma once
-// The preprocessor of kernel code: the token stream the parser reads, with #define'd names
-// replaced by their bodies as the parser reaches them, as the C preprocessor would (a macro's
-// name inside its own expansion stays a name; redefinition replaces the body). Expansion is
-// bounded: at most kMaxMacros macros, kMaxExpansions expansions and kMaxTokens tokens.
+// The preprocessor of kernel code: the tokens with every directive applied and every macro
+// expanded, as the C preprocessor does it (a macro's name inside its own expansion stays a
+// name; a redefinition replaces the body), before the parser reads them.
+//
+// Two dialects:
+//   snippet  the Code window's code and --decl/--expr: #define only, object-like, its body
+//            ending at the end of the line, a ';' or a declaration keyword (so that a one-line
+//            --decl can hold "#define N 32; __shared__ float t[N];"); expanded tokens keep the
+//            body's place, so an error inside a macro points into the #define
+//   file     a .cu file: #define (object- and function-like, # and ##, __VA_ARGS__), #undef,
+//            #if/#ifdef/#ifndef/#elif/#else/#endif with defined(), #pragma unroll (kept as a
+//            token for the loop after it); #include and the other directives are skipped.
+//            __CUDA_ARCH__ is 900 (sm_90), __CUDACC__ and __NVCC__ are defined. Expanded
+//            tokens take the place of the macro's use, as nvcc's line table does.
+// Expansion is bounded (kLimits): too many expansions or tokens is an error, never a hang.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "core/code/tokenizer.hpp"
 
 namespace banklab::code {
 
-class TokenStream {
- public:
-  static constexpr int kMaxExpansions = 1000;       // macro expansions in one code
-  static constexpr std::size_t kMaxTokens = 20000;  // tokens once the macros are expanded
-  static constexpr std::size_t kMaxMacros = 64;     // #defines (each has a bit in Token::hidden)
+enum class Dialect : std::uint8_t { snippet, file };
 
-  // The tokens of every source, ending with one Tok::end; a macro at the start is expanded.
-  explicit TokenStream(std::vector<Token> tokens);
+struct Preprocessed {
+  std::vector<Token> tokens;        // ending with one Tok::end
+  std::vector<std::string> macros;  // the names #defined (and not #undef'd) at the end
+};
+
+// The tokens of every source, ending with one Tok::end.
+Preprocessed preprocess(std::vector<Token> tokens, Dialect dialect);
+
+// The parser's view of the preprocessed tokens: a cursor that can look ahead and go back.
+class TokenCursor {
+ public:
+  explicit TokenCursor(std::vector<Token> tokens) : tokens_(std::move(tokens)) {}
 
   const Token& peek(std::size_t ahead = 0) const {
     return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
@@ -33,26 +49,18 @@ class TokenStream {
   bool is_name(std::string_view name, std::size_t ahead = 0) const {
     return peek(ahead).kind == Tok::name && peek(ahead).text == name;
   }
-  // The current token; the stream moves on and expands a macro it lands on.
-  Token take();
-  // Where the stream is, to come back to after a trial parse (a cast that is not one).
+  Token take() {
+    Token t = peek();
+    if (pos_ < tokens_.size() - 1) ++pos_;
+    return t;
+  }
+  // Where the cursor is, to come back to after a trial parse (a cast that is not one).
   std::size_t position() const { return pos_; }
   void rewind(std::size_t position) { pos_ = position; }
 
-  // At '#': reads "#define NAME body"; the body runs to the end of the line, a ';' or a
-  // declaration keyword.
-  void define();
-  std::vector<std::string> macro_names() const;
-
  private:
-  using Macro = std::pair<std::string, std::vector<Token>>;
-  // Replaces a macro name at the current position by its body.
-  void expand_macro();
-
   std::vector<Token> tokens_;
   std::size_t pos_ = 0;
-  std::vector<Macro> macros_;
-  int expansions_ = 0;
 };
 
 }  // namespace banklab::code

@@ -30,8 +30,58 @@ bool name_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
+// A floating-point literal (1.5f, 2e-3, .5, 1.): a token with no integer value, which only an
+// expression that needs one refuses. Returns the length read.
+std::size_t read_floating(std::string_view s, Token* out) {
+  std::size_t i = 0;
+  while (i < s.size() &&
+         (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.' || s[i] == '\'')) {
+    ++i;
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  }
+  while (i < s.size() && (s[i] == 'f' || s[i] == 'F' || s[i] == 'l' || s[i] == 'L')) ++i;
+  out->floating = true;
+  return i;
+}
+
+// A character literal, 'a' or '\n', as the char it is. Returns the length read.
+std::size_t read_character(std::string_view s, Pos pos, Token* out) {
+  std::size_t i = 1;
+  std::int64_t value = 0;
+  if (i < s.size() && s[i] == '\\' && i + 1 < s.size()) {
+    switch (s[i + 1]) {
+      case 'n':
+        value = '\n';
+        break;
+      case 't':
+        value = '\t';
+        break;
+      case 'r':
+        value = '\r';
+        break;
+      case '0':
+        value = 0;
+        break;
+      default:
+        value = s[i + 1];  // \\, \', \" and the rest stand for themselves
+    }
+    i += 2;
+  } else if (i < s.size()) {
+    value = static_cast<unsigned char>(s[i]);
+    ++i;
+  }
+  if (i >= s.size() || s[i] != '\'') fail(pos, "this character literal is never closed with '");
+  out->number = static_cast<std::int8_t>(value);
+  out->number_type = {8, true};
+  return i + 1;
+}
+
 // A C++ integer literal: 42, 0x2A, 0b101, 052, with u/l suffixes, into the token's number and
-// type. Returns the length read.
+// type; or a floating one (read_floating). Returns the length read.
 std::size_t read_number(std::string_view s, Pos pos, Token* out) {
   int base = 10;
   std::size_t i = 0;
@@ -66,8 +116,8 @@ std::size_t read_number(std::string_view s, Pos pos, Token* out) {
     value = value * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
   }
   if (i == digits_begin && base != 8) fail(pos, "a number needs digits after its 0x or 0b");
-  if (i < s.size() && (s[i] == '.' || s[i] == 'e' || s[i] == 'E') && base == 10) {
-    fail(pos, "only whole numbers: an index or a size is an integer");
+  if (i < s.size() && (s[i] == '.' || s[i] == 'e' || s[i] == 'E') && base != 16) {
+    return read_floating(s, out);
   }
   bool has_u = false;
   bool has_l = false;
@@ -83,10 +133,10 @@ std::size_t read_number(std::string_view s, Pos pos, Token* out) {
 }
 
 constexpr std::string_view kPuncts[] = {
-    "<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--",
-    "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "->", "+",  "-",  "*",
-    "/",   "%",   "^",  "&",  "|",  "~",  "!",  "?",  ":",  "(",  ")",  "[",
-    "]",   "{",   "}",  "<",  ">",  "=",  ",",  ";",  "#",  ".",
+    "...", "<<=", ">>=", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--",
+    "+=",  "-=",  "*=",  "/=", "%=", "&=", "|=", "^=", "->", "::", "##", "+",  "-",
+    "*",   "/",   "%",   "^",  "&",  "|",  "~",  "!",  "?",  ":",  "(",  ")",  "[",
+    "]",   "{",   "}",   "<",  ">",  "=",  ",",  ";",  "#",  ".",
 };
 
 void skip_blank(std::string_view s, std::size_t& i, bool& line_start, Pos pos) {
@@ -94,6 +144,9 @@ void skip_blank(std::string_view s, std::size_t& i, bool& line_start, Pos pos) {
     if (s[i] == '\n') {
       line_start = true;
       ++i;
+    } else if (s[i] == '\\' &&
+               (s.substr(i + 1).starts_with('\n') || s.substr(i + 1).starts_with("\r\n"))) {
+      i += s[i + 1] == '\n' ? 2 : 3;  // a line continued: the same logical line
     } else if (std::isspace(static_cast<unsigned char>(s[i]))) {
       ++i;
     } else if (s.substr(i).starts_with("//")) {
@@ -123,17 +176,30 @@ std::vector<Token> tokenize(std::string_view s, int source) {
     t.line_start = line_start;
     line_start = false;
     if (i >= s.size()) break;
-    if (std::isdigit(static_cast<unsigned char>(s[i]))) {
+    const bool dot_digit =
+        s[i] == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]));
+    if (std::isdigit(static_cast<unsigned char>(s[i])) || dot_digit) {
       t.kind = Tok::number;
-      const std::size_t n = read_number(s.substr(i), t.pos, &t);
+      const std::size_t n =
+          dot_digit ? read_floating(s.substr(i), &t) : read_number(s.substr(i), t.pos, &t);
+      t.text = s.substr(i, n);
+      i += n;
+    } else if (s[i] == '\'') {
+      t.kind = Tok::number;
+      const std::size_t n = read_character(s.substr(i), t.pos, &t);
       t.text = s.substr(i, n);
       i += n;
     } else if (s[i] == '"') {
-      // A string literal, for asm statements: its text without the quotes and escapes.
+      // A string literal, for asm statements: its text without the quotes, escapes resolved.
       std::size_t j = i + 1;
       t.kind = Tok::string;
       while (j < s.size() && s[j] != '"' && s[j] != '\n') {
-        if (s[j] == '\\' && j + 1 < s.size()) ++j;
+        if (s[j] == '\\' && j + 1 < s.size()) {
+          ++j;
+          t.text += s[j] == 'n' ? '\n' : s[j] == 't' ? '\t' : s[j];
+          ++j;
+          continue;
+        }
         t.text += s[j++];
       }
       if (j >= s.size() || s[j] != '"') fail(t.pos, "this string is never closed with \"");

@@ -25,18 +25,21 @@ struct Failure {
 };
 [[noreturn]] void fail(Pos pos, std::string message);
 
-enum class Tok : std::uint8_t { end, number, name, punct, string };
+// pragma: "#pragma unroll [N]" in a .cu file, kept for the loop after it (number: N, or 0
+// for a plain "#pragma unroll").
+enum class Tok : std::uint8_t { end, number, name, punct, string, pragma };
 
 struct Token {
   Tok kind = Tok::end;
   std::string text;
   std::int64_t number = 0;
   IntType number_type = kInt;  // a number's C++ type, from its value and suffix
+  bool floating = false;       // a floating-point literal: no integer value
   Pos pos;
   bool line_start = false;  // the first token of its line (ends a #define)
-  // The macros this token came out of (bit i: the preprocessor's macro i): as in the
-  // preprocessor, a macro's name inside its own expansion is not expanded again.
-  std::uint64_t hidden = 0;
+  // The macros this token came out of (a set of the preprocessor's, -1: none, the token is the
+  // source's own): as in C, a macro's name inside its own expansion is not expanded again.
+  int hidden = -1;
 };
 
 // The tokens of one source, ending with one Tok::end token. Names may be dotted

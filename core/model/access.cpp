@@ -146,18 +146,6 @@ std::ostream& operator<<(std::ostream& os, const WarpAccess& a) {
   return os << to_string(a);
 }
 
-namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
-
 Expected<int> parse_width(std::string_view text) {
   int width = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), width);

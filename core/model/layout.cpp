@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <charconv>
 #include <ostream>
 #include <sstream>
 
@@ -383,17 +382,9 @@ std::vector<Spelling> spellings(const TileLayout& t) {
 }
 
 Expected<Cell> parse_tile_size(std::string_view text) {
-  const std::size_t x = text.find_first_of("xX");
-  Cell size;
-  auto parse = [](std::string_view part, int* value) {
-    auto [end, ec] = std::from_chars(part.data(), part.data() + part.size(), *value);
-    return ec == std::errc() && end == part.data() + part.size() && !part.empty();
-  };
-  if (x == std::string_view::npos || !parse(text.substr(0, x), &size.row) ||
-      !parse(text.substr(x + 1), &size.col)) {
-    return Error{"bad tile size " + quote(text) + ": expected RxC, e.g. 32x32"};
-  }
-  return size;
+  const std::optional<Dimensions> size = parse_dimensions(text);
+  if (!size) return Error{"bad tile size " + quote(text) + ": expected RxC, e.g. 32x32"};
+  return Cell{size->first, size->second};
 }
 
 }  // namespace banklab

@@ -188,13 +188,6 @@ std::string_view mistake_text(Mistake m) {
   return "";
 }
 
-std::string_view drill_detail::trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r\n");
-  return text.substr(first, last - first + 1);
-}
-
 std::string drill_detail::lower(std::string_view text) {
   std::string t(text);
   for (char& ch : t) ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);

@@ -14,8 +14,8 @@ namespace banklab::drill_detail {
 
 std::string tbps(double v);  // "28.72 TB/s"
 
-// Text helpers: blanks trimmed; lower case; a whole number or none; words joined.
-std::string_view trim(std::string_view text);
+// Text helpers (blanks are trimmed by core/base/format.hpp's trim): lower case; a whole number
+// or none; words joined.
 std::string lower(std::string_view text);
 std::optional<int> whole_number(std::string_view text);
 std::string join(const std::vector<std::string>& words, std::string_view between);

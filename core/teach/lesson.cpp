@@ -8,8 +8,6 @@
 //   5. the Markdown handout and a filled step
 #include "core/teach/lesson.hpp"
 
-#include <toml++/toml.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
@@ -19,9 +17,10 @@
 #include "core/base/data_dir.hpp"
 #include "core/base/file_read.hpp"
 #include "core/base/format.hpp"
+#include "core/base/toml.hpp"
 #include "core/code/code_view.hpp"
 #include "core/model/presets.hpp"
-#include "core/model/scenario_flags.hpp"
+#include "core/model/scenario_keys.hpp"
 #include "core/report/explain.hpp"
 #include "core/teach/measured.hpp"
 #include "core/teach/reversal.hpp"

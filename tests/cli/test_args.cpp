@@ -2,10 +2,12 @@
 // written wrong.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include "app/frontend/args.hpp"
+#include "core/model/dtype.hpp"
 
 namespace banklab::frontend {
 namespace {
@@ -16,6 +18,10 @@ constexpr CommandSyntax kSyntax{.command = "demo",
                                 .min_positionals = 0,
                                 .max_positionals = 1,
                                 .positional_name = "NAME"};
+
+// A command whose flags a FlagReader reads into typed fields.
+constexpr FlagSpec kTypedFlags[] = {{"dtype", "D"}, {"pad", "P"}, {"index", "N"}, {"json", ""}};
+constexpr CommandSyntax kTypedSyntax{.command = "typed", .flags = kTypedFlags};
 
 Expected<Args> parse(std::vector<std::string_view> words, const CommandSyntax& syntax = kSyntax) {
   return parse_args(syntax, words);
@@ -163,15 +169,58 @@ TEST_CASE("Numbers are whole, decimal and inside their range") {
     REQUIRE_FALSE(huge);
     CHECK(huge.error() == "--pad must be between 0 and 10, got 99999999999999999999");
   }
-  SUBCASE("through Args, with the fallback for an absent flag") {
-    const auto args = parse({"--pad", "3"});
+  SUBCASE("through a FlagReader: an absent flag keeps the field's default") {
+    const auto args = parse({"--pad", "3"}, kTypedSyntax);
     REQUIRE(args);
-    CHECK(*args->integer("pad", 0, 0, 8) == 3);
-    CHECK(*args->integer("dtype", 42, 0, 100) == 42);
-    const auto bad = args->integer("pad", 0, 0, 2);
+    int pad = 0;
+    int index = 42;
+    CHECK(FlagReader(*args).integer("pad", pad, 0, 8).integer("index", index, 0, 100).done());
+    CHECK(pad == 3);
+    CHECK(index == 42);
+    const Expected<void> bad = FlagReader(*args).integer("pad", pad, 0, 2).done();
     REQUIRE_FALSE(bad);
     CHECK(bad.error() == "--pad must be between 0 and 2, got 3");
   }
+}
+
+TEST_CASE("A FlagReader reads typed fields in order; the first bad value is the error") {
+  const auto args =
+      parse({"--dtype", "fp128", "--pad", "x", "--index", "5", "--json"}, kTypedSyntax);
+  REQUIRE(args);
+  struct Options {
+    std::optional<DType> dtype;
+    int pad = 0;
+    std::optional<int> index;
+    bool json = false;
+  } o;
+  const auto read_dtype = choice(parse_dtype, "--dtype expects fp8, bf16, fp32 or fp64, got ");
+  // The pad is read first here: its error wins, and nothing after it is read.
+  const Expected<Options> first = FlagReader(*args)
+                                      .integer("pad", o.pad, 0, 8)
+                                      .value("dtype", o.dtype, read_dtype)
+                                      .integer("index", o.index, 0, 100)
+                                      .flag("json", o.json)
+                                      .result(o);
+  REQUIRE_FALSE(first);
+  CHECK(first.error() == "--pad expects a whole number, got 'x'");
+  CHECK_FALSE(o.dtype);
+  CHECK_FALSE(o.index);
+  CHECK_FALSE(o.json);
+  // In another order, the dtype's choice names its text.
+  const Expected<Options> second = FlagReader(*args).value("dtype", o.dtype, read_dtype).result(o);
+  REQUIRE_FALSE(second);
+  CHECK(second.error() == "--dtype expects fp8, bf16, fp32 or fp64, got 'fp128'");
+  const auto good = parse({"--dtype", "bf16", "--index=5", "--json"}, kTypedSyntax);
+  REQUIRE(good);
+  const Expected<Options> read = FlagReader(*good)
+                                     .value("dtype", o.dtype, read_dtype)
+                                     .integer("index", o.index, 0, 100)
+                                     .flag("json", o.json)
+                                     .result(o);
+  REQUIRE(read);
+  CHECK(read->dtype == DType::bf16);
+  CHECK(read->index == 5);
+  CHECK(read->json);
 }
 
 }  // namespace

@@ -321,6 +321,11 @@ TEST_CASE("gpu-bench checks every argument before it looks for a GPU") {
                  "a 4-byte access must be 4-byte aligned");
   check_rejected("gpu-bench --size 70000", "--size must be between 1 and 65536");
   check_rejected("gpu-bench --pattern --access ldmatrix.x4 --width 8", "does not fit --access");
+  // A flag of the scenario form beside raw offsets was ignored; it is refused, as analyze does.
+  std::string aligned;
+  for (int lane = 0; lane < 32; ++lane) aligned += (lane ? "," : "") + std::to_string(4 * lane);
+  check_rejected("gpu-bench --pattern --op ld --width 4 --offsets " + aligned + " --dtype bf16",
+                 "--dtype belongs to the scenario form");
 }
 
 TEST_CASE("With --json a rejected input also prints its diagnostics as JSON on stdout") {

@@ -224,10 +224,12 @@ std::pair<std::string, double> run_shell(const std::string& command) {
 TEST_CASE("The batch streams: an endless input answers as it goes, a slow one line by line") {
   const std::string exe = BANKLAB_EXE;
   SUBCASE("endless input (regression: it read everything before writing anything)") {
-    // Bounded memory: 300 MB of address space would not hold the input, and the process would
-    // never end if it waited for it.
+    // Bounded memory: 2 GB of address space would not hold the input (yes writes it at GB/s),
+    // and the process would never end if it waited for it. The bound leaves room for the
+    // batch's up to 16 threads: each reserves an 8 MB stack and a 64 MB malloc arena, so 300 MB
+    // ran out on the 16-core H200 one run in fifteen ("out of memory"), streaming or not.
     const auto [out, first] =
-        run_shell("timeout 60 sh -c \"yes '" + dense_line() + "' | (ulimit -v 300000; '" + exe +
+        run_shell("timeout 60 sh -c \"yes '" + dense_line() + "' | (ulimit -v 2000000; '" + exe +
                   "' analyze --batch -) | head -n 3\"");
     CHECK(std::count(out.begin(), out.end(), '\n') == 3);
     CHECK(out.starts_with("{\"ok\":true,\"op\":\"ld\",\"width\":4,\"wavefronts\":1,"));

@@ -57,6 +57,12 @@ TEST_CASE("lesson check accepts the shipped files and rejects a bad one with FIL
   const Run syntax = run_banklab("lesson check " + broken.path().string());
   CHECK(syntax.status == 2);
   CHECK(syntax.err.starts_with("banklab: " + broken.path().string() + ":1: "));
+  // Regression: toml++ asserted on a table header that starts with a comma, and with assert()
+  // on in Release the command aborted instead of naming the line.
+  const TempFile comma("title = \"t\"\n[,\n");
+  const Run header = run_banklab("lesson check " + comma.path().string());
+  CHECK(header.status == 2);
+  CHECK(header.err.starts_with("banklab: " + comma.path().string() + ":2: "));
 }
 
 TEST_CASE("lesson rejects what it cannot do, with exit status 2") {

@@ -104,11 +104,12 @@ TEST_CASE("export refuses what it cannot write, naming the rule, and a failed wr
                  "--size's width must be between 320 and 16384, got 10");
   check_rejected("export --what lanes --palette pastel",
                  "--palette is 'standard' or 'colour-blind'; got 'pastel'");
-  // The core's own sentence, after what could not be exported.
-  const Run misaligned = run_banklab("export --preset fp32-pad1-vec16-store --what banks");
+  // The core's own sentence, after what could not be exported: a refused access has no lane
+  // table (its figures draw the misaligned rows instead: "a refused access is drawn").
+  const Run misaligned = run_banklab("export --preset fp32-pad1-vec16-store --what table");
   CHECK(misaligned.status == 2);
   CHECK(
-      misaligned.err.starts_with("banklab: cannot export the banks: lane 8: a 16-byte access "
+      misaligned.err.starts_with("banklab: cannot export the table: lane 8: a 16-byte access "
                                  "must be 16-byte aligned"));
 
   const Run no_folder = run_banklab("export --what banks -o /nonexistent-banklab/x.svg");
@@ -120,4 +121,24 @@ TEST_CASE("export refuses what it cannot write, naming the rule, and a failed wr
   const Run full = run_banklab("export --what derivation > /dev/full");
   CHECK(full.status == 1);
   CHECK(full.err == "banklab: cannot write the output\n");
+}
+
+TEST_CASE("export draws a refused access: the tile, its misaligned rows marked, the arithmetic") {
+  // 132-byte rows and 16-byte stores: 24 of the 32 rows start off a 16-byte boundary.
+  for (const char* what : {"banks", "lanes", "tile"}) {
+    CAPTURE(what);
+    const Run run =
+        run_banklab(std::string("export --preset fp32-pad1-vec16-store --what ") + what);
+    REQUIRE(run.status == 0);
+    CHECK(run.err.empty());
+    CHECK(run.out.find("row starts off a 16-byte boundary") != std::string::npos);  // legend
+    CHECK(run.out.find("132 mod 16 = 4") != std::string::npos);  // the arithmetic
+    // A hatched bar either side of each misaligned row, in the highlight role.
+    std::size_t bars = 0;
+    for (auto at = run.out.find("class=\"highlight\""); at != std::string::npos;
+         at = run.out.find("class=\"highlight\"", at + 1)) {
+      ++bars;
+    }
+    CHECK(bars == 2 * 24u);
+  }
 }

@@ -24,12 +24,7 @@ std::filesystem::path temp_path(const std::string& name) {
 
 // What --scenario FILE opens.
 Expected<Scenario> open_file(const std::filesystem::path& path) {
-  const std::string word = "--scenario=" + path.string();
-  const std::vector<std::string_view> words{word};
-  constexpr CommandSyntax kSyntax{.command = "open", .groups = kScenarioGroups};
-  const Expected<Args> args = parse_args(kSyntax, words);
-  REQUIRE(args);
-  return scenario_from_flags(*args);
+  return scenario_from_flags(ScenarioFlags{.file = path.string()});
 }
 
 Expected<Scenario> open_text(const std::string& text, const std::string& name = "file.txt") {
@@ -76,7 +71,7 @@ TEST_CASE("A saved scenario opens as the same Scenario") {
   const std::filesystem::path path = temp_path("round_trip.txt");
   for (const Scenario& s : scenarios()) {
     CAPTURE(describe(s));
-    const Expected<bool> saved = write_scenario_file(path.string(), s);
+    const Expected<void> saved = write_scenario_file(path.string(), s);
     REQUIRE(saved);
     const Expected<Scenario> back = open_file(path);
     INFO(scenario_file_text(s));
@@ -94,13 +89,42 @@ TEST_CASE("The file is text a person reads: a comment header, then one key = val
   CHECK(scenario_file_text(s) ==
         "# BankLab scenario: bf16 tile[32][33], column 3, ld 2 B per lane\n"
         "# Open it with: banklab analyze --scenario FILE  or  banklab-gui --scenario FILE\n"
-        "dtype = bf16\ntile = 32x32\npad = 1\nswizzle = none\naccess = column\nindex = 3\n"
-        "op = ld\nlanes = 0xffffffff\n");
+        "dtype = \"bf16\"\ntile = \"32x32\"\npad = 1\nswizzle = \"none\"\n"
+        "access = \"column\"\nindex = 3\nop = \"ld\"\nlanes = 0xffffffff\n");
   // Hand-written: blank lines, comments, spaces, CRLF, a byte-order mark; the rest defaults.
   const Expected<Scenario> typed =
-      open_text("\xEF\xBB\xBF# mine\r\n\r\n  dtype=bf16 \r\npad = 1\nindex = 3\n");
+      open_text("\xEF\xBB\xBF# mine\r\n\r\n  dtype=\"bf16\" \r\npad = 1\nindex = 3 # col\n");
   REQUIRE(typed);
   CHECK(*typed == s);
+}
+
+TEST_CASE("A file in the form before TOML (values without quotes) opens as it always did") {
+  Scenario s;
+  s.tile = {DType::bf16, 16, 48, 3, *parse_swizzle("cute:3,4,3")};
+  s.pattern = AccessPattern::row;
+  s.op = Op::st;
+  s.width = 8;
+  s.index = -2;
+  s.lane_mask = 0x0F0F00FFu;
+  const Expected<Scenario> old = open_text(
+      "# BankLab scenario: written by BankLab before its files were TOML\n"
+      "dtype = bf16\ntile = 16x48\npad = 3\nswizzle = cute:3,4,3\naccess = row\nindex = -2\n"
+      "op = st\nwidth = 8\nlanes = 0x0f0f00ff\n");
+  REQUIRE(old);
+  CHECK(*old == s);
+  Scenario custom;
+  custom.pattern = AccessPattern::custom;
+  custom.op = Op::ld;
+  custom.width = 4;
+  std::string offsets;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    custom.custom_offsets[lane] = 4 * lane;
+    offsets += (lane ? "," : "") + std::to_string(4 * lane);
+  }
+  const Expected<Scenario> old_custom =
+      open_text("op = ld\nwidth = 4\noffsets = " + offsets + "\nlanes = 0xffffffff\n");
+  REQUIRE(old_custom);
+  CHECK(*old_custom == custom);
 }
 
 TEST_CASE("A bad scenario file is reported as FILE:LINE: what is wrong") {
@@ -111,6 +135,8 @@ TEST_CASE("A bad scenario file is reported as FILE:LINE: what is wrong") {
   };
   const Case cases[] = {
       {"dtype = bf16\npad = two\n", name + ":2: --pad expects a whole number, got 'two'"},
+      {"pad = 1\ndtype = \"fp128\"\n", name + ":2: --dtype expects fp8, bf16"},
+      {"pad = 1.5\n", name + ":1: --pad expects a whole number, got '1.5'"},
       {"# c\nfrobnicate = 1\n",
        name + ":2: unknown key 'frobnicate'; the keys are the scenario flags"},
       {"dtype = bf16\n\ndtype = fp32\n", name + ":3: dtype is given twice"},
@@ -144,7 +170,7 @@ TEST_CASE("Only a regular file of at most 64 KiB is read") {
         std::string::npos);
 }
 
-TEST_CASE("Flags given beside --scenario override its lines") {
+TEST_CASE("Flags given beside --scenario override its lines; a bad line is still its error") {
   const std::filesystem::path path = temp_path("override.txt");
   Scenario s;
   s.tile.pad = 4;
@@ -154,19 +180,24 @@ TEST_CASE("Flags given beside --scenario override its lines") {
   constexpr CommandSyntax kSyntax{.command = "open", .groups = kScenarioGroups};
   const Expected<Args> args = parse_args(kSyntax, words);
   REQUIRE(args);
-  const Expected<Scenario> opened = scenario_from_flags(*args);
+  const Expected<Scenario> opened = scenario_from_flags(scenario_flags(*args));
   REQUIRE(opened);
   CHECK(opened->tile.pad == 1);
   CHECK(opened->index == 5);
+  std::ofstream(path, std::ios::binary) << "dtype = bf16\npad = two\n";
+  const Expected<Scenario> bad =
+      scenario_from_flags(ScenarioFlags{.file = path.string(), .keys = {{0, "pad", "1"}}});
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error() == path.string() + ":2: --pad expects a whole number, got 'two'");
   std::filesystem::remove(path);
 }
 
 TEST_CASE("A scenario that cannot be written says so, and leaves no file behind") {
-  const Expected<bool> saved = write_scenario_file("/nonexistent-dir/s.txt", Scenario{});
+  const Expected<void> saved = write_scenario_file("/nonexistent-dir/s.txt", Scenario{});
   REQUIRE_FALSE(saved);
   CHECK(saved.error().starts_with("/nonexistent-dir/s.txt: cannot create it: "));
   // Never replaced: a file that is not a regular one (a device, a folder).
-  const Expected<bool> device = write_scenario_file("/dev/null", Scenario{});
+  const Expected<void> device = write_scenario_file("/dev/null", Scenario{});
   REQUIRE_FALSE(device);
   CHECK(device.error() == "/dev/null: not a regular file; a scenario is written to a file");
   CHECK(std::filesystem::is_character_file("/dev/null"));

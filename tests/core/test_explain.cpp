@@ -5,6 +5,7 @@
 
 #include "core/model/presets.hpp"
 #include "core/report/explain.hpp"
+#include "core/report/request_summary.hpp"
 
 namespace banklab {
 namespace {
@@ -208,6 +209,18 @@ TEST_CASE("every preset's explanation states its own count, and prints as text")
       CHECK(contains(x.verdict, first_error(e.diagnostics)));
     }
   }
+}
+
+TEST_CASE("the request's summary counts lanes, words, banks and phases, one in the singular") {
+  const Scenario naive = column(DType::fp32, 0, 0);
+  CHECK(request_summary(*evaluate(naive).analysis) ==
+        "32 active lanes request 128 B: 32 distinct words in 1 bank, 1 phase");
+  // One lane: "1 words, 1 banks" was the app's Arithmetic window's wording.
+  WarpAccess one;
+  one.offsets.fill(kInactiveLane);
+  one.offsets[0] = 0;
+  CHECK(request_summary(analyze(one)) ==
+        "1 active lane requests 4 B: 1 distinct word in 1 bank, 1 phase");
 }
 
 }  // namespace banklab

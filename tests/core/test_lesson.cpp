@@ -20,7 +20,7 @@
 #include "core/code/kernel_code.hpp"
 #include "core/model/hardware.hpp"
 #include "core/model/presets.hpp"
-#include "core/model/scenario_flags.hpp"
+#include "core/model/scenario_keys.hpp"
 #include "core/model/shared_limits.hpp"
 #include "core/model/swizzle.hpp"
 #include "core/report/explain.hpp"

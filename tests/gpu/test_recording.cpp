@@ -9,6 +9,7 @@
 
 #include "app/frontend/gpu_recording.hpp"
 #include "app/frontend/recording_check.hpp"
+#include "app/frontend/recording_text.hpp"
 #include "core/model/analysis.hpp"
 
 using namespace banklab;

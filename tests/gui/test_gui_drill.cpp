@@ -145,9 +145,11 @@ TEST_CASE("The drill record and unknown keys survive the settings file") {
   Settings s;
   s.drill = DrillRecord{
       .level = DrillLevel::strong_hire, .right = 7, .answered = 9, .streak = 2, .best_streak = 5};
-  s.other = {{"compare_layout", "side by side"}};
+  s.other = {{.key = "compare_layout", .value = "side by side"},
+             {.key = "columns", .value = "3", .kind = ValueKind::number}};
   const std::string text = format_settings(s);
-  CHECK(text.find("drill_level = strong-hire\n") != std::string::npos);
+  CHECK(text.find("drill_level = \"strong-hire\"\n") != std::string::npos);
+  CHECK(text.find("compare_layout = \"side by side\"\ncolumns = 3\n") != std::string::npos);
   const ParsedSettings back = parse_settings(text);
   CHECK(back.settings == s);
   CHECK(format_settings(back.settings) == text);

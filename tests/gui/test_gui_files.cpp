@@ -87,7 +87,7 @@ TEST_CASE("the tile view round-trips through the settings; a bad or missing one 
     CHECK(back.warnings.empty());
     CHECK(back.settings == s);
   }
-  CHECK(contains(format_settings(Settings{}), "tile_view = logical\n"));
+  CHECK(contains(format_settings(Settings{}), "tile_view = \"logical\"\n"));
   // A file from before the key, and garbage in it: logical, with a warning for the garbage.
   CHECK(parse_settings("theme = light\n").settings.tile_view == figures::TileView::logical);
   for (const char* value : {"sideways", "", "BOTH", "both both", "\x01"}) {
@@ -146,7 +146,7 @@ TEST_CASE("saving the settings keeps the keys this version does not know, and is
   REQUIRE(save_settings(file, p.settings).empty());
   std::string back = read(file);
   CHECK(contains(back, "future_key = 7\n"));
-  CHECK(contains(back, "theme = light\n"));
+  CHECK(contains(back, "theme = \"light\"\n"));  // TOML: the text in quotes
   CHECK_FALSE(contains(back, "nan"));
   // Written beside and renamed: no temporary file is left, and the file is a new inode.
   int files = 0;
@@ -266,7 +266,7 @@ TEST_CASE("a screenshot or its geometry that cannot be written is an error, chec
   // /dev/full takes the open and every buffered write, and fails the flush: the close is
   // where the error shows.
   CHECK(contains(write_png("/dev/full", 4, 4, pixels), "No space left on device"));
-  Expected<bool> geometry = frontend::replace_file("/dev/full", "{}");
+  Expected<void> geometry = frontend::replace_file("/dev/full", "{}");
   REQUIRE_FALSE(geometry.has_value());
   CHECK(contains(geometry.error(), "No space left on device"));
   CHECK_FALSE(write_png("/nonexistent-dir/x.png", 4, 4, pixels).empty());

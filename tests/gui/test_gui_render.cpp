@@ -594,6 +594,41 @@ TEST_CASE("--export-dir writes every lesson step as a slide, the Markdown handou
   fs::remove_all(dir);
 }
 
+TEST_CASE("--scan FILE.cu: the views draw the kernel's worst access, --line another one") {
+  require_display();
+  const std::string file =
+      (fs::path(BANKLAB_SOURCE_DIR) / "tests" / "scan" / "corpus" / "transpose.cu").string();
+  for (const char* size : {"1280x720", "1920x1080"}) {
+    for (Theme theme : {Theme::dark, Theme::light}) {
+      CAPTURE(size);
+      CAPTURE(theme_name(theme));
+      const Palette& pal = palette(theme);
+      // transpose_naive's column read, warp 0, j = 0: lane L at byte 128 L, all in bank 0.
+      const Shot s = run_shot(
+          std::string("scan-") + size + "-" + std::string(theme_name(theme)),
+          "--scan " + file + " --size " + size + " --theme " + std::string(theme_name(theme)));
+      REQUIRE(s.geometry["bank_grid"]["rows"].get<int>() == 32);
+      for (int w = 0; w < 32; ++w) {
+        CAPTURE(w);
+        // Drawn as the conflict (the light theme tints the excess rows under it a little).
+        const Rgb cell = bank_cell(s, w, 0);
+        CHECK(distance(cell, to_rgb(pal.cell_conflict)) < distance(cell, to_rgb(pal.cell_served)));
+        CHECK(distance(cell, to_rgb(pal.cell_empty)) > 60);
+        for (int b = 1; b < 32; ++b)
+          CHECK(distance(bank_cell(s, w, b), to_rgb(pal.cell_empty)) <= 6);
+      }
+      check_readable_lanes(s);
+    }
+  }
+  // Line 14 stores a row of the tile: one wavefront, every bank once.
+  const Shot row = run_shot("scan-line-14", "--scan " + file + " --line 14 --size 1280x720");
+  REQUIRE(row.geometry["bank_grid"]["rows"].get<int>() == 1);
+  for (int b = 0; b < 32; ++b) {
+    CAPTURE(b);
+    CHECK(distance(bank_cell(row, 0, b), to_rgb(palette(Theme::dark).cell_served)) <= 6);
+  }
+}
+
 TEST_CASE("without a GPU, --gpu opens on the shipped recording, labelled as recorded") {
   require_display();
   const Shot s =

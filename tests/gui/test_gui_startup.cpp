@@ -17,6 +17,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -201,7 +202,7 @@ TEST_CASE("banklab-gui starts with a NaN zoom and a corrupt imgui.ini, and repai
   std::ifstream in(c.dir / "banklab-gui.conf");
   std::string conf((std::istreambuf_iterator<char>(in)), {});
   CHECK(conf.find("zoom = 1\n") != std::string::npos);
-  CHECK(conf.find("theme = light\n") != std::string::npos);
+  CHECK(conf.find("theme = \"light\"\n") != std::string::npos);  // written back as TOML
   CHECK(conf.find("later = 1\n") != std::string::npos);
 }
 
@@ -381,4 +382,28 @@ TEST_CASE("a FIFO and a bad file in the lessons folder neither hang nor hide the
   CHECK(bad.status == 2);
   CHECK(bad.log.find((lessons / "broken.toml").string() + ":1: ") != std::string::npos);
   fs::remove_all(prefix);
+}
+
+TEST_CASE("--scan with a file it cannot scan, or --line without an access, is exit 2 with why") {
+  const fs::path dir =
+      fs::temp_directory_path() / ("banklab-gui-scan-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "broken.cu") << "__global__ void k() {\n  __shared__ float s[32;\n}\n";
+  const std::string transpose =
+      (fs::path(BANKLAB_SOURCE_DIR) / "tests" / "scan" / "corpus" / "transpose.cu").string();
+  const std::pair<std::string, std::string> cases[] = {
+      {"--scan " + (dir / "missing.cu").string(), "--scan: " + (dir / "missing.cu").string()},
+      {"--scan " + dir.string(), "a folder, not a kernel source"},
+      {"--scan " + (dir / "broken.cu").string(), "broken.cu:4:1: error:"},
+      {"--scan " + transpose + " --line 11", "--line: line 11 of " + transpose},
+      {"--line 3", "--line goes with --scan FILE.cu"},
+  };
+  for (const auto& [args, message] : cases) {
+    CAPTURE(args);
+    const Run r = run_until(std::string(BANKLAB_GUI_EXE) + " " + args, {});
+    CAPTURE(r.log);
+    CHECK(r.status == 2);
+    CHECK(r.log.find(message) != std::string::npos);
+  }
+  fs::remove_all(dir);
 }

@@ -22,7 +22,7 @@ set(rules
   "core/banklab.hpp|core/"
   "kernels/|core/,kernels/"
   "app/figures/|core/,app/figures/"
-  "app/frontend/|core/,kernels/public,app/frontend/"
+  "app/frontend/|core/,kernels/public,app/figures/,app/frontend/"
   "app/cli/|core/,kernels/public,app/frontend/,app/figures/,app/cli/"
   "app/gui/render/|core/,app/frontend/,app/figures/,app/gui/render/"
   "app/gui/views/|core/,app/frontend/,app/figures/,app/gui/render/,app/gui/views/"

@@ -114,6 +114,8 @@ const Panel kPanels[] = {
      &PanelLayout::tile_size, ImGuiWindowFlags_NoScrollbar, false, tile_panel},
     {"Code: the access as CUDA", "Code", &Views::code, &PanelLayout::code_pos,
      &PanelLayout::code_size, 0, false, draw_code},
+    {"Kernel: every shared-memory line of a .cu file", "Kernel", &Views::kernel,
+     &PanelLayout::kernel_pos, &PanelLayout::kernel_size, 0, true, draw_kernel},
     {"GPU: run and measure", "GPU: run and measure", &Views::gpu, &PanelLayout::gpu_pos,
      &PanelLayout::gpu_size, 0, true,
      [](AppState& s, Interaction& io) {
@@ -311,12 +313,19 @@ void handle_shortcuts(AppState& s) {
   }
 }
 
-PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool lesson) {
+PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool lesson,
+                           bool kernel) {
   PanelLayout l;
   float top = menu_height;
   float h = std::max(display.y - top, 1.0f);
   float left = std::clamp(display.x * 0.2f, 270.0f * scale, 420.0f * scale);
   left = std::min(left, display.x * 0.4f);
+  // The Kernel window's source wants a third of the width, as far as the lane map keeps its 32
+  // boxes of 17 px (the lower row's 580 px and the 400 px of the code and tile beside it).
+  if (kernel) {
+    left =
+        std::max(left, std::min({display.x * 0.32f, 680.0f * scale, display.x - 980.0f * scale}));
+  }
   float right = display.x - left;
   // The bank view's 32 wavefront rows of 12 px (cell labels of 11 px) and its step bar,
   // verdict, bank numbers and legend, as far as the lane map keeps its own minimum below.
@@ -328,6 +337,8 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   l.presets_size = ImVec2(left, presets_h);
   l.controls_pos = ImVec2(0, top + presets_h);
   l.controls_size = ImVec2(left, h - presets_h);
+  l.kernel_pos = ImVec2(0, top);
+  l.kernel_size = ImVec2(left, h);
   float banks_w = std::floor(right * 0.64f);
   l.banks_pos = ImVec2(left, top);
   l.banks_size = ImVec2(banks_w, upper);
@@ -394,7 +405,13 @@ void draw_app(AppState& s) {
 
   float menu_height = menu_bar(s);
   draw_file_dialog(s);
-  PanelLayout l = default_layout(imgui.DisplaySize, menu_height, ui_scale(), in_lesson(s));
+  // The Kernel window widens the left column: the windows move when it opens and when it closes.
+  if (s.user.views.kernel != s.kernel_laid_out) {
+    s.kernel_laid_out = s.user.views.kernel;
+    s.reset_layout = true;
+  }
+  PanelLayout l =
+      default_layout(imgui.DisplaySize, menu_height, ui_scale(), in_lesson(s), s.user.views.kernel);
   // A panel that is closed this frame leaves no stale cells: the geometry starts empty.
   Interaction io{&s.frame.draw};
   if (s.user.stage.presenting || !s.user.stage.compare.empty()) {

@@ -3,7 +3,7 @@
 // Each item opens the file chooser (file_chooser.hpp); what it confirms is written here, except
 // a PNG, which export_png() (offscreen.hpp) draws after the frame. Every export is
 // banklab_figures' (what `banklab export` writes); files are written whole or not at all, and
-// the menu bar says what happened.
+// the menu bar says what happened. Open kernel scans a .cu file into the Kernel window.
 #include <imgui.h>
 
 #include <algorithm>
@@ -44,6 +44,7 @@ constexpr FileItem kItems[] = {
     {FileAction::derivation_markdown, "Export derivation as Markdown", "-derivation.md", ".md"},
     {FileAction::save_scenario, "Save scenario", ".scenario", ".scenario"},
     {FileAction::open_scenario, "Open scenario", ".scenario", ".scenario"},
+    {FileAction::open_kernel, "Open kernel", ".cu", ".cu"},
 };
 
 const FileItem& item(FileAction a) {
@@ -53,7 +54,7 @@ const FileItem& item(FileAction a) {
   return *it;
 }
 
-void report(AppState& s, const Expected<bool>& done, const std::string& what) {
+void report(AppState& s, const Expected<void>& done, const std::string& what) {
   FileMenu& f = s.user.files;
   f.failed = !done;
   f.status = done ? what : done.error();
@@ -178,8 +179,14 @@ void finish(AppState& s, FileAction a, const std::string& path) {
     case FileAction::open_scenario: {
       const Expected<Scenario> opened = read_scenario(path);
       if (opened) u.scenario = *opened;
-      report(s, opened ? Expected<bool>(true) : Expected<bool>(Error{opened.error()}),
+      report(s, opened ? Expected<void>() : Expected<void>(Error{opened.error()}),
              "opened " + path);
+      break;
+    }
+    case FileAction::open_kernel: {
+      const bool opened = open_kernel_file(s, path);
+      report(s, opened ? Expected<void>() : Expected<void>(Error{u.kernel.error}),
+             "scanned " + path);
       break;
     }
   }
@@ -195,11 +202,11 @@ void menu_item(AppState& s, FileAction a, const char* label, bool enabled) {
   if (a == FileAction::png) {
     f.png_view = comparing(s) || s.user.stage.presenting ? s.user.stage.view : StageView::banks;
   }
-  const auto mode =
-      a == FileAction::open_scenario ? FileChooser::Mode::open : FileChooser::Mode::save;
-  const std::string name = a == FileAction::open_scenario ? ""
-                           : a == FileAction::png         ? png_name(f.png_view)
-                                                          : std::string("banklab") + it.suffix;
+  const bool open = a == FileAction::open_scenario || a == FileAction::open_kernel;
+  const auto mode = open ? FileChooser::Mode::open : FileChooser::Mode::save;
+  const std::string name = open                   ? ""
+                           : a == FileAction::png ? png_name(f.png_view)
+                                                  : std::string("banklab") + it.suffix;
   f.chooser.open(mode, it.title, it.extension, start_folder(s.user.settings.folder), name);
 }
 
@@ -257,6 +264,7 @@ void file_menu(AppState& s) {
   ImGui::Separator();
   menu_item(s, FileAction::save_scenario, "Save scenario...", true);
   menu_item(s, FileAction::open_scenario, "Open scenario...", true);
+  menu_item(s, FileAction::open_kernel, "Open kernel (.cu)...", true);
 }
 
 void draw_file_dialog(AppState& s) {

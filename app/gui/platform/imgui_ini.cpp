@@ -164,7 +164,7 @@ std::string save_imgui_ini(const std::filesystem::path& file) {
   }
   std::size_t size = 0;
   const char* data = ImGui::SaveIniSettingsToMemory(&size);
-  Expected<bool> written = frontend::replace_file(file.string(), std::string_view(data, size));
+  Expected<void> written = frontend::replace_file(file.string(), std::string_view(data, size));
   ImGui::GetIO().WantSaveIniSettings = false;
   return written ? std::string() : written.error();
 }

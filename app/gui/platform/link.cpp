@@ -4,10 +4,10 @@
 #include <array>
 #include <cstdio>
 
-#include "app/frontend/scenario_file.hpp"
 #include "app/gui/state/stage_state.hpp"
 #include "core/base/format.hpp"
 #include "core/model/presets.hpp"
+#include "core/model/scenario_keys.hpp"
 
 namespace banklab::gui {
 namespace {
@@ -24,6 +24,7 @@ constexpr Refused kRefused[] = {
     {"screenshot", "writes a file; use File > Export PNG"},
     {"geometry", "writes a file"},
     {"export-dir", "writes files; use File > Export"},
+    {"scan", "names a kernel file on a computer; open it with File > Open kernel instead"},
     {"size", "is the browser window's to set"},
     {"help", "prints the command line's help"},
 };
@@ -114,7 +115,9 @@ void scenario_fields_of(const AppState& s, std::vector<std::pair<std::string, st
     }
     return;
   }
-  for (auto& field : frontend::scenario_fields(s.user.scenario)) out.push_back(std::move(field));
+  for (KeyValue& v : scenario_key_values(s.user.scenario)) {
+    out.emplace_back(std::move(v.key), std::move(v.value));
+  }
 }
 
 }  // namespace

@@ -6,7 +6,9 @@
 #include <sstream>
 
 #include "app/frontend/code_flags.hpp"
+#include "app/frontend/figure_flags.hpp"
 #include "app/frontend/scenario_flags.hpp"
+#include "core/base/format.hpp"
 #include "core/model/hardware.hpp"
 #include "core/model/presets.hpp"
 
@@ -42,21 +44,18 @@ std::string preset_names() {
 }  // namespace
 
 Expected<WindowSize> parse_window_size(std::string_view text) {
-  std::size_t x = text.find_first_of("xX");
-  std::optional<int> w = x == std::string_view::npos ? std::nullopt : to_int(text.substr(0, x));
-  std::optional<int> h = x == std::string_view::npos ? std::nullopt : to_int(text.substr(x + 1));
-  if (!w || !h) {
-    return Error{"--size expects WIDTHxHEIGHT in pixels, e.g. 1920x1080; got '" +
-                 std::string(text) + "'"};
+  const std::optional<Dimensions> size = parse_dimensions(text);
+  if (!size) {
+    return Error{"--size expects WIDTHxHEIGHT in pixels, e.g. 1920x1080; got " + quote(text)};
   }
-  if (*w < kMinWindowSize.width || *w > kMaxWindowSize.width || *h < kMinWindowSize.height ||
-      *h > kMaxWindowSize.height) {
-    std::ostringstream os;
-    os << "--size " << *w << "x" << *h << " is outside " << kMinWindowSize.width << "x"
-       << kMinWindowSize.height << " .. " << kMaxWindowSize.width << "x" << kMaxWindowSize.height;
-    return Error{os.str()};
+  const WindowSize s{size->first, size->second};
+  if (s.width < kMinWindowSize.width || s.width > kMaxWindowSize.width ||
+      s.height < kMinWindowSize.height || s.height > kMaxWindowSize.height) {
+    return Error{format("--size %dx%d is outside %dx%d .. %dx%d", s.width, s.height,
+                        kMinWindowSize.width, kMinWindowSize.height, kMaxWindowSize.width,
+                        kMaxWindowSize.height)};
   }
-  return WindowSize{*w, *h};
+  return s;
 }
 
 namespace {
@@ -87,6 +86,10 @@ constexpr frontend::FlagSpec kGuiFlags[] = {
     {"drill-seed", "N", "with --drill: the questions' seed (default: a new one)"},
     {"drill-answer", "TEXT", "with --drill: answer the first question (for screenshots)"},
     {"code", "CODE", "open on this CUDA code: a __shared__ declaration and one access"},
+    {"scan", "FILE.cu",
+     "open the Kernel window on this file: every shared-memory line of its kernels\n"
+     "('banklab scan'), the worst access on screen"},
+    {"line", "N", "with --scan: the worst access on line N on screen"},
     {"lesson", "NAME", "open a guided lesson (banklab lesson list)"},
     {"step", "N", "with --lesson: start at step N (from 1)"},
     {"export-dir", "DIR", "with --lesson: write every step as NAME-NN.png and NAME.md, exit"},
@@ -119,137 +122,115 @@ const frontend::CommandSyntax& gui_syntax() {
           "                   [--size WxH]\n"
           "       banklab-gui [--preset NAME] [scenario flags] --screenshot OUT.png [--size WxH]\n"
           "       banklab-gui [--preset NAME] --bench-frames N [--size WxH]\n"
-          "       banklab-gui --lesson NAME [--step N] [--export-dir DIR [--size WxH]]\n",
+          "       banklab-gui --lesson NAME [--step N] [--export-dir DIR [--size WxH]]\n"
+          "       banklab-gui --scan FILE.cu [--line N]\n",
       .description = description,
       .flags_title = "Window:",
       .footer = footer};
   return syntax;
 }
 
-// --drill LEVEL [--drill-seed N] [--drill-answer TEXT].
-Expected<bool> read_drill_flags(const frontend::Args& args, Options& o) {
-  if (const auto v = args.value("drill")) {
-    o.drill = parse_level(*v);
-    if (!o.drill) return Error{"--drill is weak, hire or strong-hire; got " + quote(*v)};
-  } else if (args.has("drill-seed") || args.has("drill-answer")) {
-    return Error{"--drill-seed and --drill-answer go with --drill LEVEL"};
-  }
-  const Expected<std::int64_t> seed = args.integer("drill-seed", 0, 0, INT64_MAX);
-  if (!seed) return Error{seed.error()};
-  if (args.has("drill-seed")) o.drill_seed = static_cast<std::uint64_t>(*seed);
-  if (const auto v = args.value("drill-answer")) o.drill_answer = std::string(*v);
-  return true;
+// A whole number in [min, max], or "--FLAG is WHAT from MIN[ to MAX]; got 'text'".
+auto count_from(std::string_view flag, std::string_view what, int min,
+                std::optional<int> max = std::nullopt) {
+  return [=](std::string_view text) -> Expected<int> {
+    const std::optional<int> n = to_int(text);
+    if (!n || *n < min || (max && *n > *max)) {
+      std::string range = std::to_string(min);
+      if (max) range += " to " + std::to_string(*max);
+      return Error{"--" + std::string(flag) + " is " + std::string(what) + " from " + range +
+                   "; got " + quote(text)};
+    }
+    return *n;
+  };
 }
 
-// The GUI's own flags, read from the parsed words.
-Expected<bool> read_window_flags(const frontend::Args& args, Options& o) {
-  if (const auto v = args.value("screenshot")) {
-    o.screenshot = std::string(*v);
+Expected<float> read_zoom(std::string_view text) {
+  const std::optional<float> z = to_float(text);
+  // Written so that NaN fails too: every comparison with NaN is false.
+  if (!z || !(*z >= kMinZoom && *z <= kMaxZoom)) {
+    std::ostringstream os;
+    os << "--zoom is a number from " << kMinZoom << " to " << kMaxZoom << "; got " << quote(text);
+    return Error{os.str()};
   }
-  if (const auto v = args.value("geometry")) o.geometry = std::string(*v);
-  if (const auto v = args.value("size")) {
-    Expected<WindowSize> s = parse_window_size(*v);
-    if (!s) return Error{s.error()};
-    o.size = *s;
-  }
-  if (const auto v = args.value("theme")) {
-    if (*v == "dark") {
-      o.theme = Theme::dark;
-    } else if (*v == "light") {
-      o.theme = Theme::light;
-    } else {
-      return Error{"--theme is 'dark' or 'light'; got " + quote(*v)};
-    }
-  }
-  if (const auto v = args.value("compare")) {
-    Expected<std::vector<CompareItem>> items = parse_compare(*v);
-    if (!items) return Error{items.error()};
-    o.compare = std::move(*items);
-  }
-  o.present = args.has("present");
-  if (const auto v = args.value("palette")) {
-    o.scheme = parse_scheme(*v);
-    if (!o.scheme) return Error{"--palette is 'standard' or 'colour-blind'; got " + quote(*v)};
-  }
-  if (const auto v = args.value("tile-view")) {
-    o.tile_view = figures::parse_tile_view(*v);
-    if (!o.tile_view) {
-      return Error{"--tile-view is logical, physical or both; got " + quote(*v)};
-    }
-  }
-  if (const auto v = args.value("zoom")) {
-    std::optional<float> z = to_float(*v);
-    if (!z || !(*z >= kMinZoom && *z <= kMaxZoom)) {
-      std::ostringstream os;
-      os << "--zoom is a number from " << kMinZoom << " to " << kMaxZoom << "; got " << quote(*v);
-      return Error{os.str()};
-    }
-    o.zoom = *z;
-  }
-  if (const auto v = args.value("clock")) {
-    std::optional<int> n = to_int(*v);
-    if (!n || *n < 0 || *n > kMaxWavefronts) {
-      return Error{"--clock is a wavefront count from 0 to " + std::to_string(kMaxWavefronts) +
-                   "; got " + quote(*v)};
-    }
-    o.clock = *n;
-  }
-  if (const auto v = args.value("bench-frames")) {
-    std::optional<int> n = to_int(*v);
-    if (!n || *n < 1 || *n > kMaxBenchFrames) {
-      return Error{"--bench-frames is a frame count from 1 to " + std::to_string(kMaxBenchFrames) +
-                   "; got " + quote(*v)};
-    }
-    o.bench_frames = *n;
-  }
-  o.gpu = args.has("gpu");
-  if (const auto v = args.value("gpu-results")) o.gpu_results = std::string(*v);
-  if (const auto v = args.value("lesson")) o.lesson = std::string(*v);
-  if (const auto v = args.value("step")) {
-    std::optional<int> n = to_int(*v);
-    if (!n || *n < 1) return Error{"--step is a step number from 1; got " + quote(*v)};
-    o.step = *n - 1;
-  }
-  if (const auto v = args.value("export-dir")) o.export_dir = std::string(*v);
+  return *z;
+}
+
+Expected<SolveChoices> read_solve(std::string_view text) {
+  const Expected<SolveChoices> chosen = parse_solve_choices(text);
+  if (!chosen) return Error{"--solve: " + chosen.error()};
+  return chosen;
+}
+
+// Every flag but the scenario's, in the order they are checked.
+Expected<void> read_flags(const frontend::Args& args, Options& o) {
+  int step = 0;  // counted from 1 on the command line
+  frontend::FlagReader read(args);
+  read.text("screenshot", o.screenshot)
+      .text("geometry", o.geometry)
+      .value("size", o.size, parse_window_size)
+      .value("theme", o.theme, frontend::read_theme)
+      .value("compare", o.compare, parse_compare)
+      .flag("present", o.present)
+      .value("palette", o.scheme, frontend::read_palette)
+      .value("tile-view", o.tile_view, frontend::read_tile_view)
+      .value("zoom", o.zoom, read_zoom)
+      .value("clock", o.clock, count_from("clock", "a wavefront count", 0, kMaxWavefronts))
+      .value("bench-frames", o.bench_frames,
+             count_from("bench-frames", "a frame count", 1, kMaxBenchFrames))
+      .flag("gpu", o.gpu)
+      .text("gpu-results", o.gpu_results)
+      .text("lesson", o.lesson)
+      .value("step", step, count_from("step", "a step number", 1))
+      .text("export-dir", o.export_dir);
+  if (const Expected<void> done = read.done(); !done) return done;
+  if (step > 0) o.step = step - 1;
   if ((args.has("step") || o.export_dir) && o.lesson.empty())
     return Error{std::string(args.has("step") ? "--step" : "--export-dir") +
                  " goes with --lesson NAME"};
-  if (const auto v = args.value("solve")) {
-    const Expected<SolveChoices> chosen = parse_solve_choices(*v);
-    if (!chosen) return Error{"--solve: " + chosen.error()};
-    o.solve = *chosen;
+  read.value("solve", o.solve, read_solve)
+      .text("code", o.code)
+      .value("drill", o.drill,
+             frontend::choice(parse_level, "--drill is weak, hire or strong-hire; got "));
+  if (const Expected<void> done = read.done(); !done) return done;
+  if (!o.drill && (args.has("drill-seed") || args.has("drill-answer"))) {
+    return Error{"--drill-seed and --drill-answer go with --drill LEVEL"};
   }
-  if (const auto v = args.value("code")) o.code = std::string(*v);
-  return read_drill_flags(args, o);
+  read.text("scan", o.scan).value("line", o.scan_line, count_from("line", "a line number", 1));
+  if (const Expected<void> done = read.done(); !done) return done;
+  if (args.has("line") && !o.scan) return Error{"--line goes with --scan FILE.cu"};
+  return read.integer("drill-seed", o.drill_seed, 0, INT64_MAX)
+      .text("drill-answer", o.drill_answer)
+      .done();
 }
 
 // --decl and --expr, the Code window's text as two flags, and --block, --warp, --let and --smem,
 // what any code is evaluated for. The code gives the array and the access, so the scenario flags
 // do not go with it (as in banklab analyze).
-Expected<bool> read_code_flags(const frontend::Args& args, Options& o) {
+Expected<void> read_code_flags(const frontend::Args& args, const frontend::ScenarioFlags& scenario,
+                               Options& o) {
   if (frontend::has_code_flags(args)) {
     if (!args.has("decl") || !args.has("expr")) {
       return Error{"--decl (the __shared__ declaration) and --expr (the access) go together"};
     }
     if (o.code) return Error{"--code is --decl and --expr in one text: give one form"};
-    for (std::string_view flag : args.given()) {
-      if (frontend::is_scenario_flag(flag)) {
-        return Error{"--" + std::string(flag) +
-                     " cannot be combined with --decl/--expr: the code gives the array and the "
-                     "access"};
-      }
+    if (scenario.given()) {
+      const std::string flag = scenario.file ? "scenario" : scenario.keys.front().key;
+      return Error{"--" + flag +
+                   " cannot be combined with --decl/--expr: the code gives the array and the "
+                   "access"};
     }
     o.code = std::string(*args.value("decl")) + "\n" + std::string(*args.value("expr"));
   }
   const bool launch = args.has("block") || args.has("warp") || args.has("let") || args.has("smem");
-  if (!launch) return true;
+  if (!launch) return {};
   if (!o.code) return Error{"--block, --warp, --let and --smem go with --code or --decl/--expr"};
   if (args.has("op")) return Error{"--op does not go with code: the code's '=' says ld or st"};
-  const Expected<KernelParams> params = frontend::code_params_from_flags(args);
+  const Expected<KernelParams> params = frontend::read_code_params(args);
   if (!params) return Error{params.error()};
   o.launch = CodeLaunch{params->block, params->warp, std::string(args.value("let").value_or("")),
                         params->extern_bytes};
-  return true;
+  return {};
 }
 
 }  // namespace
@@ -260,21 +241,20 @@ Expected<Options> parse_options(std::span<const std::string_view> words) {
   Options o;
   o.help = args->help();
   if (o.help) return o;
-  if (const Expected<bool> window = read_window_flags(*args, o); !window) {
-    return Error{window.error()};
+  if (const Expected<void> read = read_flags(*args, o); !read) return Error{read.error()};
+  const frontend::ScenarioFlags scenario = frontend::scenario_flags(*args);
+  if (const Expected<void> code = read_code_flags(*args, scenario, o); !code) {
+    return Error{code.error()};
   }
-  if (const Expected<bool> code = read_code_flags(*args, o); !code) return Error{code.error()};
   // The scenario flags: --preset alone opens that lesson; any other scenario flag opens the
   // scenario they describe (on top of the --preset, when one is given).
   if (const auto name = args->value("preset")) {
     if (!find_preset(*name)) return Error{unknown_preset(*name)};
     o.preset = *name;
   }
-  const std::vector<std::string_view> given = args->given();
-  if (std::any_of(given.begin(), given.end(), [](std::string_view flag) {
-        return flag != "preset" && frontend::is_scenario_flag(flag);
-      })) {
-    Expected<Scenario> s = frontend::scenario_from_flags(*args);
+  if (scenario.file || std::any_of(scenario.keys.begin(), scenario.keys.end(),
+                                   [](const KeyValue& v) { return v.key != "preset"; })) {
+    Expected<Scenario> s = frontend::scenario_from_flags(scenario);
     if (!s) return Error{s.error()};
     o.scenario = *s;
   }

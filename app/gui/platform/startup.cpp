@@ -5,6 +5,7 @@
 
 #include "app/gui/render/fonts.hpp"
 #include "app/gui/state/gpu_state.hpp"
+#include "app/gui/state/kernel_state.hpp"
 #include "core/model/presets.hpp"
 
 namespace banklab::gui {
@@ -65,6 +66,13 @@ std::string open_named(AppState& state, const Options& opt) {
   if (opt.gpu_results) {
     if (const std::string why = open_recording(*state.gpu, *opt.gpu_results); !why.empty()) {
       return "--gpu-results: " + why;
+    }
+  }
+  if (opt.scan) {  // a kernel file that cannot be scanned
+    if (!open_kernel_file(state, *opt.scan)) return "--scan: " + state.user.kernel.error;
+    if (opt.scan_line > 0 && !show_line(state, opt.scan_line)) {
+      return "--line: line " + std::to_string(opt.scan_line) + " of " + *opt.scan +
+             " has no shared-memory access the scan evaluated";
     }
   }
   if (!opt.lesson.empty()) return open_lesson(state, opt.lesson, opt.step);

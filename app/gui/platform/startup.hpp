@@ -22,7 +22,8 @@ void apply_options(AppState& state, const Options& opt, const Settings* saved, W
                    std::string_view preset);
 
 // What the options name beyond the scenario: the recording the GPU window opens on
-// (--gpu-results) and the lesson with its step (--lesson, --step). Returns "" or why one of
+// (--gpu-results), the kernel file the Kernel window scans (--scan, --line) and the lesson with
+// its step (--lesson, --step). Returns "" or why one of
 // them cannot be opened, as the user's mistake to fix.
 std::string open_named(AppState& state, const Options& opt);
 

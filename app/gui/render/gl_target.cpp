@@ -75,7 +75,7 @@ std::string write_png(const std::string& path, int width, int height,
   if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4)) {
     return "cannot encode the PNG for " + path;
   }
-  Expected<bool> written = frontend::replace_file(path, png);
+  Expected<void> written = frontend::replace_file(path, png);
   return written ? std::string() : written.error();
 }
 

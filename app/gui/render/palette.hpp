@@ -1,8 +1,8 @@
 #pragma once
 // The app's one palette: every colour a view uses has a name here, in a dark and a light
 // (projector) theme and a standard or colour-blind-safe scheme. The colours themselves are
-// banklab_figures' (app/figures/palette.hpp), shared with `banklab export`'s SVG; this header
-// gives them as ImGui's packed colours. Views never write colour literals.
+// banklab_figures' (app/figures/figure_palette.hpp), shared with `banklab export`'s SVG; this
+// header gives them as ImGui's packed colours. Views never write colour literals.
 #include <imgui.h>
 
 #include <array>

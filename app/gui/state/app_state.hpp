@@ -25,6 +25,7 @@
 #include "app/gui/render/draw_queue.hpp"
 #include "app/gui/state/code_state.hpp"
 #include "app/gui/state/drill_state.hpp"
+#include "app/gui/state/kernel_state.hpp"
 #include "app/gui/state/lesson_state.hpp"
 #include "app/gui/state/settings.hpp"
 #include "app/gui/state/solve_state.hpp"
@@ -55,10 +56,11 @@ struct Views {
   bool tile = true;
   bool arithmetic = true;
   bool help = false;
-  bool gpu = false;    // opened from the View menu or with --gpu
-  bool solve = false;  // opened from the View menu or with --solve
-  bool drill = false;  // D, the View menu or --drill: covers the views while open
-  bool code = true;    // the access as CUDA: read-only, or typed (code_panel.cpp)
+  bool gpu = false;     // opened from the View menu or with --gpu
+  bool solve = false;   // opened from the View menu or with --solve
+  bool drill = false;   // D, the View menu or --drill: covers the views while open
+  bool code = true;     // the access as CUDA: read-only, or typed (code_panel.cpp)
+  bool kernel = false;  // a whole .cu file scanned: File > Open kernel... or --scan
 };
 
 // A PNG of one view (or of the comparison), asked for by File > Export PNG and drawn by
@@ -80,6 +82,7 @@ enum class FileAction : std::uint8_t {
   derivation_markdown,
   save_scenario,
   open_scenario,
+  open_kernel,
 };
 
 // An exported picture's size in pixels: from kMinExportSize up to kMaxExportSize each way (an
@@ -103,6 +106,7 @@ struct UserChoices {
   std::string custom_text;   // what the user typed for custom offsets
   std::string custom_error;  // why it was not accepted ("" when it was)
   CodeBox code;              // the access typed as CUDA code (code_state.hpp)
+  KernelFile kernel;         // a whole .cu file scanned, one access on screen (kernel_state.hpp)
   StepThrough step;
   Settings settings;
   Views views;
@@ -154,8 +158,9 @@ struct AppState {
   // While export_png() draws: the view it draws, alone, filling the frame (draw_app()).
   std::optional<StageView> exporting;
 
-  int hovered_lane = -1;      // the lane under the mouse last frame, highlighted everywhere
-  bool reset_layout = false;  // View > Reset layout: default positions again this frame
+  int hovered_lane = -1;         // the lane under the mouse last frame, highlighted everywhere
+  bool reset_layout = false;     // View > Reset layout: default positions again this frame
+  bool kernel_laid_out = false;  // the windows are laid out for the Kernel window (draw_app())
   bool quit_requested = false;
   bool copy_link_requested = false;  // Edit > Copy link, done by the platform after the frame
 };

@@ -357,7 +357,7 @@ std::string save_recording(const GpuPanel& p, const std::filesystem::path& file)
       part.labels.push_back(i < first_sweep ? patterns->pattern : to_string(results[i].access));
     }
   }
-  const Expected<bool> written = frontend::replace_file(file.string(), gpu::recording_json(r));
+  const Expected<void> written = frontend::replace_file(file.string(), gpu::recording_json(r));
   return written ? std::string() : written.error();
 }
 

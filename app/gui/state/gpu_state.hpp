@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "app/frontend/gpu_recording.hpp"
+#include "app/frontend/recording_text.hpp"
 #include "app/gui/state/gpu_worker.hpp"
 #include "app/gui/views/file_chooser.hpp"
 #include "core/model/analysis.hpp"

@@ -15,22 +15,18 @@
 
 #include "app/frontend/file_io.hpp"
 #include "core/base/file_read.hpp"
+#include "core/base/format.hpp"
+#include "core/base/key_value_file.hpp"
 #include "core/model/presets.hpp"
 
 namespace banklab::gui {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  std::size_t b = s.find_first_not_of(" \t\r");
-  if (b == std::string_view::npos) return {};
-  std::size_t e = s.find_last_not_of(" \t\r");
-  return s.substr(b, e - b + 1);
-}
-
-// A folder the file reads back as itself: absolute, no line break, no space at either end.
+// A folder the file reads back as itself: absolute, no line break, no space at either end,
+// text TOML can hold (UTF-8).
 bool keepable_folder(std::string_view folder) {
   return folder.starts_with('/') && folder.find_first_of("\r\n") == std::string_view::npos &&
-         trim(folder) == folder;
+         trim(folder) == folder && reads_back("folder", folder, ValueKind::text);
 }
 
 }  // namespace
@@ -84,46 +80,37 @@ std::string read_drill_key(DrillRecord& d, std::string_view key, std::string_vie
 
 ParsedSettings parse_settings(std::string_view text) {
   ParsedSettings out;
-  int line_number = 0;
-  while (!text.empty()) {
-    std::size_t nl = text.find('\n');
-    std::string_view line = trim(text.substr(0, nl));
-    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-    ++line_number;
-    if (line.empty() || line.front() == '#') continue;
-    std::string where = "line " + std::to_string(line_number) + ": ";
-    std::size_t eq = line.find('=');
-    if (eq == std::string_view::npos) {
-      out.warnings.push_back(where + "expected 'key = value', got '" + std::string(line) + "'");
-      continue;
-    }
-    std::string_view key = trim(line.substr(0, eq));
-    std::string_view value = trim(line.substr(eq + 1));
+  const KeyValueLines lines = read_key_value_lines(text);
+  // Every warning with its line, told in line order.
+  std::vector<KeyValueError> warnings = lines.errors;
+  for (const KeyValue& v : lines.values) {
+    const std::string_view key = v.key;
+    const std::string_view value = v.value;
+    const auto warn = [&](std::string message) {
+      warnings.push_back({v.line, std::move(message)});
+    };
     if (key == "theme") {
-      if (value == "dark" || value == "light") {
-        out.settings.theme = value == "light" ? Theme::light : Theme::dark;
+      if (const auto theme = parse_theme(value)) {
+        out.settings.theme = *theme;
       } else {
-        out.warnings.push_back(where + "theme is 'dark' or 'light', got '" + std::string(value) +
-                               "'");
+        warn("theme is 'dark' or 'light', got '" + v.value + "'");
       }
     } else if (key == "palette") {
       if (const auto scheme = parse_scheme(value)) {
         out.settings.scheme = *scheme;
       } else {
-        out.warnings.push_back(where + "palette is 'standard' or 'colour-blind', got '" +
-                               std::string(value) + "'");
+        warn("palette is 'standard' or 'colour-blind', got '" + v.value + "'");
       }
     } else if (key == "zoom") {
-      std::string copy(value);
       char* end = nullptr;
-      float z = std::strtof(copy.c_str(), &end);
+      const float z = std::strtof(v.value.c_str(), &end);
       // Written so that NaN fails too: every comparison with NaN is false.
-      bool in_range = z >= kMinZoom && z <= kMaxZoom;
-      if (copy.empty() || end != copy.c_str() + copy.size() || !in_range) {
+      const bool in_range = z >= kMinZoom && z <= kMaxZoom;
+      if (value.empty() || end != v.value.c_str() + v.value.size() || !in_range) {
         std::ostringstream os;
-        os << where << "zoom is a number from " << kMinZoom << " to " << kMaxZoom << ", got '"
-           << value << "'";
-        out.warnings.push_back(os.str());
+        os << "zoom is a number from " << kMinZoom << " to " << kMaxZoom << ", got '" << value
+           << "'";
+        warn(os.str());
       } else {
         out.settings.zoom = z;
       }
@@ -131,29 +118,35 @@ ParsedSettings parse_settings(std::string_view text) {
       if (find_preset(value)) {
         out.settings.preset = value;
       } else {
-        out.warnings.push_back(where + "no preset named '" + std::string(value) + "'");
+        warn("no preset named '" + v.value + "'");
       }
     } else if (key == "tile_view") {
       if (const auto view = figures::parse_tile_view(value)) {
         out.settings.tile_view = *view;
       } else {
-        out.warnings.push_back(where + "tile_view is 'logical', 'physical' or 'both', got '" +
-                               std::string(value) + "'");
+        warn("tile_view is 'logical', 'physical' or 'both', got '" + v.value + "'");
       }
     } else if (key == "folder") {
       if (keepable_folder(value)) {
         out.settings.folder = value;
       } else {
-        out.warnings.push_back(where + "folder is an absolute path, got '" + std::string(value) +
-                               "'");
+        warn("folder is an absolute path, got '" + v.value + "'");
       }
     } else if (key.starts_with(kDrillPrefix)) {
       std::string why = read_drill_key(out.settings.drill, key.substr(kDrillPrefix.size()), value);
-      if (!why.empty()) out.warnings.push_back(where + why);
+      if (!why.empty()) warn(std::move(why));
     } else {
-      out.warnings.push_back(where + "unknown key '" + std::string(key) + "'");
-      out.settings.other.emplace_back(key, value);
+      warn("unknown key '" + v.key + "'");
+      // Kept for the version that knows it, when it can be written back as it was read.
+      if (reads_back(v.key, v.value, v.kind)) {
+        out.settings.other.push_back({.key = v.key, .value = v.value, .kind = v.kind});
+      }
     }
+  }
+  std::stable_sort(warnings.begin(), warnings.end(),
+                   [](const KeyValueError& a, const KeyValueError& b) { return a.line < b.line; });
+  for (const KeyValueError& w : warnings) {
+    out.warnings.push_back("line " + std::to_string(w.line) + ": " + w.message);
   }
   DrillRecord& d = out.settings.drill;
   if (d.right > d.answered || d.streak > d.right || d.streak > d.best_streak) {
@@ -167,23 +160,30 @@ ParsedSettings parse_settings(std::string_view text) {
 }
 
 std::string format_settings(const Settings& s) {
-  std::ostringstream os;
-  os << "# banklab-gui settings (rewritten on exit)\n"
-     << "theme = " << theme_name(s.theme) << "\n"
-     << "palette = " << scheme_name(s.scheme) << "\n"
-     << "zoom = " << s.zoom << "\n"
-     << "tile_view = " << figures::tile_view_name(s.tile_view) << "\n";
-  if (!s.preset.empty()) os << "preset = " << s.preset << "\n";
-  if (keepable_folder(s.folder)) os << "folder = " << s.folder << "\n";
+  std::ostringstream zoom;
+  zoom << s.zoom;
+  std::string out = "# banklab-gui settings (rewritten on exit)\n";
+  const auto text = [&](std::string_view key, std::string_view value) {
+    out += key_value_line(key, value, ValueKind::text);
+  };
+  const auto number = [&](std::string_view key, std::string_view value) {
+    out += key_value_line(key, value, ValueKind::number);
+  };
+  text("theme", theme_name(s.theme));
+  text("palette", scheme_name(s.scheme));
+  number("zoom", zoom.str());
+  text("tile_view", figures::tile_view_name(s.tile_view));
+  if (!s.preset.empty()) text("preset", s.preset);
+  if (keepable_folder(s.folder)) text("folder", s.folder);
   if (s.drill != DrillRecord{}) {
-    os << "drill_level = " << level_name(s.drill.level) << "\n"
-       << "drill_right = " << s.drill.right << "\n"
-       << "drill_answered = " << s.drill.answered << "\n"
-       << "drill_streak = " << s.drill.streak << "\n"
-       << "drill_best_streak = " << s.drill.best_streak << "\n";
+    text("drill_level", level_name(s.drill.level));
+    number("drill_right", std::to_string(s.drill.right));
+    number("drill_answered", std::to_string(s.drill.answered));
+    number("drill_streak", std::to_string(s.drill.streak));
+    number("drill_best_streak", std::to_string(s.drill.best_streak));
   }
-  for (const auto& [key, value] : s.other) os << key << " = " << value << "\n";
-  return os.str();
+  for (const KeyValue& v : s.other) out += key_value_line(v.key, v.value, v.kind);
+  return out;
 }
 
 ParsedSettings load_settings(const std::filesystem::path& file) {
@@ -229,7 +229,7 @@ std::string save_settings(const std::filesystem::path& file, const Settings& s) 
   if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
     return file.string() + ": not a regular file; settings are not saved";
   }
-  Expected<bool> written = frontend::replace_file(file.string(), format_settings(s));
+  const Expected<void> written = frontend::replace_file(file.string(), format_settings(s));
   return written ? std::string() : written.error();
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // What banklab-gui remembers between runs: theme, colour scheme, zoom, the last lesson, the
-// Tile window's picture, the drill's record and the file chooser's last folder, in a small "key =
-// value" file next to ImGui's imgui.ini under $XDG_CONFIG_HOME/banklab/ (falling back to
+// Tile window's picture, the drill's record and the file chooser's last folder, in a small file
+// of `key = value` lines (each TOML: core/base/key_value_file.hpp) next to ImGui's imgui.ini under
+// $XDG_CONFIG_HOME/banklab/ (falling back to
 // ~/.config/banklab/). A bad line is reported and skipped; it never stops the app. The file is read
 // only when regular and at most kMaxSettingsFileBytes long, written whole (a temporary file
 // renamed), and a key this version does not know is kept for the version that does.
@@ -9,11 +10,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "app/figures/figure.hpp"
 #include "app/gui/render/palette.hpp"
+#include "core/base/key_value_file.hpp"
 #include "core/teach/drill.hpp"
 
 namespace banklab::gui {
@@ -38,9 +39,9 @@ struct Settings {
   float zoom = 1.0f;
   std::string preset;  // empty: the default lesson
   DrillRecord drill;
-  // Keys this version does not know, in file order, written back as they were: the settings of
-  // another version survive a run of this one.
-  std::vector<std::pair<std::string, std::string>> other;
+  // Keys this version does not know, in file order, written back as they were (line 0): the
+  // settings of another version survive a run of this one.
+  std::vector<KeyValue> other;
   Scheme scheme = Scheme::standard;  // "palette = colour-blind" in the file
   std::string folder;  // the file chooser's last folder (an absolute path); empty: none yet
   figures::TileView tile_view = figures::TileView::logical;  // the Tile window's picture(s)

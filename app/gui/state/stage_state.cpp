@@ -1,9 +1,7 @@
 #include "app/gui/state/stage_state.hpp"
 
-#include <array>
 #include <utility>
 
-#include "app/frontend/args.hpp"
 #include "app/frontend/scenario_flags.hpp"
 #include "core/model/presets.hpp"
 
@@ -24,12 +22,7 @@ CompareItem preset_item(std::string_view name) {
 }  // namespace
 
 Expected<Scenario> read_scenario(std::string_view path) {
-  static constexpr frontend::CommandSyntax kSyntax{.program = "banklab-gui",
-                                                   .groups = frontend::kScenarioGroups};
-  const std::array<std::string_view, 2> words{"--scenario", path};
-  const Expected<frontend::Args> args = frontend::parse_args(kSyntax, words);
-  if (!args) return Error{args.error()};
-  return frontend::scenario_from_flags(*args);
+  return frontend::scenario_from_flags(frontend::ScenarioFlags{.file = std::string(path)});
 }
 
 void set_compare(Stage& stage, std::vector<CompareItem> items) {

@@ -6,6 +6,7 @@
 
 #include "app/gui/views/views.hpp"
 #include "app/gui/views/widgets.hpp"
+#include "core/report/request_summary.hpp"
 
 namespace banklab::gui {
 namespace {
@@ -151,8 +152,7 @@ void draw_arithmetic(const Derived& d, const ViewStyle& v, Interaction& io) {
   for (const std::string& c : x.caveats) ImGui::TextWrapped("! %s", c.c_str());
   ImGui::PopStyleColor();
   ImGui::Separator();
-  ImGui::Text("%d lanes, %d words, %d banks; %lld bytes requested", a.active_lanes,
-              a.distinct_words, a.distinct_banks, static_cast<long long>(a.requested_bytes));
+  ImGui::TextWrapped("%s", request_summary(a).c_str());  // "1 distinct word", never "1 words"
   lane_table(e, v, io);
 }
 

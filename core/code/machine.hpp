@@ -1,0 +1,261 @@
+#pragma once
+// The machine that runs kernel code (syntax.hpp) the way a GPU runs it: one warp at a time,
+// every value a vector of 32 lanes, an active mask that ifs and loops narrow and widen again
+// where the lanes reconverge, and every shared-memory access it meets recorded with the address
+// of each active lane. The Code window's snippet and a whole .cu file both run on it.
+//
+//   value     Lanes: an integer of a C++ type (integer.hpp), or a place in a shared array (a
+//             pointer, a row, an element), or a matrix address; per lane either a value or
+//             "unknown" with its reason: an error in the code (an index outside the array, a
+//             division by zero: `error`) or something no tool can know from the code (a value
+//             loaded from memory, a kernel parameter without --let)
+//   control   if/else, ?:, for, while, do, break, continue, return: lanes leave and rejoin the
+//             active mask as on the hardware; a condition unknown for a lane makes that lane
+//             uncertain, and an access with an uncertain lane is reported, not counted
+//   accesses  loads (an element used as a value), stores (assigned), both (+=, ++), vector
+//             accesses through casts, ldmatrix/stmatrix and cp.async (asm, or the intrinsics),
+//             ld.shared/st.shared in asm; each one an Access (op, width, 32 offsets, warp,
+//             loop iterations), or an Unevaluated with the reason when an address is unknown
+//   bounds    a loop runs at most kMaxTrips iterations each time it is entered, the whole run
+//             at most kMaxSteps statements: past them the machine stops and says so
+//
+// Errors that do not depend on a lane (a member that is no component, '&' of a number) are
+// thrown as Failure; per-lane ones become that lane's reason. The Code window's driver
+// (kernel_code.cpp) turns the first into the error message the user sees, lane and all.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/code/integer.hpp"
+#include "core/code/kernel_code.hpp"
+#include "core/code/syntax.hpp"
+#include "core/model/access.hpp"
+
+namespace banklab::code {
+
+using LaneMask = std::uint32_t;
+inline constexpr LaneMask kAllLanes = 0xFFFFFFFFu;
+
+// Why a lane has no value.
+struct Reason {
+  Pos pos;
+  std::string message;
+  bool error = false;     // an error in the code, not something unknowable
+  bool per_lane = false;  // the message is about one lane: "lane 3 (threadIdx ...): " goes first
+};
+
+// One expression's value in the 32 lanes of a warp.
+struct Lanes {
+  enum class Kind : std::uint8_t { integer, pointer, array, element, matrix, other };
+  Kind kind = Kind::other;
+  IntType type = kInt;     // integer
+  int array = -1;          // pointer, array, element: the shared array
+  std::int64_t bytes = 0;  // pointer: the size it points to; array: a row's size; element: width
+  int scalar = 0;          // element, pointer: one component (the .x of a float4)
+  int level = 0;           // array: subscripts applied; pointer: the level it points to
+  Op op = Op::ld;          // matrix
+  bool constant = false;   // known when compiling: literals, constexpr, template parameters
+  LaneMask unknown = 0;    // lanes with no value; why[lane] says why
+  std::array<std::int64_t, kWarpSize> v{};     // integer bits, or byte offsets into the array
+  std::array<std::uint16_t, kWarpSize> why{};  // Machine::reasons() index, for unknown lanes
+  Int lane(int l) const { return {v[static_cast<std::size_t>(l)], type}; }
+};
+
+// A shared array as the launch lays it out.
+struct ArrayShape {
+  SharedArray array;                // name, type, element and component bytes, bounds
+  std::vector<std::int64_t> sizes;  // sizes[L]: bytes of one sub-array after L subscripts
+  std::int64_t base = 0;            // its first byte in the block's shared memory
+  int levels() const { return static_cast<int>(array.dims.size()); }
+};
+
+// One warp-wide shared-memory instruction, as the warp executed it.
+struct Access {
+  int site = -1;  // the node of the access, or the asm statement (asm_site)
+  bool asm_site = false;
+  Op op = Op::ld;
+  int width = 4;          // bytes each lane moves
+  bool cp_async = false;  // a store by cp.async (LDGSTS)
+  int array = -1;
+  LaneMask lanes = 0;
+  std::array<std::int64_t, kWarpSize> offsets{};  // bytes from the array's start; -1 idle
+  int warp = 0;
+  std::vector<std::int32_t> iteration;  // of each loop around it, outermost first
+  std::vector<std::int32_t> loops;      // those loops' statements
+};
+
+// An access the machine met but could not count, and why.
+struct Unevaluated {
+  int site = -1;  // as Access::site; or a statement (statement) that failed as a whole
+  bool asm_site = false;
+  bool statement = false;
+  Pos pos;
+  std::string reason;
+  bool error = false;
+};
+
+struct MachineSetup {
+  std::array<int, 3> block = {32, 1, 1};
+  std::optional<std::array<int, 3>> grid;  // gridDim, when known
+  std::vector<std::pair<std::string, std::int64_t>> lets;
+  std::vector<std::pair<std::string, TypeRef>> types;  // template type arguments
+  std::int64_t extern_bytes = kMaxSharedPerBlockBytes;
+  std::string let_hint = "add --let NAME=VALUE";  // NAME is replaced by the name
+  bool snippet = false;  // the Code window: reading a shared value is an error, not a load
+};
+
+// A let hint for one name: "add --let NAME=VALUE" for n is "add --let n=VALUE".
+std::string hint_for(std::string hint, std::string_view name);
+
+class Machine {
+ public:
+  static constexpr int kMaxTrips = 4096;  // iterations of one loop each time it is entered
+  static constexpr std::int64_t kMaxSteps = 4'000'000;  // statements a warp, all warps together
+  static constexpr int kMaxCallDepth = 32;
+
+  Machine(const Program& program, MachineSetup setup);
+
+  // Every shared array's shape, its bounds evaluated as constants, for the Code window (throws
+  // Failure for a bad bound). A kernel's arrays are shaped when their declaration runs.
+  // Statically declared arrays are laid out one after another at 128-byte boundaries; the
+  // dynamic buffer, which every extern array names, at kExternBase.
+  void lay_out();
+  static constexpr std::int64_t kExternBase = std::int64_t{1} << 20;
+  const std::vector<ArrayShape>& shapes() const { return shapes_; }
+  bool shaped(int array) const { return shaped_[static_cast<std::size_t>(array)] == 1; }
+
+  // The threads of warp `warp` of the block become the lanes (lanes past the block are idle).
+  void start_warp(int warp);
+  // No thread: the bounds of arrays and the integer expressions of evaluate_integer.
+  void start_constant();
+  // Runs a function's body for the current warp (the kernel; for the snippet, its
+  // declarations), its parameters and template parameters given, recording accesses and what
+  // could not be evaluated.
+  void run(int function, std::span<const Lanes> arguments = {},
+           std::span<const Lanes> template_values = {});
+  // The value of a node for the current lanes, an element left as a place (not loaded).
+  Lanes eval(int node);
+  // The node as an integer: its value, an error for an address.
+  Lanes integer(int node);
+
+  LaneMask lanes_in_block() const { return in_block_; }
+  std::array<int, 3> thread(int lane) const;
+  // "lane 5 (threadIdx 5,0,0): ", the start of a message about one lane's values.
+  std::string where(int lane) const;
+  // The failure a lane's reason stands for, its lane named when the message is about it.
+  Failure failure(std::uint16_t reason, int lane) const;
+  const std::vector<Reason>& reasons() const { return reasons_; }
+  std::uint16_t reason(Pos pos, std::string message, bool error, bool per_lane = false);
+  // The subscripts the last chain applied to a shared array, one entry a level.
+  const std::vector<std::array<std::int64_t, kWarpSize>>& indices() const { return indices_; }
+  // A value no lane knows, for this reason.
+  static Lanes unknown(std::uint16_t why);
+
+  std::vector<Access> accesses;            // drained by the caller
+  std::vector<Unevaluated> unevaluated;    // likewise
+  std::unordered_map<int, int> truncated;  // loops stopped at kMaxTrips: statement -> times
+  std::unordered_map<int, bool> unrolled;  // loops nvcc unrolls (constant trips): statement -> yes
+  std::unordered_map<int, int> calls;      // __device__ functions called: call node -> function
+  bool out_of_steps = false;
+
+ private:
+  struct Frame {
+    std::vector<Lanes> slots;
+    int function = -1;
+  };
+  struct Ctx {
+    LaneMask active = 0;
+    LaneMask uncertain = 0;  // lanes whose taking part is not known
+    std::uint16_t uncertain_why = 0;
+  };
+  struct LoopState {
+    LaneMask broke = 0;
+    LaneMask continued = 0;
+  };
+
+  const Node& at(int node) const { return program_.node(node); }
+  Lanes integer_value(std::int64_t v, IntType t, bool constant = false) const;
+  Lanes& slot(int var);
+  void store_var(int var, const Lanes& value);
+  Lanes rvalue(const Lanes& v, int node);
+  Lanes name(const Node& n);
+  Lanes builtin(const Node& n);
+  Lanes binary(const Node& n);
+  Lanes arithmetic(const Operator& op, const Lanes& a, const Lanes& b, int b_node);
+  Lanes unary(const Node& n);
+  Lanes ternary(int node);
+  Lanes postfix(int node);
+  Lanes subscript(const Node& n, const Lanes& base);
+  Lanes member(const Node& n, const Lanes& v);
+  Lanes deref(const Node& n, Lanes ptr);
+  Lanes decay(Lanes v) const;
+  Lanes offset(Pos pos, Lanes ptr, const Lanes& k, bool minus);
+  Lanes cast(const Node& n);
+  Lanes call(const Node& n);
+  Lanes matrix_call(const Node& n);
+  Lanes device_call(const Node& n, int function);
+  Lanes shuffle(const Node& n);
+  Lanes assign(const Node& n);
+  Lanes step(const Node& n);
+  void store_to(int target, const Lanes& place, const Lanes& value);
+  std::optional<IntType> static_type(int node);
+  std::string not_integer(const Lanes& v) const;
+  // An access of the element or pointer `place` by the active lanes.
+  void record(int site, bool asm_site, Op op, const Lanes& place, int width, bool cp_async = false);
+  void record_unknown(int site, bool asm_site, Pos pos, std::uint16_t why);
+  std::optional<Lanes> shared_address(const Lanes& address, int bytes, Pos pos);
+
+  void exec(int stmt);
+  void exec_decl(const Stmt& s);
+  void exec_if(const Stmt& s);
+  void exec_loop(int stmt_index, const Stmt& s);
+  void exec_asm(int stmt_index, const Stmt& s);
+  LaneMask condition(int node, LaneMask* unknown, std::uint16_t* why, bool* constant = nullptr);
+  void shape(int array);
+  int index_of(const Node& n) const { return static_cast<int>(&n - program_.nodes.data()); }
+  bool touches_shared(const Stmt& s) const;
+  void count_step();
+
+  const Program& program_;
+  MachineSetup setup_;
+  std::vector<ArrayShape> shapes_;
+  std::vector<std::int8_t> shaped_;  // by array: 0 not yet, 1 shaped, 2 its bounds failed
+  std::vector<std::uint16_t> shape_why_;
+  std::int64_t next_base_ = 0;
+  int initializing_ = -1;  // the variable whose initializer runs
+  std::vector<Reason> reasons_;
+  std::unordered_map<std::string, std::uint16_t> reason_index_;
+  std::unordered_map<int, std::uint16_t> read_reasons_;  // by load node
+  bool constant_ = false;                                // no thread
+  int warp_ = 0;
+  LaneMask in_block_ = 0;
+  std::array<std::array<std::int64_t, kWarpSize>, 3> thread_{};
+  Ctx ctx_;
+  std::vector<Frame> frames_;
+  Frame globals_;
+  std::vector<LoopState*> loops_;
+  std::vector<std::pair<int, int>> iteration_;  // (loop statement, iteration)
+  struct Call {
+    LaneMask returned = 0;
+    Lanes value;
+    bool has_value = false;
+  };
+  std::vector<Call> calls_;
+  std::int64_t steps_ = 0;
+  std::vector<std::array<std::int64_t, kWarpSize>> indices_;
+  std::vector<std::int8_t> typed_;  // static_type: 0 not yet, 1 integer, 2 not one
+  std::vector<IntType> types_;
+};
+
+// The op a matrix call names: ldmatrix.x4, ldmatrix_x2, ldmatrix.sync.aligned.m8n8.x1.shared.b16.
+Op matrix_op(const std::string& name, Pos pos);
+// threadIdx.x/y/z, blockDim.x/y/z, warpSize: the names the block gives values.
+bool is_builtin_name(std::string_view name);
+
+}  // namespace banklab::code

@@ -1,0 +1,266 @@
+// Nsight Compute's Source page beside the scan (ncu_source.hpp).
+//
+// [SECTION] Reading the CSV
+// [SECTION] Comparing, line by line
+#include "core/code/ncu_source.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+namespace banklab {
+namespace {
+
+// [SECTION] Reading the CSV
+
+// The fields of one row: "a","b",...,"z" (a trailing comma allowed), split at '","'. With
+// `columns` given, a row with more pieces gives the surplus back to field `text_field` (the
+// source text, whose quotes ncu does not escape).
+std::vector<std::string> split_row(std::string_view row, std::size_t columns,
+                                   std::size_t text_field) {
+  while (!row.empty() && (row.back() == '\r' || row.back() == ',')) row.remove_suffix(1);
+  if (row.size() >= 2 && row.front() == '"' && row.back() == '"')
+    row = row.substr(1, row.size() - 2);
+  std::vector<std::string> fields;
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t sep = row.find("\",\"", from);
+    fields.emplace_back(row.substr(from, sep == std::string_view::npos ? sep : sep - from));
+    if (sep == std::string_view::npos) break;
+    from = sep + 3;
+  }
+  if (columns > 0 && fields.size() > columns && text_field < fields.size()) {
+    const std::size_t surplus = fields.size() - columns;
+    for (std::size_t i = 0; i < surplus; ++i)
+      fields[text_field] += "\",\"" + fields[text_field + 1 + i];
+    fields.erase(fields.begin() + static_cast<std::ptrdiff_t>(text_field + 1),
+                 fields.begin() + static_cast<std::ptrdiff_t>(text_field + 1 + surplus));
+  }
+  return fields;
+}
+
+std::int64_t number(const std::string& field) {
+  std::int64_t v = 0;
+  std::string digits;
+  for (char c : field)
+    if (c != ',' && c != ' ') digits += c;  // 1,024 in some exports
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  return ec == std::errc() && end == digits.data() + digits.size() ? v : 0;
+}
+
+}  // namespace
+
+std::string MeasuredKernel::name() const {
+  return function.substr(0, function.find('('));
+}
+
+Expected<std::vector<MeasuredKernel>> parse_ncu_source_csv(std::string_view csv) {
+  std::vector<MeasuredKernel> kernels;
+  MeasuredFile* file = nullptr;
+  std::string path;
+  std::vector<std::string> header;
+  std::map<std::string, std::size_t> column;
+  std::size_t line_number = 0;
+  while (!csv.empty()) {
+    const std::size_t end = csv.find('\n');
+    const std::string_view row = csv.substr(0, end);
+    csv = end == std::string_view::npos ? std::string_view{} : csv.substr(end + 1);
+    ++line_number;
+    if (row.find_first_not_of(" \r") == std::string_view::npos) continue;
+    if (row.starts_with("\"File Path\"") || row.starts_with("\"File Name\"")) {
+      const std::vector<std::string> f = split_row(row, 0, 0);
+      path = f.size() > 1 ? f[1] : "";
+      file = nullptr;
+      continue;
+    }
+    if (row.starts_with("\"Function Name\"") || row.starts_with("\"Kernel Name\"")) {
+      const std::vector<std::string> f = split_row(row, 0, 0);
+      const std::string function = f.size() > 1 ? f[1] : "";
+      if (kernels.empty() || kernels.back().function != function) kernels.push_back({function, {}});
+      kernels.back().files.push_back({path, {}});
+      file = &kernels.back().files.back();
+      continue;
+    }
+    if (row.starts_with("\"Line No\"")) {
+      header = split_row(row, 0, 0);
+      column.clear();
+      for (std::size_t i = 0; i < header.size(); ++i) column.emplace(header[i], i);  // the first
+      continue;
+    }
+    if (file == nullptr || header.empty()) {
+      return Error{"line " + std::to_string(line_number) +
+                   " of the CSV comes before its \"File Path\", \"Function Name\" and \"Line No\" "
+                   "rows: is it Nsight Compute's source page (--page source --csv --print-source "
+                   "cuda,sass)?"};
+    }
+    const std::vector<std::string> f = split_row(row, header.size(), 1);
+    const auto get = [&](const char* name) -> std::string {
+      const auto it = column.find(name);
+      return it != column.end() && it->second < f.size() ? f[it->second] : std::string();
+    };
+    if (!column.contains("L1 Wavefronts Shared")) {
+      return Error{
+          "the CSV has no \"L1 Wavefronts Shared\" column: profile with --set full (or the "
+          "SourceCounters section) and print --print-source cuda,sass"};
+    }
+    if (!f.empty() && !f[0].empty()) {  // a CUDA line
+      MeasuredLine l;
+      l.line = static_cast<int>(number(f[0]));
+      l.source = f.size() > 1 ? f[1] : "";
+      l.instructions = number(get("Instructions Executed"));
+      l.wavefronts = number(get("L1 Wavefronts Shared"));
+      l.ideal = number(get("L1 Wavefronts Shared Ideal"));
+      l.excessive = number(get("L1 Wavefronts Shared Excessive"));
+      file->lines.push_back(std::move(l));
+    } else if (!file->lines.empty() && f.size() > 3) {  // one of its SASS instructions
+      const std::int64_t wavefronts = number(get("L1 Wavefronts Shared"));
+      if (wavefronts > 0) {
+        std::string sass = f[3];
+        sass.erase(0, sass.find_first_not_of(' '));
+        sass = sass.substr(0, sass.find(' ', sass.starts_with("@") ? sass.find(' ') + 2 : 0));
+        file->lines.back().shared_instructions.push_back(
+            sass + " (" + get("Instructions Executed") + " executed, " +
+            std::to_string(wavefronts) + " wavefronts)");
+      }
+    }
+  }
+  if (kernels.empty()) {
+    return Error{
+        "no kernel in the CSV: expected Nsight Compute's source page (--page source --csv "
+        "--print-source cuda,sass)"};
+  }
+  return kernels;
+}
+
+// [SECTION] Comparing, line by line
+
+int KernelComparison::evaluated_lines() const {
+  return static_cast<int>(std::count_if(lines.begin(), lines.end(),
+                                        [](const LineComparison& l) { return l.evaluated; }));
+}
+
+int KernelComparison::agreeing_lines() const {
+  return static_cast<int>(std::count_if(
+      lines.begin(), lines.end(), [](const LineComparison& l) { return l.evaluated && l.agrees; }));
+}
+
+Expected<KernelComparison> compare(const KernelScan& scan, const MeasuredKernel& measured,
+                                   std::string_view file_name, std::string_view source) {
+  KernelComparison c;
+  c.blocks = scan.blocks();
+  const MeasuredFile* file = nullptr;
+  std::string suffix(1, '/');  // not "/" + name: GCC 12 warns falsely on that (bug 105329)
+  suffix += file_name;
+  for (const MeasuredFile& f : measured.files) {
+    if (f.path == file_name || f.path.ends_with(suffix)) file = &f;
+  }
+  if (file == nullptr) {
+    return Error{"the CSV has no section for " + std::string(file_name) + " in " +
+                 measured.function + " (its files: " +
+                 [&] {
+                   std::string list;
+                   for (const MeasuredFile& f : measured.files)
+                     list += (list.empty() ? "" : ", ") + f.path;
+                   return list;
+                 }() +
+                 ")"};
+  }
+  c.measured_file = file->path;
+  // The lines of the source, for what a line calls.
+  std::vector<std::string_view> text;
+  for (std::size_t from = 0; from <= source.size();) {
+    const std::size_t end = std::min(source.find('\n', from), source.size());
+    text.push_back(source.substr(from, end - from));
+    from = end + 1;
+  }
+  std::map<int, LineComparison> by_line;
+  for (const ScanLine& l : scan.lines) {
+    LineComparison& x = by_line[l.line];
+    x.line = l.line;
+    x.evaluated = true;
+    x.predicted_wavefronts += l.wavefronts * c.blocks;
+    x.predicted_ideal += l.ideal_wavefronts * c.blocks;
+    x.predicted_excess += l.excess_wavefronts * c.blocks;
+  }
+  for (const ScanProblem& p : scan.unevaluated) {
+    LineComparison& x = by_line[p.line];
+    x.line = p.line;
+    x.evaluated = false;
+    x.explanation = "not evaluated: " + p.reason;
+  }
+  for (const MeasuredLine& m : file->lines) {
+    if (m.wavefronts == 0 && !by_line.contains(m.line)) continue;
+    LineComparison& x = by_line[m.line];
+    x.line = m.line;
+    x.measured_wavefronts = m.wavefronts;
+    x.measured_ideal = m.ideal;
+    x.measured_excess = m.excessive;
+  }
+  // Measurements in other files (CUDA headers): an intrinsic's instructions are counted at its
+  // own line there, not at the call.
+  std::vector<std::pair<std::string, const MeasuredLine*>> elsewhere;
+  for (const MeasuredFile& f : measured.files) {
+    if (&f == file) continue;
+    for (const MeasuredLine& m : f.lines)
+      if (m.wavefronts > 0) elsewhere.emplace_back(f.path.substr(f.path.rfind('/') + 1), &m);
+  }
+  // Not a structured binding: clang before 16 cannot capture one in the lambdas below.
+  for (auto& entry : by_line) {
+    const int line = entry.first;
+    LineComparison& x = entry.second;
+    x.agrees = x.predicted_wavefronts == x.measured_wavefronts &&
+               x.predicted_ideal == x.measured_ideal && x.predicted_excess == x.measured_excess;
+    if (x.agrees || !x.explanation.empty()) continue;
+    const std::string_view code = line >= 1 && static_cast<std::size_t>(line) <= text.size()
+                                      ? text[static_cast<std::size_t>(line - 1)]
+                                      : std::string_view{};
+    if (x.evaluated && x.measured_wavefronts == 0) {
+      const auto there = std::find_if(elsewhere.begin(), elsewhere.end(), [&](const auto& e) {
+        return e.second->wavefronts == x.predicted_wavefronts &&
+               e.second->ideal == x.predicted_ideal;
+      });
+      if (there != elsewhere.end()) {
+        x.agrees = true;
+        x.measured_wavefronts = there->second->wavefronts;
+        x.measured_ideal = there->second->ideal;
+        x.measured_excess = there->second->excessive;
+        x.explanation = "measured at " + there->first + ":" + std::to_string(there->second->line) +
+                        ", inside the intrinsic this line calls, where Nsight Compute counts it";
+        continue;
+      }
+      x.explanation =
+          "no shared-memory wavefront is measured on this line: the compiler may have "
+          "removed the access or moved it to another line";
+      continue;
+    }
+    if (!x.evaluated) {
+      const auto called = std::find_if(scan.inlined_calls.begin(), scan.inlined_calls.end(),
+                                       [&](const auto& call) { return call.first == line; });
+      x.explanation =
+          called != scan.inlined_calls.end()
+              ? "this line calls " + called->second +
+                    "(), inlined: Nsight Compute shows some of its instructions here as "
+                    "well as at their own lines, where they are compared"
+              : "the scan found no shared-memory access on this line";
+      continue;
+    }
+    const auto merged = std::find_if(scan.lines.begin(), scan.lines.end(), [&](const ScanLine& l) {
+      return l.line == line &&
+             std::any_of(l.notes.begin(), l.notes.end(),
+                         [](const std::string& n) { return n.starts_with("nvcc merges"); });
+    });
+    x.explanation =
+        merged != scan.lines.end()
+            ? "the scan expects nvcc to merge adjacent accesses on this line; the SASS "
+              "Nsight Compute measured did otherwise"
+            : "the model and the hardware differ on this line" +
+                  std::string(code.find("wgmma") != std::string_view::npos ||
+                                      code.find("cp.async.bulk") != std::string_view::npos
+                                  ? " (tensor-core or TMA traffic shares the pipe)"
+                                  : "");
+  }
+  for (auto& [line, x] : by_line) c.lines.push_back(std::move(x));
+  return c;
+}
+
+}  // namespace banklab

@@ -1,0 +1,125 @@
+#pragma once
+// Your whole kernel: every shared-memory access of each kernel of a .cu file, run for every
+// warp of the block and every iteration of its loops on the warp machine (machine.hpp), each
+// warp-instruction's wavefronts counted by the model (model/analysis.hpp), summed per access
+// and sorted by the wavefronts the conflicts add. What it cannot evaluate (an index loaded from
+// memory, a kernel parameter without a value, an atomic) is listed with its line and reason,
+// never dropped and never guessed.
+//
+//   the block   --block, else a launch kernel<<<grid, block>>> in the file whose block is a
+//               constant, else __launch_bounds__(N); the grid and the dynamic shared memory from
+//               that launch, the kernel's parameters from its arguments where they are constants
+//               and from --let (which wins)
+//   an access   one per place in the code and op: a[i] += a[i + s] is two loads and a store;
+//               totals are over the whole block, so the entries of one line summed are what
+//               Nsight Compute's Source page shows for that line with -lineinfo (times the
+//               blocks of the grid); a warp whose lanes all skip it issues nothing
+//   merging     nvcc -O3 turns consecutive scalar loads (or stores) of one thread across an
+//               unrolled loop into one 8- or 16-byte access when every address is aligned for
+//               it (a tiled SGEMM's As[ty][k] for k = 0..15 becomes four LDS.128): the entry
+//               then counts the merged instructions and its notes give both counts
+//   bounds      a loop stops after Machine::kMaxTrips iterations each time it is entered and a
+//               run after Machine::kMaxSteps statements: the entries it touched say so
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/code/kernel_code.hpp"
+#include "core/model/scenario.hpp"
+
+namespace banklab {
+
+// The largest source file the front ends scan: far past any kernel, and bounded memory.
+inline constexpr std::size_t kMaxScanSourceBytes = 8 << 20;
+
+struct ScanOptions {
+  std::optional<std::string> kernel;         // one kernel by name; else every kernel
+  std::optional<std::array<int, 3>> block;   // over the launch's
+  std::optional<std::array<int, 3>> grid;    // over the launch's (gridDim, scaling)
+  std::optional<std::int64_t> dynamic_smem;  // bytes, over the launch's
+  std::vector<std::pair<std::string, std::int64_t>> lets;
+  std::string let_hint = "give it a value with --let NAME=VALUE";  // how a front end gives one
+  bool keep_instances = false;  // every warp-instruction's lanes, for the app to draw one
+};
+
+// One warp-instruction of an access.
+struct ScanInstance {
+  int warp = 0;
+  std::vector<std::int32_t> iteration;  // of each loop around the access, outermost first
+  std::uint32_t lanes = 0;
+  std::array<std::int64_t, kWarpSize> offsets{};  // bytes from the array's start; -1 idle
+  int wavefronts = 0;
+  int ideal = 0;
+};
+
+// One access: a place in the code and an op.
+struct ScanLine {
+  int line = 0;       // 1-based, in the file
+  std::string array;  // the shared array
+  SharedArray shape;  // its element type and bounds
+  Op op = Op::ld;
+  int width = 4;          // bytes a lane moves
+  bool cp_async = false;  // the shared side of a cp.async (LDGSTS): a store
+  std::int64_t instructions = 0;
+  std::int64_t wavefronts = 0;
+  std::int64_t ideal_wavefronts = 0;
+  std::int64_t excess_wavefronts = 0;
+  int worst_wavefronts = 0;  // of one instruction
+  int worst_ideal = 0;
+  int worst_ways = 0;          // the worst instruction's wavefronts per ideal one, rounded up
+  int typical_wavefronts = 0;  // the most common count of one instruction
+  int worst_warp = 0;
+  std::vector<std::int32_t> worst_iteration;
+  std::vector<std::string> loops;  // the loops around it: their variables (or "line N")
+  std::vector<std::string> notes;
+  std::vector<ScanInstance> instances;  // ScanOptions::keep_instances
+};
+
+struct ScanProblem {
+  int line = 0;
+  std::string reason;
+  bool error = false;  // an error in the code (an index outside the array), not an unknown
+};
+
+struct KernelScan {
+  std::string kernel;
+  int line = 0;
+  std::array<int, 3> block = {0, 0, 0};
+  std::string block_from;  // "--block", "the launch on line 57", "__launch_bounds__ on line 12"
+  std::optional<std::array<int, 3>> grid;
+  std::string grid_from;
+  std::optional<std::string> error;  // why it was not scanned (no block size)
+  std::vector<ScanLine> lines;       // sorted by excess wavefronts, most first
+  std::vector<ScanProblem> unevaluated;
+  std::vector<std::string> notes;  // about the whole run (its bounds)
+  // Lines that call a __device__ function of the file (inlined: Nsight Compute shows some of
+  // its instructions at the call as well), and the function.
+  std::vector<std::pair<int, std::string>> inlined_calls;
+  std::int64_t blocks() const;  // in the grid, when known; else 1
+};
+
+struct ScanResult {
+  std::vector<KernelScan> kernels;
+  std::optional<CodeError> error;  // the file could not be read, or a bad option
+};
+
+ScanResult scan_source(const CodeSource& source, const ScanOptions& options);
+
+// {"kernel", "block": [x, y, z], "block_from", "grid", "lines": [{"line", "op", "width",
+// "instructions", "wavefronts", "ideal_wavefronts", "excess_wavefronts", "worst_ways",
+// "worst": {"warp", "iteration"}, "notes", ...}], "unevaluated": [{"line", "reason"}]}
+void append_json(std::string& out, const KernelScan& k);
+
+// "warp 3, trip 2 of j, trip 5 of k": where one warp-instruction of an access ran (a trip counts
+// from 0, outermost loop first).
+std::string describe_place(const ScanLine& line, int warp, std::span<const std::int32_t> iteration);
+
+// The warp-instruction as a custom Scenario, the array as its tile: what the views draw.
+Scenario scenario_of(const ScanLine& line, const ScanInstance& instance);
+
+}  // namespace banklab

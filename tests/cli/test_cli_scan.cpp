@@ -1,0 +1,107 @@
+// banklab scan: a corpus file read, its kernels ranked in text and JSON, the measured counts
+// beside them with --ncu-csv, and every bad input an error with its exit status.
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+
+#include "tests/cli/run_banklab.hpp"
+
+namespace banklab::test {
+namespace {
+
+const std::string kCorpus = std::string(BANKLAB_SOURCE_DIR) + "/tests/scan/";
+
+TEST_CASE("scan prints each kernel's accesses ranked by excess, with the block's origin") {
+  const Run run = run_banklab("scan " + kCorpus + "corpus/transpose.cu");
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  CHECK(run.out.find("transpose.cu:9: kernel transpose_naive, block 32x8x1 (the launch on line "
+                     "43), grid 8x8x1") != std::string::npos);
+  CHECK(
+      run.out.find("   19  ld               4     32        1024      32     992  32-way  warp 0, "
+                   "trip 0 of j\n") != std::string::npos);
+  CHECK(run.out.find("kernel transpose_padded") != std::string::npos);
+}
+
+TEST_CASE("scan --json: one object a kernel, the shape the issue gives") {
+  const Run run = run_banklab("scan " + kCorpus + "corpus/reduce.cu --json");
+  REQUIRE(run.status == 0);
+  std::istringstream lines(run.out);
+  std::string line;
+  int kernels = 0;
+  while (std::getline(lines, line)) {
+    const nlohmann::json k = nlohmann::json::parse(line);
+    ++kernels;
+    CHECK(k["block"] == nlohmann::json::array({256, 1, 1}));
+    for (const auto& l : k["lines"]) {
+      for (const char* field : {"line", "op", "width", "instructions", "wavefronts",
+                                "ideal_wavefronts", "excess_wavefronts", "worst_ways", "notes"}) {
+        CHECK(l.contains(field));
+      }
+      CHECK(l["worst"].contains("warp"));
+      CHECK(l["worst"].contains("iteration"));
+      CHECK(l["excess_wavefronts"].get<int>() ==
+            l["wavefronts"].get<int>() - l["ideal_wavefronts"].get<int>());
+    }
+    CHECK(k["unevaluated"].is_array());
+    if (k["kernel"] == "reduce_interleaved") {
+      // sdata[index] += sdata[index + s]: two loads and a store, 6720 excess measured over the
+      // 64 blocks of the grid.
+      int excess = 0, entries = 0;
+      for (const auto& l : k["lines"]) {
+        if (l["line"] != 29) continue;
+        excess += l["excess_wavefronts"].get<int>();
+        ++entries;
+      }
+      CHECK(entries == 3);
+      CHECK(excess == 105);
+    }
+  }
+  CHECK(kernels == 4);
+}
+
+TEST_CASE("scan --ncu-csv puts the measured counts beside the prediction, line by line") {
+  const Run run =
+      run_banklab("scan " + kCorpus + "corpus/ldmatrix.cu --kernel ldmatrix_plain --ncu-csv " +
+                  kCorpus + "measured/ldmatrix_plain.csv");
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  CHECK(
+      run.out.find("   21        4096       4096          512          512           3584          "
+                   "3584  agrees\n") != std::string::npos);
+  CHECK(run.out.find("this line calls ldmatrix_x4(), inlined") != std::string::npos);
+  CHECK(run.out.find("2 of 2 evaluated lines agree with the measurement") != std::string::npos);
+  const Run json = run_banklab("scan " + kCorpus +
+                               "corpus/ldmatrix.cu --kernel ldmatrix_plain --json --ncu-csv " +
+                               kCorpus + "measured/ldmatrix_plain.csv");
+  const nlohmann::json k = parse_json(json);
+  CHECK(k["ncu"]["agreeing_lines"] == 2);
+  CHECK(k["ncu"]["blocks"] == 8);
+}
+
+TEST_CASE("scan refuses bad input with one line and status 2, a missing file with status 1") {
+  CHECK(run_banklab("scan /nonexistent.cu").status == 1);
+  const Run block = run_banklab("scan " + kCorpus + "corpus/transpose.cu --block 64,32");
+  CHECK(block.status == 2);
+  CHECK(block.err.find("--block: at most 1024 in all") != std::string::npos);
+  const Run kernel = run_banklab("scan " + kCorpus + "corpus/transpose.cu --kernel nope");
+  CHECK(kernel.status == 2);
+  CHECK(kernel.err.find("no such kernel in transpose.cu (its kernels: transpose_naive, "
+                        "transpose_padded)") != std::string::npos);
+  const Run let = run_banklab("scan " + kCorpus + "corpus/transpose.cu --let threadIdx.x=3");
+  CHECK(let.status == 2);
+  CHECK(let.err.find("built in") != std::string::npos);
+  const TempFile csv("not a csv\n");
+  const Run bad_csv =
+      run_banklab("scan " + kCorpus + "corpus/transpose.cu --ncu-csv " + csv.path().string());
+  CHECK(bad_csv.status == 2);
+  CHECK(bad_csv.err.find("Nsight Compute's source page") != std::string::npos);
+  const TempFile empty("");
+  const Run none = run_banklab("scan " + empty.path().string());
+  CHECK(none.status == 2);
+  CHECK(none.err.find("has no __global__ kernel") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace banklab::test

@@ -1,0 +1,379 @@
+// The scan of whole kernels (core/code/scan.hpp): the corpus of tests/scan/corpus/ against
+// Nsight Compute's counts measured on an H200 (tests/scan/measured/, profiled by
+// tests/scan/profile-corpus.sh), every line the scan evaluates equal to the measurement; then
+// the machine's rules one by one on small kernels, and the CSV reader.
+#include <doctest/doctest.h>
+
+#include <bit>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/code/machine.hpp"
+#include "core/code/ncu_source.hpp"
+#include "core/code/scan.hpp"
+
+namespace banklab {
+namespace {
+
+std::string read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE_MESSAGE(in.good(), path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const std::string kCorpus = std::string(BANKLAB_SOURCE_DIR) + "/tests/scan/";
+
+KernelScan scan_one(const std::string& source, const std::string& kernel,
+                    ScanOptions options = {}) {
+  options.kernel = kernel;
+  const ScanResult r = scan_source({"kernel.cu", source}, options);
+  REQUIRE_MESSAGE(!r.error, (r.error ? r.error->message : ""));
+  REQUIRE(r.kernels.size() == 1);
+  REQUIRE_MESSAGE(!r.kernels[0].error, *r.kernels[0].error);
+  return r.kernels[0];
+}
+
+const ScanLine* entry(const KernelScan& k, int line, Op op) {
+  for (const ScanLine& l : k.lines)
+    if (l.line == line && l.op == op) return &l;
+  return nullptr;
+}
+
+// ---- The corpus against the H200. ----
+
+struct Measured {
+  const char* file;
+  const char* kernel;
+  int evaluated_lines;  // lines the scan counts: each must equal Nsight Compute's
+};
+
+const Measured kCorpusKernels[] = {
+    {"transpose", "transpose_naive", 2},
+    {"transpose", "transpose_padded", 2},
+    {"reduce", "reduce_divergent", 3},
+    {"reduce", "reduce_interleaved", 3},
+    {"reduce", "reduce_sequential", 3},
+    {"reduce", "reduce_unrolled", 9},
+    {"sgemm", "sgemm_tiled", 3},
+    {"ldmatrix", "ldmatrix_plain", 2},
+    {"ldmatrix", "ldmatrix_swizzled", 2},
+    {"histogram", "histogram256", 2},
+    {"stencil", "stencil_1d", 4},
+    {"cp_async", "cp_async_double_buffer", 4},
+    {"extern_shared", "extern_two_arrays", 3},
+};
+
+TEST_CASE("every line the scan evaluates in the corpus equals Nsight Compute's H200 counts") {
+  int lines = 0;
+  for (const Measured& m : kCorpusKernels) {
+    CAPTURE(m.kernel);
+    const std::string file = std::string(m.file) + ".cu";
+    const std::string source = read(kCorpus + "corpus/" + file);
+    ScanOptions options;
+    options.kernel = m.kernel;
+    const ScanResult r = scan_source({file, source}, options);
+    REQUIRE(!r.error);
+    REQUIRE(r.kernels.size() == 1);
+    const KernelScan& k = r.kernels[0];
+    REQUIRE(!k.error);
+    const auto csv = parse_ncu_source_csv(read(kCorpus + "measured/" + m.kernel + ".csv"));
+    REQUIRE_MESSAGE(csv.has_value(), csv.error());
+    REQUIRE(csv->size() == 1);
+    const auto c = compare(k, csv->front(), file, source);
+    REQUIRE_MESSAGE(c.has_value(), c.error());
+    for (const LineComparison& l : c->lines) {
+      CAPTURE(l.line);
+      CAPTURE(l.explanation);
+      if (!l.evaluated) continue;
+      CHECK(l.predicted_wavefronts == l.measured_wavefronts);
+      CHECK(l.predicted_ideal == l.measured_ideal);
+      CHECK(l.predicted_excess == l.measured_excess);
+      CHECK(l.agrees);
+    }
+    CHECK(c->evaluated_lines() == m.evaluated_lines);
+    lines += c->evaluated_lines();
+  }
+  CHECK(lines == 42);
+}
+
+TEST_CASE("the corpus's lessons, as the scan reports them") {
+  // The naive transpose's column read is 32-way; padding removes it.
+  const std::string transpose = read(kCorpus + "corpus/transpose.cu");
+  const KernelScan naive = scan_one(transpose, "transpose_naive");
+  CHECK(naive.block == std::array<int, 3>{32, 8, 1});
+  CHECK(naive.block_from == "the launch on line 43");
+  CHECK(naive.grid == std::array<int, 3>{8, 8, 1});
+  REQUIRE(naive.lines.size() == 2);
+  CHECK(naive.lines[0].line == 19);  // sorted by excess
+  CHECK(naive.lines[0].worst_ways == 32);
+  CHECK(naive.lines[0].instructions == 32);  // 8 warps, 4 iterations of j
+  CHECK(naive.lines[0].loops == std::vector<std::string>{"j"});
+  CHECK(scan_one(transpose, "transpose_padded").lines[0].excess_wavefronts == 0);
+  // reduce_unrolled takes its block from __launch_bounds__ (its launch's block is argv's).
+  const KernelScan unrolled = scan_one(read(kCorpus + "corpus/reduce.cu"), "reduce_unrolled");
+  CHECK(unrolled.block_from == "__launch_bounds__ on line 56");
+  // a[i] += a[i + s]: two loads and a store, one entry each.
+  int on_48 = 0;
+  for (const ScanLine& l : unrolled.lines) on_48 += l.line == 48 ? 1 : 0;
+  CHECK(on_48 == 3);
+  // SGEMM: As[ty][k] over the unrolled k loop becomes four 16-byte loads, as nvcc makes it.
+  const KernelScan sgemm = scan_one(read(kCorpus + "corpus/sgemm.cu"), "sgemm_tiled");
+  const ScanLine* as = nullptr;
+  for (const ScanLine& l : sgemm.lines)
+    if (l.line == 21 && l.array == "As") as = &l;
+  REQUIRE(as != nullptr);
+  CHECK(as->width == 16);
+  REQUIRE(!as->notes.empty());
+  CHECK(as->notes[0].find("as written, 1024 wavefronts in 1024 instructions") != std::string::npos);
+  // The histogram's data-dependent atomic is listed, not guessed.
+  const KernelScan histogram = scan_one(read(kCorpus + "corpus/histogram.cu"), "histogram256");
+  REQUIRE(histogram.unevaluated.size() == 1);
+  CHECK(histogram.unevaluated[0].line == 11);
+  // ldmatrix.x4 on 128-byte rows: 8 rows of each matrix on one bank group, 32 wavefronts.
+  const std::string ldmatrix = read(kCorpus + "corpus/ldmatrix.cu");
+  // The scans are named: entry() points into them.
+  const KernelScan plain_scan = scan_one(ldmatrix, "ldmatrix_plain");
+  const ScanLine* plain = entry(plain_scan, 21, Op::ldmatrix_x4);
+  REQUIRE(plain != nullptr);
+  CHECK(plain->worst_wavefronts == 32);
+  CHECK(plain->worst_ways == 8);
+  const KernelScan swizzled_scan = scan_one(ldmatrix, "ldmatrix_swizzled");
+  const ScanLine* swizzled = entry(swizzled_scan, 21, Op::ldmatrix_x4);
+  REQUIRE(swizzled != nullptr);
+  CHECK(swizzled->worst_wavefronts == 4);
+  // cp.async's shared side is a 16-byte store; the extern buffer is sized by the launch.
+  const KernelScan copy = scan_one(read(kCorpus + "corpus/cp_async.cu"), "cp_async_double_buffer");
+  const ScanLine* async = entry(copy, 22, Op::st);
+  REQUIRE(async != nullptr);
+  CHECK(async->cp_async);
+  CHECK(async->width == 16);
+  const KernelScan carved =
+      scan_one(read(kCorpus + "corpus/extern_shared.cu"), "extern_two_arrays");
+  CHECK(entry(carved, 12, Op::st)->worst_ways == 2);
+}
+
+// ---- The machine's rules, one small kernel each. ----
+
+// A kernel of one block of `threads` threads, launched by the file itself.
+std::string kernel(const std::string& body, int threads = 32, const std::string& params = "") {
+  return "__global__ void k(" + params + ") {\n" + body + "\n}\n" + "int main() { k<<<1, " +
+         std::to_string(threads) + ">>>(); }\n";
+}
+
+TEST_CASE("if and else split the warp; the lanes reconverge after them") {
+  const KernelScan k = scan_one(kernel("__shared__ float s[128];\n"
+                                       "if (threadIdx.x < 16) s[threadIdx.x] = 0;\n"
+                                       "else s[threadIdx.x + 64] = 1;\n"
+                                       "s[threadIdx.x * 2] = 2;"),
+                                "k");
+  REQUIRE(k.lines.size() == 3);
+  const ScanLine* then = entry(k, 3, Op::st);
+  const ScanLine* otherwise = entry(k, 4, Op::st);
+  const ScanLine* after = entry(k, 5, Op::st);
+  REQUIRE((then && otherwise && after));
+  CHECK(then->instructions == 1);
+  CHECK(otherwise->instructions == 1);
+  CHECK(after->worst_ways == 2);  // all 32 lanes again, two words a bank
+}
+
+TEST_CASE("loops run each lane its own trips; break, continue and return leave the mask") {
+  ScanOptions keep;
+  keep.keep_instances = true;
+  const KernelScan k = scan_one(kernel("__shared__ float s[1024];\n"
+                                       "for (int i = 0; i < threadIdx.x % 4; ++i) {\n"
+                                       "  if (i == 2 && threadIdx.x == 7) continue;\n"
+                                       "  s[i * 32 + threadIdx.x] = 0;\n"
+                                       "}\n"
+                                       "if (threadIdx.x >= 8) return;\n"
+                                       "s[threadIdx.x] = 1;"),
+                                "k", keep);
+  const ScanLine* loop = entry(k, 5, Op::st);
+  REQUIRE(loop != nullptr);
+  REQUIRE(loop->instances.size() == 3);                  // i = 0, 1, 2
+  CHECK(std::popcount(loop->instances[0].lanes) == 24);  // tid % 4 > 0
+  CHECK(std::popcount(loop->instances[1].lanes) == 16);  // tid % 4 > 1
+  CHECK(std::popcount(loop->instances[2].lanes) == 7);   // tid % 4 == 3, less lane 7
+  CHECK(loop->instances[2].iteration == std::vector<std::int32_t>{2});
+  const ScanLine* tail = entry(k, 8, Op::st);
+  REQUIRE(tail != nullptr);
+  CHECK(tail->instances[0].lanes == 0xFFu);
+}
+
+TEST_CASE("a value the file does not give is reported with the name to --let, never guessed") {
+  const std::string source = kernel(
+      "__shared__ float s[64];\n"
+      "if (threadIdx.x < n) s[threadIdx.x * stride] = 0;",
+      32, "int n, int stride");
+  const KernelScan unknown = scan_one(source, "k");
+  CHECK(unknown.lines.empty());
+  REQUIRE(unknown.unevaluated.size() == 1);
+  CHECK(unknown.unevaluated[0].line == 3);
+  CHECK(unknown.unevaluated[0].reason ==
+        "n is a kernel parameter: give it a value with --let n=VALUE");
+  CHECK(!unknown.unevaluated[0].error);
+  ScanOptions given;
+  given.lets = {{"n", 32}, {"stride", 2}};
+  const KernelScan known = scan_one(source, "k", given);
+  REQUIRE(known.lines.size() == 1);
+  CHECK(known.lines[0].worst_ways == 2);
+  CHECK(known.unevaluated.empty());
+  // A launch with constant arguments gives them too.
+  const KernelScan launched = scan_one(
+      "__global__ void k(int stride) { __shared__ float s[128]; s[threadIdx.x * stride] = 0; }\n"
+      "int main() { const int w = 4; k<<<1, 32>>>(w); }",
+      "k");
+  REQUIRE(launched.lines.size() == 1);
+  CHECK(launched.lines[0].worst_ways == 4);
+}
+
+TEST_CASE("__device__ functions, shuffles, macros and #if run as the compiler reads them") {
+  const KernelScan k = scan_one(
+      "#define ROW 33\n"
+      "#define IDX(r, c) ((r) * ROW + (c))\n"
+      "#if __CUDA_ARCH__ >= 900\n"
+      "#define SWZ(r, c) ((c) ^ ((r) % 8))\n"
+      "#else\n"
+      "#define SWZ(r, c) (c)\n"
+      "#endif\n"
+      "__device__ int lane_of(int t) { return t % 32; }\n" +
+          kernel("__shared__ float s[32 * 33];\n"
+                 "int lane = lane_of(threadIdx.x);\n"
+                 "int partner = __shfl_xor_sync(0xffffffff, lane, 1);\n"
+                 "s[IDX(partner, 0)] = 0;\n"
+                 "s[IDX(0, SWZ(lane, 0))] = 1;"),
+      "k");
+  const ScanLine* column = entry(k, 13, Op::st);
+  REQUIRE(column != nullptr);
+  CHECK(column->worst_ways == 1);  // rows 33 words apart: 32 banks
+  const ScanLine* swizzled = entry(k, 14, Op::st);
+  REQUIRE(swizzled != nullptr);
+  CHECK(swizzled->worst_wavefronts == 1);  // lanes on 8 words of one row
+  CHECK(k.inlined_calls == std::vector<std::pair<int, std::string>>{{11, "lane_of"}});
+}
+
+TEST_CASE("template parameters from the launch, from defaults, from --let") {
+  const std::string source =
+      "template <int STRIDE, int PAD = 0>\n"
+      "__global__ void k() {\n"
+      "  __shared__ float s[32 * (STRIDE + PAD)];\n"
+      "  s[threadIdx.x * (STRIDE + PAD)] = 0;\n"
+      "}\n"
+      "int main() { k<8><<<1, 32>>>(); }\n";
+  CHECK(scan_one(source, "k").lines[0].worst_ways == 8);
+  ScanOptions pad;
+  pad.lets = {{"PAD", 1}};
+  CHECK(scan_one(source, "k", pad).lines[0].worst_ways == 1);  // 9 words apart
+}
+
+TEST_CASE("the block from a dim3, from --block; with none, the kernel says what to give") {
+  const std::string body = "__shared__ float s[1024]; s[threadIdx.y * 32 + threadIdx.x] = 0;";
+  const std::string dim3_launch = "__global__ void k() { " + body +
+                                  " }\nint main() { dim3 b(32, 4); dim3 g(2); k<<<g, b>>>(); }\n";
+  const KernelScan k = scan_one(dim3_launch, "k");
+  CHECK(k.block == std::array<int, 3>{32, 4, 1});
+  CHECK(k.grid == std::array<int, 3>{2, 1, 1});
+  CHECK(k.lines[0].instructions == 4);
+  ScanOptions block;
+  block.block = {{64, 1, 1}};
+  CHECK(scan_one(dim3_launch, "k", block).lines[0].instructions == 2);
+  const ScanResult none = scan_source({"k.cu", "__global__ void k() { " + body + " }"}, {});
+  REQUIRE(none.kernels.size() == 1);
+  REQUIRE(none.kernels[0].error);
+  CHECK(none.kernels[0].error->find("give --block") != std::string::npos);
+  ScanOptions missing;
+  missing.kernel = "nope";
+  const ScanResult named = scan_source({"k.cu", dim3_launch}, missing);
+  REQUIRE(named.error);
+  CHECK(named.error->message == "--kernel nope: no such kernel in k.cu (its kernels: k)");
+}
+
+TEST_CASE("errors of the code are errors of their line; the scan goes on past them") {
+  const KernelScan k =
+      scan_one(kernel("__shared__ float s[32];\n"
+                      "__shared__ float t[64];\n"
+                      "s[threadIdx.x + 1] = 0;\n"
+                      "float4 v = *reinterpret_cast<float4*>(&t[threadIdx.x + 1]);\n"
+                      "switch (threadIdx.x) { case 0: s[0] = 1; }\n"
+                      "t[threadIdx.x] = 2;"),
+               "k");
+  REQUIRE(k.unevaluated.size() == 3);
+  CHECK(k.unevaluated[0].line == 4);
+  CHECK(k.unevaluated[0].error);
+  CHECK(k.unevaluated[0].reason.find("index 32 is outside s's first dimension") !=
+        std::string::npos);
+  CHECK(k.unevaluated[1].line == 5);
+  CHECK(k.unevaluated[1].reason.find("aligned to 16 bytes") != std::string::npos);
+  CHECK(k.unevaluated[2].line == 6);
+  CHECK(k.unevaluated[2].reason == "'switch' is not read by BankLab");
+  REQUIRE(k.lines.size() == 1);
+  CHECK(k.lines[0].line == 7);
+}
+
+TEST_CASE("a loop past its bound is counted for its first trips, and says so") {
+  const KernelScan k = scan_one(kernel("__shared__ float s[32];\n"
+                                       "for (int i = 0; i < 100000; ++i) s[threadIdx.x] = i;"),
+                                "k");
+  REQUIRE(k.lines.size() == 1);
+  CHECK(k.lines[0].instructions == code::Machine::kMaxTrips);
+  REQUIRE(!k.lines[0].notes.empty());
+  CHECK(k.lines[0].notes.back().find("ran past 4096 iterations") != std::string::npos);
+}
+
+TEST_CASE("vector elements, asm ld.shared and a warp with no lane that takes part") {
+  const KernelScan k = scan_one(
+      kernel(
+          "__shared__ float4 v[64];\n"
+          "__shared__ float f[256];\n"
+          "float x = v[threadIdx.x % 32].y;\n"
+          "float4 w;\n"
+          "unsigned a = __cvta_generic_to_shared(&f[threadIdx.x % 32 * 4]);\n"
+          "asm volatile(\"ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\" : \"=f\"(w.x), \"=f\"(w.y), "
+          "\"=f\"(w.z), \"=f\"(w.w) : \"r\"(a));\n"
+          "if (threadIdx.x < 32) f[threadIdx.x] = 0;",
+          64),
+      "k");
+  const ScanLine* component = entry(k, 4, Op::ld);
+  REQUIRE(component != nullptr);
+  CHECK(component->width == 4);
+  CHECK(component->worst_ways == 4);  // .y of 16-byte elements: every fourth word
+  const ScanLine* vector = entry(k, 7, Op::ld);
+  REQUIRE(vector != nullptr);
+  CHECK(vector->width == 16);
+  CHECK(vector->worst_wavefronts == 4);
+  const ScanLine* guarded = entry(k, 8, Op::st);
+  REQUIRE(guarded != nullptr);
+  CHECK(guarded->instructions == 1);  // warp 1 has no lane below 32: it issues nothing
+}
+
+// ---- Nsight Compute's CSV. ----
+
+TEST_CASE("the source page's CSV: sections, line and SASS rows, quotes ncu does not escape") {
+  const std::string csv =
+      "\"File Path\",\"/x/k.cu\"\n"
+      "\"Function Name\",\"k(int)\"\n"
+      "\"Line No\",\"Source\",\"Address\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts "
+      "Shared Excessive\",\"L1 Wavefronts Shared\",\"L1 Wavefronts Shared Ideal\"\n"
+      "\"3\",\"  printf(\"a\",\"b\"); s[i] = 0;\",\"-\",\"-\",\"64\",\"31\",\"32\",\"1\"\n"
+      "\"\",\"\",\"0x10\",\"      STS [R2], RZ\",\"1\",\"31\",\"32\",\"1\"\n";
+  const auto kernels = parse_ncu_source_csv(csv);
+  REQUIRE_MESSAGE(kernels.has_value(), kernels.error());
+  REQUIRE(kernels->size() == 1);
+  CHECK((*kernels)[0].name() == "k");
+  const MeasuredLine& line = (*kernels)[0].files.at(0).lines.at(0);
+  CHECK(line.line == 3);
+  CHECK(line.source == "  printf(\"a\",\"b\"); s[i] = 0;");
+  CHECK(line.wavefronts == 32);
+  CHECK(line.ideal == 1);
+  CHECK(line.excessive == 31);
+  CHECK(line.shared_instructions == std::vector<std::string>{"STS (1 executed, 32 wavefronts)"});
+  CHECK(parse_ncu_source_csv("\"Line No\",\"Source\"\n\"1\",\"x\"\n").error().find("before its") !=
+        std::string::npos);
+  CHECK(parse_ncu_source_csv("").error().find("no kernel") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace banklab
