@@ -27,6 +27,11 @@ BANKLAB_PACKAGES_TEST="doctest-dev xvfb xauth xdotool clang clang-format libclan
 BANKLAB_PACKAGES_WEB="emscripten cmake ninja-build libcli11-dev libtomlplusplus-dev
   nlohmann-json3-dev libstb-dev fonts-dejavu-core dpkg-dev python3"
 BANKLAB_PACKAGES_WEB_TEST="chromium"
+# Where scripts/web.sh builds the browser edition, and Dear ImGui's source (Debian's imgui source
+# package, the version the desktop's libimgui-dev is) that it unpacks there.
+BANKLAB_WASM_DIR=$BANKLAB_ROOT/build-wasm
+BANKLAB_IMGUI_VERSION=1.86+ds
+BANKLAB_IMGUI_SOURCE_DIR=$BANKLAB_WASM_DIR/imgui-$BANKLAB_IMGUI_VERSION
 
 # Why packages cannot be installed here, or nothing when they can.
 banklab_no_install_reason() {

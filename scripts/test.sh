@@ -6,7 +6,9 @@
 #   2. with a usable NVIDIA GPU (nvidia-smi lists one and `banklab gpu-bench` runs on it), the
 #      suites labelled gpu: every kernel against its CPU reference, the measurement, a short
 #      `banklab validate`;
-#   3. the core under AddressSanitizer + UndefinedBehaviorSanitizer, the fuzz corpus replayed and
+#   3. the browser edition: built by scripts/web.sh and driven in Debian's headless Chromium
+#      against this build's banklab and banklab-gui (tests/web/test_web.mjs; needs the GUI);
+#   4. the core under AddressSanitizer + UndefinedBehaviorSanitizer, the fuzz corpus replayed and
 #      a fixed-seed bounded libFuzzer run (scripts/sanitize-and-fuzz.sh; needs clang).
 # Where packages cannot be installed (the GPU machine: BANKLAB_NO_INSTALL=1, or no apt/root),
 # it uses what is there: the GUI is built only when its libraries are present, and headers that
@@ -59,6 +61,40 @@ if [ -z "$gpu_reason" ]; then
   ctest --test-dir "$BANKLAB_BUILD_DIR" --output-on-failure -L '^gpu$'
 else
   echo "BankLab: GPU suites skipped: $gpu_reason"
+fi
+
+# The browser edition: the page is compared with the desktop app under the Xvfb above. Beside
+# Debian's packages it downloads Dear ImGui's source package (scripts/web.sh) and the test's
+# pinned npm packages (npm ci). Where nothing may be installed (the GPU machine: no network) it
+# runs only on what is already here; otherwise it is skipped with one line saying why.
+web_reason=""
+no_install=$(banklab_no_install_reason)
+if [ "$gui" != ON ]; then
+  web_reason="no GUI here to compare the page with"
+else
+  # npm where node came without it (Debian's nodejs does).
+  banklab_install_packages $BANKLAB_PACKAGES_WEB $BANKLAB_PACKAGES_WEB_TEST \
+    $(command -v npm >/dev/null || echo npm)
+  for tool in emcc chromium npm; do
+    command -v "$tool" >/dev/null ||
+      web_reason="no $tool here${no_install:+ and nothing is installed ($no_install)}"
+  done
+  if [ -z "$web_reason" ] && [ -n "$no_install" ]; then
+    [ -f "$BANKLAB_IMGUI_SOURCE_DIR/imgui.cpp" ] ||
+      web_reason="ImGui's source package is not fetched and nothing is downloaded ($no_install)"
+    [ -d "$BANKLAB_ROOT/tests/web/node_modules/puppeteer-core" ] ||
+      web_reason="tests/web's npm packages are not installed and nothing is downloaded ($no_install)"
+  fi
+fi
+if [ -z "$web_reason" ]; then
+  echo "== the browser edition in headless Chromium (scripts/web.sh, tests/web)"
+  bash "$BANKLAB_ROOT/scripts/web.sh"
+  [ -n "$no_install" ] || (cd "$BANKLAB_ROOT/tests/web" && npm ci --ignore-scripts --no-audit --no-fund)
+  node "$BANKLAB_ROOT/tests/web/test_web.mjs" "$BANKLAB_ROOT/build-web" \
+    "$BANKLAB_BUILD_DIR/app/cli/banklab" "$BANKLAB_BUILD_DIR/app/gui/banklab-gui" \
+    "$BANKLAB_BUILD_DIR/web-test"
+else
+  echo "BankLab: browser edition skipped: $web_reason"
 fi
 
 if command -v clang++ >/dev/null; then

@@ -24,7 +24,6 @@ case "${1:-}" in
     ;;
 esac
 
-BANKLAB_WASM_DIR=$BANKLAB_ROOT/build-wasm
 BANKLAB_SITE_DIR=$BANKLAB_ROOT/build-web
 banklab_install_packages $BANKLAB_PACKAGES_WEB
 
@@ -35,21 +34,19 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 # Dear ImGui 1.86 as Debian ships it (the desktop build's libimgui-dev is the same version),
 # from its source package: a deb-src entry used for this one download, in a list of our own
 # under build-wasm, so the machine's apt configuration is left as it was.
-imgui_version=1.86+ds
-imgui_dir=$BANKLAB_WASM_DIR/imgui-$imgui_version
-if [ ! -f "$imgui_dir/imgui.cpp" ]; then
+if [ ! -f "$BANKLAB_IMGUI_SOURCE_DIR/imgui.cpp" ]; then
   apt_dir=$BANKLAB_WASM_DIR/apt
   mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
   echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
     "http://deb.debian.org/debian bookworm main" >"$apt_dir/sources.list"
   apt_options=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::SourceParts=-"
     -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -q)
-  echo "BankLab: fetching Dear ImGui's source (Debian's imgui $imgui_version)"
+  echo "BankLab: fetching Dear ImGui's source (Debian's imgui $BANKLAB_IMGUI_VERSION)"
   apt-get "${apt_options[@]}" update
-  (cd "$BANKLAB_WASM_DIR" && apt-get "${apt_options[@]}" source "imgui=$imgui_version-1")
+  (cd "$BANKLAB_WASM_DIR" && apt-get "${apt_options[@]}" source "imgui=$BANKLAB_IMGUI_VERSION-1")
 fi
 
-cmake --preset web -S "$BANKLAB_ROOT" -DBANKLAB_IMGUI_SOURCE_DIR="$imgui_dir"
+cmake --preset web -S "$BANKLAB_ROOT" -DBANKLAB_IMGUI_SOURCE_DIR="$BANKLAB_IMGUI_SOURCE_DIR"
 cmake --build "$BANKLAB_WASM_DIR" --target banklab-web -j"$(nproc)"
 echo "BankLab: the page is in $BANKLAB_SITE_DIR ($(du -sh "$BANKLAB_SITE_DIR" | cut -f1))"
 

@@ -114,7 +114,9 @@ void add_lines(Figure& f, const Analysis& a, const LaneRows& g, const FigureStyl
       if (w >= st.served) c = with_alpha(c, 0.18f);
       const float across = junction_across(w, b);
       f.lines.push_back(line(g, across, junction, g.centre(b), g.bank_top, width * 2.0f, c, -1));
-      const auto [x, y] = g.point(across, junction);
+      // Named, not a structured binding: clang before 16 cannot capture one (placed, below).
+      const std::pair<float, float> meet = g.point(across, junction);
+      const float x = meet.first, y = meet.second;
       f.overlays.push_back(
           Rect{Box{x - mark * 0.5f, y - mark * 0.5f, x + mark * 0.5f, y + mark * 0.5f}, c,
                Fill::solid, Role::shared_word, w * kBankCount + b});

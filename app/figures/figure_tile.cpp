@@ -187,7 +187,10 @@ void add_lane_labels(Figure& f, const std::vector<std::pair<std::uint32_t, Box>>
   const Palette& p = *st.palette;
   const float readable = std::min(st.font, st.readable_font);
   std::vector<Box> placed;
-  for (const auto& [lanes, frame] : firsts) {
+  for (const auto& first : firsts) {
+    // Named, not a structured binding: clang before 16 cannot capture one (marked, below).
+    const std::uint32_t lanes = first.first;
+    const Box& frame = first.second;
     const int lane = std::countr_zero(lanes);
     const std::string n = std::popcount(lanes) == 1 ? std::to_string(lane) : lane_ranges(lanes);
     const float fits = fit_font(n, st.font, frame.width(), frame.height());
