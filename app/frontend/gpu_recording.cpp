@@ -1,5 +1,10 @@
 // Recordings as JSON: one list of fields per structure, walked by the writer (the project's
 // JsonWriter) and by the reader (nlohmann-json), so that every field is named once.
+//
+// [SECTION] The fields
+// [SECTION] Writing
+// [SECTION] Reading
+// [SECTION] The public functions
 #include "app/frontend/gpu_recording.hpp"
 
 #include <chrono>
@@ -32,7 +37,7 @@ std::optional<VariantRole> parse_role(std::string_view text) {
   return std::nullopt;
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] The fields
 // The fields, in the order the file holds them. `f` is a FieldWriter or a FieldReader:
 //   f(key, field)                       a text, whole number, real number or true/false;
 //   f.choice(key, field, name, parse, what)  an enum as its name ("is not WHAT" when unknown);
@@ -169,8 +174,7 @@ void fields(F& f, Recording& r) {
   f.object("validate", r.validate);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Writing
+// [SECTION] Writing
 
 class FieldWriter {
  public:
@@ -238,7 +242,7 @@ LabelledPatterns with_every_label(LabelledPatterns p) {
   return p;
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] Reading
 // Reading: every field through the reader, which names the field's path on a mismatch.
 
 using nlohmann::json;
@@ -396,6 +400,8 @@ std::string two_digits(int n) {
 }
 
 }  // namespace
+
+// [SECTION] The public functions
 
 void write_suite_json(JsonWriter& w, const SuiteReport& r) {
   SuiteReport copy = r;
