@@ -231,7 +231,7 @@ the exit status is 1.
   banklab gpu-bench --dtype bf16 --size 1000x3001 --variant bf16-fast
   banklab gpu-bench --pattern --preset fp32-naive
   banklab gpu-bench --record h200.json
-  banklab gpu-bench --replay assets/recordings/h200.json
+  banklab gpu-bench --replay assets/recordings/nvidia-h200.json
   banklab gpu-bench --pattern --op ldmatrix.x4 --offsets 0,128,256,... (all 32)
 )"};
 

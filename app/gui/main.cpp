@@ -422,7 +422,7 @@ int run_interactive(Gui& g, AppState& state, banklab::gui::FramePacer& pacer) {
   // At rest no frame is built until an event, a worker's result (which posts an empty event) or
   // the step-through's next wavefront asks for one. The loop still wakes twice a second, with
   // nothing to build, to see a stop signal: a signal may land on another thread (llvmpipe's,
-  // the GPU worker's) and leave glfwWaitEvents() asleep.
+  // the GPU worker's) and leave glfwWaitEventsTimeout() asleep.
   constexpr double kLongestWait = 0.5;
   pacer.request(gui::FrameReason::expose);  // the first picture
   while (!glfwWindowShouldClose(g.window) && !state.quit_requested && gui::stop_signal() == 0) {
