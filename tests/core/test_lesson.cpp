@@ -465,10 +465,13 @@ TEST_CASE("measured figures come from the shipped recording, and only from it") 
     CAPTURE(f.key);
     CHECK(doc.find("| `{measured:" + f.key + "}` | " + f.value + " |") != std::string::npos);
   }
-  // A recording without the figures is an error that names the file.
+  // A recording without the figures is an error that names the file and the field, as the
+  // recording codec's reader (core/base/json_fields.hpp) names it.
   const Expected<Measurements> bad = parse_measurements("{\"device\": {}}", "x.json");
   REQUIRE_FALSE(bad.has_value());
-  CHECK(bad.error().starts_with("x.json: not a BankLab recording"));
+  CHECK(bad.error() ==
+        "x.json: not a BankLab recording with the lesson's figures: recording.device.name is "
+        "missing");
 }
 
 }  // namespace banklab
