@@ -102,7 +102,8 @@ Spelling spelling(const TileLayout& t) {
   const SwizzleSpec& sw = t.swizzle;
   const SwizzleKindInfo& kind = swizzle_kind(sw.kind);
   std::string native = kind.native(t);
-  if (t.pad != 0 && sw.kind != SwizzleKind::none) native += ", rows padded by " + std::to_string(t.pad);
+  if (t.pad != 0 && sw.kind != SwizzleKind::none)
+    native += ", rows padded by " + std::to_string(t.pad);
   return Spelling{std::string(kind.notation), t.pad, sw, native};
 }
 

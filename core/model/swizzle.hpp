@@ -183,8 +183,8 @@ struct SwizzleKindInfo {
   std::string_view help;      // the GUI's explanation of its parameters (empty: none)
   SwizzleMoves moves;
   ColumnXorForm column_xor_form;
-  bool counts_elements;  // cute's parameters over element indices (cute-elem), not bytes
-  int tma_span_bytes;    // a TMA mode's swizzle span: 32, 64, 128; 0 for the others
+  bool counts_elements;       // cute's parameters over element indices (cute-elem), not bytes
+  int tma_span_bytes;         // a TMA mode's swizzle span: 32, 64, 128; 0 for the others
   std::string_view notation;  // Spelling::notation: "banklab", "cute (bytes)", "tma", ...
   int simplicity;  // the solver's rank among equally cheap layouts, lower first (none: 0)
 

@@ -431,7 +431,8 @@ void add_formula(const Scenario& s, Explanation* x) {
       if (const int span = kind.tma_span_bytes; span != 0) {
         const std::string chunks = std::to_string(span / 16);
         const std::string rows = span == 128 ? "r" : "(r / " + std::to_string(128 / span) + ")";
-        x->formula += ": 16-byte chunk q of row r lands at chunk q ^ (" + rows + " mod " + chunks + ")";
+        x->formula +=
+            ": 16-byte chunk q of row r lands at chunk q ^ (" + rows + " mod " + chunks + ")";
       }
       x->bank_expression = "bank = (swizzled byte / 4) mod 32";
       break;
