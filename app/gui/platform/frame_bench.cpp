@@ -44,11 +44,12 @@ std::string bench_report(const BenchRecord& r) {
   std::string out;
   std::snprintf(buf, sizeof buf,
                 "banklab-gui benchmark: preset %s, %dx%d, renderer %s\n"
-                "last frame: %d ImGui vertices, %d GL quads, %d GL segments\n"
+                "last frame: %d ImGui vertices, %d GL quads, %d GL segments, %d windows drawn "
+                "from their pictures\n"
                 "time to first frame: %.1f ms (process CPU time by then: %.1f ms)\n"
                 "process CPU time per frame after the first: %.2f ms\n",
                 r.preset.c_str(), r.width, r.height, r.renderer.c_str(), r.vertices, r.quads,
-                r.segments, r.first_frame_ms, r.first_frame_cpu_ms, r.cpu_per_frame_ms);
+                r.segments, r.pictured, r.first_frame_ms, r.first_frame_cpu_ms, r.cpu_per_frame_ms);
   out += buf;
   std::snprintf(buf, sizeof buf, "frame, wall (with swap): %s => %.1f frames/s\n",
                 to_string(wall).c_str(), wall.mean > 0 ? 1000.0 / wall.mean : 0.0);
