@@ -40,7 +40,9 @@ void copy_into(ImVector<T>& to, const ImVector<T>& from) {
   if (from.Size > 0) std::memcpy(to.Data, from.Data, from.size_in_bytes());
 }
 
-bool same_vec2(ImVec2 a, ImVec2 b) { return a.x == b.x && a.y == b.y; }
+bool same_vec2(ImVec2 a, ImVec2 b) {
+  return a.x == b.x && a.y == b.y;
+}
 
 // The window whose lists a list belongs to (a child window's is its parent's), or none for a
 // list of no window (ImGui's foreground and background lists).
@@ -68,7 +70,9 @@ bool whole_scale(ImVec2 scale) {
 }
 
 // The picture holds every pixel of its rectangle as it ends up: copied, not blended.
-void opaque(const ImDrawList*, const ImDrawCmd*) { glDisable(GL_BLEND); }
+void opaque(const ImDrawList*, const ImDrawCmd*) {
+  glDisable(GL_BLEND);
+}
 
 struct PixelRect {
   int x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // framebuffer pixels from the top left, x1 and y1 past
@@ -123,7 +127,6 @@ bool make_target(GLuint& texture, GLuint& framebuffer, int w, int h) {
   return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
 }
 
-
 }  // namespace
 
 struct WindowPictures::Window {
@@ -140,16 +143,16 @@ struct WindowPictures::Window {
   int first = 0, count = 0;  // where its lists sit in this frame's draw data
   std::vector<Copy> copies;  // its lists as last seen (a window that may be pictured)
   ImVec2 display_pos, display_size, scale;
-  ImVec4 clear;              // the frame's background, under everything
-  PixelRect rect;            // the pixels its lists can touch
-  bool seen = false;         // in this frame's draw data
-  bool eligible = false;     // only the font atlas, at a whole framebuffer scale
-  bool still = false;        // its lists (and the frame's size and background) as last frame
-  bool painted = false;      // the texture holds `rect` as the lists in `copies` leave it
-  bool use = false;          // this frame draws the picture
+  ImVec4 clear;           // the frame's background, under everything
+  PixelRect rect;         // the pixels its lists can touch
+  bool seen = false;      // in this frame's draw data
+  bool eligible = false;  // only the font atlas, at a whole framebuffer scale
+  bool still = false;     // its lists (and the frame's size and background) as last frame
+  bool painted = false;   // the texture holds `rect` as the lists in `copies` leave it
+  bool use = false;       // this frame draws the picture
   std::vector<const ImDrawList*> underlay;  // the earlier windows painted under it
   GLuint texture = 0, framebuffer = 0;
-  int width = 0, height = 0;  // the texture's size in pixels
+  int width = 0, height = 0;  // the texture's size in pixels: the framebuffer's
   ImDrawList quad;            // the picture, as ImGui's backend draws it
 
   // The frame's background, then the earlier windows that meet `rect`, then this window's
@@ -166,48 +169,49 @@ struct WindowPictures::Window {
   }
 };
 
-bool WindowPictures::Window::paint(const ImDrawData& draw, const std::vector<const Window*>& under) {
-  const int pixels_x = rect.x1 - rect.x0, pixels_y = rect.y1 - rect.y0;
-  if (pixels_x != width || pixels_y != height) {
-    if (!make_target(texture, framebuffer, pixels_x, pixels_y)) {
+bool WindowPictures::Window::paint(const ImDrawData& draw,
+                                   const std::vector<const Window*>& under) {
+  // A texture the framebuffer's size: the lists are drawn with the frame's own viewport,
+  // projection and scissor rectangles, so that each triangle covers the same pixels as on the
+  // screen (another origin would round some vertex a hair the other way, and an edge through a
+  // pixel's centre would take or leave that pixel).
+  const ImVec2 s = draw.FramebufferScale;
+  const int fb_w = static_cast<int>(draw.DisplaySize.x * s.x);
+  const int fb_h = static_cast<int>(draw.DisplaySize.y * s.y);
+  if (fb_w != width || fb_h != height) {
+    if (!make_target(texture, framebuffer, fb_w, fb_h)) {
       release();
       return false;
     }
-    width = pixels_x;
-    height = pixels_y;
+    width = fb_w;
+    height = fb_h;
   } else {
     glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
   }
-  glDisable(GL_SCISSOR_TEST);
+  // Only `rect` is cleared and copied: the rest of the texture is never read.
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(rect.x0, fb_h - rect.y1, rect.x1 - rect.x0, rect.y1 - rect.y0);
   glClearColor(clear.x, clear.y, clear.z, clear.w);
   glClear(GL_COLOR_BUFFER_BIT);
+  glDisable(GL_SCISSOR_TEST);
 
-  // The same lists, with the picture's corner as the display's origin (a whole pixel, so each
-  // scissor rectangle and each triangle lands on the same pixels as on the screen).
   std::vector<ImDrawList*> lists;
   for (const Window* u : under) {
     for (int k = 0; k < u->count; ++k) lists.push_back(draw.CmdLists[u->first + k]);
   }
   for (int k = 0; k < count; ++k) lists.push_back(draw.CmdLists[first + k]);
-  const ImVec2 s = draw.FramebufferScale;
-  const ImVec2 corner(draw.DisplayPos.x + static_cast<float>(rect.x0) / s.x,
-                      draw.DisplayPos.y + static_cast<float>(rect.y0) / s.y);
-  const ImVec2 size(static_cast<float>(pixels_x) / s.x, static_cast<float>(pixels_y) / s.y);
-  ImDrawData part;
-  part.Valid = true;
+  ImDrawData part = draw;
   part.CmdLists = lists.data();
   part.CmdListsCount = static_cast<int>(lists.size());
+  part.TotalVtxCount = part.TotalIdxCount = 0;
   for (const ImDrawList* l : lists) {
     part.TotalVtxCount += l->VtxBuffer.Size;
     part.TotalIdxCount += l->IdxBuffer.Size;
   }
-  part.DisplayPos = corner;
-  part.DisplaySize = size;
-  part.FramebufferScale = s;
   ImGui_ImplOpenGL3_RenderDrawData(&part);
 
-  // Copied without blending, the picture's quad (its top row is the texture's last), then back
-  // to ImGui's own state.
+  // Copied without blending, `rect` of the texture to the same pixels (GL's rows count from the
+  // bottom), then back to ImGui's own state.
   quad.CmdBuffer.resize(0);
   quad.IdxBuffer.resize(0);
   quad.VtxBuffer.resize(0);
@@ -215,21 +219,28 @@ bool WindowPictures::Window::paint(const ImDrawData& draw, const std::vector<con
   copy.UserCallback = opaque;
   quad.CmdBuffer.push_back(copy);
   ImDrawCmd image;
-  image.ClipRect = ImVec4(draw.DisplayPos.x, draw.DisplayPos.y,
-                          draw.DisplayPos.x + draw.DisplaySize.x,
-                          draw.DisplayPos.y + draw.DisplaySize.y);
+  image.ClipRect =
+      ImVec4(draw.DisplayPos.x, draw.DisplayPos.y, draw.DisplayPos.x + draw.DisplaySize.x,
+             draw.DisplayPos.y + draw.DisplaySize.y);
   image.TextureId = reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture));
   image.ElemCount = 6;
   quad.CmdBuffer.push_back(image);
   ImDrawCmd reset;
   reset.UserCallback = ImDrawCallback_ResetRenderState;
   quad.CmdBuffer.push_back(reset);
-  const ImVec2 a = corner, b(corner.x + size.x, corner.y + size.y);
+  const ImVec2 a(draw.DisplayPos.x + static_cast<float>(rect.x0) / s.x,
+                 draw.DisplayPos.y + static_cast<float>(rect.y0) / s.y);
+  const ImVec2 b(draw.DisplayPos.x + static_cast<float>(rect.x1) / s.x,
+                 draw.DisplayPos.y + static_cast<float>(rect.y1) / s.y);
+  const float u0 = static_cast<float>(rect.x0) / static_cast<float>(fb_w);
+  const float u1 = static_cast<float>(rect.x1) / static_cast<float>(fb_w);
+  const float v0 = static_cast<float>(fb_h - rect.y0) / static_cast<float>(fb_h);
+  const float v1 = static_cast<float>(fb_h - rect.y1) / static_cast<float>(fb_h);
   const ImU32 white = IM_COL32_WHITE;
-  quad.VtxBuffer.push_back(ImDrawVert{a, ImVec2(0.0f, 1.0f), white});
-  quad.VtxBuffer.push_back(ImDrawVert{ImVec2(b.x, a.y), ImVec2(1.0f, 1.0f), white});
-  quad.VtxBuffer.push_back(ImDrawVert{b, ImVec2(1.0f, 0.0f), white});
-  quad.VtxBuffer.push_back(ImDrawVert{ImVec2(a.x, b.y), ImVec2(0.0f, 0.0f), white});
+  quad.VtxBuffer.push_back(ImDrawVert{a, ImVec2(u0, v0), white});
+  quad.VtxBuffer.push_back(ImDrawVert{ImVec2(b.x, a.y), ImVec2(u1, v0), white});
+  quad.VtxBuffer.push_back(ImDrawVert{b, ImVec2(u1, v1), white});
+  quad.VtxBuffer.push_back(ImDrawVert{ImVec2(a.x, b.y), ImVec2(u0, v1), white});
   for (int i : {0, 1, 2, 0, 2, 3}) quad.IdxBuffer.push_back(static_cast<ImDrawIdx>(i));
   return true;
 }

@@ -9,11 +9,12 @@
 // ImGui's order) is drawn once into a texture of its own, and from then on as one textured
 // quad, until one of its lists changes.
 //
-// The picture is the window over transparent black, in premultiplied alpha (ImGui's backend
-// already blends alpha as GL_ONE, GL_ONE_MINUS_SRC_ALPHA), and is drawn with that blending
-// (one, one minus source alpha): wherever the window is opaque (its background, and everything
-// drawn over it) the result is the same bytes as drawing the window itself; where it is
-// translucent (the anti-aliased fringe of its border) it may differ by one step in 255.
+// The picture holds every pixel of the window's rectangle (the pixels its lists can touch) as
+// the screen shows it after the window: the frame's background, then the earlier windows that
+// touch the rectangle, then the window, drawn with the frame's own viewport, projection and
+// scissor rectangles into a texture the framebuffer's size. The quad copies the rectangle back
+// without blending: the same bytes as drawing the window itself. The earlier windows in the
+// rectangle must hold still too (and draw from the font atlas), or the window is drawn as it is.
 //
 // A window is pictured only when every one of its draw commands samples ImGui's font atlas
 // (no callback: the DrawQueue's GL batches draw from buffers that change without the list
