@@ -31,7 +31,7 @@ if ! { "$bin/banklab" --version && "$bin/test_gpu_kernels" --list-test-cases >/d
   "$bin/banklab_transpose_tuning" --help >/dev/null; }; then
   echo "the carried binaries do not run here: building (GUI off)"
   build=build-h200-kernels
-  cmake -S . -B "$build" -G Ninja -DBANKLAB_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=Release \
+  cmake -S . -B "$build" -G Ninja -DBANKLAB_BUILD_GUI=OFF -DBANKLAB_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Release \
     >"$out/build.log" 2>&1 &&
     cmake --build "$build" -j16 --target banklab test_gpu_kernels banklab_transpose_tuning \
       >>"$out/build.log" 2>&1 ||

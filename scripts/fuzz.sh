@@ -28,7 +28,7 @@ fuzz_jobs=${BANKLAB_FUZZ_JOBS:-1}
 
 cmake -S "$root" -B "$fuzz_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -g" \
   -DBANKLAB_SANITIZE=address,undefined -DBANKLAB_BUILD_GUI=OFF -DBANKLAB_BUILD_CUDA=OFF \
-  -DCMAKE_CXX_COMPILER=clang++ -DBANKLAB_FUZZ=ON -DBANKLAB_BUILD_TESTS=OFF >/dev/null
+  -DBANKLAB_BUILD_BENCH=OFF -DCMAKE_CXX_COMPILER=clang++ -DBANKLAB_FUZZ=ON -DBANKLAB_BUILD_TESTS=OFF >/dev/null
 cmake --build "$fuzz_dir" -j"$(nproc)" --target "banklab_fuzz_$target"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

@@ -22,9 +22,10 @@ jobs=$(nproc)
 
 # Release keeps assertions in this project (the top-level CMakeLists.txt strips -DNDEBUG); -O1 -g
 # keeps the sanitized code fast enough and its stack traces readable. Neither build needs the
-# GUI or CUDA.
+# GUI, CUDA or the benchmarks.
 common=(-G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -g"
         -DBANKLAB_SANITIZE=address,undefined -DBANKLAB_BUILD_GUI=OFF -DBANKLAB_BUILD_CUDA=OFF
+        -DBANKLAB_BUILD_BENCH=OFF
         "${banklab_include_args[@]}")
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

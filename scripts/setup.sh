@@ -14,11 +14,11 @@ BANKLAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BANKLAB_BUILD_DIR=${BANKLAB_BUILD_DIR:-$BANKLAB_ROOT/build}
 
 # Packages by purpose: building (CLI11, toml++ and nlohmann-json are header-only, help2man
-# writes the man pages), the GUI, the tests (Xvfb for the GUI tests, xdotool to type into and
+# writes the man pages, Google Benchmark runs the speed benchmarks), the GUI, the tests (Xvfb for the GUI tests, xdotool to type into and
 # resize the app's window there, clang for the fuzzer, clang-format for the house style, dpkg-dev
 # for the package's dependencies), and fonts the app prefers.
 BANKLAB_PACKAGES_BUILD="g++ cmake ninja-build pkg-config libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
-  help2man"
+  help2man libbenchmark-dev"
 BANKLAB_PACKAGES_GUI="libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core"
 BANKLAB_PACKAGES_TEST="doctest-dev xvfb xauth xdotool clang clang-format libclang-rt-14-dev dpkg-dev"
 
@@ -84,11 +84,23 @@ if [ -n "${BANKLAB_EXTRA_INCLUDE:-}" ]; then
                         "-DCMAKE_CXX_FLAGS=$banklab_include_flags")
 fi
 
+# Does this machine have Google Benchmark (libbenchmark-dev), which the benchmarks need?
+banklab_bench_available() {
+  [ -e /usr/include/benchmark/benchmark.h ] ||
+    { command -v pkg-config >/dev/null && pkg-config --exists benchmark; }
+}
+
 # Configures and builds. Every setting that run.sh and test.sh differ on (tests, GUI) is passed
-# each time, so either script can follow the other in the same build folder.
+# each time, so either script can follow the other in the same build folder. The benchmarks are
+# built where their library is (everywhere packages can be installed), left out elsewhere.
 banklab_build() {
+  local bench=ON
+  if ! banklab_bench_available; then
+    bench=OFF
+    echo "BankLab: no Google Benchmark (libbenchmark-dev) here: building without the benchmarks" >&2
+  fi
   # shellcheck disable=SC2086  # BANKLAB_CMAKE_ARGS is a list of words on purpose
   cmake -S "$BANKLAB_ROOT" -B "$BANKLAB_BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    "${banklab_include_args[@]}" ${BANKLAB_CMAKE_ARGS:-}
+    -DBANKLAB_BUILD_BENCH=$bench "${banklab_include_args[@]}" ${BANKLAB_CMAKE_ARGS:-}
   cmake --build "$BANKLAB_BUILD_DIR" -j"$(nproc)" "$@"
 }

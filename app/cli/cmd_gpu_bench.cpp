@@ -14,6 +14,12 @@
 //
 // Without a usable GPU it prints one line saying why (no device, no driver, not built) and
 // exits 1. A variant whose output is wrong is printed as wrong and also makes the exit 1.
+//
+// [SECTION] The device and errors
+// [SECTION] The transpose suite
+// [SECTION] The microbenchmark
+// [SECTION] Recordings
+// [SECTION] The command
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -40,6 +46,8 @@ constexpr std::string_view kPatternFlags[] = {"scenario", "preset", "tile", "swi
                                               "index",    "width",  "op",   "lanes",   "offsets"};
 constexpr std::string_view kSuiteFlags[] = {"size", "variant"};
 
+// [SECTION] The device and errors
+
 void write_device(JsonWriter& w, const gpu::DeviceInfo& d, double measured_mhz) {
   w.key("device")
       .begin_object()
@@ -56,8 +64,7 @@ int not_run(gpu::RunStatus status, const std::string& error) {
   return status == gpu::RunStatus::bad_input ? bad_input(error) : failure(error);
 }
 
-// ---------------------------------------------------------------------------------------------
-// The transpose suite
+// [SECTION] The transpose suite
 
 // --size N or RxC: the input matrix.
 Expected<Cell> read_size(std::string_view text) {
@@ -226,8 +233,7 @@ int run_suite(const GpuBenchOptions& options) {
   return all_verified ? kExitOk : kExitFailure;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The microbenchmark
+// [SECTION] The microbenchmark
 
 struct Labelled {
   std::string label;
@@ -308,8 +314,7 @@ int run_patterns(const GpuBenchOptions& o) {
   return all_verified ? kExitOk : kExitFailure;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Recordings
+// [SECTION] Recordings
 
 constexpr std::int64_t kRecordValidateCount = 2000;  // random patterns after the fixed corpus
 constexpr std::int64_t kRecordValidateSeed = 1;
@@ -437,6 +442,8 @@ int replay(const GpuBenchOptions& o) {
 }
 
 }  // namespace
+
+// [SECTION] The command
 
 int run_gpu_bench(const frontend::Args& args) {
   const Expected<GpuBenchOptions> o = read_options(args);

@@ -1,6 +1,10 @@
 // banklab: the command line. main() picks the command from the table below, parses its flags,
 // answers --help, and runs it. Exit status: 0 ok, 2 bad input (one line on stderr naming the
 // problem), 1 when the environment fails (a file that cannot be read, a write that fails).
+//
+// [SECTION] The commands
+// [SECTION] Choosing the command
+// [SECTION] Messages and main
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -17,6 +21,8 @@
 
 namespace banklab::cli {
 namespace {
+
+// [SECTION] The commands
 
 struct Command {
   frontend::CommandSyntax syntax;  // the flags, positionals and --help text (args.hpp)
@@ -225,7 +231,7 @@ the exit status is 1.
   banklab gpu-bench --dtype bf16 --size 1000x3001 --variant bf16-fast
   banklab gpu-bench --pattern --preset fp32-naive
   banklab gpu-bench --record h200.json
-  banklab gpu-bench --replay assets/recordings/h200.json
+  banklab gpu-bench --replay assets/recordings/nvidia-h200.json
   banklab gpu-bench --pattern --op ldmatrix.x4 --offsets 0,128,256,... (all 32)
 )"};
 
@@ -407,6 +413,8 @@ const Command kCommands[] = {
      run_gpu_bench},
 };
 
+// [SECTION] Choosing the command
+
 void print_overview(std::FILE* to) {
   std::fputs(
       "usage: banklab COMMAND [flags]     banklab COMMAND --help     banklab --version\n\n"
@@ -449,6 +457,8 @@ int dispatch(std::span<const std::string_view> words) {
 }  // namespace
 
 namespace {
+
+// [SECTION] Messages and main
 
 // One line on stderr, whatever the message holds: its control bytes (a newline from a file's
 // text, say) are shown as \xNN.

@@ -9,6 +9,12 @@
 //   row axis | row marks | grid (pitch_x by pitch_y; rows grow taller than wide, up to 3x,
 //            |           |       so that a lane number fits a row)
 //   key: "bank" 0 1 2 ... 31 (swatches, numbered), then padding / misaligned rows / the access
+//
+// [SECTION] Slots, their banks and heat
+// [SECTION] The key
+// [SECTION] The lanes' frames and numbers
+// [SECTION] One picture, logical or physical
+// [SECTION] The public functions
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -28,6 +34,8 @@ using namespace detail;
 // A tile larger than this gets no bank number in its slots (thousands of labels a frame), only
 // the key.
 constexpr int kMaxNumberedSlots = 4096;
+
+// [SECTION] Slots, their banks and heat
 
 // A row has slots_per_row() slots: C + pad, or the span of a narrow TMA box whose rows sit at
 // span pitch; slots no element lands in (padding, the box's gap) are striped.
@@ -85,6 +93,8 @@ int axis_step(float pitch, float label) {
   while (static_cast<float>(k) * pitch < label && k < 1 << 12) k *= 2;
   return k;
 }
+
+// [SECTION] The key
 
 // What the key under the grid holds: the 32 bank colours, numbered, in rows of 32, 16 or 8,
 // then the legend items. Computed once, so the side-by-side pair reserves one key for both.
@@ -154,6 +164,8 @@ void add_key(Figure& f, const Key& k, float x, float y, float width, const Figur
            width, st.font, p);
   }
 }
+
+// [SECTION] The lanes' frames and numbers
 
 // The lanes' frames: a lane's elements that lie side by side in a row share one frame (eight
 // bf16 of a 16-byte lane are one frame, not eight that black out the slots between them).
@@ -228,6 +240,8 @@ void add_lane_labels(Figure& f, const std::vector<std::pair<std::uint32_t, Box>>
     f.labels.push_back(std::move(lb));
   }
 }
+
+// [SECTION] One picture, logical or physical
 
 // One picture (logical or physical) in `area`, its key `key` reserved under the grid (drawn by
 // the caller when `draw_key`).
@@ -370,6 +384,8 @@ Figure one_tile(const TileLayout& t, const Evaluation& e, Box area, const Figure
 }
 
 }  // namespace
+
+// [SECTION] The public functions
 
 std::optional<TileView> parse_tile_view(std::string_view text) {
   if (text == "logical") return TileView::logical;

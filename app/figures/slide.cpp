@@ -2,6 +2,14 @@
 // widths and over them, each with the largest text font that fits, lays the figures out in each
 // and keeps the candidate whose figures' numbers come out largest (up to a size a room reads
 // easily), then the one with the larger text.
+//
+// [SECTION] Sizes of text and numbers
+// [SECTION] The parts and their figures
+// [SECTION] Placing the parts
+// [SECTION] A slide's scenario and parts
+// [SECTION] Wrapping text
+// [SECTION] Arranging the body
+// [SECTION] The slide
 #include "app/figures/slide.hpp"
 
 #include <algorithm>
@@ -20,6 +28,8 @@ using namespace detail;
 
 constexpr float kLineHeight = 1.35f;  // a text line's height in ems
 constexpr float kGapLines = 0.6f;     // between paragraphs, in lines
+
+// [SECTION] Sizes of text and numbers
 
 float text_height(const std::vector<TextLine>& lines, float font) {
   const float line = std::floor(font * kLineHeight);
@@ -56,6 +66,8 @@ float smallest_number(const Figure& f, const Palette& p) {
   }
   return cells && !cell_labels ? 0.0f : smallest;
 }
+
+// [SECTION] The parts and their figures
 
 // How much room each part wants along the axis it is stacked on: bank views grow with their
 // wavefronts, a code line is short.
@@ -161,6 +173,8 @@ Figure part_figure(const Slide& s, SlidePart part, Box box, const FigureStyle& s
                                   : lane_figure(*e.analysis, box, st);
 }
 
+// [SECTION] Placing the parts
+
 // The parts laid out in `area`, stacked (vertical) or side by side, sized by weight().
 std::vector<Box> arrange(const Slide& s, const std::vector<SlidePart>& parts, Box area,
                          bool vertical, float gap) {
@@ -251,6 +265,8 @@ std::vector<std::string> header_title_lines(const Slide& s, float width, float f
 
 }  // namespace
 
+// [SECTION] A slide's scenario and parts
+
 std::string slide_scenario_line(const Slide& s) {
   std::string line = describe(s.scenario);
   if (s.evaluation.ok()) {
@@ -300,6 +316,8 @@ std::vector<SlidePart> slide_parts(const Slide& s) {
   return parts;
 }
 
+// [SECTION] Wrapping text
+
 namespace {
 
 // A line longer than `columns` in pieces of at most `columns` characters (later ones
@@ -343,6 +361,8 @@ std::vector<TextLine> wrap_text(std::string_view text, int columns) {
   while (!out.empty() && out.back().text.empty()) out.pop_back();
   return out;
 }
+
+// [SECTION] Arranging the body
 
 namespace {
 
@@ -438,6 +458,8 @@ Candidate arrange_body(const Slide& s, const std::vector<SlidePart>& parts, Box 
 }
 
 }  // namespace
+
+// [SECTION] The slide
 
 SlideLayout slide_layout(const Slide& s, float width, float height, const FigureStyle& st) {
   SlideLayout L;

@@ -1,5 +1,5 @@
 #pragma once
-// The one argument grammar of banklab (each subcommand), banklab-gui and banklab_bench_core.
+// The one argument grammar of banklab (each subcommand), banklab-gui and banklab_write_batch.
 // The words are split by CLI11 (Debian's libcli11-dev, header-only); the flags, their help
 // lines and the usage text are declared once, here, as data, and --help is generated from them.
 //

@@ -1,19 +1,24 @@
 // Recordings as JSON: one list of fields per structure, walked by the writer (the project's
-// JsonWriter) and by the reader (nlohmann-json), so that every field is named once.
+// JsonWriter) and by the reader (core/base/json_fields.hpp, on nlohmann-json), so that every
+// field is named once.
+//
+// [SECTION] The fields
+// [SECTION] Writing
+// [SECTION] Reading
+// [SECTION] The public functions
 #include "app/frontend/gpu_recording.hpp"
 
 #include <chrono>
 #include <concepts>
 #include <ctime>
 #include <fstream>
-#include <limits>
 #include <nlohmann/json.hpp>
-#include <stdexcept>
 #include <type_traits>
 
 #include "app/frontend/file_io.hpp"
 #include "app/frontend/recording_check.hpp"
 #include "core/base/format.hpp"
+#include "core/base/json_fields.hpp"
 #include "core/base/json_writer.hpp"
 
 namespace banklab::gpu {
@@ -32,15 +37,11 @@ std::optional<VariantRole> parse_role(std::string_view text) {
   return std::nullopt;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The fields, in the order the file holds them. `f` is a FieldWriter or a FieldReader:
-//   f(key, field)                       a text, whole number, real number or true/false;
-//   f.choice(key, field, name, parse, what)  an enum as its name ("is not WHAT" when unknown);
-//   f.object(key, field) / f.list(key, items[, each])  a nested object / a list of them;
-//   f.check(problem)                    the reader's check of what it read (problem(): the
-//                                       text after the object's path, or empty).
-// The lists take their structure by reference for the reader's sake; the writer walks a copy
-// of what it is given (recording_json(), write_suite_json()).
+// [SECTION] The fields
+// The fields, in the order the file holds them, as lists of core/base/json_fields.hpp's kinds
+// (f(key, field), f.choice, f.object, f.list, f.check) and the lanes of an access. `f` is a
+// FieldWriter or a FieldReader. The lists take their structure by reference for the reader's sake;
+// the writer walks a copy of what it is given (recording_json(), write_suite_json()).
 
 template <class F>
 void fields(F& f, DeviceInfo& d) {
@@ -169,8 +170,7 @@ void fields(F& f, Recording& r) {
   f.object("validate", r.validate);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Writing
+// [SECTION] Writing
 
 class FieldWriter {
  public:
@@ -238,53 +238,25 @@ LabelledPatterns with_every_label(LabelledPatterns p) {
   return p;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Reading: every field through the reader, which names the field's path on a mismatch.
+// [SECTION] Reading
+// Reading: every field through the reader (core/base/json_fields.hpp), which names the field's
+// path on a mismatch.
 
 using nlohmann::json;
 
-struct Bad : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 struct TooDeep {};
 
-class FieldReader {
+// The reader of core's json_fields.hpp, and lanes: a byte offset in shared memory, or null for
+// an inactive lane.
+class FieldReader : public BasicJsonFieldReader<FieldReader> {
  public:
-  // `path` names `j` in messages: "recording.suites[0]".
-  FieldReader(const json& j, std::string path) : j_(j), path_(std::move(path)) {
-    if (!j_.is_object()) throw Bad(path_ + " is not an object");
-  }
+  using BasicJsonFieldReader::BasicJsonFieldReader;
+  using BasicJsonFieldReader::operator();
 
-  void operator()(std::string_view key, std::string& text) {
-    const json& v = at(key);
-    if (!v.is_string()) throw Bad(where(key) + " is not a string");
-    text = v.get<std::string>();
-  }
-  void operator()(std::string_view key, double& number) {
-    const json& v = at(key);
-    if (!v.is_number()) throw Bad(where(key) + " is not a number");
-    number = v.get<double>();
-  }
-  void operator()(std::string_view key, bool& flag) {
-    const json& v = at(key);
-    if (!v.is_boolean()) throw Bad(where(key) + " is not true or false");
-    flag = v.get<bool>();
-  }
-  template <std::integral T>
-  void operator()(std::string_view key, T& number) {
-    const json& v = at(key);
-    if (!v.is_number_integer()) throw Bad(where(key) + " is not a whole number");
-    const auto n = v.get<std::int64_t>();
-    if (n < std::int64_t(std::numeric_limits<T>::min()) ||
-        (n > 0 && std::uint64_t(n) > std::uint64_t(std::numeric_limits<T>::max()))) {
-      throw Bad(where(key) + " is out of range");
-    }
-    number = static_cast<T>(n);
-  }
   void operator()(std::string_view key, std::array<std::int64_t, kWarpSize>& offsets) {
     const json& list = at(key);
-    if (!list.is_array()) throw Bad(where(key) + " is not a list");
-    if (list.size() != offsets.size()) throw Bad(where(key) + " does not hold 32 lanes");
+    if (!list.is_array()) throw JsonFieldError(where(key) + " is not a list");
+    if (list.size() != offsets.size()) throw JsonFieldError(where(key) + " does not hold 32 lanes");
     for (std::size_t lane = 0; lane < offsets.size(); ++lane) {
       const json& o = list[lane];
       if (o.is_null()) {
@@ -293,79 +265,24 @@ class FieldReader {
                  o.get<std::int64_t>() < kSharedMemoryBytes) {
         offsets[lane] = o.get<std::int64_t>();
       } else {
-        throw Bad(item(key, lane) + " is not a byte offset in shared memory or null");
+        throw JsonFieldError(item(key, lane) + " is not a byte offset in shared memory or null");
       }
     }
   }
-  template <class E, class Name, class Parse>
-  void choice(std::string_view key, E& value, Name, Parse parse, std::string_view what) {
-    std::string text;
-    (*this)(key, text);
-    const auto v = parse(text);  // an optional or an Expected
-    if (!v) throw Bad(where(key) + " is not " + std::string(what));
-    value = *v;
-  }
-  template <class T>
-  void object(std::string_view key, T& value) {
-    FieldReader inner(at(key), where(key));
-    fields(inner, value);
-  }
-  template <class T, class Each>
-  void list(std::string_view key, std::vector<T>& items, Each each) {
-    const json& list = list_at(key);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      FieldReader inner(list[i], item(key, i));
-      each(inner, items.emplace_back());
-    }
-  }
-  template <class T>
-  void list(std::string_view key, std::vector<T>& items) {
-    list(key, items, [](FieldReader& f, T& item) { fields(f, item); });
-  }
-  void list(std::string_view key, std::vector<std::string>& texts) {
-    const json& list = list_at(key);
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      if (!list[i].is_string()) throw Bad(item(key, i) + " is not a string");
-      texts.push_back(list[i].get<std::string>());
-    }
-  }
-  template <class Problem>
-  void check(Problem problem) {
-    if (const std::string p = problem(); !p.empty()) throw Bad(path_ + p);
-  }
-
- private:
-  std::string where(std::string_view key) const { return path_ + "." + std::string(key); }
-  std::string item(std::string_view key, std::size_t i) const {
-    return where(key) + "[" + std::to_string(i) + "]";
-  }
-  const json& at(std::string_view key) const {
-    const auto it = j_.find(key);
-    if (it == j_.end()) throw Bad(where(key) + " is missing");
-    return *it;
-  }
-  const json& list_at(std::string_view key) const {
-    const json& v = at(key);
-    if (!v.is_array()) throw Bad(where(key) + " is not a list");
-    return v;
-  }
-
-  const json& j_;
-  std::string path_;
 };
 
 Recording read_recording(const json& j) {
   if (!j.is_object() || !j.contains("format") || !j["format"].is_string() ||
       j["format"].get<std::string>() != kFormat) {
-    throw Bad("it is JSON, but not a BankLab GPU recording (no \"format\": \"" +
-              std::string(kFormat) + "\")");
+    throw JsonFieldError("it is JSON, but not a BankLab GPU recording (no \"format\": \"" +
+                         std::string(kFormat) + "\")");
   }
   FieldReader f(j, "recording");
   int version = 0;
   f("version", version);
   if (version != kVersion) {
-    throw Bad("it is a recording of format version " + std::to_string(version) +
-              "; this BankLab reads version " + std::to_string(kVersion));
+    throw JsonFieldError("it is a recording of format version " + std::to_string(version) +
+                         "; this BankLab reads version " + std::to_string(kVersion));
   }
   Recording r;
   fields(f, r);
@@ -396,6 +313,8 @@ std::string two_digits(int n) {
 }
 
 }  // namespace
+
+// [SECTION] The public functions
 
 void write_suite_json(JsonWriter& w, const SuiteReport& r) {
   SuiteReport copy = r;
@@ -430,7 +349,7 @@ Expected<Recording> parse_recording(std::string_view text) {
   } catch (const TooDeep&) {
     return Error{"not a BankLab GPU recording: its JSON nests deeper than " +
                  std::to_string(kMaxDepth) + " levels"};
-  } catch (const Bad& bad) {
+  } catch (const JsonFieldError& bad) {
     return Error{"not a usable BankLab GPU recording: " + std::string(bad.what())};
   } catch (const json::parse_error& e) {
     return Error{"not a BankLab GPU recording: not valid JSON (" + std::string(e.what()) + ")"};

@@ -5,6 +5,14 @@
 // FramePacer says one is asked for, and draws it only when its picture changed), run_screenshot()
 // (render offscreen at an exact size, save a PNG, exit), run_export() (a lesson's steps as PNGs)
 // and run_bench() (--bench-frames: render N frames, print the timings, exit).
+//
+// [SECTION] Messages and measures
+// [SECTION] Appearance and fonts
+// [SECTION] The window and drawing
+// [SECTION] One frame
+// [SECTION] Asking for frames
+// [SECTION] The drivers
+// [SECTION] run and main
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
@@ -50,6 +58,8 @@ namespace {
 
 using banklab::gui::AppState;
 using Clock = std::chrono::steady_clock;
+
+// [SECTION] Messages and measures
 
 // Every message the app prints: one line, control bytes (a NUL, an escape sequence from a
 // settings file) shown as \xNN, never passed to the terminal or cut short.
@@ -103,6 +113,8 @@ std::string_view heaviest_preset() {
   return best ? best->name : banklab::kDefaultPreset;
 }
 
+// [SECTION] Appearance and fonts
+
 // What the fonts and style were last built for; rebuilt when DPI, zoom or theme change.
 struct Appearance {
   float scale = 0.0f;
@@ -137,6 +149,8 @@ void nearest_font_filtering(const ImGuiIO& io, GLuint& done) {
   glBindTexture(GL_TEXTURE_2D, 0);
   done = texture;
 }
+
+// [SECTION] The window and drawing
 
 // The window, its GL context and what is drawn with it.
 struct Gui {
@@ -288,6 +302,8 @@ void init_drawing(Gui& g, AppState& state, const std::optional<std::filesystem::
   update_appearance(state, g.applied, g.content_scale);
 }
 
+// [SECTION] One frame
+
 // The fonts and style for the window's DPI, zoom and theme, rebuilt when one of them changed.
 void prepare_frame(Gui& g, AppState& state) {
   ImGui_ImplOpenGL3_NewFrame();
@@ -371,6 +387,8 @@ bool oversized_window(Gui& g) {
   return true;
 }
 
+// [SECTION] Asking for frames
+
 void ask(GLFWwindow* window, banklab::gui::FrameReason why) {
   static_cast<banklab::gui::FramePacer*>(glfwGetWindowUserPointer(window))->request(why);
 }
@@ -397,12 +415,14 @@ void ask_for_frames(GLFWwindow* window, banklab::gui::FramePacer& pacer) {
   glfwSetWindowIconifyCallback(window, [](GLFWwindow* w, int) { ask(w, FrameReason::expose); });
 }
 
+// [SECTION] The drivers
+
 int run_interactive(Gui& g, AppState& state, banklab::gui::FramePacer& pacer) {
   namespace gui = banklab::gui;
   // At rest no frame is built until an event, a worker's result (which posts an empty event) or
   // the step-through's next wavefront asks for one. The loop still wakes twice a second, with
   // nothing to build, to see a stop signal: a signal may land on another thread (llvmpipe's,
-  // the GPU worker's) and leave glfwWaitEvents() asleep.
+  // the GPU worker's) and leave glfwWaitEventsTimeout() asleep.
   constexpr double kLongestWait = 0.5;
   pacer.request(gui::FrameReason::expose);  // the first picture
   while (!glfwWindowShouldClose(g.window) && !state.quit_requested && gui::stop_signal() == 0) {
@@ -560,6 +580,8 @@ int run_bench(Gui& g, AppState& state, int frames, Clock::time_point start) {
   std::fputs(gui::bench_report(bench).c_str(), stdout);
   return 0;
 }
+
+// [SECTION] run and main
 
 int run(int argc, char** argv) {
   namespace gui = banklab::gui;

@@ -5,6 +5,12 @@
 //   3. the guard and the statement of the access (guard_of, statement_of)
 //   4. the public functions: type names, code_view, the whole transpose kernel, the
 //      declaration (static up to 48 KB, extern above, aligned for its fill), to_text
+//
+// [SECTION] Expressions, folded
+// [SECTION] Indices under the swizzle
+// [SECTION] The access as a statement
+// [SECTION] CUDA's names for types
+// [SECTION] The public functions
 #include "core/code/code_view.hpp"
 
 #include <algorithm>
@@ -18,6 +24,8 @@
 namespace banklab {
 
 namespace {
+
+// [SECTION] Expressions, folded
 
 // An integer expression as C++ text, folded to a number where it is one. `prec` is the C++
 // precedence of its outermost operator (kAtom for a number, a name or a bracketed expression);
@@ -139,6 +147,8 @@ Expr num(std::int64_t v) {
   return Expr::num(v);
 }
 
+// [SECTION] Indices under the swizzle
+
 // The physical [row][col] of logical element (r, c) under the tile's swizzle. `r_below_cols`:
 // r is known to stay below C, so c ^ (r mod C) is c ^ r.
 // A lane of k > 1 elements addresses the lowest byte of its (contiguous, aligned) block, where
@@ -197,6 +207,8 @@ std::pair<Expr, Expr> physical(const TileLayout& t, const Expr& r, const Expr& c
   }
   return {r, c};
 }
+
+// [SECTION] The access as a statement
 
 // Offsets a + b * lane over every active lane, for raw offsets: the one expression they have.
 std::optional<std::pair<std::int64_t, std::int64_t>> affine(const WarpAccess& a) {
@@ -297,6 +309,8 @@ std::vector<std::string> statement_of(const Scenario& s, const CodeView& v) {
 
 }  // namespace
 
+// [SECTION] CUDA's names for types
+
 std::string_view cuda_type_name(DType t) {
   switch (t) {
     case DType::fp8:
@@ -327,6 +341,8 @@ std::string_view vector_type_name(int width) {
       return "";
   }
 }
+
+// [SECTION] The public functions
 
 CodeView code_view(const Scenario& s, const Evaluation& e) {
   CodeView v;

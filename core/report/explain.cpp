@@ -1,3 +1,11 @@
+// The arithmetic written out (explain.hpp): word formulas and bank expressions, the lanes to
+// blame, and the explanation built part by part from an analysis.
+//
+// [SECTION] Word formulas and bank expressions
+// [SECTION] Lanes and culprits
+// [SECTION] The explanation's parts
+// [SECTION] Explanations
+// [SECTION] Strides, lanes, alignment and lists
 #include "core/report/explain.hpp"
 
 #include <algorithm>
@@ -11,6 +19,8 @@
 namespace banklab {
 
 namespace {
+
+// [SECTION] Word formulas and bank expressions
 
 // word(r, c) = floor((a*r + b*c) / div): the 4-byte word of element (r, c) in an unswizzled
 // tile, reduced so the lesson's forms come out: 33r + c (fp32, pad 1), 16r + c/2 (bf16),
@@ -100,6 +110,8 @@ std::string constant_banks(std::int64_t first_word, int words) {
   return out;
 }
 
+// [SECTION] Lanes and culprits
+
 std::string lane_range(std::uint32_t lanes) {
   if (!lanes) return "none";
   const int lo = std::countr_zero(lanes);
@@ -145,6 +157,8 @@ std::string culprit_line(const Analysis& a) {
   return list_lanes(c.lanes) + (all ? " all want" : " want") + " bank " + std::to_string(c.bank) +
          ", " + plural(c.ways, "word", "distinct words");
 }
+
+// [SECTION] The explanation's parts
 
 // A fixed word stride s over 32 single-word lanes of one phase: the general rule, which the
 // count always agrees with (the words w0 + sL take 32 / gcd(s, 32) banks, gcd(s, 32) each).
@@ -562,6 +576,8 @@ void add_index_sweep(const Scenario& s, const Evaluation& e, Explanation* x) {
 
 }  // namespace
 
+// [SECTION] Explanations
+
 Explanation explain(const Scenario& s, const Evaluation& e) {
   Explanation x;
   if (!e.ok()) {
@@ -601,6 +617,8 @@ Explanation explain(const Analysis& a) {
   add_counting_steps(a, &x);
   return x;
 }
+
+// [SECTION] Strides, lanes, alignment and lists
 
 std::optional<std::int64_t> word_stride(const Analysis& a) {
   if (a.phases.size() != 1 || a.active_lanes != kWarpSize) return std::nullopt;

@@ -1,3 +1,11 @@
+// The inverse question (solve.hpp): access families parsed and walked over a tile, counted
+// once per distinct bank pattern, and the layouts searched simplest first.
+//
+// [SECTION] Access families
+// [SECTION] Walking and counting a family
+// [SECTION] Reasons
+// [SECTION] The search
+// [SECTION] The public functions
 #include "core/solve/solve.hpp"
 
 #include <algorithm>
@@ -11,6 +19,8 @@
 #include "core/model/analysis.hpp"
 
 namespace banklab {
+
+// [SECTION] Access families
 
 int AccessFamily::effective_width(DType dtype) const {
   if (pattern == AccessPattern::matrix) return 16;
@@ -137,6 +147,8 @@ std::string check_family(const AccessFamily& f, DType dtype, int rows, int cols)
   }
   return name + ": custom offsets are not a family over a tile";
 }
+
+// [SECTION] Walking and counting a family
 
 namespace {
 
@@ -348,6 +360,8 @@ Outcome count_family(const TileLayout& t, const std::vector<std::int32_t>& map, 
   return out;
 }
 
+// [SECTION] Reasons
+
 std::string percent(std::int64_t part, std::int64_t whole) {
   return format("%.1f %%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
 }
@@ -385,6 +399,8 @@ std::string overhead_reason(const TileLayout& t) {
   return std::to_string(over) + " B of padding (" + percent(over, data) +
          "): " + std::to_string(t.pitch_bytes()) + "-byte rows";
 }
+
+// [SECTION] The search
 
 // Simplicity: the kind's rank, and last the layouts that make registers reorder elements.
 int simplicity_of(const TileLayout& t) {
@@ -508,6 +524,8 @@ std::optional<Candidate> judge(const TileLayout& t, const std::vector<std::int32
 }
 
 }  // namespace
+
+// [SECTION] The public functions
 
 Expected<std::vector<WarpAccess>> family_accesses(const TileLayout& t, const AccessFamily& f,
                                                   bool* permuted) {

@@ -2,10 +2,10 @@
 // session and the JSON form of a question. The questions are drawn in drill_generate.cpp and
 // graded in drill_grade.cpp.
 //
-//   1. splitmix64, and the names of levels, asks and mistakes (with the lesson's words)
-//   2. text helpers; fixes and designs as flags, and a scenario as analyze's flags
-//   3. the reversal arithmetic, checking a fix
-//   4. the rubric, the session, the JSON
+// [SECTION] splitmix64, and the names of levels, asks and mistakes (with the lesson's words)
+// [SECTION] Text helpers; fixes and designs as flags, and a scenario as analyze's flags
+// [SECTION] The reversal arithmetic, checking a fix
+// [SECTION] The rubric, the session, the JSON
 #include "core/teach/drill.hpp"
 
 #include <algorithm>
@@ -17,6 +17,8 @@
 #include "core/teach/drill_internal.hpp"
 
 namespace banklab {
+
+// [SECTION] splitmix64, and the names of levels, asks and mistakes (with the lesson's words)
 
 std::uint64_t SplitMix64::next() {
   std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
@@ -187,6 +189,8 @@ std::string_view mistake_text(Mistake m) {
   }
   return "";
 }
+
+// [SECTION] Text helpers; fixes and designs as flags, and a scenario as analyze's flags
 
 std::string drill_detail::lower(std::string_view text) {
   std::string t(text);
@@ -369,6 +373,8 @@ std::vector<int> pattern_indices(const Scenario& s) {
 
 namespace banklab {
 
+// [SECTION] The reversal arithmetic, checking a fix
+
 std::string drill_detail::index_name(const Scenario& s) {
   switch (s.pattern) {
     case AccessPattern::row:
@@ -495,6 +501,8 @@ FixCheck check_fix(const Question& q, const Fix& f) {
   c.works = c.allowed && c.all_indices_ok && c.keep_ok;
   return c;
 }
+
+// [SECTION] The rubric, the session, the JSON
 
 // The rubric's bands in the lesson's words.
 std::string_view rubric_text(DrillLevel band) {

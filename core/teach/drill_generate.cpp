@@ -3,11 +3,10 @@
 // evaluate() and, for a fix or a design, from a search over pads and swizzles checked by
 // check_fix().
 //
-//   1. what every lane does, in words (lanes_in_words)
-//   2. the families: weak (the basics), hire (the Hire bar), strong-hire (the Strong Hire bar),
-//      and each level's mix
-//   3. the answers: the fix search, the lane of a bank ask, the text, the target mistake
-//   4. make_question(): the question's own stream, drawn until a family's draw makes a question
+// [SECTION] What every lane does, in words (lanes_in_words)
+// [SECTION] The families: weak, hire, strong-hire, and each level's mix
+// [SECTION] The answers: the fix search, the lane of a bank ask, the text, the target mistake
+// [SECTION] make_question(): drawn until a family's draw makes one
 #include <algorithm>
 #include <cassert>
 
@@ -19,7 +18,7 @@
 
 namespace banklab {
 
-// --- 1. what every lane does, in words ------------------------------------------------------
+// [SECTION] What every lane does, in words (lanes_in_words)
 
 namespace {
 
@@ -169,7 +168,7 @@ Op ld_or_st(SplitMix64& rng) {
   return rng.below(2) ? Op::st : Op::ld;
 }
 
-// --- 2. the families -------------------------------------------------------------------------
+// [SECTION] The families: weak, hire, strong-hire, and each level's mix
 
 // --- weak: the basics the rubric's Weak candidate misses ---
 
@@ -734,7 +733,7 @@ const NamedFamily& pick_family(DrillLevel level, SplitMix64& rng) {
   }
 }
 
-// --- 3. answers ------------------------------------------------------------------------------
+// [SECTION] The answers: the fix search, the lane of a bank ask, the text, the target mistake
 
 // The fixes tried, in order: the pads nearest the tile's own first (the smallest change; on a
 // tie the smaller), with the swizzle off; then the swizzles (with the pad at 0): the TMA modes
@@ -934,7 +933,7 @@ std::uint64_t question_seed(DrillLevel level, std::uint64_t seed, int index) {
 
 }  // namespace
 
-// --- 4. make_question ------------------------------------------------------------------------
+// [SECTION] make_question(): drawn until a family's draw makes one
 
 Question make_question(DrillLevel level, std::uint64_t seed, int index) {
   SplitMix64 rng(question_seed(level, seed, index));

@@ -1,11 +1,10 @@
 // Lessons: the placeholders and their values, reflowing text, and reading TOML tracks.
 //
-//   1. the placeholders, each with a line for the docs (kPlaceholders)
-//   2. their values: a lane's, the tile's (they work for a scenario that breaks a rule), the
-//      analysis's, the facts of the hardware, TMA and the recording (fact_value), value()
-//   3. reflow() and fill_text()
-//   4. reading a lesson: steps, highlights, FILE:LINE errors; loading the shipped tracks
-//   5. the Markdown handout and a filled step
+// [SECTION] The placeholders, each with a line for the docs (kPlaceholders)
+// [SECTION] Their values: a lane's, the tile's, the analysis's, the facts (fact_value), value()
+// [SECTION] reflow() and fill_text()
+// [SECTION] Reading a lesson: steps, highlights, FILE:LINE errors; loading the shipped tracks
+// [SECTION] The Markdown handout and a filled step
 #include "core/teach/lesson.hpp"
 
 #include <algorithm>
@@ -28,6 +27,8 @@
 namespace banklab {
 
 namespace {
+
+// [SECTION] The placeholders, each with a line for the docs (kPlaceholders)
 
 constexpr Placeholder kPlaceholders[] = {
     {"describe", "the scenario in one line: float tile[32][33], column 0, ld 4 B per lane"},
@@ -102,6 +103,8 @@ constexpr Placeholder kPlaceholders[] = {
      "mod 32"},
     {"measured:KEY", "a figure of the shipped recording (core/teach/measured.hpp lists the keys)"},
 };
+
+// [SECTION] Their values: a lane's, the tile's, the analysis's, the facts (fact_value), value()
 
 std::string fixed1(double v) {
   return format("%.1f", v);
@@ -314,6 +317,8 @@ std::span<const Placeholder> placeholders() {
   return kPlaceholders;
 }
 
+// [SECTION] reflow() and fill_text()
+
 std::string reflow(std::string_view text, int width) {
   std::string out, paragraph;
   auto flush = [&] {
@@ -397,6 +402,8 @@ Expected<std::string> fill_text(std::string_view text, const Scenario& s, const 
   }
   return out;
 }
+
+// [SECTION] Reading a lesson: steps, highlights, FILE:LINE errors; loading the shipped tracks
 
 namespace {
 
@@ -678,6 +685,8 @@ Expected<Lesson> find_lesson(std::string_view name) {
   }
   return Error{"'" + std::string(name) + "' is not a lesson; the lessons are " + names};
 }
+
+// [SECTION] The Markdown handout and a filled step
 
 std::string to_markdown(const Lesson& lesson, std::span<const std::string> images) {
   std::string out = "# " + lesson.title + "\n\n";

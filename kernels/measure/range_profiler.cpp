@@ -17,6 +17,11 @@
 // CUPTI's own headers. libcupti in turn dlopens libnvperf_host.so by bare name (the metric
 // evaluation); when the toolkit's copy in /usr/local/cuda/lib64 is the one used, that folder
 // is not on the loader's path, so libnvperf_host.so is loaded from it first.
+//
+// [SECTION] CUPTI's entry points and errors
+// [SECTION] The profiler's state
+// [SECTION] A session and a batch
+// [SECTION] The public functions
 #include "kernels/measure/range_profiler.hpp"
 
 #include <cuda.h>
@@ -42,6 +47,8 @@ std::mutex& profiler_session_mutex() {
 }
 
 namespace {
+
+// [SECTION] CUPTI's entry points and errors
 
 // Every CUPTI function called here, in one list: the table's members and its look-ups.
 #define BANKLAB_CUPTI_FUNCTIONS(X)                \
@@ -203,6 +210,8 @@ std::string unsupported_reason(const CUpti_Profiler_DeviceSupported_Params& p) {
 
 }  // namespace
 
+// [SECTION] The profiler's state
+
 struct RangeProfiler::State {
   CUcontext ctx = nullptr;
   bool cupti_initialized = false;
@@ -257,6 +266,8 @@ CUcontext current_context() {
   }
   return ctx;
 }
+
+// [SECTION] A session and a batch
 
 // open()'s sequence, filling `s`; what it has set up, `s`'s destructor takes down.
 void open_session(RangeProfiler::State& s, int device) {
@@ -422,6 +433,8 @@ std::vector<std::vector<double>> profile_batch(RangeProfiler::State& s, int laun
 }
 
 }  // namespace
+
+// [SECTION] The public functions
 
 const std::string& cupti_unavailable_reason() {
   return cupti().unavailable;

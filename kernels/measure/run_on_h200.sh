@@ -19,7 +19,7 @@ step "device"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv | tee "$out/device.txt"
 
 step "configure and build (GUI off)"
-cmake -S . -B "$build" -G Ninja -DBANKLAB_BUILD_GUI=OFF -DCMAKE_BUILD_TYPE=Release \
+cmake -S . -B "$build" -G Ninja -DBANKLAB_BUILD_GUI=OFF -DBANKLAB_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=Release \
   >"$out/build.log" 2>&1 &&
   cmake --build "$build" -j16 --target banklab banklab-probe test_measure test_measure_gpu \
   >>"$out/build.log" 2>&1

@@ -18,6 +18,13 @@
 // Loads sum what they read and the host checks each lane's sum; stores write bytes that
 // depend on their address into a tile filled with the complement, and the host checks the
 // tile of block 0 afterwards. A wrong sum or byte makes the result unverified.
+//
+// [SECTION] Instructions
+// [SECTION] The kernel and its clock
+// [SECTION] The table of instructions
+// [SECTION] Planning an access
+// [SECTION] Measuring one access
+// [SECTION] The public function
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -60,7 +67,7 @@ struct PatternLaunch {
   std::uint32_t zero;
 };
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] Instructions
 // One struct per instruction: its registers per lane and the PTX.
 
 struct Ld1 {
@@ -187,6 +194,8 @@ struct Stsm4 {
   }
 };
 
+// [SECTION] The kernel and its clock
+
 extern __shared__ __align__(16) unsigned char pattern_smem[];
 
 // One warp's span on its SM. Each warp reads its own clocks, and a clock read waits for a value:
@@ -301,7 +310,7 @@ __global__ void __launch_bounds__(kMaxWarpsPerBlock* kWarpSize)
   }
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] The table of instructions
 // The table of instructions: which kernel replays which (op, width).
 
 struct Replayer {
@@ -353,7 +362,7 @@ const Replayer kReplayers[] = {
     row<Stsm4>(Op::stmatrix_x4, 16),
 };
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] Planning an access
 // What each lane moves, for the launch and for the checks.
 
 // The bytes [byte, byte + width) as the register(s) of a 1-16 byte access hold them.
@@ -471,6 +480,8 @@ std::string plan_access(const WarpAccess& a, int max_block_smem, Plan* plan) {
   }
   return {};
 }
+
+// [SECTION] Measuring one access
 
 struct Measured {
   ReplayAccounting accounting;
@@ -627,6 +638,8 @@ Measured measure_access(Plan& p, const WarpAccess& a, const DeviceInfo& device,
 
 }  // namespace
 }  // namespace detail
+
+// [SECTION] The public function
 
 PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
                                     const PatternOptions& options, const ProgressFn& progress,

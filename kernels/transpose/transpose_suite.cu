@@ -7,6 +7,13 @@
 // Each run, per variant: poison the output (0xA5 bytes), warm up, time every repetition
 // between two events, take the median, copy the output back and compare it with the CPU's
 // reference bit for bit. A wrong result is reported as wrong with the first bad element.
+//
+// [SECTION] Test data
+// [SECTION] Launchers
+// [SECTION] Tiles
+// [SECTION] Verification
+// [SECTION] The table
+// [SECTION] The runner
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -30,7 +37,7 @@ namespace banklab::gpu {
 namespace detail {
 namespace {
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] Test data
 // Test data: element i of the input (row-major index) holds the low bytes of element_bits(i),
 // a 64-bit mix of i (neighbours differ, and an element left at the poison almost never passes),
 // with the element's second-highest bit cleared. In fp32, fp64, bf16 and both fp8 formats that
@@ -59,7 +66,7 @@ __global__ void fill_input(unsigned char* in, std::size_t bytes, int elem_bytes)
 
 constexpr unsigned char kPoison = 0xA5;
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] Launchers
 // Launchers: one per row of the table.
 
 struct Launch {
@@ -135,7 +142,7 @@ void launch_cublas(const Launch& l) {
   cublas_transpose(l.in, l.out, l.rows, l.cols, kElemBytes);
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] Tiles
 // The shared tile each variant declares, for the report ("float tile[32][33]").
 
 std::string tile_none(DType, int) {
@@ -173,7 +180,7 @@ std::string tile_fast(DType d, int) {
   return os.str();
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] Verification
 // Verification against the CPU: expected(o) for every output element o, compared bit for bit.
 
 struct Mismatch {
@@ -243,7 +250,7 @@ std::string verify(const unsigned char* out, const Shape& s) {
   return os.str();
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] The table
 // The table. Teaching rows differ only in the tile layout and name the preset whose column
 // read (or row store) they perform; the fast row is the production kernel for the dtype.
 
@@ -441,8 +448,7 @@ const Variant kVariants[] = {
      true},
 };
 
-// ---------------------------------------------------------------------------------------------
-// The runner.
+// [SECTION] The runner
 
 class PinnedBuffer {
  public:

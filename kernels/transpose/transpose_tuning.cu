@@ -11,6 +11,13 @@
 // The candidates are the product's own kernels (transpose_kernels.cuh) under other tile walks,
 // block caps and shapes; the TMA transpose below is the one kernel written only to be measured
 // here (it lost, see the doc).
+//
+// [SECTION] Buffers, copies and the paired measurement
+// [SECTION] roofs
+// [SECTION] The fast rows: pitch, walks, caps, fp8
+// [SECTION] tma
+// [SECTION] cublas
+// [SECTION] The command
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
@@ -28,6 +35,8 @@
 
 namespace banklab::gpu::detail {
 namespace {
+
+// [SECTION] Buffers, copies and the paired measurement
 
 // Two buffers for the largest shape measured, 16384 x 16416 doubles; the copies move 2 GiB.
 constexpr std::size_t kBufferBytes = std::size_t{16384} * 16416 * 8;
@@ -158,7 +167,7 @@ void paired(const std::string& label, int rows, int cols, int elem_bytes, std::s
   std::fflush(stdout);
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] roofs
 // roofs: which copy is the fastest, on 2 GiB.
 
 void roofs() {
@@ -178,7 +187,7 @@ void roofs() {
          [&] { cudaMemcpyAsync(out, in, kCopyBytes, cudaMemcpyDeviceToDevice); });
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] The fast rows: pitch, walks, caps, fp8
 // The suite's fast rows (kVariants in transpose_suite.cu), launched with a chosen walk and cap.
 
 enum class Walk { column_major, product };
@@ -279,7 +288,7 @@ void fp8() {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] tma
 // tma: fp64 32 x 32 tiles moved by the tensor-memory accelerator both ways. One thread loads
 // the tile as two 16-column boxes (128-byte swizzle) behind an mbarrier; the block transposes
 // 2 x 2 blocks into a second tile in the output's layout (128-byte swizzle); one thread stores
@@ -501,6 +510,8 @@ void tma() {
   Fp64Fast::run("fp64-fast", n, n, Walk::product, kOtherCap);
 }
 
+// [SECTION] cublas
+
 // cublas: what a user would call instead.
 void cublas() {
   std::puts("== cublas: geam as a transpose");
@@ -516,6 +527,8 @@ void cublas() {
          [&] { cublas_transpose(g.in, g.out, n, n, 8); });
   Fp64Fast::run("fp64-fast", n, n, Walk::product, kOtherCap);
 }
+
+// [SECTION] The command
 
 int run(const std::vector<std::string>& sections) {
   int device_count = 0;

@@ -1,5 +1,12 @@
 // The banklab executable as a user meets it: the lesson's numbers through --json, the text
 // report, help and version, and a one-line error with exit status 2 for every kind of bad input.
+//
+// [SECTION] Running banklab
+// [SECTION] The lesson's numbers
+// [SECTION] JSON, presets and the text report
+// [SECTION] Help, bad input and exits
+// [SECTION] Presets and explain
+// [SECTION] Flags and saved scenarios
 #include <doctest/doctest.h>
 
 #include <string>
@@ -10,6 +17,8 @@
 
 namespace banklab::test {
 namespace {
+
+// [SECTION] Running banklab
 
 // `banklab analyze <arguments> --json`, checked to succeed; returns the parsed object.
 nlohmann::json analyze_json(const std::string& arguments) {
@@ -53,6 +62,8 @@ void check_rejected(const std::string& arguments, std::string_view names) {
   CHECK(run.err.find('\n') == run.err.size() - 1);
   CHECK(run.err.find(names) != std::string::npos);
 }
+
+// [SECTION] The lesson's numbers
 
 TEST_CASE("The lesson's fp32 numbers hold for every column") {
   SUBCASE("float tile[32][32]: bank c for every lane, 32-way, 32 wavefronts") {
@@ -162,6 +173,8 @@ TEST_CASE("--lanes switches lanes off in the raw form too") {
   CHECK(j.at("lanes").at(8).at("active") == false);
 }
 
+// [SECTION] JSON, presets and the text report
+
 TEST_CASE("The JSON of an analysis carries the fields scripts rely on") {
   const nlohmann::json j = analyze_json("--pad 1 --index 5");
   CHECK(j.at("ok") == true);
@@ -207,6 +220,8 @@ TEST_CASE("The text report shows the lane table, the bank grid and the explanati
   // 32 wavefront rows, lane L alone in bank 3 of wavefront L.
   CHECK(run.out.find("\n  31  p0  |  .  .  . 31  .  .") != std::string::npos);
 }
+
+// [SECTION] Help, bad input and exits
 
 TEST_CASE("Help, version and the command list") {
   SUBCASE("banklab --help lists every command and exits 0") {
@@ -348,6 +363,8 @@ TEST_CASE("An output that cannot be written is an environment failure: exit 1") 
   }
 }
 
+// [SECTION] Presets and explain
+
 TEST_CASE("presets --json is a list of objects with a name, and every preset explains") {
   const Run list = run_banklab("presets --json");
   REQUIRE(list.status == 0);
@@ -414,6 +431,8 @@ TEST_CASE("explain takes the scenario flags of analyze, and says the same number
   CHECK(run_banklab("explain --preset bf16-pad1").out == run_banklab("explain bf16-pad1").out);
   check_rejected("explain bf16-pad1 --pad 2", "give a PRESET or the scenario flags, not both");
 }
+
+// [SECTION] Flags and saved scenarios
 
 TEST_CASE("Every flag reads as --flag value and as --flag=value, negative numbers as values") {
   CHECK(analyze_json("--dtype=bf16 --pad=1 --index=3") ==

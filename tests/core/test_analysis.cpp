@@ -1,6 +1,13 @@
 // analyze(): the wavefront count of one warp-wide instruction, checked three ways: against
 // every measured example of hardware-rules.md, against the brute-force model in
 // brute_force.cpp over 100,000 random accesses, and against the laws any count must obey.
+//
+// [SECTION] Accesses, checked
+// [SECTION] Counts measured on the H200
+// [SECTION] What every analysis must satisfy
+// [SECTION] The lesson's numbers
+// [SECTION] Printing and idle lanes
+// [SECTION] Random accesses against the brute-force model
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -17,6 +24,8 @@
 namespace banklab {
 namespace {
 
+// [SECTION] Accesses, checked
+
 WarpAccess make_access(Op op, int width, const std::function<std::int64_t(int)>& offset_of_lane) {
   WarpAccess a;
   a.op = op;
@@ -31,6 +40,8 @@ Analysis checked_analysis(const WarpAccess& a) {
   REQUIRE_FALSE(has_error(diagnostics));
   return analyze(a);
 }
+
+// [SECTION] Counts measured on the H200
 
 // One row of hardware-rules.md, "Measured examples": measured on the H200 with Nsight Compute.
 struct MeasuredExample {
@@ -127,6 +138,8 @@ const std::vector<MeasuredExample>& measured_examples() {
   };
   return kExamples;
 }
+
+// [SECTION] What every analysis must satisfy
 
 // Everything analyze() reports must be consistent with itself and with rule 1: the words and
 // banks of every lane, the wavefront each word is served in, the slots of every wavefront, the
@@ -252,6 +265,8 @@ bool analysis_is_consistent(const Analysis& a) {
 }
 
 }  // namespace
+
+// [SECTION] The lesson's numbers
 
 TEST_CASE(
     "every measured example of hardware-rules.md gives the measured wavefronts and conflicts") {
@@ -382,6 +397,8 @@ TEST_CASE("ldmatrix ignores the lanes beyond the matrices it moves") {
   }
 }
 
+// [SECTION] Printing and idle lanes
+
 TEST_CASE("an analysis prints its counts, its lane table and every wavefront's banks") {
   const Analysis a = checked_analysis(make_access(Op::ld, 4, [](int l) { return 128 * l; }));
   std::ostringstream os;
@@ -403,6 +420,8 @@ TEST_CASE("no active lane costs nothing") {
     CHECK(a.max_ways == 0);
   }
 }
+
+// [SECTION] Random accesses against the brute-force model
 
 TEST_CASE("100,000 random accesses agree with the brute-force model") {
   brute::Rng rng(20261129);

@@ -3,6 +3,13 @@
 // wrong and named as that mistake (each classic mistake on its own example too), the levels ask
 // what the lesson's rubric puts there and say where a session places the user, 1,000 questions
 // per level have the variety the issue asks for, and the same seed asks the same questions.
+//
+// [SECTION] Questions, answers and mistakes
+// [SECTION] The same questions everywhere
+// [SECTION] Every answer is the core's
+// [SECTION] Levels, variety and words
+// [SECTION] Hand-built questions: mistakes, fixes, designs
+// [SECTION] Reading answers and the session
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -22,6 +29,8 @@ namespace {
 constexpr std::uint64_t kSeeds[] = {0,  1,  2,   3,   5,    8,          13,
                                     21, 42, 144, 997, 4099, 1ull << 32, 0x7fffffffffffffffull};
 constexpr int kPerSeed = 16;
+
+// [SECTION] Questions, answers and mistakes
 
 const Analysis& analysis_of(const Question& q, Evaluation& e) {
   e = evaluate(q.scenario);
@@ -171,6 +180,8 @@ std::vector<std::string> mistaken_answers(const Question& q, const Analysis& a) 
 
 }  // namespace
 
+// [SECTION] The same questions everywhere
+
 TEST_CASE("splitmix64 gives the published sequence, so the questions are the same everywhere") {
   SplitMix64 rng(0);
   CHECK(rng.next() == 0xe220a8397b1dcdafull);
@@ -198,6 +209,8 @@ TEST_CASE("The same level, seed and index give the same question; other seeds gi
     CHECK(distinct.size() > 40);  // of 56 draws
   }
 }
+
+// [SECTION] Every answer is the core's
 
 TEST_CASE("Every answer is what the core gives for the question's own scenario") {
   for (DrillLevel level : kAllDrillLevels) {
@@ -303,6 +316,8 @@ TEST_CASE("A wrong answer built from a question's target mistake is wrong and na
     CHECK(seen[m] > 0);
   }
 }
+
+// [SECTION] Levels, variety and words
 
 TEST_CASE("Each level asks about what the rubric puts there") {
   std::map<DrillLevel, std::set<AskKind>> kinds;
@@ -480,6 +495,8 @@ TEST_CASE("Questions say what every lane does, in words a person would use") {
   }
   CHECK(packing > 20);
 }
+
+// [SECTION] Hand-built questions: mistakes, fixes, designs
 
 // A hand-built question, for the cases the lesson and the audit name.
 Question ask(AskKind kind, const Scenario& s, int lane = -1) {
@@ -674,6 +691,8 @@ TEST_CASE("A design names a swizzle and the alignment its fill needs") {
   CHECK_FALSE(grade(d, "--swizzle tma128 --align 0").read);
   CHECK_FALSE(grade(d, "--pad 2 --align 16").read);
 }
+
+// [SECTION] Reading answers and the session
 
 TEST_CASE("Answers that cannot be read are asked again, with the reason") {
   const Question number = ask(AskKind::wavefronts, column(DType::fp32, 0, 0));

@@ -1,6 +1,12 @@
 // Kernel code (kernel_code.hpp): the expression evaluator against a reference evaluator written
 // here, the classic kernels as code with their known wavefronts, every preset written as code
 // giving the preset's offsets, and bad code of every kind giving a clear, located error.
+//
+// [SECTION] The reference: random expression trees, printed as C++ and evaluated directly
+// [SECTION] The classic kernels, as code
+// [SECTION] Every preset, written as code by the code view
+// [SECTION] Bad code: a located, clear error, never a crash
+// [SECTION] Types, names and parameters
 #include <doctest/doctest.h>
 
 #include <climits>
@@ -15,7 +21,7 @@
 namespace banklab {
 namespace {
 
-// ---- The reference: random expression trees, printed as C++ and evaluated directly. ----
+// [SECTION] The reference: random expression trees, printed as C++ and evaluated directly
 
 struct Expr {
   enum Kind { constant, variable, unary, binary, ternary } kind = constant;
@@ -259,7 +265,7 @@ TEST_CASE("C++ literals and precedence read as a compiler reads them") {
   CHECK(value("(int)7 + static_cast<unsigned>(1)") == 8);
 }
 
-// ---- The classic kernels, as code. ----
+// [SECTION] The classic kernels, as code
 
 struct Run {
   std::optional<KernelCode> code;
@@ -450,7 +456,7 @@ TEST_CASE("locals, laneid and warpid as declared, extern arrays and every warp")
   CHECK(worst.wavefronts == 32);
 }
 
-// ---- Every preset, written as code by the code view. ----
+// [SECTION] Every preset, written as code by the code view
 
 TEST_CASE("every preset's code from the code view parses back to the preset's offsets") {
   int round_trips = 0;
@@ -526,7 +532,7 @@ TEST_CASE("the shared-memory limits: 48 KB static, 227 KB per block, each refusa
   }
 }
 
-// ---- Bad code: a located, clear error, never a crash. ----
+// [SECTION] Bad code: a located, clear error, never a crash
 
 struct Bad {
   const char* decl;
@@ -678,6 +684,8 @@ TEST_CASE("A(n) = A(n-1) + A(n-1) over 62 levels is linear, not exponential") {
   REQUIRE_MESSAGE(!r.error, r.message);
   CHECK(r.code->lanes[5].indices == std::vector<std::int64_t>{10});
 }
+
+// [SECTION] Types, names and parameters
 
 // Issue 22, defect 3: an integer type's width and signedness apply as C++ applies them.
 TEST_CASE("casts and typed locals wrap as C++ does: (unsigned char)(threadIdx.x * 32) is % 256") {

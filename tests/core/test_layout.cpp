@@ -1,5 +1,11 @@
 // TileLayout: the layout function (r, c) -> byte, its banks, its validity rules, and the law
 // that every valid layout stores each element in its own slot of the tile.
+//
+// [SECTION] Tiles and the swizzles to try
+// [SECTION] Where the lesson's tiles put their elements
+// [SECTION] Cost, declaration and the rules a tile obeys
+// [SECTION] TMA boxes, CuTe and Triton
+// [SECTION] Notations, the bank map and sizes
 #include <doctest/doctest.h>
 
 #include <bit>
@@ -12,6 +18,8 @@
 
 namespace banklab {
 namespace {
+
+// [SECTION] Tiles and the swizzles to try
 
 TileLayout tile(DType t, int rows, int cols, int pad = 0, SwizzleSpec swizzle = {}) {
   return TileLayout{t, rows, cols, pad, swizzle};
@@ -48,6 +56,8 @@ std::vector<SwizzleSpec> swizzles_to_try() {
 }
 
 }  // namespace
+
+// [SECTION] Where the lesson's tiles put their elements
 
 TEST_CASE("float tile[32][33] puts element (r, c) at byte 132r + 4c, bank (r + c) mod 32") {
   const TileLayout t = tile(DType::fp32, 32, 32, 1);
@@ -97,6 +107,8 @@ TEST_CASE("the 128B TMA swizzle moves 16-byte chunk q of row r to chunk q ^ (r m
     }
   }
 }
+
+// [SECTION] Cost, declaration and the rules a tile obeys
 
 TEST_CASE("the one-column pad costs 128 B per float tile, about 3 percent") {
   const TileLayout plain = tile(DType::fp32, 32, 32);
@@ -309,6 +321,8 @@ TEST_CASE("every valid layout stores every element in its own slot, as the formu
   CHECK(accepted_swizzled > 3000);
 }
 
+// [SECTION] TMA boxes, CuTe and Triton
+
 TEST_CASE("a TMA box narrower than the span is placed at span pitch, and the gap is known") {
   // bf16 32x16 under the 128B mode: 32-byte box rows at 128-byte pitch, as the H200 places them
   // (issue 14: all 9,984 measured placements match this swizzle on rows padded to the span).
@@ -386,6 +400,8 @@ TEST_CASE("a short Triton tile wraps the XOR inside its row, as Triton lays it o
   // Its CuTe reduction, Swizzle<3,4,1>, reaches into the next row instead: not the same.
   CHECK_FALSE(same_placement(t, tile(DType::bf16, 16, 16, 0, {SwizzleKind::cute, {3, 4, 1}})));
 }
+
+// [SECTION] Notations, the bank map and sizes
 
 TEST_CASE("every layout spells itself in each notation that can express it, exactly") {
   auto notations = [](const TileLayout& t) {

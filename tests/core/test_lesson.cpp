@@ -1,5 +1,12 @@
 // Lessons as data: the shipped files load, every step fills, the texts state no number of
 // their own, and a malformed file gives FILE:LINE and a reason, never a crash.
+//
+// [SECTION] Reading and writing lessons
+// [SECTION] The shipped lessons
+// [SECTION] Limits, the audit and the tracks' claims
+// [SECTION] Malformed lessons and parts of a step
+// [SECTION] Measured figures
+// [SECTION] The handout and the lessons folder
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,6 +37,8 @@
 namespace banklab {
 namespace {
 
+// [SECTION] Reading and writing lessons
+
 std::string read(const std::filesystem::path& p) {
   std::ifstream in(p);
   std::ostringstream s;
@@ -49,6 +58,8 @@ std::string error_of(const std::string& toml) {
 }
 
 }  // namespace
+
+// [SECTION] The shipped lessons
 
 TEST_CASE("the shipped lessons load, and every step's scenario and text fill") {
   const Expected<LessonCatalogue> catalogue = load_lessons();
@@ -118,6 +129,8 @@ TEST_CASE("placeholders are filled from the core, for the lanes that collide") {
   CHECK(f.highlights.lanes == std::vector<int>{0, 8, 16, 24});
   CHECK(f.highlights.banks == std::vector<int>{0});
 }
+
+// [SECTION] Limits, the audit and the tracks' claims
 
 TEST_CASE("what lessons say about limits and alignment is the core's") {
   const Scenario s = *scenario_from_words(std::vector<std::string>{"--preset", "fp32-naive"});
@@ -308,6 +321,8 @@ TEST_CASE("misaligned rows are data, for the padding-fails steps") {
   CHECK(f.highlights.rows.front() == 1);
 }
 
+// [SECTION] Malformed lessons and parts of a step
+
 TEST_CASE("a malformed lesson gives FILE:LINE and what is wrong") {
   struct Case {
     std::string toml;
@@ -393,6 +408,8 @@ TEST_CASE("every placeholder is documented") {
   }
 }
 
+// [SECTION] Measured figures
+
 TEST_CASE("measured figures come from the shipped recording, and only from it") {
   const Expected<Measurements>& m = recorded();
   REQUIRE_MESSAGE(m.has_value(), (m ? "" : m.error()));
@@ -448,15 +465,20 @@ TEST_CASE("measured figures come from the shipped recording, and only from it") 
     CAPTURE(f.key);
     CHECK(doc.find("| `{measured:" + f.key + "}` | " + f.value + " |") != std::string::npos);
   }
-  // A recording without the figures is an error that names the file.
+  // A recording without the figures is an error that names the file and the field, as the
+  // recording codec's reader (core/base/json_fields.hpp) names it.
   const Expected<Measurements> bad = parse_measurements("{\"device\": {}}", "x.json");
   REQUIRE_FALSE(bad.has_value());
-  CHECK(bad.error().starts_with("x.json: not a BankLab recording"));
+  CHECK(bad.error() ==
+        "x.json: not a BankLab recording with the lesson's figures: recording.device.name is "
+        "missing");
 }
 
 }  // namespace banklab
 
 namespace banklab {
+
+// [SECTION] The handout and the lessons folder
 
 TEST_CASE("the Markdown handout has every step's heading, image and text, code fenced") {
   const Expected<Lesson> lesson = find_lesson("transpose");

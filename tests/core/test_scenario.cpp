@@ -2,6 +2,11 @@
 // every number of the seed lesson (for every column where the lesson claims it for all), the
 // diagnostics for scenarios that cannot exist, and laws over a whole domain of tiles checked
 // against an independent address builder and the brute-force counter.
+//
+// [SECTION] Scenarios and their counts
+// [SECTION] The seed lesson
+// [SECTION] Scenarios that cannot exist
+// [SECTION] Laws over a domain of tiles
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -24,6 +29,8 @@ Scenario tile_scenario(DType dtype, int rows, int cols, int pad, SwizzleSpec swi
                        AccessPattern pattern, Op op, int index, int width = 0) {
   return Scenario{{dtype, rows, cols, pad, swizzle}, pattern, op, width, index};
 }
+
+// [SECTION] Scenarios and their counts
 
 // Column c of a 32-row tile, read (or written) by one element per lane.
 Scenario column(DType dtype, int pad, SwizzleSpec swizzle, int c, Op op = Op::ld) {
@@ -62,7 +69,7 @@ constexpr Op kLdSt[] = {Op::ld, Op::st};
 
 }  // namespace
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] The seed lesson
 // The seed lesson, number by number.
 
 // What the lesson (and, for bf16 tile[32][33], the H200) says a column costs, for every column
@@ -281,8 +288,7 @@ TEST_CASE("idle lanes cost nothing: lanes 0-15 of a 32-way column are 16 wavefro
   CHECK(a.active_lanes == 16);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Scenarios that cannot exist.
+// [SECTION] Scenarios that cannot exist
 
 TEST_CASE("evaluate() refuses impossible scenarios with the rule and the numbers") {
   SUBCASE("a bad tile") {
@@ -429,7 +435,7 @@ TEST_CASE("a scenario describes itself in one line") {
   CHECK(contains(describe(half), "8 of 32 lanes on"));
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] Laws over a domain of tiles
 // Laws over a domain of tiles, checked against an independent model.
 
 namespace {

@@ -1,6 +1,12 @@
 // banklab_figures without a display: every label the views promise is drawn inside its cell at
 // projector sizes, red appears only for a conflict, the SVG is well-formed XML with the 32 bank
 // numbers as text, and the CSV and Markdown carry the core's values.
+//
+// [SECTION] Labels, colours and SVG text
+// [SECTION] Labels inside their cells
+// [SECTION] Colours and broadcasts
+// [SECTION] SVG, CSV and Markdown
+// [SECTION] Highlights and the plain tile
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -27,6 +33,8 @@ namespace {
 constexpr Theme kThemes[] = {Theme::dark, Theme::light};
 constexpr Scheme kSchemes[] = {Scheme::standard, Scheme::colour_blind};
 constexpr float kSizes[][2] = {{1280, 720}, {1600, 900}, {1920, 1080}};
+
+// [SECTION] Labels, colours and SVG text
 
 std::vector<const Label*> labels(const Figure& f, Role role) {
   std::vector<const Label*> out;
@@ -68,6 +76,8 @@ std::vector<std::string> svg_texts(const std::string& svg, const std::string& cl
 }
 
 }  // namespace
+
+// [SECTION] Labels inside their cells
 
 TEST_CASE("every bank and lane label of every preset is drawn inside its cell at 1280x720 and up") {
   for (const Preset& p : presets()) {
@@ -182,6 +192,8 @@ TEST_CASE("zoomed text never shrinks the cell labels below the unzoomed ones") {
   CHECK(labels(b, Role::bank_label).front()->size >= labels(a, Role::bank_label).front()->size);
 }
 
+// [SECTION] Colours and broadcasts
+
 TEST_CASE("red means a conflict only: never on a conflict-free access, never a bank or wavefront") {
   for (Theme theme : kThemes) {
     for (Scheme scheme : kSchemes) {
@@ -253,6 +265,8 @@ TEST_CASE("a broadcast is one shared word where the 32 lines meet, not 32 lines 
   CHECK((cells[0]->text == "0-31" || cells[0]->text == "x32"));
 }
 
+// [SECTION] SVG, CSV and Markdown
+
 TEST_CASE("the SVG is well-formed XML with the 32 bank numbers as text, for every view") {
   for (const char* name : {"fp32-naive", "broadcast", "ldmatrix-swizzled", "bf16-pad1-odd"}) {
     CAPTURE(name);
@@ -316,6 +330,8 @@ TEST_CASE("the Markdown carries the lane table and the derivation as the core wo
   CHECK(std::ranges::count(table, '\n') == 34);  // header, rule, 32 lanes
   CHECK(table.find("| 31 | 1 | 31 | 3 | 1 | 2052 | 513 | 1 |") != std::string::npos);
 }
+
+// [SECTION] Highlights and the plain tile
 
 TEST_CASE("a lesson step's highlights are marked by every view and written in its SVG") {
   const Palette& pal = palette_for(Theme::light);

@@ -4,6 +4,12 @@
 // numbers readable, a refused access drawn, the lane map running down a narrow pane, every text
 // colour's contrast computed from the palette, and the HTML deck (one section per step, no
 // address outside the file).
+//
+// [SECTION] Lessons, slides and boxes
+// [SECTION] Every step is a slide
+// [SECTION] Highlights and spotlights
+// [SECTION] The tile, a refused access and the lane map
+// [SECTION] Colours, the deck and wrapped text
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -27,6 +33,8 @@ namespace {
 
 constexpr Theme kThemes[] = {Theme::dark, Theme::light};
 constexpr float kSlideSizes[][2] = {{1280, 720}, {1920, 1080}};
+
+// [SECTION] Lessons, slides and boxes
 
 const std::vector<Lesson>& lessons() {
   static const std::vector<Lesson> all = [] {
@@ -102,6 +110,8 @@ void check_beside_numbers(const Figure& f) {
 
 }  // namespace
 
+// [SECTION] Every step is a slide
+
 TEST_CASE("every step of every track is a slide: its text inside it, no figure over the text") {
   for (const Lesson& lesson : lessons()) {
     for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
@@ -167,6 +177,8 @@ TEST_CASE("every step of every track is a slide: its text inside it, no figure o
   }
 }
 
+// [SECTION] Highlights and spotlights
+
 TEST_CASE("a lesson step's highlights are marks beside its numbers, in every view and theme") {
   for (const Lesson& lesson : lessons()) {
     for (const LessonStep& step : lesson.steps) {
@@ -218,6 +230,8 @@ TEST_CASE("a step's spotlight keeps its lanes' cells in colour and fades the oth
     CHECK(l.colour == pal.on_bank);
   }
 }
+
+// [SECTION] The tile, a refused access and the lane map
 
 TEST_CASE("the tile's lane and bank numbers are 11 px or more and never run together") {
   for (const Preset& p : presets()) {
@@ -324,6 +338,8 @@ TEST_CASE("in a narrow pane the lane map runs down it, its numbers 11 px or more
   REQUIRE(across.size() == 32u);
   CHECK(across[1]->box.x0 > across[0]->box.x1 - 0.5f);
 }
+
+// [SECTION] Colours, the deck and wrapped text
 
 TEST_CASE("every colour that carries text reads on what it is drawn on (WCAG AA)") {
   for (Theme theme : kThemes) {

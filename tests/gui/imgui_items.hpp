@@ -13,6 +13,7 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <filesystem>
 #include <initializer_list>
 #include <map>
 #include <string>
@@ -21,6 +22,7 @@
 
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/state/app_state.hpp"
+#include "core/model/presets.hpp"
 #include "tests/gui/headless_imgui.hpp"
 
 namespace banklab::gui::test {
@@ -67,6 +69,20 @@ class Driver {
 
  private:
   HeadlessImGui imgui_;
+};
+
+// The file chooser's window is "<title>###file-chooser", whatever the title.
+inline constexpr const char* kChooser = "###file-chooser";
+
+// A fresh app on the default preset, driven at 1280x720, whose file chooser starts in `folder`.
+struct AppInFolder {
+  Driver d{ImVec2(1280, 720)};
+  AppState s;
+  explicit AppInFolder(const std::filesystem::path& folder) {
+    load_preset(s, std::string(kDefaultPreset));
+    s.user.settings.folder = folder.string();
+    d.settle(s);
+  }
 };
 
 }  // namespace banklab::gui::test

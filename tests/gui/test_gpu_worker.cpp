@@ -1,6 +1,14 @@
 // The GPU panel without a display and without a GPU: the worker's threading (results in order,
 // one job at a time, progress, cancel, a clean join) against a scripted GPU, the panel's logic
 // on top of it, the real backend's no-GPU state on this machine, and the plots' axis arithmetic.
+//
+// [SECTION] A scripted GPU and waiting
+// [SECTION] The worker's thread
+// [SECTION] Run and Measure on GPU
+// [SECTION] Without a GPU
+// [SECTION] Plots
+// [SECTION] Presets, --gpu and the window's tabs
+// [SECTION] The shipped recordings
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -25,6 +33,8 @@ using namespace banklab;
 using namespace banklab::gui;
 
 namespace {
+
+// [SECTION] A scripted GPU and waiting
 
 // Polls a condition that another thread makes true; false after 10 s (a hung worker).
 template <class Condition>
@@ -215,6 +225,8 @@ bool mentions(const std::vector<std::string>& lines, std::string_view text) {
 
 }  // namespace
 
+// [SECTION] The worker's thread
+
 TEST_CASE("a job's progress fraction runs over all its stages") {
   JobProgress p;
   p.stage_count = 2;
@@ -360,6 +372,8 @@ TEST_CASE("destroying the worker cancels a running job and joins its thread") {
   CHECK(gpu.saw_cancel);
   CHECK(gpu.suite_calls == 1);
 }
+
+// [SECTION] Run and Measure on GPU
 
 TEST_CASE("Run on GPU benchmarks the pattern on screen and the conflict sweep") {
   ScriptedGpu gpu;
@@ -523,6 +537,8 @@ TEST_CASE("a result for a measurement that was replaced is dropped") {
   CHECK(p.measurement->error == "no GPU");
 }
 
+// [SECTION] Without a GPU
+
 TEST_CASE("without a GPU the panel shows the state and starts nothing") {
   if (gpu::query_device().ok()) {
     MESSAGE("this machine has a GPU: the no-GPU state cannot be seen here");
@@ -616,6 +632,8 @@ TEST_CASE("why there is no GPU is said in words, the CUDA error's name left to t
   CHECK(shown_run(there).empty());
 }
 
+// [SECTION] Plots
+
 TEST_CASE("axis ticks are round steps of 1, 2 or 5 inside the span") {
   SUBCASE("bandwidth up to 4000 GB/s") {
     CHECK(nice_step(4000.0, 6) == doctest::Approx(1000.0));
@@ -675,6 +693,8 @@ TEST_CASE("plot coordinates grow right and up, categories down from the top") {
     CHECK(m.y_pixels(3.0) == doctest::Approx(225.0f));
   }
 }
+
+// [SECTION] Presets, --gpu and the window's tabs
 
 TEST_CASE("every transpose kernel that names a preset gets the core's predicted conflict") {
   // The kernels' own table (empty in a build without CUDA, which has no kernels to list).
@@ -782,6 +802,8 @@ TEST_CASE("the GPU window draws each tab's results in the app, with no display")
     CHECK_FALSE(window_drew(kWindow, c.error));
   }
 }
+
+// [SECTION] The shipped recordings
 
 TEST_CASE("the shipped recordings open, each dtype a history row labelled as recorded") {
   const std::vector<std::filesystem::path> shipped = shipped_recordings();

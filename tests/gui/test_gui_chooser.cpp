@@ -17,6 +17,7 @@
 #include "app/gui/views/file_chooser.hpp"
 #include "core/model/presets.hpp"
 #include "tests/gui/imgui_items.hpp"
+#include "tests/gui/scratch_dir.hpp"
 
 using namespace banklab;
 using namespace banklab::gui;
@@ -24,21 +25,6 @@ using namespace banklab::gui::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() /
-                  ("banklab-chooser-" + std::to_string(::getpid()) + "-" + std::to_string(next()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() {
-    std::error_code ec;
-    fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(path, ec);
-  }
-  static int next() {
-    static int n = 0;
-    return n++;
-  }
-};
 
 void touch(const fs::path& p, const std::string& text = "x") {
   std::ofstream(p, std::ios::binary) << text;
@@ -55,9 +41,6 @@ std::vector<std::string> names(const FolderListing& l) {
   return out;
 }
 
-// The chooser's widgets: its window is "<title>###file-chooser" whatever the title.
-constexpr const char* kChooser = "###file-chooser";
-
 // Whether the last frame drew the chooser (a click's last frame still draws a dialog it
 // closed: one more frame).
 bool chooser_shown(Driver& d, AppState& s) {
@@ -66,15 +49,8 @@ bool chooser_shown(Driver& d, AppState& s) {
   return w != nullptr && w->Active;
 }
 
-// A fresh app on the default preset whose chooser starts in `folder`.
-struct App {
-  Driver d{ImVec2(1280, 720)};
-  AppState s;
-  explicit App(const fs::path& folder) {
-    load_preset(s, std::string(kDefaultPreset));
-    s.user.settings.folder = folder.string();
-    d.settle(s);
-  }
+struct App : AppInFolder {
+  using AppInFolder::AppInFolder;
   // File > item, then the name typed over the offered one.
   void choose(const char* item, const std::string& name) {
     REQUIRE(d.menu(s, "File", item));
@@ -86,7 +62,7 @@ struct App {
 }  // namespace
 
 TEST_CASE("a folder lists its folders first, then its files of the extension, by name") {
-  TempDir dir;
+  ScratchDir dir;
   for (const char* f : {"b.scenario", "A.scenario", "c.SCENARIO", "notes.txt", ".hidden.scenario",
                         "scenario", "a.scenario"}) {
     touch(dir.path / f);
@@ -109,7 +85,7 @@ TEST_CASE("a folder lists its folders first, then its files of the extension, by
 }
 
 TEST_CASE("a folder that cannot be read lists nothing and says why") {
-  TempDir dir;
+  ScratchDir dir;
   SUBCASE("missing") {
     const FolderListing l = list_folder(dir.path / "gone", ".png");
     CHECK(l.entries.empty());
@@ -135,7 +111,7 @@ TEST_CASE("a folder that cannot be read lists nothing and says why") {
 }
 
 TEST_CASE("the chooser starts in the remembered folder only when it still is one") {
-  TempDir dir;
+  ScratchDir dir;
   const fs::path here = fs::current_path();
   CHECK(start_folder(dir.path.string()) == dir.path);
   CHECK(start_folder("") == here);
@@ -163,7 +139,7 @@ TEST_CASE("the settings remember the chooser's folder, and refuse one that would
 }
 
 TEST_CASE("File > Save scenario then File > Open scenario gives back the saved scenario") {
-  TempDir dir;
+  ScratchDir dir;
   App app(dir.path);
   Scenario& sc = app.s.user.scenario;
   sc.tile.pad = 3;
@@ -196,7 +172,7 @@ TEST_CASE("File > Save scenario then File > Open scenario gives back the saved s
 }
 
 TEST_CASE("saving over a file asks first; Keep it leaves it, Replace writes it") {
-  TempDir dir;
+  ScratchDir dir;
   touch(dir.path / "old.scenario", "kept");
   App app(dir.path);
   app.choose("Save scenario...", "old");
@@ -214,7 +190,7 @@ TEST_CASE("saving over a file asks first; Keep it leaves it, Replace writes it")
 }
 
 TEST_CASE("a folder that vanishes under the open chooser is a message, and saving there an error") {
-  TempDir dir;
+  ScratchDir dir;
   fs::create_directory(dir.path / "sub");
   App app(dir.path / "sub");
   app.choose("Export lane table as CSV...", "table");
@@ -240,7 +216,7 @@ TEST_CASE("a folder that vanishes under the open chooser is a message, and savin
 }
 
 TEST_CASE("Escape closes the chooser, and the shortcuts wait while it is open") {
-  TempDir dir;
+  ScratchDir dir;
   App app(dir.path);
   app.s.user.stage.presenting = true;
   app.s.user.stage.view = StageView::lanes;

@@ -31,7 +31,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kChooser = "###file-chooser";
 constexpr const char* kExportPng = "Export PNG (bank view, lane map, tile)...";
 
 std::string read(const fs::path& p) {

@@ -5,7 +5,6 @@
 // parsers (BANKLAB_GUI_FUZZ_SEED / BANKLAB_GUI_FUZZ_STEPS replay or lengthen it, docs/testing.md).
 #include <doctest/doctest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -23,23 +22,14 @@
 #include "app/gui/state/app_state.hpp"
 #include "app/gui/state/settings.hpp"
 #include "tests/gui/headless_imgui.hpp"
+#include "tests/gui/scratch_dir.hpp"
 
 using namespace banklab;
 using namespace banklab::gui;
+using banklab::gui::test::ScratchDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("banklab-gui-files-" + std::to_string(::getpid()) +
-                                               "-" + std::to_string(counter()++));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-  static int& counter() {
-    static int n = 0;
-    return n;
-  }
-};
 
 void write(const fs::path& p, std::string_view text) {
   std::ofstream out(p, std::ios::binary);
@@ -102,7 +92,7 @@ TEST_CASE("the tile view round-trips through the settings; a bad or missing one 
 }
 
 TEST_CASE("the settings file is read only when regular and small, else defaults and a warning") {
-  TempDir dir;
+  ScratchDir dir;
   fs::path file = dir.path / kSettingsFileName;
   SUBCASE("a FIFO: no hang, and it is not written into either") {
     REQUIRE(::mkfifo(file.c_str(), 0600) == 0);
@@ -137,7 +127,7 @@ TEST_CASE("the settings file is read only when regular and small, else defaults 
 }
 
 TEST_CASE("saving the settings keeps the keys this version does not know, and is atomic") {
-  TempDir dir;
+  ScratchDir dir;
   fs::path file = dir.path / kSettingsFileName;
   write(file, "theme = light\nfuture_key = 7\nzoom = nan\n");
   ParsedSettings p = load_settings(file);
@@ -156,7 +146,7 @@ TEST_CASE("saving the settings keeps the keys this version does not know, and is
 }
 
 TEST_CASE("a settings file that was not read is never written over") {
-  TempDir dir;
+  ScratchDir dir;
   fs::path file = dir.path / kSettingsFileName;
   std::string text = "drill_right = 40\ndrill_answered = 50\n";
   text += std::string(kMaxSettingsFileBytes, '#');
@@ -172,7 +162,7 @@ TEST_CASE("a settings file that was not read is never written over") {
 }
 
 TEST_CASE("two apps on one settings file add their drill answers up") {
-  TempDir dir;
+  ScratchDir dir;
   fs::path file = dir.path / kSettingsFileName;
   write(file,
         "drill_level = hire\ndrill_right = 3\ndrill_answered = 4\ndrill_streak = 2\n"
@@ -236,7 +226,7 @@ TEST_CASE("a corrupt imgui.ini is cleaned before ImGui reads it, and the app dra
     CHECK(c.dropped == 8);
   }
   SUBCASE("loaded into ImGui, then frames of the whole app") {
-    TempDir dir;
+    ScratchDir dir;
     fs::path ini = dir.path / "imgui.ini";
     write(ini,
           "[Window][Controls]\nPos=0,270\nSize=384,450\n[Table][0x12345678,-5]\n"
@@ -252,7 +242,7 @@ TEST_CASE("a corrupt imgui.ini is cleaned before ImGui reads it, and the app dra
     CHECK(sanitize_imgui_ini(read(ini)).dropped == 0);  // what ImGui writes passes
   }
   SUBCASE("a FIFO or a device in its place is refused") {
-    TempDir dir;
+    ScratchDir dir;
     fs::path ini = dir.path / "imgui.ini";
     REQUIRE(::mkfifo(ini.c_str(), 0600) == 0);
     HeadlessImGui imgui;
@@ -270,7 +260,7 @@ TEST_CASE("a screenshot or its geometry that cannot be written is an error, chec
   REQUIRE_FALSE(geometry.has_value());
   CHECK(contains(geometry.error(), "No space left on device"));
   CHECK_FALSE(write_png("/nonexistent-dir/x.png", 4, 4, pixels).empty());
-  TempDir dir;
+  ScratchDir dir;
   CHECK(write_png((dir.path / "ok.png").string(), 4, 4, pixels).empty());
   CHECK(read(dir.path / "ok.png").starts_with("\x89PNG"));
 }

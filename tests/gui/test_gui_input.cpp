@@ -4,6 +4,13 @@
 // ImGui's own asserts abort the test on any misuse (two widgets with one ID, a slider range
 // past INT_MAX/2). Every ID of every frame is checked for uniqueness, in each lesson and with
 // each access pattern.
+//
+// [SECTION] Folders, views and waiting
+// [SECTION] Widget IDs and clicks that pick
+// [SECTION] A click on everything
+// [SECTION] Numbers typed and shortcuts
+// [SECTION] Random input
+// [SECTION] The GPU and Code windows
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -34,6 +41,8 @@ using namespace banklab::gui;
 using namespace banklab::gui::test;
 
 namespace {
+
+// [SECTION] Folders, views and waiting
 
 // The File menu's chooser starts in the current folder, and the clicks here (every widget, the
 // random run) do reach Save and the exports: this program works in a scratch folder of its own,
@@ -106,6 +115,8 @@ const Item* find_item(const std::vector<Item>& items, const std::string& window_
 }
 
 }  // namespace
+
+// [SECTION] Widget IDs and clicks that pick
 
 TEST_CASE("no two widgets of a frame share an ID, in any lesson, access pattern or view") {
   // 1080p as well: at 720p some views lay out fewer widgets (the arithmetic table's rows).
@@ -229,6 +240,8 @@ TEST_CASE("a click on the Tile window's \"side by side\" draws the logical and p
   }
 }
 
+// [SECTION] A click on everything
+
 // Clicks each widget of a fresh app (all windows open), then each widget that click made appear.
 void click_everything(Driver& d, Mode mode) {
   std::vector<Item> targets;
@@ -278,6 +291,8 @@ TEST_CASE("a click on every widget of every window, and on what each click opens
     }
   }
 }
+
+// [SECTION] Numbers typed and shortcuts
 
 TEST_CASE("numbers typed into the tile fields are clamped to what the core accepts") {
   Driver d;
@@ -378,6 +393,8 @@ TEST_CASE("every shortcut, pressed in every lesson, leaves a consistent state") 
   }
 }
 
+// [SECTION] Random input
+
 // A bounded, fixed-seed fuzz of the controls: random clicks anywhere, random keys and random
 // text (digits, signs, letters, control bytes), 3000 steps. BANKLAB_GUI_FUZZ_SEED and
 // BANKLAB_GUI_FUZZ_STEPS replay or lengthen it (docs/testing.md).
@@ -424,6 +441,8 @@ TEST_CASE("random clicks, keys and text on the whole window never crash it") {
     if (rng() % 64 == 0) d.settle(s);
   }
 }
+
+// [SECTION] The GPU and Code windows
 
 TEST_CASE("the GPU window is settled only once the driver's answer is applied, not just posted") {
   // What --gpu --screenshot waits for. busy() alone turns false when the worker has posted its

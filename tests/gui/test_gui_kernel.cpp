@@ -5,7 +5,6 @@
 // kernel without a block, the block and names set in the window. What each click must show
 // comes from core's scan of the same file.
 #include <doctest/doctest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -19,6 +18,7 @@
 #include "core/code/scan.hpp"
 #include "core/model/presets.hpp"
 #include "tests/gui/imgui_items.hpp"
+#include "tests/gui/scratch_dir.hpp"
 
 using namespace banklab;
 using namespace banklab::gui;
@@ -28,22 +28,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kCorpus = fs::path(BANKLAB_SOURCE_DIR) / "tests" / "scan" / "corpus";
-constexpr const char* kChooser = "###file-chooser";
 constexpr const char* kWindow = "Kernel: every shared-memory line of a .cu file";
-
-struct TempDir {
-  fs::path path = fs::temp_directory_path() /
-                  ("banklab-kernel-" + std::to_string(::getpid()) + "-" + std::to_string(next()));
-  TempDir() { fs::create_directories(path); }
-  static int next() {
-    static int n = 0;
-    return n++;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
 
 // Core's scan of a corpus file, every warp-instruction kept: what the window must show.
 KernelScan core_scan(const std::string& file, const std::string& kernel) {
@@ -96,14 +81,8 @@ bool click_source_line(Driver& d, AppState& s, int line) {
   return false;
 }
 
-struct App {
-  Driver d{ImVec2(1280, 720)};
-  AppState s;
-  explicit App(const fs::path& folder) {
-    load_preset(s, std::string(kDefaultPreset));
-    s.user.settings.folder = folder.string();
-    d.settle(s);
-  }
+struct App : AppInFolder {
+  using AppInFolder::AppInFolder;
   // File > Open kernel (.cu)..., the name typed, Open.
   void open(const std::string& name) {
     REQUIRE(d.menu(s, "File", "Open kernel (.cu)..."));
@@ -194,7 +173,7 @@ TEST_CASE(
 }
 
 TEST_CASE("presentation mode and File > Export draw the kernel's access") {
-  TempDir dir;
+  ScratchDir dir;
   App app(kCorpus);
   app.open("transpose.cu");
   AppState& s = app.s;
@@ -226,7 +205,7 @@ TEST_CASE("presentation mode and File > Export draw the kernel's access") {
 }
 
 TEST_CASE("a file that cannot be scanned says why and keeps what was open; the block and names") {
-  TempDir dir;
+  ScratchDir dir;
   std::ofstream(dir.path / "broken.cu") << "__global__ void k() {\n  __shared__ float s[32;\n}\n";
   std::ofstream(dir.path / "noblock.cu")
       << "template <int N>\n__global__ void k(int stride) {\n  __shared__ float s[1024];\n"

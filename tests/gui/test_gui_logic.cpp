@@ -2,6 +2,14 @@
 // transitions (presets, step-through, index, lanes, custom offsets), and every view drawn by
 // ImGui with no backend (io.DisplaySize set, font atlas built), checking the geometry and the
 // batches handed to the GL programs. Also the binary's answers that need no window.
+//
+// [SECTION] Parsing and running
+// [SECTION] Options and settings
+// [SECTION] Presets, stepping and controls
+// [SECTION] Views drawn headless
+// [SECTION] Shortcuts, presentation and the palette
+// [SECTION] Timing, the binary and derive
+// [SECTION] Comparisons and lessons
 #include <doctest/doctest.h>
 
 #define GLFW_INCLUDE_NONE
@@ -34,6 +42,8 @@ using namespace banklab::gui;
 
 namespace {
 
+// [SECTION] Parsing and running
+
 Expected<Options> parse(std::vector<std::string_view> args) {
   return parse_options(args);
 }
@@ -55,6 +65,8 @@ RunResult run(const std::string& command) {
 }
 
 }  // namespace
+
+// [SECTION] Options and settings
 
 TEST_CASE("the command line accepts the documented options and rejects the rest") {
   SUBCASE("a screenshot run") {
@@ -202,6 +214,8 @@ TEST_CASE("settings live under XDG_CONFIG_HOME, else ~/.config, and survive a ro
   }
 }
 
+// [SECTION] Presets, stepping and controls
+
 TEST_CASE("every preset loads and evaluates to the wavefronts its lesson claims") {
   AppState s;
   for (const Preset& p : presets()) {
@@ -346,6 +360,8 @@ TEST_CASE("the pattern and the op move together") {
   CHECK(s.user.scenario.op == Op::st);
   CHECK(s.user.scenario.width == 0);
 }
+
+// [SECTION] Views drawn headless
 
 TEST_CASE("every view draws every preset headless, with the bank grid the analysis asks for") {
   HeadlessImGui imgui;
@@ -537,6 +553,8 @@ TEST_CASE(
   }
 }
 
+// [SECTION] Shortcuts, presentation and the palette
+
 TEST_CASE("keyboard shortcuts drive the state through ImGui's key state") {
   HeadlessImGui imgui;
   AppState s;
@@ -630,6 +648,8 @@ TEST_CASE("the palette gives 32 distinct bank colours in both themes") {
   }
 }
 
+// [SECTION] Timing, the binary and derive
+
 TEST_CASE("timing summaries: mean, median, nearest-rank p95, max") {
   std::vector<double> ms;
   for (int i = 1; i <= 100; ++i) ms.push_back(i);
@@ -675,6 +695,8 @@ TEST_CASE("derive computes each phase's bank load once, from the core's wavefron
   CHECK(padded.revision == d.revision + 1);
   CHECK(padded.bank_map != d.bank_map);  // a new tile: its map is not the old one's
 }
+
+// [SECTION] Comparisons and lessons
 
 TEST_CASE("the scenario views draw a second scenario in a child, apart from the app's") {
   HeadlessImGui imgui;

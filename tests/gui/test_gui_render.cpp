@@ -2,6 +2,13 @@
 // --screenshot mode, checked for GL errors (the binary exits 3 on any) and for what the drawing
 // must show. Cell positions come from the binary's own --geometry output, the colours from the
 // palette, and what each cell should hold from the core, so no pixel position is hard-coded.
+//
+// [SECTION] Screenshots and their pixels
+// [SECTION] The cells the core serves
+// [SECTION] Size and shaders
+// [SECTION] Readable labels
+// [SECTION] Comparisons, presentation and exports
+// [SECTION] Scans and the shipped recording
 #include <doctest/doctest.h>
 #include <stb_image.h>
 #include <sys/wait.h>
@@ -41,6 +48,8 @@ using banklab::gui::test::init_glfw_patiently;
 namespace fs = std::filesystem;
 
 namespace {
+
+// [SECTION] Screenshots and their pixels
 
 struct Image {
   int width = 0, height = 0;
@@ -124,6 +133,8 @@ void require_display() {
 }
 
 }  // namespace
+
+// [SECTION] The cells the core serves
 
 TEST_CASE("every preset renders without a GL error and serves exactly the cells the core says") {
   require_display();
@@ -272,6 +283,8 @@ TEST_CASE("a broadcast is one striped cell, not a conflict") {
   CHECK(shaded > 0);
 }
 
+// [SECTION] Size and shaders
+
 TEST_CASE("a 4K screenshot has exactly the size asked for") {
   require_display();
   Shot s = screenshot("fp32-xor", "3840x2160", Theme::light);
@@ -318,6 +331,8 @@ TEST_CASE("the embedded GLSL programs build, and a broken one reports the driver
 }
 
 namespace {
+
+// [SECTION] Readable labels
 
 // The labels of one role in a shot's --geometry, each checked inside the cell it names.
 std::vector<nlohmann::json> labels_inside(const Shot& s, const std::string& role) {
@@ -470,6 +485,8 @@ TEST_CASE("at 1280x720 and 1600x900, both themes, every bank and lane label is d
   }
 }
 
+// [SECTION] Comparisons, presentation and exports
+
 TEST_CASE("a comparison draws each scenario's bank view with its verdict, side by side") {
   require_display();
   for (const char* size : {"1280x720", "1920x1080"}) {
@@ -593,6 +610,8 @@ TEST_CASE("--export-dir writes every lesson step as a slide, the Markdown handou
   CHECK(html.find("http") == std::string::npos);
   fs::remove_all(dir);
 }
+
+// [SECTION] Scans and the shipped recording
 
 TEST_CASE("--scan FILE.cu: the views draw the kernel's worst access, --line another one") {
   require_display();

@@ -3,6 +3,12 @@
 // it exit 1 with the reason. No fixed delay decides a result: a started app is recognised by
 // the warnings it prints before its first frame, then stopped with SIGTERM, which must be what
 // ends it (an abort or a segfault would end it first).
+//
+// [SECTION] Running the app
+// [SECTION] Displays, settings folders, files and windows
+// [SECTION] Settings it cannot trust
+// [SECTION] Saving, the window's size and standard input
+// [SECTION] Lessons and scans it cannot read
 #include <doctest/doctest.h>
 #include <poll.h>
 #include <signal.h>
@@ -23,6 +29,8 @@
 namespace fs = std::filesystem;
 
 namespace {
+
+// [SECTION] Running the app
 
 struct Run {
   int status = -1;  // exit status, or 128 + signal
@@ -124,6 +132,8 @@ Run run_until(const std::string& command, const std::vector<std::string>& wait_f
   return app.finish(started ? SIGTERM : SIGKILL);
 }
 
+// [SECTION] Displays, settings folders, files and windows
+
 void require_display() {
   const char* display = std::getenv("DISPLAY");
   REQUIRE_MESSAGE((display && *display), "DISPLAY is not set: run under Xvfb (label xvfb)");
@@ -190,6 +200,8 @@ void type_answer(const App& app, const std::string& answer) {
 }
 
 }  // namespace
+
+// [SECTION] Settings it cannot trust
 
 TEST_CASE("banklab-gui starts with a NaN zoom and a corrupt imgui.ini, and repairs both") {
   require_display();
@@ -281,6 +293,8 @@ TEST_CASE("a settings warning shows a NUL byte and an escape sequence, never cut
   CHECK(r.log.find('\x1b') == std::string::npos);
 }
 
+// [SECTION] Saving, the window's size and standard input
+
 TEST_CASE("a drill answer is saved at once: SIGTERM loses nothing, two apps add up (issue 22)") {
   require_display();
   ConfigDir c;
@@ -349,6 +363,8 @@ TEST_CASE("--scenario - and --gpu-results - read standard input (issue 22)") {
   CHECK(recording.status == 0);
   fs::remove_all(dir);
 }
+
+// [SECTION] Lessons and scans it cannot read
 
 TEST_CASE("a FIFO and a bad file in the lessons folder neither hang nor hide the lessons") {
   require_display();

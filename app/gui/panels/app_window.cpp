@@ -1,5 +1,10 @@
 // The frame: shortcuts and time first (they may change the state), then refresh() so the core
 // runs only if the scenario changed, then the menu bar and one window per view.
+//
+// [SECTION] The panels
+// [SECTION] The menu bar and the renderer's problems
+// [SECTION] Shortcuts and their actions
+// [SECTION] The frame
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
@@ -35,6 +40,8 @@ constexpr Shortcut kShortcuts[] = {
     {GLFW_KEY_PAGE_DOWN, "PgDn", Action::next_step, "lesson: next step"},
     {GLFW_KEY_PAGE_UP, "PgUp", Action::previous_step, "lesson: previous step"},
 };
+
+// [SECTION] The panels
 
 // An edit in the Code window that does not evaluate leaves the views on the last valid code:
 // each view says so over its picture.
@@ -149,6 +156,8 @@ void panel_window(AppState& s, const Panel& panel, const PanelLayout& l, Interac
   ImGui::End();
 }
 
+// [SECTION] The menu bar and the renderer's problems
+
 float menu_bar(AppState& s) {
   float height = 0.0f;
   if (!ImGui::BeginMainMenuBar()) return height;
@@ -232,6 +241,8 @@ void renderer_problems(AppState& s) {
 }
 
 }  // namespace
+
+// [SECTION] Shortcuts and their actions
 
 std::span<const Shortcut> shortcuts() {
   return kShortcuts;
@@ -362,6 +373,8 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   l.drill_size = ImVec2(display.x, h);
   return l;
 }
+
+// [SECTION] The frame
 
 ViewStyle view_style(const AppState& s) {
   ViewStyle v;

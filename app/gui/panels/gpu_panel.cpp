@@ -7,6 +7,14 @@
 //   microbench_tab      SM clocks per access against predicted wavefronts, with the ideal line
 //   measure_tab         predicted and counted wavefronts side by side, disagreement in red
 //   history_tab         the runs of this session: every kernel's share of its copy roof, a table
+//
+// [SECTION] Small widgets
+// [SECTION] Device, results and controls
+// [SECTION] The transpose tab
+// [SECTION] The microbenchmark tab
+// [SECTION] The measure tab
+// [SECTION] The history tab
+// [SECTION] The window
 #include "app/gui/panels/gpu_panel.hpp"
 
 #include <imgui.h>
@@ -24,6 +32,8 @@
 
 namespace banklab::gui {
 namespace {
+
+// [SECTION] Small widgets
 
 void text_coloured(ImU32 colour, const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colour));
@@ -61,7 +71,7 @@ void tooltip_on_hover(const std::string& text) {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] Device, results and controls
 
 void device_section(const GpuPanel& p, const Palette& c) {
   if (!p.device) {
@@ -183,7 +193,7 @@ void controls(GpuPanel& p, const Scenario& current, const Palette& c) {
   if (!p.refusal.empty()) text_coloured(c.error, p.refusal);
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] The transpose tab
 
 ImU32 bar_colour(const RunRecord& run, std::size_t i, const Palette& c) {
   const PlotColours k = plot_colours(c);
@@ -348,7 +358,7 @@ void transpose_tab(const GpuPanel& p, const Palette& c) {
   for (const std::string& line : run.reversal) ImGui::TextWrapped("%s", line.c_str());
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] The microbenchmark tab
 
 void microbench_plot(const RunRecord& run, const Palette& c) {
   const auto& results = run.patterns->results;
@@ -447,7 +457,7 @@ void microbench_tab(const GpuPanel& p, const Palette& c) {
   ImGui::EndTable();
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] The measure tab
 
 void measure_tab(const GpuPanel& p, const Scenario& current, const Palette& c) {
   if (!p.measurement) {
@@ -502,7 +512,7 @@ void measure_tab(const GpuPanel& p, const Scenario& current, const Palette& c) {
   ImGui::TextDisabled("ideal (phases with an active lane): %d", m.predicted_ideal);
 }
 
-// ---------------------------------------------------------------------------------------------
+// [SECTION] The history tab
 
 std::string history_status(const RunRecord& run) {
   if (!run.suite) return "running";
@@ -596,6 +606,8 @@ void history_tab(GpuPanel& p, const Palette& c) {
 }
 
 }  // namespace
+
+// [SECTION] The window
 
 PlotColours plot_colours(const Palette& c) {
   return PlotColours{with_alpha(c.text_dim, 0.6f),

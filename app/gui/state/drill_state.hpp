@@ -1,5 +1,5 @@
 #pragma once
-// The Drill window's state and logic: a DrillSession (core/drill.hpp) at the level the user
+// The Drill window's state and logic: a DrillSession (core/teach/drill.hpp) at the level the user
 // picks, the answer being typed, and, once the question is answered, the Derived of the
 // scenario that explains the answer, whose bank view and derivation the window then reveals.
 // Every answer also counts in the settings' DrillRecord, so the score and the streak outlive
