@@ -27,14 +27,14 @@
 
 #include "core/base/expected.hpp"
 #include "core/model/access.hpp"
-#include "core/validate/verdict.hpp"
+#include "core/validate/model_match.hpp"
 #include "kernels/gpu_bench.hpp"
 #include "kernels/gpu_device.hpp"
 
 namespace banklab::gpu {
 
-// What the hardware counted for one access (core's HardwareCount; core's judge() gives the
-// verdict against the model).
+// What the hardware counted for one access (core's HardwareCount; core's judge() says whether
+// it matches the model: ModelMatch).
 using Measurement = HardwareCount;
 
 // Whether measure() can run here, and if not, exactly why (no build support, no driver, no
@@ -93,8 +93,8 @@ struct PatternCrossCheck {
 };
 
 // Which of the rules above a cross-check breaks, with the numbers, or "" when it agrees: the one
-// verdict of a live run (pattern_cross_check.cpp) and of a replayed recording, which recomputes
-// it from the counts it holds rather than trusting its `agrees` (cross_check_rule.cpp).
+// agreement rule of a live run (pattern_cross_check.cpp) and of a replayed recording, which
+// recomputes it from the counts it holds rather than trusting its `agrees` (cross_check_rule.cpp).
 std::string cross_check_problem(const PatternCrossCheck& c);
 
 struct PatternCrossCheckReport {

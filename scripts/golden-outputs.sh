@@ -2,9 +2,11 @@
 # Writes everything BankLab promises byte for byte, for one build, into a folder: for every
 # preset its explanation, analysis (text and JSON), its scenario saved and analysed again from
 # the file, and every export (SVG views in both themes, CSV, Markdown); a scenario file in the
-# form before TOML, read; every lesson shown and checked; the shipped recording replayed; solve
-# and drill runs with fixed inputs; `presets --json`. The saved scenario files themselves are
-# kept too (scenario-*.txt): their text is what a refactor of the file format shows changed. A
+# form before TOML, read; every lesson shown (text and Markdown) and checked; the shipped
+# recording replayed; solve and drill runs with fixed inputs; `presets --json`; every swizzle
+# kind, and spellings it refuses, over four dtypes, six tiles and three accesses, analysed and
+# explained. The saved scenario files themselves are kept too (scenario-*.txt): their text is
+# what a refactor of the file format shows changed. A
 # refactor that must not change output is checked by running this for the build before and the
 # build after and diffing the two folders:
 #
@@ -63,6 +65,7 @@ rm old-form.scenario
 mapfile -t lessons < <("$banklab" lesson list | awk '{print $1}')
 for l in "${lessons[@]}"; do
   run "lesson-$l" lesson show "$l"
+  run "lesson-md-$l" lesson show "$l" --markdown
 done
 for f in "$root"/assets/lessons/*.toml; do
   run "lesson-check-$(basename "$f" .toml)" lesson check "$f"
@@ -75,6 +78,31 @@ for level in weak hire strong-hire; do
     >"drill-$level.out" 2>"drill-$level.err"
   echo $? >"drill-$level.status"
 done
+# Every swizzle kind, valid and refused, through what prints it: analyze (text, JSON: the
+# spellings in other notations), explain (the formula, the code form of the access).
+swizzles=(none xor cute:3,4,3 cute:2,0,-2 cute-elem:3,3,3 tma32 tma64 tma128 triton:8,1,8
+  triton:2,2,4 cute:3,3,3 cute:1,4,1 cute:3,1,3 cute:4,4,4 cute-elem:3,0,3 triton:0,1,8 xor:1
+  cute:1,2 cute-elem:a,b,c triton:8,1 swizzle)
+for dtype in fp32 bf16 fp8 fp64; do
+  for tile in 32x32 64x64 32x16 16x64 8x8 24x24; do
+    for access in column row ldmatrix.x4; do
+      for sw in "${swizzles[@]}"; do
+        name="swizzle-$dtype-$tile-$access-${sw//[:,]/_}"
+        run "$name" analyze --dtype "$dtype" --tile "$tile" --access "$access" --swizzle "$sw" --json
+        run "$name-text" analyze --dtype "$dtype" --tile "$tile" --access "$access" --swizzle "$sw"
+        run "$name-explain" explain --dtype "$dtype" --tile "$tile" --access "$access" --swizzle "$sw"
+      done
+    done
+  done
+  for pad in 1 4; do
+    for sw in xor tma128 cute:3,4,3 triton:8,1,8; do
+      run "swizzle-$dtype-pad$pad-${sw//[:,]/_}" explain --dtype "$dtype" --pad "$pad" --swizzle "$sw"
+    done
+  done
+done
+run solve-fp32-json solve --dtype fp32 --tile 32x32 --access row:16:st --access column --json
+run solve-bf16-json solve --dtype bf16 --tile 64x64 --access row:16:st --access ldmatrix.x4 --json
+run solve-fp8 solve --dtype fp8 --tile 64x128 --access row:16:st --access column
 run code analyze --decl "__shared__ float tile[32][33];" --expr "v = tile[threadIdx.x][j]" --let j=3
 run offsets analyze --op ld --width 16 --offsets "$(seq -s, 0 128 3968)"
 echo "golden-outputs: $(ls | wc -l) files in $out"

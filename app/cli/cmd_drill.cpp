@@ -59,7 +59,7 @@ InputEnd read_answer(DrillSession& d) {
     std::string line;
     if (const InputEnd end = read_line(line); end != InputEnd::answered) return end;
     if (d.answer(line)) return InputEnd::answered;
-    print("Not an answer: " + d.graded()->verdict + ". Try again.\n");
+    print("Not an answer: " + d.graded()->feedback + ". Try again.\n");
   }
 }
 
@@ -126,7 +126,7 @@ int run_drill(const frontend::Args& args) {
       break;
     }
     const Grade& g = *d.graded();
-    std::string out = g.verdict + "\n";
+    std::string out = g.feedback + "\n";
     if (g.mistake != Mistake::none) {
       out += "Mistake (" + std::string(mistake_name(g.mistake)) +
              "): " + std::string(mistake_text(g.mistake)) + "\n";

@@ -35,7 +35,7 @@
 #include "core/base/json_writer.hpp"
 #include "core/model/presets.hpp"
 #include "core/validate/corpus.hpp"
-#include "core/validate/verdict.hpp"
+#include "core/validate/model_match.hpp"
 #include "kernels/gpu_bench.hpp"
 #include "kernels/gpu_measure.hpp"
 
@@ -336,11 +336,11 @@ gpu::ValidateTotals validate_totals(std::string& error) {
   }
   for (std::size_t i = 0; i < corpus.size(); ++i) {
     const Analysis a = analyze(accesses[i]);
-    const Verdict verdict = judge(a.wavefront_count(), a.bank_conflicts(), (*measured)[i]).verdict;
+    const ModelMatch match = judge(a.wavefront_count(), a.bank_conflicts(), (*measured)[i]).match;
     ++v.patterns;
-    v.agree += verdict == Verdict::agree;
-    v.mismatch += verdict == Verdict::disagree;
-    v.unmeasured += verdict == Verdict::unmeasured;
+    v.agree += match == ModelMatch::agree;
+    v.mismatch += match == ModelMatch::disagree;
+    v.unmeasured += match == ModelMatch::unmeasured;
   }
   return v;
 }

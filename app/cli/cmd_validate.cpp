@@ -14,7 +14,7 @@
 #include "core/base/json_writer.hpp"
 #include "core/model/analysis.hpp"
 #include "core/validate/corpus.hpp"
-#include "core/validate/verdict.hpp"
+#include "core/validate/model_match.hpp"
 #include "kernels/gpu_measure.hpp"
 
 namespace banklab::cli {
@@ -25,7 +25,7 @@ struct Row {
   int predicted_wavefronts = 0;
   int predicted_conflicts = 0;
   gpu::Measurement measured;
-  Verdict verdict = Verdict::agree;
+  ModelMatch match = ModelMatch::agree;
   std::string why;  // judge()'s sentence
 };
 
@@ -68,12 +68,12 @@ void append_table(std::string& out, std::string_view title, const std::map<std::
 }
 
 void append_row_text(std::string& out, const Row& r) {
-  out += r.verdict == Verdict::disagree ? "MISMATCH" : "UNMEASURED";
+  out += r.match == ModelMatch::disagree ? "MISMATCH" : "UNMEASURED";
   out += " [" + r.entry->family + "] " + r.entry->name + "\n";
   out += "  pattern:   " + to_string(r.entry->access) + "\n";
   out += "  predicted: " + std::to_string(r.predicted_wavefronts) + " wavefronts, " +
          std::to_string(r.predicted_conflicts) + " bank conflicts\n";
-  if (r.verdict == Verdict::disagree) {
+  if (r.match == ModelMatch::disagree) {
     out += "  measured:  " + std::to_string(r.measured.wavefronts) + " wavefronts, " +
            std::to_string(r.measured.bank_conflicts) + " bank conflicts, " +
            std::to_string(r.measured.instructions) + " instruction(s) of the class\n";
@@ -98,7 +98,7 @@ void write_tallies(JsonWriter& w, const std::map<std::string, Tally>& t) {
 
 void write_row(JsonWriter& w, const Row& r) {
   w.begin_object()
-      .field("verdict", r.verdict == Verdict::disagree ? "mismatch" : "unmeasured")
+      .field("verdict", r.match == ModelMatch::disagree ? "mismatch" : "unmeasured")
       .field("family", r.entry->family)
       .field("name", r.entry->name)
       .field("pattern", to_string(r.entry->access));
@@ -177,17 +177,17 @@ int run_validate(const frontend::Args& args) {
     r.predicted_conflicts = a.bank_conflicts();
     r.measured = (*measured)[i];
     Judgement j = judge(r.predicted_wavefronts, r.predicted_conflicts, r.measured);
-    r.verdict = j.verdict;
+    r.match = j.match;
     r.why = std::move(j.message);
     for (Tally* t : {&by_group[group_of(corpus[i].access)], &by_family[corpus[i].family]}) {
       ++t->patterns;
-      t->agree += r.verdict == Verdict::agree;
-      t->mismatch += r.verdict == Verdict::disagree;
-      t->unmeasured += r.verdict == Verdict::unmeasured;
+      t->agree += r.match == ModelMatch::agree;
+      t->mismatch += r.match == ModelMatch::disagree;
+      t->unmeasured += r.match == ModelMatch::unmeasured;
     }
   }
   int disagreements = 0;
-  for (const Row& r : rows) disagreements += r.verdict != Verdict::agree;
+  for (const Row& r : rows) disagreements += r.match != ModelMatch::agree;
 
   std::string out;
   if (json) {
@@ -205,7 +205,7 @@ int run_validate(const frontend::Args& args) {
     write_tallies(w, by_family);
     w.key("disagreements").begin_array();
     for (const Row& r : rows) {
-      if (r.verdict != Verdict::agree) write_row(w, r);
+      if (r.match != ModelMatch::agree) write_row(w, r);
     }
     w.end_array().end_object();
     out += '\n';
@@ -220,7 +220,7 @@ int run_validate(const frontend::Args& args) {
     append_table(out, "by op and width", by_group);
     append_table(out, "by family", by_family);
     for (const Row& r : rows) {
-      if (r.verdict == Verdict::agree) continue;
+      if (r.match == ModelMatch::agree) continue;
       append_row_text(out, r);
     }
     out += disagreements == 0 ? "every pattern agrees with the model\n"

@@ -163,7 +163,7 @@ void check_cross_check(std::vector<PatternCrossCheck>& checks) {
     within(p + ".hardware_wavefronts", double(c.hardware_wavefronts), 0, double(kMaxBytes), "");
     within(p + ".hardware_wavefronts_per_clock", c.hardware_wavefronts_per_clock, 0, 1e6, "");
     text(p + ".detail", c.detail);
-    // The verdict is the rule's, from the counts: never the file's word.
+    // Whether it agrees is the rule's, from the counts: never the file's word.
     c.detail = cross_check_problem(c);
     c.agrees = c.detail.empty();
   }

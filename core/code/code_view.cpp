@@ -157,55 +157,47 @@ Expr num(std::int64_t v) {
 std::pair<Expr, Expr> physical(const TileLayout& t, const Expr& r, const Expr& c, bool r_below_cols,
                                int k) {
   const int e = t.elem_bytes();
-  switch (t.swizzle.kind) {
-    case SwizzleKind::none:
-      return {r, c};
-    case SwizzleKind::xor_columns: {
-      const Expr rr = r_below_cols ? r : apply(r, '%', num(t.cols));
-      return {r, apply(c, '^', k > 1 ? apply(apply(rr, '/', num(k)), '*', num(k)) : rr)};
-    }
-    case SwizzleKind::tma32:
-    case SwizzleKind::tma64:
-    case SwizzleKind::tma128: {
-      // TMA rows are one span long (TileLayout::check): the XORed bits 7.. are row bits.
-      const int per_chunk = 16 / e;
-      const Expr q = apply(c, '/', num(per_chunk)), w = apply(c, '%', num(per_chunk));
-      Expr f = apply(r, '%', num(8));
-      if (t.swizzle.kind == SwizzleKind::tma64) f = apply(apply(r, '/', num(2)), '%', num(4));
-      if (t.swizzle.kind == SwizzleKind::tma32) f = apply(apply(r, '/', num(4)), '%', num(2));
-      return {r, apply(apply(apply(q, '^', f), '*', num(per_chunk)), '+', w)};
-    }
-    case SwizzleKind::triton: {
-      // Triton's column XOR is linear over the row's bits (swizzle.hpp): row bit k adds
-      // column_xor(2^k) when set, so the XOR of those terms is the row's whole column XOR.
-      const TritonSwizzle& tr = t.swizzle.triton;
-      std::optional<Expr> x;
-      for (int bit = 0; (1 << bit) < t.rows; ++bit) {
-        const int basis = tr.column_xor(1 << bit, t.cols);
-        if (basis == 0) continue;
-        const Expr term = apply(apply(apply(r, '>', num(bit)), '&', num(1)), '*', num(basis));
-        x = x ? apply(*x, '^', term) : term;
-      }
-      if (!x) return {r, c};
-      if (k > 1) x = apply(apply(*x, '/', num(k)), '*', num(k));
-      return {r, apply(c, '^', *x)};
-    }
-    case SwizzleKind::cute:
-    case SwizzleKind::cute_elem: {
-      const Swizzle z = t.byte_swizzle();
-      const Expr pitch = num(t.pitch_bytes());
-      const Expr o = apply(apply(r, '*', pitch), '+', apply(c, '*', num(e)));
-      const Expr masked = apply(o, '&', num(z.yyy_mask()));
-      // A negative shift moves the bits up (CuTe's Swizzle<2,0,-2>).
-      const Expr moved =
-          z.shift >= 0 ? apply(masked, '>', num(z.shift)) : apply(masked, '<', num(-z.shift));
-      Expr swizzled = apply(o, '^', moved);
-      if (k > 1 && (1 << z.base) < k * e)
-        swizzled = apply(apply(swizzled, '/', num(k * e)), '*', num(k * e));
-      return {apply(swizzled, '/', pitch), apply(apply(swizzled, '%', pitch), '/', num(e))};
-    }
+  const SwizzleKindInfo& kind = swizzle_kind(t.swizzle.kind);
+  if (kind.moves == SwizzleMoves::nothing) return {r, c};
+  if (kind.column_xor_form == ColumnXorForm::row_mod_columns) {
+    const Expr rr = r_below_cols ? r : apply(r, '%', num(t.cols));
+    return {r, apply(c, '^', k > 1 ? apply(apply(rr, '/', num(k)), '*', num(k)) : rr)};
   }
-  return {r, c};
+  if (kind.column_xor_form == ColumnXorForm::row_bit_basis) {
+    // The column XOR is linear over the row's bits (swizzle.hpp): row bit k adds
+    // column_xor(2^k) when set, so the XOR of those terms is the row's whole column XOR.
+    std::optional<Expr> x;
+    for (int bit = 0; (1 << bit) < t.rows; ++bit) {
+      const int basis = t.swizzle.column_xor(1 << bit, t.cols);
+      if (basis == 0) continue;
+      const Expr term = apply(apply(apply(r, '>', num(bit)), '&', num(1)), '*', num(basis));
+      x = x ? apply(*x, '^', term) : term;
+    }
+    if (!x) return {r, c};
+    if (k > 1) x = apply(apply(*x, '/', num(k)), '*', num(k));
+    return {r, apply(c, '^', *x)};
+  }
+  if (const int span = kind.tma_span_bytes; span != 0) {
+    // TMA rows are one span long (TileLayout::check): the XORed bits 7.. are row bits, the
+    // row's chunk XOR (r / (128 / span)) mod (span / 16).
+    const int per_chunk = 16 / e;
+    const Expr q = apply(c, '/', num(per_chunk)), w = apply(c, '%', num(per_chunk));
+    const Expr row_phase = span == 128 ? r : apply(r, '/', num(128 / span));
+    const Expr f = apply(row_phase, '%', num(span / 16));
+    return {r, apply(apply(apply(q, '^', f), '*', num(per_chunk)), '+', w)};
+  }
+  // Any other byte swizzle: the offset through x ^ ((x & yyy_mask) >> S).
+  const Swizzle z = t.byte_swizzle();
+  const Expr pitch = num(t.pitch_bytes());
+  const Expr o = apply(apply(r, '*', pitch), '+', apply(c, '*', num(e)));
+  const Expr masked = apply(o, '&', num(z.yyy_mask()));
+  // A negative shift moves the bits up (CuTe's Swizzle<2,0,-2>).
+  const Expr moved =
+      z.shift >= 0 ? apply(masked, '>', num(z.shift)) : apply(masked, '<', num(-z.shift));
+  Expr swizzled = apply(o, '^', moved);
+  if (k > 1 && (1 << z.base) < k * e)
+    swizzled = apply(apply(swizzled, '/', num(k * e)), '*', num(k * e));
+  return {apply(swizzled, '/', pitch), apply(apply(swizzled, '%', pitch), '/', num(e))};
 }
 
 // [SECTION] The access as a statement

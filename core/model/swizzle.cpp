@@ -1,14 +1,29 @@
+// The swizzles (swizzle.hpp): the parameter types, then one descriptor per SwizzleKind and the
+// functions its fields point to, then spelling and parsing through the descriptors.
+//
+// [SECTION] Swizzle, TritonSwizzle and SwizzleSpec
+// [SECTION] The maps: bytes through a Swizzle, or columns XORed by a value of the row
+// [SECTION] The rules: the parameters alone, then the tile under the kind
+// [SECTION] How each kind's own tool writes a tile, and the byte swizzle it equals
+// [SECTION] The descriptors
+// [SECTION] Spelling and parsing
 #include "core/model/swizzle.hpp"
 
+#include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
+#include <iterator>
 #include <ostream>
 #include <sstream>
 
 #include "core/base/format.hpp"
 #include "core/model/hardware.hpp"
+#include "core/model/layout.hpp"
 
 namespace banklab {
+
+// [SECTION] Swizzle, TritonSwizzle and SwizzleSpec
 
 std::string Swizzle::check() const {
   // Summed in 64 bits, |S| taken in 64 bits: absurd parameters must not overflow.
@@ -57,17 +72,16 @@ std::string TritonSwizzle::check() const {
          std::to_string(kMax);
 }
 
+Swizzle SwizzleSpec::byte_swizzle(int elem_bytes) const {
+  return swizzle_kind(kind).byte_swizzle(*this, elem_bytes);
+}
+
+int SwizzleSpec::column_xor(int row, int cols) const {
+  return swizzle_kind(kind).column_xor(*this, row, cols);
+}
+
 int SwizzleSpec::tma_span_bytes() const {
-  switch (kind) {
-    case SwizzleKind::tma32:
-      return 32;
-    case SwizzleKind::tma64:
-      return 64;
-    case SwizzleKind::tma128:
-      return 128;
-    default:
-      return 0;
-  }
+  return swizzle_kind(kind).tma_span_bytes;
 }
 
 int SwizzleSpec::tma_repeat_bytes() const {
@@ -104,28 +118,422 @@ bool parse_triple(std::string_view rest, int values[3]) {
   return true;
 }
 
+// [SECTION] The maps: bytes through a Swizzle, or columns XORed by a value of the row
+
+Swizzle no_byte_swizzle(const SwizzleSpec&, int) {
+  return {0, 0, 0};  // none, xor, triton: columns move, not bytes
+}
+
+Swizzle cute_bytes(const SwizzleSpec& s, int) {
+  return s.cute;
+}
+
+Swizzle cute_elements(const SwizzleSpec& s, int elem_bytes) {
+  // Element index i is byte i * e: bit M of the index is bit M + log2(e) of the byte.
+  return {s.cute.bits, s.cute.base + std::countr_zero(static_cast<unsigned>(elem_bytes)),
+          s.cute.shift};
+}
+
+// The TMA modes are Swizzle<log2(span / 16), 4, 3>: 16-byte chunks within the span.
+Swizzle tma_bytes(const SwizzleSpec& s, int) {
+  return {std::countr_zero(static_cast<unsigned>(s.tma_span_bytes() / 16)), 4, 3};
+}
+
+int no_column_xor(const SwizzleSpec&, int, int) {
+  return 0;
+}
+
+int row_mod_columns(const SwizzleSpec&, int row, int cols) {
+  // cols is a power of two (check_xor_tile), so c ^ (r mod C) stays inside the row.
+  return row & (cols - 1);
+}
+
+int triton_column_xor(const SwizzleSpec& s, int row, int cols) {
+  return s.triton.column_xor(row, cols);
+}
+
+// [SECTION] The rules: the parameters alone, then the tile under the kind
+
+std::string no_parameters(const SwizzleSpec&) {
+  return {};
+}
+
+std::string cute_parameters(const SwizzleSpec& s) {
+  return s.cute.check();
+}
+
+std::string triton_parameters(const SwizzleSpec& s) {
+  return s.triton.check();
+}
+
+std::string any_tile(const TileLayout&) {
+  return {};
+}
+
+std::string check_xor_tile(const TileLayout& t) {
+  if (std::has_single_bit(static_cast<unsigned>(t.cols))) return {};
+  std::ostringstream msg;
+  msg << "the xor swizzle stores (r, c) at column c ^ (r mod C), which stays inside the row "
+         "only when C is a power of two; C is "
+      << t.cols;
+  return msg.str();
+}
+
+// Does the byte swizzle map the tile's bytes [0, size) onto themselves? The swizzle only
+// changes bits below 2^period_log2, so whole periods are permuted in place; only a last,
+// partial period can send an offset past the end of the tile. Bits below M never change, so
+// the 2^M bytes from an aligned x move together (x + d goes to s(x) + d): it is enough to try
+// one offset per 2^M bytes of that partial period, with the part of its block inside the tile.
+bool swizzle_stays_inside(const Swizzle& s, std::int64_t size, std::int64_t* escaping) {
+  const std::int64_t period = std::int64_t{1} << s.period_log2();
+  const std::int64_t start = size / period * period;
+  const std::int64_t step = std::int64_t{1} << s.base;
+  for (std::int64_t x = start; x < size; x += step) {
+    if (s(x) + std::min(step, size - x) > size) {
+      *escaping = x + std::max(std::int64_t{0}, size - s(x));  // the first byte sent past the end
+      return false;
+    }
+  }
+  return true;
+}
+
+// The rules of a CuTe swizzle on a tile: its parameters, whole elements, and a bijection on
+// the tile's bytes. cute-elem is checked in its byte form, and its messages say both.
+std::string check_cute_tile(const TileLayout& t) {
+  const int e = t.elem_bytes();
+  if (std::string why = t.swizzle.cute.check(); !why.empty()) return why;
+  const Swizzle s = t.byte_swizzle();  // cute-elem's M, raised by log2 e, may pass bit 30
+  if (std::string why = s.check(); !why.empty()) return why;
+  std::ostringstream name;
+  name << s;
+  if (swizzle_kind(t.swizzle.kind).counts_elements) {
+    name << " (" << to_string(t.swizzle) << " on " << dtype_name(t.dtype) << " elements, in bytes)";
+  }
+  if (s.bits > 0 && (std::int64_t{1} << s.base) < e) {
+    std::ostringstream msg;
+    msg << name.str() << " touches byte-offset bit " << s.base << ", inside a " << e
+        << "-byte element, which would split elements; M must be at least "
+        << std::countr_zero(static_cast<unsigned>(e)) << " for " << dtype_name(t.dtype)
+        << " byte offsets (or use cute-elem:B,M,S, which counts elements)";
+    return msg.str();
+  }
+  std::int64_t escaping = 0;
+  if (swizzle_stays_inside(s, t.size_bytes(), &escaping)) return {};
+  std::ostringstream msg;
+  msg << name.str() << " is not a bijection on the " << t.size_bytes() << " B tile: byte "
+      << escaping << " would move to " << s(escaping) << ", past the end; the tile must be a "
+      << "whole number of the swizzle's " << (std::int64_t{1} << s.period_log2())
+      << "-byte periods";
+  return msg.str();
+}
+
+// Triton's swizzled shared layouts are linear maps over the bits of power-of-two shapes, and
+// have no padding (Triton's padded_shared is another encoding).
+std::string check_triton_tile(const TileLayout& t) {
+  if (std::string why = t.swizzle.triton.check(); !why.empty()) return why;
+  std::ostringstream msg;
+  msg << to_string(t.swizzle) << ": ";
+  if (!std::has_single_bit(static_cast<unsigned>(t.rows)) ||
+      !std::has_single_bit(static_cast<unsigned>(t.cols))) {
+    msg << "Triton's swizzled shared layout is a linear map over the bits of a power-of-two "
+           "shape; the tile is "
+        << t.rows << "x" << t.cols;
+  } else if (t.pad != 0) {
+    msg << "Triton's swizzled shared layout has no padding (pad " << t.pad << " given)";
+  } else {
+    return {};
+  }
+  return msg.str();
+}
+
+// TMA writes its box densely: no pad; a box row is a multiple of 16 B and at most the span;
+// a narrower row is placed at span pitch; the tile is a whole number of repeats.
+std::string check_tma_tile(const TileLayout& t) {
+  const int e = t.elem_bytes();
+  const int span = t.swizzle.tma_span_bytes();
+  const int repeat = t.swizzle.tma_repeat_bytes();
+  const std::int64_t row = t.row_bytes();
+  if (t.pad == 0 && row <= span && row % 16 == 0 && t.size_bytes() % repeat == 0) return {};
+  std::ostringstream msg;
+  msg << "TMA " << span << "B swizzle";
+  if (t.pad != 0) {
+    msg << ": TMA writes its box densely, so a TMA-swizzled tile has no padding (pad " << t.pad
+        << " given)";
+  } else if (row > span) {
+    msg << " spans " << span << " B but a row of " << to_string(t) << " is " << row
+        << " B: TMA allows a box row of at most the swizzle span; use at most " << span / e
+        << " columns of " << dtype_name(t.dtype);
+    // 128B is the widest mode: a wider tile is loaded as several boxes, one per 128-byte slab.
+    if (span < 128) {
+      msg << ", or a wider mode (" << (span == 32 ? "tma64 or tma128" : "tma128") << ")";
+    } else {
+      msg << " per box (no TMA mode is wider than 128B: load a wider tile as boxes of 128-byte "
+             "rows, each its own swizzled region)";
+    }
+  } else if (row % 16 != 0) {
+    msg << ": a TMA box row must be a multiple of 16 B, and a row of " << to_string(t) << " is "
+        << row << " B";
+  } else {
+    msg << " repeats every " << repeat << " B (" << repeat / t.pitch_bytes() << " rows of "
+        << t.pitch_bytes() << " B); the tile's " << t.rows << " rows (" << t.size_bytes()
+        << " B) are not a whole number of repeats";
+  }
+  return msg.str();
+}
+
+// [SECTION] How each kind's own tool writes a tile, and the byte swizzle it equals
+
+std::string native_banklab(const TileLayout& t) {
+  return to_string(t);
+}
+
+std::string native_xor(const TileLayout& t) {
+  return to_string(t) + ": element (r, c) at column c ^ (r mod " + std::to_string(t.cols) + ")";
+}
+
+std::string native_cute_bytes(const TileLayout& t) {
+  std::ostringstream native;
+  native << t.swizzle.cute << " on byte offsets";
+  return native.str();
+}
+
+std::string native_cute_elements(const TileLayout& t) {
+  std::ostringstream native;
+  native << t.swizzle.cute << " on " << dtype_name(t.dtype) << " element indices";
+  return native.str();
+}
+
+std::string native_tma(const TileLayout& t) {
+  std::ostringstream native;
+  native << "CU_TENSOR_MAP_SWIZZLE_" << t.swizzle.tma_span_bytes() << "B";
+  if (t.row_bytes() < t.pitch_bytes()) {
+    native << " (" << t.row_bytes() << "-byte box rows at " << t.pitch_bytes() << "-byte pitch)";
+  }
+  return native.str();
+}
+
+std::string native_triton(const TileLayout& t) {
+  const TritonSwizzle& tr = t.swizzle.triton;
+  std::ostringstream native;
+  native << "#ttg.swizzled_shared<{vec=" << tr.vec << ", perPhase=" << tr.per_phase
+         << ", maxPhase=" << tr.max_phase << ", order=[1,0]}> (" << t.elem_bytes() * 8
+         << "-bit elements)";
+  return native.str();
+}
+
+std::optional<Swizzle> no_byte_form(const TileLayout&) {
+  return std::nullopt;
+}
+
+std::optional<Swizzle> own_byte_form(const TileLayout& t) {
+  return t.byte_swizzle();
+}
+
+// c ^ (r mod C) with C = 2^k is Swizzle<k, log2 e, k> on the bytes of C-element rows.
+std::optional<Swizzle> xor_byte_form(const TileLayout& t) {
+  const int k = log2_exact(t.cols);
+  return Swizzle{k, log2_exact(t.elem_bytes()), k};
+}
+
+// Triton's reduction for power-of-two parameters (TritonSwizzle).
+std::optional<Swizzle> triton_byte_form(const TileLayout& t) {
+  const TritonSwizzle& tr = t.swizzle.triton;
+  const int b = log2_exact(tr.max_phase);
+  const int m = log2_exact(std::int64_t{tr.vec} * t.elem_bytes());
+  const int row_phase = log2_exact(t.row_bytes() * tr.per_phase);
+  if (b < 0 || m < 0 || row_phase < 0) return std::nullopt;
+  return Swizzle{b, m, row_phase - m};
+}
+
+// [SECTION] The descriptors
+
+constexpr std::string_view kCuteHelp =
+    "x ^ ((x & yyy_mask) >> S) on the byte offset: B bits taken from bit M+S are XORed into bit "
+    "M (S < 0: from bit M into bit M+|S|). |S| >= B keeps it a bijection.";
+constexpr std::string_view kCuteElementsHelp =
+    "The same Swizzle on element indices, as CuTe code composes it with an element layout: in "
+    "bytes, M is raised by log2 of the element size.";
+constexpr std::string_view kTritonHelp =
+    "#ttg.swizzled_shared, row-major: element (r, c) at column c ^ x(r), x(r) the XOR of (vec * "
+    "((2^k / perPhase) mod maxPhase)) mod C over r's bits 2^k. vec counts elements, perPhase "
+    "rows.";
+
+// A TMA mode: Swizzle<log2(span / 16), 4, 3>, and nothing else of its own but the span.
+constexpr SwizzleKindInfo tma_mode(SwizzleKind kind, std::string_view name, std::string_view label,
+                                   int span) {
+  return {.kind = kind,
+          .name = name,
+          .parameters = SwizzleParameters::none,
+          .usage = name,
+          .expected = {},
+          .example = SwizzleSpec{kind},
+          .label = label,
+          .help = {},
+          .moves = SwizzleMoves::bytes,
+          .column_xor_form = ColumnXorForm::none,
+          .counts_elements = false,
+          .tma_span_bytes = span,
+          .notation = "tma",
+          .simplicity = 3,
+          .byte_swizzle = tma_bytes,
+          .column_xor = no_column_xor,
+          .check_parameters = no_parameters,
+          .check_tile = check_tma_tile,
+          .native = native_tma,
+          .equivalent_byte_swizzle = own_byte_form};
+}
+
+// In the order the CLI lists them.
+constexpr SwizzleKindInfo kKinds[] = {
+    {.kind = SwizzleKind::none,
+     .name = "none",
+     .parameters = SwizzleParameters::none,
+     .usage = "none",
+     .expected = {},
+     .example = SwizzleSpec{},
+     .label = "none",
+     .help = {},
+     .moves = SwizzleMoves::nothing,
+     .column_xor_form = ColumnXorForm::none,
+     .counts_elements = false,
+     .tma_span_bytes = 0,
+     .notation = "banklab",
+     .simplicity = 0,
+     .byte_swizzle = no_byte_swizzle,
+     .column_xor = no_column_xor,
+     .check_parameters = no_parameters,
+     .check_tile = any_tile,
+     .native = native_banklab,
+     .equivalent_byte_swizzle = no_byte_form},
+    {.kind = SwizzleKind::xor_columns,
+     .name = "xor",
+     .parameters = SwizzleParameters::none,
+     .usage = "xor",
+     .expected = {},
+     .example = SwizzleSpec{SwizzleKind::xor_columns},
+     .label = "XOR c ^ r",
+     .help = {},
+     .moves = SwizzleMoves::columns,
+     .column_xor_form = ColumnXorForm::row_mod_columns,
+     .counts_elements = false,
+     .tma_span_bytes = 0,
+     .notation = "banklab",
+     .simplicity = 2,
+     .byte_swizzle = no_byte_swizzle,
+     .column_xor = row_mod_columns,
+     .check_parameters = no_parameters,
+     .check_tile = check_xor_tile,
+     .native = native_xor,
+     .equivalent_byte_swizzle = xor_byte_form},
+    {.kind = SwizzleKind::cute,
+     .name = "cute",
+     .parameters = SwizzleParameters::cute,
+     .usage = "cute:B,M,S (bytes)",
+     .expected = "cute:B,M,S with three integers (byte offsets), e.g. cute:3,4,3",
+     .example = SwizzleSpec{SwizzleKind::cute, {3, 4, 3}},  // the 128-byte pattern
+     .label = "CuTe Swizzle<B,M,S>, bytes",
+     .help = kCuteHelp,
+     .moves = SwizzleMoves::bytes,
+     .column_xor_form = ColumnXorForm::none,
+     .counts_elements = false,
+     .tma_span_bytes = 0,
+     .notation = "cute (bytes)",
+     .simplicity = 4,
+     .byte_swizzle = cute_bytes,
+     .column_xor = no_column_xor,
+     .check_parameters = cute_parameters,
+     .check_tile = check_cute_tile,
+     .native = native_cute_bytes,
+     .equivalent_byte_swizzle = own_byte_form},
+    {.kind = SwizzleKind::cute_elem,
+     .name = "cute-elem",
+     .parameters = SwizzleParameters::cute,
+     .usage = "cute-elem:B,M,S (elements)",
+     .expected = "cute-elem:B,M,S with three integers (element indices), e.g. cute-elem:3,3,3",
+     .example = SwizzleSpec{SwizzleKind::cute_elem, {3, 3, 3}},  // FlashAttention-2's bf16 pattern
+     .label = "CuTe Swizzle<B,M,S>, elements",
+     .help = kCuteElementsHelp,
+     .moves = SwizzleMoves::bytes,
+     .column_xor_form = ColumnXorForm::none,
+     .counts_elements = true,
+     .tma_span_bytes = 0,
+     .notation = "cute (elements)",
+     .simplicity = 5,
+     .byte_swizzle = cute_elements,
+     .column_xor = no_column_xor,
+     .check_parameters = cute_parameters,
+     .check_tile = check_cute_tile,
+     .native = native_cute_elements,
+     .equivalent_byte_swizzle = own_byte_form},
+    tma_mode(SwizzleKind::tma32, "tma32", "TMA 32B", 32),
+    tma_mode(SwizzleKind::tma64, "tma64", "TMA 64B", 64),
+    tma_mode(SwizzleKind::tma128, "tma128", "TMA 128B", 128),
+    {.kind = SwizzleKind::triton,
+     .name = "triton",
+     .parameters = SwizzleParameters::triton,
+     .usage = "triton:VEC,PERPHASE,MAXPHASE",
+     .expected = "triton:VEC,PERPHASE,MAXPHASE with three integers, e.g. triton:8,1,8",
+     .example = SwizzleSpec{SwizzleKind::triton, {}, {8, 1, 8}},
+     .label = "Triton vec/perPhase/maxPhase",
+     .help = kTritonHelp,
+     .moves = SwizzleMoves::columns,
+     .column_xor_form = ColumnXorForm::row_bit_basis,
+     .counts_elements = false,
+     .tma_span_bytes = 0,
+     .notation = "triton",
+     .simplicity = 6,
+     .byte_swizzle = no_byte_swizzle,
+     .column_xor = triton_column_xor,
+     .check_parameters = triton_parameters,
+     .check_tile = check_triton_tile,
+     .native = native_triton,
+     .equivalent_byte_swizzle = triton_byte_form},
+};
+
+constexpr std::size_t kKindCount = std::size(kKinds);
+
+// Every enumerator has exactly one descriptor (the enumerators run from 0 without gaps).
+constexpr bool each_kind_once() {
+  std::array<int, kKindCount> seen{};
+  for (const SwizzleKindInfo& k : kKinds) {
+    const auto i = static_cast<std::size_t>(k.kind);
+    if (i >= kKindCount || seen[i]++ != 0) return false;
+  }
+  return true;
+}
+static_assert(each_kind_once(), "each SwizzleKind needs exactly one descriptor in kKinds");
+
+// kKinds' entry for each enumerator, found once at compile time.
+constexpr std::array<std::size_t, kKindCount> kEntryOfKind = [] {
+  std::array<std::size_t, kKindCount> entry{};
+  for (std::size_t i = 0; i < kKindCount; ++i) entry[static_cast<std::size_t>(kKinds[i].kind)] = i;
+  return entry;
+}();
+
 }  // namespace
 
+// [SECTION] Spelling and parsing
+
+const SwizzleKindInfo& swizzle_kind(SwizzleKind kind) {
+  return kKinds[kEntryOfKind[static_cast<std::size_t>(kind)]];
+}
+
+std::span<const SwizzleKindInfo> swizzle_kinds() {
+  return kKinds;
+}
+
 std::string to_string(const SwizzleSpec& s) {
-  switch (s.kind) {
-    case SwizzleKind::none:
-      return "none";
-    case SwizzleKind::xor_columns:
-      return "xor";
-    case SwizzleKind::cute:
-      return triple("cute:", s.cute.bits, s.cute.base, s.cute.shift);
-    case SwizzleKind::cute_elem:
-      return triple("cute-elem:", s.cute.bits, s.cute.base, s.cute.shift);
-    case SwizzleKind::tma32:
-      return "tma32";
-    case SwizzleKind::tma64:
-      return "tma64";
-    case SwizzleKind::tma128:
-      return "tma128";
-    case SwizzleKind::triton:
-      return triple("triton:", s.triton.vec, s.triton.per_phase, s.triton.max_phase);
+  const SwizzleKindInfo& k = swizzle_kind(s.kind);
+  const std::string prefix = std::string(k.name) + ":";
+  switch (k.parameters) {
+    case SwizzleParameters::none:
+      return std::string(k.name);
+    case SwizzleParameters::cute:
+      return triple(prefix, s.cute.bits, s.cute.base, s.cute.shift);
+    case SwizzleParameters::triton:
+      return triple(prefix, s.triton.vec, s.triton.per_phase, s.triton.max_phase);
   }
-  return "none";
+  return std::string(k.name);
 }
 
 std::ostream& operator<<(std::ostream& os, const SwizzleSpec& s) {
@@ -133,42 +541,29 @@ std::ostream& operator<<(std::ostream& os, const SwizzleSpec& s) {
 }
 
 Expected<SwizzleSpec> parse_swizzle(std::string_view text) {
-  if (text == "none") return SwizzleSpec{};
-  if (text == "xor") return SwizzleSpec{SwizzleKind::xor_columns};
-  if (text == "tma32") return SwizzleSpec{SwizzleKind::tma32};
-  if (text == "tma64") return SwizzleSpec{SwizzleKind::tma64};
-  if (text == "tma128") return SwizzleSpec{SwizzleKind::tma128};
-  struct Form {
-    std::string_view prefix;
-    SwizzleKind kind;
-    std::string_view expected;
-  };
-  constexpr Form kForms[] = {
-      {"cute:", SwizzleKind::cute,
-       "cute:B,M,S with three integers (byte offsets), e.g. cute:3,4,3"},
-      {"cute-elem:", SwizzleKind::cute_elem,
-       "cute-elem:B,M,S with three integers (element indices), e.g. cute-elem:3,3,3"},
-      {"triton:", SwizzleKind::triton,
-       "triton:VEC,PERPHASE,MAXPHASE with three integers, e.g. triton:8,1,8"},
-  };
-  for (const Form& f : kForms) {
-    if (!text.starts_with(f.prefix)) continue;
+  for (const SwizzleKindInfo& k : kKinds) {
+    if (k.parameters == SwizzleParameters::none) {
+      if (text == k.name) return SwizzleSpec{k.kind};
+      continue;
+    }
+    if (!text.starts_with(k.name) || text.substr(k.name.size(), 1) != ":") continue;
     int v[3] = {0, 0, 0};
-    if (!parse_triple(text.substr(f.prefix.size()), v)) {
-      return Error{"bad swizzle " + quote(text) + ": expected " + std::string(f.expected)};
+    if (!parse_triple(text.substr(k.name.size() + 1), v)) {
+      return Error{"bad swizzle " + quote(text) + ": expected " + std::string(k.expected)};
     }
-    if (f.kind == SwizzleKind::triton) {
-      const SwizzleSpec spec{f.kind, {}, {v[0], v[1], v[2]}};
-      if (std::string why = spec.triton.check(); !why.empty()) return Error{why};
-      return spec;
-    }
-    const SwizzleSpec spec{f.kind, {v[0], v[1], v[2]}};
-    if (std::string why = spec.cute.check(); !why.empty()) return Error{why};
+    const SwizzleSpec spec = k.parameters == SwizzleParameters::triton
+                                 ? SwizzleSpec{k.kind, {}, {v[0], v[1], v[2]}}
+                                 : SwizzleSpec{k.kind, {v[0], v[1], v[2]}};
+    if (std::string why = k.check_parameters(spec); !why.empty()) return Error{why};
     return spec;
   }
-  return Error{"unknown swizzle " + quote(text) +
-               ": expected none, xor, cute:B,M,S (bytes), cute-elem:B,M,S (elements), tma32, "
-               "tma64, tma128 or triton:VEC,PERPHASE,MAXPHASE"};
+  // "none, xor, ..., tma128 or triton:VEC,PERPHASE,MAXPHASE"
+  std::string expected;
+  for (std::size_t i = 0; i < kKindCount; ++i) {
+    if (i > 0) expected += i + 1 == kKindCount ? " or " : ", ";
+    expected += kKinds[i].usage;
+  }
+  return Error{"unknown swizzle " + quote(text) + ": expected " + expected};
 }
 
 }  // namespace banklab

@@ -30,7 +30,10 @@
 #include <bit>
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "core/base/expected.hpp"
 
@@ -62,6 +65,13 @@ struct Swizzle {
 };
 
 std::ostream& operator<<(std::ostream& os, const Swizzle& s);  // "Swizzle<3,4,3>"
+
+// log2 of x when x is a power of two; -1 otherwise.
+inline int log2_exact(std::int64_t x) {
+  return x > 0 && std::has_single_bit(static_cast<std::uint64_t>(x))
+             ? std::countr_zero(static_cast<std::uint64_t>(x))
+             : -1;
+}
 
 // Triton's SwizzledSharedEncoding, row-major (order = [1, 0]); vec, perPhase and maxPhase as
 // Triton spells them, in elements and rows. Element (r, c) of a tile with C columns is stored
@@ -114,25 +124,10 @@ struct SwizzleSpec {
 
   // The byte-offset swizzle for cute, cute_elem (whose M counts elements of elem_bytes) and
   // the TMA modes; identity for none, xor_columns and triton, which permute columns instead.
-  // Inline: the layout function calls it for every element.
-  Swizzle byte_swizzle(int elem_bytes) const {
-    switch (kind) {
-      case SwizzleKind::cute:
-        return cute;
-      case SwizzleKind::cute_elem:
-        // Element index i is byte i * e: bit M of the index is bit M + log2(e) of the byte.
-        return {cute.bits, cute.base + std::countr_zero(static_cast<unsigned>(elem_bytes)),
-                cute.shift};
-      case SwizzleKind::tma32:
-        return {1, 4, 3};
-      case SwizzleKind::tma64:
-        return {2, 4, 3};
-      case SwizzleKind::tma128:
-        return {3, 4, 3};
-      default:
-        return {0, 0, 0};  // none, xor_columns, triton: columns move, not bytes
-    }
-  }
+  Swizzle byte_swizzle(int elem_bytes) const;
+  // The column XOR of row `row` in a tile of `cols` columns for xor_columns and triton; 0 for
+  // the others.
+  int column_xor(int row, int cols) const;
   bool is_tma() const { return tma_span_bytes() != 0; }
   // TMA modes only: the span of one swizzled row (32, 64, 128 B) and the repeat (256, 512,
   // 1024 B); 0 otherwise.
@@ -145,6 +140,70 @@ struct SwizzleSpec {
 
   friend bool operator==(const SwizzleSpec&, const SwizzleSpec&) = default;
 };
+
+// One descriptor per kind.
+//
+// Everything BankLab knows about a kind sits in its SwizzleKindInfo (swizzle.cpp, kKinds): how
+// it is spelled and parsed, what its parameters must satisfy, how it maps an element, what a
+// tile must satisfy under it, how its own tool writes it, its place in the GUI's list and the
+// solver's ranking, and the properties the explanation and the code form write its formula
+// from (what it moves, how its column XOR is written, its TMA span, whether its parameters
+// count elements). Adding a kind is adding its enumerator and its descriptor: no code switches
+// over SwizzleKind. Only a kind of a new shape, neither a byte Swizzle nor a column XOR of the
+// two forms below, also adds its formula to core/report/explain.cpp and core/code/code_view.cpp;
+// and layout.cpp's candidate_spellings() names the kinds it offers as another notation of a
+// layout. (tests/core/brute_force.cpp keeps its own switch on purpose: it is the independent
+// reference the model is tested against.)
+
+struct TileLayout;
+
+// What a kind permutes, which is how the layout function applies it.
+enum class SwizzleMoves : std::uint8_t {
+  nothing,  // none: byte(r, c) = r * pitch + c * e
+  columns,  // element (r, c) at column c ^ column_xor(r): xor, triton
+  bytes,    // the byte offset goes through byte_swizzle(): cute, cute-elem, the TMA modes
+};
+
+// How a column-moving kind's XOR is written: as r mod C (xor), or as one basis per set bit of
+// the row, XORed together (triton: a linear map over the row's bits).
+enum class ColumnXorForm : std::uint8_t { none, row_mod_columns, row_bit_basis };
+
+// Which of SwizzleSpec's parameter fields a kind reads, and so how it is spelled: its name
+// alone, "NAME:B,M,S" (cute) or "NAME:VEC,PERPHASE,MAXPHASE" (triton).
+enum class SwizzleParameters : std::uint8_t { none, cute, triton };
+
+struct SwizzleKindInfo {
+  SwizzleKind kind;
+  std::string_view name;  // the CLI spelling, or the part before ':' when it has parameters
+  SwizzleParameters parameters;
+  std::string_view usage;     // how the "unknown swizzle" error lists it: "cute:B,M,S (bytes)"
+  std::string_view expected;  // a malformed "NAME:..." is told this; empty without parameters
+  SwizzleSpec example;        // the GUI's starting parameters when a user picks the kind
+  std::string_view label;     // the GUI's name for it
+  std::string_view help;      // the GUI's explanation of its parameters (empty: none)
+  SwizzleMoves moves;
+  ColumnXorForm column_xor_form;
+  bool counts_elements;       // cute's parameters over element indices (cute-elem), not bytes
+  int tma_span_bytes;         // a TMA mode's swizzle span: 32, 64, 128; 0 for the others
+  std::string_view notation;  // Spelling::notation: "banklab", "cute (bytes)", "tma", ...
+  int simplicity;  // the solver's rank among equally cheap layouts, lower first (none: 0)
+
+  Swizzle (*byte_swizzle)(const SwizzleSpec& s, int elem_bytes);
+  int (*column_xor)(const SwizzleSpec& s, int row, int cols);
+  std::string (*check_parameters)(const SwizzleSpec& s);  // empty when they are valid
+  // The rule the tile breaks under this kind (TileLayout::check, after the size rules).
+  std::string (*check_tile)(const TileLayout& t);
+  // How the kind's own tool writes the tile (Spelling::native), before ", rows padded by P".
+  std::string (*native)(const TileLayout& t);
+  // The byte swizzle that places every element where this layout does, if one exists (the
+  // byte kinds' own, xor's and Triton's power-of-two reductions): candidate spellings.
+  std::optional<Swizzle> (*equivalent_byte_swizzle)(const TileLayout& t);
+};
+
+const SwizzleKindInfo& swizzle_kind(SwizzleKind kind);
+// Every kind, in the order the CLI lists them (none, xor, cute, cute-elem, tma32, tma64,
+// tma128, triton); the enumerators' order (the GUI's list) differs.
+std::span<const SwizzleKindInfo> swizzle_kinds();
 
 // "none", "xor", "cute:B,M,S" (bytes), "cute-elem:B,M,S" (elements), "tma32", "tma64",
 // "tma128", "triton:VEC,PERPHASE,MAXPHASE": the CLI spelling, also printed.

@@ -402,40 +402,38 @@ void add_formula(const Scenario& s, Explanation* x) {
   const int e = t.elem_bytes();
   const std::string byte = sum(term(pitch, "r"), term(e, "c"));
   const std::string second_word = e > 4 ? " (and the word after it)" : "";
-  switch (t.swizzle.kind) {
-    case SwizzleKind::none:
+  const SwizzleKindInfo& kind = swizzle_kind(t.swizzle.kind);
+  switch (kind.moves) {
+    case SwizzleMoves::nothing:
       x->formula = "element (r, c) of " + decl + " -> byte " + byte + " -> word " +
                    word_expression(f, "r", "c", 0, false, false) + second_word;
       x->bank_expression = bank_expression(f, t);
       break;
-    case SwizzleKind::xor_columns:
-      x->formula = "element (r, c) of " + decl + " is stored at column c' = c ^ (r mod " +
-                   std::to_string(t.cols) + ") -> byte " + sum(term(pitch, "r"), term(e, "c'")) +
-                   " -> word " + word_expression(f, "r", "c'", 0, false, false) + second_word;
-      x->bank_expression = "bank = (" + word_expression(f, "r", "c'", 0, false, true) +
-                           ") mod 32, with c' = c ^ (r mod " + std::to_string(t.cols) + ")";
+    case SwizzleMoves::columns:
+      if (kind.column_xor_form == ColumnXorForm::row_mod_columns) {
+        x->formula = "element (r, c) of " + decl + " is stored at column c' = c ^ (r mod " +
+                     std::to_string(t.cols) + ") -> byte " + sum(term(pitch, "r"), term(e, "c'")) +
+                     " -> word " + word_expression(f, "r", "c'", 0, false, false) + second_word;
+        x->bank_expression = "bank = (" + word_expression(f, "r", "c'", 0, false, true) +
+                             ") mod 32, with c' = c ^ (r mod " + std::to_string(t.cols) + ")";
+      } else {  // one basis per row bit: Triton's
+        const TritonSwizzle& tr = t.swizzle.triton;
+        x->formula = "element (r, c) of " + decl +
+                     " is stored at column c' = c ^ x(r), Triton's row XOR in elements: x(r) = " +
+                     "XOR over the set bits 2^k of r of (" + std::to_string(tr.vec) +
+                     " * ((2^k / " + std::to_string(tr.per_phase) + ") mod " +
+                     std::to_string(tr.max_phase) + ")) mod " + std::to_string(t.cols) +
+                     " -> byte " + sum(term(pitch, "r"), term(e, "c'"));
+        x->bank_expression = "bank = (" + word_expression(f, "r", "c'", 0, false, true) +
+                             ") mod 32, with c' = c ^ x(r)";
+      }
       break;
-    case SwizzleKind::triton: {
-      const TritonSwizzle& tr = t.swizzle.triton;
-      x->formula = "element (r, c) of " + decl + " is stored at column c' = c ^ x(r), Triton's " +
-                   "row XOR in elements: x(r) = XOR over the set bits 2^k of r of (" +
-                   std::to_string(tr.vec) + " * ((2^k / " + std::to_string(tr.per_phase) +
-                   ") mod " + std::to_string(tr.max_phase) + ")) mod " + std::to_string(t.cols) +
-                   " -> byte " + sum(term(pitch, "r"), term(e, "c'"));
-      x->bank_expression = "bank = (" + word_expression(f, "r", "c'", 0, false, true) +
-                           ") mod 32, with c' = c ^ x(r)";
-      break;
-    }
-    case SwizzleKind::cute:
-    case SwizzleKind::cute_elem:
-    case SwizzleKind::tma32:
-    case SwizzleKind::tma64:
-    case SwizzleKind::tma128: {
+    case SwizzleMoves::bytes: {
       std::ostringstream os;
       os << t.byte_swizzle();
       // The unit matters: cute-elem's Swizzle counts elements, and is shown in its byte form.
       std::string unit = " on byte offsets";
-      if (t.swizzle.kind == SwizzleKind::cute_elem) {
+      if (kind.counts_elements) {
         std::ostringstream given;
         given << t.swizzle.cute;
         unit = " on byte offsets (" + given.str() + " on " + std::string(dtype_name(t.dtype)) +
@@ -444,18 +442,11 @@ void add_formula(const Scenario& s, Explanation* x) {
       x->formula = "element (r, c) of " + decl + " -> byte " + os.str() + "(" + byte + ")" + unit;
       // TMA rows are exactly one span long (TileLayout::check), so the XORed address bits
       // 7.. are row bits: 128B mode r mod 8; 64B mode (r / 2) mod 4; 32B mode (r / 4) mod 2.
-      switch (t.swizzle.kind) {
-        case SwizzleKind::tma128:
-          x->formula += ": 16-byte chunk q of row r lands at chunk q ^ (r mod 8)";
-          break;
-        case SwizzleKind::tma64:
-          x->formula += ": 16-byte chunk q of row r lands at chunk q ^ ((r / 2) mod 4)";
-          break;
-        case SwizzleKind::tma32:
-          x->formula += ": 16-byte chunk q of row r lands at chunk q ^ ((r / 4) mod 2)";
-          break;
-        default:
-          break;
+      if (const int span = kind.tma_span_bytes; span != 0) {
+        const std::string chunks = std::to_string(span / 16);
+        const std::string rows = span == 128 ? "r" : "(r / " + std::to_string(128 / span) + ")";
+        x->formula +=
+            ": 16-byte chunk q of row r lands at chunk q ^ (" + rows + " mod " + chunks + ")";
       }
       x->bank_expression = "bank = (swizzled byte / 4) mod 32";
       break;
@@ -594,9 +585,12 @@ Explanation explain(const Scenario& s, const Evaluation& e) {
   }
   if (s.pattern != AccessPattern::custom) {
     add_formula(s, &x);
-    if (s.tile.swizzle.kind == SwizzleKind::xor_columns) add_xor_argument(s, e.elements, &x);
-    if (s.tile.swizzle.kind != SwizzleKind::none && s.tile.swizzle.kind != SwizzleKind::xor_columns)
+    const SwizzleKindInfo& kind = swizzle_kind(s.tile.swizzle.kind);
+    if (kind.column_xor_form == ColumnXorForm::row_mod_columns) {
+      add_xor_argument(s, e.elements, &x);
+    } else if (kind.moves != SwizzleMoves::nothing) {
       add_swizzle_bits(s.tile, &x);
+    }
     add_pad_cost(s.tile, &x);
   }
   add_lane_examples(*e.analysis, &e.elements, &x);

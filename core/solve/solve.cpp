@@ -404,23 +404,8 @@ std::string overhead_reason(const TileLayout& t) {
 
 // Simplicity: the kind's rank, and last the layouts that make registers reorder elements.
 int simplicity_of(const TileLayout& t) {
-  switch (t.swizzle.kind) {
-    case SwizzleKind::none:
-      return t.pad == 0 ? 0 : 1;
-    case SwizzleKind::xor_columns:
-      return 2;
-    case SwizzleKind::tma32:
-    case SwizzleKind::tma64:
-    case SwizzleKind::tma128:
-      return 3;
-    case SwizzleKind::cute:
-      return 4;
-    case SwizzleKind::cute_elem:
-      return 5;
-    case SwizzleKind::triton:
-      return 6;
-  }
-  return 7;
+  if (t.swizzle.kind == SwizzleKind::none) return t.pad == 0 ? 0 : 1;
+  return swizzle_kind(t.swizzle.kind).simplicity;
 }
 
 // The search space, simplest first, so that the first layout of each placement names it.
@@ -441,8 +426,8 @@ std::vector<Trial> search_space(const SolveRequest& q) {
   // Pads beyond 128 B of row repeat the banks of a smaller pad at a higher cost.
   for (int pad = 0; pad < 128 / e; ++pad) add(pad, {}, true);
   add(0, SwizzleSpec{SwizzleKind::xor_columns}, true);
-  for (SwizzleKind k : {SwizzleKind::tma32, SwizzleKind::tma64, SwizzleKind::tma128}) {
-    add(0, SwizzleSpec{k}, true);
+  for (const SwizzleKindInfo& k : swizzle_kinds()) {
+    if (k.tma_span_bytes != 0) add(0, k.example, true);
   }
   // CuTe over bytes (CuTe over elements is the same set with M lowered by log2 e): the B bits
   // changed lie within the bank bits (below bit 7: a 128-byte line), above the element; the

@@ -198,10 +198,10 @@ std::optional<Reversal> reversal(const Analysis& a);
 std::string lanes_in_words(const Scenario& s);
 
 struct Grade {
-  bool read = false;  // false: the text is not an answer (`verdict` says why); ask again
+  bool read = false;  // false: the text is not an answer (`feedback` says why); ask again
   bool right = false;
   Mistake mistake = Mistake::none;   // when wrong, the mistake the answer matches, if any
-  std::string verdict;               // "Right: 16 wavefronts (ideal 1)." or "Wrong: ..."
+  std::string feedback;              // "Right: 16 wavefronts (ideal 1)." or "Wrong: ..."
   std::vector<std::string> details;  // the arithmetic behind it (the fix check, the bandwidths)
   std::optional<Scenario> shown;     // the scenario whose bank view explains the answer
 };

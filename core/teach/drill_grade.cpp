@@ -187,7 +187,7 @@ Grade grade_number(const Question& q, std::string_view text) {
   Grade g;
   const std::optional<int> value = whole_number(text);
   if (!value) {
-    g.verdict = quote(text) + " is not a whole number";
+    g.feedback = quote(text) + " is not a whole number";
     return g;
   }
   g.read = true;
@@ -220,8 +220,8 @@ Grade grade_number(const Question& q, std::string_view text) {
       g.details.push_back(chain);
     }
   }
-  g.verdict = g.right ? "Right: " + fact + "."
-                      : "Wrong: you said " + std::to_string(*value) + "; " + fact + ".";
+  g.feedback = g.right ? "Right: " + fact + "."
+                       : "Wrong: you said " + std::to_string(*value) + "; " + fact + ".";
   g.shown = q.scenario;
   return g;
 }
@@ -239,7 +239,7 @@ Grade grade_worth(const Question& q, std::string_view text) {
   Grade g;
   const std::optional<bool> fix = yes_or_no(text);
   if (!fix) {
-    g.verdict = quote(text) + " is neither yes (fix it) nor no (leave it)";
+    g.feedback = quote(text) + " is neither yes (fix it) nor no (leave it)";
     return g;
   }
   g.read = true;
@@ -251,7 +251,7 @@ Grade grade_worth(const Question& q, std::string_view text) {
   const std::string fact = r.worth_fixing()
                                ? "fix it: per transposed byte the banks fall below HBM"
                                : "leave it: per transposed byte the banks stay above HBM";
-  g.verdict = (g.right ? "Right: " : "Wrong: ") + fact + ".";
+  g.feedback = (g.right ? "Right: " : "Wrong: ") + fact + ".";
   g.details.push_back(
       format("shared memory: %d SMs x %d B per clock at %.0f MHz = %s of wavefronts", r.sm_count,
              kWavefrontBytes, r.clock_mhz, tbps(r.shared_tbps).c_str()));
@@ -273,7 +273,7 @@ Grade grade_fix(const Question& q, std::string_view text) {
   Grade g;
   const Expected<Fix> f = parse_fix(text);
   if (!f) {
-    g.verdict = f.error();
+    g.feedback = f.error();
     return g;
   }
   g.read = true;
@@ -282,13 +282,13 @@ Grade grade_fix(const Question& q, std::string_view text) {
   g.mistake = classify_fix(q, *f, c);
   const std::string flags = join(fix_flags(*f), " ");
   if (g.right) {
-    g.verdict = "Right: with " + flags + " every " + index_name(q.scenario) + " is conflict-free" +
-                (q.keep.empty() ? "" : " and the stores that fill the tile stay legal") + ".";
+    g.feedback = "Right: with " + flags + " every " + index_name(q.scenario) + " is conflict-free" +
+                 (q.keep.empty() ? "" : " and the stores that fill the tile stay legal") + ".";
     // What a right fix still asks of the kernel: the swizzle moves elements inside a vector.
     for (const std::string& note : c.notes) g.details.push_back("note: " + note);
     g.shown = c.fixed;
   } else {
-    g.verdict = "Wrong: with " + flags + ", " + c.why + ".";
+    g.feedback = "Wrong: with " + flags + ", " + c.why + ".";
     g.details.push_back("one fix that works: " + join(fix_flags(q.fix), " "));
     g.shown = apply_fix(q.scenario, q.fix);
   }
@@ -311,8 +311,8 @@ Grade grade_choice(const Question& q, std::string_view text) {
   Grade g;
   const std::optional<int> i = choice_index(q, text);
   if (!i) {
-    g.verdict = quote(text) + " is not one of the choices: answer with its letter, a to " +
-                std::string(1, static_cast<char>('a' + q.choices.size() - 1));
+    g.feedback = quote(text) + " is not one of the choices: answer with its letter, a to " +
+                 std::string(1, static_cast<char>('a' + q.choices.size() - 1));
     return g;
   }
   g.read = true;
@@ -320,8 +320,9 @@ Grade grade_choice(const Question& q, std::string_view text) {
   const Choice& picked = q.choices[static_cast<std::size_t>(*i)];
   const Choice& right = q.choices[static_cast<std::size_t>(q.answer)];
   const char letter = static_cast<char>('a' + q.answer);
-  g.verdict = g.right ? "Right: (" + std::string(1, letter) + ") " + right.text + "."
-                      : "Wrong: the answer is (" + std::string(1, letter) + ") " + right.text + ".";
+  g.feedback = g.right
+                   ? "Right: (" + std::string(1, letter) + ") " + right.text + "."
+                   : "Wrong: the answer is (" + std::string(1, letter) + ") " + right.text + ".";
   g.mistake = picked.mistake;
   if (!g.right && !picked.why.empty()) g.details.push_back("your choice: " + picked.why);
   if (!right.why.empty()) g.details.push_back(right.why);
@@ -333,7 +334,7 @@ Grade grade_design(const Question& q, std::string_view text) {
   Grade g;
   const Expected<Design> d = parse_design(text);
   if (!d) {
-    g.verdict = d.error();
+    g.feedback = d.error();
     return g;
   }
   g.read = true;
@@ -346,8 +347,8 @@ Grade grade_design(const Question& q, std::string_view text) {
   g.right = c.works && aligned;
   const std::string given = join(fix_flags(d->fix), " ") + " --align " + std::to_string(d->align);
   if (g.right) {
-    g.verdict = "Right: " + given + ": every " + index_name(q.scenario) +
-                " is conflict-free, and the tile is aligned as its fill needs.";
+    g.feedback = "Right: " + given + ": every " + index_name(q.scenario) +
+                 " is conflict-free, and the tile is aligned as its fill needs.";
     for (const std::string& note : c.notes) g.details.push_back("note: " + note);
     g.shown = c.fixed;
     return g;
@@ -363,7 +364,7 @@ Grade grade_design(const Question& q, std::string_view text) {
                     "-byte boundary, so the tile too, not " + std::to_string(d->align);
     if (q.tma_fill) g.mistake = Mistake::tma_misaligned;
   }
-  g.verdict = "Wrong: " + given + ": " + why + ".";
+  g.feedback = "Wrong: " + given + ": " + why + ".";
   g.details.push_back("one design that works: " + join(fix_flags(q.fix), " ") + " --align " +
                       std::to_string(q.answer));
   g.shown = apply_fix(q.scenario, q.fix);
@@ -376,7 +377,7 @@ Grade grade(const Question& q, std::string_view answer) {
   const std::string_view text = trim(answer);
   if (text.empty()) {
     Grade g;
-    g.verdict = "no answer given";
+    g.feedback = "no answer given";
     return g;
   }
   switch (q.kind) {

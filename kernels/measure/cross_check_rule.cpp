@@ -1,4 +1,4 @@
-// The cross-check's verdict from its counts alone: plain C++, built with or without CUDA, so a
+// Whether a cross-check agrees, from its counts alone: plain C++, built with or without CUDA, so a
 // recording replayed anywhere is judged by the rules a live run applies (gpu_measure.hpp).
 #include <cmath>
 #include <string>

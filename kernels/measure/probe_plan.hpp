@@ -1,5 +1,6 @@
 #pragma once
-// From a WarpAccess to the measured kernel's plan, and back from its output to a verdict.
+// From a WarpAccess to the measured kernel's plan, and back from its output to the hardware's
+// counts.
 #include <cstdint>
 #include <span>
 #include <string>

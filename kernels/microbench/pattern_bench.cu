@@ -483,7 +483,7 @@ std::string plan_access(const WarpAccess& a, int max_block_smem, Plan* plan) {
 
 // [SECTION] Measuring one access
 
-struct Measured {
+struct PatternMeasurement {
   ReplayAccounting accounting;
   double cycles_per_access = 0;
   double clock_mhz = 0;
@@ -522,9 +522,9 @@ ReplayAccounting account(const Plan& p, const WarpAccess& a, int blocks) {
 }
 
 // Runs one access: warm-up, timed repetitions (median), then the checks on the last launch.
-Measured measure_access(Plan& p, const WarpAccess& a, const DeviceInfo& device,
-                        int predicted_wavefronts, const PatternOptions& options) {
-  Measured m;
+PatternMeasurement measure_access(Plan& p, const WarpAccess& a, const DeviceInfo& device,
+                                  int predicted_wavefronts, const PatternOptions& options) {
+  PatternMeasurement m;
   p.blocks_per_sm = p.replayer->prepare(p.threads, p.smem);
   if (p.blocks_per_sm < 1) {
     throw CudaFailure("cudaOccupancyMaxActiveBlocksPerMultiprocessor: no block of " +
@@ -685,7 +685,7 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
   }
 
   Progress step{0, static_cast<int>(runs.size()), ""};
-  std::vector<Measured> measured;
+  std::vector<PatternMeasurement> measured;
   report.status = run_guarded(
       [&] {
         check(cudaSetDevice(report.device.ordinal), "cudaSetDevice");
@@ -712,11 +712,11 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
   if (report.status != RunStatus::ok) return report;
 
   std::vector<double> clocks;
-  for (const Measured& m : measured) clocks.push_back(m.clock_mhz);
+  for (const PatternMeasurement& m : measured) clocks.push_back(m.clock_mhz);
   report.sm_clock_mhz = median(clocks);
   for (const auto& [pattern, base] : pairs) {
-    const Measured& m = measured[pattern];
-    const Measured& b = measured[base];
+    const PatternMeasurement& m = measured[pattern];
+    const PatternMeasurement& b = measured[base];
     PatternResult r;
     r.access = runs[pattern];
     r.predicted_wavefronts = analyze(runs[pattern]).wavefront_count();

@@ -610,7 +610,7 @@ TEST_CASE("Fixes are checked by the core at every index, with the tile's other a
     const Grade g = grade(q, "pad=1");
     CHECK_FALSE(g.right);
     CHECK(g.mistake == Mistake::bf16_pad_one_packed);
-    CHECK(g.verdict.find("4-byte access must be 4-byte aligned") != std::string::npos);
+    CHECK(g.feedback.find("4-byte access must be 4-byte aligned") != std::string::npos);
   }
   SUBCASE("a TMA-written tile refuses a pad, however well it works, and a swizzle TMA lacks") {
     q.choice = FixChoice::tma_only;
@@ -620,7 +620,7 @@ TEST_CASE("Fixes are checked by the core at every index, with the tile's other a
     CHECK(mistake_text(g.mistake).find("swizzled or not") != std::string_view::npos);
     const Grade x = grade(q, "--swizzle xor");
     CHECK_FALSE(x.right);
-    CHECK(x.verdict.find("TMA writes its own swizzles only") != std::string::npos);
+    CHECK(x.feedback.find("TMA writes its own swizzles only") != std::string::npos);
   }
   SUBCASE("float4-filled 256-byte rows: tma128 is no fix (no wider mode), xor is, permuted") {
     Question f4 = ask(AskKind::ways, column(DType::fp32, 4, 9, 64));
@@ -629,7 +629,7 @@ TEST_CASE("Fixes are checked by the core at every index, with the tile's other a
     const Grade tma = grade(f4, "--pad 0 --swizzle tma128");
     CHECK_FALSE(tma.right);
     CHECK(tma.mistake == Mistake::tma_span_exceeded);  // not "pad breaks alignment": no pad
-    CHECK(tma.verdict.find("no TMA mode is wider than 128B") != std::string::npos);
+    CHECK(tma.feedback.find("no TMA mode is wider than 128B") != std::string::npos);
     CHECK(grade(f4, "--pad 5").mistake == Mistake::pad_breaks_alignment);
     CHECK(grade(f4, "--pad 8").mistake == Mistake::aligned_pad_conflicts);
     const Grade x = grade(f4, "--pad 0 --swizzle xor");
@@ -685,7 +685,7 @@ TEST_CASE("A design names a swizzle and the alignment its fill needs") {
   const Grade low = grade(d, "--swizzle tma128 --align 128");
   CHECK_FALSE(low.right);
   CHECK(low.mistake == Mistake::tma_misaligned);
-  CHECK(low.verdict.find("1024-byte boundary") != std::string::npos);
+  CHECK(low.feedback.find("1024-byte boundary") != std::string::npos);
   CHECK(grade(d, "--swizzle xor --align 1024").mistake == Mistake::padded_tensor_core_tile);
   CHECK_FALSE(grade(d, "--swizzle tma128").read);  // no alignment
   CHECK_FALSE(grade(d, "--swizzle tma128 --align 0").read);
@@ -716,7 +716,7 @@ TEST_CASE("Answers that cannot be read are asked again, with the reason") {
     CAPTURE(text);
     const Grade g = grade(fix, text);
     CHECK_FALSE(g.read);
-    CHECK_FALSE(g.verdict.empty());
+    CHECK_FALSE(g.feedback.empty());
   }
   CHECK(parse_fix("--swizzle cute:3,4,3 --pad 0").has_value());
   CHECK(fix_flags(*parse_fix("swizzle tma128")) == std::vector<std::string>{"--swizzle", "tma128"});

@@ -45,13 +45,13 @@ const ScanLine* entry(const KernelScan& k, int line, Op op) {
 
 // ---- The corpus against the H200. ----
 
-struct Measured {
+struct CorpusKernel {
   const char* file;
   const char* kernel;
   int evaluated_lines;  // lines the scan counts: each must equal Nsight Compute's
 };
 
-const Measured kCorpusKernels[] = {
+const CorpusKernel kCorpusKernels[] = {
     {"transpose", "transpose_naive", 2},
     {"transpose", "transpose_padded", 2},
     {"reduce", "reduce_divergent", 3},
@@ -69,7 +69,7 @@ const Measured kCorpusKernels[] = {
 
 TEST_CASE("every line the scan evaluates in the corpus equals Nsight Compute's H200 counts") {
   int lines = 0;
-  for (const Measured& m : kCorpusKernels) {
+  for (const CorpusKernel& m : kCorpusKernels) {
     CAPTURE(m.kernel);
     const std::string file = std::string(m.file) + ".cu";
     const std::string source = read(kCorpus + "corpus/" + file);

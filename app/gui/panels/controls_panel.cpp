@@ -44,34 +44,33 @@ void tile_controls(AppState& s) {
       "Elements appended to every row: tile[R][C + pad]. An odd row stride in words is "
       "coprime with 32 banks, so a column lands in 32 different banks.");
 
-  static constexpr const char* kSwizzles[] = {
-      "none",    "XOR c ^ r", "CuTe Swizzle<B,M,S>, bytes",    "TMA 32B",
-      "TMA 64B", "TMA 128B",  "CuTe Swizzle<B,M,S>, elements", "Triton vec/perPhase/maxPhase"};
+  // The kinds in their enumerators' order, so the combo's index is the kind.
+  const auto kind_label = [](void*, int i, const char** out) {
+    *out = swizzle_kind(static_cast<SwizzleKind>(i)).label.data();
+    return true;
+  };
   int kind = static_cast<int>(t.swizzle.kind);
   ImGui::SetNextItemWidth(w * 1.6f);
-  if (ImGui::Combo("swizzle", &kind, kSwizzles, IM_ARRAYSIZE(kSwizzles))) {
-    t.swizzle.kind = static_cast<SwizzleKind>(kind);
-    if (t.swizzle.kind == SwizzleKind::cute && t.swizzle.cute == Swizzle{}) {
-      t.swizzle.cute = Swizzle{3, 4, 3};  // the 128-byte pattern, a useful starting point
+  if (ImGui::Combo("swizzle", &kind, kind_label, nullptr,
+                   static_cast<int>(swizzle_kinds().size()))) {
+    const SwizzleKindInfo& picked = swizzle_kind(static_cast<SwizzleKind>(kind));
+    t.swizzle.kind = picked.kind;
+    // Parameters never set start at the kind's example (cute: the 128-byte pattern; cute-elem:
+    // FlashAttention-2's bf16 pattern; triton: vec 8).
+    if (picked.parameters == SwizzleParameters::cute && t.swizzle.cute == Swizzle{}) {
+      t.swizzle.cute = picked.example.cute;
     }
-    if (t.swizzle.kind == SwizzleKind::cute_elem && t.swizzle.cute == Swizzle{}) {
-      t.swizzle.cute = Swizzle{3, 3, 3};  // FlashAttention-2's bf16 pattern
-    }
-    if (t.swizzle.kind == SwizzleKind::triton && t.swizzle.triton == TritonSwizzle{}) {
-      t.swizzle.triton = TritonSwizzle{8, 1, 8};
+    if (picked.parameters == SwizzleParameters::triton && t.swizzle.triton == TritonSwizzle{}) {
+      t.swizzle.triton = picked.example.triton;
     }
   }
-  if (t.swizzle.kind == SwizzleKind::cute || t.swizzle.kind == SwizzleKind::cute_elem) {
+  const SwizzleKindInfo& shown = swizzle_kind(t.swizzle.kind);
+  if (shown.parameters == SwizzleParameters::cute) {
     Swizzle& c = t.swizzle.cute;
     ImGui::SliderInt("B bits", &c.bits, 0, 5, "%d", ImGuiSliderFlags_AlwaysClamp);
     ImGui::SliderInt("M base", &c.base, 0, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
     ImGui::SliderInt("S shift", &c.shift, -8, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
-    help_marker(t.swizzle.kind == SwizzleKind::cute
-                    ? "x ^ ((x & yyy_mask) >> S) on the byte offset: B bits taken from bit M+S "
-                      "are XORed into bit M (S < 0: from bit M into bit M+|S|). |S| >= B keeps it "
-                      "a bijection."
-                    : "The same Swizzle on element indices, as CuTe code composes it with an "
-                      "element layout: in bytes, M is raised by log2 of the element size.");
+    help_marker(shown.help.data());
   }
   // The layout on screen in the other notations that spell it (checked element by element).
   const std::vector<Spelling>& same = s.derived.spellings;
@@ -82,15 +81,12 @@ void tile_controls(AppState& s) {
     ImGui::TextDisabled("%s", text.c_str());
     ImGui::PopTextWrapPos();
   }
-  if (t.swizzle.kind == SwizzleKind::triton) {
+  if (shown.parameters == SwizzleParameters::triton) {
     TritonSwizzle& tr = t.swizzle.triton;
     ImGui::SliderInt("vec", &tr.vec, 1, 16, "%d", ImGuiSliderFlags_AlwaysClamp);
     ImGui::SliderInt("perPhase", &tr.per_phase, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
     ImGui::SliderInt("maxPhase", &tr.max_phase, 1, 32, "%d", ImGuiSliderFlags_AlwaysClamp);
-    help_marker(
-        "#ttg.swizzled_shared, row-major: element (r, c) at column c ^ x(r), x(r) the XOR "
-        "of (vec * ((2^k / perPhase) mod maxPhase)) mod C over r's bits 2^k. vec counts "
-        "elements, perPhase rows.");
+    help_marker(shown.help.data());
   }
   ImGui::PopItemWidth();
 }

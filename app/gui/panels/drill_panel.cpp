@@ -97,19 +97,19 @@ void answer_field(AppState& s) {
   const std::optional<Grade>& g = d.session->graded();
   if (g && !g->read) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(p.error));
-    ImGui::TextWrapped("Not an answer: %s.", g->verdict.c_str());
+    ImGui::TextWrapped("Not an answer: %s.", g->feedback.c_str());
     ImGui::PopStyleColor();
   }
 }
 
-void verdict(AppState& s) {
+void feedback(AppState& s) {
   DrillPanel& d = s.drill;
   const Palette& p = colours(s);
   const Grade& g = *d.session->graded();
   ImGui::PushTextWrapPos(0.0f);
   ImGui::PushStyleColor(ImGuiCol_Text,
                         ImGui::ColorConvertU32ToFloat4(g.right ? p.text_ok : p.error));
-  ImGui::TextUnformatted(for_people(g.verdict).c_str());
+  ImGui::TextUnformatted(for_people(g.feedback).c_str());
   ImGui::PopStyleColor();
   if (g.mistake != Mistake::none) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(p.warning));
@@ -181,7 +181,7 @@ void draw_drill(AppState& s, Interaction&) {
   question(s);
   const std::optional<Grade>& g = d.session->graded();
   if (g && g->read) {
-    verdict(s);
+    feedback(s);
   } else {
     answer_field(s);
   }

@@ -265,7 +265,7 @@ void bandwidth_plot(const RunRecord& run, const Palette& c) {
     const gpu::VariantResult& r = suite.results[i];
     const int row = static_cast<int>(i);
     if (!r.verified) {
-      // A wrong result is not a bandwidth: no bar, only the verdict.
+      // A wrong result is not a bandwidth: no bar, only the label that says why.
       plot.bar_label(row, 0.0, "WRONG (not plotted): " + r.detail, c.error);
       continue;
     }
@@ -472,19 +472,19 @@ void measure_tab(const GpuPanel& p, const Scenario& current, const Palette& c) {
   if (!(m.scenario == current)) {
     text_coloured(c.text_dim, "(the pattern on screen has changed since)");
   }
-  const Agreement verdict = compare(m);
-  switch (verdict.verdict) {
-    case Agreement::Verdict::pending:
+  const Agreement agreement = compare(m);
+  switch (agreement.status) {
+    case Agreement::Status::pending:
       ImGui::TextDisabled("measuring...");
       break;
-    case Agreement::Verdict::failed:
-      banner(c.warning, c.background, verdict.message);
+    case Agreement::Status::failed:
+      banner(c.warning, c.background, agreement.message);
       break;
-    case Agreement::Verdict::disagree:
-      banner(c.error, c.background, verdict.message);
+    case Agreement::Status::disagree:
+      banner(c.error, c.background, agreement.message);
       break;
-    case Agreement::Verdict::agree:
-      banner(c.text_ok, c.background, verdict.message);
+    case Agreement::Status::agree:
+      banner(c.text_ok, c.background, agreement.message);
       break;
   }
   if (!begin_table("##measure", {"", "predicted (model)", "measured (hardware)"})) return;

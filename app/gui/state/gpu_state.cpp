@@ -11,7 +11,7 @@
 #include "core/base/format.hpp"
 #include "core/model/hardware.hpp"
 #include "core/model/presets.hpp"
-#include "core/validate/verdict.hpp"
+#include "core/validate/model_match.hpp"
 
 namespace banklab::gui {
 namespace {
@@ -249,15 +249,15 @@ void cancel(GpuPanel& p) {
 Agreement compare(const MeasureRecord& m) {
   Agreement a;
   if (!m.done) return a;
-  a.verdict = Agreement::Verdict::failed;
+  a.status = Agreement::Status::failed;
   if (!m.error.empty()) {
     a.message = "the measurement failed: " + m.error;
     return a;
   }
-  // The verdict and its sentence are the core's, the same as `banklab validate` gives.
+  // Whether it matches, and its sentence, are the core's, the same as `banklab validate` gives.
   Judgement j = judge(m.predicted_wavefronts, m.predicted_conflicts, m.measured);
-  if (j.verdict == Verdict::agree) a.verdict = Agreement::Verdict::agree;
-  if (j.verdict == Verdict::disagree) a.verdict = Agreement::Verdict::disagree;
+  if (j.match == ModelMatch::agree) a.status = Agreement::Status::agree;
+  if (j.match == ModelMatch::disagree) a.status = Agreement::Status::disagree;
   a.message = std::move(j.message);
   return a;
 }

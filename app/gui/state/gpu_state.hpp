@@ -62,8 +62,8 @@ struct MeasureRecord {
 };
 
 struct Agreement {
-  enum class Verdict : std::uint8_t { pending, failed, agree, disagree };
-  Verdict verdict = Verdict::pending;
+  enum class Status : std::uint8_t { pending, failed, agree, disagree };
+  Status status = Status::pending;
   std::string message;  // both numbers when they disagree; why when the measurement failed
 };
 Agreement compare(const MeasureRecord& m);

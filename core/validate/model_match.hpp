@@ -1,7 +1,8 @@
 #pragma once
 // The model against the hardware: what the GPU counted for one access (gpu::measure() fills
-// this), and the one verdict and sentence that `banklab validate`, `banklab gpu-bench --record`
-// and the GUI's "Measure on GPU" all give for it.
+// this), and whether it matches the model, with the one sentence that `banklab validate`,
+// `banklab gpu-bench --record` and the GUI's "Measure on GPU" all give for it (`banklab
+// validate --json` keeps the field's old name, "verdict").
 #include <cstdint>
 #include <string>
 
@@ -20,14 +21,14 @@ struct HardwareCount {
   bool verified = false;
 };
 
-enum class Verdict : std::uint8_t {
+enum class ModelMatch : std::uint8_t {
   agree,       // the same wavefronts and bank conflicts as the model
   disagree,    // both counted and isolated, and different from the model
   unmeasured,  // no count that isolates this access: not read, not verified, or not alone
 };
 
 struct Judgement {
-  Verdict verdict = Verdict::unmeasured;
+  ModelMatch match = ModelMatch::unmeasured;
   std::string message;  // one sentence with the numbers
 };
 

@@ -1,4 +1,4 @@
-#include "core/validate/verdict.hpp"
+#include "core/validate/model_match.hpp"
 
 namespace banklab {
 
@@ -15,13 +15,13 @@ Judgement judge(std::int64_t wavefronts, std::int64_t conflicts, const HardwareC
         "the bytes the instruction moved differ from the CPU replay, so the counts are not of "
         "this access";
   } else if (hw.wavefronts != wavefronts || hw.bank_conflicts != conflicts) {
-    j.verdict = Verdict::disagree;
+    j.match = ModelMatch::disagree;
     j.message = "DISAGREEMENT: the model predicts " + std::to_string(wavefronts) +
                 " wavefronts and " + std::to_string(conflicts) +
                 " bank conflicts; the hardware counted " + std::to_string(hw.wavefronts) +
                 " wavefronts and " + std::to_string(hw.bank_conflicts) + " bank conflicts";
   } else {
-    j.verdict = Verdict::agree;
+    j.match = ModelMatch::agree;
     j.message = "the hardware agrees: " + std::to_string(hw.wavefronts) + " wavefronts, " +
                 std::to_string(hw.bank_conflicts) + " bank conflicts";
   }
