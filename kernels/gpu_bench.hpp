@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/expected.hpp"
 #include "core/model/access.hpp"
 #include "core/model/dtype.hpp"
 #include "kernels/gpu_device.hpp"
@@ -90,8 +91,8 @@ struct TransposeOptions {
   std::vector<std::string> variants;
 };
 
-// Rules for the options, as sentences with the numbers; empty when the options are valid.
-std::string check_options(const TransposeOptions& options);
+// Rules for the options, as sentences with the numbers; done when the options are valid.
+Expected<void> check_options(const TransposeOptions& options);
 
 struct VariantResult {
   std::string name;

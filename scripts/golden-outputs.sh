@@ -5,7 +5,7 @@
 # form before TOML, read; every lesson shown (text and Markdown) and checked; the shipped
 # recording replayed; solve and drill runs with fixed inputs; `presets --json`; every swizzle
 # kind, and spellings it refuses, over four dtypes, six tiles and three accesses, analysed and
-# explained. The saved scenario files themselves are kept too (scenario-*.txt): their text is
+# explained; the refusals and notes the checks word. The saved scenario files themselves are kept too (scenario-*.txt): their text is
 # what a refactor of the file format shows changed. A
 # refactor that must not change output is checked by running this for the build before and the
 # build after and diffing the two folders:
@@ -103,6 +103,21 @@ done
 run solve-fp32-json solve --dtype fp32 --tile 32x32 --access row:16:st --access column --json
 run solve-bf16-json solve --dtype bf16 --tile 64x64 --access row:16:st --access ldmatrix.x4 --json
 run solve-fp8 solve --dtype fp8 --tile 64x128 --access row:16:st --access column
+# Refusals and notes whose sentences the checks write: an index off the tile, a width the
+# hardware lacks, ldmatrix on a short tile, a tile above 48 KB (the static-limit note) and above
+# 227 KB, families that do not fit the tile, options out of range, a recording that lies.
+run refuse-index analyze --dtype fp32 --access column --index 40
+run refuse-width analyze --dtype fp32 --access row --width 3
+run refuse-matrix analyze --dtype bf16 --tile 4x64 --access ldmatrix.x4
+run note-static analyze --dtype fp32 --tile 128x128
+run refuse-block analyze --dtype fp64 --tile 256x256
+run refuse-code analyze --decl "__shared__ double t[128][128];" --expr "t[threadIdx.x][0]"
+run refuse-family solve --dtype fp32 --tile 32x30 --access row:16:st --access column:16
+run refuse-family-matrix solve --dtype fp32 --tile 12x12 --access ldmatrix.x4 --access column
+run refuse-gpu-options gpu-bench --size 0x16
+sed '0,/"rows":16384/s//"rows":-1/' "$root/assets/recordings/nvidia-h200.json" >lying-recording.json
+run refuse-recording gpu-bench --replay lying-recording.json
+rm lying-recording.json
 run code analyze --decl "__shared__ float tile[32][33];" --expr "v = tile[threadIdx.x][j]" --let j=3
 run offsets analyze --op ld --width 16 --offsets "$(seq -s, 0 128 3968)"
 echo "golden-outputs: $(ls | wc -l) files in $out"

@@ -179,7 +179,7 @@ Expected<std::vector<gpu::TransposeOptions>> suite_options(const GpuBenchOptions
     o.cols = options.size.col;
     o.repetitions = options.reps;
     o.pad = options.pad;
-    if (std::string rule = gpu::check_options(o); !rule.empty()) return Error{std::move(rule)};
+    if (Expected<void> valid = gpu::check_options(o); !valid) return Error{valid.error()};
     if (const auto& v = options.variant) {
       o.variants.emplace_back(*v);
       // A build without the kernels lists none, and says so when asked to run.

@@ -342,8 +342,8 @@ Expected<Recording> parse_recording(std::string_view text) {
   try {
     const json j = json::parse(text.begin(), text.end(), refuse_deep_nesting);
     Recording r = read_recording(j);
-    if (const std::string problem = check_recording(r); !problem.empty()) {
-      return Error{"not a usable BankLab GPU recording: " + problem};
+    if (const Expected<void> usable = check_recording(r); !usable) {
+      return Error{"not a usable BankLab GPU recording: " + usable.error()};
     }
     return r;
   } catch (const TooDeep&) {

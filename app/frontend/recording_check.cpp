@@ -187,7 +187,7 @@ void check_validate(const ValidateTotals& v) {
 
 }  // namespace
 
-std::string check_recording(Recording& r) {
+Expected<void> check_recording(Recording& r) {
   try {
     text("recording.created_utc", r.created_utc);
     text("recording.commit", r.commit);
@@ -201,7 +201,7 @@ std::string check_recording(Recording& r) {
     check_cross_check(r.cross_check);
     check_validate(r.validate);
   } catch (const Refused& refused) {
-    return refused.what();
+    return Error{refused.what()};
   }
   return {};
 }

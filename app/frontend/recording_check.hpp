@@ -19,10 +19,10 @@ namespace banklab::gpu {
 
 inline constexpr std::size_t kMaxRecordedText = 4096;
 
-// "" when the recording holds up, else its first problem with the field's path
+// Done when the recording holds up, else its first problem with the field's path
 // ("recording.suites[0].rows is -1; a transpose has 1 to 1048576 rows"). Sets each cross-check's
 // agrees and detail from its counts.
-std::string check_recording(Recording& r);
+Expected<void> check_recording(Recording& r);
 
 // Whether every result in it passed its own checks: every transpose and pattern verified, every
 // cross-check agreeing, validate without a mismatch. `gpu-bench --record` and `--replay` exit 1

@@ -208,7 +208,9 @@ void Machine::shape(int index) {
     // The limits of a static array (48 KB) and of a block (227 KB), with the fix for each.
     const auto how =
         d.is_extern ? SharedDeclaration::extern_array : SharedDeclaration::static_array;
-    if (std::string why = check_shared_bytes(bytes, how, d.name); !why.empty()) fail(d.pos, why);
+    if (const Expected<void> fits = check_shared_bytes(bytes, how, d.name); !fits) {
+      fail(d.pos, fits.error());
+    }
     s.array.dims.push_back(n);  // from the last bound to the first
     s.sizes.push_back(bytes);
   }

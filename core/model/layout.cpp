@@ -71,10 +71,10 @@ std::string TileLayout::check() const {
     return msg.str();
   }
   // The most one block can have (an extern array; the code form above 48 KB, code_view.hpp).
-  if (std::string why =
+  if (const Expected<void> fits =
           check_shared_bytes(size_bytes(), SharedDeclaration::extern_array, to_string(*this));
-      !why.empty()) {
-    return why;
+      !fits) {
+    return fits.error();
   }
   return swizzle_kind(swizzle.kind).check_tile(*this);
 }

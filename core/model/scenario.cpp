@@ -75,63 +75,64 @@ std::string elements_text(Cell first, int k) {
 }
 
 // Checks that the scenario's choices fit together before any address is computed.
-std::string check_choices(const Scenario& s) {
+Expected<void> check_choices(const Scenario& s) {
   const TileLayout& t = s.tile;
   const int e = t.elem_bytes();
   const int width = s.effective_width();
   const std::string dtype(dtype_name(t.dtype));
   if (s.pattern == AccessPattern::matrix) {
     if (!is_matrix_op(s.op)) {
-      return "the matrix pattern is executed by ldmatrix.x1/.x2/.x4 or stmatrix.x4, not by " +
-             std::string(op_name(s.op));
+      return Error{"the matrix pattern is executed by ldmatrix.x1/.x2/.x4 or stmatrix.x4, not by " +
+                   std::string(op_name(s.op))};
     }
   } else if (is_matrix_op(s.op)) {
-    return std::string(op_name(s.op)) +
-           " takes the matrix access pattern (lanes give row addresses"
-           " of 8x8 matrices), not the " +
-           std::string(pattern_name(s.pattern)) + " pattern";
+    return Error{std::string(op_name(s.op)) +
+                 " takes the matrix access pattern (lanes give row addresses"
+                 " of 8x8 matrices), not the " +
+                 std::string(pattern_name(s.pattern)) + " pattern"};
   }
   if (width != 1 && width != 2 && width != 4 && width != 8 && width != 16) {
-    return "a lane accesses 1, 2, 4, 8 or 16 bytes; " + std::to_string(width) +
-           " is not an access width the hardware has";
+    return Error{"a lane accesses 1, 2, 4, 8 or 16 bytes; " + std::to_string(width) +
+                 " is not an access width the hardware has"};
   }
   if (width < e) {
-    return "a " + std::to_string(width) + "-byte access cannot hold one " + std::to_string(e) +
-           "-byte " + dtype + " element; use a width of at least " + std::to_string(e);
+    return Error{"a " + std::to_string(width) + "-byte access cannot hold one " +
+                 std::to_string(e) + "-byte " + dtype + " element; use a width of at least " +
+                 std::to_string(e)};
   }
   const int k = width / e;
   switch (s.pattern) {
     case AccessPattern::row:
       if (s.index < 0 || s.index >= t.rows) {
-        return "row index " + std::to_string(s.index) + " is outside the tile: rows are 0.." +
-               std::to_string(t.rows - 1);
+        return Error{"row index " + std::to_string(s.index) + " is outside the tile: rows are 0.." +
+                     std::to_string(t.rows - 1)};
       }
       break;
     case AccessPattern::column:
       if (s.index < 0 ||
           (std::int64_t{s.index} + 1) * k > t.cols) {  // 64-bit: index may be INT_MAX
-        return "column index " + std::to_string(s.index) + " is outside the tile: with " +
-               std::to_string(k) + " " + dtype + " per lane (" + std::to_string(width) +
-               " B) the indices are 0.." + std::to_string(t.cols / k - 1) + " for " +
-               std::to_string(t.cols) + " columns";
+        return Error{"column index " + std::to_string(s.index) + " is outside the tile: with " +
+                     std::to_string(k) + " " + dtype + " per lane (" + std::to_string(width) +
+                     " B) the indices are 0.." + std::to_string(t.cols / k - 1) + " for " +
+                     std::to_string(t.cols) + " columns"};
       }
       break;
     case AccessPattern::matrix: {
       const int matrices = matrix_count(s.op);
       const std::int64_t chunks = std::int64_t{t.cols} * e / 16;
       if (t.rows < 8) {
-        return std::string(op_name(s.op)) + " reads 8 rows per matrix; the tile has " +
-               std::to_string(t.rows);
+        return Error{std::string(op_name(s.op)) + " reads 8 rows per matrix; the tile has " +
+                     std::to_string(t.rows)};
       }
       if (s.index < 0 ||
           std::int64_t{s.index} + matrices > chunks) {  // 64-bit: index may be INT_MAX
-        return std::string(op_name(s.op)) + " at chunk " + std::to_string(s.index) +
-               " needs 16-byte"
-               " chunks " +
-               std::to_string(s.index) + ".." +
-               std::to_string(std::int64_t{s.index} + matrices - 1) +
-               " of each row, but a row of " + std::to_string(t.cols) + " " + dtype + " holds " +
-               std::to_string(chunks) + " chunks";
+        return Error{std::string(op_name(s.op)) + " at chunk " + std::to_string(s.index) +
+                     " needs 16-byte"
+                     " chunks " +
+                     std::to_string(s.index) + ".." +
+                     std::to_string(std::int64_t{s.index} + matrices - 1) +
+                     " of each row, but a row of " + std::to_string(t.cols) + " " + dtype +
+                     " holds " + std::to_string(chunks) + " chunks"};
       }
       break;
     }
@@ -168,13 +169,13 @@ Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kW
       if (s.lane_mask >> lane & 1u) access.offsets[lane] = s.custom_offsets[lane];
   } else {
     if (std::string why = s.tile.check(); !why.empty()) return fail("tile", why);
-    if (std::string why = check_choices(s); !why.empty()) return fail("choice", why);
+    if (const Expected<void> fit = check_choices(s); !fit) return fail("choice", fit.error());
     // A tile above 48 KB is legal only as an extern array: the code shows that form, and the
     // note says why (a static declaration of it is what nvcc refuses).
-    if (std::string why = check_shared_bytes(s.tile.size_bytes(), SharedDeclaration::static_array,
-                                             to_string(s.tile));
-        !why.empty()) {
-      diags.push_back({Severity::note, "static-limit", why, -1});
+    if (const Expected<void> fits = check_shared_bytes(
+            s.tile.size_bytes(), SharedDeclaration::static_array, to_string(s.tile));
+        !fits) {
+      diags.push_back({Severity::note, "static-limit", fits.error(), -1});
     }
     const TileLayout& t = s.tile;
     const int e = t.elem_bytes();

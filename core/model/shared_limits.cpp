@@ -30,19 +30,21 @@ std::string opt_in_line(std::int64_t bytes) {
          std::to_string(bytes) + ");";
 }
 
-std::string check_shared_bytes(std::int64_t bytes, SharedDeclaration how, const std::string& what) {
+Expected<void> check_shared_bytes(std::int64_t bytes, SharedDeclaration how,
+                                  const std::string& what) {
   const std::string needs = what + " needs " + std::to_string(bytes) + " B of shared memory";
   if (bytes > kMaxSharedPerBlockBytes) {
-    return needs + ", more than " + block_limit_text() +
-           ": use fewer rows or narrower elements, or split the tile across blocks";
+    return Error{needs + ", more than " + block_limit_text() +
+                 ": use fewer rows or narrower elements, or split the tile across blocks"};
   }
   if (how == SharedDeclaration::static_array && bytes > kStaticSharedBytes) {
-    return needs + ", more than the " + kilobytes(kStaticSharedBytes) +
-           " a static __shared__ array may take (nvcc: \"uses too much shared data\"): declare "
-           "it extern __shared__ and, on the host, opt in with cudaFuncSetAttribute(kernel, "
-           "cudaFuncAttributeMaxDynamicSharedMemorySize, " +
-           std::to_string(bytes) + ") before the launch (up to " +
-           kilobytes(kMaxSharedPerBlockBytes) + " per block)";
+    return Error{
+        needs + ", more than the " + kilobytes(kStaticSharedBytes) +
+        " a static __shared__ array may take (nvcc: \"uses too much shared data\"): declare "
+        "it extern __shared__ and, on the host, opt in with cudaFuncSetAttribute(kernel, "
+        "cudaFuncAttributeMaxDynamicSharedMemorySize, " +
+        std::to_string(bytes) + ") before the launch (up to " + kilobytes(kMaxSharedPerBlockBytes) +
+        " per block)"};
   }
   return {};
 }

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/base/expected.hpp"
+
 namespace banklab {
 
 enum class SharedDeclaration : std::uint8_t {
@@ -24,11 +26,12 @@ enum class SharedDeclaration : std::uint8_t {
 // says whether it fits a block at all).
 SharedDeclaration declaration_for(std::int64_t bytes);
 
-// Empty when `bytes` of shared memory fit the declaration; otherwise the limit broken, with its
+// Done when `bytes` of shared memory fit the declaration; otherwise the limit broken, with its
 // numbers and the fix, in one sentence: "tile needs 132096 B of shared memory, more than the
 // 49152 B (48 KB) a static __shared__ array may take: declare it extern __shared__ ...".
 // `what` names the array ("tile", "bf16 tile[256][258]").
-std::string check_shared_bytes(std::int64_t bytes, SharedDeclaration how, const std::string& what);
+Expected<void> check_shared_bytes(std::int64_t bytes, SharedDeclaration how,
+                                  const std::string& what);
 
 // The block's limit and why, for every message that refuses a size above it: "232448 B (227 KB),
 // the most one block can have on an H100/H200 (the SM's 233472 B (228 KB) less the 1024 B

@@ -109,43 +109,45 @@ std::string family_label(const AccessFamily& f, DType dtype) {
   return label;
 }
 
-std::string check_family(const AccessFamily& f, DType dtype, int rows, int cols) {
+Expected<void> check_family(const AccessFamily& f, DType dtype, int rows, int cols) {
   const int e = dtype_bytes(dtype);
   const int w = f.effective_width(dtype);
   const std::string name = to_string(f);
   if (w < e) {
-    return name + ": a " + std::to_string(w) + "-byte access cannot hold one " + std::to_string(e) +
-           "-byte " + std::string(dtype_name(dtype)) + " element";
+    return Error{name + ": a " + std::to_string(w) + "-byte access cannot hold one " +
+                 std::to_string(e) + "-byte " + std::string(dtype_name(dtype)) + " element"};
   }
   const int k = w / e;
   switch (f.pattern) {
     case AccessPattern::row:
       if (std::int64_t{rows} * cols % k != 0) {
-        return name + ": " + std::to_string(rows) + "x" + std::to_string(cols) +
-               " elements do not split into lanes of " + std::to_string(k);
+        return Error{name + ": " + std::to_string(rows) + "x" + std::to_string(cols) +
+                     " elements do not split into lanes of " + std::to_string(k)};
       }
       return {};
     case AccessPattern::column:
       if (cols % k != 0) {
-        return name + ": a row of " + std::to_string(cols) + " elements does not split into " +
-               "groups of " + std::to_string(k) + " per lane";
+        return Error{name + ": a row of " + std::to_string(cols) +
+                     " elements does not split into " + "groups of " + std::to_string(k) +
+                     " per lane"};
       }
       return {};
     case AccessPattern::matrix: {
       const int m = matrix_count(f.op);
       const std::int64_t chunks = std::int64_t{cols} * e / 16;
       if (rows % 8 != 0 || std::int64_t{cols} * e % 16 != 0 || chunks % m != 0) {
-        return name + " reads " + std::to_string(m) + " 16-byte chunk(s) of 8 rows at a time: it " +
-               "needs a multiple of 8 rows and of " + std::to_string(16 * m) + " bytes a row; " +
-               "the tile has " + std::to_string(rows) + " rows of " +
-               std::to_string(std::int64_t{cols} * e) + " B";
+        return Error{name + " reads " + std::to_string(m) +
+                     " 16-byte chunk(s) of 8 rows at a time: it " +
+                     "needs a multiple of 8 rows and of " + std::to_string(16 * m) +
+                     " bytes a row; " + "the tile has " + std::to_string(rows) + " rows of " +
+                     std::to_string(std::int64_t{cols} * e) + " B"};
       }
       return {};
     }
     case AccessPattern::custom:
       break;
   }
-  return name + ": custom offsets are not a family over a tile";
+  return Error{name + ": custom offsets are not a family over a tile"};
 }
 
 // [SECTION] Walking and counting a family
@@ -473,11 +475,10 @@ std::uint64_t placement_hash(const TileLayout& t, const std::vector<std::int32_t
   return h;
 }
 
-// Counts every family under t; returns the candidate, or fills `rejected` with the rule broken
+// Counts every family under t; returns the candidate, or why it is rejected: the rule broken
 // and what the other families would have given.
-std::optional<Candidate> judge(const TileLayout& t, const std::vector<std::int32_t>& map,
-                               const std::vector<AccessFamily>& families, Counter& counter,
-                               std::string* rejected) {
+Expected<Candidate> judge(const TileLayout& t, const std::vector<std::int32_t>& map,
+                          const std::vector<AccessFamily>& families, Counter& counter) {
   Candidate c;
   c.layout = t;
   c.overhead_bytes = t.overhead_bytes();
@@ -500,8 +501,7 @@ std::optional<Candidate> judge(const TileLayout& t, const std::vector<std::int32
   if (!broken.empty()) {
     std::string text = short_name(t) + ": ";
     for (std::size_t i = 0; i < good.size(); ++i) text += (i ? ", " : "") + good[i];
-    *rejected = text + (good.empty() ? "" : ", but ") + broken;
-    return std::nullopt;
+    return Error{text + (good.empty() ? "" : ", but ") + broken};
   }
   c.reasons = std::move(good);
   c.reasons.push_back(overhead_reason(t));
@@ -526,16 +526,16 @@ Expected<Candidate> evaluate_candidate(const TileLayout& t,
                                        const std::vector<AccessFamily>& families) {
   if (std::string why = t.check(); !why.empty()) return Error{why};
   for (const AccessFamily& f : families) {
-    if (std::string why = check_family(f, t.dtype, t.rows, t.cols); !why.empty()) return Error{why};
+    if (Expected<void> fits = check_family(f, t.dtype, t.rows, t.cols); !fits)
+      return Error{fits.error()};
   }
   Counter counter;
-  std::string rejected;
   const std::vector<std::int32_t> map = byte_map(t);
-  std::optional<Candidate> c = judge(t, map, families, counter, &rejected);
-  if (!c) return Error{rejected};
+  Expected<Candidate> c = judge(t, map, families, counter);
+  if (!c) return c;
   placement_hash(t, map, &c->bijective);
   c->spellings = spellings(t);
-  return *c;
+  return c;
 }
 
 Expected<SolveResult> solve(const SolveRequest& q) {
@@ -548,7 +548,8 @@ Expected<SolveResult> solve(const SolveRequest& q) {
   const TileLayout plain{q.dtype, q.rows, q.cols, 0, {}};
   if (std::string why = plain.check(); !why.empty()) return Error{why};
   for (const AccessFamily& f : q.families) {
-    if (std::string why = check_family(f, q.dtype, q.rows, q.cols); !why.empty()) return Error{why};
+    if (Expected<void> fits = check_family(f, q.dtype, q.rows, q.cols); !fits)
+      return Error{fits.error()};
   }
   SolveResult result;
   Counter counter;
@@ -596,11 +597,10 @@ Expected<SolveResult> solve(const SolveRequest& q) {
           {t, short_name(t) + ": two elements share a slot (not a bijection)"});
       continue;
     }
-    std::string rejected;
-    std::optional<Candidate> c = judge(t, map, q.families, counter, &rejected);
+    Expected<Candidate> c = judge(t, map, q.families, counter);
     if (!c) {
       seen.push_back({h, t, SIZE_MAX});
-      result.rejected.push_back({t, rejected});
+      result.rejected.push_back({t, c.error()});
       continue;
     }
     c->bijective = true;

@@ -103,17 +103,19 @@ std::string range_error(std::string_view what, int value, int lo, int hi) {
 }
 }  // namespace
 
-std::string check_options(const TransposeOptions& o) {
-  if (o.rows < 1 || o.rows > kMaxSide) return range_error("the row count", o.rows, 1, kMaxSide);
-  if (o.cols < 1 || o.cols > kMaxSide) return range_error("the column count", o.cols, 1, kMaxSide);
+Expected<void> check_options(const TransposeOptions& o) {
+  if (o.rows < 1 || o.rows > kMaxSide)
+    return Error{range_error("the row count", o.rows, 1, kMaxSide)};
+  if (o.cols < 1 || o.cols > kMaxSide)
+    return Error{range_error("the column count", o.cols, 1, kMaxSide)};
   if (o.pad != -1 && (o.pad < 0 || o.pad > kMaxPad)) {
-    return range_error("the pad (-1 for the default)", o.pad, 0, kMaxPad);
+    return Error{range_error("the pad (-1 for the default)", o.pad, 0, kMaxPad)};
   }
   if (o.repetitions < 1 || o.repetitions > kMaxRepetitions) {
-    return range_error("the repetition count", o.repetitions, 1, kMaxRepetitions);
+    return Error{range_error("the repetition count", o.repetitions, 1, kMaxRepetitions)};
   }
   if (o.warmup < 0 || o.warmup > kMaxWarmup) {
-    return range_error("the warm-up count", o.warmup, 0, kMaxWarmup);
+    return Error{range_error("the warm-up count", o.warmup, 0, kMaxWarmup)};
   }
   return {};
 }

@@ -465,7 +465,7 @@ class PinnedBuffer {
   void* ptr_ = nullptr;
 };
 
-std::vector<const Variant*> select(const TransposeOptions& o, std::string* error) {
+Expected<std::vector<const Variant*>> select(const TransposeOptions& o) {
   std::vector<const Variant*> chosen;
   std::string known;
   for (const Variant& v : kVariants) {
@@ -480,9 +480,8 @@ std::vector<const Variant*> select(const TransposeOptions& o, std::string* error
     const bool found = std::any_of(chosen.begin(), chosen.end(),
                                    [&](const Variant* v) { return v->info.name == name; });
     if (!found) {
-      *error = "'" + name + "' is not a " + std::string(dtype_name(o.dtype)) +
-               " variant; the variants are " + known;
-      return {};
+      return Error{"'" + name + "' is not a " + std::string(dtype_name(o.dtype)) +
+                   " variant; the variants are " + known};
     }
   }
   return chosen;
@@ -569,18 +568,18 @@ SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressF
     report.error = report.device.detail;
     return report;
   }
-  if (std::string rule = check_options(o); !rule.empty()) {
+  if (const Expected<void> valid = check_options(o); !valid) {
     report.status = RunStatus::bad_input;
-    report.error = rule;
+    report.error = valid.error();
     return report;
   }
-  std::string unknown;
-  std::vector<const Variant*> chosen = select(o, &unknown);
-  if (!unknown.empty()) {
+  Expected<std::vector<const Variant*>> selected = select(o);
+  if (!selected) {
     report.status = RunStatus::bad_input;
-    report.error = unknown;
+    report.error = selected.error();
     return report;
   }
+  std::vector<const Variant*> chosen = std::move(*selected);
 
   Progress step{0, 0, "preparing the input"};
   const auto tell = [&](std::string what) {

@@ -162,10 +162,10 @@ TEST_CASE("what lessons say about limits and alignment is the core's") {
   // The shared-memory limits, in KB, are where check_shared_bytes() draws its lines.
   CHECK(fill("{shared_limit:static} {shared_limit:block} {shared_limit:sm}") == "48 227 228");
   const std::int64_t kb = 1024;
-  CHECK(check_shared_bytes(48 * kb, SharedDeclaration::static_array, "t").empty());
-  CHECK_FALSE(check_shared_bytes(48 * kb + 1, SharedDeclaration::static_array, "t").empty());
-  CHECK(check_shared_bytes(227 * kb, SharedDeclaration::extern_array, "t").empty());
-  CHECK_FALSE(check_shared_bytes(227 * kb + 1, SharedDeclaration::extern_array, "t").empty());
+  CHECK(check_shared_bytes(48 * kb, SharedDeclaration::static_array, "t"));
+  CHECK_FALSE(check_shared_bytes(48 * kb + 1, SharedDeclaration::static_array, "t"));
+  CHECK(check_shared_bytes(227 * kb, SharedDeclaration::extern_array, "t"));
+  CHECK_FALSE(check_shared_bytes(227 * kb + 1, SharedDeclaration::extern_array, "t"));
   CHECK(fill_text("{shared_limit:grid}", s, e).error().find("static, block or sm") !=
         std::string::npos);
 }

@@ -62,16 +62,16 @@ void draw_choices(SolvePanel& p, const TileLayout& tile, SolveGeometry& g) {
   const std::size_t per_row =
       static_cast<std::size_t>(std::clamp(ImGui::GetContentRegionAvail().x / column, 1.0f, 3.0f));
   for (std::size_t i = 0; i < kSolveChoiceCount; ++i) {
-    const std::string why = choice_unavailable(i, tile);
+    const Expected<void> available = choice_available(i, tile);
     ImGui::PushID(static_cast<int>(i));
     if (i % per_row != 0)
       ImGui::SameLine(column * static_cast<float>(i % per_row) + ImGui::GetStyle().WindowPadding.x);
-    ImGui::BeginDisabled(!why.empty());
+    ImGui::BeginDisabled(!available);
     ImGui::Checkbox(std::string(kSolveChoices[i].label).c_str(), &p.chosen[i]);
     ImGui::EndDisabled();
     g.choices.push_back(last_item());
-    if (!why.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-      ImGui::SetTooltip("%s", why.c_str());
+    if (!available && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+      ImGui::SetTooltip("%s", available.error().c_str());
     }
     ImGui::PopID();
   }

@@ -190,8 +190,8 @@ std::string start_run(GpuPanel& p, const Scenario& current) {
   // The padded teaching kernel uses the pad on screen; a tile without one gets the dtype's
   // smallest conflict-free pad.
   run.options.pad = current.tile.pad > 0 ? current.tile.pad : -1;
-  if (std::string why = gpu::check_options(run.options); !why.empty()) {
-    return "cannot run the transpose suite for the tile on screen: " + why;
+  if (const Expected<void> valid = gpu::check_options(run.options); !valid) {
+    return "cannot run the transpose suite for the tile on screen: " + valid.error();
   }
   run.pattern = describe(current);
 

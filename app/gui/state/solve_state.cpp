@@ -29,16 +29,16 @@ Expected<SolveChoices> parse_solve_choices(std::string_view list) {
   return chosen;
 }
 
-std::string choice_unavailable(std::size_t i, const TileLayout& tile) {
+Expected<void> choice_available(std::size_t i, const TileLayout& tile) {
   const Expected<AccessFamily> f = parse_family(kSolveChoices[i].family);
-  if (!f) return f.error();
+  if (!f) return Error{f.error()};
   return check_family(*f, tile.dtype, tile.rows, tile.cols);
 }
 
 void run_solve(SolvePanel& p, const TileLayout& tile) {
   SolveRequest q{tile.dtype, tile.rows, tile.cols, {}, std::nullopt};
   for (std::size_t i = 0; i < kSolveChoiceCount; ++i) {
-    if (!p.chosen[i] || !choice_unavailable(i, tile).empty()) continue;
+    if (!p.chosen[i] || !choice_available(i, tile)) continue;
     q.families.push_back(*parse_family(kSolveChoices[i].family));
   }
   if (p.max_overhead >= 0) q.max_overhead_bytes = p.max_overhead;

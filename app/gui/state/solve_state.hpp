@@ -59,8 +59,8 @@ struct SolvePanel {
   std::uint64_t preview_revision = 0;  // the Derived revision of the scenario on screen
 };
 
-// Why family i cannot run on a tile of this dtype and shape ("" when it can).
-std::string choice_unavailable(std::size_t i, const TileLayout& tile);
+// Whether family i can run on a tile of this dtype and shape, and why not.
+Expected<void> choice_available(std::size_t i, const TileLayout& tile);
 
 // Runs solve() for the ticked families (those that fit the tile) on the tile's dtype and shape,
 // and counts the tile's own layout against them.
