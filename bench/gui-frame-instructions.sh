@@ -9,10 +9,12 @@
 # off (both runs compile the same shaders), and prints the difference divided by 10, in millions
 # of instructions per frame:
 #
-#   build + submit  ImGui's new frame, the app (draw_app), ImGui's render, our upload and ImGui's
-#                   OpenGL backend: what the benchmark's "CPU (build + submit)" line times;
+#   build + submit  ImGui's new frame, the app (draw_app), ImGui's render, our upload and the
+#                   submission: what the benchmark's "CPU (build + submit)" line times;
 #   of which app    draw_app() alone: the windows and views;
-#   of which GL     ImGui's OpenGL backend (the driver: vertex work, binning, our GL batches);
+#   of which GL     the submission: ImGui's OpenGL backend (the driver: vertex work, binning, our
+#                   GL batches), and in builds with window pictures (app/gui/render/
+#                   window_pictures.hpp) all of WindowPictures::update() and draw(), which call it;
 #   whole frame     the whole process: the above, llvmpipe's rasterising, presenting.
 #
 # Each run takes minutes (valgrind runs llvmpipe's JIT-compiled shaders too).
@@ -44,13 +46,18 @@ count() {
     END { if (want != "TOTAL") print sum + 0 }'
 }
 
-build='ImGui_ImplOpenGL3_NewFrame()|ImGui_ImplGlfw_NewFrame()|ImGui::NewFrame()|banklab::gui::draw_app(|ImGui::Render()|banklab::gui::GlRenderer::upload(|ImGui_ImplOpenGL3_RenderDrawData('
 for n in 3 13; do
   LP_NUM_THREADS=0 MESA_SHADER_CACHE_DISABLE=true XDG_CONFIG_HOME=$work \
     valgrind --tool=callgrind --callgrind-out-file="$work/$n.out" \
     "$binary" --bench-frames "$n" "$@" >"$work/$n.txt" 2>"$work/$n.err" ||
     { echo "gui-frame-instructions: the run failed:" >&2; cat "$work/$n.err" >&2; exit 1; }
 done
+# The submission: where the frame's draw data goes to GL.
+submit='ImGui_ImplOpenGL3_RenderDrawData('
+if grep -q 'WindowPictures::draw(' "$work/13.out"; then
+  submit='banklab::gui::WindowPictures::update(|banklab::gui::WindowPictures::draw('
+fi
+build="ImGui_ImplOpenGL3_NewFrame()|ImGui_ImplGlfw_NewFrame()|ImGui::NewFrame()|banklab::gui::draw_app(|ImGui::Render()|banklab::gui::GlRenderer::upload(|$submit"
 per_frame() {
   local a b
   a=$(count "$work/3.out" "$1")
@@ -60,6 +67,6 @@ per_frame() {
 echo "$(basename "$binary") $*: millions of instructions per frame"
 echo "  build + submit  $(per_frame "$build")"
 echo "  of which app    $(per_frame 'banklab::gui::draw_app(')"
-echo "  of which GL     $(per_frame 'ImGui_ImplOpenGL3_RenderDrawData(')"
+echo "  of which GL     $(per_frame "$submit")"
 echo "  whole frame     $(per_frame TOTAL)"
 grep -E "ImGui vertices" "$work/13.txt" | sed 's/^/  /'

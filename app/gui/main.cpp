@@ -249,7 +249,7 @@ void draw_frame(Gui& g, AppState& state) {
   int fb_w = 0, fb_h = 0;
   glfwGetFramebufferSize(g.window, &fb_w, &fb_h);
   if (g.timed) g.gpu_timer.begin();
-  gui::present_frame(state, fb_w, fb_h);
+  gui::present_frame(state, g.renderer, fb_w, fb_h);
   if (g.timed) g.gpu_timer.end();
 }
 
@@ -491,6 +491,7 @@ int run_bench(Gui& g, AppState& state, int frames, Clock::time_point start) {
   bench.lists = gui::draw_list_costs(*ImGui::GetDrawData());
   bench.quads = static_cast<int>(state.frame.draw.quads().size());
   bench.segments = static_cast<int>(state.frame.draw.segments().size());
+  bench.pictured = g.renderer.pictures().pictured();
   std::fputs(gui::bench_report(bench).c_str(), stdout);
   return 0;
 }

@@ -284,6 +284,7 @@ void bench_frame(Page& page, double start) {
   b.record.vertices = ImGui::GetDrawData()->TotalVtxCount;
   b.record.quads = static_cast<int>(page.state->frame.draw.quads().size());
   b.record.segments = static_cast<int>(page.state->frame.draw.segments().size());
+  b.record.pictured = page.renderer.pictures().pictured();
   web::show_report(gui::bench_report(b.record));
   b.frames = 0;
 }

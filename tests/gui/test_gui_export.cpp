@@ -2,7 +2,8 @@
 // then drawn by the real GL renderer in a hidden window's context under Xvfb, as banklab-gui's
 // main loop draws it: export_png() after the frame that asked. The PNG has the size typed in
 // the chooser, not the window's, and shows the view in the theme on screen; a target that
-// cannot be written is an error in the app, which goes on.
+// cannot be written is an error in the app, which goes on. The same context checks that the
+// windows drawn from their pictures (window_pictures.hpp) give the frame's pixels unchanged.
 #include <backends/imgui_impl_opengl3.h>
 #include <doctest/doctest.h>
 #include <stb_image.h>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "app/gui/platform/offscreen.hpp"
 #include "app/gui/render/gl_renderer.hpp"
@@ -188,4 +190,36 @@ TEST_CASE("a PNG that cannot be written is an error in the app, which goes on") 
   app.export_png_as("after", "800", "600");
   CHECK_FALSE(app.s.user.files.failed);
   CHECK(ihdr_size(read(app.dir / "after.png")) == std::pair{800, 600});
+}
+
+// The frame as ImGui's backend draws it from the draw data alone: what present_frame() drew
+// before windows were pictured (window_pictures.hpp).
+std::vector<unsigned char> drawn_directly(const AppState& s, const OffscreenTarget& target) {
+  target.bind();
+  glViewport(0, 0, target.width(), target.height());
+  const ImVec4 bg = ImGui::ColorConvertU32ToFloat4(palette(s.user.settings.theme).background);
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  return target.read_rgba();
+}
+
+TEST_CASE("windows that hold still are drawn from their pictures, the same pixels") {
+  GlApp app;
+  OffscreenTarget target;
+  REQUIRE(target.create(1280, 720).empty());
+  for (const char* preset : {"fp32-naive", "bf16-256-pad2"}) {
+    CAPTURE(preset);
+    load_preset(app.s, preset);
+    offscreen_frame(app.s, app.renderer, target);  // the lists changed: drawn as they are
+    CHECK(app.renderer.pictures().pictured() == 0);
+    CHECK(target.read_rgba() == drawn_directly(app.s, target));
+    for (int frame = 0; frame < 3; ++frame) offscreen_frame(app.s, app.renderer, target);
+    // The menu bar, Lesson, Controls, Arithmetic and Code: every window without GL batches.
+    CHECK(app.renderer.pictures().pictured() == 5);
+    const std::vector<unsigned char> pictured = target.read_rgba();
+    CHECK(pictured == drawn_directly(app.s, target));
+  }
+  target.destroy();
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
 }

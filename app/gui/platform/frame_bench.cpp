@@ -44,9 +44,10 @@ std::string bench_report(const BenchRecord& r) {
   std::string out;
   std::snprintf(buf, sizeof buf,
                 "banklab-gui benchmark: preset %s, %dx%d, renderer %s\n"
-                "last frame: %d ImGui vertices, %d GL quads, %d GL segments\n",
+                "last frame: %d ImGui vertices, %d GL quads, %d GL segments, %d windows drawn "
+                "from their pictures\n",
                 r.preset.c_str(), r.width, r.height, r.renderer.c_str(), r.vertices, r.quads,
-                r.segments);
+                r.segments, r.pictured);
   out += buf;
   // A browser tells a page neither its process's CPU time nor its GPU's: those lines are left
   // out where nothing was measured.

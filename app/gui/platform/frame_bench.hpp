@@ -28,7 +28,8 @@ struct BenchRecord {
   std::string preset, renderer;
   int width = 0, height = 0;
   int vertices = 0, quads = 0, segments = 0;  // of the last frame
-  std::vector<DrawListCost> lists;            // of the last frame, as ImGui drew them
+  int pictured = 0;  // windows the last frame drew from their pictures (window_pictures.hpp)
+  std::vector<DrawListCost> lists;  // of the last frame, as ImGui drew them
   double first_frame_ms = 0, first_frame_cpu_ms = 0;
   double cpu_per_frame_ms = 0;    // process CPU time (all threads) per frame after the first
   std::vector<double> build_ms;   // CPU: ImGui frame, views, upload, GL submission

@@ -18,12 +18,15 @@ void upload_frame(AppState& s, GlRenderer& r) {
            2.0f * scale);
 }
 
-void present_frame(const AppState& s, int width, int height) {
+void present_frame(const AppState& s, GlRenderer& r, int width, int height) {
+  const ImDrawData& draw = *ImGui::GetDrawData();
+  ImVec4 bg = ImGui::ColorConvertU32ToFloat4(palette(s.user.settings.theme).background);
+  bg.w = 1.0f;
+  r.pictures().update(draw, bg);  // before the clear: it may draw into the windows' pictures
   glViewport(0, 0, width, height);
-  const ImVec4 bg = ImGui::ColorConvertU32ToFloat4(palette(s.user.settings.theme).background);
-  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClearColor(bg.x, bg.y, bg.z, bg.w);
   glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  r.pictures().draw(draw);
 }
 
 void offscreen_frame(AppState& s, GlRenderer& r, const OffscreenTarget& target) {
@@ -41,7 +44,7 @@ void offscreen_frame(AppState& s, GlRenderer& r, const OffscreenTarget& target) 
   ImGui::Render();
   upload_frame(s, r);
   target.bind();
-  present_frame(s, target.width(), target.height());
+  present_frame(s, r, target.width(), target.height());
 }
 
 std::string save_png(const OffscreenTarget& target, const std::string& path) {

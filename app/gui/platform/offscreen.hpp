@@ -12,9 +12,10 @@
 namespace banklab::gui {
 
 // After ImGui::Render(): the frame's GL batches to the GPU, then the frame drawn into the bound
-// framebuffer of width x height pixels over the theme's background.
+// framebuffer of width x height pixels over the theme's background (the windows that held
+// still since the last frame from their pictures: window_pictures.hpp).
 void upload_frame(AppState& s, GlRenderer& r);
-void present_frame(const AppState& s, int width, int height);
+void present_frame(const AppState& s, GlRenderer& r, int width, int height);
 
 // One frame of draw_app() laid out for the target's size and drawn into it. A frame is a
 // function of the state alone: a fixed 60 Hz clock, no pointer.

@@ -85,6 +85,7 @@ std::vector<std::string> GlRenderer::init(DrawQueue& queue) {
 
 void GlRenderer::shutdown() {
   if (!ready_) return;
+  pictures_.shutdown();
   delete_program(quad_program_);
   delete_program(segment_program_);
   delete_program(heatmap_program_);

@@ -3,8 +3,10 @@
 // for the bank grid and lane boxes, widened segments for the lane-to-bank lines, and a
 // fragment-shader heat map of the tile fed from an integer texture.
 //
-// Per frame:  views fill the queue -> ImGui::Render() -> upload() -> ImGui's backend renders,
-// calling on_batch() where each batch sits in its draw list.
+// Per frame:  views fill the queue -> ImGui::Render() -> upload() -> pictures().update() ->
+// clear -> pictures().draw(): ImGui's backend renders, calling on_batch() where each batch sits
+// in its draw list, and draws the windows that held still from their pictures
+// (window_pictures.hpp).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "app/gui/render/draw_queue.hpp"
 #include "app/gui/render/gl.hpp"
 #include "app/gui/render/palette.hpp"
+#include "app/gui/render/window_pictures.hpp"
 
 namespace banklab::gui {
 
@@ -31,6 +34,8 @@ class GlRenderer {
   // stripe_pixels: period of the striped style; outline: width of the outline style.
   void upload(const DrawQueue& queue, const Palette& palette, float stripe_pixels, float outline);
 
+  WindowPictures& pictures() { return pictures_; }
+
  private:
   static void on_batch(const ImDrawList* list, const ImDrawCmd* cmd);
   void draw(const Batch& batch, const ImDrawCmd& cmd);
@@ -47,6 +52,7 @@ class GlRenderer {
   float outline_ = 2.0f;
   ImVec2 display_pos_, display_size_;
   float scale_ = 1.0f;  // framebuffer pixels per display unit
+  WindowPictures pictures_;
   bool ready_ = false;
 };
 
