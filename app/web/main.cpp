@@ -252,7 +252,7 @@ void draw_frame(Page& page) {
   gui::upload_frame(s, page.renderer);
   int width = 0, height = 0;
   glfwGetFramebufferSize(page.window, &width, &height);
-  gui::present_frame(s, width, height);
+  gui::present_frame(s, page.renderer, width, height);
 }
 
 // --bench-frames N: the frame's build and submission, then its drawing (glFinish), and the
