@@ -146,7 +146,7 @@ EM_JS(void, js_show_report, (const char* text), {
   document.getElementById("report").textContent = value;
 });
 
-EM_JS(void, js_frame_drawn, (int frames), {
+EM_JS(void, js_frame_built, (int frames), {
   Module.banklabFrames = frames;
   if (frames === 1) performance.mark("banklab-first-frame");
 });
@@ -242,8 +242,8 @@ void show_report(std::string_view report) {
   js_show_report(std::string(report).c_str());
 }
 
-void frame_drawn(int frames) {
-  js_frame_drawn(frames);
+void frame_built(int frames) {
+  js_frame_built(frames);
 }
 
 bool geometry_wanted() {

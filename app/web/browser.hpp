@@ -49,9 +49,10 @@ void show_problem(std::string_view problem);
 void show_summary(std::string_view summary);
 // A benchmark's report (--bench-frames), printed to the console and kept in the page.
 void show_report(std::string_view report);
-// After each frame drawn: Module.banklabFrames counts them, and the first one sets
-// performance.mark("banklab-first-frame"), when the page first showed the app (tests/web).
-void frame_drawn(int frames);
+// After each frame built: Module.banklabFrames counts them (a frame whose picture did not change
+// is built, not drawn), and the first one sets performance.mark("banklab-first-frame"), when the
+// page first showed the app (tests/web).
+void frame_built(int frames);
 // A script (tests/web) asked where the views put their cells (Module.banklabGeometryWanted);
 // the answer, banklab-gui --geometry's JSON, goes to Module.banklabGeometry.
 bool geometry_wanted();

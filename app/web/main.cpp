@@ -2,9 +2,10 @@
 // around a page instead of a window. Read it like that one: the options (here from the URL
 // fragment, app/gui/platform/link.hpp), the settings (here from local storage), GLFW (here
 // emscripten's, over the page's canvas and WebGL 2), ImGui and its backends, our renderer, then
-// a frame each time the browser asks for one (requestAnimationFrame), drawn only when something
-// moved: input, the step-through playing, a resize, a changed fragment, or the half-second tick
-// that also keeps the desktop's idle window current.
+// the same FramePacer as the desktop's loop (app/gui/platform/frame_pacing.hpp), asked each time
+// the browser offers a frame (requestAnimationFrame): a frame is built only when something asks
+// for one (input, a resize, a changed fragment, a chosen file, the step-through playing) and
+// drawn only when its picture changed, so the page at rest draws nothing.
 //
 // After a frame the page is brought up to date: the address bar gets the fragment of what is
 // on screen, the page's summary line says it in words, files the app wrote under kDownloads
@@ -28,6 +29,7 @@
 
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/platform/frame_bench.hpp"
+#include "app/gui/platform/frame_pacing.hpp"
 #include "app/gui/platform/imgui_ini.hpp"
 #include "app/gui/platform/link.hpp"
 #include "app/gui/platform/offscreen.hpp"
@@ -51,13 +53,6 @@ constexpr const char* kDataDir = "/banklab";
 constexpr const char* kSettingsKey = "banklab.settings";
 constexpr const char* kLayoutKey = "banklab.layout";
 
-// A frame at least this often while idle: the text cursor blinks, and results that arrive
-// without input (a chosen file) show.
-constexpr double kIdleFrameMs = 500.0;
-// Frames drawn after each wake-up: a click changes the state in one frame and the views show it
-// in the next (as banklab-gui's run_interactive()).
-constexpr int kSettleFrames = 3;
-
 struct Bench {
   int frames = 0;  // > 0: --bench-frames N, drawing every frame until N are timed
   gui::BenchRecord record;
@@ -71,9 +66,8 @@ struct Page {
   gui::Appearance applied;
   GLuint filtered_font_texture = 0;
   float content_scale = 1.0f;
-  int settle_frames = kSettleFrames;
-  double last_frame_ms = 0;
-  int frames = 0;
+  gui::FramePacer pacer;
+  int frames = 0;       // built
   std::string problem;  // why the link could not be opened, on the page until the next link
   std::string link;     // the fragment in the address bar
   std::string summary;  // the page's summary line
@@ -81,14 +75,14 @@ struct Page {
   Bench bench;
 };
 
-void wake(Page& page) {
-  page.settle_frames = kSettleFrames;
+void wake(Page& page, gui::FrameReason why) {
+  page.pacer.request(why);
 }
 
-// GLFW's input callbacks run from the page's event handlers, between frames: each one wakes
-// the loop. ImGui's backend is installed after them and calls them after its own.
+// GLFW's input callbacks run from the page's event handlers, between frames: each one asks for
+// a frame. ImGui's backend is installed after them and calls them after its own.
 void wake(GLFWwindow* window) {
-  wake(*static_cast<Page*>(glfwGetWindowUserPointer(window)));
+  wake(*static_cast<Page*>(glfwGetWindowUserPointer(window)), gui::FrameReason::input);
 }
 void on_key(GLFWwindow* w, int, int, int, int) {
   wake(w);
@@ -148,6 +142,8 @@ void open_link(Page& page, const std::string& fragment) {
     auto s = std::make_unique<gui::AppState>();
     s->platform = gui::Platform{.quits = false, .links = true};
     s->gpu->backend = browser_gpu_backend();
+    // The worker runs its jobs inside a frame (no threads); a result asks for the next one.
+    s->gpu->wake_ui = [&page] { wake(page, gui::FrameReason::worker); };
     if (page.state) {
       s->res = page.state->res;
       s->frame = std::move(page.state->frame);
@@ -172,7 +168,7 @@ void open_link(Page& page, const std::string& fragment) {
   }
   page.link = fragment;
   web::show_problem(page.problem);
-  wake(page);
+  wake(page, gui::FrameReason::expose);  // a new picture
 }
 
 // What the page says beside the canvas: the scenario on screen and its verdict, from the core,
@@ -229,15 +225,17 @@ void fit_canvas(Page& page) {
   glfwGetWindowSize(page.window, &width, &height);
   if (want.width != width || want.height != height) {
     glfwSetWindowSize(page.window, want.width, want.height);
-    wake(page);
+    wake(page, gui::FrameReason::resize);
   }
   if (want.scale != page.content_scale) {
     page.content_scale = want.scale;
-    wake(page);
+    wake(page, gui::FrameReason::resize);
   }
 }
 
-void draw_frame(Page& page) {
+// The frame in two halves, as banklab-gui's: build it (ImGui and the app: what it would draw),
+// then draw it (our GL programs and ImGui's draw data onto the canvas).
+void build_frame(Page& page) {
   gui::AppState& s = *page.state;
   ImGui_ImplOpenGL3_NewFrame();
   if (gui::update_appearance(s, page.applied, page.content_scale)) {
@@ -249,6 +247,10 @@ void draw_frame(Page& page) {
   ImGui::NewFrame();
   gui::draw_app(s);
   ImGui::Render();
+}
+
+void draw_frame(Page& page) {
+  gui::AppState& s = *page.state;
   gui::upload_frame(s, page.renderer);
   int width = 0, height = 0;
   glfwGetFramebufferSize(page.window, &width, &height);
@@ -260,6 +262,7 @@ void draw_frame(Page& page) {
 // and waiting for the display.
 void bench_frame(Page& page, double start) {
   Bench& b = page.bench;
+  build_frame(page);
   draw_frame(page);
   const double submitted = emscripten_get_now() - start;
   glFinish();
@@ -295,21 +298,23 @@ void frame(void* arg) {
     const std::string fragment = web::location_fragment();
     if (fragment != page.link) open_link(page, fragment);
   }
-  const gui::AppState& s = *page.state;
-  if (web::woken()) wake(page);
+  if (web::woken()) wake(page, gui::FrameReason::input);  // a chosen file, the test's request
   fit_canvas(page);
-  const double now = emscripten_get_now();
-  const bool due = page.settle_frames > 0 || s.user.step.playing || s.png_export ||
-                   page.bench.frames > 0 || now - page.last_frame_ms >= kIdleFrameMs;
-  if (!due) return;
-  if (page.settle_frames > 0) --page.settle_frames;
-  page.last_frame_ms = now;
-  if (page.bench.frames > 0) {
-    bench_frame(page, now);
+  const double now_ms = emscripten_get_now();
+  if (page.bench.frames > 0) {  // the benchmark builds and draws every frame the browser offers
+    bench_frame(page, now_ms);
   } else {
-    draw_frame(page);
+    const double now = now_ms / 1000.0;  // the pacer's clock is in seconds
+    if (!page.pacer.frame_due(now)) return;
+    build_frame(page);
+    const std::optional<double> tick = gui::seconds_to_next_tick(*page.state);
+    page.pacer.set_timer(tick ? std::optional<double>(now + *tick) : std::nullopt);
+    const gui::AppState& s = *page.state;
+    if (page.pacer.frame_built(gui::frame_signature(*ImGui::GetDrawData(), s.frame.draw))) {
+      draw_frame(page);
+    }
   }
-  web::frame_drawn(++page.frames);
+  web::frame_built(++page.frames);
   gui::export_png(*page.state, page.renderer);
   publish(page);
 }
@@ -343,6 +348,7 @@ void init_drawing(Page& page) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // the layout lives in local storage, checked before ImGui reads it
+  gui::stop_idle_animations(io);  // no frames at rest to blink the text cursor: it stays solid
   if (const std::optional<std::string> layout = web::stored(kLayoutKey)) {
     const gui::CleanIni clean = gui::sanitize_imgui_ini(*layout);
     ImGui::LoadIniSettingsFromMemory(clean.text.data(), clean.text.size());

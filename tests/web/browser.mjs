@@ -48,7 +48,7 @@ export async function launchChromium(width, height) {
   return browser;
 }
 
-// Waits until the page has drawn at least `frames` frames (Module.banklabFrames, app/web).
+// Waits until the page has built at least `frames` frames (Module.banklabFrames, app/web).
 export async function waitForFrames(page, frames, timeout = 60000) {
   await page.waitForFunction((n) => typeof Module !== "undefined" && Module.banklabFrames >= n,
                              { timeout }, frames);

@@ -106,7 +106,8 @@ async function openPage(context) {
 // sizes its windows over the first frames).
 async function load(page, fragment) {
   await page.goto(`${origin}/#${fragment}`);
-  await waitForFrames(page, 4);
+  await waitForFrames(page, 1);
+  await settle(page);
   return await state(page);
 }
 
@@ -129,9 +130,32 @@ async function state(page) {
   }));
 }
 
-// Waits until `frames` more frames were drawn (a click is handled in one, shown in the next).
-async function settle(page, frames = 4) {
-  await waitForFrames(page, (await page.evaluate(() => Module.banklabFrames)) + frames);
+// Asks the page for frames, as input does, and waits until three more are built: a click is
+// handled in one and shown in the next (the pacer builds at least three after any request:
+// app/gui/platform/frame_pacing.hpp).
+async function settle(page) {
+  const before = await page.evaluate(() => {
+    Module.banklabWake();
+    return Module.banklabFrames;
+  });
+  await waitForFrames(page, before + 3);
+}
+
+// Whether the page comes to rest: the frames after the last request stop within 10 s (none
+// for 0.5 s), and none is built in the second after that.
+async function atRest(page) {
+  const frames = () => page.evaluate(() => Module.banklabFrames);
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  let last = await frames();
+  for (let tries = 0;; ++tries) {
+    await pause(500);
+    const now = await frames();
+    if (now === last) break;
+    if (tries === 20) return false;
+    last = now;
+  }
+  await pause(1000);
+  return (await frames()) === last;
 }
 
 async function shoot(page, name) {
@@ -224,6 +248,17 @@ await linkCase({ name: "code",
                  analyze: [["--decl", decl, "--expr", expr, "--let", "j=0"]],
                  gui: ["--decl", decl, "--expr", expr, "--let", "j=0"] });
 
+// At rest the page builds nothing: frames come only when something asks for one (the pacer,
+// app/gui/platform/frame_pacing.hpp), and a link's state does not animate.
+{
+  const context = await browser.createBrowserContext();
+  const { page, problems } = await openPage(context);
+  await load(page, "preset=fp32-naive");
+  check(await atRest(page), "at rest: frames were still built a second after the page settled");
+  check(problems.length === 0, `at rest: ${problems.join("; ")}`);
+  await context.close();
+}
+
 // Malformed links: the default start (the default lesson, in a fresh profile) and one line
 // saying what was wrong, naming it.
 const defaultStart = await (async () => {
@@ -283,7 +318,8 @@ for (const [name, fragment, named] of [
   await load(page, "preset=bf16-pad1-odd&theme=light");
   await settle(page);
   await page.goto(`${origin}/`);
-  await waitForFrames(page, 4);
+  await waitForFrames(page, 1);
+  await settle(page);
   const again = await state(page);
   check(again.hash === "#preset=bf16-pad1-odd&theme=light",
         `the stored settings reopen the last lesson in the light theme, got ${again.hash}`);
