@@ -285,6 +285,7 @@ void bench_frame(Page& page, double start) {
   b.record.renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
   glfwGetFramebufferSize(page.window, &b.record.width, &b.record.height);
   b.record.vertices = ImGui::GetDrawData()->TotalVtxCount;
+  b.record.lists = gui::draw_list_costs(*ImGui::GetDrawData());
   b.record.quads = static_cast<int>(page.state->frame.draw.quads().size());
   b.record.segments = static_cast<int>(page.state->frame.draw.segments().size());
   b.record.pictured = page.renderer.pictures().pictured();
