@@ -10,9 +10,7 @@ namespace banklab::gui {
 
 GpuWorker::GpuWorker(GpuBackend backend, std::function<void()> posted)
     : backend_(std::move(backend)), posted_(std::move(posted)) {
-  assert(backend_.query_device && backend_.measure_support && backend_.variants &&
-         backend_.run_suite && backend_.run_patterns && backend_.measure &&
-         "every backend entry point must be set");
+  assert(backend_.complete() && "every backend entry point must be set");
 }
 
 GpuWorker::~GpuWorker() = default;

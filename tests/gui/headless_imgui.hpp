@@ -29,6 +29,14 @@ struct HeadlessImGui {
     draw_app(s);
     ImGui::Render();
   }
+  // A key pressed for one frame and released on the next, as a keyboard or a clicker sends it.
+  void press(AppState& s, int key) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeysDown[key] = true;
+    frame(s);
+    io.KeysDown[key] = false;
+    frame(s);
+  }
 };
 
 }  // namespace banklab::gui

@@ -129,13 +129,27 @@ TEST_CASE("the built-in comparison is like for like, and three panes read at 128
   CHECK(s.user.stage.view == StageView::banks);
 }
 
-TEST_CASE("at 1280x720 the tile takes the room beside the bank view") {
-  const PanelLayout small = default_layout(ImVec2(1280, 720), 20.0f, 1.0f);
-  CHECK(small.tile_size.y > 400.0f);
-  CHECK(small.tile_pos.y == small.banks_pos.y);
-  const PanelLayout large = default_layout(ImVec2(1920, 1080), 20.0f, 1.0f);
-  CHECK(large.tile_pos.y > large.banks_pos.y);  // below, where it has 400 px anyway
-  CHECK(large.tile_size.y > 400.0f);
+TEST_CASE("the tile takes the place that gives its rows more room, and reads from the back") {
+  // 1280x720: the lower row would leave 32 rows 5 px each, beside the bank view they get 11 px.
+  // 1920x1080: below, 8 px a row, too small for a lane number in each row (the numbers moved
+  // onto other columns' elements); beside the bank view, 14 px.
+  const struct {
+    ImVec2 display;
+    float least_row_px;
+  } screens[] = {{ImVec2(1280, 720), 11.0f}, {ImVec2(1920, 1080), 14.0f}};
+  for (const auto& screen : screens) {
+    CAPTURE(screen.display.x);
+    const PanelLayout l = default_layout(screen.display, 20.0f, 1.0f);
+    CHECK(l.tile_pos.y == l.banks_pos.y);
+    CHECK(l.arithmetic_pos.y > l.banks_pos.y);  // the arithmetic's text goes below, and scrolls
+    Driver d(screen.display);
+    AppState s;
+    load_preset(s, "fp32-naive");
+    d.settle(s);
+    REQUIRE(s.frame.geometry.tile.has_value());
+    CHECK(s.frame.geometry.tile->grid.rows == 32);
+    CHECK(s.frame.geometry.tile->grid.pitch.y >= screen.least_row_px);
+  }
 }
 
 TEST_CASE("typed code keeps its tile: each lane's (r, c) in the array it declares") {

@@ -560,54 +560,47 @@ TEST_CASE("keyboard shortcuts drive the state through ImGui's key state") {
   AppState s;
   load_preset(s, "fp32-naive");
   imgui.frame(s);
-  ImGuiIO& io = ImGui::GetIO();
-  auto press = [&](int key) {
-    io.KeysDown[key] = true;
-    imgui.frame(s);
-    io.KeysDown[key] = false;
-    imgui.frame(s);
-  };
-  press(GLFW_KEY_N);
+  imgui.press(s, GLFW_KEY_N);
   CHECK(s.user.settings.preset == presets()[1].name);
-  press(GLFW_KEY_P);
+  imgui.press(s, GLFW_KEY_P);
   CHECK(s.user.settings.preset == presets()[0].name);
-  press(GLFW_KEY_UP);
+  imgui.press(s, GLFW_KEY_UP);
   CHECK(s.user.scenario.index == 1);
-  press(GLFW_KEY_DOWN);
+  imgui.press(s, GLFW_KEY_DOWN);
   CHECK(s.user.scenario.index == 0);
-  press(GLFW_KEY_LEFT);
+  imgui.press(s, GLFW_KEY_LEFT);
   CHECK(s.user.step.served == 31);
-  press(GLFW_KEY_SPACE);
+  imgui.press(s, GLFW_KEY_SPACE);
   CHECK(s.user.step.playing);
-  press(GLFW_KEY_SPACE);
+  imgui.press(s, GLFW_KEY_SPACE);
   CHECK_FALSE(s.user.step.playing);
-  press(GLFW_KEY_F1);
+  imgui.press(s, GLFW_KEY_F1);
   CHECK(s.user.views.help);
-  press(GLFW_KEY_T);
+  imgui.press(s, GLFW_KEY_T);
   CHECK(s.user.settings.theme == Theme::light);
   float zoom = s.user.settings.zoom;
-  press(GLFW_KEY_EQUAL);
+  imgui.press(s, GLFW_KEY_EQUAL);
   CHECK(s.user.settings.zoom == doctest::Approx(zoom + kZoomStep));
-  press(GLFW_KEY_D);
+  imgui.press(s, GLFW_KEY_D);
   CHECK(s.user.views.drill);
   s.user.views.drill = false;  // its answer field takes the keyboard while it is open
   imgui.frame(s);
   imgui.frame(s);
   // Presentation mode by keyboard: F5 in, V through the views, Esc out (a comparison too).
-  press(GLFW_KEY_F5);
+  imgui.press(s, GLFW_KEY_F5);
   CHECK(s.user.stage.presenting);
   CHECK(s.user.stage.view == StageView::banks);
-  press(GLFW_KEY_V);
+  imgui.press(s, GLFW_KEY_V);
   CHECK(s.user.stage.view == StageView::lanes);
-  press(GLFW_KEY_V);
+  imgui.press(s, GLFW_KEY_V);
   CHECK(s.user.stage.view == StageView::tile);
-  press(GLFW_KEY_RIGHT);  // the step-through still steps on the stage
+  imgui.press(s, GLFW_KEY_RIGHT);  // the step-through still steps on the stage
   CHECK(s.user.step.served == 32);
   s.user.stage.compare = builtin_comparison("transpose");
   imgui.frame(s);
   REQUIRE(s.compared.size() == 2);
   CHECK(s.compared[1].evaluation.analysis->wavefront_count() == 32);
-  press(GLFW_KEY_ESCAPE);
+  imgui.press(s, GLFW_KEY_ESCAPE);
   CHECK_FALSE(s.user.stage.presenting);
   CHECK(s.user.stage.compare.empty());
   // Every shortcut the help window lists is one the handler knows.
@@ -750,23 +743,16 @@ TEST_CASE("a lesson walks its steps: scenario, highlights, progress, and back to
   CHECK(view_style(s).highlights == &s.lesson.filled.highlights);
   imgui.frame(s);
   // Page Down / Page Up, as a presentation clicker sends them.
-  ImGuiIO& io = ImGui::GetIO();
-  auto press = [&](int key) {
-    io.KeysDown[key] = true;
-    imgui.frame(s);
-    io.KeysDown[key] = false;
-    imgui.frame(s);
-  };
   for (int i = 1; i < static_cast<int>(l.steps.size()); ++i) {
     CAPTURE(i);
-    press(GLFW_KEY_PAGE_DOWN);
+    imgui.press(s, GLFW_KEY_PAGE_DOWN);
     CHECK(s.lesson.step == i);
     CHECK(s.user.scenario == l.steps[static_cast<std::size_t>(i)].scenario);
     CHECK(s.derived.scenario == s.user.scenario);  // the views draw the step
   }
-  press(GLFW_KEY_PAGE_DOWN);  // the last step stays the last
+  imgui.press(s, GLFW_KEY_PAGE_DOWN);  // the last step stays the last
   CHECK(s.lesson.step == static_cast<int>(l.steps.size()) - 1);
-  press(GLFW_KEY_PAGE_UP);
+  imgui.press(s, GLFW_KEY_PAGE_UP);
   CHECK(s.lesson.step == static_cast<int>(l.steps.size()) - 2);
   // The step with misaligned rows hands them to the tile view, which still draws the tile.
   go_to_step(s, 9);  // float4 stores into 132-byte rows
@@ -779,7 +765,7 @@ TEST_CASE("a lesson walks its steps: scenario, highlights, progress, and back to
   CHECK_FALSE(in_lesson(s));
   CHECK(s.user.scenario == kept);
   CHECK(view_style(s).highlights == nullptr);
-  press(GLFW_KEY_PAGE_DOWN);  // no lesson: nothing moves
+  imgui.press(s, GLFW_KEY_PAGE_DOWN);  // no lesson: nothing moves
   CHECK(s.user.scenario == kept);
 }
 

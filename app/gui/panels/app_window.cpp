@@ -364,10 +364,17 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   l.code_size = ImVec2(code_w, h - upper);
   l.tile_pos = ImVec2(left + lanes_w + code_w, top + upper);
   l.tile_size = ImVec2(right - lanes_w - code_w, h - upper);
-  // A short lower row (1280x720: 166 px) would leave the tile 5 px a row: it takes the
-  // arithmetic's place beside the bank view instead, where 32 rows get 16 px, and the
-  // arithmetic (text, which scrolls) goes below.
-  if (h - upper < 260.0f * scale) {
+  // The tile is a picture a class must read from the back of the room: it takes whichever place
+  // gives its cells more room, the lower row or the arithmetic's beside the bank view (the
+  // arithmetic, text that wraps and scrolls, then goes below). The tile's square is what its
+  // window leaves after the row numbers (40 px) and, above and below it, the window's title,
+  // the view's choices, the bank legend and the outline note (170 px). At 1280x720 the lower
+  // row would give 32 rows 5 px each, beside the bank view 11 px; at 1920x1080, 8 px below and
+  // 14 px beside.
+  const auto tile_square = [scale](ImVec2 size) {
+    return std::min(size.x - 40.0f * scale, size.y - 170.0f * scale);
+  };
+  if (tile_square(l.arithmetic_size) > tile_square(l.tile_size)) {
     std::swap(l.tile_pos, l.arithmetic_pos);
     std::swap(l.tile_size, l.arithmetic_size);
   }

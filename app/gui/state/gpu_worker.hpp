@@ -69,6 +69,12 @@ struct GpuBackend {
   std::function<Expected<std::vector<gpu::Measurement>>(
       std::span<const WarpAccess>, const gpu::MeasureProgress&, const std::atomic<bool>*)>
       measure;
+
+  // Every entry point set: a worker asserts it when it starts (a missing one would be called
+  // on the first job).
+  bool complete() const {
+    return query_device && measure_support && variants && run_suite && run_patterns && measure;
+  }
 };
 
 // banklab::gpu and banklab::gpu_measure as built: with CUDA they drive the device, without it
