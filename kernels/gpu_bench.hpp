@@ -93,9 +93,9 @@ struct ReplayAccounting {
 };
 
 // Runs `launch` (one more launch of the run, exactly as timed) however it likes, e.g. under a
-// profiler; returns an error sentence, or "" when all went well.
-using ReplayObserver =
-    std::function<std::string(const ReplayAccounting&, const std::function<std::string()>& launch)>;
+// profiler; done, or the error that stops the run.
+using ReplayObserver = std::function<Expected<void>(const ReplayAccounting&,
+                                                    const std::function<Expected<void>()>& launch)>;
 
 struct PatternOptions {
   int repetitions = 7;     // timed launches per pattern; the median is reported

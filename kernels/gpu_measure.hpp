@@ -64,7 +64,7 @@ Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
 // The microbenchmark (gpu_bench.hpp) against the hardware's counters: for each access and its
 // baseline, one more launch of the replay kernel exactly as timed runs under CUPTI's range
 // profiler. Its rows (PatternCrossCheck), its tolerances and its one agreement rule
-// (cross_check_problem) are what a recording holds and a replay recomputes, so they live in core
+// (check_agreement) are what a recording holds and a replay recomputes, so they live in core
 // (core/record/results.hpp, where the rules are explained).
 
 struct PatternCrossCheckReport {

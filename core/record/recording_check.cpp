@@ -165,8 +165,9 @@ void check_cross_check(std::vector<PatternCrossCheck>& checks) {
     within(p + ".hardware_wavefronts_per_clock", c.hardware_wavefronts_per_clock, 0, 1e6, "");
     text(p + ".detail", c.detail);
     // Whether it agrees is the rule's, from the counts: never the file's word.
-    c.detail = cross_check_problem(c);
-    c.agrees = c.detail.empty();
+    const Expected<void> agreement = check_agreement(c);
+    c.agrees = agreement.has_value();
+    c.detail = agreement ? std::string() : agreement.error();
   }
 }
 

@@ -7,7 +7,7 @@
 //     clock (from its own cycles), each transpose's GB/s (bytes over time) and fraction of the
 //     copy roof; a figure that does not follow from the others refuses the file;
 //   - recomputed and used: whether each cross-check agrees, from its counts by the rule a live run
-//     applies (gpu::cross_check_problem()), whatever its `agrees` says;
+//     applies (gpu::check_agreement()), whatever its `agrees` says;
 //   - range-checked: sizes, clocks, times, rates (no more than any memory or SM can do), counts
 //     and texts (at most kMaxRecordedText bytes; the tables show their control bytes as \xNN).
 #include <cstddef>

@@ -51,22 +51,24 @@ WarpAccess conflict_free_baseline(const WarpAccess& access) {
   return base;
 }
 
-std::string cross_check_problem(const PatternCrossCheck& c) {
+Expected<void> check_agreement(const PatternCrossCheck& c) {
   const double off = std::abs(double(c.hardware_instructions - c.counted_instructions));
   if (c.hardware_instructions <= 0 ||
       !(off <= kCrossCheckInstructionTolerance * double(c.counted_instructions))) {
-    return "the benchmark counts " + std::to_string(c.counted_instructions) +
-           " instructions of the measured class, the hardware " +
-           std::to_string(c.hardware_instructions);
+    return Error{"the benchmark counts " + std::to_string(c.counted_instructions) +
+                 " instructions of the measured class, the hardware " +
+                 std::to_string(c.hardware_instructions)};
   }
   if (!(std::abs(c.counted_cycles_per_access / c.hardware_cycles_per_access - 1) <=
         kCrossCheckCycleTolerance)) {
-    return format("the benchmark measures %.3f clocks per instruction per SM, the hardware %.3f",
-                  c.counted_cycles_per_access, c.hardware_cycles_per_access);
+    return Error{
+        format("the benchmark measures %.3f clocks per instruction per SM, the hardware %.3f",
+               c.counted_cycles_per_access, c.hardware_cycles_per_access)};
   }
   if (!(c.hardware_wavefronts_per_clock <= kMaxWavefrontsPerClock)) {
-    return format("the hardware counts %.3f wavefronts per clock per SM, above the pipe's %.2f",
-                  c.hardware_wavefronts_per_clock, kMaxWavefrontsPerClock);
+    return Error{
+        format("the hardware counts %.3f wavefronts per clock per SM, above the pipe's %.2f",
+               c.hardware_wavefronts_per_clock, kMaxWavefrontsPerClock)};
   }
   return {};
 }

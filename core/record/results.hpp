@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/expected.hpp"
 #include "core/model/access.hpp"
 #include "core/model/dtype.hpp"
 #include "core/record/device.hpp"
@@ -159,10 +160,10 @@ struct PatternCrossCheck {
   std::string detail;  // which rule failed, with the numbers
 };
 
-// Which of the rules above a cross-check breaks, with the numbers, or "" when it agrees: the one
-// agreement rule of a live run (kernels/measure/pattern_cross_check.cpp) and of a replayed
-// recording (recording_check.hpp), which recomputes it from the counts it holds rather than
-// trusting its `agrees`.
-std::string cross_check_problem(const PatternCrossCheck& c);
+// Done when a cross-check agrees, otherwise which of the rules above it breaks, with the numbers:
+// the one agreement rule of a live run (kernels/measure/pattern_cross_check.cpp) and of a
+// replayed recording (recording_check.hpp), which recomputes it from the counts it holds rather
+// than trusting its `agrees`. Its caller sets `agrees` and `detail` from it.
+Expected<void> check_agreement(const PatternCrossCheck& c);
 
 }  // namespace banklab::gpu

@@ -148,11 +148,12 @@ Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
     // verification instead of passing on stale data.
     if (cudaError_t err = cudaMemset(out.ptr, 0xCD, out_bytes); err != cudaSuccess)
       return Error{cuda_error_text("cudaMemset", err)};
-    auto values = (*profiler)->profile(count, [&]() -> std::string {
+    auto values = (*profiler)->profile(count, [&]() -> Expected<void> {
       for (int j = 0; j < count; ++j) {
         void* slot = static_cast<std::uint8_t*>(out.ptr) + std::size_t{kProbeOutBytes} * j;
+        // launch_probe() speaks probe.hpp's self-contained form: "" or the failed call.
         if (std::string err = detail::launch_probe(plans[runnable[first + j]], slot); !err.empty())
-          return err;
+          return Error{std::move(err)};
       }
       return {};
     });
@@ -170,14 +171,14 @@ Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
       m.bank_conflicts = counter(v[load ? kLdConflicts : kStConflicts]);
       m.instructions = load ? counter(v[kLdsInstructions]) + counter(v[kLdsmInstructions])
                             : counter(v[kStsInstructions]) + counter(v[kStsmInstructions]);
-      const std::string wrong = detail::verify_probe(
+      const Expected<void> right = detail::verify_probe(
           accesses[i], plans[i],
           std::span<const std::uint8_t>(host_out.data() + std::size_t{kProbeOutBytes} * j,
                                         kProbeOutBytes));
-      m.verified = wrong.empty();
+      m.verified = right.has_value();
       m.ok = m.verified;
-      if (!m.verified)
-        m.error = "the kernel moved the wrong bytes, so its counts are not used: " + wrong;
+      if (!right)
+        m.error = "the kernel moved the wrong bytes, so its counts are not used: " + right.error();
     }
     done += static_cast<std::size_t>(count);
     if (progress) progress(done, accesses.size());

@@ -50,8 +50,9 @@ PatternCrossCheck compare(const ReplayAccounting& a, const std::vector<double>& 
   c.hardware_wavefronts_per_clock =
       v[kSmActiveCycles] > 0 ? double(c.hardware_wavefronts) / (v[kSmActiveCycles] * sm_count) : 0;
 
-  c.detail = cross_check_problem(c);
-  c.agrees = c.detail.empty();
+  const Expected<void> agreement = check_agreement(c);
+  c.agrees = agreement.has_value();
+  c.detail = agreement ? std::string() : agreement.error();
   return c;
 }
 
@@ -66,14 +67,14 @@ Expected<PatternCrossCheckReport> cross_check_patterns(std::span<const WarpAcces
   std::unique_ptr<detail::RangeProfiler> profiler;
   PatternCrossCheckReport report;
   options.observe = [&](const ReplayAccounting& a,
-                        const std::function<std::string()>& launch) -> std::string {
+                        const std::function<Expected<void>()>& launch) -> Expected<void> {
     if (!profiler) {
       auto opened = detail::RangeProfiler::open(support.device.ordinal, metric_names(), 1);
-      if (!opened) return opened.error();
+      if (!opened) return Error{opened.error()};
       profiler = std::move(*opened);
     }
     auto values = profiler->profile(1, launch);
-    if (!values) return values.error();
+    if (!values) return Error{values.error()};
     report.runs.push_back(compare(a, values->front(), sm_count));
     return {};
   };

@@ -42,8 +42,8 @@ int main(int argc, char** argv) {
     return fail(std::string("kernel or cudaMemcpy failed: ") + cudaGetErrorString(err));
   }
   cudaFree(out);
-  if (std::string wrong = gpu::detail::verify_probe(*access, *plan, host); !wrong.empty())
-    return fail("the kernel moved the wrong bytes: " + wrong);
+  if (const Expected<void> right = gpu::detail::verify_probe(*access, *plan, host); !right)
+    return fail("the kernel moved the wrong bytes: " + right.error());
 
   const Analysis a = analyze(*access);
   std::printf("verified: %s\npredicted: %d wavefronts, %d bank conflicts (%s)\n",

@@ -30,11 +30,10 @@ ProbeKind kind_of(Op op, int width) {
   return ProbeKind::ld4;
 }
 
-std::string byte_mismatch(int lane, int k, std::int64_t offset, int got,
-                          std::string_view expected) {
-  return "lane " + std::to_string(lane) + " byte " + std::to_string(k) + " (shared offset " +
-         std::to_string(offset) + ") is " + std::to_string(got) + ", expected " +
-         std::string(expected);
+Error byte_mismatch(int lane, int k, std::int64_t offset, int got, std::string_view expected) {
+  return Error{"lane " + std::to_string(lane) + " byte " + std::to_string(k) + " (shared offset " +
+               std::to_string(offset) + ") is " + std::to_string(got) + ", expected " +
+               std::string(expected)};
 }
 
 }  // namespace
@@ -67,8 +66,8 @@ Expected<ProbePlan> plan_probe(const WarpAccess& access) {
   return plan;
 }
 
-std::string verify_probe(const WarpAccess& access, const ProbePlan& plan,
-                         std::span<const std::uint8_t> out) {
+Expected<void> verify_probe(const WarpAccess& access, const ProbePlan& plan,
+                            std::span<const std::uint8_t> out) {
   assert(out.size() == static_cast<std::size_t>(kProbeOutBytes));
   const auto at = [&](int lane, int k) { return static_cast<int>(out[16 * lane + k]); };
   const int matrices = matrix_count(access.op);

@@ -17,9 +17,9 @@ namespace banklab::gpu::detail {
 // than a block can hold is an error.
 Expected<ProbePlan> plan_probe(const WarpAccess& access);
 
-// Empty when `out` is what the access must have produced; otherwise the first wrong byte.
+// Done when `out` is what the access must have produced; otherwise the first wrong byte.
 // Stores to one byte from several lanes may leave any of their values.
-std::string verify_probe(const WarpAccess& access, const ProbePlan& plan,
-                         std::span<const std::uint8_t> out);
+Expected<void> verify_probe(const WarpAccess& access, const ProbePlan& plan,
+                            std::span<const std::uint8_t> out);
 
 }  // namespace banklab::gpu::detail

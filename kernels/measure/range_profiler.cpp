@@ -352,7 +352,7 @@ void open_session(RangeProfiler::State& s, int device) {
 
 // profile()'s batch: configure, run `enqueue` between start and stop, decode, evaluate.
 std::vector<std::vector<double>> profile_batch(RangeProfiler::State& s, int launches,
-                                               const std::function<std::string()>& enqueue) {
+                                               const std::function<Expected<void>()>& enqueue) {
   const Cupti& c = cupti();
   auto init = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
       CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
@@ -382,12 +382,12 @@ std::vector<std::vector<double>> profile_batch(RangeProfiler::State& s, int laun
   start.pRangeProfilerObject = s.profiler;
   call(c.cuptiRangeProfilerStart, start);
   // The profiler is stopped whatever the launches did; their failure is the one reported.
-  std::string launch_error = enqueue();
+  const Expected<void> launched = enqueue();
   const cudaError_t sync = cudaDeviceSynchronize();
   auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
   stop.pRangeProfilerObject = s.profiler;
   const CUptiResult stopped = c.cuptiRangeProfilerStop.fn(&stop);
-  if (!launch_error.empty()) throw CudaFailure(launch_error);
+  if (!launched) throw CudaFailure(launched.error());
   check(sync, "cudaDeviceSynchronize");
   check_cupti(stopped, c.cuptiRangeProfilerStop.name);
   if (!stop.isAllPassSubmitted) {
@@ -461,7 +461,7 @@ Expected<std::unique_ptr<RangeProfiler>> RangeProfiler::open(int device,
 }
 
 Expected<std::vector<std::vector<double>>> RangeProfiler::profile(
-    int launches, const std::function<std::string()>& enqueue) {
+    int launches, const std::function<Expected<void>()>& enqueue) {
   if (launches < 1 || launches > state_->max_launches) {
     return Error{"a batch holds 1 to " + std::to_string(state_->max_launches) + " launches, not " +
                  std::to_string(launches)};

@@ -37,10 +37,10 @@ class RangeProfiler {
   RangeProfiler& operator=(const RangeProfiler&) = delete;
 
   // Calls enqueue(), which must launch exactly `launches` kernels (and nothing else that runs on
-  // the GPU), waits for them, and returns values[launch][metric] in launch order. enqueue's
-  // error string (empty on success) aborts the batch.
-  Expected<std::vector<std::vector<double>>> profile(int launches,
-                                                     const std::function<std::string()>& enqueue);
+  // the GPU), waits for them, and returns values[launch][metric] in launch order. An error from
+  // enqueue aborts the batch.
+  Expected<std::vector<std::vector<double>>> profile(
+      int launches, const std::function<Expected<void>()>& enqueue);
 
   int passes() const;  // how many times CUPTI replays each launch to collect every metric
 

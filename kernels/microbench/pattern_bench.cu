@@ -397,16 +397,16 @@ std::int64_t round_up(std::int64_t x, std::int64_t to) {
   return (x + to - 1) / to * to;
 }
 
-// Fills the plan for `a`, or returns why it cannot be replayed.
-std::string plan_access(const WarpAccess& a, int max_block_smem, Plan* plan) {
+// The plan for `a`, or why it cannot be replayed.
+Expected<Plan> plan_access(const WarpAccess& a, int max_block_smem) {
   const auto found =
       std::find_if(std::begin(kReplayers), std::end(kReplayers),
                    [&](const Replayer& r) { return r.op == a.op && r.width == a.width; });
   if (found == std::end(kReplayers)) {
-    return "no instruction moves " + std::to_string(a.width) + " bytes per lane for " +
-           std::string(op_name(a.op));
+    return Error{"no instruction moves " + std::to_string(a.width) + " bytes per lane for " +
+                 std::string(op_name(a.op))};
   }
-  Plan& p = *plan;
+  Plan p;
   p.replayer = &*found;
   const bool matrix = is_matrix_op(a.op);
   const int addressed = matrix ? 8 * matrix_count(a.op) : kWarpSize;
@@ -414,9 +414,9 @@ std::string plan_access(const WarpAccess& a, int max_block_smem, Plan* plan) {
   for (int lane = 0; lane < addressed; ++lane) {
     if (!a.active(lane)) {
       if (matrix) {
-        return "lane " + std::to_string(lane) + " gives no address, but " +
-               std::string(op_name(a.op)) + " reads a row address from every lane 0-" +
-               std::to_string(addressed - 1);
+        return Error{"lane " + std::to_string(lane) + " gives no address, but " +
+                     std::string(op_name(a.op)) + " reads a row address from every lane 0-" +
+                     std::to_string(addressed - 1)};
       }
       continue;
     }
@@ -436,8 +436,9 @@ std::string plan_access(const WarpAccess& a, int max_block_smem, Plan* plan) {
   p.launch.region_stride = load ? 0 : p.launch.region_bytes;
   p.smem = std::size_t(p.regions) * p.launch.region_bytes;
   if (p.smem > std::size_t(max_block_smem)) {
-    return "the pattern spans " + std::to_string(p.launch.region_bytes) +
-           " bytes of shared memory; one block can have at most " + std::to_string(max_block_smem);
+    return Error{"the pattern spans " + std::to_string(p.launch.region_bytes) +
+                 " bytes of shared memory; one block can have at most " +
+                 std::to_string(max_block_smem)};
   }
   p.threads = warps * kWarpSize;
   p.launch.active = matrix ? 0xFFFFFFFFu : 0;
@@ -478,7 +479,7 @@ std::string plan_access(const WarpAccess& a, int max_block_smem, Plan* plan) {
       if (a.active(lane)) mark(a.offsets[lane], matrix ? 16 : a.width);
     }
   }
-  return {};
+  return p;
 }
 
 // [SECTION] Measuring one access
@@ -593,12 +594,13 @@ PatternMeasurement measure_access(Plan& p, const WarpAccess& a, const DeviceInfo
   m.accounting = account(p, a, blocks);
   m.accounting.cycles_per_access = m.cycles_per_access;
   if (options.observe) {
-    const std::string failed = options.observe(m.accounting, [&]() -> std::string {
+    const Expected<void> observed = options.observe(m.accounting, [&]() -> Expected<void> {
       p.replayer->launch(blocks, p.threads, p.smem, p.launch, clock_ptr, sum_ptr, dump_ptr);
       const cudaError_t e = cudaGetLastError();
-      return e == cudaSuccess ? "" : "launching replay: " + std::string(cudaGetErrorString(e));
+      if (e == cudaSuccess) return {};
+      return Error{"launching replay: " + std::string(cudaGetErrorString(e))};
     });
-    if (!failed.empty()) throw CudaFailure(failed);
+    if (!observed) throw CudaFailure(observed.error());
   }
 
   // Checks on the last launch: every lane's sum (loads), block 0's regions (stores).
@@ -697,13 +699,13 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
           if (cancelled(cancel)) return RunStatus::cancelled;
           step.what = to_string(a);
           if (progress) progress(step);
-          Plan plan;
-          if (std::string why = plan_access(a, max_block_smem, &plan); !why.empty()) {
-            report.error = why;
+          Expected<Plan> plan = plan_access(a, max_block_smem);
+          if (!plan) {
+            report.error = plan.error();
             return RunStatus::bad_input;
           }
           measured.push_back(
-              measure_access(plan, a, report.device, analyze(a).wavefront_count(), options));
+              measure_access(*plan, a, report.device, analyze(a).wavefront_count(), options));
           ++step.step;
         }
         return RunStatus::ok;

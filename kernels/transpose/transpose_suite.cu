@@ -221,8 +221,9 @@ Mismatch compare_range(const unsigned char* out, const Shape& s, std::uint64_t b
   return m;
 }
 
-// Splits the comparison over the host's cores; an empty string means every element is right.
-std::string verify(const unsigned char* out, const Shape& s) {
+// Splits the comparison over the host's cores: done when every element is right, otherwise how
+// many are wrong and the first of them.
+Expected<void> verify(const unsigned char* out, const Shape& s) {
   const std::uint64_t n = std::uint64_t(s.rows) * std::uint64_t(s.cols);
   const unsigned workers = std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
   std::vector<Mismatch> parts(workers);
@@ -247,7 +248,7 @@ std::string verify(const unsigned char* out, const Shape& s) {
      << (all.got == (0xA5A5A5A5A5A5A5A5ull & element_mask(s.elem_bytes))
              ? " (never written: still the poison)"
              : "");
-  return os.str();
+  return Error{os.str()};
 }
 
 // [SECTION] The table
@@ -490,9 +491,9 @@ Expected<std::vector<const Variant*>> select(const TransposeOptions& o) {
 // The library rows need their library; after cudaSetDevice, since loading it makes a handle on
 // the current device. Rows the user named are refused (the error says why); rows that came
 // with the default selection are dropped with a note.
-std::string drop_unloadable_library_rows(const TransposeOptions& o,
-                                         std::vector<const Variant*>* chosen,
-                                         std::vector<std::string>* notes) {
+Expected<void> drop_unloadable_library_rows(const TransposeOptions& o,
+                                            std::vector<const Variant*>* chosen,
+                                            std::vector<std::string>* notes) {
   const auto is_library = [](const Variant* v) { return v->info.role == VariantRole::library; };
   if (std::none_of(chosen->begin(), chosen->end(), is_library)) return {};
   const std::string& why = cublas_unavailable_reason();
@@ -500,7 +501,7 @@ std::string drop_unloadable_library_rows(const TransposeOptions& o,
   for (const Variant* v : *chosen) {
     if (!is_library(v)) continue;
     if (std::find(o.variants.begin(), o.variants.end(), v->info.name) != o.variants.end()) {
-      return "'" + std::string(v->info.name) + "' cannot run here: " + why;
+      return Error{"'" + std::string(v->info.name) + "' cannot run here: " + why};
     }
     notes->push_back(std::string(v->info.name) + " left out: " + why);
   }
@@ -539,8 +540,9 @@ VariantResult run_variant(const Variant& v, const Launch& launch, const Transpos
   check(cudaMemcpy(host_out, launch.out, launch.bytes, cudaMemcpyDeviceToHost),
         "cudaMemcpy(the output of " + kernel + " to the host)");
   const Shape shape{o.rows, o.cols, dtype_bytes(o.dtype), v.transposes};
-  r.detail = verify(host_out, shape);
-  r.verified = r.detail.empty();
+  const Expected<void> right = verify(host_out, shape);
+  r.verified = right.has_value();
+  if (!right) r.detail = right.error();
   return r;
 }
 
@@ -589,9 +591,9 @@ SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressF
   report.status = run_guarded(
       [&] {
         check(cudaSetDevice(report.device.ordinal), "cudaSetDevice");
-        if (std::string refusal = drop_unloadable_library_rows(o, &chosen, &report.notes);
-            !refusal.empty()) {
-          report.error = refusal;
+        if (const Expected<void> runnable = drop_unloadable_library_rows(o, &chosen, &report.notes);
+            !runnable) {
+          report.error = runnable.error();
           return RunStatus::bad_input;
         }
         step.steps = static_cast<int>(chosen.size()) + 1;
