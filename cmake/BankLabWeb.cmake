@@ -20,11 +20,10 @@ foreach(entry IN ITEMS CLI toml++ nlohmann stb/stb_image_write.h)
   endif()
   file(CREATE_LINK /usr/include/${entry} ${BANKLAB_WEB_HEADERS}/${name} SYMBOLIC)
 endforeach()
-# What core/ and app/frontend/ would otherwise look for with find_path() and find_package().
+# What core/ and app/frontend/ would otherwise look for with find_path().
 set(BANKLAB_CLI11_INCLUDE_DIR ${BANKLAB_WEB_HEADERS} CACHE PATH "" FORCE)
 set(BANKLAB_TOMLPP_INCLUDE_DIR ${BANKLAB_WEB_HEADERS} CACHE PATH "" FORCE)
-add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
-target_include_directories(nlohmann_json::nlohmann_json SYSTEM INTERFACE ${BANKLAB_WEB_HEADERS})
+set(BANKLAB_NLOHMANN_INCLUDE_DIR ${BANKLAB_WEB_HEADERS} CACHE PATH "" FORCE)
 
 # The core reports errors in code, lessons, recordings and arguments as exceptions it catches:
 # catching must work in the browser too (emscripten turns it off by default). WebAssembly's own

@@ -63,39 +63,9 @@ Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
 // ---------------------------------------------------------------------------------------------
 // The microbenchmark (gpu_bench.hpp) against the hardware's counters: for each access and its
 // baseline, one more launch of the replay kernel exactly as timed runs under CUPTI's range
-// profiler, which reads the instructions of the measured class, the shared-memory wavefronts
-// and sm__cycles_active.avg (the clocks in which each SM held warps: the benchmark's span, first
-// warp's start to last warp's stop on each SM, and the fill before it and the read-back after
-// it; sm__cycles_elapsed also counts the launch before an SM's first block). The benchmark's
-// instruction count must be the hardware's, its clocks per instruction within 0.5 % of the
-// hardware's, and the hardware's own wavefronts per clock within the pipe's limit. This is the
-// check that found ldmatrix counted 4x and, at 0.5 %, confirms the clock span of issue 22's fix
-// (docs/gpu-results.md).
-//
-// The instruction counts must match; 0.5 % leaves room only for the fill and read-back loops'
-// code shape.
-inline constexpr double kCrossCheckInstructionTolerance = 0.005;
-// The fill and the read-back, which the hardware counts and the span leaves out, are at most
-// 0.13 % of an SM's active clocks at gpu-bench's launch length (2 ms) and 0.4 % at 0.5 ms (the
-// H200, 2026-12-01): cross-check launches of 2 ms, as gpu-bench's and the tests' are.
-inline constexpr double kCrossCheckCycleTolerance = 0.005;
-
-struct PatternCrossCheck {
-  WarpAccess access;
-  std::int64_t counted_instructions = 0;     // the benchmark's, with the fill or read-back
-  std::int64_t hardware_instructions = 0;    // smsp__inst_executed_op_{shared_ld,ldsm,...}.sum
-  double counted_cycles_per_access = 0;      // the benchmark's clock64() figure
-  double hardware_cycles_per_access = 0;     // sm__cycles_active.avg / instructions per SM
-  std::int64_t hardware_wavefronts = 0;      // l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*
-  double hardware_wavefronts_per_clock = 0;  // per active clock per SM
-  bool agrees = false;
-  std::string detail;  // which rule failed, with the numbers
-};
-
-// Which of the rules above a cross-check breaks, with the numbers, or "" when it agrees: the one
-// agreement rule of a live run (pattern_cross_check.cpp) and of a replayed recording, which
-// recomputes it from the counts it holds rather than trusting its `agrees` (cross_check_rule.cpp).
-std::string cross_check_problem(const PatternCrossCheck& c);
+// profiler. Its rows (PatternCrossCheck), its tolerances and its one agreement rule
+// (cross_check_problem) are what a recording holds and a replay recomputes, so they live in core
+// (core/record/results.hpp, where the rules are explained).
 
 struct PatternCrossCheckReport {
   PatternReport benchmark;              // the run itself (each pattern against its baseline)

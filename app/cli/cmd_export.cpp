@@ -135,8 +135,8 @@ int run_export(const frontend::Args& args) {
   if (!e.ok() && what != "tile" && !(o->format == "svg" && figures::refused_rows(*s, e))) {
     return bad_input("cannot export the " + std::string(what) + ": " + first_error(e.diagnostics));
   }
-  if (what == "tile" && !s->tile.check().empty()) {
-    return bad_input("cannot export the tile: " + s->tile.check());
+  if (const Expected<void> valid = s->tile.check(); what == "tile" && !valid) {
+    return bad_input("cannot export the tile: " + valid.error());
   }
 
   std::string text;

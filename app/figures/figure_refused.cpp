@@ -12,7 +12,7 @@
 namespace banklab::figures {
 
 std::optional<RowAlignment> refused_rows(const Scenario& s, const Evaluation& e) {
-  if (e.ok() || s.pattern == AccessPattern::custom || !s.tile.check().empty()) return std::nullopt;
+  if (e.ok() || s.pattern == AccessPattern::custom || !s.tile.check()) return std::nullopt;
   const int width = s.effective_width();
   if (width <= s.tile.elem_bytes()) return std::nullopt;
   RowAlignment r = row_alignment(s.tile, width);

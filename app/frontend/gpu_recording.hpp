@@ -1,71 +1,18 @@
 #pragma once
-// A recording: one whole run of the GPU suite (every dtype's transposes with cuBLAS, the
-// lesson's sweep, every preset's pattern, the microbenchmark's cross-check against the hardware
-// counters, validate's totals), written as one JSON file with the device, the driver, the clocks,
-// the date and the project's commit. `banklab gpu-bench --record FILE` writes one,
-// `--replay FILE` prints it, and the GUI's GPU window draws one on a machine without a GPU.
-//
-// The file is written and read through one list of fields per structure (gpu_recording.cpp); its
-// tables for people are recording_text.hpp. Plain C++: no CUDA type reaches this header.
-#include <cstdint>
+// Recordings as the front ends use them: read from a file (or standard input), and stamped with
+// what only a live run knows (the driver, the build's commit, the time). The recording itself,
+// its one codec and its checks are the core's (core/record/recording.hpp); its tables for people
+// are recording_text.hpp.
 #include <filesystem>
-#include <optional>
 #include <string>
-#include <string_view>
-#include <vector>
 
 #include "core/base/expected.hpp"
-#include "core/base/json_writer.hpp"
-#include "kernels/gpu_bench.hpp"
-#include "kernels/gpu_device.hpp"
-#include "kernels/gpu_measure.hpp"
+#include "core/record/recording.hpp"
 
 namespace banklab::gpu {
 
-// banklab validate's totals, as recorded.
-struct ValidateTotals {
-  std::int64_t patterns = 0;
-  std::int64_t agree = 0;
-  std::int64_t mismatch = 0;
-  std::int64_t unmeasured = 0;
-  std::int64_t random_count = 0;
-  std::int64_t seed = 0;
-  double seconds = 0;
-};
-
-// A microbenchmark run with a label per pattern ("float tile[32][33], column read").
-struct LabelledPatterns {
-  std::vector<std::string> labels;  // one per report.results
-  PatternReport report;
-};
-
-struct Recording {
-  std::string created_utc;  // "2026-11-30T21:40:05Z"
-  std::string commit;       // the project's commit the build came from
-  std::string driver;       // the NVIDIA driver's version ("580.159.04"), or "unknown"
-  DeviceInfo device;
-  std::vector<SuiteReport> suites;             // one per dtype, fp8 to fp64
-  LabelledPatterns sweep;                      // conflict_sweep()
-  LabelledPatterns lesson;                     // every preset that evaluates
-  std::vector<PatternCrossCheck> cross_check;  // the lesson's runs against the counters
-  ValidateTotals validate;
-};
-
-// The largest recording read (a real one is about 100 KB): a larger file is refused unread.
-inline constexpr std::uintmax_t kMaxRecordingBytes = 16u << 20;
-
-// One suite as a JSON object (what `gpu-bench --json` prints per dtype, and a recording holds).
-void write_suite_json(JsonWriter& w, const SuiteReport& r);
-
-// The recording as JSON text (one object, a newline at the end).
-std::string recording_json(const Recording& r);
-// Reads what recording_json() wrote. A file that is not JSON, not a BankLab recording, of
-// another version, or has a field missing or of the wrong type gives one sentence naming the
-// first problem (with the field's path), never a crash; then every figure is checked against
-// what can be recomputed and what is possible (recording_check.hpp).
-Expected<Recording> parse_recording(std::string_view json);
-// The file at `path` (`-`: standard input), checked as above; only a regular file of at most
-// kMaxRecordingBytes is read (file_io.hpp).
+// The file at `path` (`-`: standard input), read through parse_recording() and so checked; only a
+// regular file of at most kMaxRecordingBytes is read (file_io.hpp).
 Expected<Recording> load_recording(const std::filesystem::path& path);
 
 // The NVIDIA driver's version from /proc/driver/nvidia/version, or "unknown".

@@ -1,7 +1,7 @@
 #pragma once
 // Reading JSON through a list of fields: a structure's `fields(f, x)` function names each of its
 // fields once, as f(key, member), f.object(key, member), f.list(key, members), and is walked by
-// a reader (this one) or a writer (app/frontend/gpu_recording.cpp's, on JsonWriter). The reader
+// a reader (this one) or a writer (core/record/recording.cpp's, on JsonWriter). The reader
 // takes each field from the object by its key (other keys are not looked at), checks its type
 // and range, and throws JsonFieldError naming the field's path on the first mismatch:
 // "recording.suites[0].results[2].gbps is not a number".

@@ -350,8 +350,8 @@ CodeView code_view(const Scenario& s, const Evaluation& e) {
     return v;
   }
   // Raw offsets analyse without a tile; their expression indexes the tile, so it must be one.
-  if (const std::string bad = t.check(); !bad.empty()) {
-    v.note = "no statement: " + bad;
+  if (const Expected<void> valid = t.check(); !valid) {
+    v.note = "no statement: " + valid.error();
     return v;
   }
   const Analysis& a = *e.analysis;
@@ -393,7 +393,7 @@ CodeView code_view(const Scenario& s, const Evaluation& e) {
 Expected<TransposeKernel> transpose_kernel(const TileLayout& t) {
   if (t.rows != kWarpSize || t.cols != kWarpSize)
     return Error{"the transpose kernel is written for a 32 x 32 tile, not " + to_string(t)};
-  if (const std::string bad = t.check(); !bad.empty()) return Error{bad};
+  if (const Expected<void> valid = t.check(); !valid) return Error{valid.error()};
   const Expr j = Expr::name("j"), x = Expr::name("threadIdx.x");
   const auto [wr, wc] = physical(t, j, x, true, 1);
   const auto [rr, rc] = physical(t, x, j, true, 1);

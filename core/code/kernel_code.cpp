@@ -252,7 +252,7 @@ TileLayout tile_of(const SharedArray& a) {
                      static_cast<int>(cols),
                      0,
                      {}};
-  return t.check().empty() ? t : TileLayout{};
+  return t.check() ? t : TileLayout{};
 }
 
 std::int64_t SharedArray::bytes() const {

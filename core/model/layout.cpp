@@ -57,24 +57,24 @@ bool TileLayout::is_gap_slot(int row, int slot) const {
 
 // Each rule builds its message only when it fails: check() runs on every evaluation, and the
 // valid path must cost next to nothing.
-std::string TileLayout::check() const {
+Expected<void> TileLayout::check() const {
   if (rows < 1 || rows > kMaxSide || cols < 1 || cols > kMaxSide) {
     std::ostringstream msg;
     msg << "tile " << rows << "x" << cols << " is not a tile: each side must be between 1 and "
         << kMaxSide << " elements";
-    return msg.str();
+    return Error{msg.str()};
   }
   if (pad < 0 || pad > kMaxPad) {
     std::ostringstream msg;
     msg << "pad " << pad << " is out of range: a row can be padded by 0 to " << kMaxPad
         << " elements";
-    return msg.str();
+    return Error{msg.str()};
   }
   // The most one block can have (an extern array; the code form above 48 KB, code_view.hpp).
-  if (const Expected<void> fits =
+  if (Expected<void> fits =
           check_shared_bytes(size_bytes(), SharedDeclaration::extern_array, to_string(*this));
       !fits) {
-    return fits.error();
+    return fits;
   }
   return swizzle_kind(swizzle.kind).check_tile(*this);
 }
@@ -175,7 +175,7 @@ std::vector<Spelling> spellings(const TileLayout& t) {
     const Spelling sp = spelling(c);
     const bool known = std::any_of(out.begin(), out.end(),
                                    [&](const Spelling& o) { return o.notation == sp.notation; });
-    if (known || !c.check().empty() || !same_placement(t, c)) continue;
+    if (known || !c.check() || !same_placement(t, c)) continue;
     out.push_back(sp);
   }
   return out;

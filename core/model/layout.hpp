@@ -68,16 +68,16 @@ struct TileLayout {
   Cell physical_cell(int r, int c) const;
   int bank(int r, int c) const;
   // The inverse: the element stored at a byte offset, or none for padding and the TMA gap.
-  // Precondition: check() is empty and 0 <= byte < size_bytes().
+  // Precondition: check() passes and 0 <= byte < size_bytes().
   std::optional<Cell> element_at(std::int64_t byte) const;
   // Whether physical slot (row, slot) of the stored tile holds no element.
   bool is_gap_slot(int row, int slot) const;
 
-  // Empty when the tile is valid; otherwise the first rule it breaks, with its numbers:
+  // Done when the tile is valid; otherwise the first rule it breaks, with its numbers:
   // sides in 1..4096, 0 <= pad <= 1024, at most the 227 KB of one block, swizzle fits the tile and
   // is a bijection on it; TMA: no pad, box rows a multiple of 16 B and at most the span, the tile a
   // whole number of repeats; xor and triton: power-of-two columns (triton: rows too, no pad).
-  std::string check() const;
+  Expected<void> check() const;
 
   friend bool operator==(const TileLayout&, const TileLayout&) = default;
 };
@@ -100,7 +100,7 @@ struct Spelling {
 };
 
 // The byte of every element, row-major (R*C entries): the layout function tabulated, for code
-// that asks it many times. Precondition: t.check() is empty (so every byte fits 32 bits).
+// that asks it many times. Precondition: t.check() passes (so every byte fits 32 bits).
 std::vector<std::int32_t> byte_map(const TileLayout& t);
 
 // Whether a and b (same dtype and shape, both valid) store every element at the same byte and
@@ -112,7 +112,7 @@ Spelling spelling(const TileLayout& t);
 
 // Every notation that can express t, each once, t's own spelling first. A spelling is listed
 // only when its tile passes check() and stores every element at the byte t stores it at
-// (checked element by element, not assumed). Precondition: t.check() is empty.
+// (checked element by element, not assumed). Precondition: t.check() passes.
 std::vector<Spelling> spellings(const TileLayout& t);
 
 // "RxC" (32x32, 8X64), the tile size the CLI accepts.

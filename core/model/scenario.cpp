@@ -168,7 +168,7 @@ Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kW
     for (int lane = 0; lane < kWarpSize; ++lane)
       if (s.lane_mask >> lane & 1u) access.offsets[lane] = s.custom_offsets[lane];
   } else {
-    if (std::string why = s.tile.check(); !why.empty()) return fail("tile", why);
+    if (const Expected<void> valid = s.tile.check(); !valid) return fail("tile", valid.error());
     if (const Expected<void> fit = check_choices(s); !fit) return fail("choice", fit.error());
     // A tile above 48 KB is legal only as an extern array: the code shows that form, and the
     // note says why (a static declaration of it is what nvcc refuses).
@@ -299,7 +299,7 @@ std::ostream& operator<<(std::ostream& os, const Scenario& s) {
 
 std::vector<std::uint8_t> tile_bank_map(const TileLayout& t) {
   std::vector<std::uint8_t> banks;
-  if (!t.check().empty()) return banks;
+  if (!t.check()) return banks;
   banks.resize(static_cast<std::size_t>(t.rows) * static_cast<std::size_t>(t.cols));
   std::size_t i = 0;
   for (int r = 0; r < t.rows; ++r)

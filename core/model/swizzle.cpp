@@ -25,7 +25,7 @@ namespace banklab {
 
 // [SECTION] Swizzle, TritonSwizzle and SwizzleSpec
 
-std::string Swizzle::check() const {
+Expected<void> Swizzle::check() const {
   // Summed in 64 bits, |S| taken in 64 bits: absurd parameters must not overflow.
   const std::int64_t abs_shift = shift < 0 ? -std::int64_t{shift} : std::int64_t{shift};
   if (bits >= 0 && base >= 0 && abs_shift >= bits && std::int64_t{bits} + base + abs_shift <= 30)
@@ -43,7 +43,7 @@ std::string Swizzle::check() const {
     msg << " reaches bit " << std::int64_t{bits} + base + abs_shift
         << "; B + M + |S| must be at most 30";
   }
-  return msg.str();
+  return Error{msg.str()};
 }
 
 std::ostream& operator<<(std::ostream& os, const Swizzle& s) {
@@ -61,15 +61,15 @@ int TritonSwizzle::column_xor(int row, int cols) const {
   return x;
 }
 
-std::string TritonSwizzle::check() const {
+Expected<void> TritonSwizzle::check() const {
   constexpr int kMax = 1024;
   if (vec >= 1 && vec <= kMax && per_phase >= 1 && per_phase <= kMax && max_phase >= 1 &&
       max_phase <= kMax) {
     return {};
   }
-  return "triton:" + std::to_string(vec) + "," + std::to_string(per_phase) + "," +
-         std::to_string(max_phase) + ": vec, perPhase and maxPhase must each be between 1 and " +
-         std::to_string(kMax);
+  return Error{"triton:" + std::to_string(vec) + "," + std::to_string(per_phase) + "," +
+               std::to_string(max_phase) +
+               ": vec, perPhase and maxPhase must each be between 1 and " + std::to_string(kMax)};
 }
 
 Swizzle SwizzleSpec::byte_swizzle(int elem_bytes) const {
@@ -154,29 +154,29 @@ int triton_column_xor(const SwizzleSpec& s, int row, int cols) {
 
 // [SECTION] The rules: the parameters alone, then the tile under the kind
 
-std::string no_parameters(const SwizzleSpec&) {
+Expected<void> no_parameters(const SwizzleSpec&) {
   return {};
 }
 
-std::string cute_parameters(const SwizzleSpec& s) {
+Expected<void> cute_parameters(const SwizzleSpec& s) {
   return s.cute.check();
 }
 
-std::string triton_parameters(const SwizzleSpec& s) {
+Expected<void> triton_parameters(const SwizzleSpec& s) {
   return s.triton.check();
 }
 
-std::string any_tile(const TileLayout&) {
+Expected<void> any_tile(const TileLayout&) {
   return {};
 }
 
-std::string check_xor_tile(const TileLayout& t) {
+Expected<void> check_xor_tile(const TileLayout& t) {
   if (std::has_single_bit(static_cast<unsigned>(t.cols))) return {};
   std::ostringstream msg;
   msg << "the xor swizzle stores (r, c) at column c ^ (r mod C), which stays inside the row "
          "only when C is a power of two; C is "
       << t.cols;
-  return msg.str();
+  return Error{msg.str()};
 }
 
 // Does the byte swizzle map the tile's bytes [0, size) onto themselves? The swizzle only
@@ -199,11 +199,11 @@ bool swizzle_stays_inside(const Swizzle& s, std::int64_t size, std::int64_t* esc
 
 // The rules of a CuTe swizzle on a tile: its parameters, whole elements, and a bijection on
 // the tile's bytes. cute-elem is checked in its byte form, and its messages say both.
-std::string check_cute_tile(const TileLayout& t) {
+Expected<void> check_cute_tile(const TileLayout& t) {
   const int e = t.elem_bytes();
-  if (std::string why = t.swizzle.cute.check(); !why.empty()) return why;
+  if (Expected<void> valid = t.swizzle.cute.check(); !valid) return valid;
   const Swizzle s = t.byte_swizzle();  // cute-elem's M, raised by log2 e, may pass bit 30
-  if (std::string why = s.check(); !why.empty()) return why;
+  if (Expected<void> valid = s.check(); !valid) return valid;
   std::ostringstream name;
   name << s;
   if (swizzle_kind(t.swizzle.kind).counts_elements) {
@@ -215,7 +215,7 @@ std::string check_cute_tile(const TileLayout& t) {
         << "-byte element, which would split elements; M must be at least "
         << std::countr_zero(static_cast<unsigned>(e)) << " for " << dtype_name(t.dtype)
         << " byte offsets (or use cute-elem:B,M,S, which counts elements)";
-    return msg.str();
+    return Error{msg.str()};
   }
   std::int64_t escaping = 0;
   if (swizzle_stays_inside(s, t.size_bytes(), &escaping)) return {};
@@ -224,13 +224,13 @@ std::string check_cute_tile(const TileLayout& t) {
       << escaping << " would move to " << s(escaping) << ", past the end; the tile must be a "
       << "whole number of the swizzle's " << (std::int64_t{1} << s.period_log2())
       << "-byte periods";
-  return msg.str();
+  return Error{msg.str()};
 }
 
 // Triton's swizzled shared layouts are linear maps over the bits of power-of-two shapes, and
 // have no padding (Triton's padded_shared is another encoding).
-std::string check_triton_tile(const TileLayout& t) {
-  if (std::string why = t.swizzle.triton.check(); !why.empty()) return why;
+Expected<void> check_triton_tile(const TileLayout& t) {
+  if (Expected<void> valid = t.swizzle.triton.check(); !valid) return valid;
   std::ostringstream msg;
   msg << to_string(t.swizzle) << ": ";
   if (!std::has_single_bit(static_cast<unsigned>(t.rows)) ||
@@ -243,12 +243,12 @@ std::string check_triton_tile(const TileLayout& t) {
   } else {
     return {};
   }
-  return msg.str();
+  return Error{msg.str()};
 }
 
 // TMA writes its box densely: no pad; a box row is a multiple of 16 B and at most the span;
 // a narrower row is placed at span pitch; the tile is a whole number of repeats.
-std::string check_tma_tile(const TileLayout& t) {
+Expected<void> check_tma_tile(const TileLayout& t) {
   const int e = t.elem_bytes();
   const int span = t.swizzle.tma_span_bytes();
   const int repeat = t.swizzle.tma_repeat_bytes();
@@ -278,7 +278,7 @@ std::string check_tma_tile(const TileLayout& t) {
         << t.pitch_bytes() << " B); the tile's " << t.rows << " rows (" << t.size_bytes()
         << " B) are not a whole number of repeats";
   }
-  return msg.str();
+  return Error{msg.str()};
 }
 
 // [SECTION] How each kind's own tool writes a tile, and the byte swizzle it equals
@@ -554,7 +554,7 @@ Expected<SwizzleSpec> parse_swizzle(std::string_view text) {
     const SwizzleSpec spec = k.parameters == SwizzleParameters::triton
                                  ? SwizzleSpec{k.kind, {}, {v[0], v[1], v[2]}}
                                  : SwizzleSpec{k.kind, {v[0], v[1], v[2]}};
-    if (std::string why = k.check_parameters(spec); !why.empty()) return Error{why};
+    if (Expected<void> valid = k.check_parameters(spec); !valid) return Error{valid.error()};
     return spec;
   }
   // "none, xor, ..., tma128 or triton:VEC,PERPHASE,MAXPHASE"

@@ -57,9 +57,9 @@ struct Swizzle {
   // lies below it, so a tile whose size is a multiple of the period is permuted in place.
   int period_log2() const { return base + span() + bits; }
 
-  // Empty when the parameters make a bijection (B >= 0, M >= 0, |S| >= B, all within 30
+  // Done when the parameters make a bijection (B >= 0, M >= 0, |S| >= B, all within 30
   // bits); otherwise the rule they break.
-  std::string check() const;
+  Expected<void> check() const;
 
   friend bool operator==(const Swizzle&, const Swizzle&) = default;
 };
@@ -95,8 +95,8 @@ struct TritonSwizzle {
 
   // cols must be a power of two (TileLayout::check); the result is below cols.
   int column_xor(int row, int cols) const;
-  // Empty when vec, perPhase and maxPhase are each between 1 and 1024.
-  std::string check() const;
+  // Done when vec, perPhase and maxPhase are each between 1 and 1024; otherwise the rule.
+  Expected<void> check() const;
 
   friend bool operator==(const TritonSwizzle&, const TritonSwizzle&) = default;
 };
@@ -190,9 +190,9 @@ struct SwizzleKindInfo {
 
   Swizzle (*byte_swizzle)(const SwizzleSpec& s, int elem_bytes);
   int (*column_xor)(const SwizzleSpec& s, int row, int cols);
-  std::string (*check_parameters)(const SwizzleSpec& s);  // empty when they are valid
+  Expected<void> (*check_parameters)(const SwizzleSpec& s);  // done, or the rule they break
   // The rule the tile breaks under this kind (TileLayout::check, after the size rules).
-  std::string (*check_tile)(const TileLayout& t);
+  Expected<void> (*check_tile)(const TileLayout& t);
   // How the kind's own tool writes the tile (Spelling::native), before ", rows padded by P".
   std::string (*native)(const TileLayout& t);
   // The byte swizzle that places every element where this layout does, if one exists (the

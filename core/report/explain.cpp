@@ -574,7 +574,7 @@ Explanation explain(const Scenario& s, const Evaluation& e) {
   if (!e.ok()) {
     x.verdict = "cannot analyse: " + first_error(e.diagnostics);
     for (const Diagnostic& d : e.diagnostics) x.steps.push_back(d.message);
-    if (s.tile.check().empty() && add_alignment(s, &x)) {
+    if (s.tile.check() && add_alignment(s, &x)) {
       const RowAlignment r = row_alignment(s.tile, s.effective_width());
       x.verdict = "cannot analyse: " + std::to_string(r.misaligned.size()) + " of " +
                   std::to_string(s.tile.rows) + " rows (" + std::to_string(r.period - 1) + " in " +

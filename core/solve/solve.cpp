@@ -155,19 +155,19 @@ Expected<void> check_family(const AccessFamily& f, DType dtype, int rows, int co
 namespace {
 
 // Calls visit(access) for every instruction of the family; stops at the first broken rule and
-// returns it (empty when all are legal).
+// returns it (done when all are legal).
 // byte_of(r, c): the layout function, or its tabulated byte_map. Only the instructions that
 // start in rows [0, row_limit) are visited (all of them for row_limit = t.rows).
 template <class ByteOf, class Visit>
-std::string for_each_access(const TileLayout& t, const ByteOf& byte_of, const AccessFamily& f,
-                            int row_limit, bool* permuted, Visit&& visit) {
+Expected<void> for_each_access(const TileLayout& t, const ByteOf& byte_of, const AccessFamily& f,
+                               int row_limit, bool* permuted, Visit&& visit) {
   const int e = t.elem_bytes();
   const int w = f.effective_width(t.dtype);
   const int k = w / e;
   WarpAccess access;
   access.op = f.op;
   access.width = w;
-  // Places one lane; false (and *broken says why) when the layout breaks a rule for it.
+  // Places one lane; false (and broken says why) when the layout breaks a rule for it.
   std::string broken;
   auto place = [&](int lane, Cell first) -> bool {
     if (k == 1) {  // one element: always one block, in order; only its alignment can fail
@@ -206,7 +206,7 @@ std::string for_each_access(const TileLayout& t, const ByteOf& byte_of, const Ac
           const std::int64_t pos = start + std::int64_t{lane} * k;
           if (pos + k > total) break;
           const Cell first{static_cast<int>(pos / t.cols), static_cast<int>(pos % t.cols)};
-          if (!place(lane, first)) return broken;
+          if (!place(lane, first)) return Error{std::move(broken)};
         }
         visit(access);
       }
@@ -216,7 +216,7 @@ std::string for_each_access(const TileLayout& t, const ByteOf& byte_of, const Ac
         for (int c = 0; c < t.cols; c += k) {
           access.offsets.fill(kInactiveLane);
           for (int lane = 0; lane < kWarpSize && r0 + lane < t.rows; ++lane) {
-            if (!place(lane, {r0 + lane, c})) return broken;
+            if (!place(lane, {r0 + lane, c})) return Error{std::move(broken)};
           }
           visit(access);
         }
@@ -230,7 +230,7 @@ std::string for_each_access(const TileLayout& t, const ByteOf& byte_of, const Ac
           access.offsets.fill(kInactiveLane);
           for (int lane = 0; lane < 8 * m; ++lane) {
             const Cell first{r0 + lane % 8, (n + lane / 8) * 16 / e};
-            if (!place(lane, first)) return broken;
+            if (!place(lane, first)) return Error{std::move(broken)};
           }
           visit(access);
         }
@@ -301,7 +301,7 @@ class Counter {
 // A family's count, or the rule it breaks under the layout.
 struct Outcome {
   FamilyCount count;
-  std::string broken;
+  Expected<void> legal;  // or the rule the family breaks
 };
 
 // The rows after which the layout repeats itself shifted: the smallest power of two P dividing
@@ -352,7 +352,7 @@ Outcome count_family(const TileLayout& t, const std::vector<std::int32_t>& map, 
   const bool repeats = span < t.rows && t.rows % span == 0 && span * t.pitch_bytes() % 16 == 0;
   const int rows = repeats ? static_cast<int>(span) : t.rows;
   const int times = t.rows / rows;
-  out.broken = for_each_access(t, byte_of, f, rows, &out.count.permuted, [&](const WarpAccess& a) {
+  out.legal = for_each_access(t, byte_of, f, rows, &out.count.permuted, [&](const WarpAccess& a) {
     const Counter::Count c = counter(a);
     out.count.instructions += times;
     out.count.wavefronts += c.wavefronts * times;
@@ -488,8 +488,8 @@ Expected<Candidate> judge(const TileLayout& t, const std::vector<std::int32_t>& 
   const int period = row_period(t, map);
   for (const AccessFamily& f : families) {
     Outcome o = count_family(t, map, period, f, counter);
-    if (!o.broken.empty()) {
-      if (broken.empty()) broken = o.broken;
+    if (!o.legal) {
+      if (broken.empty()) broken = o.legal.error();
       continue;
     }
     good.push_back(family_reason(o.count, t.dtype));
@@ -516,15 +516,15 @@ Expected<std::vector<WarpAccess>> family_accesses(const TileLayout& t, const Acc
                                                   bool* permuted) {
   std::vector<WarpAccess> out;
   const auto byte_of = [&t](int r, int c) { return t(r, c); };
-  std::string broken = for_each_access(t, byte_of, f, t.rows, permuted,
-                                       [&](const WarpAccess& a) { out.push_back(a); });
-  if (!broken.empty()) return Error{std::move(broken)};
+  const Expected<void> legal = for_each_access(t, byte_of, f, t.rows, permuted,
+                                               [&](const WarpAccess& a) { out.push_back(a); });
+  if (!legal) return Error{legal.error()};
   return out;
 }
 
 Expected<Candidate> evaluate_candidate(const TileLayout& t,
                                        const std::vector<AccessFamily>& families) {
-  if (std::string why = t.check(); !why.empty()) return Error{why};
+  if (Expected<void> valid = t.check(); !valid) return Error{valid.error()};
   for (const AccessFamily& f : families) {
     if (Expected<void> fits = check_family(f, t.dtype, t.rows, t.cols); !fits)
       return Error{fits.error()};
@@ -546,7 +546,7 @@ Expected<SolveResult> solve(const SolveRequest& q) {
         std::to_string(q.families.size())};
   }
   const TileLayout plain{q.dtype, q.rows, q.cols, 0, {}};
-  if (std::string why = plain.check(); !why.empty()) return Error{why};
+  if (Expected<void> valid = plain.check(); !valid) return Error{valid.error()};
   for (const AccessFamily& f : q.families) {
     if (Expected<void> fits = check_family(f, q.dtype, q.rows, q.cols); !fits)
       return Error{fits.error()};
@@ -562,9 +562,9 @@ Expected<SolveResult> solve(const SolveRequest& q) {
   for (const Trial& trial : search_space(q)) {
     const TileLayout& t = trial.layout;
     ++result.layouts_tried;
-    if (std::string why = t.check(); !why.empty()) {
+    if (const Expected<void> valid = t.check(); !valid) {
       if (trial.named)
-        result.rejected.push_back({t, short_name(t) + ": " + why});
+        result.rejected.push_back({t, short_name(t) + ": " + valid.error()});
       else
         ++result.invalid_skipped;
       continue;

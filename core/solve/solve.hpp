@@ -69,7 +69,7 @@ std::string family_label(const AccessFamily& f, DType dtype);
 // Every instruction of the family over the tile, as the layout places it. On a broken rule
 // (alignment, contiguity) the result is an error naming it and the numbers; `permuted` is set
 // when some lane's elements are contiguous but out of order (registers must reorder them).
-// Precondition: t.check() is empty and check_family(f, t) is done.
+// Precondition: t.check() passes and check_family(f, t) is done.
 Expected<std::vector<WarpAccess>> family_accesses(const TileLayout& t, const AccessFamily& f,
                                                   bool* permuted = nullptr);
 // Done when the family fits the tile's shape (any layout); otherwise the rule it breaks.

@@ -421,7 +421,7 @@ std::optional<Reversal> reversal(const Analysis& a) {
 int drill_detail::tma_alignment_of(const TileLayout& t) {
   if (t.swizzle.kind == SwizzleKind::none || t.swizzle.is_tma())
     return t.swizzle.tma_alignment_bytes();
-  if (!t.check().empty()) return 0;
+  if (!t.check()) return 0;
   for (const Spelling& s : spellings(t))
     if (s.notation == "tma") return s.swizzle.tma_alignment_bytes();
   return 0;

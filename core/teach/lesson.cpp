@@ -538,8 +538,8 @@ Expected<LessonStep> parse_step(const toml::table& t, const std::string& file) {
   const Expected<Scenario> s = scenario_from_words(step.args);
   if (!s) return at(file, line_of(args), "the scenario: " + s.error());
   step.scenario = *s;
-  if (const std::string tile = step.scenario.tile.check(); !tile.empty())
-    return at(file, line_of(args), "the scenario's tile: " + tile);
+  if (const Expected<void> tile = step.scenario.tile.check(); !tile)
+    return at(file, line_of(args), "the scenario's tile: " + tile.error());
   const toml::node& text = *t.get("text");
   const Expected<std::string> body = string_of(text, file, "text");
   if (!body) return Error{body.error()};

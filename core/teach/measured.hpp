@@ -11,7 +11,6 @@
 //   sweep-Nway        clocks per warp read in the shared-memory-bound loop, "32.016"
 //   sm-clock          the SM clock measured during that loop, "1972 MHz"
 //   sm-count          the SMs, "132"
-#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,12 +38,12 @@ struct Measurements {
   double shared_tbps() const;
 };
 
-// The figures of a recording's text; an error names the file and what is missing.
+// The figures of a recording's text, read and checked by the recording's one codec
+// (core/record/recording.hpp: gpu::parse_recording); an error names the file and its first
+// problem, as the codec words it, or the figure a lesson needs that the recording lacks.
 Expected<Measurements> parse_measurements(std::string_view json, const std::string& file);
 
 inline constexpr std::string_view kShippedRecording = "recordings/nvidia-h200.json";
-// The shipped recording is about 46 KB; anything far larger in its place is not it.
-inline constexpr std::size_t kMaxShippedRecordingBytes = 4 << 20;
 // The shipped recording's figures, read once per process.
 const Expected<Measurements>& recorded();
 

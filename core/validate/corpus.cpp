@@ -84,7 +84,7 @@ void add_tile_columns(std::vector<CorpusEntry>& out) {
         tile.pad = pad;
         for (const SwizzleSpec& swizzle : swizzles_for(tile)) {
           tile.swizzle = swizzle;
-          if (!tile.check().empty()) continue;
+          if (!tile.check()) continue;
           for (int width : {e, 16}) {  // one element, or a 16-byte vector of them
             for (int index : {0, 1, 5}) {
               for (Op op : {Op::ld, Op::st}) {

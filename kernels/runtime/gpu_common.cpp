@@ -1,75 +1,13 @@
-// The parts of banklab::gpu that need no CUDA: names, option rules and the patterns the
-// microbenchmark compares. Built with and without CUDA, so both builds say the same things.
+// The parts of banklab::gpu that need no CUDA: the default pad, the option rules and the lesson's
+// sweep. Built with and without CUDA, so both builds say the same things (the names of states and
+// roles, and the baseline a pattern is compared with, are the recording's: core/record/).
 #include <algorithm>
 #include <string>
 
-#include "core/base/format.hpp"
 #include "core/model/hardware.hpp"
 #include "kernels/gpu_bench.hpp"
-#include "kernels/gpu_device.hpp"
 
 namespace banklab::gpu {
-
-std::string_view availability_name(Availability a) {
-  switch (a) {
-    case Availability::available:
-      return "available";
-    case Availability::no_device:
-      return "no device";
-    case Availability::no_driver:
-      return "no driver";
-    case Availability::not_built:
-      return "not built";
-    case Availability::error:
-      return "error";
-  }
-  return "unknown";
-}
-
-std::string device_summary(const DeviceInfo& d) {
-  if (!d.ok()) {
-    std::string text(availability_name(d.availability));
-    if (!d.detail.empty()) text += ": " + d.detail;
-    return text;
-  }
-  return d.name + ", sm_" + std::to_string(d.cc_major) + std::to_string(d.cc_minor) + ", " +
-         std::to_string(d.sm_count) + " SMs at up to " + std::to_string(d.sm_clock_khz / 1000) +
-         " MHz, " + format("%.1f", static_cast<double>(d.memory_bytes) / (1u << 30)) +
-         " GiB of memory (" + std::to_string(d.memory_bus_bits) + "-bit bus at " +
-         std::to_string(d.memory_clock_khz / 1000) + " MHz), " +
-         std::to_string(d.shared_memory_per_sm / 1024) + " KiB shared memory per SM, " +
-         std::to_string(d.l2_bytes >> 20) + " MiB L2";
-}
-
-std::string_view role_name(VariantRole role) {
-  switch (role) {
-    case VariantRole::roof:
-      return "roof";
-    case VariantRole::teaching:
-      return "teaching";
-    case VariantRole::fast:
-      return "fast";
-    case VariantRole::library:
-      return "library";
-  }
-  return "unknown";
-}
-
-std::string_view status_name(RunStatus status) {
-  switch (status) {
-    case RunStatus::ok:
-      return "ok";
-    case RunStatus::unavailable:
-      return "unavailable";
-    case RunStatus::bad_input:
-      return "bad input";
-    case RunStatus::cancelled:
-      return "cancelled";
-    case RunStatus::cuda_error:
-      return "CUDA error";
-  }
-  return "unknown";
-}
 
 // The smallest pad that makes a column read of tile[32][32 + pad] take the floor number of
 // wavefronts (see the presets fp32-pad1, bf16-pad2, fp64-pad1):
@@ -118,17 +56,6 @@ Expected<void> check_options(const TransposeOptions& o) {
     return Error{range_error("the warm-up count", o.warmup, 0, kMaxWarmup)};
   }
   return {};
-}
-
-// Lane L at byte L * width: consecutive lanes on consecutive words, so each phase covers its
-// 32 banks once (ideal wavefronts). For ldmatrix/stmatrix lanes 8m..8m+7 give rows 8m..8m+7
-// of 16 contiguous bytes, which is the same formula with width 16.
-WarpAccess conflict_free_baseline(const WarpAccess& access) {
-  WarpAccess base = access;
-  for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (access.active(lane)) base.offsets[lane] = std::int64_t{lane} * access.width;
-  }
-  return base;
 }
 
 // Column c = 0 of float tile[32][S]: lane L reads word S * L, bank (S * L) mod 32. With

@@ -465,13 +465,35 @@ TEST_CASE("measured figures come from the shipped recording, and only from it") 
     CAPTURE(f.key);
     CHECK(doc.find("| `{measured:" + f.key + "}` | " + f.value + " |") != std::string::npos);
   }
-  // A recording without the figures is an error that names the file and the field, as the
-  // recording codec's reader (core/base/json_fields.hpp) names it.
-  const Expected<Measurements> bad = parse_measurements("{\"device\": {}}", "x.json");
-  REQUIRE_FALSE(bad.has_value());
-  CHECK(bad.error() ==
-        "x.json: not a BankLab recording with the lesson's figures: recording.device.name is "
-        "missing");
+  // The figures are read through the recording's one codec (core/record/recording.hpp), checked
+  // as a replay is: an error names the file, then the first problem as the codec words it.
+  const auto refusal = [](const std::string& text) {
+    const Expected<Measurements> bad = parse_measurements(text, "x.json");
+    REQUIRE_FALSE(bad.has_value());
+    return bad.error();
+  };
+  CHECK(refusal("{\"device\": {}}") ==
+        "x.json: not a usable BankLab GPU recording: it is JSON, but not a BankLab GPU recording "
+        "(no \"format\": \"banklab-gpu-recording\")");
+  nlohmann::json nameless = rec;
+  nameless["device"].erase("name");
+  CHECK(refusal(nameless.dump()) ==
+        "x.json: not a usable BankLab GPU recording: recording.device.name is missing");
+  // A figure that does not follow from the others is refused, never quoted.
+  nlohmann::json inflated = rec;
+  inflated["suites"][0]["results"][1]["fraction_of_copy"] = 0.99;
+  CHECK(refusal(inflated.dump())
+            .starts_with("x.json: not a usable BankLab GPU recording: "
+                         "recording.suites[0].results[1].fraction_of_copy is 0.99, but gbps / the "
+                         "copy roof's gbps gives "));
+  // A recording the codec accepts but without the fp32 run the lessons compare with.
+  nlohmann::json no_fp32 = rec;
+  no_fp32["suites"] = nlohmann::json::array();
+  for (const nlohmann::json& suite : rec["suites"])
+    if (suite["dtype"] != "fp32") no_fp32["suites"].push_back(suite);
+  CHECK(refusal(no_fp32.dump()) ==
+        "x.json: not a BankLab recording with the lesson's figures: no fp32 copy roof in its "
+        "suites");
 }
 
 }  // namespace banklab

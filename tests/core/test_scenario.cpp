@@ -518,7 +518,7 @@ TEST_CASE("over all dtypes, widths, pads 0..8 and swizzles, evaluate() matches t
         for (int pad = 0; pad <= 8 && ok; ++pad) {
           for (const SwizzleSpec& sw : swizzles) {
             const TileLayout t{dtype, rows, cols, pad, sw};
-            if (!t.check().empty()) continue;
+            if (!t.check()) continue;
             for (int width = e; width <= 16 && ok; width *= 2) {
               const int k = width / e;
               // Loads and stores differ only where loads of 8 and 16 B pack; narrower accesses

@@ -24,23 +24,14 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
 #include "core/banklab.hpp"
-
-#if __has_include(<nlohmann/json.hpp>)
-#include <nlohmann/json.hpp>
-#define BANKLAB_FUZZ_VALIDATE_JSON 1
-#endif
+#include "tests/fuzz/require.hpp"
 
 namespace banklab {
 namespace {
-
-void require(bool property) {
-  if (!property) std::abort();
-}
 
 KernelParams params_from(std::uint8_t b0, std::uint8_t b1) {
   static constexpr std::array<int, 3> kBlocks[] = {{32, 1, 1}, {32, 8, 1},   {16, 16, 1},
@@ -70,9 +61,7 @@ void check_code(const KernelCode& code) {
   if (e.ok()) require(e.analysis->wavefront_count() >= e.analysis->ideal_wavefronts);
   std::string out;
   append_json(out, code);
-#ifdef BANKLAB_FUZZ_VALIDATE_JSON
-  require(nlohmann::json::accept(out));
-#endif
+  require_json(out);
 }
 
 constexpr std::size_t kMaxCopies = 16384;

@@ -8,7 +8,9 @@ import struct
 CORPUS = pathlib.Path(__file__).resolve().parent / "corpus"
 
 DTYPES = {"fp8": 0, "bf16": 1, "fp32": 2, "fp64": 3}
-SWIZZLES = {"none": 0, "xor": 1, "cute": 2, "tma32": 3, "tma64": 4, "tma128": 5}
+# The SwizzleKind enumerators' values (the fuzzer reads the kind as the enumerator).
+SWIZZLES = {"none": 0, "xor": 1, "cute": 2, "tma32": 3, "tma64": 4, "tma128": 5, "cute-elem": 6,
+            "triton": 7}
 PATTERNS = {"row": 0, "column": 1, "matrix": 2, "custom": 3}
 OPS = {"ld": 0, "st": 1, "ldmatrix.x1": 2, "ldmatrix.x2": 3, "ldmatrix.x4": 4, "stmatrix.x4": 5}
 
@@ -29,10 +31,11 @@ def offset(v):
     return b"\xf8" + struct.pack(">Q", v & 0xFFFFFFFFFFFFFFFF)
 
 
-def scenario(dtype="fp32", rows=32, cols=32, pad=0, swizzle="none", cute=(0, 0, 0),
+def scenario(dtype="fp32", rows=32, cols=32, pad=0, swizzle="none", parameters=(0, 0, 0),
              pattern="column", op="ld", width=0, index=0, mask=0xFFFFFFFF, offsets=None):
+    """parameters: B, M, S for cute and cute-elem; vec, perPhase, maxPhase for triton."""
     out = b"\x01" + bytes([DTYPES[dtype]]) + integer(rows) + integer(cols) + integer(pad)
-    out += bytes([SWIZZLES[swizzle]]) + b"".join(integer(v) for v in cute)
+    out += bytes([SWIZZLES[swizzle]]) + b"".join(integer(v) for v in parameters)
     out += bytes([PATTERNS[pattern], OPS[op]]) + integer(width) + integer(index)
     out += struct.pack(">I", mask)
     if pattern == "custom":
@@ -52,6 +55,8 @@ TEXT = {
     "line-inactive": "ld 8 " + offsets_text(lambda l: -1 if l % 2 else 8 * l),
     "swizzle-cute": "cute:3,4,3",
     "swizzle-tma128": "tma128",
+    "swizzle-cute-elem": "cute-elem:3,3,3",
+    "swizzle-triton": "triton:8,1,8",
     "tile-size": "32x33",
     "offsets": offsets_text(lambda l: 4 * l),
     "dtype": "fp16",
@@ -76,9 +81,10 @@ SCENARIOS = {
     "fp8-row-16B": scenario(dtype="fp8", rows=8, cols=24, pad=1, pattern="row", width=16),
     "ldmatrix-tma128": scenario(dtype="bf16", rows=8, cols=64, swizzle="tma128",
                                 pattern="matrix", op="ldmatrix.x4"),
-    "stmatrix-cute": scenario(dtype="bf16", rows=16, cols=64, swizzle="cute", cute=(3, 4, 3),
-                              pattern="matrix", op="stmatrix.x4", index=2),
-    "cute-escapes": scenario(dtype="bf16", rows=8, cols=32, pad=1, swizzle="cute", cute=(3, 4, 3)),
+    "stmatrix-cute": scenario(dtype="bf16", rows=16, cols=64, swizzle="cute",
+                              parameters=(3, 4, 3), pattern="matrix", op="stmatrix.x4", index=2),
+    "cute-escapes": scenario(dtype="bf16", rows=8, cols=32, pad=1, swizzle="cute",
+                             parameters=(3, 4, 3)),
     "half-warp": scenario(mask=0x0000FFFF),
     "custom-alternate": scenario(pattern="custom", op="ld", width=16,
                                  offsets=[128 * (l % 2) for l in range(32)]),
@@ -88,7 +94,14 @@ SCENARIOS = {
     "custom-int64-max": scenario(pattern="custom", op="ld", width=16,
                                  offsets=[2**63 - 16] + [16 * l for l in range(1, 32)]),
     "absurd-tile": scenario(rows=2**31 - 1, cols=2**31 - 1, pad=2**31 - 1, index=-2**31),
-    "absurd-swizzle": scenario(swizzle="cute", cute=(2**31 - 1, 2**31 - 1, 2**31 - 1)),
+    "absurd-swizzle": scenario(swizzle="cute", parameters=(2**31 - 1, 2**31 - 1, 2**31 - 1)),
+    # FlashAttention-2's bf16 pattern over elements; Triton's layouts, power-of-two and not.
+    "ldmatrix-cute-elem": scenario(dtype="bf16", rows=64, cols=64, swizzle="cute-elem",
+                                   parameters=(3, 3, 3), pattern="matrix", op="ldmatrix.x4"),
+    "ldmatrix-triton": scenario(dtype="bf16", rows=64, cols=64, swizzle="triton",
+                                parameters=(8, 1, 8), pattern="matrix", op="ldmatrix.x4"),
+    "triton-odd-parameters": scenario(swizzle="triton", parameters=(3, 5, 7), index=3),
+    "absurd-triton": scenario(swizzle="triton", parameters=(2**31 - 1, -2**31, 0)),
 }
 
 

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "app/frontend/gpu_recording.hpp"
-#include "app/frontend/recording_check.hpp"
 #include "app/frontend/recording_text.hpp"
 #include "core/model/analysis.hpp"
+#include "core/record/recording_check.hpp"
 
 using namespace banklab;
 using namespace banklab::gpu;

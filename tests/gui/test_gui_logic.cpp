@@ -450,7 +450,7 @@ TEST_CASE("any combination of controls either draws the core's analysis or its d
       ++analysed;
       CHECK(s.frame.geometry.banks->grid.rows == std::max(1, wavefront_total(s)));
     }
-    CHECK(s.frame.geometry.tile.has_value() == s.derived.tile_error.empty());
+    CHECK(s.frame.geometry.tile.has_value() == s.derived.tile_valid.has_value());
   }
   // The walk reaches valid scenarios too, not only diagnostics.
   CHECK(analysed > 200);
@@ -474,7 +474,7 @@ TEST_CASE("an invalid choice shows the core's diagnostic instead of a drawing") 
   SUBCASE("a tile with no rows") {
     s.user.scenario.tile.rows = 0;
     imgui.frame(s);
-    CHECK_FALSE(s.derived.tile_error.empty());
+    CHECK_FALSE(s.derived.tile_valid);
     CHECK_FALSE(s.frame.geometry.banks.has_value());
     CHECK_FALSE(s.frame.geometry.tile.has_value());
     CHECK(s.frame.draw.heatmap.cells.empty());

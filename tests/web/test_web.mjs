@@ -1,10 +1,10 @@
 // The browser edition in a real browser: Debian's Chromium, headless, driven over the DevTools
 // protocol by puppeteer-core (pinned in package.json / package-lock.json), with the network cut
 // except for the page's own server on 127.0.0.1. Each link opens in a fresh browser profile
-// (its own local storage), at 1280x720, and is checked against the desktop programs of the same
-// tree:
+// (its own local storage), at 1280x720 (one at 1920x1080, in the light theme), and is checked
+// against the desktop programs of the same tree:
 //   - the wavefront count in the page's summary line is the one `banklab analyze` prints;
-//   - the views' cells are where banklab-gui --geometry puts them at 1280x720, and the pixels
+//   - the views' cells are where banklab-gui --geometry puts them at the page's size, and the pixels
 //     there are the desktop screenshot's: the conflict cells drawn in the same places and colours;
 //   - no console error, no request beyond 127.0.0.1, and a first frame (its time is printed:
 //     docs/benchmarks-gui.md records it, a benchmark rather than a limit of this test);
@@ -28,7 +28,8 @@ if (!out) {
   process.exit(2);
 }
 fs.mkdirSync(out, { recursive: true });
-const WIDTH = 1280, HEIGHT = 720;
+// Links open at this size unless their case names another (the browser's window is the largest).
+const SIZE = { width: 1280, height: 720 }, LARGEST = { width: 1920, height: 1080 };
 
 let failures = 0;
 function check(ok, what) {
@@ -67,9 +68,9 @@ function agrees(line, expected) {
 }
 
 // banklab-gui's screenshot and geometry at the page's size.
-function desktopShot(name, args) {
+function desktopShot(name, args, size) {
   const png = path.join(out, `${name}-desktop.png`), json = path.join(out, `${name}-desktop.json`);
-  execFileSync(banklabGui, [...args, "--size", `${WIDTH}x${HEIGHT}`, "--screenshot", png,
+  execFileSync(banklabGui, [...args, "--size", `${size.width}x${size.height}`, "--screenshot", png,
                             "--geometry", json], { stdio: "inherit" });
   return { image: readPng(fs.readFileSync(png)), geometry: JSON.parse(fs.readFileSync(json)) };
 }
@@ -83,13 +84,13 @@ function lessonStepArgs(lesson, step) {
 
 // ---------------------------------------------------------------------------------------------
 // The browser.
-const browser = await launchChromium(WIDTH, HEIGHT);
+const browser = await launchChromium(LARGEST.width, LARGEST.height);
 
 // A page in a context of its own (fresh local storage unless one is given), watched for
 // console errors and for requests that leave 127.0.0.1 (refused, and counted as failures).
-async function openPage(context) {
+async function openPage(context, size = SIZE) {
   const page = await context.newPage();
-  await page.setViewport({ width: WIDTH, height: HEIGHT });
+  await page.setViewport(size);
   const problems = [];
   page.on("console", (m) => { if (m.type() === "error") problems.push(`console error: ${m.text()}`); });
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
@@ -186,7 +187,7 @@ function bankCells(geometry) {
 // drawn in the same places and colours; and the whole picture below the menu bar (whose Edit
 // and Quit are the platforms' own) the desktop's but for a few edge pixels of the lines, which
 // SwiftShader and llvmpipe smooth differently.
-function comparePicture(name, web, image, desktop) {
+function comparePicture(name, web, image, desktop, size) {
   for (const key of ["bank_grid", "labels"]) {
     const a = JSON.stringify(web.geometry[key]), b = JSON.stringify(desktop.geometry[key]);
     check(a === b, `${name}: ${key} where the desktop puts it: web ${a.slice(0, 300)}, desktop ${b.slice(0, 300)}`);
@@ -203,31 +204,32 @@ function comparePicture(name, web, image, desktop) {
   check(differing === 0, `${name}: ${differing} of ${cells.length} bank cells differ from the desktop's`);
   const menuBar = 20;
   let pixels = 0;
-  for (let y = menuBar; y < HEIGHT; ++y) {
-    for (let x = 0; x < WIDTH; ++x) {
+  for (let y = menuBar; y < size.height; ++y) {
+    for (let x = 0; x < size.width; ++x) {
       if (colourDistance(image.at(x, y), desktop.image.at(x, y)) > 24) ++pixels;
     }
   }
-  const share = pixels / (WIDTH * (HEIGHT - menuBar));
+  const share = pixels / (size.width * (size.height - menuBar));
   console.log(`  ${name}: ${(share * 100).toFixed(3)} % of the pixels below the menu bar differ from the desktop's`);
   check(share < 0.005, `${name}: the picture is the desktop's (${pixels} pixels differ)`);
 }
 
 const timings = [];
-async function linkCase({ name, fragment, analyze, gui }) {
+async function linkCase({ name, fragment, analyze, gui, size = SIZE }) {
   const context = await browser.createBrowserContext();
-  const { page, problems } = await openPage(context);
+  const { page, problems } = await openPage(context, size);
   const web = await load(page, fragment);
   const image = await shoot(page, name);
   timings.push(`${name}: first frame at ${web.firstFrame.toFixed(0)} ms`);
   console.log(`${name} (#${fragment}): first frame at ${web.firstFrame.toFixed(0)} ms; ${web.summary.replace(/\n/g, " | ")}`);
-  check(image.width === WIDTH && image.height === HEIGHT, `${name}: a ${WIDTH}x${HEIGHT} screenshot`);
+  check(image.width === size.width && image.height === size.height,
+        `${name}: a ${size.width}x${size.height} screenshot, got ${image.width}x${image.height}`);
   check(web.problem === "", `${name}: no problem line, got '${web.problem}'`);
   const expected = analyze.map((args) => analyzeScenario(args));
   const lines = web.summary.split("\n");
   check(lines.length === expected.length && expected.every((e, i) => agrees(lines[i], e)),
         `${name}: the page says '${web.summary}', banklab analyze ${JSON.stringify(expected)}`);
-  if (gui) comparePicture(name, web, image, desktopShot(name, gui));
+  if (gui) comparePicture(name, web, image, desktopShot(name, gui, size), size);
   check(problems.length === 0, `${name}: ${problems.join("; ")}`);
   await context.close();
   return web;
@@ -240,6 +242,10 @@ await linkCase({ name: "preset", fragment: "preset=fp32-naive", analyze: [["--pr
                  gui: ["--preset", "fp32-naive"] });
 await linkCase({ name: "lesson", fragment: "lesson=transpose&step=6",
                  analyze: [lessonStepArgs("transpose", 6)], gui: ["--lesson", "transpose", "--step", "6"] });
+// A projector's size and theme: a lesson step at 1920x1080 in the light theme.
+await linkCase({ name: "lesson-light-1080", fragment: "lesson=transpose&step=3&theme=light",
+                 analyze: [lessonStepArgs("transpose", 3)],
+                 gui: ["--lesson", "transpose", "--step", "3", "--theme", "light"], size: LARGEST });
 await linkCase({ name: "compare", fragment: "compare=transpose",
                  analyze: [["--preset", "fp32-row-write"], ["--preset", "fp32-naive"]],
                  gui: ["--compare", "transpose"] });

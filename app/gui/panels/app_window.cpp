@@ -72,7 +72,7 @@ void arithmetic_panel(AppState& s, Interaction& io) {
 void tile_panel(AppState& s, Interaction& io) {
   stale_notice(s);
   const Derived& d = s.derived;
-  if (d.tile_error.empty()) {
+  if (d.tile_valid) {
     ImGui::TextUnformatted(to_string(d.scenario.tile).c_str());
     using figures::TileView;
     for (const auto& [view, name] :

@@ -105,7 +105,7 @@ std::string png_name(StageView v) {
 // The name offered follows the view until the user types another.
 void png_fields(AppState& s) {
   FileMenu& f = s.user.files;
-  const bool tile = !comparing(s) && s.derived.tile_error.empty();
+  const bool tile = !comparing(s) && s.derived.tile_valid;
   const StageView before = f.png_view;
   if (f.png_view == StageView::tile && !tile) f.png_view = StageView::banks;
   ImGui::TextUnformatted(comparing(s) ? "the comparison:" : "the view:");
@@ -256,7 +256,7 @@ void file_menu(AppState& s) {
   menu_item(s, FileAction::svg_lanes,
             compare ? "Export the comparison (lane maps) as SVG..." : "Export lane map as SVG...",
             ok || compare);
-  menu_item(s, FileAction::svg_tile, "Export tile as SVG...", !compare && d.tile_error.empty());
+  menu_item(s, FileAction::svg_tile, "Export tile as SVG...", !compare && d.tile_valid);
   menu_item(s, FileAction::lanes_csv, "Export lane table as CSV...", ok);
   menu_item(s, FileAction::lanes_markdown, "Export lane table as Markdown...", ok);
   menu_item(s, FileAction::derivation_markdown, "Export derivation as Markdown...",

@@ -29,7 +29,7 @@ void rebuild_heatmap(AppState& s) {
   img.cells.clear();
   img.rows = img.cols = 0;
   ++img.revision;
-  if (s.derived.revision == 0 || !s.derived.tile_error.empty()) return;
+  if (s.derived.revision == 0 || !s.derived.tile_valid) return;
   const TileLayout& t = s.derived.scenario.tile;
   img.rows = t.rows;
   img.cols = t.slots_per_row();  // C + pad, or the span of a narrow TMA box
@@ -70,12 +70,12 @@ Derived derive(const Scenario& sc, const Derived* previous) {
     d.bank_load = bank_load(*d.evaluation.analysis);
   }
   if (previous && previous->revision != 0 && previous->scenario.tile == sc.tile) {
-    d.tile_error = previous->tile_error;
+    d.tile_valid = previous->tile_valid;
     d.bank_map = previous->bank_map;
     d.spellings = previous->spellings;
   } else {
-    d.tile_error = sc.tile.check();
-    if (d.tile_error.empty()) {
+    d.tile_valid = sc.tile.check();
+    if (d.tile_valid) {
       d.bank_map = tile_bank_map(sc.tile);
       d.spellings = spellings(sc.tile);
     }
@@ -182,7 +182,7 @@ int max_index(const Scenario& sc) {
   const TileLayout& t = sc.tile;
   // A tile the core refuses (a side typed past its limit) has no range to step through; a
   // valid one keeps the range well inside what ImGui's SliderInt takes (INT_MAX / 2).
-  if (sc.pattern != AccessPattern::custom && !t.check().empty()) return 0;
+  if (sc.pattern != AccessPattern::custom && !t.check()) return 0;
   int k = std::max(1, sc.elements_per_lane());
   switch (sc.pattern) {
     case AccessPattern::row: {

@@ -89,7 +89,7 @@ void code_edited(AppState& s) {
 
 void attach_code_elements(Derived& d, const KernelCode& code) {
   const Scenario& sc = d.scenario;
-  if (!(sc == code.scenario) || !d.evaluation.ok() || !sc.tile.check().empty()) return;
+  if (!(sc == code.scenario) || !d.evaluation.ok() || !sc.tile.check()) return;
   const TileLayout& t = sc.tile;
   const int per_lane = std::max(1, sc.effective_width() / t.elem_bytes());
   const std::int64_t elements = std::int64_t{t.rows} * t.cols;

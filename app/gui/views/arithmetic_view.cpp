@@ -112,7 +112,7 @@ void draw_arithmetic(const Derived& d, const ViewStyle& v, Interaction& io) {
   if (draw_errors_instead(p, e.diagnostics, "the arithmetic")) {
     // A padded tile that cannot take the access: explain() adds, after the diagnostics, how
     // the rows slip off alignment and which rows are legal (the tile view marks the others).
-    if (!d.tile_error.empty()) return;
+    if (!d.tile_valid) return;
     const Explanation x = explain(d.scenario, e);
     ImGui::PushTextWrapPos(0.0f);
     for (std::size_t i = e.diagnostics.size(); i < x.steps.size(); ++i) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/base/expected.hpp"
 #include "core/model/scenario.hpp"
 #include "core/report/explain.hpp"
 
@@ -19,7 +20,7 @@ struct Derived {
   Scenario scenario;  // what the rest was computed from
   Evaluation evaluation;
   std::optional<Explanation> explanation;  // with a valid analysis only
-  std::string tile_error;                  // TileLayout::check() of the tile, "" when valid
+  Expected<void> tile_valid;               // TileLayout::check() of the tile
   std::vector<std::uint8_t> bank_map;      // tile_bank_map(), row-major R x C, valid tile only
   std::vector<Spelling> spellings;         // the tile's layout in every notation, valid tile only
   BankLoad bank_load;                      // valid analysis only

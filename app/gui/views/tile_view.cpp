@@ -73,8 +73,9 @@ void draw_tile(const Derived& d, const ViewStyle& v, Interaction& io) {
   io.geometry.physical_tile.reset();
   const TileLayout& t = d.scenario.tile;
   const Palette& p = *v.palette;
-  if (!d.tile_error.empty()) {
-    draw_errors_instead(p, {Diagnostic{Severity::error, "tile", d.tile_error, -1}}, "the tile");
+  if (!d.tile_valid) {
+    draw_errors_instead(p, {Diagnostic{Severity::error, "tile", d.tile_valid.error(), -1}},
+                        "the tile");
     return;
   }
   const Evaluation& e = d.evaluation;

@@ -1,6 +1,6 @@
 #pragma once
 // A recording is a file from anywhere, so nothing in it is shown on its word (issue 22). After
-// it is read (gpu_recording.hpp), every figure it holds is held to what can be known without a
+// it is read (recording.hpp), every figure it holds is held to what can be known without a
 // GPU:
 //   - recomputed and compared: each pattern's predicted and baseline wavefronts (the core's
 //     analyze() of the access and of its conflict-free baseline), its ratios and wavefronts per
@@ -13,7 +13,8 @@
 #include <cstddef>
 #include <string>
 
-#include "app/frontend/gpu_recording.hpp"
+#include "core/base/expected.hpp"
+#include "core/record/recording.hpp"
 
 namespace banklab::gpu {
 

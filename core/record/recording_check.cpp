@@ -1,5 +1,6 @@
-#include "app/frontend/recording_check.hpp"
+#include "core/record/recording_check.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -10,7 +11,7 @@
 #include "core/base/format.hpp"
 #include "core/model/analysis.hpp"
 #include "core/model/layout.hpp"
-#include "kernels/gpu_measure.hpp"
+#include "core/record/results.hpp"
 
 namespace banklab::gpu {
 namespace {
