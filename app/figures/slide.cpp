@@ -350,8 +350,13 @@ std::vector<TextLine> wrap_text(std::string_view text, int columns) {
   for (std::string l; std::getline(lines, l);) {
     if (l.starts_with("    ")) {
       // A code line: as written, broken where it runs past the width, after a space, a comma,
-      // a dot or an opening bracket ("__cvta_generic_to_shared("), and indented after that.
-      add_broken(out, l.substr(4), columns, 4, " ,.([", true);
+      // a dot or an opening bracket ("__cvta_generic_to_shared("), the rest hanging below it
+      // (a statement wrapped reads as one, not as the next line of the block).
+      std::string code = l.substr(4);
+      const int own = static_cast<int>(std::min(code.find_first_not_of(' '), code.size()));
+      const int most = std::max(columns, 8) / 4;
+      if (own > most) code.erase(0, static_cast<std::size_t>(own - most));
+      add_broken(out, std::move(code), columns, std::min(own, most) + 4, " ,.([", true);
     } else {
       // Prose is reflowed at its spaces; a word longer than the line (a profiler metric such
       // as "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") breaks after '_', '.' or '/'.

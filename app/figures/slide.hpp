@@ -78,10 +78,12 @@ Figure slide_figure(const Slide& s, const SlideLayout& layout, const FigureStyle
 Figure slide_figures(const Slide& s, float width, float height, float slide_height,
                      const FigureStyle& st);
 
-// The text as the slide sets it, `columns` characters wide: paragraphs reflowed (a word longer
-// than a line broken after '_', '.' or '/'), code lines kept and, where longer, broken after a
-// space, comma, dot or bracket with the rest indented. `code` marks a line of code; an empty
-// line separates paragraphs.
+// The text as the slide (and the app's Lesson panel) sets it, `columns` characters wide:
+// paragraphs reflowed (a word longer than a line broken after '_', '.' or '/'), code lines kept
+// and, where longer, broken after a space, comma, dot or bracket, the rest hanging four spaces
+// deeper than the line's own indent. An indent deeper than a quarter of the width (one that
+// aligns with the line above) is cut to that. `code` marks a line of code; an empty line
+// separates paragraphs.
 struct TextLine {
   std::string text;
   bool code = false;

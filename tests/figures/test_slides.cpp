@@ -411,6 +411,23 @@ TEST_CASE("code lines too long for the slide break after a space, comma, dot or 
   for (const TextLine& l : lines) CHECK_FALSE(l.text.ends_with(' '));
 }
 
+TEST_CASE("a code line's rest hangs four spaces below its own indent, at most a quarter deep") {
+  // Inside a loop (indent 2), the rest of a long statement hangs at 6: deeper than the body's
+  // next line, so the wrapped statement reads as one.
+  const std::vector<TextLine> loop =
+      wrap_text("      for (int j = threadIdx.y; j < 32; j += blockDim.y) {\n        x = 1;\n", 32);
+  REQUIRE(loop.size() == 3);
+  CHECK(loop[0].text == "  for (int j = threadIdx.y; j <");
+  CHECK(loop[1].text == "      32; j += blockDim.y) {");
+  CHECK(loop[2].text == "    x = 1;");
+  // A parameter aligned under the line above (25 spaces) keeps a quarter of the width (8 of 32).
+  const std::vector<TextLine> aligned =
+      wrap_text("                             float* __restrict__ out, int rows) {\n", 32);
+  REQUIRE(aligned.size() == 2);
+  CHECK(aligned[0].text == "        float* __restrict__ out,");
+  CHECK(aligned[1].text == "            int rows) {");
+}
+
 TEST_CASE("a word longer than the slide's line breaks after an underscore, a dot or a slash") {
   // The measure lesson names Nsight Compute's metrics, longer than a 1280x720 slide's line.
   const std::string metric = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/state/app_state.hpp"
@@ -123,6 +124,19 @@ TEST_CASE("the built-in comparison is like for like, and three panes read at 128
     CHECK(l.size >= 11.0f);
   }
   CHECK(numbers == 3 * 64);
+  // The panes' headings: one size, the largest; the XOR pane's full heading does not fit its
+  // pane at that size, so it is headed by its name alone (it once shrank to 10 px instead).
+  std::vector<const figures::Label*> headings;
+  for (const figures::Label& l : f.labels) {
+    if (l.role == figures::Role::heading && l.box.y0 == 0.0f) headings.push_back(&l);
+  }
+  REQUIRE(headings.size() == 3u);
+  for (const figures::Label* h : headings) {
+    CAPTURE(h->text);
+    CHECK(h->size == headings.front()->size);
+    CHECK(h->size >= 14.0f);
+  }
+  CHECK(headings[2]->text == "fp32-xor");
   // Two panes have room for the bank view: the view stays what it was.
   s.user.stage.view = StageView::banks;
   set_compare(s.user.stage, builtin_comparison("transpose"));

@@ -2,7 +2,9 @@
 // text (numbers filled in by the core), its progress, and the way back to free exploration.
 #include <algorithm>
 #include <string>
+#include <vector>
 
+#include "app/figures/slide.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/state/lesson_state.hpp"
 #include "app/gui/views/widgets.hpp"
@@ -33,7 +35,9 @@ void text_wrapped_at_spaces(const std::string& paragraph) {
   if (!line.empty()) ImGui::TextUnformatted(line.c_str());
 }
 
-// Paragraphs wrapped; code lines (four spaces) as they are, in the monospace font.
+// Paragraphs wrapped; code lines (four spaces) in the monospace font, as the slides set them
+// (figures::wrap_text): a line wider than the panel broken after a space, comma, dot or
+// bracket, the rest hanging below it.
 void draw_text(const AppState& s, const std::string& text) {
   std::size_t at = 0;
   while (at < text.size()) {
@@ -42,9 +46,11 @@ void draw_text(const AppState& s, const std::string& text) {
     const std::string line = text.substr(at, end - at);
     if (line.starts_with("    ")) {
       if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
-      ImGui::PushTextWrapPos(0.0f);  // a long asm line wraps rather than leaving the panel
-      ImGui::TextUnformatted(line.c_str() + 4);
-      ImGui::PopTextWrapPos();
+      const int columns =
+          static_cast<int>(ImGui::GetContentRegionAvail().x / ImGui::CalcTextSize("0").x);
+      const std::vector<figures::TextLine> pieces = figures::wrap_text(line, columns);
+      if (pieces.empty()) ImGui::NewLine();  // a blank line inside the code
+      for (const figures::TextLine& piece : pieces) ImGui::TextUnformatted(piece.text.c_str());
       if (s.res.mono_font) ImGui::PopFont();
     } else if (line.empty()) {
       ImGui::Spacing();

@@ -5,6 +5,8 @@
 // that grows with the window, so the back of a lecture room can read them.
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/views/figure_draw.hpp"
@@ -134,10 +136,27 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
   if (view == figures::View::banks) st.font = std::min(st.font, std::floor(w / 40.0f));
   st.min_font = std::min(st.min_font, st.font);
   const float name_h = std::floor(st.font * 1.5f);
+  // The panes' headings in one size, the largest that fits them all. A heading too wide for its
+  // pane keeps its name alone ("fp32-xor", not "fp32-xor: float tile[32][32], XOR swizzle c ^ r,
+  // column 0" in smaller type): the page under it states the scenario in full.
+  const float heading_font = st.font * 1.2f;
+  const auto fit = [&](const std::string& text) {
+    return figures::fit_font(text, heading_font, w - st.font, name_h);
+  };
+  std::vector<std::string> headings;
+  float size = heading_font;
+  for (const CompareItem& item : items) {
+    std::string heading = item.name;
+    if (const std::size_t colon = heading.find(": ");
+        fit(heading) < heading_font && colon != std::string::npos) {
+      heading.resize(colon);
+    }
+    size = std::min(size, fit(heading));
+    headings.push_back(std::move(heading));
+  }
   for (std::size_t i = 0; i < items.size(); ++i) {
     const float x = area.x0 + w * static_cast<float>(i);
-    const std::string& name = items[i].name;
-    const float size = figures::fit_font(name, st.font * 1.2f, w - st.font, name_h);
+    const std::string& name = headings[i];
     f.labels.push_back(figures::Label{
         figures::Box{x + st.font * 0.5f, area.y0,
                      x + st.font * 0.5f + figures::text_width(name, size), area.y0 + size},
