@@ -223,6 +223,12 @@ bool mentions(const std::vector<std::string>& lines, std::string_view text) {
   return false;
 }
 
+// Why a step was refused (it must have been).
+std::string refusal(const Expected<void>& step) {
+  REQUIRE_FALSE(step);
+  return step.error();
+}
+
 }  // namespace
 
 // [SECTION] The worker's thread
@@ -379,15 +385,15 @@ TEST_CASE("Run on GPU benchmarks the pattern on screen and the conflict sweep") 
   ScriptedGpu gpu;
   GpuPanel p;
   p.backend = gpu.backend();
-  CHECK(run_blocker(p) == "the GPU worker has not started yet");
+  CHECK(refusal(can_run(p)) == "the GPU worker has not started yet");
   REQUIRE(settle(p));
   REQUIRE(p.device);
   CHECK(p.device->ok());
-  CHECK(run_blocker(p).empty());
-  CHECK(measure_blocker(p).empty());
+  CHECK(can_run(p));
+  CHECK(can_measure(p));
 
   const Scenario naive = preset_scenario("fp32-naive");
-  REQUIRE(start_run(p, naive).empty());
+  REQUIRE(start_run(p, naive));
   REQUIRE(p.runs.size() == 1);
   CHECK(p.selected_run == 0);
   REQUIRE(settle(p));
@@ -437,7 +443,7 @@ TEST_CASE("Run on GPU benchmarks the pattern on screen and the conflict sweep") 
   }
   SUBCASE("a second run is a second row of the history") {
     p.side = 4096;
-    REQUIRE(start_run(p, preset_scenario("fp32-pad4")).empty());
+    REQUIRE(start_run(p, preset_scenario("fp32-pad4")));
     REQUIRE(settle(p));
     REQUIRE(p.runs.size() == 2);
     CHECK(p.selected_run == 1);
@@ -454,7 +460,7 @@ TEST_CASE("Run on GPU leaves out a pattern that breaks a rule and says why") {
   REQUIRE(settle(p));
   Scenario bad = preset_scenario("fp32-naive");
   bad.index = 40;  // float tile[32][32] has columns 0..31
-  REQUIRE(start_run(p, bad).empty());
+  REQUIRE(start_run(p, bad));
   REQUIRE(settle(p));
   CHECK_FALSE(p.runs[0].pattern_included);
   CHECK_FALSE(p.runs[0].pattern_skipped.empty());
@@ -462,7 +468,7 @@ TEST_CASE("Run on GPU leaves out a pattern that breaks a rule and says why") {
   CHECK(gpu.benchmarked.size() == gpu::conflict_sweep().size());
 
   SUBCASE("and Measure on GPU refuses it") {
-    const std::string why = start_measure(p, bad);
+    const std::string why = refusal(start_measure(p, bad));
     CHECK(why.rfind("the pattern on screen cannot be measured: ", 0) == 0);
     CHECK_FALSE(p.measurement);
   }
@@ -476,7 +482,7 @@ TEST_CASE("Measure on GPU sets the hardware's counts beside the prediction") {
   SUBCASE("agreeing") {
     p.backend = gpu.backend();
     REQUIRE(settle(p));
-    REQUIRE(start_measure(p, naive).empty());
+    REQUIRE(start_measure(p, naive));
     REQUIRE(p.measurement);
     CHECK(compare(*p.measurement).status == Agreement::Status::pending);
     REQUIRE(settle(p));
@@ -490,7 +496,7 @@ TEST_CASE("Measure on GPU sets the hardware's counts beside the prediction") {
     gpu.measure_offset = 1;
     p.backend = gpu.backend();
     REQUIRE(settle(p));
-    REQUIRE(start_measure(p, naive).empty());
+    REQUIRE(start_measure(p, naive));
     REQUIRE(settle(p));
     const Agreement a = compare(*p.measurement);
     CHECK(a.status == Agreement::Status::disagree);
@@ -560,8 +566,8 @@ TEST_CASE("without a GPU the panel shows the state and starts nothing") {
   CHECK_FALSE(p.measure_support->reason.empty());
 
   const Scenario naive = preset_scenario("fp32-naive");
-  CHECK(start_run(p, naive).rfind("no GPU to run on: ", 0) == 0);
-  CHECK(start_measure(p, naive).rfind("no GPU to run on: ", 0) == 0);
+  CHECK(refusal(start_run(p, naive)).rfind("no GPU to run on: ", 0) == 0);
+  CHECK(refusal(start_measure(p, naive)).rfind("no GPU to run on: ", 0) == 0);
   CHECK_FALSE(p.measurement);
   // The window opened on the shipped recording, labelled as recorded, not on "No run yet".
   REQUIRE_FALSE(p.runs.empty());
@@ -762,7 +768,7 @@ TEST_CASE("the GPU window draws each tab's results in the app, with no display")
   imgui.frame(s);  // the window's first frame starts the worker and asks for the device
   REQUIRE(s.gpu->worker);
   REQUIRE(settle(*s.gpu));
-  REQUIRE(start_run(*s.gpu, s.user.scenario).empty());
+  REQUIRE(start_run(*s.gpu, s.user.scenario));
   REQUIRE(settle(*s.gpu));
 
   SUBCASE("Transpose: the wrong kernel is named in red, the conflict-free bars in green") {
@@ -788,7 +794,7 @@ TEST_CASE("the GPU window draws each tab's results in the app, with no display")
     CHECK_FALSE(window_drew(kWindow, c.error));
   }
   SUBCASE("Measure: a disagreement is a red banner") {
-    REQUIRE(start_measure(*s.gpu, s.user.scenario).empty());
+    REQUIRE(start_measure(*s.gpu, s.user.scenario));
     REQUIRE(settle(*s.gpu));
     imgui.frame(s);
     imgui.frame(s);
@@ -811,7 +817,7 @@ TEST_CASE("the shipped recordings open, each dtype a history row labelled as rec
   for (const std::filesystem::path& file : shipped) {
     CAPTURE(file.string());
     GpuPanel p;
-    REQUIRE(open_recording(p, file) == "");
+    REQUIRE(open_recording(p, file));
     REQUIRE(p.runs.size() == std::size(kAllDTypes));
     const RunRecord& shown = p.runs.at(static_cast<std::size_t>(p.selected_run));
     CHECK(shown.options.dtype == DType::fp32);  // the lesson's dtype is shown first
@@ -835,7 +841,8 @@ TEST_CASE("the shipped recordings open, each dtype a history row labelled as rec
     CHECK(shown.reversal[2].rfind("fp32-naive (32-way; the model says it shows)", 0) == 0);
   }
   GpuPanel p;
-  CHECK(open_recording(p, "/nonexistent/recording.json").find("/nonexistent") != std::string::npos);
+  CHECK(refusal(open_recording(p, "/nonexistent/recording.json")).find("/nonexistent") !=
+        std::string::npos);
   CHECK(p.runs.empty());
 }
 
@@ -850,7 +857,7 @@ TEST_CASE("the GPU window draws a recording's plots with no display") {
   const Palette& c = palette(s.user.settings.theme);
   const std::vector<std::filesystem::path> shipped = shipped_recordings();
   REQUIRE_FALSE(shipped.empty());
-  REQUIRE(open_recording(*s.gpu, shipped.front()) == "");
+  REQUIRE(open_recording(*s.gpu, shipped.front()));
 
   SUBCASE("Transpose: the recorded banner, the conflict-free bars, the roof") {
     imgui.frame(s);

@@ -109,8 +109,8 @@ void results_section(GpuPanel& p, const Palette& c) {
     for (const std::filesystem::path& file : shipped_recordings()) {
       const std::string label = "Show " + file.stem().string();
       if (ImGui::Button(label.c_str())) {
-        const std::string why = open_recording(p, file);
-        p.results_message = why.empty() ? "showing " + file.filename().string() : why;
+        const Expected<void> shown = open_recording(p, file);
+        p.results_message = shown ? "showing " + file.filename().string() : shown.error();
       }
       tooltip_on_hover(file.string());
       ImGui::SameLine();
@@ -139,14 +139,19 @@ void results_section(GpuPanel& p, const Palette& c) {
   if (const std::optional<std::filesystem::path> chosen = draw_file_chooser(chooser, c.error)) {
     const std::string path = chosen->string();
     if (chooser.mode == FileChooser::Mode::open) {
-      const std::string why = open_recording(p, *chosen);
-      p.results_message = why.empty() ? "showing " + path : why;
+      const Expected<void> shown = open_recording(p, *chosen);
+      p.results_message = shown ? "showing " + path : shown.error();
     } else {
-      const std::string why = save_recording(p, *chosen);
-      p.results_message = why.empty() ? "saved this session's runs to " + path : why;
+      const Expected<void> saved = save_recording(p, *chosen);
+      p.results_message = saved ? "saved this session's runs to " + path : saved.error();
     }
   }
   if (!p.results_message.empty()) text_coloured(c.text_dim, p.results_message);
+}
+
+// What the window says after a button press: nothing when the job started, else why not.
+void note_refusal(GpuPanel& p, const Expected<void>& started) {
+  p.refusal = started ? std::string() : started.error();
 }
 
 void controls(GpuPanel& p, const Scenario& current, const Palette& c) {
@@ -162,22 +167,22 @@ void controls(GpuPanel& p, const Scenario& current, const Palette& c) {
   ImGui::SliderInt("repetitions", &p.repetitions, 5, 100, "%d", ImGuiSliderFlags_AlwaysClamp);
   ImGui::SameLine();
 
-  const std::string run_why = run_blocker(p);
-  ImGui::BeginDisabled(!run_why.empty());
-  if (ImGui::Button("Run on GPU")) p.refusal = start_run(p, current);
+  const Expected<void> runnable = can_run(p);
+  ImGui::BeginDisabled(!runnable);
+  if (ImGui::Button("Run on GPU")) note_refusal(p, start_run(p, current));
   ImGui::EndDisabled();
-  tooltip_on_hover(run_why.empty() ? "Times the transpose kernels of this dtype against a copy "
-                                     "of the same bytes, and replays the pattern on screen in a "
-                                     "loop bound by shared memory."
-                                   : run_why);
+  tooltip_on_hover(runnable ? "Times the transpose kernels of this dtype against a copy of the "
+                              "same bytes, and replays the pattern on screen in a loop bound by "
+                              "shared memory."
+                            : runnable.error());
   ImGui::SameLine();
-  const std::string measure_why = measure_blocker(p);
-  ImGui::BeginDisabled(!measure_why.empty());
-  if (ImGui::Button("Measure on GPU")) p.refusal = start_measure(p, current);
+  const Expected<void> measurable = can_measure(p);
+  ImGui::BeginDisabled(!measurable);
+  if (ImGui::Button("Measure on GPU")) note_refusal(p, start_measure(p, current));
   ImGui::EndDisabled();
-  tooltip_on_hover(measure_why.empty() ? "Runs the pattern on screen as one warp instruction and "
-                                         "reads the hardware's wavefront counters."
-                                       : measure_why);
+  tooltip_on_hover(measurable ? "Runs the pattern on screen as one warp instruction and reads "
+                                "the hardware's wavefront counters."
+                              : measurable.error());
 
   if (p.busy()) {
     const JobProgress progress = p.worker->progress();

@@ -64,8 +64,8 @@ void apply_options(AppState& state, const Options& opt, const Settings* saved, W
 
 std::string open_named(AppState& state, const Options& opt) {
   if (opt.gpu_results) {
-    if (const std::string why = open_recording(*state.gpu, *opt.gpu_results); !why.empty()) {
-      return "--gpu-results: " + why;
+    if (const Expected<void> shown = open_recording(*state.gpu, *opt.gpu_results); !shown) {
+      return "--gpu-results: " + shown.error();
     }
   }
   if (opt.scan) {  // a kernel file that cannot be scanned

@@ -48,10 +48,10 @@ void show_shipped_recording(GpuPanel& p) {
       std::find_if(std::begin(files), std::end(files),
                    [](const std::filesystem::path& f) { return f.stem() == "nvidia-h200"; });
   const std::filesystem::path& file = h200 != files.end() ? *h200 : files.front();
-  const std::string why = open_recording(p, file);
-  p.results_message = why.empty() ? "No GPU here: showing " + file.filename().string() +
-                                        ", recorded on a real GPU (the rows say where and when)"
-                                  : why;
+  const Expected<void> shown = open_recording(p, file);
+  p.results_message = shown ? "No GPU here: showing " + file.filename().string() +
+                                  ", recorded on a real GPU (the rows say where and when)"
+                            : shown.error();
 }
 
 // "cudaErrorInsufficientDriver" and its kin, said for people.
@@ -163,25 +163,25 @@ void apply(GpuPanel& p, GpuResult result) {
 // --------------------------------------------------------------------------------------------
 // Starting jobs.
 
-std::string run_blocker(const GpuPanel& p) {
-  if (!p.worker) return "the GPU worker has not started yet";
-  if (p.worker->busy()) return "a GPU job is running; wait for it or cancel it";
-  if (!p.device) return "still asking the driver which GPU is there";
-  if (!p.device->ok()) return "no GPU to run on: " + device_summary(*p.device);
+Expected<void> can_run(const GpuPanel& p) {
+  if (!p.worker) return Error{"the GPU worker has not started yet"};
+  if (p.worker->busy()) return Error{"a GPU job is running; wait for it or cancel it"};
+  if (!p.device) return Error{"still asking the driver which GPU is there"};
+  if (!p.device->ok()) return Error{"no GPU to run on: " + device_summary(*p.device)};
   return {};
 }
 
-std::string measure_blocker(const GpuPanel& p) {
-  if (std::string why = run_blocker(p); !why.empty()) return why;
+Expected<void> can_measure(const GpuPanel& p) {
+  if (Expected<void> can = can_run(p); !can) return can;
   if (!p.measure_support || !p.measure_support->ok) {
-    return "this GPU cannot be measured here: " +
-           (p.measure_support ? p.measure_support->reason : std::string("not known yet"));
+    return Error{"this GPU cannot be measured here: " +
+                 (p.measure_support ? p.measure_support->reason : std::string("not known yet"))};
   }
   return {};
 }
 
-std::string start_run(GpuPanel& p, const Scenario& current) {
-  if (std::string why = run_blocker(p); !why.empty()) return why;
+Expected<void> start_run(GpuPanel& p, const Scenario& current) {
+  if (Expected<void> can = can_run(p); !can) return can;
   RunRecord run;
   run.id = p.next_id;
   run.started = wall_clock_now();
@@ -192,7 +192,7 @@ std::string start_run(GpuPanel& p, const Scenario& current) {
   // smallest conflict-free pad.
   run.options.pad = current.tile.pad > 0 ? current.tile.pad : -1;
   if (const Expected<void> valid = gpu::check_options(run.options); !valid) {
-    return "cannot run the transpose suite for the tile on screen: " + valid.error();
+    return Error{"cannot run the transpose suite for the tile on screen: " + valid.error()};
   }
   run.pattern = describe(current);
 
@@ -208,7 +208,8 @@ std::string start_run(GpuPanel& p, const Scenario& current) {
   }
   for (const WarpAccess& a : gpu::conflict_sweep()) job.patterns.push_back(a);
 
-  if (!p.worker->submit(std::move(job))) return "a GPU job is running; wait for it or cancel it";
+  if (!p.worker->submit(std::move(job)))
+    return Error{"a GPU job is running; wait for it or cancel it"};
   ++p.next_id;
   p.runs.push_back(std::move(run));
   p.selected_run = static_cast<int>(p.runs.size()) - 1;
@@ -216,10 +217,10 @@ std::string start_run(GpuPanel& p, const Scenario& current) {
   return {};
 }
 
-std::string start_measure(GpuPanel& p, const Scenario& current) {
-  if (std::string why = measure_blocker(p); !why.empty()) return why;
+Expected<void> start_measure(GpuPanel& p, const Scenario& current) {
+  if (Expected<void> can = can_measure(p); !can) return can;
   const Expected<WarpAccess> access = build_access(current, nullptr, nullptr);
-  if (!access) return "the pattern on screen cannot be measured: " + access.error();
+  if (!access) return Error{"the pattern on screen cannot be measured: " + access.error()};
 
   MeasureRecord m;
   m.id = p.next_id;
@@ -232,7 +233,7 @@ std::string start_measure(GpuPanel& p, const Scenario& current) {
   m.predicted_conflicts = predicted.bank_conflicts();
 
   if (!p.worker->submit(MeasureJob{m.id, {m.access}})) {
-    return "a GPU job is running; wait for it or cancel it";
+    return Error{"a GPU job is running; wait for it or cancel it"};
   }
   ++p.next_id;
   p.measurement = std::move(m);
@@ -317,15 +318,15 @@ void show_recording(GpuPanel& p, const gpu::Recording& r) {
   p.show_tab = GpuTab::transpose;
 }
 
-std::string open_recording(GpuPanel& p, const std::filesystem::path& file) {
+Expected<void> open_recording(GpuPanel& p, const std::filesystem::path& file) {
   const Expected<gpu::Recording> r = gpu::load_recording(file);
-  if (!r) return r.error();
-  if (r->suites.empty()) return quote(file.string()) + " holds no transpose suite to show";
+  if (!r) return Error{r.error()};
+  if (r->suites.empty()) return Error{quote(file.string()) + " holds no transpose suite to show"};
   show_recording(p, *r);
   return {};
 }
 
-std::string save_recording(const GpuPanel& p, const std::filesystem::path& file) {
+Expected<void> save_recording(const GpuPanel& p, const std::filesystem::path& file) {
   gpu::Recording r;
   const RunRecord* patterns = nullptr;
   for (const RunRecord& run : p.runs) {
@@ -340,7 +341,7 @@ std::string save_recording(const GpuPanel& p, const std::filesystem::path& file)
     }
     if (run.patterns && run.patterns->ok()) patterns = &run;
   }
-  if (r.suites.empty()) return "no finished run of this session to save: Run on GPU first";
+  if (r.suites.empty()) return Error{"no finished run of this session to save: Run on GPU first"};
   r.device = r.suites.front().device;
   r.created_utc = gpu::utc_now();
   r.commit = gpu::build_commit();
@@ -357,8 +358,7 @@ std::string save_recording(const GpuPanel& p, const std::filesystem::path& file)
       part.labels.push_back(i < first_sweep ? patterns->pattern : to_string(results[i].access));
     }
   }
-  const Expected<void> written = frontend::replace_file(file.string(), gpu::recording_json(r));
-  return written ? std::string() : written.error();
+  return frontend::replace_file(file.string(), gpu::recording_json(r));
 }
 
 std::vector<std::string> reversal_lines(const RunRecord& run) {

@@ -20,6 +20,7 @@
 #include "app/frontend/recording_text.hpp"
 #include "app/gui/state/gpu_worker.hpp"
 #include "app/gui/views/file_chooser.hpp"
+#include "core/base/expected.hpp"
 #include "core/model/analysis.hpp"
 #include "core/model/scenario.hpp"
 
@@ -104,14 +105,14 @@ struct GpuPanel {
 void poll(GpuPanel& p);
 void apply(GpuPanel& p, GpuResult result);
 
-// Each returns "" when the job was started, otherwise why not (a sentence for the UI).
-std::string start_run(GpuPanel& p, const Scenario& current);
-std::string start_measure(GpuPanel& p, const Scenario& current);
+// Each is done when the job was started, otherwise says why not (a sentence for the UI).
+Expected<void> start_run(GpuPanel& p, const Scenario& current);
+Expected<void> start_measure(GpuPanel& p, const Scenario& current);
 void cancel(GpuPanel& p);
 
-// Why the buttons are disabled ("" when they are not).
-std::string run_blocker(const GpuPanel& p);
-std::string measure_blocker(const GpuPanel& p);
+// Whether the buttons are enabled, or why they are disabled.
+Expected<void> can_run(const GpuPanel& p);
+Expected<void> can_measure(const GpuPanel& p);
 
 // ---------------------------------------------------------------------------------------------
 // Recordings (gpu_recording.hpp): results measured elsewhere, drawn exactly as a live run.
@@ -122,14 +123,14 @@ std::filesystem::path recordings_dir();
 // The *.json files there, sorted by name (none when the folder is missing).
 std::vector<std::filesystem::path> shipped_recordings();
 // Adds one history row per dtype of the recording, labelled as recorded (device, date), and
-// selects the fp32 one (the lesson's). Returns "" or why the file cannot be shown. When the
+// selects the fp32 one (the lesson's). Done, or why the file cannot be shown. When the
 // driver answers that there is no usable GPU and nothing is shown yet, poll() opens the shipped
 // H200 recording by itself: the window opens on real results, labelled as recorded.
-std::string open_recording(GpuPanel& p, const std::filesystem::path& file);
+Expected<void> open_recording(GpuPanel& p, const std::filesystem::path& file);
 void show_recording(GpuPanel& p, const gpu::Recording& r);
 // This session's finished live runs as a recording: every dtype's latest suite, the patterns
-// of the latest run (the pattern on screen as the lesson part, the sweep). Returns "" or why not.
-std::string save_recording(const GpuPanel& p, const std::filesystem::path& file);
+// of the latest run (the pattern on screen as the lesson part, the sweep). Done, or why not.
+Expected<void> save_recording(const GpuPanel& p, const std::filesystem::path& file);
 
 // Where the run the window plots was measured: the recording's "recorded on ..." line,
 // "measured here" for a run of this session, "" when none is selected (--geometry's gpu_run).

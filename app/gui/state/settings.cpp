@@ -14,6 +14,7 @@
 #include <system_error>
 
 #include "app/frontend/file_io.hpp"
+#include "core/base/expected.hpp"
 #include "core/base/file_read.hpp"
 #include "core/base/format.hpp"
 #include "core/base/key_value_file.hpp"
@@ -53,11 +54,12 @@ namespace {
 constexpr std::string_view kDrillPrefix = "drill_";
 
 // drill_level, drill_right, drill_answered, drill_streak, drill_best_streak (without the
-// prefix); "" when read, else the warning.
-std::string read_drill_key(DrillRecord& d, std::string_view key, std::string_view value) {
+// prefix): done when read, else the warning.
+Expected<void> read_drill_key(DrillRecord& d, std::string_view key, std::string_view value) {
   if (key == "level") {
     const std::optional<DrillLevel> level = parse_level(value);
-    if (!level) return "drill_level is weak, hire or strong-hire, got '" + std::string(value) + "'";
+    if (!level)
+      return Error{"drill_level is weak, hire or strong-hire, got '" + std::string(value) + "'"};
     d.level = *level;
     return {};
   }
@@ -66,11 +68,12 @@ std::string read_drill_key(DrillRecord& d, std::string_view key, std::string_vie
                : key == "streak"      ? &d.streak
                : key == "best_streak" ? &d.best_streak
                                       : nullptr;
-  if (field == nullptr) return "unknown key 'drill_" + std::string(key) + "'";
+  if (field == nullptr) return Error{"unknown key 'drill_" + std::string(key) + "'"};
   int n = 0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
   if (ec != std::errc() || end != value.data() + value.size() || n < 0) {
-    return "drill_" + std::string(key) + " is a count from 0, got '" + std::string(value) + "'";
+    return Error{"drill_" + std::string(key) + " is a count from 0, got '" + std::string(value) +
+                 "'"};
   }
   *field = n;
   return {};
@@ -133,8 +136,9 @@ ParsedSettings parse_settings(std::string_view text) {
         warn("folder is an absolute path, got '" + v.value + "'");
       }
     } else if (key.starts_with(kDrillPrefix)) {
-      std::string why = read_drill_key(out.settings.drill, key.substr(kDrillPrefix.size()), value);
-      if (!why.empty()) warn(std::move(why));
+      const Expected<void> read =
+          read_drill_key(out.settings.drill, key.substr(kDrillPrefix.size()), value);
+      if (!read) warn(read.error());
     } else {
       warn("unknown key '" + v.key + "'");
       // Kept for the version that knows it, when it can be written back as it was read.
