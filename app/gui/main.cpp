@@ -185,11 +185,12 @@ void init_drawing(Gui& g, AppState& state, const std::optional<std::filesystem::
     if (!g.settings->kept()) {
       warn("settings will not be kept: " + (*config / gui::kSettingsFileName).string() +
            " was not read, so it is not written either");
-    } else if (std::string problem = g.settings->save(state.user.settings, /*force=*/true);
-               !problem.empty()) {
-      warn("settings will not be kept: " + problem);
+    } else if (const banklab::Expected<void> saved =
+                   g.settings->save(state.user.settings, /*force=*/true);
+               !saved) {
+      warn("settings will not be kept: " + saved.error());
     }
-    if (gui::make_settings_folder(*config).empty()) g.ini_path = *config / gui::kImGuiIniFileName;
+    if (gui::make_settings_folder(*config)) g.ini_path = *config / gui::kImGuiIniFileName;
   }
   // ImGui neither reads nor writes imgui.ini itself: it trusts the file, and a corrupt one
   // would crash every start. load_imgui_ini() checks it first.
@@ -207,9 +208,9 @@ void init_drawing(Gui& g, AppState& state, const std::optional<std::filesystem::
     std::fprintf(stderr, "banklab-gui: %s\n", e.c_str());
   }
   if (g.offscreen) {
-    if (std::string e = g.target.create(g.size.width, g.size.height); !e.empty()) {
-      std::fprintf(stderr, "banklab-gui: %s\n", e.c_str());
-      state.res.renderer_errors.push_back(e);
+    if (const banklab::Expected<void> made = g.target.create(g.size.width, g.size.height); !made) {
+      std::fprintf(stderr, "banklab-gui: %s\n", made.error().c_str());
+      state.res.renderer_errors.push_back(made.error());
     }
   }
   if (g.timed) g.gpu_timer.init();
@@ -273,9 +274,8 @@ void collect_gl_errors(Gui& g) {
 }
 
 void save_layout(Gui& g) {
-  std::string problem = banklab::gui::save_imgui_ini(g.ini_path);
-  if (!problem.empty()) {
-    warn(problem);
+  if (const banklab::Expected<void> saved = banklab::gui::save_imgui_ini(g.ini_path); !saved) {
+    warn(saved.error());
     g.ini_path.clear();  // said once, not every few seconds
   }
 }
@@ -284,8 +284,8 @@ void save_layout(Gui& g) {
 // nothing changed; a failure is said once, then saves stop).
 void keep_settings(Gui& g, AppState& state) {
   if (!g.settings) return;
-  if (std::string problem = g.settings->save(state.user.settings); !problem.empty()) {
-    warn("settings will not be kept: " + problem);
+  if (const banklab::Expected<void> saved = g.settings->save(state.user.settings); !saved) {
+    warn("settings will not be kept: " + saved.error());
   }
 }
 
@@ -391,14 +391,13 @@ int run_screenshot(Gui& g, AppState& state, const banklab::gui::Options& opt) {
       continue;
     }
     // settled() became true in this frame's poll, before the window was drawn: it is shown.
-    std::string problem = gui::save_png(g.target, *opt.screenshot);
-    if (problem.empty() && opt.geometry) {
-      banklab::Expected<void> written = banklab::frontend::replace_file(
-          *opt.geometry, gui::geometry_json(state.frame.geometry, 1.0f));
-      if (!written) problem = written.error();
+    banklab::Expected<void> written = gui::save_png(g.target, *opt.screenshot);
+    if (written && opt.geometry) {
+      written = banklab::frontend::replace_file(*opt.geometry,
+                                                gui::geometry_json(state.frame.geometry, 1.0f));
     }
-    if (!problem.empty()) {
-      warn(problem);
+    if (!written) {
+      warn(written.error());
       return 1;
     }
     break;
@@ -434,9 +433,10 @@ int run_export(Gui& g, AppState& state, const std::filesystem::path& dir) {
     std::snprintf(name, sizeof name, "-%02zu.png", i + 1);
     images.push_back(lesson.name + name);
     slides.push_back(gui::lesson_slide(state));
-    std::string problem = gui::save_png(g.target, (dir / images.back()).string());
-    if (!problem.empty()) {
-      warn(problem);
+    if (const banklab::Expected<void> written =
+            gui::save_png(g.target, (dir / images.back()).string());
+        !written) {
+      warn(written.error());
       return 1;
     }
   }
@@ -547,8 +547,8 @@ int run(int argc, char** argv) {
   // A recording that cannot be shown, a kernel file that cannot be scanned, or a lesson or step
   // that does not exist, is the user's to fix: exit 2. A lesson's step sets the scenario, over
   // the preset.
-  if (const std::string problem = gui::open_named(state, opt); !problem.empty()) {
-    warn(problem);
+  if (const banklab::Expected<void> opened = gui::open_named(state, opt); !opened) {
+    warn(opened.error());
     return 2;
   }
   g.size = window_size(opt, batch);

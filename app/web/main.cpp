@@ -155,7 +155,9 @@ void open_link(Page& page, const std::string& fragment) {
   banklab::Expected<gui::Options> opt = gui::options_from_link(fragment);
   if (opt) {
     gui::apply_options(*page.state, *opt, saved ? &*saved : nullptr, size, opt->preset);
-    page.problem = gui::open_named(*page.state, *opt);
+    if (const banklab::Expected<void> opened = gui::open_named(*page.state, *opt); !opened) {
+      page.problem = opened.error();
+    }
     page.bench.frames = opt->bench_frames;
   } else {
     page.problem = opt.error();

@@ -28,9 +28,11 @@
 #include "core/model/analysis.hpp"
 #include "core/model/presets.hpp"
 #include "tests/gui/headless_imgui.hpp"
+#include "tests/gui/refusal.hpp"
 
 using namespace banklab;
 using namespace banklab::gui;
+using banklab::gui::test::refusal;
 
 namespace {
 
@@ -221,12 +223,6 @@ bool mentions(const std::vector<std::string>& lines, std::string_view text) {
     if (line.find(text) != std::string::npos) return true;
   }
   return false;
-}
-
-// Why a step was refused (it must have been).
-std::string refusal(const Expected<void>& step) {
-  REQUIRE_FALSE(step);
-  return step.error();
 }
 
 }  // namespace

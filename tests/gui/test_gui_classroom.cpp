@@ -58,7 +58,7 @@ TEST_CASE("presentation mode in a lesson shows the step as a slide, and the clic
   const auto step_of = [&](int step) {
     return "Step " + std::to_string(step + 1) + " of " + std::to_string(steps.size());
   };
-  REQUIRE(open_lesson(s, "transpose", pad).empty());
+  REQUIRE(open_lesson(s, "transpose", pad));
   d.frame(s);
   d.key(s, GLFW_KEY_F5);
   REQUIRE(s.user.stage.presenting);
@@ -92,7 +92,7 @@ TEST_CASE("presentation mode in a lesson shows the step as a slide, and the clic
 TEST_CASE("a slide laid out once is reused until its step or its size changes") {
   Driver d(ImVec2(1280, 720));
   AppState s;
-  REQUIRE(open_lesson(s, "interview", 0).empty());
+  REQUIRE(open_lesson(s, "interview", 0));
   s.user.stage.presenting = true;
   d.frame(s);
   REQUIRE(s.slide);
@@ -195,7 +195,7 @@ TEST_CASE("typed code keeps its tile: each lane's (r, c) in the array it declare
 TEST_CASE("typing in the Code window leaves the lesson; an edit that does not evaluate is stale") {
   Driver d(ImVec2(1920, 1080));
   AppState s;
-  REQUIRE(open_lesson(s, "transpose", 0).empty());
+  REQUIRE(open_lesson(s, "transpose", 0));
   d.settle(s);
   REQUIRE(in_lesson(s));
   REQUIRE(d.replace_text(s, {kCode, "##code"}, "__shared__ float t[32][33];\nt[threadIdx.x][1]"));

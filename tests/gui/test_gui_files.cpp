@@ -22,10 +22,12 @@
 #include "app/gui/state/app_state.hpp"
 #include "app/gui/state/settings.hpp"
 #include "tests/gui/headless_imgui.hpp"
+#include "tests/gui/refusal.hpp"
 #include "tests/gui/scratch_dir.hpp"
 
 using namespace banklab;
 using namespace banklab::gui;
+using banklab::gui::test::refusal;
 using banklab::gui::test::ScratchDir;
 namespace fs = std::filesystem;
 
@@ -100,7 +102,7 @@ TEST_CASE("the settings file is read only when regular and small, else defaults 
     REQUIRE(p.warnings.size() == 1);
     CHECK(contains(p.warnings[0], "not a regular file"));
     CHECK(p.settings == Settings{});
-    CHECK(contains(save_settings(file, Settings{}), "not a regular file"));
+    CHECK(contains(refusal(save_settings(file, Settings{})), "not a regular file"));
   }
   SUBCASE("a link to /dev/zero: no endless read") {
     fs::create_symlink("/dev/zero", file);
@@ -119,7 +121,7 @@ TEST_CASE("the settings file is read only when regular and small, else defaults 
     fs::create_directories(file);
     ParsedSettings p = load_settings(file);
     REQUIRE(p.warnings.size() == 1);
-    CHECK(contains(save_settings(file, Settings{}), "not a regular file"));
+    CHECK(contains(refusal(save_settings(file, Settings{})), "not a regular file"));
   }
   SUBCASE("a missing file is the first run: no warning") {
     CHECK(load_settings(file).warnings.empty());
@@ -133,7 +135,7 @@ TEST_CASE("saving the settings keeps the keys this version does not know, and is
   ParsedSettings p = load_settings(file);
   CHECK(p.settings.theme == Theme::light);
   CHECK(p.settings.zoom == 1.0f);
-  REQUIRE(save_settings(file, p.settings).empty());
+  REQUIRE(save_settings(file, p.settings));
   std::string back = read(file);
   CHECK(contains(back, "future_key = 7\n"));
   CHECK(contains(back, "theme = \"light\"\n"));  // TOML: the text in quotes
@@ -157,7 +159,7 @@ TEST_CASE("a settings file that was not read is never written over") {
   CHECK(contains(settings.warnings()[0], "using the defaults, and the file is left as it is"));
   Settings live = settings.loaded();
   live.theme = Theme::light;
-  CHECK(settings.save(live, /*force=*/true).empty());
+  CHECK(settings.save(live, /*force=*/true));
   CHECK(read(file) == text);
 }
 
@@ -174,10 +176,10 @@ TEST_CASE("two apps on one settings file add their drill answers up") {
   live_a.drill.right += 1;  // a: right, streak 3
   live_a.drill.answered += 1;
   live_a.drill.streak = live_a.drill.best_streak = 3;
-  REQUIRE(a.save(live_a).empty());
+  REQUIRE(a.save(live_a));
   live_b.drill.answered += 1;  // b: wrong, streak 0
   live_b.drill.streak = 0;
-  REQUIRE(b.save(live_b).empty());
+  REQUIRE(b.save(live_b));
   const DrillRecord disk = load_settings(file).settings.drill;
   CHECK(disk ==
         DrillRecord{
@@ -186,7 +188,7 @@ TEST_CASE("two apps on one settings file add their drill answers up") {
   CHECK(contains(read(file), "later = 1\n"));
   // Nothing changed since: no write at all (another app's later change is not undone).
   write(file, "theme = light\n");
-  CHECK(a.save(live_a).empty());
+  CHECK(a.save(live_a));
   CHECK(read(file) == "theme = light\n");
 }
 
@@ -237,7 +239,7 @@ TEST_CASE("a corrupt imgui.ini is cleaned before ImGui reads it, and the app dra
     AppState s;
     load_preset(s, 0);
     for (int i = 0; i < 3; ++i) imgui.frame(s);
-    CHECK(save_imgui_ini(ini).empty());
+    CHECK(save_imgui_ini(ini));
     CHECK(contains(read(ini), "[Window][Controls]"));
     CHECK(sanitize_imgui_ini(read(ini)).dropped == 0);  // what ImGui writes passes
   }
@@ -247,7 +249,7 @@ TEST_CASE("a corrupt imgui.ini is cleaned before ImGui reads it, and the app dra
     REQUIRE(::mkfifo(ini.c_str(), 0600) == 0);
     HeadlessImGui imgui;
     CHECK(contains(load_imgui_ini(ini), "not a regular file"));
-    CHECK(contains(save_imgui_ini(ini), "not a regular file"));
+    CHECK(contains(refusal(save_imgui_ini(ini)), "not a regular file"));
   }
 }
 
@@ -255,13 +257,13 @@ TEST_CASE("a screenshot or its geometry that cannot be written is an error, chec
   std::vector<unsigned char> pixels(4 * 4 * 4, 128);
   // /dev/full takes the open and every buffered write, and fails the flush: the close is
   // where the error shows.
-  CHECK(contains(write_png("/dev/full", 4, 4, pixels), "No space left on device"));
+  CHECK(contains(refusal(write_png("/dev/full", 4, 4, pixels)), "No space left on device"));
   Expected<void> geometry = frontend::replace_file("/dev/full", "{}");
   REQUIRE_FALSE(geometry.has_value());
   CHECK(contains(geometry.error(), "No space left on device"));
-  CHECK_FALSE(write_png("/nonexistent-dir/x.png", 4, 4, pixels).empty());
+  CHECK_FALSE(write_png("/nonexistent-dir/x.png", 4, 4, pixels));
   ScratchDir dir;
-  CHECK(write_png((dir.path / "ok.png").string(), 4, 4, pixels).empty());
+  CHECK(write_png((dir.path / "ok.png").string(), 4, 4, pixels));
   CHECK(read(dir.path / "ok.png").starts_with("\x89PNG"));
 }
 

@@ -194,7 +194,7 @@ TEST_CASE("left alone, the app draws the same frame again, whichever windows are
          v.presets = v.controls = v.banks = v.lanes = v.tile = v.arithmetic = v.help = true;
          v.code = v.gpu = v.solve = true;
        }},
-      {"a lesson step", [](AppState& s) { REQUIRE(open_lesson(s, "transpose", 2).empty()); }},
+      {"a lesson step", [](AppState& s) { REQUIRE(open_lesson(s, "transpose", 2)); }},
       {"a 3-way comparison",
        [](AppState& s) {
          s.user.stage.compare = builtin_comparison("naive-pad-swizzle");

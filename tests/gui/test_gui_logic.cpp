@@ -36,9 +36,11 @@
 #include "app/gui/state/settings.hpp"
 #include "core/model/presets.hpp"
 #include "tests/gui/headless_imgui.hpp"
+#include "tests/gui/refusal.hpp"
 
 using namespace banklab;
 using namespace banklab::gui;
+using banklab::gui::test::refusal;
 
 namespace {
 
@@ -205,7 +207,7 @@ TEST_CASE("settings live under XDG_CONFIG_HOME, else ~/.config, and survive a ro
                ("banklab-gui-settings-" + std::to_string(::getpid()));
     auto file = dir / "sub" / kSettingsFileName;
     Settings s{Theme::light, 2.0f, "fp32-xor", {}, {}, Scheme::standard, "/tmp"};
-    CHECK(save_settings(file, s).empty());
+    CHECK(save_settings(file, s));
     ParsedSettings back = load_settings(file);
     CHECK(back.warnings.empty());
     CHECK(back.settings == s);
@@ -731,10 +733,10 @@ TEST_CASE("a lesson walks its steps: scenario, highlights, progress, and back to
   HeadlessImGui imgui;
   AppState s;
   load_preset(s, "fp32-naive");
-  CHECK(open_lesson(s, "nope").find("'nope' is not a lesson") != std::string::npos);
-  CHECK(open_lesson(s, "transpose", 99).find("has steps 1 to") != std::string::npos);
+  CHECK(refusal(open_lesson(s, "nope")).find("'nope' is not a lesson") != std::string::npos);
+  CHECK(refusal(open_lesson(s, "transpose", 99)).find("has steps 1 to") != std::string::npos);
   CHECK_FALSE(in_lesson(s));
-  REQUIRE(open_lesson(s, "transpose", 0).empty());
+  REQUIRE(open_lesson(s, "transpose", 0));
   const Lesson& l = *s.lesson.lesson;
   CHECK(s.user.scenario == l.steps[0].scenario);
   // Step 1 highlights the busiest bank's lanes: all 32 want bank 0.
@@ -772,7 +774,7 @@ TEST_CASE("a lesson walks its steps: scenario, highlights, progress, and back to
 TEST_CASE("lesson highlights add marks beside the bank grid and the lane map") {
   HeadlessImGui imgui;
   AppState s;
-  REQUIRE(open_lesson(s, "transpose", 10).empty());  // [32][36]: lanes 0, 8, 16, 24 in bank 0
+  REQUIRE(open_lesson(s, "transpose", 10));  // [32][36]: lanes 0, 8, 16, 24 in bank 0
   imgui.frame(s);
   const std::size_t with = s.frame.draw.quads().size();
   const Highlights kept = s.lesson.filled.highlights;

@@ -156,17 +156,17 @@ std::string load_imgui_ini(const std::filesystem::path& file) {
          " line(s) ImGui did not write were left out of the window layout";
 }
 
-std::string save_imgui_ini(const std::filesystem::path& file) {
+Expected<void> save_imgui_ini(const std::filesystem::path& file) {
   std::error_code ec;
   std::filesystem::file_status st = std::filesystem::status(file, ec);
   if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
-    return file.string() + ": not a regular file; the window layout is not saved";
+    return Error{file.string() + ": not a regular file; the window layout is not saved"};
   }
   std::size_t size = 0;
   const char* data = ImGui::SaveIniSettingsToMemory(&size);
   Expected<void> written = frontend::replace_file(file.string(), std::string_view(data, size));
   ImGui::GetIO().WantSaveIniSettings = false;
-  return written ? std::string() : written.error();
+  return written;
 }
 
 }  // namespace banklab::gui

@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/base/expected.hpp"
+
 namespace banklab::gui {
 
 inline constexpr std::size_t kMaxImGuiIniBytes = 1024 * 1024;
@@ -23,9 +25,10 @@ struct CleanIni {
 CleanIni sanitize_imgui_ini(std::string_view text);
 
 // Reads, checks and hands the file to ImGui::LoadIniSettingsFromMemory (call after
-// CreateContext(), before the first frame). Returns "" or a warning naming the file.
+// CreateContext(), before the first frame). Returns "" or a warning naming the file: a warning,
+// not a failure, since the layout it could read (or the default) is loaded either way.
 std::string load_imgui_ini(const std::filesystem::path& file);
-// ImGui::SaveIniSettingsToMemory() written to the file; "" or what went wrong.
-std::string save_imgui_ini(const std::filesystem::path& file);
+// ImGui::SaveIniSettingsToMemory() written to the file; done, or what went wrong.
+Expected<void> save_imgui_ini(const std::filesystem::path& file);
 
 }  // namespace banklab::gui

@@ -47,7 +47,7 @@ void offscreen_frame(AppState& s, GlRenderer& r, const OffscreenTarget& target) 
   present_frame(s, r, target.width(), target.height());
 }
 
-std::string save_png(const OffscreenTarget& target, const std::string& path) {
+Expected<void> save_png(const OffscreenTarget& target, const std::string& path) {
   return write_png(path, target.width(), target.height(), target.read_rgba());
 }
 
@@ -56,8 +56,8 @@ void export_png(AppState& s, GlRenderer& r) {
   const PngExport job = *s.png_export;
   s.png_export.reset();
   OffscreenTarget target;
-  std::string problem = target.create(job.width, job.height);
-  if (problem.empty()) {
+  Expected<void> done = target.create(job.width, job.height);
+  if (done) {
     // The page is one figure with no ImGui window to size, so one frame draws it whole. The
     // window's frames go on with the window's size and pointer.
     ImGuiIO& io = ImGui::GetIO();
@@ -68,15 +68,15 @@ void export_png(AppState& s, GlRenderer& r) {
     io.DisplaySize = display;
     io.DisplayFramebufferScale = scale;
     io.MousePos = mouse;
-    problem = save_png(target, job.path);
+    done = save_png(target, job.path);
     target.destroy();
   }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   FileMenu& f = s.user.files;
-  f.failed = !problem.empty();
-  char done[64];
-  std::snprintf(done, sizeof done, " (%dx%d)", job.width, job.height);
-  f.status = f.failed ? problem : "wrote " + job.path + done;
+  f.failed = !done;
+  char size[64];
+  std::snprintf(size, sizeof size, " (%dx%d)", job.width, job.height);
+  f.status = f.failed ? done.error() : "wrote " + job.path + size;
 }
 
 }  // namespace banklab::gui

@@ -8,6 +8,7 @@
 #include "app/gui/render/gl_renderer.hpp"
 #include "app/gui/render/gl_target.hpp"
 #include "app/gui/state/app_state.hpp"
+#include "core/base/expected.hpp"
 
 namespace banklab::gui {
 
@@ -21,8 +22,8 @@ void present_frame(const AppState& s, GlRenderer& r, int width, int height);
 // function of the state alone: a fixed 60 Hz clock, no pointer.
 void offscreen_frame(AppState& s, GlRenderer& r, const OffscreenTarget& target);
 
-// The target's pixels as a PNG, written atomically; "" or why it could not be.
-std::string save_png(const OffscreenTarget& target, const std::string& path);
+// The target's pixels as a PNG, written atomically; done, or why it could not be.
+Expected<void> save_png(const OffscreenTarget& target, const std::string& path);
 
 // File > Export PNG: draws s.png_export's view alone (draw_export_page()) offscreen at its
 // size, writes it, and puts what happened in the File menu's status. Does nothing when no

@@ -62,21 +62,21 @@ void apply_options(AppState& state, const Options& opt, const Settings* saved, W
   }
 }
 
-std::string open_named(AppState& state, const Options& opt) {
+Expected<void> open_named(AppState& state, const Options& opt) {
   if (opt.gpu_results) {
     if (const Expected<void> shown = open_recording(*state.gpu, *opt.gpu_results); !shown) {
-      return "--gpu-results: " + shown.error();
+      return Error{"--gpu-results: " + shown.error()};
     }
   }
   if (opt.scan) {  // a kernel file that cannot be scanned
-    if (!open_kernel_file(state, *opt.scan)) return "--scan: " + state.user.kernel.error;
+    if (!open_kernel_file(state, *opt.scan)) return Error{"--scan: " + state.user.kernel.error};
     if (opt.scan_line > 0 && !show_line(state, opt.scan_line)) {
-      return "--line: line " + std::to_string(opt.scan_line) + " of " + *opt.scan +
-             " has no shared-memory access the scan evaluated";
+      return Error{"--line: line " + std::to_string(opt.scan_line) + " of " + *opt.scan +
+                   " has no shared-memory access the scan evaluated"};
     }
   }
   if (!opt.lesson.empty()) return open_lesson(state, opt.lesson, opt.step);
-  return "";
+  return {};
 }
 
 bool update_appearance(AppState& state, Appearance& applied, float content_scale) {

@@ -12,6 +12,7 @@
 #include "app/gui/render/palette.hpp"
 #include "app/gui/state/app_state.hpp"
 #include "app/gui/state/settings.hpp"
+#include "core/base/expected.hpp"
 
 namespace banklab::gui {
 
@@ -23,9 +24,9 @@ void apply_options(AppState& state, const Options& opt, const Settings* saved, W
 
 // What the options name beyond the scenario: the recording the GPU window opens on
 // (--gpu-results), the kernel file the Kernel window scans (--scan, --line) and the lesson with
-// its step (--lesson, --step). Returns "" or why one of
-// them cannot be opened, as the user's mistake to fix.
-std::string open_named(AppState& state, const Options& opt);
+// its step (--lesson, --step). Done, or why one of them cannot be opened, as the user's
+// mistake to fix.
+Expected<void> open_named(AppState& state, const Options& opt);
 
 // What the fonts and style were last built for; rebuilt when DPI, zoom or theme change.
 struct Appearance {

@@ -14,7 +14,7 @@ OffscreenTarget::~OffscreenTarget() {
   assert(fbo_ == 0 && "OffscreenTarget::destroy() must run while the context is current");
 }
 
-std::string OffscreenTarget::create(int width, int height) {
+Expected<void> OffscreenTarget::create(int width, int height) {
   width_ = width;
   height_ = height;
   glGenFramebuffers(1, &fbo_);
@@ -32,7 +32,7 @@ std::string OffscreenTarget::create(int width, int height) {
     std::snprintf(buf, sizeof buf, "offscreen framebuffer %dx%d incomplete (status 0x%X) %s", width,
                   height, status, errors.c_str());
     destroy();
-    return buf;
+    return Error{buf};
   }
   return {};
 }
@@ -63,8 +63,8 @@ std::vector<unsigned char> OffscreenTarget::read_rgba() const {
   return pixels;
 }
 
-std::string write_png(const std::string& path, int width, int height,
-                      const std::vector<unsigned char>& rgba) {
+Expected<void> write_png(const std::string& path, int width, int height,
+                         const std::vector<unsigned char>& rgba) {
   // Encoded in memory, then written and checked to the close: stbi_write_png() does not check
   // fclose(), so a full disk passed for success.
   std::string png;
@@ -73,10 +73,9 @@ std::string write_png(const std::string& path, int width, int height,
                                                static_cast<std::size_t>(size));
   };
   if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4)) {
-    return "cannot encode the PNG for " + path;
+    return Error{"cannot encode the PNG for " + path};
   }
-  Expected<void> written = frontend::replace_file(path, png);
-  return written ? std::string() : written.error();
+  return frontend::replace_file(path, png);
 }
 
 }  // namespace banklab::gui

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/gui/render/gl.hpp"
+#include "core/base/expected.hpp"
 
 namespace banklab::gui {
 
@@ -16,8 +17,8 @@ class OffscreenTarget {
   OffscreenTarget& operator=(const OffscreenTarget&) = delete;
   ~OffscreenTarget();
 
-  // Needs a current context; returns "" or what failed (framebuffer status, GL error).
-  std::string create(int width, int height);
+  // Needs a current context; done, or what failed (framebuffer status, GL error).
+  Expected<void> create(int width, int height);
   void destroy();
   void bind() const;
   // RGBA rows from the top, as a PNG stores them (GL's rows start at the bottom).
@@ -31,8 +32,8 @@ class OffscreenTarget {
   int width_ = 0, height_ = 0;
 };
 
-// Returns "" or the reason the file could not be written.
-std::string write_png(const std::string& path, int width, int height,
-                      const std::vector<unsigned char>& rgba);
+// Done, or the reason the file could not be written.
+Expected<void> write_png(const std::string& path, int width, int height,
+                         const std::vector<unsigned char>& rgba);
 
 }  // namespace banklab::gui

@@ -10,19 +10,19 @@ bool in_lesson(const AppState& s) {
   return s.lesson.lesson.has_value();
 }
 
-std::string open_lesson(AppState& s, std::string_view name, int step) {
+Expected<void> open_lesson(AppState& s, std::string_view name, int step) {
   Expected<Lesson> lesson = find_lesson(name);
-  if (!lesson) return lesson.error();
+  if (!lesson) return Error{lesson.error()};
   const int n = static_cast<int>(lesson->steps.size());
   if (step < 0 || step >= n) {
-    return "lesson '" + lesson->name + "' has steps 1 to " + std::to_string(n) + ", not " +
-           std::to_string(step + 1);
+    return Error{"lesson '" + lesson->name + "' has steps 1 to " + std::to_string(n) + ", not " +
+                 std::to_string(step + 1)};
   }
   s.lesson.lesson = std::move(*lesson);
   s.reset_layout = true;                 // the Lesson panel grows for the step's text
   s.user.stage.view = StageView::slide;  // presentation mode shows the step as a slide
   go_to_step(s, step);
-  return "";
+  return {};
 }
 
 void go_to_step(AppState& s, int step) {

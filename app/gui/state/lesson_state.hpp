@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/expected.hpp"
 #include "core/teach/lesson.hpp"
 
 namespace banklab::gui {
@@ -25,7 +26,7 @@ struct LessonMode {
 
 bool in_lesson(const AppState& s);
 // Opens the lesson at step `step` (0-based); the error names the lesson or the step.
-std::string open_lesson(AppState& s, std::string_view name, int step = 0);
+Expected<void> open_lesson(AppState& s, std::string_view name, int step = 0);
 // Moves to step `step`, clamped to the lesson; the scenario and highlights follow.
 void go_to_step(AppState& s, int step);
 void step_lesson(AppState& s, int delta);

@@ -205,36 +205,33 @@ ParsedSettings load_settings(const std::filesystem::path& file) {
   return parsed;
 }
 
-std::string make_settings_folder(const std::filesystem::path& folder) {
+Expected<void> make_settings_folder(const std::filesystem::path& folder) {
   // The folder and the one above it (~/.config, or $XDG_CONFIG_HOME) may be made, private to the
   // user as the XDG rules ask; the home folder above them must already be there.
   const std::filesystem::path above = folder.parent_path();
   std::error_code ec;
   if (!std::filesystem::is_directory(above.parent_path(), ec)) {
-    return "cannot create " + folder.string() + ": " + above.parent_path().string() +
-           " is not a folder";
+    return Error{"cannot create " + folder.string() + ": " + above.parent_path().string() +
+                 " is not a folder"};
   }
   for (const std::filesystem::path& f : {above, folder}) {
     if (::mkdir(f.c_str(), 0700) != 0 && errno != EEXIST) {
-      return "cannot create " + f.string() + ": " + std::strerror(errno);
+      return Error{"cannot create " + f.string() + ": " + std::strerror(errno)};
     }
   }
-  if (!std::filesystem::is_directory(folder, ec)) return folder.string() + ": not a folder";
+  if (!std::filesystem::is_directory(folder, ec)) return Error{folder.string() + ": not a folder"};
   return {};
 }
 
-std::string save_settings(const std::filesystem::path& file, const Settings& s) {
-  if (std::string problem = make_settings_folder(file.parent_path()); !problem.empty()) {
-    return problem;
-  }
+Expected<void> save_settings(const std::filesystem::path& file, const Settings& s) {
+  if (Expected<void> folder = make_settings_folder(file.parent_path()); !folder) return folder;
   // Never replace or write into a FIFO or a device (a FIFO would block until read).
   std::error_code ec;
   std::filesystem::file_status st = std::filesystem::status(file, ec);
   if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st)) {
-    return file.string() + ": not a regular file; settings are not saved";
+    return Error{file.string() + ": not a regular file; settings are not saved"};
   }
-  const Expected<void> written = frontend::replace_file(file.string(), format_settings(s));
-  return written ? std::string() : written.error();
+  return frontend::replace_file(file.string(), format_settings(s));
 }
 
 DrillRecord merge_drill(const DrillRecord& disk, const DrillRecord& base, const DrillRecord& mine) {
@@ -279,25 +276,25 @@ SettingsFile::SettingsFile(std::filesystem::path file)
       synced_(loaded_.settings),
       kept_(loaded_.writable) {}
 
-std::string SettingsFile::save(Settings& live, bool force) {
+Expected<void> SettingsFile::save(Settings& live, bool force) {
   if (!kept_ || (!force && live == synced_)) return {};
-  if (std::string problem = make_settings_folder(file_.parent_path()); !problem.empty()) {
+  if (Expected<void> folder = make_settings_folder(file_.parent_path()); !folder) {
     kept_ = false;
-    return problem;
+    return folder;
   }
   const FolderLock lock(file_.parent_path());
   // What the other instances wrote meanwhile; a file that became unreadable is left alone.
   const ParsedSettings disk = load_settings(file_);
   if (!disk.writable) {
     kept_ = false;
-    return disk.warnings.front();
+    return Error{disk.warnings.front()};
   }
   Settings merged = live;
   merged.drill = merge_drill(disk.settings.drill, synced_.drill, live.drill);
   merged.other = disk.settings.other.empty() ? live.other : disk.settings.other;
-  if (std::string problem = save_settings(file_, merged); !problem.empty()) {
+  if (Expected<void> saved = save_settings(file_, merged); !saved) {
     kept_ = false;
-    return problem;
+    return saved;
   }
   live = merged;
   synced_ = merged;

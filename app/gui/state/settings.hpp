@@ -14,6 +14,7 @@
 
 #include "app/figures/figure.hpp"
 #include "app/gui/render/palette.hpp"
+#include "core/base/expected.hpp"
 #include "core/base/key_value_file.hpp"
 #include "core/teach/drill.hpp"
 
@@ -68,10 +69,10 @@ std::string format_settings(const Settings& s);
 // that cannot be read (not regular, too large) gives the defaults, a warning, and writable false.
 ParsedSettings load_settings(const std::filesystem::path& file);
 // Creates the settings folder (and ~/.config above it) when missing, never a folder above those:
-// with HOME=/nonexistent nothing is created. Returns "" or what went wrong, with the path.
-std::string make_settings_folder(const std::filesystem::path& folder);
-// Makes the folder (make_settings_folder()) and writes s; "" or what went wrong, with the path.
-std::string save_settings(const std::filesystem::path& file, const Settings& s);
+// with HOME=/nonexistent nothing is created. Done, or what went wrong, with the path.
+Expected<void> make_settings_folder(const std::filesystem::path& folder);
+// Makes the folder (make_settings_folder()) and writes s; done, or what went wrong, with the path.
+Expected<void> save_settings(const std::filesystem::path& file, const Settings& s);
 
 // The drill record after a save: the file's record now (`disk`) plus the answers this instance
 // gave since it last read or wrote the file (`mine` against `base`). The counts add; the streak
@@ -94,8 +95,9 @@ class SettingsFile {
   bool kept() const { return kept_; }
   // Writes `live` when it differs from what this instance last read or wrote, or always with
   // `force` (the first save, which repairs the lines that had warnings); live then holds the
-  // merged record. "" or why nothing was written; after a failure, saves stop (said once).
-  std::string save(Settings& live, bool force = false);
+  // merged record. Done (or nothing to do), or why nothing was written; after a failure, saves
+  // stop (said once).
+  Expected<void> save(Settings& live, bool force = false);
 
  private:
   std::filesystem::path file_;
