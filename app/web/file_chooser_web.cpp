@@ -24,13 +24,8 @@ fs::path start_folder(const std::string& /*remembered: a desktop folder*/) {
 
 void FileChooser::open(Mode m, std::string dialog_title, std::string ext, fs::path start,
                        std::string default_name) {
-  mode = m;
-  title = std::move(dialog_title);
-  extension = std::move(ext);
-  name = std::move(default_name);
+  FileChooser::start(m, std::move(dialog_title), std::move(ext), std::move(default_name));
   folder = std::move(start);
-  message.clear();
-  confirming = false;
   if (m == Mode::open) {
     picking_for = this;
     web::choose_file(extension);

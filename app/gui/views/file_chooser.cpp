@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <utility>
 
 namespace banklab::gui {
 namespace {
@@ -24,6 +25,16 @@ std::string lower(std::string s) {
 bool has_extension(const std::string& name, const std::string& extension) {
   return name.size() >= extension.size() &&
          lower(name.substr(name.size() - extension.size())) == lower(extension);
+}
+
+void FileChooser::start(Mode m, std::string dialog_title, std::string ext,
+                        std::string default_name) {
+  mode = m;
+  title = std::move(dialog_title);
+  extension = std::move(ext);
+  name = std::move(default_name);
+  message.clear();
+  confirming = false;
 }
 
 fs::path FileChooser::path() const {

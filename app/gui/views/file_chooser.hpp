@@ -53,6 +53,9 @@ struct FileChooser {
             std::string default_name);
   void enter(std::filesystem::path to);  // lists `to` (a message when it cannot be read)
   std::filesystem::path path() const;    // folder / name, with the extension when it lacks one
+  // What both platforms' open() set first: the dialog's mode, title, extension and name, with
+  // no refusal shown and no question pending.
+  void start(Mode m, std::string dialog_title, std::string ext, std::string default_name);
 };
 
 // Whether the file name ends in the extension (".png"), case ignored.
