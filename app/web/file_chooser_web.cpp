@@ -24,7 +24,7 @@ fs::path start_folder(const std::string& /*remembered: a desktop folder*/) {
 
 void FileChooser::open(Mode m, std::string dialog_title, std::string ext, fs::path start,
                        std::string default_name) {
-  FileChooser::start(m, std::move(dialog_title), std::move(ext), std::move(default_name));
+  prepare(m, std::move(dialog_title), std::move(ext), std::move(default_name));
   folder = std::move(start);
   if (m == Mode::open) {
     picking_for = this;

@@ -27,8 +27,8 @@ bool has_extension(const std::string& name, const std::string& extension) {
          lower(name.substr(name.size() - extension.size())) == lower(extension);
 }
 
-void FileChooser::start(Mode m, std::string dialog_title, std::string ext,
-                        std::string default_name) {
+void FileChooser::prepare(Mode m, std::string dialog_title, std::string ext,
+                          std::string default_name) {
   mode = m;
   title = std::move(dialog_title);
   extension = std::move(ext);

@@ -55,7 +55,7 @@ struct FileChooser {
   std::filesystem::path path() const;    // folder / name, with the extension when it lacks one
   // What both platforms' open() set first: the dialog's mode, title, extension and name, with
   // no refusal shown and no question pending.
-  void start(Mode m, std::string dialog_title, std::string ext, std::string default_name);
+  void prepare(Mode m, std::string dialog_title, std::string ext, std::string default_name);
 };
 
 // Whether the file name ends in the extension (".png"), case ignored.

@@ -127,7 +127,7 @@ fs::path start_folder(const std::string& remembered) {
 
 void FileChooser::open(Mode m, std::string dialog_title, std::string ext, fs::path start,
                        std::string default_name) {
-  start(m, std::move(dialog_title), std::move(ext), std::move(default_name));
+  prepare(m, std::move(dialog_title), std::move(ext), std::move(default_name));
   open_request = true;
   enter(std::move(start));
 }
