@@ -20,14 +20,14 @@ inline constexpr std::uint32_t kFlagWrite = 0x2;
 
 // One warp-instruction: every lane that executed it, with its shared-window offset.
 struct Record {
-  std::uint64_t pc = 0;       // the instruction's address in the loaded module
-  std::uint32_t block = 0;    // blockIdx, linearised (x fastest)
-  std::uint32_t warp = 0;     // within the block: linear thread index / 32
-  std::uint32_t lanes = 0;    // bit L: lane L executed it (its address[L] is valid)
-  std::uint32_t flags = 0;    // the sanitizer's access flags (read, write, atomic bits)
-  std::uint16_t size = 0;     // bytes each lane moves (16 for a matrix row)
-  std::uint8_t kind = 0;      // RecordKind
-  std::uint8_t matrices = 0;  // LDSM/STSM: 1, 2 or 4
+  std::uint64_t pc = 0;            // the instruction's address in the loaded module
+  std::uint32_t block = 0;         // blockIdx, linearised (x fastest)
+  std::uint32_t warp = 0;          // within the block: linear thread index / 32
+  std::uint32_t lanes = 0;         // bit L: lane L executed it (its address[L] is valid)
+  std::uint32_t flags = 0;         // the sanitizer's access flags (read, write, atomic bits)
+  std::uint16_t size = 0;          // bytes each lane moves (16 for a matrix row)
+  std::uint8_t kind = 0;           // RecordKind
+  std::uint8_t matrices = 0;       // LDSM/STSM: 1, 2 or 4
   std::uint32_t address[32] = {};  // the shared-window offset of each lane
 };
 static_assert(sizeof(Record) == 160, "the record's layout is the file format");

@@ -54,12 +54,14 @@ Expected<LanesChoice> parse_lanes(std::string_view text) {
 void append_header(std::string& out, const gpu::Trace& t) {
   append_format(out, "trace of %s, launch %lld, grid %s, block %s\n", t.kernel.c_str(),
                 static_cast<long long>(t.launch), dims(t.grid).c_str(), dims(t.block).c_str());
-  append_format(out, "  program: %s\n  device:  %s (sm_%d%d), driver %s\n  made:    %s by BankLab %s\n",
+  append_format(out,
+                "  program: %s\n  device:  %s (sm_%d%d), driver %s\n  made:    %s by BankLab %s\n",
                 t.program.c_str(), t.device.c_str(), t.cc_major, t.cc_minor, t.driver.c_str(),
                 t.created_utc.c_str(), t.commit.c_str());
   append_format(out, "  recorded %zu of the %lld shared-memory warp-instructions it executed",
                 t.accesses.size(), static_cast<long long>(t.executed));
-  if (t.truncated()) append_format(out, " (the cap, --max-records %lld)", static_cast<long long>(t.cap));
+  if (t.truncated())
+    append_format(out, " (the cap, --max-records %lld)", static_cast<long long>(t.cap));
   if (t.untraced_ms > 0) {
     append_format(out, "; traced launch %.3f ms, untraced %.3f ms (%.0fx)", t.traced_ms,
                   t.untraced_ms, t.traced_ms / t.untraced_ms);
@@ -74,7 +76,7 @@ void append_static_scan(std::string& out, const frontend::TraceView& v, const gp
   const auto k = std::ranges::find(r.kernels, kernel, &KernelScan::kernel);
   if (r.error || k == r.kernels.end() || k->error) {
     append_format(out, "static scan of %s: %s\n\n", name.c_str(),
-                  r.error ? r.error->message.c_str()
+                  r.error                ? r.error->message.c_str()
                   : k == r.kernels.end() ? ("no kernel " + kernel).c_str()
                                          : k->error->c_str());
     return;
@@ -160,7 +162,8 @@ int print_trace(const gpu::Trace& t, const TraceOptions& o) {
     const Expected<LanesChoice> c = parse_lanes(*o.lanes);
     if (!c) return bad_input(c.error());
     lanes = chosen_instance(v, *c, &lanes_line);
-    if (lanes == nullptr) return bad_input("--lanes " + *o.lanes + ": the trace has no such instruction");
+    if (lanes == nullptr)
+      return bad_input("--lanes " + *o.lanes + ": the trace has no such instruction");
   }
   std::string out;
   if (o.json) {
@@ -206,8 +209,9 @@ int print_trace(const gpu::Trace& t, const TraceOptions& o) {
     }
     if (static_scan) append_static_scan(out, v, t, static_name, *static_scan);
     if (lanes != nullptr) {
-      append_format(out, "line %d, %s: %s\n", lanes_line->line, lanes_line->array.c_str(),
-                    frontend::describe_trace_place(t, lanes->warp, lanes->iteration.front()).c_str());
+      append_format(
+          out, "line %d, %s: %s\n", lanes_line->line, lanes_line->array.c_str(),
+          frontend::describe_trace_place(t, lanes->warp, lanes->iteration.front()).c_str());
       const Analysis a = analyze(access_of(*lanes_line, *lanes));
       append_summary(out, a);
       append_lane_table(out, a, nullptr, nullptr);

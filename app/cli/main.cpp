@@ -417,7 +417,8 @@ constexpr frontend::CommandSyntax kTrace{
     .min_positionals = 0,
     .max_positionals = 4096,
     .positional_name = "PROGRAM [ARGS...]",
-    .usage = R"(usage: banklab trace [--kernel NAME] [--launch N] [--json] [-o FILE.json] -- PROGRAM [ARGS...]
+    .usage =
+        R"(usage: banklab trace [--kernel NAME] [--launch N] [--json] [-o FILE.json] -- PROGRAM [ARGS...]
        banklab trace --open FILE.json [--json] [--lanes LINE[:N]] [--source FILE.cu]
 )",
     .description =

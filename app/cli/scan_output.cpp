@@ -40,8 +40,8 @@ void append_text(std::string& out, const std::string& file, std::string_view sou
     excess += l.excess_wavefronts;
   }
   append_format(out, "%zu shared-memory accesses, %lld wavefronts %s, %lld of them excess",
-                k.lines.size(), static_cast<long long>(total),
-                std::string(style.total_of).c_str(), static_cast<long long>(excess));
+                k.lines.size(), static_cast<long long>(total), std::string(style.total_of).c_str(),
+                static_cast<long long>(excess));
   if (k.grid) {
     append_format(out, " (Nsight Compute counts the whole grid: %lld blocks)",
                   static_cast<long long>(k.blocks()));
@@ -51,12 +51,11 @@ void append_text(std::string& out, const std::string& file, std::string_view sou
     out += " line  op           width  instr  wavefronts   ideal  excess  worst   where\n";
     for (const ScanLine& l : k.lines) {
       const std::string worst = std::to_string(l.worst_ways) + "-way";
-      append_format(out, "%5d  %-11s  %5d  %5lld  %10lld  %6lld  %6lld  %-6s  %s\n", l.line,
-                    std::string(op_name(l.op)).c_str(), l.width,
-                    static_cast<long long>(l.instructions), static_cast<long long>(l.wavefronts),
-                    static_cast<long long>(l.ideal_wavefronts),
-                    static_cast<long long>(l.excess_wavefronts), worst.c_str(),
-                    style.place(l).c_str());
+      append_format(
+          out, "%5d  %-11s  %5d  %5lld  %10lld  %6lld  %6lld  %-6s  %s\n", l.line,
+          std::string(op_name(l.op)).c_str(), l.width, static_cast<long long>(l.instructions),
+          static_cast<long long>(l.wavefronts), static_cast<long long>(l.ideal_wavefronts),
+          static_cast<long long>(l.excess_wavefronts), worst.c_str(), style.place(l).c_str());
       append_format(out, "       %s%s %s\n", l.array.c_str(),
                     std::string(style.array_suffix).c_str(),
                     std::string(source_line(source, l.line)).c_str());

@@ -144,8 +144,9 @@ Expected<InjectionFiles> injection_files() {
 #else
   InjectionFiles f{env_or("BANKLAB_TRACE_LIBRARY", ""), env_or("BANKLAB_TRACE_PATCHES", "")};
   if (f.library.empty() || f.patches.empty()) {
-    return Error{"no CUDA toolkit: this banklab was built without the trace injection library "
-                 "(it needs nvcc and the toolkit's compute-sanitizer folder where it is built)"};
+    return Error{
+        "no CUDA toolkit: this banklab was built without the trace injection library "
+        "(it needs nvcc and the toolkit's compute-sanitizer folder where it is built)"};
   }
 #endif
   for (const std::string& p : {f.library, f.patches}) {
@@ -210,15 +211,15 @@ std::optional<WarpAccess> access_of(const trace_abi::Record& r, std::string& pro
       problem = format("stmatrix of %d matrices is not in the model", r.matrices);
       return std::nullopt;
     }
-    a.op = store                ? Op::stmatrix_x4
-           : r.matrices == 1    ? Op::ldmatrix_x1
-           : r.matrices == 2    ? Op::ldmatrix_x2
-                                : Op::ldmatrix_x4;
+    a.op = store             ? Op::stmatrix_x4
+           : r.matrices == 1 ? Op::ldmatrix_x1
+           : r.matrices == 2 ? Op::ldmatrix_x2
+                             : Op::ldmatrix_x4;
   } else {
     // A load reads; a store and an atomic (read and write) write: an atomic is counted as the
     // store it makes, its lanes on one word merging.
-    a.op = (r.flags & trace_abi::kFlagWrite) != 0 || r.kind == trace_abi::kAsyncCopy ? Op::st
-                                                                                       : Op::ld;
+    a.op =
+        (r.flags & trace_abi::kFlagWrite) != 0 || r.kind == trace_abi::kAsyncCopy ? Op::st : Op::ld;
   }
   for (int lane = 0; lane < kWarpSize; ++lane)
     a.offsets[lane] = (r.lanes >> lane) & 1u ? std::int64_t{r.address[lane]} : kInactiveLane;
@@ -321,17 +322,30 @@ void measure(gpu::Trace& t, const TraceRunOptions& o, const fs::path& dir) {
     return;
   }
   const std::string report = (dir / "measured").string();
-  std::vector<std::string> profile = {ncu, "--kernel-name-base", "mangled", "--kernel-name",
-                                      t.function, "--launch-skip", std::to_string(t.launch),
-                                      "--launch-count", "1", "--section", "SourceCounters",
-                                      "--import-source", "yes", "-f", "-o", report};
+  std::vector<std::string> profile = {ncu,
+                                      "--kernel-name-base",
+                                      "mangled",
+                                      "--kernel-name",
+                                      t.function,
+                                      "--launch-skip",
+                                      std::to_string(t.launch),
+                                      "--launch-count",
+                                      "1",
+                                      "--section",
+                                      "SourceCounters",
+                                      "--import-source",
+                                      "yes",
+                                      "-f",
+                                      "-o",
+                                      report};
   profile.insert(profile.end(), o.command.begin(), o.command.end());
   const std::string log = (dir / "ncu.log").string();
   const Expected<int> ran = run_process(profile, {}, log);
   const std::string said = read_small_file(log, 1 << 20);
   if (said.find("ERR_NVGPUCTRPERM") != std::string::npos) {
-    t.not_measured = "not measured: the driver allows GPU performance counters to administrators "
-                     "only (NVreg_RestrictProfilingToAdminUsers=1)";
+    t.not_measured =
+        "not measured: the driver allows GPU performance counters to administrators "
+        "only (NVreg_RestrictProfilingToAdminUsers=1)";
     return;
   }
   if (!ran || !fs::exists(report + ".ncu-rep")) {
@@ -340,16 +354,16 @@ void measure(gpu::Trace& t, const TraceRunOptions& o, const fs::path& dir) {
     return;
   }
   const std::string csv_path = (dir / "measured.csv").string();
-  const std::vector<std::string> page = {ncu, "-i", report + ".ncu-rep", "--page", "source",
-                                         "--csv", "--print-source", "cuda,sass"};
+  const std::vector<std::string> page = {ncu,      "-i",    report + ".ncu-rep", "--page",
+                                         "source", "--csv", "--print-source",    "cuda,sass"};
   if (!run_process(page, {}, csv_path)) {
     t.not_measured = "not measured: ncu could not print the report's Source page";
     return;
   }
   auto kernels = parse_ncu_source_csv(read_small_file(csv_path, 256u << 20));
   if (!kernels || kernels->empty()) {
-    t.not_measured = "not measured: " + (kernels ? std::string("an empty Source page")
-                                                 : kernels.error());
+    t.not_measured =
+        "not measured: " + (kernels ? std::string("an empty Source page") : kernels.error());
     return;
   }
   t.measured = frontend::measured_lines(kernels->front());
@@ -369,8 +383,8 @@ Expected<TraceRun> run_trace(const TraceRunOptions& o) {
   if (nvdisasm.empty())
     return Error{"no CUDA toolkit: nvdisasm is not on PATH or in /usr/local/cuda/bin"};
   TemporaryFolder dir;
-  if (dir.path.empty()) return Error{"cannot make a temporary folder in " +
-                                     fs::temp_directory_path().string()};
+  if (dir.path.empty())
+    return Error{"cannot make a temporary folder in " + fs::temp_directory_path().string()};
   const std::vector<std::string> env = {
       "BANKLAB_TRACE_DIR=" + dir.path.string(),
       "BANKLAB_TRACE_KERNEL=" + o.kernel,
@@ -378,8 +392,9 @@ Expected<TraceRun> run_trace(const TraceRunOptions& o) {
       "BANKLAB_TRACE_MAX_RECORDS=" + std::to_string(o.cap),
       "BANKLAB_TRACE_PATCHES=" + files->patches,
       "BANKLAB_TRACE_TIME_LAUNCHES=1",
-      "LD_PRELOAD=" + files->library + (std::getenv("LD_PRELOAD") ? std::string(":") +
-                                        std::getenv("LD_PRELOAD") : std::string())};
+      "LD_PRELOAD=" + files->library +
+          (std::getenv("LD_PRELOAD") ? std::string(":") + std::getenv("LD_PRELOAD")
+                                     : std::string())};
   const Expected<int> status = run_process(o.command, env, "");
   if (!status) return Error{status.error()};
   TraceRun run;
@@ -388,8 +403,8 @@ Expected<TraceRun> run_trace(const TraceRunOptions& o) {
   if (const auto e = meta.find("error"); e != meta.end()) {
     const bool permission = e->second.find("ermission") != std::string::npos ||
                             e->second.find("NOT_INITIALIZED") != std::string::npos;
-    run.error = (permission ? "no permission: Compute Sanitizer: " : "Compute Sanitizer: ") +
-                e->second;
+    run.error =
+        (permission ? "no permission: Compute Sanitizer: " : "Compute Sanitizer: ") + e->second;
     return run;
   }
   if (!meta.contains("function")) {
@@ -417,23 +432,27 @@ Expected<TraceRun> run_trace(const TraceRunOptions& o) {
     run.error = "Compute Sanitizer did not give the traced function's address";
     return run;
   }
-  const std::string raw = read_small_file(dir.path / trace_abi::kRecordsFile,
-                                          static_cast<std::size_t>(t.cap) * sizeof(trace_abi::Record));
+  const std::string raw =
+      read_small_file(dir.path / trace_abi::kRecordsFile,
+                      static_cast<std::size_t>(t.cap) * sizeof(trace_abi::Record));
   std::vector<trace_abi::Record> records(raw.size() / sizeof(trace_abi::Record));
-  if (!records.empty()) std::memcpy(records.data(), raw.data(), records.size() * sizeof(trace_abi::Record));
+  if (!records.empty())
+    std::memcpy(records.data(), raw.data(), records.size() * sizeof(trace_abi::Record));
   const fs::path listing_file = dir.path / "listing.txt";
   const std::string cubin = (dir.path / trace_abi::kCubinFile).string();
-  Expected<int> disassembled = run_process({nvdisasm, "--print-line-info-inline", cubin}, {},
-                                           listing_file.string());
+  Expected<int> disassembled =
+      run_process({nvdisasm, "--print-line-info-inline", cubin}, {}, listing_file.string());
   if (!disassembled || *disassembled != 0)
     disassembled = run_process({nvdisasm, "--print-line-info", cubin}, {}, listing_file.string());
-  auto listing = gpu::parse_sass_listing(read_small_file(listing_file, kMaxListingBytes), t.function);
+  auto listing =
+      gpu::parse_sass_listing(read_small_file(listing_file, kMaxListingBytes), t.function);
   if (!listing) {
     t.notes.push_back("nvdisasm gave no listing of the function: " + listing.error());
     listing = std::vector<gpu::SassLine>{};
   }
   add_records(t, records, std::strtoull(meta.at("function_pc").c_str(), nullptr, 10), *listing);
-  t.line_info = std::ranges::any_of(t.instructions, [](const auto& in) { return !in.where.empty(); });
+  t.line_info =
+      std::ranges::any_of(t.instructions, [](const auto& in) { return !in.where.empty(); });
   add_sources(t);
   measure(t, o, dir.path);
   run.trace = std::move(t);

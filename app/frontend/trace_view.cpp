@@ -65,7 +65,17 @@ void add_instance(ScanLine& l, const gpu::Trace& t, const gpu::TraceAccess& a) {
   l.instances.push_back(std::move(s));
 }
 
+// A trace knows bytes, not arrays: its lines' shape is the shared window as float rows of 32
+// (one 128-byte row a bank cycle), as far as the line's lanes reach, so views draw it as a tile.
+SharedArray window_up_to(const ScanLine& l) {
+  std::int64_t end = 1;
+  for (const ScanInstance& s : l.instances)
+    for (const std::int64_t o : s.offsets) end = std::max(end, o + l.width);
+  return SharedArray{"shared window", "float", 4, 4, {(end + 127) / 128, 32}, false};
+}
+
 void finish_line(ScanLine& l, const std::map<int, std::int64_t>& counts) {
+  l.shape = window_up_to(l);
   l.excess_wavefronts = l.wavefronts - l.ideal_wavefronts;
   l.worst_ways = l.worst_ideal > 0 ? (l.worst_wavefronts + l.worst_ideal - 1) / l.worst_ideal : 0;
   std::int64_t most = 0;
@@ -107,6 +117,7 @@ KernelScan scan_of(const gpu::Trace& t, const std::string& file) {
   }
   for (auto& [key, l] : lines) {
     finish_line(l, counts[key]);
+    if (l.line > 0 && (k.line == 0 || l.line < k.line)) k.line = l.line;
     std::string at;
     for (const std::string& pc : pcs[key]) at += (at.empty() ? "" : ", ") + pc;
     l.notes.insert(l.notes.begin(), l.array + " at " + at + " in " + t.function);
@@ -121,9 +132,10 @@ KernelScan scan_of(const gpu::Trace& t, const std::string& file) {
         "(nvcc -lineinfo maps them to CUDA lines)");
   }
   if (t.truncated()) {
-    k.notes.push_back(format("the launch executed %lld shared-memory warp-instructions; the first "
-                             "%zu were kept (--max-records): the counts are of those",
-                             static_cast<long long>(t.executed), t.accesses.size()));
+    k.notes.push_back(
+        format("the launch executed %lld shared-memory warp-instructions; the first "
+               "%zu were kept (--max-records): the counts are of those",
+               static_cast<long long>(t.executed), t.accesses.size()));
   }
   for (const std::string& n : t.notes) k.notes.push_back(n);
   return k;
@@ -168,8 +180,8 @@ TraceView view_of(const gpu::Trace& t) {
   if (t.measured_by.empty()) {
     v.not_measured = t.not_measured;
   } else if (!v.file.empty()) {
-    Expected<KernelComparison> c = compare(v.scan, measured_kernel(t),
-                                           v.file.substr(v.file.rfind('/') + 1), v.source);
+    Expected<KernelComparison> c =
+        compare(v.scan, measured_kernel(t), v.file.substr(v.file.rfind('/') + 1), v.source);
     if (c) {
       v.measured = std::move(*c);
     } else {

@@ -1,8 +1,9 @@
 #pragma once
 // The JSON files of GPU runs (recording.hpp's recordings, trace.hpp's traces) are written and
 // read through one list of fields per structure: `fields(f, x)` names each field once and is
-// walked by FieldWriter (on the project's JsonWriter) or by FieldReader (core/base/json_fields.hpp's
-// reader, plus the lanes of an access). A file is parsed only up to a depth its format can have.
+// walked by FieldWriter (on the project's JsonWriter) or by FieldReader
+// (core/base/json_fields.hpp's reader, plus the lanes of an access). A file is parsed only up to a
+// depth its format can have.
 #include <array>
 #include <concepts>
 #include <cstdint>

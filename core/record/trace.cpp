@@ -138,10 +138,14 @@ void short_text(const std::string& path, const std::string& text) {
 }
 
 void check_launch(const Trace& t) {
-  for (const auto& [path, text] : {std::pair{"created_utc", &t.created_utc}, {"commit", &t.commit},
-                                   {"driver", &t.driver}, {"device", &t.device},
-                                   {"program", &t.program}, {"kernel", &t.kernel},
-                                   {"function", &t.function}, {"measured_by", &t.measured_by},
+  for (const auto& [path, text] : {std::pair{"created_utc", &t.created_utc},
+                                   {"commit", &t.commit},
+                                   {"driver", &t.driver},
+                                   {"device", &t.device},
+                                   {"program", &t.program},
+                                   {"kernel", &t.kernel},
+                                   {"function", &t.function},
+                                   {"measured_by", &t.measured_by},
                                    {"not_measured", &t.not_measured}}) {
     short_text(std::string("trace.") + path, *text);
   }
@@ -156,8 +160,8 @@ void check_launch(const Trace& t) {
   within("trace.cap", t.cap, 1, INT64_MAX);
   within("trace.accesses' count", static_cast<std::int64_t>(t.accesses.size()), 0, t.cap);
   within("trace.executed", t.executed, static_cast<std::int64_t>(t.accesses.size()), INT64_MAX);
-  for (const auto& [path, ms] : {std::pair{"trace.traced_ms", t.traced_ms},
-                                 {"trace.untraced_ms", t.untraced_ms}}) {
+  for (const auto& [path, ms] :
+       {std::pair{"trace.traced_ms", t.traced_ms}, {"trace.untraced_ms", t.untraced_ms}}) {
     if (!(ms >= 0 && ms < 1e9)) throw Refused{std::string(path) + " is not a time in ms"};
   }
 }
@@ -331,8 +335,8 @@ bool parse_instruction(std::string_view line, SassLine& out) {
   std::int64_t offset = 0;
   for (const char c : line.substr(2, close - 2)) {
     if (!std::isxdigit(static_cast<unsigned char>(c)) || offset > (INT64_MAX >> 8)) return false;
-    offset = offset * 16 + (std::isdigit(static_cast<unsigned char>(c)) ? c - '0'
-                                                                          : (c | 0x20) - 'a' + 10);
+    offset = offset * 16 +
+             (std::isdigit(static_cast<unsigned char>(c)) ? c - '0' : (c | 0x20) - 'a' + 10);
   }
   std::string_view text = trim(line.substr(close + 2));
   if (text.starts_with('{')) text = trim(text.substr(1));

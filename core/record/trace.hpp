@@ -37,12 +37,12 @@ struct TraceInstruction {
 
 // One warp-wide execution of an instruction: what the memory pipe saw.
 struct TraceAccess {
-  int instruction = 0;         // into Trace::instructions
-  std::int64_t block = 0;      // blockIdx, linearised (x fastest)
-  int warp = 0;                // within the block
-  std::int64_t instance = 0;   // this warp's n-th execution of the instruction, from 0
-  WarpAccess access;           // the lanes' shared-window offsets (-1: the lane did not run it)
-  int wavefronts = 0;          // the model's count (model/analysis.hpp)
+  int instruction = 0;        // into Trace::instructions
+  std::int64_t block = 0;     // blockIdx, linearised (x fastest)
+  int warp = 0;               // within the block
+  std::int64_t instance = 0;  // this warp's n-th execution of the instruction, from 0
+  WarpAccess access;          // the lanes' shared-window offsets (-1: the lane did not run it)
+  int wavefronts = 0;         // the model's count (model/analysis.hpp)
   int ideal = 0;
 };
 
@@ -74,16 +74,16 @@ struct Trace {
   std::int64_t launch = 0;  // which launch of the kernel, from 0
   std::array<int, 3> grid = {1, 1, 1};
   std::array<int, 3> block = {1, 1, 1};
-  std::int64_t executed = 0;     // warp-instructions the launch executed on shared memory
-  std::int64_t cap = 0;          // at most this many were kept (accesses.size() <= cap)
-  bool line_info = false;        // the program was built with -lineinfo
-  double traced_ms = 0;          // the traced launch, host time from launch to its end
-  double untraced_ms = 0;        // the same kernel's other launches (median), 0 if none timed
+  std::int64_t executed = 0;  // warp-instructions the launch executed on shared memory
+  std::int64_t cap = 0;       // at most this many were kept (accesses.size() <= cap)
+  bool line_info = false;     // the program was built with -lineinfo
+  double traced_ms = 0;       // the traced launch, host time from launch to its end
+  double untraced_ms = 0;     // the same kernel's other launches (median), 0 if none timed
   std::vector<TraceInstruction> instructions;
   std::vector<TraceAccess> accesses;
   std::vector<TraceSource> sources;
-  std::string measured_by;  // "Nsight Compute 2025.3.1 (Source page)", empty when not measured
-  std::string not_measured; // why not, when measured_by is empty
+  std::string measured_by;   // "Nsight Compute 2025.3.1 (Source page)", empty when not measured
+  std::string not_measured;  // why not, when measured_by is empty
   std::vector<TraceMeasuredLine> measured;
   std::vector<std::string> notes;
 

@@ -29,12 +29,12 @@ using banklab::trace_abi::Buffer;
 using banklab::trace_abi::Record;
 
 struct Settings {
-  std::string dir;            // BANKLAB_TRACE_DIR: where the files go
-  std::string kernel;         // BANKLAB_TRACE_KERNEL: a name, or empty for the first kernel
-  std::uint64_t launch = 0;   // BANKLAB_TRACE_LAUNCH: which launch of it, from 0
-  std::uint64_t capacity = 0; // BANKLAB_TRACE_MAX_RECORDS: warp-instructions kept
-  std::string patches;        // BANKLAB_TRACE_PATCHES: the callbacks' fatbin
-  bool time_launches = false; // BANKLAB_TRACE_TIME_LAUNCHES: time every launch of the kernel
+  std::string dir;             // BANKLAB_TRACE_DIR: where the files go
+  std::string kernel;          // BANKLAB_TRACE_KERNEL: a name, or empty for the first kernel
+  std::uint64_t launch = 0;    // BANKLAB_TRACE_LAUNCH: which launch of it, from 0
+  std::uint64_t capacity = 0;  // BANKLAB_TRACE_MAX_RECORDS: warp-instructions kept
+  std::string patches;         // BANKLAB_TRACE_PATCHES: the callbacks' fatbin
+  bool time_launches = false;  // BANKLAB_TRACE_TIME_LAUNCHES: time every launch of the kernel
 };
 
 // The launch being traced, between its begin and end callbacks.
@@ -73,7 +73,9 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
-std::string path(const char* file) { return state().settings.dir + "/" + file; }
+std::string path(const char* file) {
+  return state().settings.dir + "/" + file;
+}
 
 void append_line(const char* file, const std::string& line) {
   if (FILE* f = std::fopen(path(file).c_str(), "a")) {
@@ -168,13 +170,18 @@ void begin_traced_launch(State& s, const Sanitizer_LaunchData& ld) {
   header.capacity = s.settings.capacity;
   header.records = reinterpret_cast<Record*>(static_cast<char*>(device) + sizeof(Buffer));
   r = sanitizerMemcpyHostToDeviceAsync(device, &header, sizeof header, ld.hStream);
-  if (r == SANITIZER_SUCCESS) r = sanitizerSetLaunchCallbackData(ld.hLaunch, ld.function, ld.hStream, device);
+  if (r == SANITIZER_SUCCESS)
+    r = sanitizerSetLaunchCallbackData(ld.hLaunch, ld.function, ld.hStream, device);
   if (r != SANITIZER_SUCCESS) {
     write_error(sanitizer_error("setting up the trace buffer", r));
     return;
   }
   s.active = true;
-  s.launch = ActiveLaunch{ld.context, ld.module, ld.function, ld.functionName, device,
+  s.launch = ActiveLaunch{ld.context,
+                          ld.module,
+                          ld.function,
+                          ld.functionName,
+                          device,
                           {ld.gridDim_x, ld.gridDim_y, ld.gridDim_z},
                           {ld.blockDim_x, ld.blockDim_y, ld.blockDim_z},
                           std::chrono::steady_clock::now()};
@@ -205,8 +212,8 @@ std::string launch_meta(const State& s, std::uint64_t kept, const Buffer& header
   meta += "\nblock = " + std::to_string(a.block[0]) + "," + std::to_string(a.block[1]) + "," +
           std::to_string(a.block[2]);
   meta += "\nrecords = " + std::to_string(kept) + "\nclaimed = " + std::to_string(header.next) +
-          "\ncapacity = " + std::to_string(header.capacity) + "\ntraced_ms = " + std::to_string(ms) +
-          "\n" + device_description(a.context);
+          "\ncapacity = " + std::to_string(header.capacity) +
+          "\ntraced_ms = " + std::to_string(ms) + "\n" + device_description(a.context);
   std::uint64_t function_pc = 0, function_size = 0;
   if (sanitizerGetFunctionPcAndSize(a.module, a.name.c_str(), &function_pc, &function_size) ==
       SANITIZER_SUCCESS) {
@@ -221,8 +228,10 @@ void end_traced_launch(State& s, const Sanitizer_LaunchData& ld) {
   ActiveLaunch& a = s.launch;
   // Copies to the host from a launch callback must land in pinned memory (sanitizer_memory.h).
   Buffer* header = nullptr;
-  SanitizerResult r = sanitizerAllocHost(a.context, reinterpret_cast<void**>(&header), sizeof(Buffer));
-  if (r == SANITIZER_SUCCESS) r = sanitizerMemcpyDeviceToHost(header, a.device_buffer, sizeof(Buffer), ld.hStream);
+  SanitizerResult r =
+      sanitizerAllocHost(a.context, reinterpret_cast<void**>(&header), sizeof(Buffer));
+  if (r == SANITIZER_SUCCESS)
+    r = sanitizerMemcpyDeviceToHost(header, a.device_buffer, sizeof(Buffer), ld.hStream);
   const double ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a.begun).count();
   if (r != SANITIZER_SUCCESS) {
@@ -233,7 +242,8 @@ void end_traced_launch(State& s, const Sanitizer_LaunchData& ld) {
   Record* records = nullptr;
   if (kept > 0) {
     r = sanitizerAllocHost(a.context, reinterpret_cast<void**>(&records), kept * sizeof(Record));
-    if (r == SANITIZER_SUCCESS) r = sanitizerMemcpyDeviceToHost(records, header->records, kept * sizeof(Record), ld.hStream);
+    if (r == SANITIZER_SUCCESS)
+      r = sanitizerMemcpyDeviceToHost(records, header->records, kept * sizeof(Record), ld.hStream);
     if (r != SANITIZER_SUCCESS) {
       write_error(sanitizer_error("reading the records", r));
       return;
@@ -270,15 +280,15 @@ void on_launch(State& s, Sanitizer_CallbackId cbid, const Sanitizer_LaunchData& 
     void*& scratch = s.timing_scratch[ld.context];
     if (scratch == nullptr) sanitizerAlloc(ld.context, &scratch, sizeof(Buffer));
     wait_for_stream(ld.context, ld.hStream, scratch);
-    const double ms = std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - timing->second).count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - timing->second)
+            .count();
     s.timing_begun.erase(timing);
     append_line("timing.txt", std::to_string(ms));
   }
 }
 
-void callback(void*, Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
-              const void* data) {
+void callback(void*, Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, const void* data) {
   State& s = state();
   std::lock_guard lock(s.mutex);
   if (domain == SANITIZER_CB_DOMAIN_RESOURCE) {

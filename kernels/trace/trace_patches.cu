@@ -35,8 +35,7 @@ __device__ __forceinline__ void record_access(void* userdata, uint64_t pc, uint3
   Record& r = buffer->records[slot];
   r.address[lane] = address;
   if (lane == leader) {
-    const unsigned thread =
-        threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    const unsigned thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
     r.pc = pc;
     r.block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
     r.warp = thread / 32;
@@ -52,14 +51,14 @@ __device__ __forceinline__ void record_access(void* userdata, uint64_t pc, uint3
 
 extern "C" __device__ __noinline__ SanitizerPatchResult banklab_trace_shared(
     void* userdata, uint64_t pc, void* ptr, uint32_t size, uint32_t flags, const void*) {
-  record_access(userdata, pc, static_cast<uint32_t>(reinterpret_cast<uintptr_t>(ptr)), size,
-                flags, banklab::trace_abi::kSharedAccess, 0);
+  record_access(userdata, pc, static_cast<uint32_t>(reinterpret_cast<uintptr_t>(ptr)), size, flags,
+                banklab::trace_abi::kSharedAccess, 0);
   return SANITIZER_PATCH_SUCCESS;
 }
 
-extern "C" __device__ __noinline__ SanitizerPatchResult banklab_trace_matrix(
-    void* userdata, uint64_t pc, uint32_t address, uint32_t size, uint32_t flags, uint32_t count,
-    const void*) {
+extern "C" __device__ __noinline__ SanitizerPatchResult
+banklab_trace_matrix(void* userdata, uint64_t pc, uint32_t address, uint32_t size, uint32_t flags,
+                     uint32_t count, const void*) {
   record_access(userdata, pc, address, size, flags, banklab::trace_abi::kMatrixAccess,
                 static_cast<uint8_t>(count));
   return SANITIZER_PATCH_SUCCESS;

@@ -46,10 +46,11 @@ TEST_CASE("a trace file with an index outside what it indexes is refused") {
 }
 
 TEST_CASE("text that is not a trace gives one sentence") {
-  for (const char* text : {"", "{", "[]", "{\"format\":\"banklab-gpu-recording\"}",
-                           "{\"format\":\"banklab-trace\",\"version\":2}",
-                           "{\"format\":\"banklab-trace\",\"version\":1}",
-                           "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"}) {
+  for (const char* text :
+       {"", "{", "[]", "{\"format\":\"banklab-gpu-recording\"}",
+        "{\"format\":\"banklab-trace\",\"version\":2}",
+        "{\"format\":\"banklab-trace\",\"version\":1}",
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"}) {
     const Expected<Trace> t = parse_trace(text);
     REQUIRE_FALSE(t);
     CHECK(t.error().find('\n') == std::string::npos);
@@ -64,7 +65,8 @@ TEST_CASE("nvdisasm's listing gives each instruction's offset, text and line cha
       "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
       "\t//## File \"/work/demo.cu\", line 4\n"
       "        /*0050*/                   STS [R2+UR4], R5 ;\n"
-      "\t//## File \"/usr/local/cuda/include/x.hpp\", line 112 inlined at \"/work/demo.cu\", line 6\n"
+      "\t//## File \"/usr/local/cuda/include/x.hpp\", line 112 inlined at \"/work/demo.cu\", line "
+      "6\n"
       "        /*0090*/              @!P0 LDS R4, [R3+UR4] ;\n"
       "\t.section\t.text._Z5otherv,\"ax\",@progbits\n"
       ".text._Z5otherv:\n"
@@ -108,7 +110,8 @@ TEST_CASE("a trace is told per line, ranked by excess, as the scan tells a kerne
 TEST_CASE("a trace's measured lines stand beside its own, line by line") {
   Trace t = test::fixture_trace();
   t.measured_by = "a test";
-  t.measured = {{"/somewhere/else/demo.cu", 4, 8, 128, 4, 124}, {"/somewhere/else/demo.cu", 6, 8, 4, 4, 0}};
+  t.measured = {{"/somewhere/else/demo.cu", 4, 8, 128, 4, 124},
+                {"/somewhere/else/demo.cu", 6, 8, 4, 4, 0}};
   frontend::TraceView v = frontend::view_of(t);
   REQUIRE(v.measured);
   CHECK(v.measured->agreeing_lines() == 2);

@@ -34,14 +34,19 @@ void check_every_line_agrees(const Run& run) {
 }
 
 TEST_CASE("the scan corpus traced agrees with Nsight Compute on every line") {
-  const std::pair<const char*, const char*> kernels[] = {
-      {"transpose", "transpose_naive"},      {"transpose", "transpose_padded"},
-      {"reduce", "reduce_divergent"},        {"reduce", "reduce_interleaved"},
-      {"reduce", "reduce_sequential"},       {"reduce", "reduce_unrolled"},
-      {"sgemm", "sgemm_tiled"},              {"ldmatrix", "ldmatrix_plain"},
-      {"ldmatrix", "ldmatrix_swizzled"},     {"histogram", "histogram256"},
-      {"stencil", "stencil_1d"},             {"cp_async", "cp_async_double_buffer"},
-      {"extern_shared", "extern_two_arrays"}};
+  const std::pair<const char*, const char*> kernels[] = {{"transpose", "transpose_naive"},
+                                                         {"transpose", "transpose_padded"},
+                                                         {"reduce", "reduce_divergent"},
+                                                         {"reduce", "reduce_interleaved"},
+                                                         {"reduce", "reduce_sequential"},
+                                                         {"reduce", "reduce_unrolled"},
+                                                         {"sgemm", "sgemm_tiled"},
+                                                         {"ldmatrix", "ldmatrix_plain"},
+                                                         {"ldmatrix", "ldmatrix_swizzled"},
+                                                         {"histogram", "histogram256"},
+                                                         {"stencil", "stencil_1d"},
+                                                         {"cp_async", "cp_async_double_buffer"},
+                                                         {"extern_shared", "extern_two_arrays"}};
   for (const auto& [program, kernel] : kernels) {
     INFO(kernel);
     check_every_line_agrees(run_banklab(std::string("trace --json --kernel ") + kernel +
