@@ -1,8 +1,9 @@
 // libbanklab_trace.so: the injection library `banklab trace` preloads into the user's program
 // (LD_PRELOAD). It subscribes to Compute Sanitizer's callbacks when it is loaded, counts the
-// launches of the chosen kernel, and for the chosen one only patches the kernel's module with
-// the callbacks of trace_patches.cu, gives that launch a device buffer, copies the records back
-// when the launch ends and removes the patches again: every other launch runs unpatched.
+// launches of the chosen kernel. Each module is patched with the callbacks of trace_patches.cu
+// as it loads; they do nothing (null user data) until the chosen launch, which alone gets a
+// device buffer. When it ends the records are copied back and the patches removed: later
+// launches run the code as compiled.
 //
 // It talks to `banklab trace` through the environment (BANKLAB_TRACE_*, set by the command) and
 // the folder BANKLAB_TRACE_DIR (trace_record.hpp lists its files). It never changes what the
@@ -34,7 +35,7 @@ struct Settings {
   std::uint64_t launch = 0;    // BANKLAB_TRACE_LAUNCH: which launch of it, from 0
   std::uint64_t capacity = 0;  // BANKLAB_TRACE_MAX_RECORDS: warp-instructions kept
   std::string patches;         // BANKLAB_TRACE_PATCHES: the callbacks' fatbin
-  bool time_launches = false;  // BANKLAB_TRACE_TIME_LAUNCHES: time every launch of the kernel
+  bool time_launches = false;  // BANKLAB_TRACE_TIME_LAUNCHES: time the kernel's later launches
 };
 
 // The launch being traced, between its begin and end callbacks.
@@ -54,6 +55,8 @@ struct State {
   Sanitizer_SubscriberHandle handle = nullptr;
   std::map<CUmodule, std::vector<char>> cubins;  // every loaded module's image
   std::set<CUcontext> contexts_with_patches;
+  std::set<CUmodule> patched;    // until the chosen launch has ended
+  bool loading_patches = false;  // the callbacks' own module is loading
   std::set<std::string> kernels_seen;
   std::uint64_t matching_launches = 0;
   bool traced = false;  // the chosen launch is done: nothing more is patched
@@ -125,9 +128,14 @@ std::string device_description(CUcontext context) {
   return text;
 }
 
-bool patch_module(State& s, const Sanitizer_LaunchData& ld) {
-  if (s.contexts_with_patches.insert(ld.context).second) {
-    const SanitizerResult r = sanitizerAddPatchesFromFile(s.settings.patches.c_str(), ld.context);
+// Patches a module's shared-memory, matrix and async-copy instructions with the callbacks
+// (NVIDIA's MemoryTracker sample patches as a module loads, too). Until the chosen launch gives
+// them a buffer they return at once: a launch's callbacks get null user data by default.
+bool patch_module(State& s, CUcontext context, CUmodule module) {
+  if (s.contexts_with_patches.insert(context).second) {
+    s.loading_patches = true;  // the patches' own module loads now: it is not patched
+    const SanitizerResult r = sanitizerAddPatchesFromFile(s.settings.patches.c_str(), context);
+    s.loading_patches = false;
     if (r != SANITIZER_SUCCESS) {
       write_error(sanitizer_error("sanitizerAddPatchesFromFile", r) + " for " + s.settings.patches);
       return false;
@@ -142,23 +150,27 @@ bool patch_module(State& s, const Sanitizer_LaunchData& ld) {
       {SANITIZER_INSTRUCTION_MEMCPY_ASYNC, "banklab_trace_async_copy"},
   };
   for (const auto& p : points) {
-    const SanitizerResult r = sanitizerPatchInstructions(p.id, ld.module, p.callback);
+    const SanitizerResult r = sanitizerPatchInstructions(p.id, module, p.callback);
     if (r != SANITIZER_SUCCESS) {
       write_error(sanitizer_error("sanitizerPatchInstructions", r) + " for " + p.callback);
       return false;
     }
   }
-  const SanitizerResult r = sanitizerPatchModule(ld.module);
+  const SanitizerResult r = sanitizerPatchModule(module);
   if (r != SANITIZER_SUCCESS) {
     write_error(sanitizer_error("sanitizerPatchModule", r));
     return false;
   }
+  s.patched.insert(module);
   return true;
 }
 
 void begin_traced_launch(State& s, const Sanitizer_LaunchData& ld) {
   s.traced = true;  // whatever happens, only this launch is ever tried
-  if (!patch_module(s, ld)) return;
+  if (!s.patched.contains(ld.module)) {
+    write_error("the traced kernel's module was not patched when it loaded");
+    return;
+  }
   const std::size_t bytes = sizeof(Buffer) + s.settings.capacity * sizeof(Record);
   void* device = nullptr;
   SanitizerResult r = sanitizerAlloc(ld.context, &device, bytes);
@@ -254,7 +266,8 @@ void end_traced_launch(State& s, const Sanitizer_LaunchData& ld) {
     std::fclose(f);
   }
   append_line(banklab::trace_abi::kMetaFile, launch_meta(s, kept, *header, ms));
-  sanitizerUnpatchModule(a.module);
+  for (CUmodule m : s.patched) sanitizerUnpatchModule(m);  // later launches run as compiled
+  s.patched.clear();
   if (records) sanitizerFreeHost(a.context, records);
   sanitizerFreeHost(a.context, header);
   sanitizerFree(a.context, a.device_buffer);
@@ -265,13 +278,14 @@ void on_launch(State& s, Sanitizer_CallbackId cbid, const Sanitizer_LaunchData& 
   if (cbid == SANITIZER_CBID_LAUNCH_BEGIN) {
     if (s.kernels_seen.insert(name).second) append_line(banklab::trace_abi::kKernelsFile, name);
     if (!is_chosen_kernel(name, s.settings.kernel)) return;
-    if (s.settings.time_launches) s.timing_begun[ld.function] = std::chrono::steady_clock::now();
+    // Launches after the traced one run unpatched: they are the untraced time.
+    if (s.traced && s.settings.time_launches)
+      s.timing_begun[ld.function] = std::chrono::steady_clock::now();
     if (!s.traced && s.matching_launches++ == s.settings.launch) begin_traced_launch(s, ld);
     return;
   }
   if (cbid != SANITIZER_CBID_LAUNCH_END) return;
   if (s.active && ld.function == s.launch.function) {
-    s.timing_begun.erase(ld.function);
     end_traced_launch(s, ld);
     return;
   }
@@ -293,8 +307,10 @@ void callback(void*, Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid,
   std::lock_guard lock(s.mutex);
   if (domain == SANITIZER_CB_DOMAIN_RESOURCE) {
     const auto* md = static_cast<const Sanitizer_ResourceModuleData*>(data);
-    if (cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED && md->pCubin && md->cubinSize > 0) {
-      s.cubins[md->module].assign(md->pCubin, md->pCubin + md->cubinSize);
+    if (cbid == SANITIZER_CBID_RESOURCE_MODULE_LOADED && !s.loading_patches) {
+      if (md->pCubin && md->cubinSize > 0)
+        s.cubins[md->module].assign(md->pCubin, md->pCubin + md->cubinSize);
+      if (!s.traced) patch_module(s, md->context, md->module);
     } else if (cbid == SANITIZER_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
       s.cubins.erase(md->module);
     }
