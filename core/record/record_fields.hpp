@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/base/diagnostic.hpp"
+#include "core/base/expected.hpp"
 #include "core/base/json_fields.hpp"
 #include "core/base/json_writer.hpp"
 #include "core/model/access.hpp"
@@ -119,11 +120,36 @@ void fields(F& f, WarpAccess& a) {
   });
 }
 
-// Thrown while parsing when the text nests deeper than `max_depth` levels.
-struct TooDeep {};
+// What a kind of file is called and how it starts: {"format": FORMAT, "version": VERSION, ...}.
+struct RecordFormat {
+  std::string_view what;    // "GPU recording", "trace": "not a BankLab trace: ..."
+  std::string_view path;    // the root's name in a field's path: "trace.accesses[3].warp"
+  std::string_view format;  // "banklab-trace"
+  int version = 1;
+  int max_depth = 16;  // text nesting deeper is refused before it is built
+};
 
-// The text as JSON, refused (TooDeep) as soon as it nests deeper than `max_depth`, before the
-// deeper part is built; nlohmann's exceptions for text that is not JSON.
-nlohmann::json parse_json_within_depth(std::string_view text, int max_depth);
+// A reader of `j`'s fields once its "format" and "version" are the format's; JsonFieldError
+// ("it is JSON, but not a BankLab trace ...", "it is a trace of format version 2; ...")
+// otherwise.
+FieldReader open_record(const nlohmann::json& j, const RecordFormat& f);
+
+// The text as a file of the format: parsed no deeper than its depth, then read by `read` (the
+// json in, a T out, throwing JsonFieldError for a field that does not hold up). Every problem
+// is one sentence: "not a BankLab trace: not valid JSON (...)", "not a usable BankLab trace:
+// trace.accesses[3].warp is 2; it must be 0 to 1".
+Expected<nlohmann::json> parse_record_json(std::string_view text, const RecordFormat& f);
+template <class T, class Read>
+Expected<T> read_record(std::string_view text, const RecordFormat& f, Read read) {
+  const Expected<nlohmann::json> j = parse_record_json(text, f);
+  if (!j) return Error{j.error()};
+  try {
+    return read(*j);
+  } catch (const JsonFieldError& bad) {
+    return Error{"not a usable BankLab " + std::string(f.what) + ": " + bad.what()};
+  } catch (const nlohmann::json::exception& e) {
+    return Error{"not a usable BankLab " + std::string(f.what) + ": " + e.what()};
+  }
+}
 
 }  // namespace banklab::gpu

@@ -183,19 +183,10 @@ LabelledPatterns with_every_label(LabelledPatterns p) {
 
 using nlohmann::json;
 
+constexpr RecordFormat kRecordingFormat{"GPU recording", "recording", kFormat, kVersion, kMaxDepth};
+
 Recording read_recording(const json& j) {
-  if (!j.is_object() || !j.contains("format") || !j["format"].is_string() ||
-      j["format"].get<std::string>() != kFormat) {
-    throw JsonFieldError("it is JSON, but not a BankLab GPU recording (no \"format\": \"" +
-                         std::string(kFormat) + "\")");
-  }
-  FieldReader f(j, "recording");
-  int version = 0;
-  f("version", version);
-  if (version != kVersion) {
-    throw JsonFieldError("it is a recording of format version " + std::to_string(version) +
-                         "; this BankLab reads version " + std::to_string(kVersion));
-  }
+  FieldReader f = open_record(j, kRecordingFormat);
   Recording r;
   fields(f, r);
   // What a file does not hold: every run in it ran, on its device.
@@ -238,23 +229,13 @@ std::string recording_json(const Recording& r) {
 }
 
 Expected<Recording> parse_recording(std::string_view text) {
-  try {
-    const json j = parse_json_within_depth(text, kMaxDepth);
+  return read_record<Recording>(text, kRecordingFormat, [](const json& j) -> Expected<Recording> {
     Recording r = read_recording(j);
     if (const Expected<void> usable = check_recording(r); !usable) {
       return Error{"not a usable BankLab GPU recording: " + usable.error()};
     }
     return r;
-  } catch (const TooDeep&) {
-    return Error{"not a BankLab GPU recording: its JSON nests deeper than " +
-                 std::to_string(kMaxDepth) + " levels"};
-  } catch (const JsonFieldError& bad) {
-    return Error{"not a usable BankLab GPU recording: " + std::string(bad.what())};
-  } catch (const json::parse_error& e) {
-    return Error{"not a BankLab GPU recording: not valid JSON (" + std::string(e.what()) + ")"};
-  } catch (const json::exception& e) {
-    return Error{"not a usable BankLab GPU recording: " + std::string(e.what())};
-  }
+  });
 }
 
 }  // namespace banklab::gpu

@@ -121,14 +121,10 @@ namespace {
 // What can be known without the GPU: sizes and counts in range, every index inside what it
 // indexes, every access's count what the model gives (checked as it is read, above).
 
-struct Refused {
-  std::string message;
-};
-
 void within(const std::string& path, std::int64_t value, std::int64_t lo, std::int64_t hi) {
   if (value < lo || value > hi) {
-    throw Refused{path + " is " + std::to_string(value) + "; it must be " + std::to_string(lo) +
-                  " to " + std::to_string(hi)};
+    throw JsonFieldError(path + " is " + std::to_string(value) + "; it must be " +
+                         std::to_string(lo) + " to " + std::to_string(hi));
   }
 }
 
@@ -162,7 +158,7 @@ void check_launch(const Trace& t) {
   within("trace.executed", t.executed, static_cast<std::int64_t>(t.accesses.size()), INT64_MAX);
   for (const auto& [path, ms] :
        {std::pair{"trace.traced_ms", t.traced_ms}, {"trace.untraced_ms", t.untraced_ms}}) {
-    if (!(ms >= 0 && ms < 1e9)) throw Refused{std::string(path) + " is not a time in ms"};
+    if (!(ms >= 0 && ms < 1e9)) throw JsonFieldError(std::string(path) + " is not a time in ms");
   }
 }
 
@@ -172,7 +168,7 @@ void check_lines(const Trace& t) {
     const TraceInstruction& in = t.instructions[i];
     const std::string path = "trace.instructions[" + std::to_string(i) + "]";
     within(path + ".offset", in.offset, 0, INT64_MAX);
-    if (!offsets.insert(in.offset).second) throw Refused{path + ".offset is listed twice"};
+    if (!offsets.insert(in.offset).second) throw JsonFieldError(path + ".offset is listed twice");
     short_text(path + ".sass", in.sass);
     for (const TraceLocation& l : in.where) {
       short_text(path + ".where's file", l.file);
@@ -212,19 +208,10 @@ void check_accesses(const Trace& t) {
   }
 }
 
+constexpr RecordFormat kTraceFormat{"trace", "trace", kFormat, kVersion, kMaxDepth};
+
 Trace read_trace(const nlohmann::json& j) {
-  if (!j.is_object() || !j.contains("format") || !j["format"].is_string() ||
-      j["format"].get<std::string>() != kFormat) {
-    throw JsonFieldError("it is JSON, but not a BankLab trace (no \"format\": \"" +
-                         std::string(kFormat) + "\")");
-  }
-  FieldReader f(j, "trace");
-  int version = 0;
-  f("version", version);
-  if (version != kVersion) {
-    throw JsonFieldError("it is a trace of format version " + std::to_string(version) +
-                         "; this BankLab reads version " + std::to_string(kVersion));
-  }
+  FieldReader f = open_record(j, kTraceFormat);
   Trace t;
   fields(f, t);
   return t;
@@ -269,24 +256,13 @@ std::string trace_json(const Trace& t) {
 }
 
 Expected<Trace> parse_trace(std::string_view text) {
-  try {
-    Trace t = read_trace(parse_json_within_depth(text, kMaxDepth));
+  return read_record<Trace>(text, kTraceFormat, [](const nlohmann::json& j) -> Expected<Trace> {
+    Trace t = read_trace(j);
     check_launch(t);
     check_lines(t);
     check_accesses(t);
     return t;
-  } catch (const Refused& r) {
-    return Error{"not a usable BankLab trace: " + r.message};
-  } catch (const TooDeep&) {
-    return Error{"not a BankLab trace: its JSON nests deeper than " + std::to_string(kMaxDepth) +
-                 " levels"};
-  } catch (const JsonFieldError& bad) {
-    return Error{"not a usable BankLab trace: " + std::string(bad.what())};
-  } catch (const nlohmann::json::parse_error& e) {
-    return Error{"not a BankLab trace: not valid JSON (" + std::string(e.what()) + ")"};
-  } catch (const nlohmann::json::exception& e) {
-    return Error{"not a usable BankLab trace: " + std::string(e.what())};
-  }
+  });
 }
 
 // [SECTION] nvdisasm's listing

@@ -2,7 +2,7 @@
 # Makes the shipped traces (assets/traces/) on a GPU machine and runs banklab trace's GPU tests:
 # builds BankLab without the GUI (where the headers that are not Debian packages come from
 # BANKLAB_EXTRA_INCLUDE, as for scripts/test.sh), traces the second launch of each program of
-# kernels/trace/programs with Nsight Compute measuring the same launch, and writes the traces,
+# tests/trace/programs with Nsight Compute measuring the same launch, and writes the traces,
 # their text and a log into OUT-FOLDER (default: $OUT, else ./trace-out):
 #
 #   BANKLAB_EXTRA_INCLUDE=.device-include kernels/trace/make_traces.sh [OUT-FOLDER]
@@ -31,8 +31,8 @@ run cmake --build build-trace -j "$(nproc)" --target banklab test_trace_gpu trac
 banklab=build-trace/app/cli/banklab
 for program in histogram_skewed sgemm_tile attention_scores; do
   run timeout 120 "$banklab" trace --kernel "$program" --launch 1 -o "$out/$program.json" \
-    --source "kernels/trace/programs/$program.cu" -- "build-trace/kernels/trace/programs/trace_$program"
-  "$banklab" trace --open "$out/$program.json" --source "kernels/trace/programs/$program.cu" \
+    --source "tests/trace/programs/$program.cu" -- "build-trace/kernels/trace/programs/trace_$program"
+  "$banklab" trace --open "$out/$program.json" --source "tests/trace/programs/$program.cu" \
     >"$out/$program.txt" 2>&1
 done
 run timeout 300 ctest --test-dir build-trace -L gpu -R trace --output-on-failure

@@ -57,7 +57,7 @@ TEST_CASE("the scan corpus traced agrees with Nsight Compute on every line") {
 
 TEST_CASE("a data-dependent histogram, not evaluated by the scan, traced agrees with ncu") {
   const std::string source =
-      std::string(BANKLAB_SOURCE_DIR) + "/kernels/trace/programs/histogram_skewed.cu";
+      std::string(BANKLAB_SOURCE_DIR) + "/tests/trace/programs/histogram_skewed.cu";
   const Run scan = run_banklab("scan " + source);
   REQUIRE(scan.status == 0);
   CHECK(scan.out.find("not evaluated:") != std::string::npos);

@@ -41,17 +41,17 @@ int main() {
     for (int k = 0; k < n; ++k)
       for (int j = 0; j < n; ++j) expected[i * n + j] += a[i * n + k] * b[k * n + j];
   float *da = nullptr, *db = nullptr, *dc = nullptr;
-  PROGRAM_CHECK(cudaMalloc(&da, n * n * sizeof(float)));
-  PROGRAM_CHECK(cudaMalloc(&db, n * n * sizeof(float)));
-  PROGRAM_CHECK(cudaMalloc(&dc, n * n * sizeof(float)));
-  PROGRAM_CHECK(cudaMemcpy(da, a.data(), n * n * sizeof(float), cudaMemcpyHostToDevice));
-  PROGRAM_CHECK(cudaMemcpy(db, b.data(), n * n * sizeof(float), cudaMemcpyHostToDevice));
+  CORPUS_CHECK(cudaMalloc(&da, n * n * sizeof(float)));
+  CORPUS_CHECK(cudaMalloc(&db, n * n * sizeof(float)));
+  CORPUS_CHECK(cudaMalloc(&dc, n * n * sizeof(float)));
+  CORPUS_CHECK(cudaMemcpy(da, a.data(), n * n * sizeof(float), cudaMemcpyHostToDevice));
+  CORPUS_CHECK(cudaMemcpy(db, b.data(), n * n * sizeof(float), cudaMemcpyHostToDevice));
   for (int launch = 0; launch < kLaunches; ++launch) {
     sgemm_tile<<<dim3(n / kTile, n / kTile), dim3(kTile, 8)>>>(da, db, dc, n);
-    PROGRAM_CHECK(cudaGetLastError());
-    PROGRAM_CHECK(cudaDeviceSynchronize());
+    CORPUS_CHECK(cudaGetLastError());
+    CORPUS_CHECK(cudaDeviceSynchronize());
   }
-  PROGRAM_CHECK(cudaMemcpy(c.data(), dc, n * n * sizeof(float), cudaMemcpyDeviceToHost));
+  CORPUS_CHECK(cudaMemcpy(c.data(), dc, n * n * sizeof(float), cudaMemcpyDeviceToHost));
   for (int i = 0; i < n * n; ++i) {
     if (c[i] != expected[i]) {  // small whole numbers: exact in fp32
       std::fprintf(stderr, "sgemm_tile: c[%d] is %g, expected %g\n", i, c[i], expected[i]);

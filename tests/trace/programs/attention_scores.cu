@@ -49,19 +49,19 @@ int main() {
   for (float& x : k) x = static_cast<float>(random.next() % 5) - 2.0f;
   for (float& x : v) x = static_cast<float>(random.next() % 5) - 2.0f;
   float *dq = nullptr, *dk = nullptr, *dv = nullptr, *dout = nullptr;
-  PROGRAM_CHECK(cudaMalloc(&dq, q.size() * sizeof(float)));
-  PROGRAM_CHECK(cudaMalloc(&dk, k.size() * sizeof(float)));
-  PROGRAM_CHECK(cudaMalloc(&dv, v.size() * sizeof(float)));
-  PROGRAM_CHECK(cudaMalloc(&dout, out.size() * sizeof(float)));
-  PROGRAM_CHECK(cudaMemcpy(dq, q.data(), q.size() * sizeof(float), cudaMemcpyHostToDevice));
-  PROGRAM_CHECK(cudaMemcpy(dk, k.data(), k.size() * sizeof(float), cudaMemcpyHostToDevice));
-  PROGRAM_CHECK(cudaMemcpy(dv, v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice));
+  CORPUS_CHECK(cudaMalloc(&dq, q.size() * sizeof(float)));
+  CORPUS_CHECK(cudaMalloc(&dk, k.size() * sizeof(float)));
+  CORPUS_CHECK(cudaMalloc(&dv, v.size() * sizeof(float)));
+  CORPUS_CHECK(cudaMalloc(&dout, out.size() * sizeof(float)));
+  CORPUS_CHECK(cudaMemcpy(dq, q.data(), q.size() * sizeof(float), cudaMemcpyHostToDevice));
+  CORPUS_CHECK(cudaMemcpy(dk, k.data(), k.size() * sizeof(float), cudaMemcpyHostToDevice));
+  CORPUS_CHECK(cudaMemcpy(dv, v.data(), v.size() * sizeof(float), cudaMemcpyHostToDevice));
   for (int launch = 0; launch < kLaunches; ++launch) {
     attention_scores<<<queries / 32, dim3(32, kWarps)>>>(dq, dk, dv, dout, keys);
-    PROGRAM_CHECK(cudaGetLastError());
-    PROGRAM_CHECK(cudaDeviceSynchronize());
+    CORPUS_CHECK(cudaGetLastError());
+    CORPUS_CHECK(cudaDeviceSynchronize());
   }
-  PROGRAM_CHECK(cudaMemcpy(out.data(), dout, out.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  CORPUS_CHECK(cudaMemcpy(out.data(), dout, out.size() * sizeof(float), cudaMemcpyDeviceToHost));
   for (int i = 0; i < queries; ++i) {
     for (int d = 0; d < kHead; ++d) {
       float expected = 0.0f;  // small whole numbers: exact in fp32
