@@ -428,7 +428,7 @@ instruction and the warp. Each warp-instruction is counted by the same model as 
 analyze, attributed to its CUDA line (build the program with nvcc -lineinfo), and the lines are
 ranked by the wavefronts their conflicts add. Where profiling counters are allowed, Nsight
 Compute measures the same launch and each line's measured counts stand beside the model's.
-Only the chosen launch is instrumented; the program's output and exit status pass through.
+Only the chosen launch records; the program's output and exit status pass through.
 Needs an NVIDIA GPU and the CUDA toolkit; without them it says which, and exits 1.
 )",
     .flags_title = "Trace:",
