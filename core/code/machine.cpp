@@ -40,6 +40,10 @@ std::string ordinal(int i) {
 
 // A run stopped by its bounds (kMaxSteps): unwinds to the caller of run().
 struct OutOfSteps {};
+// Code nested past Machine::kMaxNesting: unwinds to the innermost statement that touches shared
+// memory (which reports it as not evaluated) or to run(); a statement that does not, or a
+// condition, must not take its message for its own error and go on.
+struct TooDeep : Failure {};
 
 // The lanes of a mask, lowest first.
 template <class F>
@@ -333,6 +337,7 @@ Lanes Machine::rvalue(const Lanes& v, int node) {
 
 Lanes Machine::eval(int node) {
   const Node& n = at(node);
+  const Nesting nesting(*this, n.pos);
   switch (n.kind) {
     case NodeKind::number:
       if (n.floating) {
@@ -1119,17 +1124,23 @@ Lanes Machine::device_call(const Node& n, int function) {
   Frame frame{{}, function};
   frame.slots.resize(static_cast<std::size_t>(fn.frame));
   frames_.push_back(std::move(frame));
-  for (std::size_t i = 0; i < fn.params.size(); ++i) store_var(fn.params[i], args[i]);
   calls_.push_back({});
-  const Ctx saved = ctx_;
-  std::vector<LoopState*> saved_loops;
-  std::swap(saved_loops, loops_);
+  // The caller's frame, call, loops and mask come back however the body ends (a TooDeep
+  // unwinds through it to a caller's statement, which goes on).
+  struct Return {
+    Machine& m;
+    Ctx ctx;
+    std::vector<LoopState*> loops;
+    ~Return() {
+      m.loops_ = std::move(loops);
+      m.ctx_ = ctx;
+      m.calls_.pop_back();
+      m.frames_.pop_back();
+    }
+  } back{*this, ctx_, std::exchange(loops_, {})};
+  for (std::size_t i = 0; i < fn.params.size(); ++i) store_var(fn.params[i], args[i]);
   exec(fn.body);
-  std::swap(saved_loops, loops_);
-  ctx_ = saved;
   Call done = std::move(calls_.back());
-  calls_.pop_back();
-  frames_.pop_back();
   if (!done.has_value) return unknown(reason(n.pos, n.text + "() returns no value", false));
   return done.value;
 }
@@ -1281,6 +1292,14 @@ void Machine::record(int site, bool asm_site, Op op, const Lanes& place, int wid
 
 // [SECTION] Statements
 
+Machine::Nesting::Nesting(Machine& m, Pos pos) : depth(++m.depth_) {
+  if (depth > kMaxNesting) {
+    --depth;
+    throw TooDeep{pos, "statements, expressions and calls nest deeper than " +
+                           std::to_string(kMaxNesting) + " levels here"};
+  }
+}
+
 void Machine::count_step() {
   if (++steps_ > kMaxSteps) {
     out_of_steps = true;
@@ -1369,6 +1388,9 @@ void Machine::run(int function, std::span<const Lanes> arguments,
     exec(fn.body);
   } catch (const OutOfSteps&) {
     // out_of_steps says so; what ran before is recorded
+  } catch (const TooDeep& f) {
+    if (setup_.snippet) throw;
+    unevaluated.push_back({-1, false, false, f.pos, f.message, false});
   }
 }
 
@@ -1376,6 +1398,7 @@ void Machine::exec(int index) {
   const Stmt& s = program_.stmt(index);
   if (ctx_.active == 0 && ctx_.uncertain == 0) return;
   count_step();
+  const Nesting nesting(*this, s.begin);
   try {
     switch (s.kind) {
       case StmtKind::block:
@@ -1407,9 +1430,10 @@ void Machine::exec(int index) {
         ctx_.active = ctx_.uncertain = 0;
         return;
       case StmtKind::return_: {
-        Call& call = calls_.back();
         if (s.a >= 0) {
           const Lanes v = rvalue(eval(s.a), s.a);
+          // Taken after the value: a call in it grows calls_, which may move its elements.
+          Call& call = calls_.back();
           if (!call.has_value) {
             call.value = v;
             call.has_value = true;
@@ -1422,7 +1446,7 @@ void Machine::exec(int index) {
             });
           }
         }
-        call.returned |= ctx_.active | ctx_.uncertain;
+        calls_.back().returned |= ctx_.active | ctx_.uncertain;
         ctx_.active = ctx_.uncertain = 0;
         return;
       }
@@ -1438,6 +1462,9 @@ void Machine::exec(int index) {
         return;
       }
     }
+  } catch (const TooDeep& f) {
+    if (setup_.snippet || !touches_shared(s)) throw;
+    unevaluated.push_back({index, false, true, f.pos, f.message, false});
   } catch (Failure& f) {
     if (setup_.snippet) throw;
     if (touches_shared(s)) unevaluated.push_back({index, false, true, f.pos, f.message, true});

@@ -118,6 +118,10 @@ class Machine {
   static constexpr int kMaxTrips = 4096;  // iterations of one loop each time it is entered
   static constexpr std::int64_t kMaxSteps = 4'000'000;  // statements a warp, all warps together
   static constexpr int kMaxCallDepth = 32;
+  // Statements and expressions open at once, calls included: each is a frame of up to 4 KB on
+  // the stack (exec, eval and binary), so a chain of calls of deeply nested code is refused
+  // before the thread's stack is spent. The parsers bound one function's nesting below it.
+  static constexpr int kMaxNesting = 512;
 
   Machine(const Program& program, MachineSetup setup);
 
@@ -221,6 +225,12 @@ class Machine {
   int index_of(const Node& n) const { return static_cast<int>(&n - program_.nodes.data()); }
   bool touches_shared(const Stmt& s) const;
   void count_step();
+  // One level of exec or eval while it lives; past kMaxNesting, a Failure at pos.
+  struct Nesting {
+    Nesting(Machine& m, Pos pos);
+    ~Nesting() { --depth; }
+    int& depth;
+  };
 
   const Program& program_;
   MachineSetup setup_;
@@ -248,6 +258,7 @@ class Machine {
   };
   std::vector<Call> calls_;
   std::int64_t steps_ = 0;
+  int depth_ = 0;  // Nesting levels open
   std::vector<std::array<std::int64_t, kWarpSize>> indices_;
   std::vector<std::int8_t> typed_;  // static_type: 0 not yet, 1 integer, 2 not one
   std::vector<IntType> types_;
