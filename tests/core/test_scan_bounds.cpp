@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/code/machine.hpp"
+#include "core/code/ncu_source.hpp"
 #include "core/code/scan.hpp"
 
 namespace banklab {
@@ -159,6 +160,122 @@ TEST_CASE("macros that expand without end stop at the budget, with the macro nam
   const KernelScan k = only_kernel(short_chain + file_with("__shared__ int s[32];\n"
                                                            "s[(threadIdx.x + M999) % 32] = 1;"));
   REQUIRE(k.lines.size() == 1);
+}
+
+// ---- Nsight Compute's CSV: bounded in size, its numbers in range. ----
+
+// A source page of k.cu with one CUDA line row: line number, then the four counts.
+std::string csv_with_row(const std::string& line, const std::string& counts) {
+  return "\"File Path\",\"/x/k.cu\"\n\"Function Name\",\"k()\"\n"
+         "\"Line No\",\"Source\",\"Instructions Executed\",\"L1 Wavefronts Shared\","
+         "\"L1 Wavefronts Shared Ideal\",\"L1 Wavefronts Shared Excessive\"\n\"" +
+         line + "\",\"s[i] = 0;\"," + counts + "\n";
+}
+
+TEST_CASE("a CSV's line numbers and counts out of range are refused, naming the CSV's line") {
+  const auto good = parse_ncu_source_csv(csv_with_row("3", "\"1\",\"32\",\"1\",\"31\""));
+  REQUIRE_MESSAGE(good.has_value(), good.error());
+  CHECK((*good)[0].files[0].lines[0].wavefronts == 32);
+  // 4294967315 was cut to an int: line 19.
+  CHECK(parse_ncu_source_csv(csv_with_row("4294967315", "\"1\",\"32\",\"1\",\"31\"")).error() ==
+        "line 4 of the CSV: \"Line No\" is 4294967315, not a count from 1 to 2147483647");
+  CHECK(parse_ncu_source_csv(csv_with_row("0", "\"1\",\"32\",\"1\",\"31\"")).error() ==
+        "line 4 of the CSV: \"Line No\" is 0, not a count from 1 to 2147483647");
+  // A negative count was shown as measured.
+  CHECK(parse_ncu_source_csv(csv_with_row("3", "\"1\",\"-32\",\"1\",\"31\"")).error() ==
+        "line 4 of the CSV: \"L1 Wavefronts Shared\" is -32, not a count from 0 to 2147483647");
+  CHECK(parse_ncu_source_csv(csv_with_row("3", "\"1\",\"32\",\"x\",\"31\"")).error() ==
+        "line 4 of the CSV: \"L1 Wavefronts Shared Ideal\" is x, not a count from 0 to "
+        "2147483647");
+  // A row of fewer fields than its header (a file of 1s after a header took 1.6 GB).
+  const std::string header_only = csv_with_row("3", "\"1\",\"32\",\"1\",\"31\"");
+  CHECK(parse_ncu_source_csv(header_only + "1\n1\n").error() ==
+        "line 5 of the CSV has 1 fields, fewer than the 6 of its \"Line No\" header");
+  // Past the size of any one kernel's page, refused before it is split into lines.
+  const std::string huge(kMaxNcuCsvBytes + 1, '1');
+  CHECK(parse_ncu_source_csv(huge).error().starts_with("the CSV has 16777217 bytes, more than"));
+}
+
+// ---- The launch: within CUDA's limits, no overflow. ----
+
+TEST_CASE("a launch beyond CUDA's limits is an error of its kernel; --block and --grid too") {
+  const std::string access = "__shared__ float s[32];\ns[threadIdx.x % 32] = 1;\n";
+  const auto launched = [&](const std::string& config) {
+    return only_kernel("__global__ void k() {\n" + access + "}\nint main() { k<<<" + config +
+                       ">>>(); }\n");
+  };
+  // dim3(65536, 65537) overflowed the block's thread count: 2048 instructions.
+  const KernelScan wide = launched("1, dim3(65536, 65537)");
+  REQUIRE(wide.error);
+  CHECK(*wide.error ==
+        "the launch on line 5's block 65536x65537x1 is not one CUDA launches: a block's x is 1 to "
+        "1024");
+  CHECK(*launched("1, dim3(64, 32)").error ==
+        "the launch on line 5's block 64x32x1 is not one CUDA launches: a block has at most 1024 "
+        "threads, this one 2048");
+  CHECK(*launched("1, dim3(1, 1, 128)").error ==
+        "the launch on line 5's block 1x1x128 is not one CUDA launches: a block's z is 1 to 64");
+  CHECK(*launched("dim3(1, 70000), 32").error ==
+        "the launch on line 5's grid 1x70000x1 is not one CUDA launches: a grid's y is 1 to 65535");
+  // The largest grid: its blocks fit a 64-bit count.
+  ScanOptions largest;
+  largest.grid = std::array<int, 3>{2147483647, 65535, 65535};
+  const KernelScan most = only_kernel(file_with(access), largest);
+  CHECK(most.blocks() == std::int64_t{2147483647} * 65535 * 65535);
+  ScanOptions beyond;
+  beyond.grid = std::array<int, 3>{2147483647, 2147483647, 3};
+  const ScanResult refused = scan_text(file_with(access), beyond);
+  REQUIRE(refused.error);
+  CHECK(refused.error->message ==
+        "the grid 2147483647x2147483647x3 is not one CUDA launches: a grid's y is 1 to 65535");
+  beyond.grid.reset();
+  beyond.block = std::array<int, 3>{1, 1, 65};
+  CHECK(scan_text(file_with(access), beyond).error->message ==
+        "the block 1x1x65 is not one CUDA launches: a block's z is 1 to 64");
+}
+
+TEST_CASE("predicted counts times the largest grid that overflow are an error, not a number") {
+  ScanOptions largest;
+  largest.grid = std::array<int, 3>{2147483647, 65535, 65535};
+  const KernelScan k =
+      only_kernel(file_with("__shared__ float s[1024];\ns[threadIdx.x * 32 % 1024] = 1;"), largest);
+  REQUIRE(k.lines.size() == 1);
+  CHECK(k.lines[0].wavefronts == 32);
+  const auto measured = parse_ncu_source_csv(csv_with_row("3", "\"1\",\"32\",\"1\",\"31\""));
+  REQUIRE(measured.has_value());
+  const std::string source =
+      file_with("__shared__ float s[1024];\ns[threadIdx.x * 32 % 1024] = 1;");
+  CHECK(compare(k, (*measured)[0], "k.cu", source).error() ==
+        "line 3's wavefronts times the grid's 9223090559730712575 blocks are more than a 64-bit "
+        "count holds");
+}
+
+// ---- --let: a value the scan would not use is refused. ----
+
+TEST_CASE("--let for a #define, a constexpr, a typo or gridDim.x=0 is refused") {
+  const std::string file =
+      "#define N 64\nconstexpr int M = 4;\n"
+      "__global__ void k(int n) {\n__shared__ float s[64];\n"
+      "s[(threadIdx.x + blockIdx.x + gridDim.x) % N] = n + M;\n}\n"
+      "int main() { k<<<1, 32>>>(3); }\n";
+  const auto refusal = [&](const std::string& name, std::int64_t value) {
+    ScanOptions o;
+    o.lets = {{name, value}};
+    const ScanResult r = scan_text(file, o);
+    return r.error ? r.error->message : std::string("accepted");
+  };
+  CHECK(refusal("N", 1) == "--let N: the file #defines N itself; change the #define instead");
+  CHECK(refusal("M", 2) == "--let M: the file gives M its value itself; change it there");
+  CHECK(refusal("nn", 3) ==
+        "--let nn: the file uses no name nn (the names it leaves open: n, blockIdx.x, gridDim.x)");
+  CHECK(refusal("gridDim.x", 0) ==
+        "--let gridDim.x: gridDim.x is 1 to 2147483647 in a launch CUDA makes, not 0");
+  CHECK(refusal("blockIdx.y", 0) ==
+        "--let blockIdx.y: the file uses no name blockIdx.y (the names it leaves open: n, "
+        "blockIdx.x, gridDim.x)");
+  CHECK(refusal("n", 7) == "accepted");
+  CHECK(refusal("blockIdx.x", 5) == "accepted");
+  CHECK(refusal("gridDim.x", 65536) == "accepted");
 }
 
 }  // namespace
