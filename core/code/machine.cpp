@@ -38,7 +38,7 @@ std::string ordinal(int i) {
   return i < 4 ? kWords[i] : std::to_string(i + 1) + "th";
 }
 
-// A run stopped by its bounds (kMaxSteps): unwinds to the caller of run().
+// A run stopped by its WorkBudget: unwinds to the caller of run().
 struct OutOfSteps {};
 // Code nested past Machine::kMaxNesting: unwinds to the innermost statement that touches shared
 // memory (which reports it as not evaluated) or to run(); a statement that does not, or a
@@ -136,11 +136,11 @@ std::string Machine::not_integer(const Lanes& v) const {
 Machine::Machine(const Program& program, MachineSetup setup)
     : program_(program),
       setup_(std::move(setup)),
-      typed_(program.nodes.size(), 0),
-      types_(program.nodes.size()) {
+      budget_(setup_.budget != nullptr ? setup_.budget : &own_budget_) {
+  // What is sized by the whole file (the arrays' shapes, the nodes' types) is sized when first
+  // needed: a file of 10,000 kernels makes two machines a kernel.
   reason({-1, 0}, "no value", false);  // reason 0: what an unassigned slot holds
   globals_.slots.resize(static_cast<std::size_t>(program.globals));
-  shapes_.resize(program.arrays.size());
   shaped_.assign(program.arrays.size(), 0);
   shape_why_.assign(program.arrays.size(), 0);
 }
@@ -170,6 +170,7 @@ void Machine::start_warp(int warp) {
 }
 
 void Machine::shape(int index) {
+  if (shapes_.empty()) shapes_.resize(program_.arrays.size());
   const ArrayDecl& d = program_.arrays[static_cast<std::size_t>(index)];
   ArrayShape s;
   s.array.name = d.name;
@@ -493,6 +494,10 @@ Lanes Machine::ternary(int node) {
 // take still gives the result its type); nothing for an address. Once per node.
 std::optional<IntType> Machine::static_type(int node) {
   const auto i = static_cast<std::size_t>(node);
+  if (typed_.empty()) {
+    typed_.assign(program_.nodes.size(), 0);
+    types_.resize(program_.nodes.size());
+  }
   if (typed_[i] == 0) {
     using T = std::optional<IntType>;
     const Node& n = at(node);
@@ -1287,6 +1292,10 @@ void Machine::record(int site, bool asm_site, Op op, const Lanes& place, int wid
     a.loops.push_back(loop);
     a.iteration.push_back(trip);
   }
+  if (--budget_->records < 0) {
+    out_of_steps = true;
+    throw OutOfSteps{};
+  }
   accesses.push_back(std::move(a));
 }
 
@@ -1301,7 +1310,7 @@ Machine::Nesting::Nesting(Machine& m, Pos pos) : depth(++m.depth_) {
 }
 
 void Machine::count_step() {
-  if (++steps_ > kMaxSteps) {
+  if (--budget_->steps < 0) {
     out_of_steps = true;
     throw OutOfSteps{};
   }

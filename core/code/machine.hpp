@@ -16,8 +16,9 @@
 //             accesses through casts, ldmatrix/stmatrix and cp.async (asm, or the intrinsics),
 //             ld.shared/st.shared in asm; each one an Access (op, width, 32 offsets, warp,
 //             loop iterations), or an Unevaluated with the reason when an address is unknown
-//   bounds    a loop runs at most kMaxTrips iterations each time it is entered, the whole run
-//             at most kMaxSteps statements: past them the machine stops and says so
+//   bounds    a loop runs at most kMaxTrips iterations each time it is entered; a WorkBudget
+//             (one a file, shared by its machines) bounds the statements run and the
+//             warp-instructions recorded: past it the machine stops and says so
 //
 // Errors that do not depend on a lane (a member that is no component, '&' of a number) are
 // thrown as Failure; per-lane ones become that lane's reason. The Code window's driver
@@ -100,6 +101,17 @@ struct Unevaluated {
   bool error = false;
 };
 
+// The work of the machines of one file together, so that neither one kernel nor ten thousand
+// small ones run for minutes or hold gigabytes: the statements run (the file's), and the
+// warp-instructions recorded (a kernel's: each is kept until its kernel is summed, about 400
+// bytes; the scan gives each kernel kRecords afresh).
+struct WorkBudget {
+  static constexpr std::int64_t kSteps = 4'000'000;
+  static constexpr std::int64_t kRecords = 250'000;
+  std::int64_t steps = kSteps;
+  std::int64_t records = kRecords;
+};
+
 struct MachineSetup {
   std::array<int, 3> block = {32, 1, 1};
   std::optional<std::array<int, 3>> grid;  // gridDim, when known
@@ -107,7 +119,8 @@ struct MachineSetup {
   std::vector<std::pair<std::string, TypeRef>> types;  // template type arguments
   std::int64_t extern_bytes = kMaxSharedPerBlockBytes;
   std::string let_hint = "add --let NAME=VALUE";  // NAME is replaced by the name
-  bool snippet = false;  // the Code window: reading a shared value is an error, not a load
+  bool snippet = false;          // the Code window: reading a shared value is an error, not a load
+  WorkBudget* budget = nullptr;  // shared with other machines; none: the machine's own
 };
 
 // A let hint for one name: "add --let NAME=VALUE" for n is "add --let n=VALUE".
@@ -116,7 +129,6 @@ std::string hint_for(std::string hint, std::string_view name);
 class Machine {
  public:
   static constexpr int kMaxTrips = 4096;  // iterations of one loop each time it is entered
-  static constexpr std::int64_t kMaxSteps = 4'000'000;  // statements a warp, all warps together
   static constexpr int kMaxCallDepth = 32;
   // Statements and expressions open at once, calls included: each is a frame of up to 4 KB on
   // the stack (exec, eval and binary), so a chain of calls of deeply nested code is refused
@@ -166,7 +178,7 @@ class Machine {
   std::unordered_map<int, int> truncated;  // loops stopped at kMaxTrips: statement -> times
   std::unordered_map<int, bool> unrolled;  // loops nvcc unrolls (constant trips): statement -> yes
   std::unordered_map<int, int> calls;      // __device__ functions called: call node -> function
-  bool out_of_steps = false;
+  bool out_of_steps = false;               // the work budget ran out: the run stopped there
 
  private:
   struct Frame {
@@ -257,8 +269,9 @@ class Machine {
     bool has_value = false;
   };
   std::vector<Call> calls_;
-  std::int64_t steps_ = 0;
-  int depth_ = 0;  // Nesting levels open
+  WorkBudget own_budget_;
+  WorkBudget* budget_;  // setup_.budget, or own_budget_
+  int depth_ = 0;       // Nesting levels open
   std::vector<std::array<std::int64_t, kWarpSize>> indices_;
   std::vector<std::int8_t> typed_;  // static_type: 0 not yet, 1 integer, 2 not one
   std::vector<IntType> types_;

@@ -238,12 +238,14 @@ Totals totals_of(const std::vector<Access>& accesses, Counter& counter) {
 
 class KernelScanner {
  public:
-  KernelScanner(const Program& p, const LineTable& lines, const ScanOptions& options, int kernel)
+  KernelScanner(const Program& p, const LineTable& lines, const ScanOptions& options, int kernel,
+                WorkBudget& budget)
       : p_(p),
         lines_(lines),
         options_(options),
         index_(kernel),
-        fn_(p.functions[static_cast<std::size_t>(kernel)]) {}
+        fn_(p.functions[static_cast<std::size_t>(kernel)]),
+        budget_(budget) {}
 
   KernelScan scan();
 
@@ -264,6 +266,7 @@ class KernelScanner {
   const ScanOptions& options_;
   int index_;
   const Function& fn_;
+  WorkBudget& budget_;  // the file's, shared by its kernels
 };
 
 std::string KernelScanner::loop_name(int stmt) const {
@@ -293,6 +296,7 @@ void KernelScanner::resolve_launch(KernelScan& k, MachineSetup& setup, Values& p
   }
   MachineSetup host_setup;
   host_setup.lets = options_.lets;
+  host_setup.budget = &budget_;
   HostValues host(p_, launch != nullptr ? launch->host : -1, host_setup);
   const std::string at_launch =
       launch != nullptr ? "the launch on line " + std::to_string(lines_.line(launch->pos)) : "";
@@ -480,8 +484,17 @@ KernelScan KernelScanner::scan() {
   KernelScan k;
   k.kernel = fn_.name;
   k.line = lines_.line(fn_.pos);
+  if (budget_.steps <= 0) {
+    k.error =
+        "not scanned: the kernels before it in the file spent the scan's work budget; "
+        "scan it alone with --kernel " +
+        fn_.name;
+    return k;
+  }
   MachineSetup setup;
   setup.lets = options_.lets;
+  budget_.records = WorkBudget::kRecords;
+  setup.budget = &budget_;
   setup.let_hint = options_.let_hint;
   Values param_values, templ_values;
   resolve_launch(k, setup, param_values, templ_values);
@@ -515,8 +528,10 @@ KernelScan KernelScanner::scan() {
   }
   std::sort(k.inlined_calls.begin(), k.inlined_calls.end());
   if (m.out_of_steps) {
-    k.notes.push_back("the run stopped after " + std::to_string(Machine::kMaxSteps) +
-                      " statements: what ran before is counted");
+    k.notes.push_back("the run stopped at the scan's work budget (" +
+                      std::to_string(WorkBudget::kSteps) + " statements a file, " +
+                      std::to_string(WorkBudget::kRecords) +
+                      " warp-instructions a kernel): what ran before is counted");
   }
   Counter counter;
   for (const auto& [key, accesses] : sites) k.lines.push_back(summarize(accesses, m, counter));
@@ -627,12 +642,13 @@ ScanResult scan_source(const CodeSource& source, const ScanOptions& options) {
     check_lets(p, options.lets);
     const LineTable lines(source.text);
     std::vector<std::string> names;
+    WorkBudget budget;
     for (std::size_t f = 0; f < p.functions.size(); ++f) {
       const Function& fn = p.functions[f];
       if (!fn.kernel || fn.body < 0) continue;
       names.push_back(fn.name);
       if (options.kernel && *options.kernel != fn.name) continue;
-      r.kernels.push_back(KernelScanner(p, lines, options, static_cast<int>(f)).scan());
+      r.kernels.push_back(KernelScanner(p, lines, options, static_cast<int>(f), budget).scan());
     }
     if (names.empty()) fail(kNowhere, source.label + " has no __global__ kernel with a body");
     if (r.kernels.empty()) {

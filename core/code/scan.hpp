@@ -18,8 +18,10 @@
 //               unrolled loop into one 8- or 16-byte access when every address is aligned for
 //               it (a tiled SGEMM's As[ty][k] for k = 0..15 becomes four LDS.128): the entry
 //               then counts the merged instructions and its notes give both counts
-//   bounds      a loop stops after Machine::kMaxTrips iterations each time it is entered and a
-//               run after Machine::kMaxSteps statements: the entries it touched say so
+//   bounds      a loop stops after Machine::kMaxTrips iterations each time it is entered; the
+//               kernels of a file share one WorkBudget of statements, each kernel has one of
+//               warp-instructions: the kernel that spends it says so (what ran is counted), the
+//               ones after it are not run
 #include <array>
 #include <cstddef>
 #include <cstdint>
