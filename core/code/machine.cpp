@@ -40,10 +40,6 @@ std::string ordinal(int i) {
 
 // A run stopped by its WorkBudget: unwinds to the caller of run().
 struct OutOfSteps {};
-// Code nested past Machine::kMaxNesting: unwinds to the innermost statement that touches shared
-// memory (which reports it as not evaluated) or to run(); a statement that does not, or a
-// condition, must not take its message for its own error and go on.
-struct TooDeep : Failure {};
 
 // The lanes of a mask, lowest first.
 template <class F>
@@ -136,7 +132,8 @@ std::string Machine::not_integer(const Lanes& v) const {
 Machine::Machine(const Program& program, MachineSetup setup)
     : program_(program),
       setup_(std::move(setup)),
-      budget_(setup_.budget != nullptr ? setup_.budget : &own_budget_) {
+      budget_(setup_.budget != nullptr ? setup_.budget : &own_budget_),
+      invariance_(program) {
   // What is sized by the whole file (the arrays' shapes, the nodes' types) is sized when first
   // needed: a file of 10,000 kernels makes two machines a kernel.
   reason({-1, 0}, "no value", false);  // reason 0: what an unassigned slot holds
@@ -1129,23 +1126,17 @@ Lanes Machine::device_call(const Node& n, int function) {
   Frame frame{{}, function};
   frame.slots.resize(static_cast<std::size_t>(fn.frame));
   frames_.push_back(std::move(frame));
-  calls_.push_back({});
-  // The caller's frame, call, loops and mask come back however the body ends (a TooDeep
-  // unwinds through it to a caller's statement, which goes on).
-  struct Return {
-    Machine& m;
-    Ctx ctx;
-    std::vector<LoopState*> loops;
-    ~Return() {
-      m.loops_ = std::move(loops);
-      m.ctx_ = ctx;
-      m.calls_.pop_back();
-      m.frames_.pop_back();
-    }
-  } back{*this, ctx_, std::exchange(loops_, {})};
   for (std::size_t i = 0; i < fn.params.size(); ++i) store_var(fn.params[i], args[i]);
+  calls_.push_back({});
+  const Ctx saved = ctx_;
+  std::vector<LoopState*> saved_loops;
+  std::swap(saved_loops, loops_);
   exec(fn.body);
+  std::swap(saved_loops, loops_);
+  ctx_ = saved;
   Call done = std::move(calls_.back());
+  calls_.pop_back();
+  frames_.pop_back();
   if (!done.has_value) return unknown(reason(n.pos, n.text + "() returns no value", false));
   return done.value;
 }
@@ -1264,6 +1255,7 @@ void Machine::record(int site, bool asm_site, Op op, const Lanes& place, int wid
   a.array = place.array;
   a.lanes = lanes;
   a.warp = warp_;
+  a.times = repeat_;
   a.offsets.fill(kInactiveLane);
   for (int l = 0; l < kWarpSize; ++l) {
     if ((lanes >> l & 1u) == 0) continue;
@@ -1304,8 +1296,10 @@ void Machine::record(int site, bool asm_site, Op op, const Lanes& place, int wid
 Machine::Nesting::Nesting(Machine& m, Pos pos) : depth(++m.depth_) {
   if (depth > kMaxNesting) {
     --depth;
-    throw TooDeep{pos, "statements, expressions and calls nest deeper than " +
-                           std::to_string(kMaxNesting) + " levels here"};
+    std::string message = "statements, expressions and calls nest deeper than " +
+                          std::to_string(kMaxNesting) + " levels here: the run stopped";
+    if (m.setup_.snippet) fail(pos, std::move(message));
+    throw TooDeep{pos, std::move(message)};
   }
 }
 
@@ -1385,6 +1379,7 @@ void Machine::run(int function, std::span<const Lanes> arguments,
   bind(fn.params, arguments);
   bind(fn.template_params, template_values);
   calls_.assign(1, {});
+  repeat_ = 1;
   loops_.clear();
   iteration_.clear();
   indices_.clear();
@@ -1398,7 +1393,6 @@ void Machine::run(int function, std::span<const Lanes> arguments,
   } catch (const OutOfSteps&) {
     // out_of_steps says so; what ran before is recorded
   } catch (const TooDeep& f) {
-    if (setup_.snippet) throw;
     unevaluated.push_back({-1, false, false, f.pos, f.message, false});
   }
 }
@@ -1471,9 +1465,6 @@ void Machine::exec(int index) {
         return;
       }
     }
-  } catch (const TooDeep& f) {
-    if (setup_.snippet || !touches_shared(s)) throw;
-    unevaluated.push_back({index, false, true, f.pos, f.message, false});
   } catch (Failure& f) {
     if (setup_.snippet) throw;
     if (touches_shared(s)) unevaluated.push_back({index, false, true, f.pos, f.message, true});
@@ -1542,6 +1533,11 @@ void Machine::exec_if(const Stmt& s) {
 void Machine::exec_loop(int index, const Stmt& s) {
   const Ctx entry = ctx_;
   if (s.kind == StmtKind::for_ && !s.body.empty() && s.body[0] >= 0) exec(s.body[0]);
+  if (counted_once(index, s)) {
+    ctx_ = entry;
+    ctx_.active &= ~calls_.back().returned;
+    return;
+  }
   const int body = s.kind == StmtKind::for_ ? s.body[1] : s.body[0];
   LoopState state;
   loops_.push_back(&state);
@@ -1600,6 +1596,74 @@ void Machine::exec_loop(int index, const Stmt& s) {
   ctx_ = entry;
   ctx_.active &= ~calls_.back().returned;
   ctx_.uncertain &= ~calls_.back().returned;
+}
+
+// A loop whose trips issue the same accesses (LoopInvariance): its trips counted by running
+// its condition and step alone, then its body once, as its first trip, each access recorded
+// for all of them (Access::times). Exact: nothing in the body that decides an access depends
+// on the trip, and the body changes nothing the trips depend on. The variables the body
+// changes outside it are unknown after it (their values were not followed over the trips).
+// False, with nothing changed, where the loop does not qualify, where its lanes would part
+// (trips that differ from lane to lane, or are unknown), for fewer than two trips, and for a
+// loop nvcc unrolls (its trips' accesses may merge into wider ones, scan.cpp).
+bool Machine::counted_once(int index, const Stmt& s) {
+  if (setup_.snippet || ctx_.uncertain != 0 || ctx_.active == 0 || !invariance_.invariant(index))
+    return false;
+  const Ctx before = ctx_;
+  const std::vector<Lanes> start = frames_.back().slots;
+  const auto give_up = [&] {
+    frames_.back().slots = start;
+    ctx_ = before;
+    return false;
+  };
+  const LaneMask looping = ctx_.active;
+  bool constant = s.unroll != 1;
+  int trips = 0;
+  while (true) {
+    ctx_.active = looping;
+    if (s.a >= 0 && !(s.kind == StmtKind::do_ && trips == 0)) {
+      LaneMask unknown_lanes = 0;
+      std::uint16_t why = 0;
+      bool constant_condition = false;
+      const LaneMask yes = condition(s.a, &unknown_lanes, &why, &constant_condition) & looping;
+      constant = constant && constant_condition;
+      if ((unknown_lanes & looping) != 0 || (yes != 0 && yes != looping)) return give_up();
+      if (yes == 0) break;
+    }
+    if (trips == kMaxTrips) {
+      truncated[index] = std::max(truncated[index], trips);
+      break;
+    }
+    count_step();
+    ++trips;
+    if (s.c >= 0) eval(s.c);
+  }
+  const bool unrolls = constant && (s.unroll == 0 ? trips <= 1024 : s.unroll > 1 || trips <= 32);
+  if (unrolls || trips < 2 || repeat_ > kMaxRepeat / trips) return give_up();
+  std::vector<std::pair<int, Lanes>> counters;  // their values after the last trip
+  for (int var : invariance_.counters(index)) counters.emplace_back(var, slot(var));
+  frames_.back().slots = start;
+  LoopState state;
+  loops_.push_back(&state);
+  iteration_.emplace_back(index, 0);
+  const std::int64_t outer = repeat_;
+  repeat_ *= trips;
+  ctx_ = before;
+  exec(s.kind == StmtKind::for_ ? s.body[1] : s.body[0]);
+  repeat_ = outer;
+  loops_.pop_back();
+  iteration_.pop_back();
+  for (int var : invariance_.changed(index)) {
+    store_var(var, unknown(reason(s.begin,
+                                  program_.vars[static_cast<std::size_t>(var)].name +
+                                      " is not followed past this loop: its " +
+                                      std::to_string(trips) + " trips were counted from one",
+                                  false)));
+  }
+  for (const auto& [var, value] : counters) slot(var) = value;
+  const auto [it, inserted] = unrolled.emplace(index, false);
+  if (!inserted) it->second = false;
+  return true;
 }
 
 // The shared-memory instructions of an asm statement: ldmatrix/stmatrix, cp.async,

@@ -35,6 +35,7 @@
 
 #include "core/code/integer.hpp"
 #include "core/code/kernel_code.hpp"
+#include "core/code/loop_invariance.hpp"
 #include "core/code/syntax.hpp"
 #include "core/model/access.hpp"
 
@@ -89,6 +90,9 @@ struct Access {
   int warp = 0;
   std::vector<std::int32_t> iteration;  // of each loop around it, outermost first
   std::vector<std::int32_t> loops;      // those loops' statements
+  // The times the warp issued it: more than 1 inside a loop whose trips are alike, run once
+  // (Machine::counted_once); its iteration there is 0, the first trip, standing for all.
+  std::int64_t times = 1;
 };
 
 // An access the machine met but could not count, and why.
@@ -106,7 +110,7 @@ struct Unevaluated {
 // warp-instructions recorded (a kernel's: each is kept until its kernel is summed, about 400
 // bytes; the scan gives each kernel kRecords afresh).
 struct WorkBudget {
-  static constexpr std::int64_t kSteps = 4'000'000;
+  static constexpr std::int64_t kSteps = 4'000'000;  // ScanOptions::max_steps by default
   static constexpr std::int64_t kRecords = 250'000;
   std::int64_t steps = kSteps;
   std::int64_t records = kRecords;
@@ -121,6 +125,14 @@ struct MachineSetup {
   std::string let_hint = "add --let NAME=VALUE";  // NAME is replaced by the name
   bool snippet = false;          // the Code window: reading a shared value is an error, not a load
   WorkBudget* budget = nullptr;  // shared with other machines; none: the machine's own
+};
+
+// Code nested past Machine::kMaxNesting (a chain of calls of deeply nested code): thrown by
+// eval, integer and run, and caught by run, which stops there and reports it as not evaluated
+// at `pos`. In the snippet (MachineSetup::snippet) a Failure instead.
+struct TooDeep {
+  Pos pos;
+  std::string message;
 };
 
 // A let hint for one name: "add --let NAME=VALUE" for n is "add --let n=VALUE".
@@ -231,6 +243,7 @@ class Machine {
   void exec_decl(const Stmt& s);
   void exec_if(const Stmt& s);
   void exec_loop(int stmt_index, const Stmt& s);
+  bool counted_once(int stmt_index, const Stmt& s);
   void exec_asm(int stmt_index, const Stmt& s);
   LaneMask condition(int node, LaneMask* unknown, std::uint16_t* why, bool* constant = nullptr);
   void shape(int array);
@@ -272,6 +285,9 @@ class Machine {
   WorkBudget own_budget_;
   WorkBudget* budget_;  // setup_.budget, or own_budget_
   int depth_ = 0;       // Nesting levels open
+  LoopInvariance invariance_;
+  std::int64_t repeat_ = 1;  // Access::times of what is recorded now
+  static constexpr std::int64_t kMaxRepeat = std::int64_t{1} << 40;
   std::vector<std::array<std::int64_t, kWarpSize>> indices_;
   std::vector<std::int8_t> typed_;  // static_type: 0 not yet, 1 integer, 2 not one
   std::vector<IntType> types_;

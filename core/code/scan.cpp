@@ -62,6 +62,8 @@ class HostValues {
       return v.v[0];
     } catch (const Failure&) {
       return std::nullopt;
+    } catch (const TooDeep&) {
+      return std::nullopt;
     }
   }
   // A dim3: dim3(x, y, z), a dim3 variable, or a number (x, 1, 1); each side a positive
@@ -229,9 +231,9 @@ Totals totals_of(const std::vector<Access>& accesses, Counter& counter) {
   Totals t;
   for (const Access& a : accesses) {
     const auto [w, i] = counter.count(a.op, a.width, a.lanes, a.offsets);
-    ++t.instructions;
-    t.wavefronts += w;
-    t.ideal += i;
+    t.instructions += a.times;
+    t.wavefronts += w * a.times;
+    t.ideal += i * a.times;
   }
   return t;
 }
@@ -442,14 +444,14 @@ ScanLine KernelScanner::summarize(const std::vector<Access>& accesses, const Mac
                       std::to_string(written.wavefronts) + " wavefronts in " +
                       std::to_string(written.instructions) + " instructions");
   }
-  std::map<int, int> frequency;
+  std::map<int, std::int64_t> frequency;
   bool have_worst = false;
   for (const Access& a : counted) {
     const auto [w, ideal] = counter.count(a.op, a.width, a.lanes, a.offsets);
-    ++s.instructions;
-    s.wavefronts += w;
-    s.ideal_wavefronts += ideal;
-    ++frequency[w];
+    s.instructions += a.times;
+    s.wavefronts += w * a.times;
+    s.ideal_wavefronts += ideal * a.times;
+    frequency[w] += a.times;
     if (!have_worst || w > s.worst_wavefronts) {
       have_worst = true;
       s.worst_wavefronts = w;
@@ -458,7 +460,7 @@ ScanLine KernelScanner::summarize(const std::vector<Access>& accesses, const Mac
       s.worst_iteration = a.iteration;
     }
     if (options_.keep_instances) {
-      s.instances.push_back({a.warp, a.iteration, a.lanes, a.offsets, w, ideal});
+      s.instances.push_back({a.warp, a.iteration, a.lanes, a.offsets, w, ideal, a.times});
     }
   }
   s.excess_wavefronts = s.wavefronts - s.ideal_wavefronts;
@@ -529,7 +531,7 @@ KernelScan KernelScanner::scan() {
   std::sort(k.inlined_calls.begin(), k.inlined_calls.end());
   if (m.out_of_steps) {
     k.notes.push_back("the run stopped at the scan's work budget (" +
-                      std::to_string(WorkBudget::kSteps) + " statements a file, " +
+                      std::to_string(options_.max_steps) + " statements a file, " +
                       std::to_string(WorkBudget::kRecords) +
                       " warp-instructions a kernel): what ran before is counted");
   }
@@ -643,6 +645,7 @@ ScanResult scan_source(const CodeSource& source, const ScanOptions& options) {
     const LineTable lines(source.text);
     std::vector<std::string> names;
     WorkBudget budget;
+    budget.steps = options.max_steps;
     for (std::size_t f = 0; f < p.functions.size(); ++f) {
       const Function& fn = p.functions[f];
       if (!fn.kernel || fn.body < 0) continue;

@@ -46,7 +46,8 @@ struct ScanOptions {
   std::optional<std::int64_t> dynamic_smem;  // bytes, over the launch's
   std::vector<std::pair<std::string, std::int64_t>> lets;
   std::string let_hint = "give it a value with --let NAME=VALUE";  // how a front end gives one
-  bool keep_instances = false;  // every warp-instruction's lanes, for the app to draw one
+  bool keep_instances = false;         // every warp-instruction's lanes, for the app to draw one
+  std::int64_t max_steps = 4'000'000;  // statements the machines of the file run, all together
 };
 
 // One warp-instruction of an access.
@@ -57,6 +58,9 @@ struct ScanInstance {
   std::array<std::int64_t, kWarpSize> offsets{};  // bytes from the array's start; -1 idle
   int wavefronts = 0;
   int ideal = 0;
+  // The times the warp issued it: a loop whose trips issue the same accesses is run once, its
+  // first trip standing for all (iteration 0 there).
+  std::int64_t times = 1;
 };
 
 // One access: a place in the code and an op.

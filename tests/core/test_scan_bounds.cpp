@@ -162,6 +162,111 @@ TEST_CASE("macros that expand without end stop at the budget, with the macro nam
   REQUIRE(k.lines.size() == 1);
 }
 
+// ---- The work: bounded a file; loops whose trips are alike counted once. ----
+
+TEST_CASE("two 4096-trip loops are counted exactly, at once (they took 2.9 GB and 20 s)") {
+  const KernelScan k = only_kernel(file_with(
+      "__shared__ float s[32];\n"
+      "for (int i = 0; i < 4096; ++i) for (int j = 0; j < 4096; ++j) s[threadIdx.x] += 1;"));
+  REQUIRE(k.lines.size() == 2);  // the load and the store of +=
+  for (const ScanLine& l : k.lines) {
+    CHECK(l.instructions == 4096 * 4096);
+    CHECK(l.wavefronts == 4096 * 4096);
+    CHECK(l.notes.empty());
+  }
+  CHECK(k.notes.empty());
+}
+
+// The same kernel twice: its tile loop as written, and under #pragma unroll, which the machine
+// steps trip by trip (a loop nvcc unrolls is never counted once). The counts must be equal.
+void check_counted_once_equals_stepped(const std::string& body, int threads) {
+  const KernelScan once = only_kernel(file_with(body, threads));
+  const KernelScan stepped = only_kernel(file_with("#pragma unroll\n" + body, threads));
+  REQUIRE(once.lines.size() == stepped.lines.size());
+  REQUIRE(!once.lines.empty());
+  for (std::size_t i = 0; i < once.lines.size(); ++i) {
+    INFO("entry " << i << ", line " << once.lines[i].line);
+    CHECK(once.lines[i].line + 1 == stepped.lines[i].line);  // the pragma's line
+    CHECK(once.lines[i].instructions == stepped.lines[i].instructions);
+    CHECK(once.lines[i].wavefronts == stepped.lines[i].wavefronts);
+    CHECK(once.lines[i].ideal_wavefronts == stepped.lines[i].ideal_wavefronts);
+    CHECK(once.lines[i].worst_wavefronts == stepped.lines[i].worst_wavefronts);
+    CHECK(once.lines[i].typical_wavefronts == stepped.lines[i].typical_wavefronts);
+    CHECK(once.lines[i].width == stepped.lines[i].width);
+  }
+  CHECK(once.unevaluated.size() == stepped.unevaluated.size());
+}
+
+TEST_CASE("a loop whose trips issue the same accesses counts exactly what stepping counts") {
+  // A tiled SGEMM's loop over K's tiles: the shared addresses do not depend on t, the global
+  // ones and the accumulator do; the inner k loop is unrolled and its loads merge.
+  check_counted_once_equals_stepped(
+      "__shared__ float As[16][16];\n__shared__ float Bs[16][17];\n"
+      "const int tx = threadIdx.x, ty = threadIdx.y;\nfloat acc = 0;\n"
+      "for (int t = 0; t < 64; ++t) {\n"
+      "  As[ty][tx] = 1.0f * t;\n  Bs[ty][tx] = 2.0f;\n  __syncthreads();\n"
+      "  for (int k = 0; k < 16; ++k) acc += As[ty][k] * Bs[k][tx];\n  __syncthreads();\n}",
+      256);
+  // A guard that depends on the thread, not on the trip; a nested loop of its own bound.
+  check_counted_once_equals_stepped(
+      "__shared__ int s[64][33];\nint m = 0;\n"
+      "for (int kv = 0; kv < 40; ++kv) {\n"
+      "  if (threadIdx.x % 3 == 0) s[threadIdx.x][threadIdx.x % 33] = kv;\n"
+      "  for (int j = 0; j < 40; ++j) m = max(m, s[j][threadIdx.x % 33]);\n}",
+      64);
+}
+
+TEST_CASE("loops whose trips differ are stepped: the counts stay exact") {
+  // The index depends on the trip; the trips differ from lane to lane; an integer carried
+  // from trip to trip is used after the loop.
+  const KernelScan k = only_kernel(
+      file_with("__shared__ int s[64];\n"
+                "for (int t = 0; t < 100; ++t) s[(threadIdx.x + t) % 64] = 1;\n"
+                "for (int i = threadIdx.x; i < 100; i += 32) s[i % 64] = 2;\n"
+                "int base = 0;\nfor (int t = 0; t < 100; ++t) { s[threadIdx.x] = 3; base += 1; }\n"
+                "s[(threadIdx.x + base) % 64] = 4;"));
+  CHECK(k.unevaluated.empty());
+  int found = 0;
+  for (const ScanLine& l : k.lines) {
+    if (l.line == 3) CHECK(l.instructions == 100);
+    if (l.line == 4) CHECK(l.instructions == 4);  // lanes 0..3 take a fourth trip
+    if (l.line == 6) CHECK(l.instructions == 100);
+    if (l.line == 7) CHECK(l.worst_ways == 1);  // base is 100: followed past its loop
+    found += l.line >= 3 && l.line <= 7 ? 1 : 0;
+  }
+  CHECK(found == 4);
+}
+
+TEST_CASE(
+    "the work of a file is bounded: the kernel that spends it says so, the rest are not run") {
+  // Each kernel steps 32 warps through 1000 trips whose index depends on the trip: 32,000
+  // statements; the budget (a tenth of the default, for a quick test) is spent by the seventh.
+  std::string file;
+  std::string launches;
+  for (int i = 0; i < 20; ++i) {
+    file += "__global__ void k" + std::to_string(i) +
+            "() {\n__shared__ int s[1024];\n"
+            "for (int t = 0; t < 1000; ++t) s[(threadIdx.x + t) % 1024] = t;\n}\n";
+    launches += "k" + std::to_string(i) + "<<<1, 1024>>>(); ";
+  }
+  ScanOptions options;
+  options.max_steps = 200'000;
+  const ScanResult r = scan_text(file + "int main() { " + launches + "}\n", options);
+  REQUIRE(!r.error);
+  REQUIRE(r.kernels.size() == 20);
+  CHECK(!r.kernels[0].error);
+  CHECK(r.kernels[0].lines.at(0).instructions == 32 * 1000);
+  int stopped = 0, not_run = 0;
+  for (const KernelScan& k : r.kernels) {
+    for (const std::string& n : k.notes)
+      stopped += n.starts_with("the run stopped at the scan's work budget") ? 1 : 0;
+    not_run += k.error && k.error->starts_with("not scanned: the kernels before it") ? 1 : 0;
+  }
+  CHECK(stopped == 1);
+  CHECK(not_run > 0);
+  CHECK(stopped + not_run < 20);
+}
+
 // ---- Nsight Compute's CSV: bounded in size, its numbers in range. ----
 
 // A source page of k.cu with one CUDA line row: line number, then the four counts.
