@@ -30,8 +30,9 @@ class Reader {
   const Node& at(int node) const { return p_.node(node); }
   // The variable an expression names at its root (x in x, x.y, x[i], (T)x), or -1.
   int root_var(int node) const;
-  // An address into global memory: rooted at a kernel's pointer parameter.
-  bool global(int node) const;
+  // Not a shared address: rooted at a kernel's pointer parameter (global memory) or at a local
+  // array (registers, which the machine does not follow).
+  bool not_shared(int node) const;
   bool is_device_function(const std::string& name) const;
 
   const Program& p_;
@@ -49,10 +50,11 @@ int Reader::root_var(int node) const {
   return -1;
 }
 
-bool Reader::global(int node) const {
+bool Reader::not_shared(int node) const {
   const int var = root_var(node);
   if (var < 0) return false;
   const Variable& v = p_.vars[static_cast<std::size_t>(var)];
+  if (!v.dims.empty() && !v.type.pointer) return true;
   return v.parameter && v.type.pointer && v.function >= 0 &&
          p_.functions[static_cast<std::size_t>(v.function)].kernel;
 }
@@ -76,7 +78,7 @@ void Reader::expression(int node) {
       break;
     case NodeKind::subscript:
     case NodeKind::deref:
-      if (!global(n.a)) {
+      if (!not_shared(n.a)) {
         deciding.push_back(n.a);
         if (n.b >= 0) deciding.push_back(n.b);
       }
