@@ -119,7 +119,8 @@ BENCHMARK(scan_300_line_kernel)->Unit(benchmark::kMillisecond)->Apply(with_sprea
 // and a flash-attention tile loop over N = 4096 keys (64 tiles of 64), written here in the
 // shapes those kernels take. Their tile loops issue the same shared accesses on every trip:
 // the scan counts one trip times 256 or 64 (Machine::counted_once).
-constexpr const char* kSgemm = R"(// SGEMM, 64x64 tiles of C, K in steps of 16, a 4x4 micro-tile a thread.
+constexpr const char* kSgemm =
+    R"(// SGEMM, 64x64 tiles of C, K in steps of 16, a 4x4 micro-tile a thread.
 constexpr int BM = 64, BN = 64, BK = 16, TM = 4, TN = 4;
 
 __global__ void sgemm_k4096(const float* A, const float* B, float* C, int M, int N, int K) {
@@ -160,7 +161,8 @@ int main() {
 }
 )";
 
-constexpr const char* kFlashAttention = R"(// Attention, one tile of 64 query rows against all N keys in tiles of 64; two threads a row.
+constexpr const char* kFlashAttention =
+    R"(// Attention, one tile of 64 query rows against all N keys in tiles of 64; two threads a row.
 constexpr int Br = 64, Bc = 64, D = 64;
 
 __global__ void flash_tile(const float* Q, const float* K, const float* V, float* O, int N) {
