@@ -60,19 +60,27 @@ std::string printable(std::string_view text) {
   }
 }
 
-std::string_view source_line(std::string_view text, int line) {
-  for (int l = 1; l < line; ++l) {
+// The source's lines, cut once (a file of 10,000 kernels has as many entries to print).
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (true) {
     const std::size_t nl = text.find('\n');
-    if (nl == std::string_view::npos) return {};
+    lines.push_back(text.substr(0, nl));
+    if (nl == std::string_view::npos) return lines;
     text.remove_prefix(nl + 1);
   }
-  text = text.substr(0, text.find('\n'));
+}
+
+// Line `line` (from 1) without its indentation.
+std::string_view source_line(const std::vector<std::string_view>& lines, int line) {
+  if (line < 1 || static_cast<std::size_t>(line) > lines.size()) return {};
+  std::string_view text = lines[static_cast<std::size_t>(line) - 1];
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
   return text;
 }
 
-void append_text(std::string& out, const std::string& file, std::string_view source,
-                 const KernelScan& k) {
+void append_text(std::string& out, const std::string& file,
+                 const std::vector<std::string_view>& source, const KernelScan& k) {
   append_format(out, "%s:%d: kernel %s", file.c_str(), k.line, k.kernel.c_str());
   if (k.error) {
     append_format(out, ": %s\n\n", k.error->c_str());
@@ -200,6 +208,7 @@ int run_scan(const frontend::Args& args) {
     measured = std::move(*parsed);
   }
   std::string out;
+  const std::vector<std::string_view> source_lines = lines_of(*text);
   for (const KernelScan& k : r.kernels) {
     std::optional<KernelComparison> comparison;
     std::string comparison_error;
@@ -228,7 +237,7 @@ int run_scan(const frontend::Args& args) {
       }
       out += '\n';
     } else {
-      append_text(out, name, *text, k);
+      append_text(out, name, source_lines, k);
       if (comparison) append_comparison_text(out, *comparison);
       if (!comparison_error.empty()) append_format(out, "ncu: %s\n\n", comparison_error.c_str());
     }
