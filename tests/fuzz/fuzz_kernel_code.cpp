@@ -72,7 +72,7 @@ void check_code(const KernelCode& code) {
 constexpr std::size_t kMaxCopies = 16384;
 constexpr std::size_t kMaxExpanded = 1 << 20;  // bytes of code after the repetitions
 constexpr std::size_t kStackBytes = 4 << 20;
-constexpr std::int64_t kScanSteps = 200'000;
+constexpr std::int64_t kScanSteps = 5'000;
 
 // The text as a whole .cu file, every kernel in it scanned with the input's block.
 void fuzz_file(std::string_view text, const KernelParams& params) {
