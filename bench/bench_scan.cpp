@@ -115,14 +115,149 @@ void scan_300_line_kernel(benchmark::State& state) {
 
 BENCHMARK(scan_300_line_kernel)->Unit(benchmark::kMillisecond)->Apply(with_spread);
 
+// Real kernels at their real sizes (issue 32): a tiled SGEMM over K = 4096 (256 tiles of 16)
+// and a flash-attention tile loop over N = 4096 keys (64 tiles of 64), written here in the
+// shapes those kernels take. Their tile loops issue the same shared accesses on every trip:
+// the scan counts one trip times 256 or 64 (Machine::counted_once).
+constexpr const char* kSgemm =
+    R"(// SGEMM, 64x64 tiles of C, K in steps of 16, a 4x4 micro-tile a thread.
+constexpr int BM = 64, BN = 64, BK = 16, TM = 4, TN = 4;
+
+__global__ void sgemm_k4096(const float* A, const float* B, float* C, int M, int N, int K) {
+  __shared__ __align__(16) float As[BK][BM + 4];
+  __shared__ __align__(16) float Bs[BK][BN];
+  const int tid = threadIdx.x;
+  const int tx = tid % 16, ty = tid / 16;
+  float acc[TM][TN] = {};
+  for (int t = 0; t < K / BK; ++t) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int idx = tid + i * 256;
+      As[idx % BK][idx / BK] = A[(blockIdx.y * BM + idx / BK) * K + t * BK + idx % BK];
+      Bs[idx / BN][idx % BN] = B[(t * BK + idx / BN) * N + blockIdx.x * BN + idx % BN];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+      float a[TM], b[TN];
+#pragma unroll
+      for (int m = 0; m < TM; ++m) a[m] = As[k][ty * TM + m];
+#pragma unroll
+      for (int n = 0; n < TN; ++n) b[n] = Bs[k][tx * TN + n];
+#pragma unroll
+      for (int m = 0; m < TM; ++m)
+#pragma unroll
+        for (int n = 0; n < TN; ++n) acc[m][n] += a[m] * b[n];
+    }
+    __syncthreads();
+  }
+  for (int m = 0; m < TM; ++m)
+    for (int n = 0; n < TN; ++n)
+      C[(blockIdx.y * BM + ty * TM + m) * N + blockIdx.x * BN + tx * TN + n] = acc[m][n];
+}
+
+int main() {
+  sgemm_k4096<<<dim3(64, 64), 256>>>(nullptr, nullptr, nullptr, 4096, 4096, 4096);
+}
+)";
+
+constexpr const char* kFlashAttention =
+    R"(// Attention, one tile of 64 query rows against all N keys in tiles of 64; two threads a row.
+constexpr int Br = 64, Bc = 64, D = 64;
+
+__global__ void flash_tile(const float* Q, const float* K, const float* V, float* O, int N) {
+  __shared__ float Qs[Br][D];
+  __shared__ float Ks[Bc][D + 1];
+  __shared__ float Vs[Bc][D];
+  __shared__ float S[Br][Bc + 1];
+  const int tid = threadIdx.x;
+  const int row = tid / 2, half = tid % 2;
+  for (int d = 0; d < D / 2; ++d) Qs[row][half * 32 + d] = Q[(blockIdx.x * Br + row) * D + half * 32 + d];
+  float m_i = -1e30f, l_i = 0.0f;
+  float o[32] = {};
+  __syncthreads();
+  for (int kv = 0; kv < N; kv += Bc) {
+    for (int i = 0; i < 32; ++i) {
+      const int idx = tid + i * 128;
+      Ks[idx / D][idx % D] = K[(kv + idx / D) * D + idx % D];
+      Vs[idx / D][idx % D] = V[(kv + idx / D) * D + idx % D];
+    }
+    __syncthreads();
+    float m_new = m_i;
+    for (int j = half * 32; j < half * 32 + 32; ++j) {
+      float s = 0.0f;
+      for (int d = 0; d < D; ++d) s += Qs[row][d] * Ks[j][d];
+      S[row][j] = s;
+      m_new = fmaxf(m_new, s);
+    }
+    __syncthreads();
+    float sum = 0.0f;
+    for (int j = 0; j < Bc; ++j) sum += expf(S[row][j] - m_new);
+    const float scale = expf(m_i - m_new);
+    for (int d = 0; d < 32; ++d) {
+      float pv = 0.0f;
+      for (int j = 0; j < Bc; ++j) pv += expf(S[row][j] - m_new) * Vs[j][half * 32 + d];
+      o[d] = o[d] * scale + pv;
+    }
+    l_i = l_i * scale + sum;
+    m_i = m_new;
+    __syncthreads();
+  }
+  for (int d = 0; d < 32; ++d) O[(blockIdx.x * Br + row) * D + half * 32 + d] = o[d] / l_i;
+}
+
+int main() {
+  flash_tile<<<64, 128>>>(nullptr, nullptr, nullptr, nullptr, 4096);
+}
+)";
+
+// One scan of `source` an iteration; its counts reported as counters.
+void scan_real_kernel(benchmark::State& state, const char* name, const char* source) {
+  const CodeSource file{name, source};
+  const ScanResult warm = scan_source(file, {});
+  if (warm.error || warm.kernels.size() != 1 || warm.kernels[0].error) {
+    state.SkipWithError(warm.error ? warm.error->message.c_str()
+                                   : "the kernel does not scan: no result");
+    return;
+  }
+  for (auto _ : state) {
+    const ScanResult result = scan_source(file, {});
+    benchmark::DoNotOptimize(result.kernels.data());
+  }
+  const KernelScan& k = warm.kernels[0];
+  std::int64_t instructions = 0, wavefronts = 0;
+  for (const ScanLine& l : k.lines) {
+    instructions += l.instructions;
+    wavefronts += l.wavefronts;
+  }
+  state.counters["accesses"] = static_cast<double>(k.lines.size());
+  state.counters["instructions"] = static_cast<double>(instructions);
+  state.counters["wavefronts"] = static_cast<double>(wavefronts);
+  state.counters["unevaluated"] = static_cast<double>(k.unevaluated.size());
+  state.SetLabel("target < 1000 ms");
+}
+
+void scan_sgemm_k4096(benchmark::State& state) {
+  scan_real_kernel(state, "sgemm_k4096.cu", kSgemm);
+}
+void scan_flash_attention_n4096(benchmark::State& state) {
+  scan_real_kernel(state, "flash_tile.cu", kFlashAttention);
+}
+BENCHMARK(scan_sgemm_k4096)->Unit(benchmark::kMillisecond)->Apply(with_spread);
+BENCHMARK(scan_flash_attention_n4096)->Unit(benchmark::kMillisecond)->Apply(with_spread);
+
 }  // namespace
 }  // namespace banklab::bench
 
 int main(int argc, char** argv) {
-  // Not a benchmark: the kernel, written for `banklab scan FILE`.
-  if (argc == 3 && std::string_view(argv[1]) == "--write") {
+  // Not a benchmark: the kernels, written for `banklab scan FILE` (--write-sgemm and
+  // --write-flash: the real kernels).
+  if (argc == 3 && std::string_view(argv[1]).starts_with("--write")) {
+    const std::string_view which = argv[1];
     std::ofstream out(argv[2]);
-    out << banklab::bench::kernel_source();
+    out << (which == "--write-sgemm"   ? std::string(banklab::bench::kSgemm)
+            : which == "--write-flash" ? std::string(banklab::bench::kFlashAttention)
+                                       : banklab::bench::kernel_source());
     if (!out.flush()) {
       std::fprintf(stderr, "banklab_bench_scan: cannot write %s\n", argv[2]);
       return 1;

@@ -11,39 +11,33 @@
 #include "app/frontend/file_io.hpp"
 #include "core/base/format.hpp"
 #include "core/base/json_writer.hpp"
+#include "core/code/kernel_params.hpp"
 #include "core/code/ncu_source.hpp"
 #include "core/code/scan.hpp"
 
 namespace banklab::cli {
 namespace {
 
-constexpr std::size_t kMaxCsvBytes = 256 << 20;
-
-// "32", "32,8", "32,8,2" or "32x8": three sides, each 1..max, their product at most max_total.
-Expected<std::array<int, 3>> parse_dims(std::string_view flag, std::string_view text,
-                                        std::int64_t max_side, std::int64_t max_total) {
-  std::array<int, 3> d = {1, 1, 1};
-  std::int64_t total = 1;
+// "32", "32,8", "32,8,2" or "32x8": three sides, each a number from 1, then within CUDA's
+// limits for a block or a grid (check_block, check_grid).
+Expected<std::array<int, 3>> parse_dims(std::string_view flag, std::string_view text) {
+  const std::string name = "--" + std::string(flag);
+  std::array<std::int64_t, 3> d = {1, 1, 1};
   std::size_t axis = 0;
   std::string_view rest = text;
   while (true) {
     const std::size_t sep = rest.find_first_of(",xX");
-    const Expected<std::int64_t> n =
-        parse_integer(rest.substr(0, sep), "--" + std::string(flag), 1, max_side);
+    const Expected<std::int64_t> n = parse_integer(rest.substr(0, sep), name, 1, INT32_MAX);
     if (!n || axis == 3) {
-      return Error{"--" + std::string(flag) +
-                   " expects X[,Y[,Z]] (such as 32,8), each at least 1, got " + quote(text)};
+      return Error{name + " expects X[,Y[,Z]] (such as 32,8), each at least 1, got " + quote(text)};
     }
-    d[axis++] = static_cast<int>(*n);
-    total *= *n;
-    if (total > max_total) {
-      return Error{"--" + std::string(flag) + ": at most " + std::to_string(max_total) +
-                   " in all, got " + quote(text)};
-    }
+    d[axis++] = *n;
     if (sep == std::string_view::npos) break;
     rest = rest.substr(sep + 1);
   }
-  return d;
+  const Expected<void> fine = flag == "block" ? check_block(d, name) : check_grid(d, name);
+  if (!fine) return Error{fine.error()};
+  return std::array<int, 3>{static_cast<int>(d[0]), static_cast<int>(d[1]), static_cast<int>(d[2])};
 }
 
 }  // namespace
@@ -54,10 +48,8 @@ int run_scan(const frontend::Args& args) {
   const Expected<void> read =
       frontend::FlagReader(args)
           .text("kernel", options.kernel)
-          .value("block", options.block,
-                 [](std::string_view t) { return parse_dims("block", t, 1024, 1024); })
-          .value("grid", options.grid,
-                 [](std::string_view t) { return parse_dims("grid", t, 2147483647, INT64_MAX); })
+          .value("block", options.block, [](std::string_view t) { return parse_dims("block", t); })
+          .value("grid", options.grid, [](std::string_view t) { return parse_dims("grid", t); })
           .integer("smem", options.dynamic_smem, 1, kMaxSharedPerBlockBytes)
           .done();
   if (!read) return bad_input(read.error());
@@ -77,19 +69,21 @@ int run_scan(const frontend::Args& args) {
     const std::string message = format_code_error(*r.error, std::span(&source, 1));
     const std::size_t newline = message.find('\n');
     const int status = bad_input(message.substr(0, newline));
-    std::fputs(message.substr(newline + 1).c_str(), stderr);
+    if (newline != std::string::npos)
+      std::fputs(printable(message.substr(newline + 1)).c_str(), stderr);
     return status;
   }
   std::vector<MeasuredKernel> measured;
   if (const auto csv_path = args.value("ncu-csv")) {
     const Expected<std::string> csv =
-        frontend::read_input_file(std::string(*csv_path), kMaxCsvBytes, "Nsight Compute CSV");
+        frontend::read_input_file(std::string(*csv_path), kMaxNcuCsvBytes, "Nsight Compute CSV");
     if (!csv) return failure(csv.error());
     auto parsed = parse_ncu_source_csv(*csv);
     if (!parsed) return bad_input(std::string(*csv_path) + ": " + parsed.error());
     measured = std::move(*parsed);
   }
   std::string out;
+  const std::vector<std::string_view> source_lines = lines_of(*text);
   for (const KernelScan& k : r.kernels) {
     std::optional<KernelComparison> comparison;
     std::string comparison_error;
@@ -118,12 +112,12 @@ int run_scan(const frontend::Args& args) {
       }
       out += '\n';
     } else {
-      append_text(out, name, *text, k);
+      append_text(out, name, source_lines, k);
       if (comparison) append_comparison_text(out, *comparison);
       if (!comparison_error.empty()) append_format(out, "ncu: %s\n\n", comparison_error.c_str());
     }
   }
-  print(out);
+  print(args.has("json") ? out : printable(out));  // JSON escapes its strings itself
   return kExitOk;
 }
 

@@ -201,7 +201,7 @@ int print_trace(const gpu::Trace& t, const TraceOptions& o) {
     };
     style.array_suffix = ":";
     style.total_of = "in the launch";
-    append_text(out, name, v.source, v.scan, style);
+    append_text(out, name, lines_of(v.source), v.scan, style);
     if (v.measured) {
       append_comparison_text(out, *v.measured);
     } else {
@@ -218,7 +218,7 @@ int print_trace(const gpu::Trace& t, const TraceOptions& o) {
       append_bank_grid(out, a);
     }
   }
-  print(out);
+  print(o.json ? out : printable(out));  // JSON escapes its strings itself
   return kExitOk;
 }
 

@@ -1,31 +1,54 @@
 // What `banklab scan` prints for a kernel (scan_output.hpp).
 #include "app/cli/scan_output.hpp"
 
+#include <algorithm>
+
 #include "core/base/format.hpp"
 #include "core/base/json_writer.hpp"
 
 namespace banklab::cli {
 namespace {
 
-std::string_view source_line(std::string_view text, int line) {
-  for (int l = 1; l < line; ++l) {
-    const std::size_t nl = text.find('\n');
-    if (nl == std::string_view::npos) return {};
-    text.remove_prefix(nl + 1);
-  }
-  text = text.substr(0, text.find('\n'));
+// Line `line` (from 1) without its indentation.
+std::string_view source_line(const std::vector<std::string_view>& lines, int line) {
+  if (line < 1 || static_cast<std::size_t>(line) > lines.size()) return {};
+  std::string_view text = lines[static_cast<std::size_t>(line) - 1];
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
   return text;
 }
 
 }  // namespace
 
+std::string printable(std::string_view text) {
+  std::string out;
+  while (true) {
+    const std::size_t newline = text.find('\n');
+    std::string line(text.substr(0, newline));
+    std::replace(line.begin(), line.end(), '\t', ' ');
+    out += shown(line, std::string_view::npos);
+    if (newline == std::string_view::npos) return out;
+    out += '\n';
+    text.remove_prefix(newline + 1);
+  }
+}
+
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (true) {
+    const std::size_t nl = text.find('\n');
+    lines.push_back(text.substr(0, nl));
+    if (nl == std::string_view::npos) return lines;
+    text.remove_prefix(nl + 1);
+  }
+}
+
 std::string dims(const std::array<int, 3>& d) {
   return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
 }
 
-void append_text(std::string& out, const std::string& file, std::string_view source,
-                 const KernelScan& k, const ScanTextStyle& style) {
+void append_text(std::string& out, const std::string& file,
+                 const std::vector<std::string_view>& source, const KernelScan& k,
+                 const ScanTextStyle& style) {
   append_format(out, "%s:%d: kernel %s", file.c_str(), k.line, k.kernel.c_str());
   if (k.error) {
     append_format(out, ": %s\n\n", k.error->c_str());

@@ -317,14 +317,14 @@ int ExpressionParser::expression(int depth) {
   return left;
 }
 
-int ExpressionParser::comma_expression() {
-  const int first = expression();
+int ExpressionParser::comma_expression(int depth) {
+  const int first = expression(depth);
   if (!is(",")) return first;
   Node n{.kind = NodeKind::comma, .pos = peek().pos};
   n.args.push_back(first);
   while (is(",")) {
     take();
-    n.args.push_back(expression());
+    n.args.push_back(expression(depth));
   }
   return add(std::move(n));
 }
@@ -432,7 +432,7 @@ int ExpressionParser::postfix(int depth) {
     if (is("[")) {
       Node n{.kind = NodeKind::subscript, .pos = take().pos};
       n.a = node;
-      n.b = file ? comma_expression() : expression(depth + 1);
+      n.b = file ? comma_expression(depth + 1) : expression(depth + 1);
       expect("]", "to close the subscript");
       node = add(std::move(n));
     } else if (is(".") || (file && is("->"))) {
@@ -505,7 +505,7 @@ int ExpressionParser::primary(int depth) {
   }
   if (t.kind == Tok::punct && t.text == "(") {
     take();
-    const int inner = file ? comma_expression() : expression(depth + 1);
+    const int inner = file ? comma_expression(depth + 1) : expression(depth + 1);
     expect(")", "to close '('");
     return inner;
   }

@@ -36,8 +36,9 @@ class ExpressionParser {
 
   // An expression without the comma operator (an argument, an initializer, a condition).
   int expression(int depth = 0);
-  // A file's expression statement: assignments and commas included.
-  int comma_expression();
+  // A file's expression statement: assignments and commas included. `depth` carries the
+  // nesting of an enclosing expression ((...) and [...] in a file hold comma expressions).
+  int comma_expression(int depth = 0);
   // A type: cv-qualifiers, one known word or integer words ("unsigned long long"), in a file
   // also a typedef of one, a struct or template type name (its size unknown), then '*' when
   // allowed.

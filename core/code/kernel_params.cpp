@@ -36,6 +36,41 @@ Expected<std::vector<std::pair<std::string, std::int64_t>>> parse_lets(std::stri
   return lets;
 }
 
+namespace {
+
+std::string sides(const std::array<std::int64_t, 3>& d) {
+  return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+}
+
+Expected<void> check_sides(const std::array<std::int64_t, 3>& d,
+                           const std::array<std::int64_t, 3>& most, const std::string& what,
+                           const char* kind) {
+  static constexpr const char* kAxes[] = {"x", "y", "z"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (d[i] < 1 || d[i] > most[i]) {
+      return Error{what + " " + sides(d) + " is not one CUDA launches: a " + kind + "'s " +
+                   kAxes[i] + " is 1 to " + std::to_string(most[i])};
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Expected<void> check_block(const std::array<std::int64_t, 3>& block, const std::string& what) {
+  if (Expected<void> fine = check_sides(block, kMaxBlockSides, what, "block"); !fine) return fine;
+  if (block[0] * block[1] * block[2] > kMaxBlockThreads) {
+    return Error{what + " " + sides(block) + " is not one CUDA launches: a block has at most " +
+                 std::to_string(kMaxBlockThreads) + " threads, this one " +
+                 std::to_string(block[0] * block[1] * block[2])};
+  }
+  return {};
+}
+
+Expected<void> check_grid(const std::array<std::int64_t, 3>& grid, const std::string& what) {
+  return check_sides(grid, kMaxGridSides, what, "grid");
+}
+
 Expected<std::array<int, 3>> parse_block(std::string_view text) {
   std::array<int, 3> block = {1, 1, 1};
   std::size_t axis = 0;

@@ -37,4 +37,14 @@ Expected<std::array<int, 3>> parse_block(std::string_view text);
 // A name --let may give: a C++ identifier, dotted parts allowed (blockIdx.x).
 bool valid_let_name(std::string_view name);
 
+// CUDA's launch limits (compute capability 9.0, the CUDA Programming Guide's table of technical
+// specifications): a block of at most 1024 threads, x and y at most 1024, z at most 64; a grid
+// of x at most 2^31 - 1, y and z at most 65535. Every side at least 1.
+inline constexpr std::array<std::int64_t, 3> kMaxBlockSides = {1024, 1024, 64};
+inline constexpr std::int64_t kMaxBlockThreads = 1024;
+inline constexpr std::array<std::int64_t, 3> kMaxGridSides = {2147483647, 65535, 65535};
+// Fine, or why `what` ("the block", "the launch's grid") is not a launch CUDA makes.
+Expected<void> check_block(const std::array<std::int64_t, 3>& block, const std::string& what);
+Expected<void> check_grid(const std::array<std::int64_t, 3>& grid, const std::string& what);
+
 }  // namespace banklab

@@ -38,7 +38,7 @@ std::string ordinal(int i) {
   return i < 4 ? kWords[i] : std::to_string(i + 1) + "th";
 }
 
-// A run stopped by its bounds (kMaxSteps): unwinds to the caller of run().
+// A run stopped by its WorkBudget: unwinds to the caller of run().
 struct OutOfSteps {};
 
 // The lanes of a mask, lowest first.
@@ -132,11 +132,12 @@ std::string Machine::not_integer(const Lanes& v) const {
 Machine::Machine(const Program& program, MachineSetup setup)
     : program_(program),
       setup_(std::move(setup)),
-      typed_(program.nodes.size(), 0),
-      types_(program.nodes.size()) {
+      budget_(setup_.budget != nullptr ? setup_.budget : &own_budget_),
+      invariance_(program) {
+  // What is sized by the whole file (the arrays' shapes, the nodes' types) is sized when first
+  // needed: a file of 10,000 kernels makes two machines a kernel.
   reason({-1, 0}, "no value", false);  // reason 0: what an unassigned slot holds
   globals_.slots.resize(static_cast<std::size_t>(program.globals));
-  shapes_.resize(program.arrays.size());
   shaped_.assign(program.arrays.size(), 0);
   shape_why_.assign(program.arrays.size(), 0);
 }
@@ -166,6 +167,7 @@ void Machine::start_warp(int warp) {
 }
 
 void Machine::shape(int index) {
+  if (shapes_.empty()) shapes_.resize(program_.arrays.size());
   const ArrayDecl& d = program_.arrays[static_cast<std::size_t>(index)];
   ArrayShape s;
   s.array.name = d.name;
@@ -333,6 +335,7 @@ Lanes Machine::rvalue(const Lanes& v, int node) {
 
 Lanes Machine::eval(int node) {
   const Node& n = at(node);
+  const Nesting nesting(*this, n.pos);
   switch (n.kind) {
     case NodeKind::number:
       if (n.floating) {
@@ -488,6 +491,10 @@ Lanes Machine::ternary(int node) {
 // take still gives the result its type); nothing for an address. Once per node.
 std::optional<IntType> Machine::static_type(int node) {
   const auto i = static_cast<std::size_t>(node);
+  if (typed_.empty()) {
+    typed_.assign(program_.nodes.size(), 0);
+    types_.resize(program_.nodes.size());
+  }
   if (typed_[i] == 0) {
     using T = std::optional<IntType>;
     const Node& n = at(node);
@@ -1248,6 +1255,7 @@ void Machine::record(int site, bool asm_site, Op op, const Lanes& place, int wid
   a.array = place.array;
   a.lanes = lanes;
   a.warp = warp_;
+  a.times = repeat_;
   a.offsets.fill(kInactiveLane);
   for (int l = 0; l < kWarpSize; ++l) {
     if ((lanes >> l & 1u) == 0) continue;
@@ -1276,13 +1284,27 @@ void Machine::record(int site, bool asm_site, Op op, const Lanes& place, int wid
     a.loops.push_back(loop);
     a.iteration.push_back(trip);
   }
+  if (--budget_->records < 0) {
+    out_of_steps = true;
+    throw OutOfSteps{};
+  }
   accesses.push_back(std::move(a));
 }
 
 // [SECTION] Statements
 
+Machine::Nesting::Nesting(Machine& m, Pos pos) : depth(++m.depth_) {
+  if (depth > kMaxNesting) {
+    --depth;
+    std::string message = "statements, expressions and calls nest deeper than " +
+                          std::to_string(kMaxNesting) + " levels here: the run stopped";
+    if (m.setup_.snippet) fail(pos, std::move(message));
+    throw TooDeep{pos, std::move(message)};
+  }
+}
+
 void Machine::count_step() {
-  if (++steps_ > kMaxSteps) {
+  if (--budget_->steps < 0) {
     out_of_steps = true;
     throw OutOfSteps{};
   }
@@ -1357,6 +1379,7 @@ void Machine::run(int function, std::span<const Lanes> arguments,
   bind(fn.params, arguments);
   bind(fn.template_params, template_values);
   calls_.assign(1, {});
+  repeat_ = 1;
   loops_.clear();
   iteration_.clear();
   indices_.clear();
@@ -1369,6 +1392,8 @@ void Machine::run(int function, std::span<const Lanes> arguments,
     exec(fn.body);
   } catch (const OutOfSteps&) {
     // out_of_steps says so; what ran before is recorded
+  } catch (const TooDeep& f) {
+    unevaluated.push_back({-1, false, false, f.pos, f.message, false});
   }
 }
 
@@ -1376,6 +1401,7 @@ void Machine::exec(int index) {
   const Stmt& s = program_.stmt(index);
   if (ctx_.active == 0 && ctx_.uncertain == 0) return;
   count_step();
+  const Nesting nesting(*this, s.begin);
   try {
     switch (s.kind) {
       case StmtKind::block:
@@ -1407,9 +1433,10 @@ void Machine::exec(int index) {
         ctx_.active = ctx_.uncertain = 0;
         return;
       case StmtKind::return_: {
-        Call& call = calls_.back();
         if (s.a >= 0) {
           const Lanes v = rvalue(eval(s.a), s.a);
+          // Taken after the value: a call in it grows calls_, which may move its elements.
+          Call& call = calls_.back();
           if (!call.has_value) {
             call.value = v;
             call.has_value = true;
@@ -1422,7 +1449,7 @@ void Machine::exec(int index) {
             });
           }
         }
-        call.returned |= ctx_.active | ctx_.uncertain;
+        calls_.back().returned |= ctx_.active | ctx_.uncertain;
         ctx_.active = ctx_.uncertain = 0;
         return;
       }
@@ -1506,6 +1533,11 @@ void Machine::exec_if(const Stmt& s) {
 void Machine::exec_loop(int index, const Stmt& s) {
   const Ctx entry = ctx_;
   if (s.kind == StmtKind::for_ && !s.body.empty() && s.body[0] >= 0) exec(s.body[0]);
+  if (counted_once(index, s)) {
+    ctx_ = entry;
+    ctx_.active &= ~calls_.back().returned;
+    return;
+  }
   const int body = s.kind == StmtKind::for_ ? s.body[1] : s.body[0];
   LoopState state;
   loops_.push_back(&state);
@@ -1564,6 +1596,74 @@ void Machine::exec_loop(int index, const Stmt& s) {
   ctx_ = entry;
   ctx_.active &= ~calls_.back().returned;
   ctx_.uncertain &= ~calls_.back().returned;
+}
+
+// A loop whose trips issue the same accesses (LoopInvariance): its trips counted by running
+// its condition and step alone, then its body once, as its first trip, each access recorded
+// for all of them (Access::times). Exact: nothing in the body that decides an access depends
+// on the trip, and the body changes nothing the trips depend on. The variables the body
+// changes outside it are unknown after it (their values were not followed over the trips).
+// False, with nothing changed, where the loop does not qualify, where its lanes would part
+// (trips that differ from lane to lane, or are unknown), for fewer than two trips, and for a
+// loop nvcc unrolls (its trips' accesses may merge into wider ones, scan.cpp).
+bool Machine::counted_once(int index, const Stmt& s) {
+  if (setup_.snippet || ctx_.uncertain != 0 || ctx_.active == 0 || !invariance_.invariant(index))
+    return false;
+  const Ctx before = ctx_;
+  const std::vector<Lanes> start = frames_.back().slots;
+  const auto give_up = [&] {
+    frames_.back().slots = start;
+    ctx_ = before;
+    return false;
+  };
+  const LaneMask looping = ctx_.active;
+  bool constant = s.unroll != 1;
+  int trips = 0;
+  while (true) {
+    ctx_.active = looping;
+    if (s.a >= 0 && !(s.kind == StmtKind::do_ && trips == 0)) {
+      LaneMask unknown_lanes = 0;
+      std::uint16_t why = 0;
+      bool constant_condition = false;
+      const LaneMask yes = condition(s.a, &unknown_lanes, &why, &constant_condition) & looping;
+      constant = constant && constant_condition;
+      if ((unknown_lanes & looping) != 0 || (yes != 0 && yes != looping)) return give_up();
+      if (yes == 0) break;
+    }
+    if (trips == kMaxTrips) {
+      truncated[index] = std::max(truncated[index], trips);
+      break;
+    }
+    count_step();
+    ++trips;
+    if (s.c >= 0) eval(s.c);
+  }
+  const bool unrolls = constant && (s.unroll == 0 ? trips <= 1024 : s.unroll > 1 || trips <= 32);
+  if (unrolls || trips < 2 || repeat_ > kMaxRepeat / trips) return give_up();
+  std::vector<std::pair<int, Lanes>> counters;  // their values after the last trip
+  for (int var : invariance_.counters(index)) counters.emplace_back(var, slot(var));
+  frames_.back().slots = start;
+  LoopState state;
+  loops_.push_back(&state);
+  iteration_.emplace_back(index, 0);
+  const std::int64_t outer = repeat_;
+  repeat_ *= trips;
+  ctx_ = before;
+  exec(s.kind == StmtKind::for_ ? s.body[1] : s.body[0]);
+  repeat_ = outer;
+  loops_.pop_back();
+  iteration_.pop_back();
+  for (int var : invariance_.changed(index)) {
+    store_var(var, unknown(reason(s.begin,
+                                  program_.vars[static_cast<std::size_t>(var)].name +
+                                      " is not followed past this loop: its " +
+                                      std::to_string(trips) + " trips were counted from one",
+                                  false)));
+  }
+  for (const auto& [var, value] : counters) slot(var) = value;
+  const auto [it, inserted] = unrolled.emplace(index, false);
+  if (!inserted) it->second = false;
+  return true;
 }
 
 // The shared-memory instructions of an asm statement: ldmatrix/stmatrix, cp.async,

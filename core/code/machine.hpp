@@ -16,8 +16,9 @@
 //             accesses through casts, ldmatrix/stmatrix and cp.async (asm, or the intrinsics),
 //             ld.shared/st.shared in asm; each one an Access (op, width, 32 offsets, warp,
 //             loop iterations), or an Unevaluated with the reason when an address is unknown
-//   bounds    a loop runs at most kMaxTrips iterations each time it is entered, the whole run
-//             at most kMaxSteps statements: past them the machine stops and says so
+//   bounds    a loop runs at most kMaxTrips iterations each time it is entered; a WorkBudget
+//             (one a file, shared by its machines) bounds the statements run and the
+//             warp-instructions recorded: past it the machine stops and says so
 //
 // Errors that do not depend on a lane (a member that is no component, '&' of a number) are
 // thrown as Failure; per-lane ones become that lane's reason. The Code window's driver
@@ -34,6 +35,7 @@
 
 #include "core/code/integer.hpp"
 #include "core/code/kernel_code.hpp"
+#include "core/code/loop_invariance.hpp"
 #include "core/code/syntax.hpp"
 #include "core/model/access.hpp"
 
@@ -88,6 +90,9 @@ struct Access {
   int warp = 0;
   std::vector<std::int32_t> iteration;  // of each loop around it, outermost first
   std::vector<std::int32_t> loops;      // those loops' statements
+  // The times the warp issued it: more than 1 inside a loop whose trips are alike, run once
+  // (Machine::counted_once); its iteration there is 0, the first trip, standing for all.
+  std::int64_t times = 1;
 };
 
 // An access the machine met but could not count, and why.
@@ -100,6 +105,17 @@ struct Unevaluated {
   bool error = false;
 };
 
+// The work of the machines of one file together, so that neither one kernel nor ten thousand
+// small ones run for minutes or hold gigabytes: the statements run (the file's), and the
+// warp-instructions recorded (a kernel's: each is kept until its kernel is summed, about 400
+// bytes; the scan gives each kernel kRecords afresh).
+struct WorkBudget {
+  static constexpr std::int64_t kSteps = 4'000'000;  // ScanOptions::max_steps by default
+  static constexpr std::int64_t kRecords = 250'000;
+  std::int64_t steps = kSteps;
+  std::int64_t records = kRecords;
+};
+
 struct MachineSetup {
   std::array<int, 3> block = {32, 1, 1};
   std::optional<std::array<int, 3>> grid;  // gridDim, when known
@@ -107,7 +123,16 @@ struct MachineSetup {
   std::vector<std::pair<std::string, TypeRef>> types;  // template type arguments
   std::int64_t extern_bytes = kMaxSharedPerBlockBytes;
   std::string let_hint = "add --let NAME=VALUE";  // NAME is replaced by the name
-  bool snippet = false;  // the Code window: reading a shared value is an error, not a load
+  bool snippet = false;          // the Code window: reading a shared value is an error, not a load
+  WorkBudget* budget = nullptr;  // shared with other machines; none: the machine's own
+};
+
+// Code nested past Machine::kMaxNesting (a chain of calls of deeply nested code): thrown by
+// eval, integer and run, and caught by run, which stops there and reports it as not evaluated
+// at `pos`. In the snippet (MachineSetup::snippet) a Failure instead.
+struct TooDeep {
+  Pos pos;
+  std::string message;
 };
 
 // A let hint for one name: "add --let NAME=VALUE" for n is "add --let n=VALUE".
@@ -116,8 +141,11 @@ std::string hint_for(std::string hint, std::string_view name);
 class Machine {
  public:
   static constexpr int kMaxTrips = 4096;  // iterations of one loop each time it is entered
-  static constexpr std::int64_t kMaxSteps = 4'000'000;  // statements a warp, all warps together
   static constexpr int kMaxCallDepth = 32;
+  // Statements and expressions open at once, calls included: each is a frame of up to 4 KB on
+  // the stack (exec, eval and binary), so a chain of calls of deeply nested code is refused
+  // before the thread's stack is spent. The parsers bound one function's nesting below it.
+  static constexpr int kMaxNesting = 512;
 
   Machine(const Program& program, MachineSetup setup);
 
@@ -162,7 +190,7 @@ class Machine {
   std::unordered_map<int, int> truncated;  // loops stopped at kMaxTrips: statement -> times
   std::unordered_map<int, bool> unrolled;  // loops nvcc unrolls (constant trips): statement -> yes
   std::unordered_map<int, int> calls;      // __device__ functions called: call node -> function
-  bool out_of_steps = false;
+  bool out_of_steps = false;               // the work budget ran out: the run stopped there
 
  private:
   struct Frame {
@@ -215,12 +243,19 @@ class Machine {
   void exec_decl(const Stmt& s);
   void exec_if(const Stmt& s);
   void exec_loop(int stmt_index, const Stmt& s);
+  bool counted_once(int stmt_index, const Stmt& s);
   void exec_asm(int stmt_index, const Stmt& s);
   LaneMask condition(int node, LaneMask* unknown, std::uint16_t* why, bool* constant = nullptr);
   void shape(int array);
   int index_of(const Node& n) const { return static_cast<int>(&n - program_.nodes.data()); }
   bool touches_shared(const Stmt& s) const;
   void count_step();
+  // One level of exec or eval while it lives; past kMaxNesting, a Failure at pos.
+  struct Nesting {
+    Nesting(Machine& m, Pos pos);
+    ~Nesting() { --depth; }
+    int& depth;
+  };
 
   const Program& program_;
   MachineSetup setup_;
@@ -247,7 +282,12 @@ class Machine {
     bool has_value = false;
   };
   std::vector<Call> calls_;
-  std::int64_t steps_ = 0;
+  WorkBudget own_budget_;
+  WorkBudget* budget_;  // setup_.budget, or own_budget_
+  int depth_ = 0;       // Nesting levels open
+  LoopInvariance invariance_;
+  std::int64_t repeat_ = 1;  // Access::times of what is recorded now
+  static constexpr std::int64_t kMaxRepeat = std::int64_t{1} << 40;
   std::vector<std::array<std::int64_t, kWarpSize>> indices_;
   std::vector<std::int8_t> typed_;  // static_type: 0 not yet, 1 integer, 2 not one
   std::vector<IntType> types_;

@@ -48,6 +48,20 @@ std::int64_t number(const std::string& field) {
   return ec == std::errc() && end == digits.data() + digits.size() ? v : 0;
 }
 
+// A count of the CSV (a line number, instructions, wavefronts): a number from `low` to
+// INT32_MAX (a line of the scanned file is an int; no count of one kernel's line comes near),
+// else why not, naming the CSV's line.
+Expected<std::int64_t> count_in(const std::string& field, const char* column, std::int64_t low,
+                                std::size_t csv_line) {
+  const std::int64_t v = number(field);
+  if ((v == 0 && field.find_first_not_of("0, ") != std::string::npos) || v < low || v > INT32_MAX) {
+    return Error{"line " + std::to_string(csv_line) + " of the CSV: \"" + column + "\" is " +
+                 (field.size() > 40 ? field.substr(0, 40) + "..." : field) + ", not a count from " +
+                 std::to_string(low) + " to " + std::to_string(INT32_MAX)};
+  }
+  return v;
+}
+
 }  // namespace
 
 std::string MeasuredKernel::name() const {
@@ -55,6 +69,11 @@ std::string MeasuredKernel::name() const {
 }
 
 Expected<std::vector<MeasuredKernel>> parse_ncu_source_csv(std::string_view csv) {
+  if (csv.size() > kMaxNcuCsvBytes) {
+    return Error{"the CSV has " + std::to_string(csv.size()) + " bytes, more than the " +
+                 std::to_string(kMaxNcuCsvBytes >> 20) +
+                 " MB of a source page of one kernel; profile the kernel alone (-k KERNEL -c 1)"};
+  }
   std::vector<MeasuredKernel> kernels;
   MeasuredFile* file = nullptr;
   std::string path;
@@ -103,14 +122,25 @@ Expected<std::vector<MeasuredKernel>> parse_ncu_source_csv(std::string_view csv)
           "the CSV has no \"L1 Wavefronts Shared\" column: profile with --set full (or the "
           "SourceCounters section) and print --print-source cuda,sass"};
     }
-    if (!f.empty() && !f[0].empty()) {  // a CUDA line
+    if (f.size() < header.size()) {
+      return Error{"line " + std::to_string(line_number) + " of the CSV has " +
+                   std::to_string(f.size()) + " fields, fewer than the " +
+                   std::to_string(header.size()) + " of its \"Line No\" header"};
+    }
+    if (!f[0].empty()) {  // a CUDA line
       MeasuredLine l;
-      l.line = static_cast<int>(number(f[0]));
-      l.source = f.size() > 1 ? f[1] : "";
-      l.instructions = number(get("Instructions Executed"));
-      l.wavefronts = number(get("L1 Wavefronts Shared"));
-      l.ideal = number(get("L1 Wavefronts Shared Ideal"));
-      l.excessive = number(get("L1 Wavefronts Shared Excessive"));
+      l.source = f[1];
+      std::int64_t* const counts[] = {&l.instructions, &l.wavefronts, &l.ideal, &l.excessive};
+      const char* const names[] = {"Instructions Executed", "L1 Wavefronts Shared",
+                                   "L1 Wavefronts Shared Ideal", "L1 Wavefronts Shared Excessive"};
+      for (std::size_t i = 0; i < 4; ++i) {
+        const Expected<std::int64_t> v = count_in(get(names[i]), names[i], 0, line_number);
+        if (!v) return Error{v.error()};
+        *counts[i] = *v;
+      }
+      const Expected<std::int64_t> line = count_in(f[0], "Line No", 1, line_number);
+      if (!line) return Error{line.error()};
+      l.line = static_cast<int>(*line);
       file->lines.push_back(std::move(l));
     } else if (!file->lines.empty() && f.size() > 3) {  // one of its SASS instructions
       const std::int64_t wavefronts = number(get("L1 Wavefronts Shared"));
@@ -178,9 +208,17 @@ Expected<KernelComparison> compare(const KernelScan& scan, const MeasuredKernel&
     LineComparison& x = by_line[l.line];
     x.line = l.line;
     x.evaluated = true;
-    x.predicted_wavefronts += l.wavefronts * c.blocks;
-    x.predicted_ideal += l.ideal_wavefronts * c.blocks;
-    x.predicted_excess += l.excess_wavefronts * c.blocks;
+    // A block's counts times the grid's blocks (up to 2^63 between them): checked.
+    std::int64_t wavefronts = 0, ideal = 0, excess = 0;
+    if (__builtin_mul_overflow(l.wavefronts, c.blocks, &wavefronts) ||
+        __builtin_mul_overflow(l.ideal_wavefronts, c.blocks, &ideal) ||
+        __builtin_mul_overflow(l.excess_wavefronts, c.blocks, &excess) ||
+        __builtin_add_overflow(x.predicted_wavefronts, wavefronts, &x.predicted_wavefronts)) {
+      return Error{"line " + std::to_string(l.line) + "'s wavefronts times the grid's " +
+                   std::to_string(c.blocks) + " blocks are more than a 64-bit count holds"};
+    }
+    x.predicted_ideal += ideal;
+    x.predicted_excess += excess;
   }
   for (const ScanProblem& p : scan.unevaluated) {
     LineComparison& x = by_line[p.line];

@@ -47,7 +47,13 @@ struct MeasuredKernel {
   std::string name() const;  // the function's name alone: "transpose_naive"
 };
 
-// Every kernel of a Source page CSV; the error names the line that is not of that form.
+// The largest CSV read: a source page of one kernel is a few MB at most (the corpus's are 20 to
+// 100 KB); a larger file is refused before it is read into lines.
+inline constexpr std::size_t kMaxNcuCsvBytes = 16 << 20;
+
+// Every kernel of a Source page CSV; the error names the line that is not of that form: a row
+// with fewer fields than its header, a line number or a count that is not a number from 0 (1
+// for a line) to INT32_MAX.
 Expected<std::vector<MeasuredKernel>> parse_ncu_source_csv(std::string_view csv);
 
 // One line of the scanned file: predicted and measured, and why they differ where they do.

@@ -11,22 +11,30 @@
 
 #include <algorithm>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 
-#include "core/base/find.hpp"
 #include "core/code/integer.hpp"
 
 namespace banklab::code {
 namespace {
 
+// What expansion may cost. `tokens` bounds the input and output at any time, `produced` every
+// token expansion makes along the way (replacements and the arguments collected for them, at
+// every level): the memory and the time of F(F(F(...))) or of a long chain of macros used many
+// times, which grow with the square of the code, stop there. `nesting` bounds the arguments
+// expanded inside one another (a level of recursion each).
 struct Limits {
   int expansions;
   std::size_t tokens;
+  std::size_t produced;
   std::size_t macros;
+  int nesting;
 };
 // The Code window's code is one line or a few; a .cu file may expand its macros many times.
-constexpr Limits kSnippetLimits{1000, 20000, 64};
-constexpr Limits kFileLimits{200000, 2000000, 4096};
+constexpr Limits kSnippetLimits{1000, 20000, 100000, 64, 64};
+constexpr Limits kFileLimits{200000, 2000000, 400000, 4096, 256};
+constexpr int kMaxMacroNesting = 1024;  // macros expanding inside one another
 
 // [SECTION] Macros and their expansion
 
@@ -54,7 +62,7 @@ class Preprocessor {
         t.number = value;
         t.text = std::to_string(value);
         t.number_type = value > 0x7FFFFFFF ? kLongLong : kInt;
-        macros_.push_back({name, false, {}, {t}});
+        add_macro({name, false, {}, {t}});
       }
     }
   }
@@ -77,21 +85,40 @@ class Preprocessor {
     fail(current_, "#define " + current_name_ + " expands to too much code");
   }
   Macro* find(std::string_view name) {
-    const auto it = find_by(macros_, &Macro::name, name);
-    return it == macros_.end() ? nullptr : &*it;
+    const auto it = defined_.find(std::string(name));
+    return it == defined_.end() ? nullptr : &macros_[it->second];
   }
+  void add_macro(Macro m) {
+    defined_[m.name] = macros_.size();
+    macros_.push_back(std::move(m));
+  }
+  // A set is a chain: its newest macro and the set it extends. Sets are shared by the tokens
+  // that hold them, and a new one costs one link whatever its size (a copy of the whole set per
+  // expansion made a chain of 4,000 macros, used 40 times, take gigabytes). A chain is the
+  // macros expanding inside one another, at most kMaxMacroNesting: a walk is that long at most.
   bool hides(int set, std::size_t macro) const {
-    if (set < 0) return false;
-    const std::vector<std::size_t>& s = sets_[static_cast<std::size_t>(set)];
-    return std::find(s.begin(), s.end(), macro) != s.end();
+    for (; set >= 0; set = sets_[static_cast<std::size_t>(set)].rest)
+      if (sets_[static_cast<std::size_t>(set)].macro == macro) return true;
+    return false;
   }
-  // The set `set` with `macro` added (a new set: sets are shared by the tokens that hold them).
+  // The set `set` with `macro` added.
   int with(int set, std::size_t macro) {
-    std::vector<std::size_t> s =
-        set < 0 ? std::vector<std::size_t>{} : sets_[static_cast<std::size_t>(set)];
-    s.push_back(macro);
-    sets_.push_back(std::move(s));
+    const int depth = set < 0 ? 1 : sets_[static_cast<std::size_t>(set)].depth + 1;
+    if (depth > kMaxMacroNesting) {
+      fail(current_, "#define " + current_name_ +
+                         ": macros expand inside one another deeper than " +
+                         std::to_string(kMaxMacroNesting) + " levels");
+    }
+    sets_.push_back({macro, set, depth});
     return static_cast<int>(sets_.size()) - 1;
+  }
+  // Tokens an expansion made: past the budget, an error.
+  void produce(std::size_t tokens) {
+    produced_ += tokens;
+    if (produced_ > limits_.produced) {
+      fail(current_, "#define " + current_name_ + ": the macros expand to more than " +
+                         std::to_string(limits_.produced) + " tokens in all");
+    }
   }
 
   // The token is a macro's name that may be expanded here: its replacement goes onto the input.
@@ -114,10 +141,19 @@ class Preprocessor {
   std::vector<Token> input_;  // reversed: the next token last
   std::vector<Token> out_;
   Token end_;
+  // Every macro defined, in order; an #undef'd one keeps its place (hidden sets hold indices).
   std::vector<Macro> macros_;
-  std::vector<std::vector<std::size_t>> sets_;
+  std::unordered_map<std::string, std::size_t> defined_;  // the macros defined now, by name
+  struct HiddenSet {
+    std::size_t macro;
+    int rest;  // the set this one extends, -1 none
+    int depth;
+  };
+  std::vector<HiddenSet> sets_;
   int expansions_ = 0;
-  Pos current_;  // the macro use being expanded, for the limits' message
+  std::size_t produced_ = 0;
+  int nesting_ = 0;  // arguments being expanded inside one another
+  Pos current_;      // the macro use being expanded, for the limits' message
   std::string current_name_;
   struct Branch {
     bool taken;      // some branch of this #if was taken
@@ -145,6 +181,7 @@ bool Preprocessor::expand(const Token& name) {
   } else {
     replacement = m->body;
   }
+  produce(replacement.size());
   const int hidden = with(name.hidden, index);
   for (Token& t : replacement) {
     t.hidden = hidden;
@@ -176,6 +213,7 @@ std::vector<std::vector<Token>> Preprocessor::arguments(const Token& name, const
       continue;
     }
     args.back().push_back(std::move(t));
+    produce(1);
   }
   if (m.params.empty() && args.size() == 1 && args[0].empty()) args.clear();
   const bool variadic = !m.params.empty() && m.params.back() == "__VA_ARGS__";
@@ -189,6 +227,11 @@ std::vector<std::vector<Token>> Preprocessor::arguments(const Token& name, const
 
 // An argument as a parameter's use receives it: macro-expanded on its own first, as in C.
 std::vector<Token> Preprocessor::expand_fully(std::vector<Token> tokens) {
+  if (nesting_ == limits_.nesting) {
+    fail(current_, "#define " + current_name_ + ": macro arguments nest deeper than " +
+                       std::to_string(limits_.nesting) + " levels");
+  }
+  ++nesting_;
   std::vector<Token> saved_input = std::move(input_);
   std::vector<Token> saved_out = std::move(out_);
   input_.assign(tokens.rbegin(), tokens.rend());
@@ -201,6 +244,7 @@ std::vector<Token> Preprocessor::expand_fully(std::vector<Token> tokens) {
   std::vector<Token> result = std::move(out_);
   input_ = std::move(saved_input);
   out_ = std::move(saved_out);
+  --nesting_;
   return result;
 }
 
@@ -280,9 +324,23 @@ class ConditionParser {
   bool is(std::string_view p) const {
     return i_ < t_.size() && t_[i_].kind == Tok::punct && t_[i_].text == p;
   }
+  // Each '(', unary operator and ?: is a level of recursion: bounded, as the parser's are.
+  static constexpr int kMaxDepth = 200;
+  struct Level {
+    explicit Level(ConditionParser& p) : depth(++p.depth_) {
+      if (depth > kMaxDepth) {
+        fail(p.i_ < p.t_.size() ? p.t_[p.i_].pos : p.pos_,
+             "#if: the condition nests deeper than " + std::to_string(kMaxDepth) + " levels");
+      }
+    }
+    ~Level() { --depth; }
+    int& depth;
+  };
+
   std::int64_t ternary() {
     const std::int64_t c = binary(1);
     if (!is("?")) return c;
+    const Level level(*this);
     ++i_;
     const std::int64_t a = ternary();
     if (!is(":")) fail(pos_, "expected ':' in the #if's ?:");
@@ -312,6 +370,7 @@ class ConditionParser {
     return left;
   }
   std::int64_t unary() {
+    const Level level(*this);
     if (i_ >= t_.size()) fail(pos_, "#if needs a value here");
     const Token& t = t_[i_++];
     if (t.kind == Tok::punct && t.text == "(") {
@@ -340,6 +399,7 @@ class ConditionParser {
   const std::vector<Token>& t_;
   Pos pos_;
   std::size_t i_ = 0;
+  int depth_ = 0;
 };
 
 // [SECTION] Directives
@@ -373,7 +433,7 @@ void Preprocessor::define(const Token& hash, std::vector<Token> line) {
   }
   if (macros_.size() >= limits_.macros)
     fail(hash.pos, "more than " + std::to_string(limits_.macros) + " #defines");
-  macros_.push_back(std::move(m));
+  add_macro(std::move(m));
 }
 
 // The Code window's #define: object-like, its body up to the line's end, a ';' or a keyword
@@ -405,7 +465,7 @@ void Preprocessor::snippet_define(const Token& hash) {
     return;
   }
   if (macros_.size() == limits_.macros) fail(name.pos, "more than 64 #defines");
-  macros_.push_back(std::move(m));
+  add_macro(std::move(m));
 }
 
 bool Preprocessor::evaluate_condition(const Token& hash, std::vector<Token> line) {
@@ -494,8 +554,7 @@ void Preprocessor::directive(const Token& hash) {
   const std::string& w = word.text;
   if (w == "define") return define(hash, std::move(line));
   if (w == "undef") {
-    if (!line.empty())
-      std::erase_if(macros_, [&](const Macro& m) { return m.name == line.front().text; });
+    if (!line.empty()) defined_.erase(line.front().text);
     return;
   }
   if (w == "if" || w == "ifdef" || w == "ifndef" || w == "elif" || w == "else" || w == "endif")
@@ -530,7 +589,8 @@ Preprocessed Preprocessor::run() {
   Preprocessed p;
   p.tokens = std::move(out_);
   for (const Macro& m : macros_) {
-    if (!m.name.starts_with("__")) p.macros.push_back(m.name);  // not the predefined ones
+    if (!m.name.starts_with("__") && find(m.name) == &m)  // defined now, not predefined
+      p.macros.push_back(m.name);
   }
   return p;
 }

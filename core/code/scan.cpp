@@ -14,7 +14,9 @@
 #include <map>
 #include <unordered_map>
 
+#include "core/base/find.hpp"
 #include "core/base/json_writer.hpp"
+#include "core/code/kernel_params.hpp"
 #include "core/code/machine.hpp"
 #include "core/code/source_parser.hpp"
 #include "core/model/analysis.hpp"
@@ -60,10 +62,13 @@ class HostValues {
       return v.v[0];
     } catch (const Failure&) {
       return std::nullopt;
+    } catch (const TooDeep&) {
+      return std::nullopt;
     }
   }
-  // A dim3: dim3(x, y, z), a dim3 variable, or a number (x, 1, 1).
-  std::optional<std::array<int, 3>> dim3(int node) {
+  // A dim3: dim3(x, y, z), a dim3 variable, or a number (x, 1, 1); each side a positive
+  // number, within CUDA's limits or not (check_block and check_grid say).
+  std::optional<std::array<std::int64_t, 3>> dim3(int node) {
     if (node < 0) return std::nullopt;
     const Node& n = p_.node(node);
     std::vector<int> parts;
@@ -89,11 +94,11 @@ class HostValues {
     } else {
       parts = {node};
     }
-    std::array<int, 3> d = {1, 1, 1};
+    std::array<std::int64_t, 3> d = {1, 1, 1};
     for (std::size_t i = 0; i < parts.size() && i < 3; ++i) {
       const std::optional<std::int64_t> v = integer(parts[i]);
-      if (!v || *v < 1 || *v > 1 << 30) return std::nullopt;
-      d[i] = static_cast<int>(*v);
+      if (!v || *v < 1) return std::nullopt;
+      d[i] = *v;
     }
     return d;
   }
@@ -102,6 +107,11 @@ class HostValues {
   const Program& p_;
   Machine m_;
 };
+
+// A launch's sides, checked against CUDA's limits: each fits an int.
+std::array<int, 3> sides_of(const std::array<std::int64_t, 3>& d) {
+  return {static_cast<int>(d[0]), static_cast<int>(d[1]), static_cast<int>(d[2])};
+}
 
 // [SECTION] Counting: one instruction's wavefronts, memoized
 
@@ -221,21 +231,23 @@ Totals totals_of(const std::vector<Access>& accesses, Counter& counter) {
   Totals t;
   for (const Access& a : accesses) {
     const auto [w, i] = counter.count(a.op, a.width, a.lanes, a.offsets);
-    ++t.instructions;
-    t.wavefronts += w;
-    t.ideal += i;
+    t.instructions += a.times;
+    t.wavefronts += w * a.times;
+    t.ideal += i * a.times;
   }
   return t;
 }
 
 class KernelScanner {
  public:
-  KernelScanner(const Program& p, const LineTable& lines, const ScanOptions& options, int kernel)
+  KernelScanner(const Program& p, const LineTable& lines, const ScanOptions& options, int kernel,
+                WorkBudget& budget)
       : p_(p),
         lines_(lines),
         options_(options),
         index_(kernel),
-        fn_(p.functions[static_cast<std::size_t>(kernel)]) {}
+        fn_(p.functions[static_cast<std::size_t>(kernel)]),
+        budget_(budget) {}
 
   KernelScan scan();
 
@@ -256,6 +268,7 @@ class KernelScanner {
   const ScanOptions& options_;
   int index_;
   const Function& fn_;
+  WorkBudget& budget_;  // the file's, shared by its kernels
 };
 
 std::string KernelScanner::loop_name(int stmt) const {
@@ -285,6 +298,7 @@ void KernelScanner::resolve_launch(KernelScan& k, MachineSetup& setup, Values& p
   }
   MachineSetup host_setup;
   host_setup.lets = options_.lets;
+  host_setup.budget = &budget_;
   HostValues host(p_, launch != nullptr ? launch->host : -1, host_setup);
   const std::string at_launch =
       launch != nullptr ? "the launch on line " + std::to_string(lines_.line(launch->pos)) : "";
@@ -320,7 +334,11 @@ void KernelScanner::resolve_launch(KernelScan& k, MachineSetup& setup, Values& p
   } else if (const auto b = launch != nullptr && launch->config.size() > 1
                                 ? host.dim3(launch->config[1])
                                 : std::nullopt) {
-    k.block = *b;
+    if (const Expected<void> fine = check_block(*b, at_launch + "'s block"); !fine) {
+      k.error = fine.error();
+      return;
+    }
+    k.block = sides_of(*b);
     k.block_from = at_launch;
   } else if (fn_.launch_bounds >= 0) {
     HostValues bounds(p_, -1, host_setup);
@@ -341,7 +359,14 @@ void KernelScanner::resolve_launch(KernelScan& k, MachineSetup& setup, Values& p
     k.grid = options_.grid;
     k.grid_from = "--grid";
   } else if (launch != nullptr && !launch->config.empty()) {
-    if ((k.grid = host.dim3(launch->config[0]))) k.grid_from = at_launch;
+    if (const auto g = host.dim3(launch->config[0])) {
+      if (const Expected<void> fine = check_grid(*g, at_launch + "'s grid"); !fine) {
+        k.error = fine.error();
+        return;
+      }
+      k.grid = sides_of(*g);
+      k.grid_from = at_launch;
+    }
   }
   setup.grid = k.grid;
   if (options_.dynamic_smem) {
@@ -419,14 +444,14 @@ ScanLine KernelScanner::summarize(const std::vector<Access>& accesses, const Mac
                       std::to_string(written.wavefronts) + " wavefronts in " +
                       std::to_string(written.instructions) + " instructions");
   }
-  std::map<int, int> frequency;
+  std::map<int, std::int64_t> frequency;
   bool have_worst = false;
   for (const Access& a : counted) {
     const auto [w, ideal] = counter.count(a.op, a.width, a.lanes, a.offsets);
-    ++s.instructions;
-    s.wavefronts += w;
-    s.ideal_wavefronts += ideal;
-    ++frequency[w];
+    s.instructions += a.times;
+    s.wavefronts += w * a.times;
+    s.ideal_wavefronts += ideal * a.times;
+    frequency[w] += a.times;
     if (!have_worst || w > s.worst_wavefronts) {
       have_worst = true;
       s.worst_wavefronts = w;
@@ -435,7 +460,7 @@ ScanLine KernelScanner::summarize(const std::vector<Access>& accesses, const Mac
       s.worst_iteration = a.iteration;
     }
     if (options_.keep_instances) {
-      s.instances.push_back({a.warp, a.iteration, a.lanes, a.offsets, w, ideal});
+      s.instances.push_back({a.warp, a.iteration, a.lanes, a.offsets, w, ideal, a.times});
     }
   }
   s.excess_wavefronts = s.wavefronts - s.ideal_wavefronts;
@@ -461,8 +486,17 @@ KernelScan KernelScanner::scan() {
   KernelScan k;
   k.kernel = fn_.name;
   k.line = lines_.line(fn_.pos);
+  if (budget_.steps <= 0) {
+    k.error =
+        "not scanned: the kernels before it in the file spent the scan's work budget; "
+        "scan it alone with --kernel " +
+        fn_.name;
+    return k;
+  }
   MachineSetup setup;
   setup.lets = options_.lets;
+  budget_.records = WorkBudget::kRecords;
+  setup.budget = &budget_;
   setup.let_hint = options_.let_hint;
   Values param_values, templ_values;
   resolve_launch(k, setup, param_values, templ_values);
@@ -496,8 +530,10 @@ KernelScan KernelScanner::scan() {
   }
   std::sort(k.inlined_calls.begin(), k.inlined_calls.end());
   if (m.out_of_steps) {
-    k.notes.push_back("the run stopped after " + std::to_string(Machine::kMaxSteps) +
-                      " statements: what ran before is counted");
+    k.notes.push_back("the run stopped at the scan's work budget (" +
+                      std::to_string(options_.max_steps) + " statements a file, " +
+                      std::to_string(WorkBudget::kRecords) +
+                      " warp-instructions a kernel): what ran before is counted");
   }
   Counter counter;
   for (const auto& [key, accesses] : sites) k.lines.push_back(summarize(accesses, m, counter));
@@ -517,6 +553,59 @@ KernelScan KernelScanner::scan() {
   return k;
 }
 
+// [SECTION] --let: names the file leaves open
+
+// The names a --let may give in this file: the kernels' parameters and template parameters,
+// and the names the code uses without defining them (blockIdx.x, a bound nobody #defined).
+std::vector<std::string> open_names(const Program& p) {
+  std::vector<std::string> names;
+  const auto add = [&](const std::string& name) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  };
+  for (const Function& f : p.functions) {
+    if (!f.kernel) continue;
+    for (const std::vector<int>* vars : {&f.params, &f.template_params})
+      for (int v : *vars) add(p.vars[static_cast<std::size_t>(v)].name);
+  }
+  for (const Node& n : p.nodes)
+    if (n.kind == NodeKind::name && n.var < 0 && n.array < 0 && !is_builtin_name(n.text))
+      add(n.text);
+  return names;
+}
+
+// A --let the scan would not use is refused, not ignored: a name the file #defines or declares
+// itself (its value is the file's), a name it never uses (a typo), a launch's value CUDA does
+// not make (gridDim.x=0).
+void check_lets(const Program& p, const std::vector<std::pair<std::string, std::int64_t>>& lets) {
+  const std::vector<std::string> open = open_names(p);
+  for (const auto& [name, value] : lets) {
+    const std::string let = "--let " + name + ": ";
+    if (std::find(p.macros.begin(), p.macros.end(), name) != p.macros.end())
+      fail(kNowhere, let + "the file #defines " + name + " itself; change the #define instead");
+    if (std::find(open.begin(), open.end(), name) == open.end()) {
+      if (find_by(p.vars, &Variable::name, name) != p.vars.end())
+        fail(kNowhere, let + "the file gives " + name + " its value itself; change it there");
+      std::string list;
+      for (const std::string& n : open) list += (list.empty() ? "" : ", ") + n;
+      fail(kNowhere, let + "the file uses no name " + name +
+                         (list.empty() ? " (it leaves no name open)"
+                                       : " (the names it leaves open: " + list + ")"));
+    }
+    for (const auto& [prefix, low] : {std::pair{"gridDim.", 1}, {"blockIdx.", 0}}) {
+      const int axis =
+          name.starts_with(prefix) && name.size() == std::string_view(prefix).size() + 1
+              ? static_cast<int>(std::string_view("xyz").find(name.back()))
+              : -1;
+      if (axis < 0) continue;
+      const std::int64_t most = kMaxGridSides[static_cast<std::size_t>(axis)] - (1 - low);
+      if (value < low || value > most) {
+        fail(kNowhere, let + name + " is " + std::to_string(low) + " to " + std::to_string(most) +
+                           " in a launch CUDA makes, not " + std::to_string(value));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 // [SECTION] The public functions
@@ -529,6 +618,17 @@ ScanResult scan_source(const CodeSource& source, const ScanOptions& options) {
   ScanResult r;
   const CodeSource sources[] = {source};
   try {
+    const auto wide = [](const std::array<int, 3>& d) {
+      return std::array<std::int64_t, 3>{d[0], d[1], d[2]};
+    };
+    if (options.block) {
+      if (const Expected<void> fine = check_block(wide(*options.block), "the block"); !fine)
+        fail(kNowhere, fine.error());
+    }
+    if (options.grid) {
+      if (const Expected<void> fine = check_grid(wide(*options.grid), "the grid"); !fine)
+        fail(kNowhere, fine.error());
+    }
     for (const auto& let : options.lets) {
       const std::string& name = let.first;  // not a binding: clang before 16 cannot capture one
       if (!valid_let_name(name)) fail(kNowhere, "--let " + name + ": a name is a C++ identifier");
@@ -541,14 +641,17 @@ ScanResult scan_source(const CodeSource& source, const ScanOptions& options) {
         fail(kNowhere, "--let " + name + ": given twice; give each name one value");
     }
     const Program p = parse_source(source.text);
+    check_lets(p, options.lets);
     const LineTable lines(source.text);
     std::vector<std::string> names;
+    WorkBudget budget;
+    budget.steps = options.max_steps;
     for (std::size_t f = 0; f < p.functions.size(); ++f) {
       const Function& fn = p.functions[f];
       if (!fn.kernel || fn.body < 0) continue;
       names.push_back(fn.name);
       if (options.kernel && *options.kernel != fn.name) continue;
-      r.kernels.push_back(KernelScanner(p, lines, options, static_cast<int>(f)).scan());
+      r.kernels.push_back(KernelScanner(p, lines, options, static_cast<int>(f), budget).scan());
     }
     if (names.empty()) fail(kNowhere, source.label + " has no __global__ kernel with a body");
     if (r.kernels.empty()) {

@@ -18,8 +18,10 @@
 //               unrolled loop into one 8- or 16-byte access when every address is aligned for
 //               it (a tiled SGEMM's As[ty][k] for k = 0..15 becomes four LDS.128): the entry
 //               then counts the merged instructions and its notes give both counts
-//   bounds      a loop stops after Machine::kMaxTrips iterations each time it is entered and a
-//               run after Machine::kMaxSteps statements: the entries it touched say so
+//   bounds      a loop stops after Machine::kMaxTrips iterations each time it is entered; the
+//               kernels of a file share one WorkBudget of statements, each kernel has one of
+//               warp-instructions: the kernel that spends it says so (what ran is counted), the
+//               ones after it are not run
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -44,7 +46,8 @@ struct ScanOptions {
   std::optional<std::int64_t> dynamic_smem;  // bytes, over the launch's
   std::vector<std::pair<std::string, std::int64_t>> lets;
   std::string let_hint = "give it a value with --let NAME=VALUE";  // how a front end gives one
-  bool keep_instances = false;  // every warp-instruction's lanes, for the app to draw one
+  bool keep_instances = false;         // every warp-instruction's lanes, for the app to draw one
+  std::int64_t max_steps = 4'000'000;  // statements the machines of the file run, all together
 };
 
 // One warp-instruction of an access.
@@ -55,6 +58,9 @@ struct ScanInstance {
   std::array<std::int64_t, kWarpSize> offsets{};  // bytes from the array's start; -1 idle
   int wavefronts = 0;
   int ideal = 0;
+  // The times the warp issued it: a loop whose trips issue the same accesses is run once, its
+  // first trip standing for all (iteration 0 there).
+  std::int64_t times = 1;
 };
 
 // One access: a place in the code and an op.

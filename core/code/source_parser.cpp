@@ -16,6 +16,11 @@
 namespace banklab::code {
 namespace {
 
+constexpr int kMaxStatementDepth = 256;
+// Statements nested too deep: an error of the whole file, which statement() lets through
+// rather than skipping the statement as one it cannot read.
+struct TooDeep : Failure {};
+
 struct TemplateParam {
   std::string name;
   bool is_type = false;
@@ -66,6 +71,7 @@ class SourceParser : public ExpressionParser {
   void host_declaration();
   void launch(const Token& kernel);
 
+  int statement_depth_ = 0;            // statements open around the one being read
   std::optional<Token> pending_name_;  // a declarator's name read before its type was known
   int function_ = -1;                  // the function being read; -1: the file's scope
   int pending_unroll_ = -1;            // #pragma unroll N before the next loop
@@ -501,13 +507,26 @@ int SourceParser::block() {
   return add_stmt(std::move(s));
 }
 
-// A statement, or one "not read" with the reason when BankLab cannot read it.
+// A statement, or one "not read" with the reason when BankLab cannot read it. Statements
+// nested past kMaxStatementDepth (blocks, if, else if, loops) stop the whole file: each level is
+// a frame of the parser and of the machine, and no kernel nests that deep.
 int SourceParser::statement() {
   const std::size_t from = in_.position();
   const Pos begin = peek().pos;
   const std::size_t scopes = scopes_.size();
+  if (statement_depth_ == kMaxStatementDepth) {
+    throw TooDeep{begin, "statements nest deeper than " + std::to_string(kMaxStatementDepth) +
+                             " levels (blocks, if, else if and loops inside one another)"};
+  }
+  ++statement_depth_;
+  struct Leave {
+    int& depth;
+    ~Leave() { --depth; }
+  } leave{statement_depth_};
   try {
     return statement_inner();
+  } catch (const TooDeep&) {
+    throw;
   } catch (Failure& f) {
     scopes_.resize(std::max<std::size_t>(scopes, 1));
     return unread(from, begin, f.message);

@@ -2,6 +2,7 @@
 // beside them with --ncu-csv, and every bad input an error with its exit status.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <sstream>
 #include <string>
 
@@ -84,7 +85,8 @@ TEST_CASE("scan refuses bad input with one line and status 2, a missing file wit
   CHECK(run_banklab("scan /nonexistent.cu").status == 1);
   const Run block = run_banklab("scan " + kCorpus + "corpus/transpose.cu --block 64,32");
   CHECK(block.status == 2);
-  CHECK(block.err.find("--block: at most 1024 in all") != std::string::npos);
+  CHECK(block.err.find("--block 64x32x1 is not one CUDA launches: a block has at most 1024 "
+                       "threads, this one 2048") != std::string::npos);
   const Run kernel = run_banklab("scan " + kCorpus + "corpus/transpose.cu --kernel nope");
   CHECK(kernel.status == 2);
   CHECK(kernel.err.find("no such kernel in transpose.cu (its kernels: transpose_naive, "
@@ -101,6 +103,31 @@ TEST_CASE("scan refuses bad input with one line and status 2, a missing file wit
   const Run none = run_banklab("scan " + empty.path().string());
   CHECK(none.status == 2);
   CHECK(none.err.find("has no __global__ kernel") != std::string::npos);
+}
+
+TEST_CASE("scan shows a file's control characters as text, in its name and its lines") {
+  // ESC ] 0 ; ... BEL sets the terminal's title; ESC [ 31 m turns it red.
+  const std::string escape = "\x1b]0;pwned\x07";
+  const TempFile file("__global__ void k() { __shared__ float s[32]; s[threadIdx.x] = 1; } // " +
+                      escape + "\nint main() { k<<<1, 32>>>(); }\n");
+  const std::string named = file.path().string() + "\x1b[31m.cu";
+  std::filesystem::copy_file(file.path(), named);
+  const Run run = run_banklab("scan '" + named + "'");
+  std::filesystem::remove(named);
+  REQUIRE(run.status == 0);
+  CHECK(run.out.find('\x1b') == std::string::npos);
+  CHECK(run.out.find('\x07') == std::string::npos);
+  CHECK(run.out.find("\\x1b[31m.cu:1: kernel k") != std::string::npos);
+  CHECK(run.out.find("// \\x1b]0;pwned\\x07") != std::string::npos);
+  // JSON escapes what it quotes itself and stays JSON.
+  const Run json = run_banklab("scan " + file.path().string() + " --json");
+  CHECK(json.out.find('\x1b') == std::string::npos);
+  CHECK(parse_json(json)["kernel"] == "k");
+  // An error's source line, on standard error.
+  const TempFile bad("__global__ void k() { " + escape + " }}}\n");
+  const Run error = run_banklab("scan " + bad.path().string());
+  CHECK(error.status == 2);
+  CHECK(error.err.find('\x1b') == std::string::npos);
 }
 
 }  // namespace

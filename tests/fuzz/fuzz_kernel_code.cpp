@@ -1,6 +1,8 @@
-// libFuzzer target over the kernel-code parser and evaluator (kernel_code.hpp): any bytes, as
-// code, must give either a located error or per-lane offsets inside the declared array, never a
-// crash, a hang, undefined behaviour or a leak (built with ASan + UBSan, like fuzz_core.cpp).
+// libFuzzer target over the kernel-code parser and evaluator (kernel_code.hpp) and the
+// whole-file scan (scan.hpp): any bytes, as code, must give either a located error or per-lane
+// offsets inside the declared array, and as a .cu file either an error or its kernels' counts,
+// never a crash, a hang, undefined behaviour or a leak (built with ASan + UBSan, like
+// fuzz_core.cpp).
 //
 // Input format (the seed corpus in tests/fuzz/corpus_kernel_code/ follows it):
 //   byte 0    the block and the warp: bits 0-2 pick the block shape, bits 3-7 the warp
@@ -18,7 +20,9 @@
 //
 // Every input runs on a thread of its own with a 4 MiB stack, whatever the machine's limit:
 // a recursion as deep as the code is long overflows it and fails the run. The time limit is
-// libFuzzer's -timeout (scripts/sanitize-and-fuzz.sh gives 20 s an input).
+// libFuzzer's -timeout (scripts/sanitize-and-fuzz.sh gives 20 s an input), the memory limit its
+// -rss_limit_mb (2048); the file scan runs under a work budget of kScanSteps statements (the
+// command's is 4,000,000: the same code, a quicker input).
 #include <pthread.h>
 
 #include <algorithm>
@@ -28,6 +32,7 @@
 #include <string_view>
 
 #include "core/banklab.hpp"
+#include "core/code/scan.hpp"
 #include "tests/fuzz/require.hpp"
 
 namespace banklab {
@@ -67,6 +72,25 @@ void check_code(const KernelCode& code) {
 constexpr std::size_t kMaxCopies = 16384;
 constexpr std::size_t kMaxExpanded = 1 << 20;  // bytes of code after the repetitions
 constexpr std::size_t kStackBytes = 4 << 20;
+constexpr std::int64_t kScanSteps = 5'000;
+
+// The text as a whole .cu file, every kernel in it scanned with the input's block.
+void fuzz_file(std::string_view text, const KernelParams& params) {
+  ScanOptions options;
+  options.block = params.block;
+  options.max_steps = kScanSteps;
+  const ScanResult r = scan_source({"fuzz.cu", std::string(text)}, options);
+  require(r.error.has_value() == r.kernels.empty());
+  for (const KernelScan& k : r.kernels) {
+    for (const ScanLine& l : k.lines) {
+      require(l.instructions > 0 && l.wavefronts >= l.ideal_wavefronts);
+      require(l.excess_wavefronts == l.wavefronts - l.ideal_wavefronts);
+    }
+    std::string out;
+    append_json(out, k);
+    require_json(out);
+  }
+}
 
 // The code with every 0x02 C fragment 0x03 written out (the format above).
 std::string expand_repetitions(std::string_view text) {
@@ -121,6 +145,7 @@ void fuzz(std::string_view text, const KernelParams& params) {
   }
   parse_lets(text);
   parse_block(text);
+  fuzz_file(text, params);
 }
 
 }  // namespace

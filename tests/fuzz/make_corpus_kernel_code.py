@@ -50,6 +50,45 @@ SEEDS = {
     "many-dimensions": (0, J0, "__shared__ float t\x02\xff[1]\x03\x02\x38[1]\x03[32];",
                         "t\x02\xff[0]\x03\x02\x38[0]\x03[threadIdx.x]"),
     "deep-ternary": (0, J0, "__shared__ float t[4];", "t[\x02\x02 1 ? 0 :\x03 0]"),
+    # Whole files, for the scan (issue 32): each the shape that crashed it or ran away, at the
+    # size that did. The block is the input's (byte 0: 32x1x1 here).
+    "file-return-calls": (0, J0, None,
+                          "__device__ int g(int n) { return n; }\n"
+                          "__device__ int f(int n) { return g(n); }\n"
+                          "__global__ void k() { __shared__ float t[32][33]; t[threadIdx.x][f(0)] = 1; }"),
+    "file-nested-subscripts": (0, J0, None,
+                               "__global__ void k(int* a) { __shared__ int s[32]; s[threadIdx.x] = "
+                               "\x02\x2ea[\x030\x02\x2e]\x03; }"),
+    "file-nested-braces": (0, J0, None,
+                           "__global__ void k() { __shared__ int s[32]; \x02\x9b{\x03s[threadIdx.x] = 1;"
+                           "\x02\x9b}\x03 }"),
+    "file-else-ifs": (0, J0, None,
+                      "__global__ void k() { __shared__ int s[32]; if (threadIdx.x == 0) s[0] = 1; "
+                      "\x02\x9belse if (threadIdx.x == $) s[$ % 32] = 1; \x03}"),
+    "file-if-parentheses": (0, J0, None,
+                            "#if \x02\xff(\x031\x02\xff)\x03\n#endif\n"
+                            "__global__ void k() { __shared__ int s[32]; s[threadIdx.x] = 1; }"),
+    "file-macro-nesting": (0, J0, None,
+                           "#define F(x) x\nint v = \x02\x1fF(\x031\x02\x1f)\x03;\n"
+                           "__global__ void k() { __shared__ int s[32]; s[threadIdx.x] = v; }"),
+    "file-macro-chain": (0, J0, None,
+                         "#define M0 1\n\x02\x3e#define M$ M@\n\x03"
+                         "__global__ void k() { __shared__ int s[32]; int v = \x02\x00M4000 + \x030; }"),
+    "file-two-4096-loops": (0, J0, None,
+                            "__global__ void k() { __shared__ float s[32]; for (int i = 0; i < 4096; ++i) "
+                            "for (int j = 0; j < 4096; ++j) s[threadIdx.x] += 1; }"),
+    "file-stepped-loops": (0, J0, None,
+                           "__global__ void k() { __shared__ float s[64]; for (int i = 0; i < 4096; ++i) "
+                           "for (int j = 0; j < 4096; ++j) s[(threadIdx.x + i + j) % 64] += 1; }"),
+    "file-many-kernels": (0, J0, None,
+                          "\x02\x9b__global__ void k$() { __shared__ float s[32]; "
+                          "for (int j = 0; j < 64; ++j) s[threadIdx.x] += j; }\n\x03"),
+    "file-launch-limits": (0, J0, None,
+                           "__global__ void k() { __shared__ float s[32]; s[threadIdx.x % 32] = 1; }\n"
+                           "int main() { k<<<dim3(2147483647, 65536), dim3(65536, 65537)>>>(); }"),
+    "file-escapes": (0, J0, None,
+                     "__global__ void k() { __shared__ float s[32]; s[threadIdx.x] = 1; } "
+                     "// \x1b]0;title\x07 \x1b[31m\n"),
 }
 
 
