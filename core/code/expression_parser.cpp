@@ -224,6 +224,8 @@ ArrayDecl ExpressionParser::array_declaration(Pos begin, bool is_extern) {
   };
   align();
   std::optional<TypeRef> type = try_type(false);
+  if (!type && dialect_ == Dialect::file && peek().kind == Tok::name && peek(1).kind == Tok::name)
+    type = TypeRef{take().text, 0, 0, {}, false};  // of a header BankLab does not read: no size
   if (!type)
     fail(peek().pos,
          "expected the element type of the shared array (float, "

@@ -138,6 +138,7 @@ int SourceParser::unread(std::size_t from, Pos begin, const std::string& reason)
   while (in_.position() < end) {
     const Token t = take();
     const Token& after = peek();
+    if (t.kind == Tok::name && t.text == "__shared__") s.index = 1;  // a declaration not read
     if (t.kind == Tok::name) {
       if (const Binding* b = lookup(t.text)) {
         if (b->array >= 0) s.index = 1;

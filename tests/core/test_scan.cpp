@@ -284,6 +284,153 @@ TEST_CASE("a value the file does not give is reported with the name to --let, ne
   CHECK(launched.lines[0].worst_ways == 4);
 }
 
+// The lines of a scan the rule "counted right or listed" puts under "not evaluated".
+std::vector<int> unevaluated_lines(const KernelScan& k) {
+  std::vector<int> lines;
+  for (const ScanProblem& p : k.unevaluated) lines.push_back(p.line);
+  return lines;
+}
+
+TEST_CASE(
+    "what the scan cannot follow makes the accesses it affects unevaluated, never miscounted") {
+  // A function the file only declares may write what it is given by reference (issue 32: the
+  // row was taken as 0, a 1-way read of what the H200 counts 32-way).
+  const KernelScan declared =
+      scan_one("__device__ void pick_row(int& r);\n" + kernel("__shared__ float t[32][32];\n"
+                                                              "int row = 0;\n"
+                                                              "pick_row(row);\n"
+                                                              "t[row][0] = 1;"),
+               "k");
+  CHECK(declared.lines.empty());
+  REQUIRE(unevaluated_lines(declared) == std::vector<int>{6});
+  CHECK(declared.unevaluated[0].reason ==
+        "pick_row() is only declared in the file: BankLab cannot see what it does");
+  // A function BankLab does not know, given a variable's address.
+  const KernelScan escaped = scan_one(kernel("__shared__ float t[32][32];\n"
+                                             "int row = 0;\n"
+                                             "fill(&row);\n"
+                                             "t[row][0] = 1;"),
+                                      "k");
+  CHECK(escaped.lines.empty());
+  CHECK(unevaluated_lines(escaped) == std::vector<int>{5});
+  // A loop bound that is no name the file defines.
+  const KernelScan bound =
+      scan_one(kernel("__shared__ float s[64];\n"
+                      "float sum = 0;\n"
+                      "for (int i = 0; i < N; ++i) sum += s[threadIdx.x + i];\n"
+                      "s[threadIdx.x] = sum;"),
+               "k");
+  REQUIRE(bound.lines.size() == 1);
+  CHECK(bound.lines[0].line == 5);
+  CHECK(unevaluated_lines(bound) == std::vector<int>{4});
+  // A pointer whose lanes point into different arrays, and one a statement BankLab cannot read
+  // changed: the accesses through them are listed, not dropped.
+  const KernelScan apart = scan_one(kernel("__shared__ float a[64], b[64];\n"
+                                           "float* p = (threadIdx.x & 1) ? a : b;\n"
+                                           "p[threadIdx.x] = 0;\n"
+                                           "float* q = a;\n"
+                                           "switch (threadIdx.y) { case 1: q = b; }\n"
+                                           "q[threadIdx.x] = 1;"),
+                                    "k");
+  CHECK(apart.lines.empty());
+  CHECK(unevaluated_lines(apart) == std::vector<int>{4, 6, 7});
+  // Two variables one pointer may point to, written through it: both unknown afterwards.
+  const KernelScan either = scan_one(kernel("__shared__ float t[32][33];\n"
+                                            "int r = 0, c = 0;\n"
+                                            "int* p = (threadIdx.x & 1) ? &r : &c;\n"
+                                            "*p = threadIdx.x;\n"
+                                            "t[r][c] = 1;"),
+                                     "k");
+  CHECK(either.lines.empty());
+  CHECK(unevaluated_lines(either) == std::vector<int>{6});
+  // A struct of a header BankLab does not read: its size is unknown, its accesses listed.
+  const KernelScan opaque = scan_one(kernel("__shared__ Foo s[32];\n"
+                                            "s[threadIdx.x].x = 0;"),
+                                     "k");
+  CHECK(opaque.lines.empty());
+  CHECK(unevaluated_lines(opaque) == std::vector<int>{2, 3});
+}
+
+TEST_CASE("structs, references and shared variables, counted as nvcc lays them out") {
+  // An array member at its offset: v[1] of a 16-byte struct is a stride of four words.
+  const KernelScan member =
+      scan_one("struct R { float v[4]; };\n" + kernel("__shared__ R r[32];\n"
+                                                      "r[threadIdx.x].v[1] = 0;"),
+               "k");
+  REQUIRE(member.lines.size() == 1);
+  CHECK(member.lines[0].worst_ways == 4);
+  // A 12-byte struct copied: no 16-byte access fits it, so its three floats one by one.
+  const KernelScan tri =
+      scan_one("struct Tri { float x, y, z; };\n" + kernel("__shared__ Tri tris[32];\n"
+                                                           "Tri q = tris[threadIdx.x];"),
+               "k");
+  REQUIRE(tri.lines.size() == 1);
+  CHECK(tri.lines[0].width == 4);
+  CHECK(tri.lines[0].instructions == 3);
+  CHECK(tri.lines[0].wavefronts == 3);
+  // sizeof and alignment: char then double is 16 bytes, the double at 8.
+  const KernelScan aligned = scan_one(
+      "struct C { char tag; double d; };\n" + kernel("__shared__ C c[32];\n"
+                                                     "__shared__ float f[32 * sizeof(C)];\n"
+                                                     "c[threadIdx.x].d = 0;\n"
+                                                     "f[threadIdx.x * sizeof(C) / 4] = 0;"),
+      "k");
+  REQUIRE(aligned.lines.size() == 2);
+  REQUIRE(entry(aligned, 5, Op::st) != nullptr);
+  CHECK(entry(aligned, 5, Op::st)->width == 8);
+  CHECK(entry(aligned, 5, Op::st)->wavefronts == 4);  // 32 lanes x 8 bytes, 16 apart: 512 bytes
+  REQUIRE(entry(aligned, 6, Op::st) != nullptr);
+  CHECK(entry(aligned, 6, Op::st)->worst_ways == 4);
+  // A reference to an element, a shared variable, a reference parameter.
+  const KernelScan refs = scan_one("__device__ void set(int& v) { v = threadIdx.x; }\n" +
+                                       kernel("__shared__ float s[64];\n"
+                                              "__shared__ float total;\n"
+                                              "float& x = s[threadIdx.x * 2];\n"
+                                              "x = 1;\n"
+                                              "if (threadIdx.x == 0) total = x;\n"
+                                              "int i = 0;\n"
+                                              "set(i);\n"
+                                              "s[i * 2] = 2;"),
+                                   "k");
+  CHECK(refs.unevaluated.empty());
+  REQUIRE(refs.lines.size() == 4);
+  CHECK(entry(refs, 6, Op::st)->worst_ways == 2);    // x = 1 stores s[2t]
+  CHECK(entry(refs, 7, Op::st)->instructions == 1);  // total, by warp 0's lane 0
+  CHECK(entry(refs, 10, Op::st)->worst_ways == 2);   // set(i) made i threadIdx.x
+}
+
+TEST_CASE("merges only where nvcc makes them: whole runs of adjacent trips, never volatile") {
+  // Three adjacent trips: no whole run of two or four.
+  const KernelScan three =
+      scan_one(kernel("__shared__ float a[128];\n"
+                      "float s = 0;\n"
+                      "for (int i = 0; i < 3; i++) s += a[threadIdx.x * 4 + i];\n"
+                      "a[threadIdx.x] = s;"),
+               "k");
+  CHECK(entry(three, 4, Op::ld)->width == 4);
+  CHECK(entry(three, 4, Op::ld)->instructions == 3);
+  // A volatile array: each trip its own LDS.
+  const KernelScan held =
+      scan_one(kernel("volatile __shared__ float v[128];\n"
+                      "float s = 0;\n"
+                      "for (int i = 0; i < 4; i++) s += v[threadIdx.x * 4 + i];\n"
+                      "v[threadIdx.x] = s;"),
+               "k");
+  CHECK(entry(held, 4, Op::ld)->width == 4);
+  CHECK(entry(held, 4, Op::ld)->wavefronts == 16);
+  // The same words read twice with nothing between: listed, as nvcc may issue no second load.
+  const KernelScan twice = scan_one(kernel("__shared__ float a[64];\n"
+                                           "float x = a[threadIdx.x];\n"
+                                           "float y = a[threadIdx.x];\n"
+                                           "__syncthreads();\n"
+                                           "float z = a[threadIdx.x];"),
+                                    "k");
+  CHECK(entry(twice, 3, Op::ld) != nullptr);
+  CHECK(entry(twice, 4, Op::ld) == nullptr);
+  CHECK(entry(twice, 6, Op::ld) != nullptr);  // after a barrier, loaded again
+  CHECK(unevaluated_lines(twice) == std::vector<int>{4});
+}
+
 TEST_CASE("__device__ functions, shuffles, macros and #if run as the compiler reads them") {
   const KernelScan k = scan_one(
       "#define ROW 33\n"
