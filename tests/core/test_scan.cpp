@@ -4,6 +4,7 @@
 // the machine's rules one by one on small kernels, and the CSV reader.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <bit>
 #include <fstream>
 #include <set>
@@ -13,6 +14,7 @@
 
 #include "core/code/machine.hpp"
 #include "core/code/ncu_source.hpp"
+#include "core/code/ptx_widths.hpp"
 #include "core/code/scan.hpp"
 
 namespace banklab {
@@ -551,6 +553,55 @@ TEST_CASE("vector elements, asm ld.shared and a warp with no lane that takes par
 }
 
 // ---- Nsight Compute's CSV. ----
+
+TEST_CASE("the scan's widths agree with nvcc's PTX line by line, and a wrong one is said") {
+  const std::string source = read(kCorpus + "corpus/widths.cu");
+  const auto ptx = parse_ptx(read(kCorpus + "ptx/widths.ptx"), "widths.cu");
+  REQUIRE_MESSAGE(ptx.has_value(), ptx.error());
+  REQUIRE(ptx->size() == 5);
+  CHECK((*ptx)[0].name == "merge_two_trips");
+  const PtxKernel& merge = (*ptx)[0];
+  const PtxKernel& held = (*ptx)[1];
+  REQUIRE(held.name == "volatile_four");
+  int volatile_loads = 0;
+  for (const PtxAccess& a : held.accesses) volatile_loads += a.is_volatile && a.line == 29 ? 1 : 0;
+  CHECK(volatile_loads == 4);
+  const auto agree = [](const std::vector<WidthCheck>& checks) {
+    return std::all_of(checks.begin(), checks.end(),
+                       [](const WidthCheck& c) { return c.checked && c.agrees; });
+  };
+  for (const PtxKernel& k : *ptx) {
+    CAPTURE(k.name);
+    const std::vector<WidthCheck> checks = check_widths(scan_one(source, k.name), k);
+    CHECK(!checks.empty());
+    CHECK(agree(checks));
+  }
+  // What the scan said before issue 32: a 2-trip loop as LDS.128, a volatile one merged.
+  KernelScan wrong = scan_one(source, "merge_two_trips");
+  for (ScanLine& l : wrong.lines)
+    if (l.line == 19) l.width = 16;
+  std::vector<WidthCheck> checks = check_widths(wrong, merge);
+  CHECK(!agree(checks));
+  KernelScan merged = scan_one(source, "volatile_four");
+  for (ScanLine& l : merged.lines)
+    if (l.line == 29) l.width = 16;
+  checks = check_widths(merged, held);
+  REQUIRE(checks.size() == 2);
+  CHECK(checks[1].line == 29);
+  CHECK(!checks[1].agrees);
+  CHECK(checks[1].detail ==
+        "the PTX has 4 x ld.volatile.shared.f32, not the 16-byte access the scan counts");
+  // A PTX access on a line the scan neither counts nor lists is said.
+  KernelScan dropped = scan_one(source, "merge_two_trips");
+  std::erase_if(dropped.lines, [](const ScanLine& l) { return l.line == 15; });
+  checks = check_widths(dropped, merge);
+  REQUIRE(!checks.empty());
+  CHECK(checks[0].line == 15);
+  CHECK(checks[0].width == 0);
+  CHECK(!checks[0].agrees);
+  // A PTX without the file's line table is refused.
+  CHECK(!parse_ptx(".visible .entry k()\n{\n}\n", "widths.cu").has_value());
+}
 
 TEST_CASE("the source page's CSV: sections, line and SASS rows, quotes ncu does not escape") {
   const std::string csv =
