@@ -1307,8 +1307,14 @@ Lanes Machine::call(const Node& n) {
   if (f == "__activemask")
     return integer_value(static_cast<std::int64_t>(ctx_.active), kUnsignedInt);
   held_.clear();  // a barrier, an atomic, a function BankLab does not see: values may change
-  // Any other call: its arguments are evaluated (they may read shared memory); a shared
-  // address passed to a function BankLab does not know may be read or written there.
+  return unknown_call(n);
+}
+
+// Any other call: its arguments are evaluated (they may read shared memory); a shared address
+// passed to a function BankLab does not know may be read or written there, and a variable's
+// address may be written there.
+Lanes Machine::unknown_call(const Node& n) {
+  const std::string& f = n.text;
   for (int a : n.args) {
     const Lanes v = eval(a);
     if (v.kind == Lanes::Kind::element || v.kind == Lanes::Kind::local_place ||

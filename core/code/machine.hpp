@@ -246,6 +246,7 @@ class Machine {
   Lanes offset(Pos pos, Lanes ptr, const Lanes& k, bool minus);
   Lanes cast(const Node& n);
   Lanes call(const Node& n);
+  Lanes unknown_call(const Node& n);
   Lanes matrix_call(const Node& n);
   Lanes device_call(const Node& n, int function);
   Lanes shuffle(const Node& n);

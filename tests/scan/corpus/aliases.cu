@@ -4,9 +4,9 @@
 #include "corpus_check.cuh"
 
 extern __shared__ float dynamic_smem[];
-
+// clang-format off
 __device__ void pick_row(int& row) { row = threadIdx.x; }
-
+// clang-format on
 __global__ void reference_row(float* out) {
   __shared__ float tile[32][32];
   tile[threadIdx.x][threadIdx.x] = threadIdx.x;

@@ -49,7 +49,7 @@ __global__ void transpose_rows(float* odata, const float* idata) {
   for (int i = 0; i < TILE_DIM; i += BLOCK_ROWS)
     odata[(threadIdx.y + i) * TILE_DIM + threadIdx.x] = tile[threadIdx.x][threadIdx.y + i];
 }
-
+// clang-format off
 __global__ void multi_line(const float* in, float* out) {
   __shared__ float tile[32][32];
   tile[threadIdx.y][threadIdx.x] =
@@ -61,7 +61,7 @@ __global__ void multi_line(const float* in, float* out) {
                      tile[threadIdx.y][threadIdx.x * 4 % 32];
   out[threadIdx.y * 32 + threadIdx.x] = column + pair;
 }
-
+// clang-format on
 int main() {
   float *in = nullptr, *out = nullptr;
   CORPUS_CHECK(cudaMalloc(&in, 1024 * sizeof(float)));
