@@ -167,6 +167,9 @@ std::pair<std::int64_t, int> Machine::size_and_align(const TypeRef& t, Pos pos) 
   return {t.bytes, t.align > 0 ? t.align : t.bytes};
 }
 
+// Past this a struct fits no block's shared memory many times over: no layout is needed.
+constexpr std::int64_t kMaxLayoutBytes = std::int64_t{1} << 40;
+
 // Each member at the next multiple of its alignment (a union's all at 0), the size rounded up to
 // the largest alignment (or __align__'s): C++'s layout, which nvcc follows.
 const RecordLayout& Machine::layout(int record) {
@@ -182,12 +185,18 @@ const RecordLayout& Machine::layout(int record) {
     std::int64_t end = 0;
     for (const Field& f : r.fields) {
       const auto [size, align] = size_and_align(f.type, r.pos);
-      std::int64_t count = 1;
-      for (int d : f.dims) count *= constant_of(d, r.pos, r.name + "::" + f.name + "'s bound");
+      std::int64_t count = 1, bytes = 0;
+      for (int d : f.dims) {
+        if (__builtin_mul_overflow(
+                count, constant_of(d, r.pos, r.name + "::" + f.name + "'s bound"), &count))
+          count = kMaxLayoutBytes;
+      }
       const std::int64_t offset = r.is_union ? 0 : (end + align - 1) / align * align;
+      if (__builtin_mul_overflow(size, count, &bytes) || offset + bytes > kMaxLayoutBytes)
+        fail(r.pos, r.name + " is larger than any shared memory (" + r.name + "::" + f.name + ")");
       l.offsets.push_back(offset);
       l.counts.push_back(f.dims.empty() ? 0 : count);
-      end = std::max(end, offset + size * count);
+      end = std::max(end, offset + bytes);
       l.align = std::max(l.align, align);
     }
     if (r.align >= 0) {
@@ -1652,6 +1661,9 @@ bool Machine::held(const Access& a) const {
   });
 }
 
+// A whole struct copied member by member past this many members is not counted.
+constexpr std::int64_t kMaxStructMembers = 64;
+
 // A whole struct read or written (a copy in or out): one access of its size where that is 4, 8
 // or 16 bytes and every lane's address is aligned to it, as nvcc makes it (measured: an 8-byte
 // struct's copy is one LDS.64 and one STS.64); else each member on its own, as wide as it is.
@@ -1667,6 +1679,16 @@ void Machine::record_struct(int site, Op op, const Lanes& place) {
     Lanes p = place;
     p.record = -1;
     return record(site, false, op, p, static_cast<int>(l.bytes));
+  }
+  std::int64_t members = 0;
+  for (const std::int64_t count : l.counts) members += std::max<std::int64_t>(1, count);
+  if (members > kMaxStructMembers) {
+    return record_unknown(
+        site, false, at(site).pos,
+        reason(at(site).pos,
+               "a whole " + r.name + " of " + std::to_string(members) +
+                   " members copied: BankLab does not model the accesses of so many members",
+               false));
   }
   for (std::size_t i = 0; i < r.fields.size(); ++i) {
     const Field& f = r.fields[i];

@@ -398,6 +398,12 @@ ScanLine KernelScanner::summarize(const std::vector<Access>& accesses, const Mac
   const ArrayShape& shape = m.shapes()[static_cast<std::size_t>(first.array)];
   ScanLine s;
   s.line = line_of_site(first);
+  s.statement_first = s.statement_last = s.line;
+  if (first.stmt >= 0 && !first.asm_site) {
+    const Stmt& statement = p_.stmt(first.stmt);
+    s.statement_first = std::min(s.line, lines_.line(statement.begin));
+    s.statement_last = std::max(s.line, lines_.line(statement.end));
+  }
   s.array = shape.array.name;
   s.shape = shape.array;
   s.op = first.op;

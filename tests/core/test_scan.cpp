@@ -554,6 +554,36 @@ TEST_CASE("vector elements, asm ld.shared and a warp with no lane that takes par
 
 // ---- Nsight Compute's CSV. ----
 
+TEST_CASE("a statement over two lines matches Nsight Compute on either of its lines") {
+  const std::string source = kernel(
+      "__shared__ float s[64];\n"
+      "s[threadIdx.x * 2] =\n"
+      "    1;");
+  const KernelScan k = scan_one(source, "k");
+  REQUIRE(k.lines.size() == 1);
+  CHECK(k.lines[0].line == 3);
+  CHECK(k.lines[0].statement_first == 3);
+  CHECK(k.lines[0].statement_last == 4);
+  // Measured on the statement's second line: its totals agree, and both lines say so.
+  MeasuredKernel measured{"k()", {{"kernel.cu", {}}}};
+  MeasuredLine second;
+  second.line = 4;
+  second.wavefronts = 2;
+  second.ideal = 1;
+  second.excessive = 1;
+  measured.files[0].lines.push_back(second);
+  const auto c = compare(k, measured, "kernel.cu", source);
+  REQUIRE(c.has_value());
+  REQUIRE(c->lines.size() == 2);
+  for (const LineComparison& l : c->lines) {
+    CHECK(l.agrees);
+    CHECK(l.explanation.starts_with("one statement over lines 3-4"));
+  }
+  // Measured elsewhere, or with other counts: it differs.
+  measured.files[0].lines[0].excessive = 0;
+  CHECK(!compare(k, measured, "kernel.cu", source)->lines[0].agrees);
+}
+
 TEST_CASE("the scan's widths agree with nvcc's PTX line by line, and a wrong one is said") {
   const std::string source = read(kCorpus + "corpus/widths.cu");
   const auto ptx = parse_ptx(read(kCorpus + "ptx/widths.ptx"), "widths.cu");
