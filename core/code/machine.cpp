@@ -488,8 +488,16 @@ Lanes Machine::eval(int node) {
       if (v.kind == Lanes::Kind::other && !setup_.snippet) return v;  // &x of a local
       fail(n.pos, "'&' takes the address of an element of the shared array");
     }
-    case NodeKind::deref:
-      return deref(n, eval(n.a));
+    case NodeKind::deref: {
+      Lanes p = eval(n.a);
+      if (p.kind == Lanes::Kind::local_place) p = rvalue(p, n.a);  // **pp
+      if (p.kind == Lanes::Kind::element && !setup_.snippet) {
+        // A pointer read from shared memory (s[t].next->v): it may point anywhere.
+        const Lanes v = rvalue(p, n.a);
+        return lost(v.why[static_cast<std::size_t>(std::countr_zero(v.unknown | 1u))], kLostPlace);
+      }
+      return deref(n, p);
+    }
     case NodeKind::assign:
       return assign(n);
     case NodeKind::step:
@@ -1768,6 +1776,36 @@ bool Machine::touches_shared(const Stmt& s) const {
   return false;
 }
 
+// A statement that failed part way: the variables it assigns, and any a write through a pointer
+// may reach, have no value BankLab can trust after it.
+void Machine::forget_writes(const Stmt& s, std::uint16_t why) {
+  std::vector<int> todo;
+  const auto push = [&](int node) {
+    if (node >= 0) todo.push_back(node);
+  };
+  push(s.a);
+  push(s.c);
+  for (int i : s.inits) push(i);
+  for (int var : s.vars) store_var(var, unknown(why));
+  while (!todo.empty()) {
+    const Node& n = at(todo.back());
+    todo.pop_back();
+    if (n.kind == NodeKind::assign || n.kind == NodeKind::step) {
+      const Node& target = at(n.a);
+      if (target.kind == NodeKind::name && target.var >= 0 &&
+          !program_.vars[static_cast<std::size_t>(target.var)].type.reference) {
+        store_var(target.var, unknown(why));
+      } else {
+        for (int var : escaped_) store_var(var, unknown(why));
+      }
+    }
+    push(n.a);
+    push(n.b);
+    push(n.c);
+    for (int a : n.args) push(a);
+  }
+}
+
 void Machine::run(int function, std::span<const Lanes> arguments,
                   std::span<const Lanes> template_values) {
   const Function& fn = program_.functions[static_cast<std::size_t>(function)];
@@ -1880,6 +1918,7 @@ void Machine::exec(int index) {
   } catch (Failure& f) {
     if (setup_.snippet) throw;
     if (touches_shared(s)) unevaluated.push_back({index, false, true, f.pos, f.message, true});
+    forget_writes(s, reason(f.pos, "changed by a statement that failed: " + f.message, true));
   }
 }
 

@@ -270,6 +270,7 @@ class Machine {
   void shape(int array);
   int index_of(const Node& n) const { return static_cast<int>(&n - program_.nodes.data()); }
   bool touches_shared(const Stmt& s) const;
+  void forget_writes(const Stmt& s, std::uint16_t why);
   void count_step();
 
   const Program& program_;

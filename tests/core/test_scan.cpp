@@ -345,6 +345,32 @@ TEST_CASE(
                                      "k");
   CHECK(either.lines.empty());
   CHECK(unevaluated_lines(either) == std::vector<int>{6});
+  // A pointer read from shared memory points anywhere: what is written through it is listed.
+  const KernelScan loaded = scan_one(
+      "struct Node { Node* next; float v; };\n" + kernel("__shared__ Node nodes[32];\n"
+                                                         "nodes[threadIdx.x].next->v = 1;"),
+      "k");
+  CHECK(entry(loaded, 4, Op::ld) != nullptr);  // the pointer itself, 8 bytes
+  CHECK(unevaluated_lines(loaded) == std::vector<int>{4});
+  // Through a pointer to a pointer to a local.
+  const KernelScan twice = scan_one(kernel("__shared__ float t[32][32];\n"
+                                           "int r = 0;\n"
+                                           "int* p = &r;\n"
+                                           "int** pp = &p;\n"
+                                           "**pp = threadIdx.x;\n"
+                                           "t[r][0] = 1;"),
+                                    "k");
+  REQUIRE(twice.lines.size() == 1);
+  CHECK(twice.lines[0].worst_ways == 32);  // r = threadIdx.x: a column
+  CHECK(twice.unevaluated.empty());
+  // A statement that fails part way leaves what it assigns unknown, not stale.
+  const KernelScan failed = scan_one(kernel("__shared__ float t[32][33];\n"
+                                            "int r = 0;\n"
+                                            "r = threadIdx.x, t[0][0].x = 1;\n"
+                                            "t[r][0] = 1;"),
+                                     "k");
+  CHECK(failed.lines.empty());
+  CHECK(unevaluated_lines(failed) == std::vector<int>{4, 5});
   // A struct of a header BankLab does not read: its size is unknown, its accesses listed.
   const KernelScan opaque = scan_one(kernel("__shared__ Foo s[32];\n"
                                             "s[threadIdx.x].x = 0;"),
