@@ -5,13 +5,17 @@
 // of each active lane. The Code window's snippet and a whole .cu file both run on it.
 //
 //   value     Lanes: an integer of a C++ type (integer.hpp), or a place in a shared array (a
-//             pointer, a row, an element), or a matrix address; per lane either a value or
+//             pointer, a row, an element, a struct's member at its offset), or a matrix
+//             address, or a variable as a place (&x, *p, a reference); per lane either a value or
 //             "unknown" with its reason: an error in the code (an index outside the array, a
 //             division by zero: `error`) or something no tool can know from the code (a value
 //             loaded from memory, a kernel parameter without --let)
 //   control   if/else, ?:, for, while, do, break, continue, return: lanes leave and rejoin the
 //             active mask as on the hardware; a condition unknown for a lane makes that lane
 //             uncertain, and an access with an uncertain lane is reported, not counted
+//   lost      what it cannot follow (a pointer into different places in different lanes, a
+//             struct it cannot lay out, a pointer read from memory) stays marked as shared
+//             memory it lost: every access through it is an Unevaluated, never dropped
 //   accesses  loads (an element used as a value), stores (assigned), both (+=, ++), vector
 //             accesses through casts, ldmatrix/stmatrix and cp.async (asm, or the intrinsics),
 //             ld.shared/st.shared in asm; each one an Access (op, width, 32 offsets, warp,
