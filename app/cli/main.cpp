@@ -390,7 +390,8 @@ if guards. Each access gets its instructions, wavefronts, ideal and excess wavef
 whole block, the worst instruction and where it ran; accesses are sorted by excess. What cannot
 be evaluated (an index read from memory, a parameter with no value) is listed with the reason.
 With --ncu-csv the measured counts of each line stand beside the prediction, and every line
-where they differ says why where the cause is known.
+where they differ says why where the cause is known. With --check-widths each line's load and
+store widths are checked against nvcc's own PTX (nvcc must be installed).
 )",
     .flags_title = "Scan:",
     .footer = R"(Examples:
