@@ -366,6 +366,9 @@ constexpr frontend::FlagSpec kScanFlags[] = {
      "Nsight Compute's source page of the same kernel, measured:\n"
      "                                         ncu -i REPORT --page source --csv --print-source "
      "cuda,sass"},
+    {"check-widths", "",
+     "compile the file with nvcc -ptx -lineinfo and check each line's\n"
+     "                                         load and store widths against the PTX"},
     {"json", "", "one JSON object a kernel, one a line"},
 };
 constexpr std::string_view kScanRepeatable[] = {"let"};
@@ -376,7 +379,8 @@ constexpr frontend::CommandSyntax kScan{
     .max_positionals = 1,
     .positional_name = "FILE.cu",
     .usage = R"(usage: banklab scan FILE.cu [--kernel NAME] [--block X[,Y[,Z]]] [--grid X[,Y[,Z]]]
-                    [--let NAME=VALUE]... [--smem BYTES] [--ncu-csv REPORT.csv] [--json]
+                    [--let NAME=VALUE]... [--smem BYTES] [--ncu-csv REPORT.csv]
+                    [--check-widths] [--json]
 )",
     .description =
         R"(Runs each kernel of a CUDA file for every warp of its block and every iteration of its
@@ -386,7 +390,8 @@ if guards. Each access gets its instructions, wavefronts, ideal and excess wavef
 whole block, the worst instruction and where it ran; accesses are sorted by excess. What cannot
 be evaluated (an index read from memory, a parameter with no value) is listed with the reason.
 With --ncu-csv the measured counts of each line stand beside the prediction, and every line
-where they differ says why where the cause is known.
+where they differ says why where the cause is known. With --check-widths each line's load and
+store widths are checked against nvcc's own PTX (nvcc must be installed).
 )",
     .flags_title = "Scan:",
     .footer = R"(Examples:
@@ -394,6 +399,7 @@ where they differ says why where the cause is known.
   banklab scan reduce.cu --kernel reduce_interleaved --json
   banklab scan sgemm.cu --let n=1024 --block 16,16
   banklab scan transpose.cu --kernel transpose_naive --ncu-csv transpose_naive.csv
+  banklab scan widths.cu --check-widths
 )",
     .repeatable = kScanRepeatable};
 

@@ -47,8 +47,8 @@ const TypeRef kTypes[] = {
 };
 // The types a .cu file uses that a Code window's access never does.
 const TypeRef kFileTypes[] = {
-    {"void", 0, 0, {}, false},  {"dim3", 12, 4, {}, false},    {"float3", 12, 4, {}, false},
-    {"int3", 12, 4, {}, false}, {"uint3", 12, 4, {}, false},   {"uint", 4, 4, kUnsignedInt, false},
+    {"void", 0, 0, {}, false},  {"dim3", 12, 4, {}, false, 4},   {"float3", 12, 4, {}, false, 4},
+    {"int3", 12, 4, {}, false, 4}, {"uint3", 12, 4, {}, false, 4}, {"uint", 4, 4, kUnsignedInt, false},
     {"ulong", 8, 8, kSizeT, false}, {"__nv_bfloat16_raw", 2, 2, {}, false},
 };
 // clang-format on
@@ -120,8 +120,10 @@ const ExpressionParser::Binding* ExpressionParser::lookup(const std::string& nam
 std::optional<TypeRef> ExpressionParser::try_type(bool allow_pointer) {
   const bool file = dialect_ == Dialect::file;
   std::size_t ahead = 0;
+  bool is_volatile = false;
   while (is_name("const", ahead) || is_name("volatile", ahead) ||
          (file && peek(ahead).kind == Tok::name && is_qualifier(peek(ahead).text))) {
+    is_volatile = is_volatile || is_name("volatile", ahead);
     ++ahead;
   }
   const Token& first = peek(ahead);
@@ -155,6 +157,8 @@ std::optional<TypeRef> ExpressionParser::try_type(bool allow_pointer) {
     ++ahead;
   } else if (file && type_names.contains(first.text)) {
     type = {first.text, 0, 0, {}, false};  // a struct or a template type: its size unknown here
+    if (const auto r = record_index.find(first.text); r != record_index.end())
+      type.record = r->second;  // a struct of the file: the machine lays it out
     ++ahead;
     if (in_.is("<", ahead)) {  // Foo<...>: the arguments skipped
       int depth = 0;
@@ -172,8 +176,9 @@ std::optional<TypeRef> ExpressionParser::try_type(bool allow_pointer) {
   for (std::size_t i = 0; i < ahead; ++i) take();
   while (is_name("const") || is_name("volatile") ||
          (file && (is_name("__restrict__") || is_name("__restrict")))) {
-    take();
+    is_volatile = is_volatile || take().text == "volatile";
   }
+  type.is_volatile = is_volatile;  // of the value, or of what a pointer points to
   if (allow_pointer && is("*")) {
     take();
     type.pointer = true;
@@ -188,16 +193,21 @@ std::optional<TypeRef> ExpressionParser::try_type(bool allow_pointer) {
       type.bytes = 0;
     }
   }
-  while (is("&") && allow_pointer) take();  // a reference names the same memory
+  while ((is("&") || is("&&")) && allow_pointer) {  // a reference names the same memory
+    take();
+    type.reference = true;
+  }
   return type;
 }
 
-ArrayDecl ExpressionParser::array_declaration(Pos begin) {
+ArrayDecl ExpressionParser::array_declaration(Pos begin, bool is_extern) {
   ArrayDecl d;
   d.pos = begin;
-  if (is_name("extern")) {
-    take();
-    d.is_extern = true;
+  d.is_extern = is_extern;
+  while (is_name("extern") || is_name("volatile") || is_name("static")) {
+    const Token t = take();
+    d.is_extern = d.is_extern || t.text == "extern";
+    d.is_volatile = d.is_volatile || t.text == "volatile";
   }
   if (!is_name("__shared__"))
     fail(peek().pos,
@@ -214,6 +224,8 @@ ArrayDecl ExpressionParser::array_declaration(Pos begin) {
   };
   align();
   std::optional<TypeRef> type = try_type(false);
+  if (!type && dialect_ == Dialect::file && peek().kind == Tok::name && peek(1).kind == Tok::name)
+    type = TypeRef{take().text, 0, 0, {}, false};  // of a header BankLab does not read: no size
   if (!type)
     fail(peek().pos,
          "expected the element type of the shared array (float, "
@@ -223,6 +235,7 @@ ArrayDecl ExpressionParser::array_declaration(Pos begin) {
     fail(begin, "a shared array of " + type->name + " is not supported");
   align();
   d.type = *type;
+  d.is_volatile = d.is_volatile || type->is_volatile;
   if (peek().kind != Tok::name) fail(peek().pos, "expected the array's name");
   d.name = take().text;
   while (is("[")) {
@@ -234,7 +247,10 @@ ArrayDecl ExpressionParser::array_declaration(Pos begin) {
     }
     expect("]", "to close the array bound");
   }
-  if (d.dims.empty()) fail(peek().pos, "the shared declaration needs an array: " + d.name + "[N]");
+  // A file may declare one shared variable (__shared__ float total;): an array of no bound.
+  if (d.dims.empty() && (dialect_ == Dialect::snippet || d.is_extern))
+    fail(peek().pos, "the shared declaration needs an array: " + d.name + "[N]");
+  if (d.dims.empty()) return d;
   if (d.is_extern && d.dims.front() != -1) {
     fail(d.dim_pos.front(),
          "an extern __shared__ array has an empty first bound, name[]: its "
@@ -558,6 +574,11 @@ int ExpressionParser::name_expression(const Token& t, int depth) {
   }
   std::vector<int> templ;
   if (file && is("<") && template_functions.contains(name)) templ = template_arguments(depth);
+  if (file && is("{") && lookup(name) == nullptr &&
+      (type_names.contains(name) || find_type(name) != nullptr)) {
+    const int list = primary(depth + 1);  // Pair{a, b}: a value BankLab does not follow
+    return add({.kind = NodeKind::cast, .pos = t.pos, .type = {name, 0, 0, {}, false}, .a = list});
+  }
   if (file && is("(") && lookup(name) == nullptr) {
     // A type before '(' is a functional cast: int(x), unsigned(v).
     if (const TypeRef* type = find_type(name); type != nullptr && !type->is_auto()) {

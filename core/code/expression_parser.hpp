@@ -48,9 +48,10 @@ class ExpressionParser {
   int parse_slice(std::vector<Token> tokens);
   int add(Node n);
 
-  // __shared__ [__align__(N)] T name[D0][D1]..., after `extern` when there is one (the
-  // tokens from `extern` or `__shared__` on): the declaration, without its ';'.
-  ArrayDecl array_declaration(Pos begin);
+  // [extern] [volatile] __shared__ [__align__(N)] T name[D0][D1]... (the tokens from the first
+  // of those words on; `is_extern` when the caller took `extern` already): the declaration,
+  // without its ';'. In a file, a shared variable of no bound (__shared__ float total) too.
+  ArrayDecl array_declaration(Pos begin, bool is_extern = false);
   // asm [volatile] ("text" : outputs : inputs : clobbers): the text, where it stands, and the
   // operands, outputs first.
   struct Asm {
@@ -69,7 +70,8 @@ class ExpressionParser {
   bool declared_here(const std::string& name) const { return scopes_.back().contains(name); }
   // Names a file declares as types (struct, class, typedef, using, typename T).
   std::unordered_set<std::string> type_names;
-  std::unordered_map<std::string, TypeRef> aliases;  // typedef/using of a type BankLab knows
+  std::unordered_map<std::string, TypeRef> aliases;   // typedef/using of a type BankLab knows
+  std::unordered_map<std::string, int> record_index;  // structs of the file: Program::records
   // Functions a file declares with template parameters: name<...>( is a call, not a compare.
   std::unordered_set<std::string> template_functions;
 

@@ -140,6 +140,79 @@ Machine::Machine(const Program& program, MachineSetup setup)
   globals_.slots.resize(static_cast<std::size_t>(program.globals));
   shaped_.assign(program.arrays.size(), 0);
   shape_why_.assign(program.arrays.size(), 0);
+  layouts_.resize(program.records.size());
+  layout_failed_.resize(program.records.size());
+}
+
+// A constant the layout needs (an array bound, an alignment): its value for the first lane.
+std::int64_t Machine::constant_of(int node, Pos pos, const std::string& what) {
+  const int lane = std::countr_zero(constant_ ? 1u : in_block_ | 1u);
+  const Lanes v = integer(node);
+  if (v.kind != Lanes::Kind::integer || (v.unknown >> lane & 1u) != 0) {
+    if (v.unknown >> lane & 1u) throw failure(v.why[static_cast<std::size_t>(lane)], lane);
+    fail(pos, what + " is not a constant BankLab knows");
+  }
+  const Int b = v.lane(lane);
+  if (!fits_int64(b) || b.bits < 1 || b.bits > (std::int64_t{1} << 32))
+    fail(pos, what + " must be 1 or more, this one is " + to_string(b));
+  return b.bits;
+}
+
+std::pair<std::int64_t, int> Machine::size_and_align(const TypeRef& t, Pos pos) {
+  if (t.pointer) return {8, 8};
+  if (t.record >= 0) {
+    const RecordLayout& l = layout(t.record);
+    return {l.bytes, l.align};
+  }
+  if (t.bytes <= 0) fail(pos, t.name + " has no size BankLab knows");
+  return {t.bytes, t.align > 0 ? t.align : t.bytes};
+}
+
+// Past this a struct fits no block's shared memory many times over: no layout is needed.
+constexpr std::int64_t kMaxLayoutBytes = std::int64_t{1} << 40;
+
+// Each member at the next multiple of its alignment (a union's all at 0), the size rounded up to
+// the largest alignment (or __align__'s): C++'s layout, which nvcc follows.
+const RecordLayout& Machine::layout(int record) {
+  const auto i = static_cast<std::size_t>(record);
+  if (layouts_[i]) return *layouts_[i];
+  if (layout_failed_[i]) throw *layout_failed_[i];
+  const Record& r = program_.records[i];
+  layout_failed_[i] = Failure{r.pos, r.name + " contains itself"};  // while it is laid out
+  try {
+    if (!r.unreadable.empty())
+      fail(r.pos, r.unreadable + ": BankLab cannot lay " + r.name + " out");
+    RecordLayout l;
+    std::int64_t end = 0;
+    for (const Field& f : r.fields) {
+      const auto [size, align] = size_and_align(f.type, r.pos);
+      std::int64_t count = 1, bytes = 0;
+      for (int d : f.dims) {
+        if (__builtin_mul_overflow(
+                count, constant_of(d, r.pos, r.name + "::" + f.name + "'s bound"), &count))
+          count = kMaxLayoutBytes;
+      }
+      const std::int64_t offset = r.is_union ? 0 : (end + align - 1) / align * align;
+      if (__builtin_mul_overflow(size, count, &bytes) || offset + bytes > kMaxLayoutBytes)
+        fail(r.pos, r.name + " is larger than any shared memory (" + r.name + "::" + f.name + ")");
+      l.offsets.push_back(offset);
+      l.counts.push_back(f.dims.empty() ? 0 : count);
+      end = std::max(end, offset + bytes);
+      l.align = std::max(l.align, align);
+    }
+    if (r.align >= 0) {
+      l.align = static_cast<int>(std::max<std::int64_t>(
+          l.align,
+          std::min<std::int64_t>(constant_of(r.align, r.pos, r.name + "'s alignment"), 4096)));
+    }
+    l.bytes = std::max<std::int64_t>(1, (end + l.align - 1) / l.align * l.align);
+    layout_failed_[i].reset();
+    layouts_[i] = std::move(l);
+  } catch (Failure& f) {
+    layout_failed_[i] = f;
+    throw;
+  }
+  return *layouts_[i];
 }
 
 void Machine::start_constant() {
@@ -164,6 +237,7 @@ void Machine::start_warp(int warp) {
   }
   ctx_ = {in_block_, 0, 0};
   iteration_.clear();
+  held_.clear();
 }
 
 void Machine::shape(int index) {
@@ -172,15 +246,22 @@ void Machine::shape(int index) {
   ArrayShape s;
   s.array.name = d.name;
   s.array.type = d.type.name;
-  s.array.elem_bytes = d.type.bytes;
-  s.array.scalar_bytes = d.type.scalar_bytes;
   s.array.is_extern = d.is_extern;
   shaped_[static_cast<std::size_t>(index)] = 2;
   shape_why_[static_cast<std::size_t>(index)] =
       reason(d.pos, d.name + "'s bounds are not known", false);
-  if (!d.type.known() || d.type.bytes == 0)
-    fail(d.pos, d.name + "'s element type " + d.type.name + " has no size BankLab knows");
-  std::int64_t bytes = d.type.bytes;
+  std::int64_t elem = 0;
+  try {
+    elem = size_and_align(d.type, d.pos).first;
+  } catch (Failure& f) {
+    shape_why_[static_cast<std::size_t>(index)] = reason(f.pos, d.name + ": " + f.message, false);
+    throw;
+  }
+  s.array.elem_bytes = static_cast<int>(std::min<std::int64_t>(elem, INT32_MAX));
+  s.array.scalar_bytes = d.type.record >= 0 ? s.array.elem_bytes : d.type.scalar_bytes;
+  s.record = d.type.record;
+  s.is_volatile = d.is_volatile;
+  std::int64_t bytes = elem;
   const int lane = std::countr_zero(constant_ ? 1u : in_block_ | 1u);
   for (std::size_t i = d.dims.size(); i-- > 0;) {
     std::int64_t n = 0;
@@ -219,7 +300,7 @@ void Machine::shape(int index) {
   }
   std::reverse(s.array.dims.begin(), s.array.dims.end());
   std::reverse(s.sizes.begin(), s.sizes.end());
-  s.sizes.push_back(d.type.bytes);  // sizes[L]: the bytes below L subscripts
+  s.sizes.push_back(elem);  // sizes[L]: the bytes below L subscripts
   // A bank pattern does not change when every address of an array moves by a multiple of 128
   // bytes (or of 1024, for the swizzles that repeat every 1024): the placement is free.
   if (d.is_extern) {
@@ -255,12 +336,19 @@ Lanes Machine::name(const Node& n) {
   if (n.array >= 0) {
     const auto a = static_cast<std::size_t>(n.array);
     if (shaped_[a] == 0) shape(n.array);
-    if (shaped_[a] != 1) return unknown(shape_why_[a]);
+    if (shaped_[a] != 1)
+      return lost(shape_why_[a], program_.arrays[a].dims.empty() ? kLostPlace : kLostAddress);
     const ArrayShape& s = shapes_[a];
     Lanes r;
     r.kind = Lanes::Kind::array;
     r.array = n.array;
     r.bytes = s.sizes[0];
+    r.is_volatile = s.is_volatile;
+    if (s.levels() == 0) {  // __shared__ float total: the one element
+      r.kind = Lanes::Kind::element;
+      r.scalar = s.array.scalar_bytes;
+      r.record = s.record;
+    }
     return r;
   }
   if (n.var >= 0) {
@@ -269,6 +357,7 @@ Lanes Machine::name(const Node& n) {
         setup_.snippet) {
       fail(n.pos, n.text + " is a " + var.type.name + ", not an integer: an index is an integer");
     }
+    if (var.type.reference) return reference(n, slot(n.var));
     return slot(n.var);
   }
   for (const auto& [name, value] : setup_.lets) {
@@ -318,6 +407,15 @@ Lanes Machine::integer(int node) {
 // An element used as a value is a load (in the Code window, where the access is the only one,
 // an index that reads the array is an error).
 Lanes Machine::rvalue(const Lanes& v, int node) {
+  if (v.kind == Lanes::Kind::local_place) return slot(v.var);
+  if (v.kind == Lanes::Kind::other && v.lost == kLostPlace && !setup_.snippet) {
+    // A read of shared memory at an address BankLab lost: said, not counted.
+    const LaneMask live = (ctx_.active | ctx_.uncertain) & v.unknown;
+    const std::uint16_t why =
+        v.why[static_cast<std::size_t>(live != 0 ? std::countr_zero(live) : 0)];
+    if (live != 0) record_unknown(node, false, at(node).pos, why);
+    return unknown(why);
+  }
   if (v.kind != Lanes::Kind::element) return v;
   if (setup_.snippet) fail(at(node).pos, not_integer(v));
   record(node, false, Op::ld, v, static_cast<int>(v.bytes));
@@ -362,7 +460,23 @@ Lanes Machine::eval(int node) {
     case NodeKind::cast:
       return cast(n);
     case NodeKind::address: {
-      const Lanes v = eval(n.a);
+      const Node& target = at(n.a);
+      if (!setup_.snippet && target.kind == NodeKind::name && target.var >= 0 &&
+          !program_.vars[static_cast<std::size_t>(target.var)].type.reference) {
+        Lanes p;  // &x of a variable: writes through it change x
+        p.kind = Lanes::Kind::local_pointer;
+        p.var = target.var;
+        return p;
+      }
+      Lanes v = eval(n.a);
+      if (v.kind == Lanes::Kind::local_place) {
+        v.kind = Lanes::Kind::local_pointer;
+        return v;
+      }
+      if (v.kind == Lanes::Kind::other && v.lost == kLostPlace) {
+        v.lost = kLostAddress;
+        return v;
+      }
       if (v.kind == Lanes::Kind::element) {
         Lanes p = v;
         p.kind = Lanes::Kind::pointer;
@@ -377,8 +491,16 @@ Lanes Machine::eval(int node) {
       if (v.kind == Lanes::Kind::other && !setup_.snippet) return v;  // &x of a local
       fail(n.pos, "'&' takes the address of an element of the shared array");
     }
-    case NodeKind::deref:
-      return deref(n, eval(n.a));
+    case NodeKind::deref: {
+      Lanes p = eval(n.a);
+      if (p.kind == Lanes::Kind::local_place) p = rvalue(p, n.a);  // **pp
+      if (p.kind == Lanes::Kind::element && !setup_.snippet) {
+        // A pointer read from shared memory (s[t].next->v): it may point anywhere.
+        const Lanes v = rvalue(p, n.a);
+        return lost(v.why[static_cast<std::size_t>(std::countr_zero(v.unknown | 1u))], kLostPlace);
+      }
+      return deref(n, p);
+    }
     case NodeKind::assign:
       return assign(n);
     case NodeKind::step:
@@ -394,6 +516,8 @@ Lanes Machine::eval(int node) {
     }
     case NodeKind::sizeof_: {
       if (n.text == "type") return unknown(reason(n.pos, "a type", false));
+      if (n.a < 0 && n.type.record >= 0 && !n.type.pointer)
+        return integer_value(size_and_align(n.type, n.pos).first, kSizeT, true);
       if (n.a < 0 && n.type.known() && !n.type.is_auto()) {
         return integer_value(n.type.pointer ? 8 : n.type.bytes, kSizeT, true);
       }
@@ -462,11 +586,21 @@ Lanes Machine::ternary(int node) {
     c = rvalue(eval(n.c), n.c);
   }
   ctx_ = saved;
+  if (b) b = decay(*b);  // c ? a + 1 : a: both pointers
+  if (c) c = decay(*c);
   Lanes r = b ? *b : *c;
   if (b && c) {
-    const bool same = b->kind == c->kind && b->array == c->array;
-    if (!same)
-      return unknown(reason(n.pos, "the two choices of ?: are different kinds of value", false));
+    const bool same = b->kind == c->kind && b->array == c->array && b->var == c->var;
+    if (!same) {
+      for (const Lanes* x : {&*b, &*c})
+        if (x->kind == Lanes::Kind::local_pointer) escape(x->var);
+      const std::uint16_t apart = reason(
+          n.pos,
+          "the two choices of ?: are different kinds of value (or point to different places)",
+          false);
+      return may_be_shared(*b) || may_be_shared(*c) ? lost(apart) : unknown(apart);
+    }
+    r.is_volatile = b->is_volatile || c->is_volatile;
     for_lanes(take_c, [&](int l) {
       const auto i = static_cast<std::size_t>(l);
       r.v[i] = c->v[i];
@@ -575,7 +709,74 @@ Lanes Machine::decay(Lanes v) const {
   v.kind = Lanes::Kind::pointer;
   v.bytes = s.sizes[static_cast<std::size_t>(next)];
   v.scalar = next == s.levels() ? s.array.scalar_bytes : 0;
+  v.record = next == s.levels() ? s.record : -1;
   v.level = next;
+  return v;
+}
+
+// An address in shared memory that BankLab lost track of (an array it could not lay out, a
+// pointer whose lanes point into different places): every access through it is reported.
+Lanes Machine::lost(std::uint16_t why, std::uint8_t what) {
+  Lanes r = unknown(why);
+  r.lost = what;
+  return r;
+}
+
+bool Machine::may_be_shared(const Lanes& v) {
+  using K = Lanes::Kind;
+  return v.kind == K::pointer || v.kind == K::array || v.kind == K::element ||
+         (v.kind == K::other && v.lost != 0);
+}
+
+// A variable whose address went where BankLab cannot follow it: a later write through a pointer
+// it does not follow may change it.
+void Machine::escape(int var) {
+  if (std::find(escaped_.begin(), escaped_.end(), var) == escaped_.end()) escaped_.push_back(var);
+}
+
+// An address given where BankLab cannot follow it (to a function it does not see): the variable
+// it points to may be written there, so it has no known value from here on.
+void Machine::forget(const Lanes& address, std::uint16_t why) {
+  if (address.kind != Lanes::Kind::local_pointer) return;
+  store_var(address.var, unknown(why));
+  escape(address.var);
+}
+
+// A reference's name: the place it was bound to (a variable, an element of a shared array), or
+// the value of a const reference to a temporary.
+Lanes Machine::reference(const Node& n, const Lanes& bound) {
+  if (bound.kind == Lanes::Kind::local_pointer) {
+    Lanes p = bound;
+    p.kind = Lanes::Kind::local_place;
+    return p;
+  }
+  if (bound.kind == Lanes::Kind::pointer) return deref(n, bound);
+  if (bound.kind == Lanes::Kind::other && bound.lost != 0) return lost(bound.why[0], kLostPlace);
+  return bound;
+}
+
+// What a reference is bound to: the variable its initializer names, or the address of the
+// element (or row) of a shared array it names; a value otherwise.
+Lanes Machine::bind_reference(int node) {
+  const Node& a = at(node);
+  if (a.kind == NodeKind::name && a.var >= 0 &&
+      !program_.vars[static_cast<std::size_t>(a.var)].type.reference) {
+    Lanes p;
+    p.kind = Lanes::Kind::local_pointer;
+    p.var = a.var;
+    return p;
+  }
+  Lanes v = eval(node);
+  if (v.kind == Lanes::Kind::element) {
+    v.kind = Lanes::Kind::pointer;
+    v.level = shapes_[static_cast<std::size_t>(v.array)].levels();
+  } else if (v.kind == Lanes::Kind::array) {
+    v.kind = Lanes::Kind::pointer;
+  } else if (v.kind == Lanes::Kind::local_place) {
+    v.kind = Lanes::Kind::local_pointer;
+  } else if (v.kind == Lanes::Kind::other && v.lost == kLostPlace) {
+    v.lost = kLostAddress;
+  }
   return v;
 }
 
@@ -661,6 +862,11 @@ Lanes Machine::arithmetic(const Operator& op, const Lanes& a, const Lanes& b, in
   using K = Lanes::Kind;
   const bool plus = op.text == "+";
   const bool minus = op.text == "-";
+  if (a.kind == K::local_pointer || b.kind == K::local_pointer) {
+    for (const Lanes* x : {&a, &b})
+      if (x->kind == K::local_pointer) escape(x->var);
+    return unknown(reason(op.pos, "arithmetic on the address of a variable", false));
+  }
   if (a.kind == K::pointer && (b.kind == K::integer || b.kind == K::other) && (plus || minus))
     return offset(op.pos, a, b, minus);
   if ((a.kind == K::integer || a.kind == K::other) && b.kind == K::pointer && plus)
@@ -715,22 +921,61 @@ Lanes Machine::postfix(int node) {
   return v;
 }
 
+// .m, or a chain the tokenizer read as one name (.xy.y): each part in turn.
 Lanes Machine::member(const Node& n, const Lanes& v) {
+  Lanes r = v;
+  std::string_view rest = n.text;
+  while (true) {
+    const std::size_t dot = rest.find('.');
+    r = member_part(n.pos, rest.substr(0, dot), r);
+    if (dot == std::string_view::npos) return r;
+    rest.remove_prefix(dot + 1);
+  }
+}
+
+// One member: a struct's member, or a component (.x, .y, .z, .w) of a vector element.
+Lanes Machine::member_part(Pos pos, std::string_view name, const Lanes& v) {
+  if (v.kind == Lanes::Kind::element && v.record >= 0) return field(pos, name, v);
+  if (v.kind == Lanes::Kind::other && v.lost != 0) return lost(v.why[0], kLostPlace);
   static constexpr std::string_view kMembers = "xyzw";
-  const std::size_t k = n.text.size() == 1 ? kMembers.find(n.text[0]) : std::string::npos;
+  const std::size_t k = name.size() == 1 ? kMembers.find(name[0]) : std::string::npos;
   if (v.kind != Lanes::Kind::element || v.bytes == v.scalar || k == std::string::npos ||
       static_cast<std::int64_t>(k) >= v.bytes / v.scalar) {
-    if (!setup_.snippet && (v.kind == Lanes::Kind::other || v.kind == Lanes::Kind::integer)) {
-      return unknown(reason(n.pos, "." + n.text + " of a value BankLab does not follow", false));
-    }
-    fail(n.pos, "." + n.text +
-                    " is not a component here: .x, .y, .z, .w name the parts of "
-                    "a vector element (float4, half2, ...)");
+    std::string member(1, '.');  // not "." + name: GCC 12 warns falsely on that (bug 105329)
+    member += name;
+    if (!setup_.snippet && (v.kind == Lanes::Kind::other || v.kind == Lanes::Kind::integer))
+      return unknown(reason(pos, member + " of a value BankLab does not follow", false));
+    fail(pos, member +
+                  " is not a component here: .x, .y, .z, .w name the parts of "
+                  "a vector element (float4, half2, ...)");
   }
   Lanes r = v;
   for (auto& x : r.v) x += static_cast<std::int64_t>(k) * v.scalar;
   r.bytes = v.scalar;
   return r;
+}
+
+// s[i].m: the member's place at its offset in the struct; an array member is a pointer to its
+// first element (s[i].v[k] subscripts it).
+Lanes Machine::field(Pos pos, std::string_view name, const Lanes& v) {
+  const Record& r = program_.records[static_cast<std::size_t>(v.record)];
+  const RecordLayout& l = layout(v.record);
+  const auto f = std::find_if(r.fields.begin(), r.fields.end(),
+                              [&](const Field& field) { return field.name == name; });
+  if (f == r.fields.end()) fail(pos, std::string(name) + " is no member of " + r.name);
+  const auto i = static_cast<std::size_t>(f - r.fields.begin());
+  const std::int64_t size = size_and_align(f->type, pos).first;
+  Lanes out = v;
+  for (auto& x : out.v) x += l.offsets[i];
+  out.bytes = size;
+  out.record = f->type.pointer ? -1 : f->type.record;
+  out.scalar = static_cast<int>(out.record >= 0 || f->type.pointer ? size : f->type.scalar_bytes);
+  out.is_volatile = v.is_volatile || f->type.is_volatile;
+  if (l.counts[i] > 0) {
+    out.kind = Lanes::Kind::pointer;
+    out.level = shapes_[static_cast<std::size_t>(v.array)].levels();
+  }
+  return out;
 }
 
 Lanes Machine::subscript(const Node& n, const Lanes& base) {
@@ -768,6 +1013,7 @@ Lanes Machine::subscript(const Node& n, const Lanes& base) {
       r.kind = Lanes::Kind::element;
       r.bytes = s.array.elem_bytes;
       r.scalar = s.array.scalar_bytes;
+      r.record = s.record;
     } else {
       r.bytes = s.sizes[level + 1];
       r.level = base.level + 1;
@@ -775,6 +1021,15 @@ Lanes Machine::subscript(const Node& n, const Lanes& base) {
     return r;
   }
   if (base.kind == Lanes::Kind::pointer) return deref(n, offset(n.pos, base, index, false));
+  if (base.kind == Lanes::Kind::local_pointer) {  // p[0] of p = &x is x
+    const LaneMask live = ctx_.active | ctx_.uncertain;
+    bool zero = index.kind == Lanes::Kind::integer && (index.unknown & live) == 0;
+    for_lanes(live, [&](int l) { zero = zero && index.v[static_cast<std::size_t>(l)] == 0; });
+    if (zero) return deref(n, base);
+    escape(base.var);
+    return unknown(reason(n.pos, "an index past the one variable a pointer points to", false));
+  }
+  if (base.kind == Lanes::Kind::other && base.lost != 0) return lost(base.why[0], kLostPlace);
   if (base.kind == Lanes::Kind::element) {
     fail(n.pos, "this is already one element of " +
                     shapes_[static_cast<std::size_t>(base.array)].array.name +
@@ -786,6 +1041,11 @@ Lanes Machine::subscript(const Node& n, const Lanes& base) {
 
 Lanes Machine::deref(const Node& n, Lanes ptr) {
   ptr = decay(ptr);
+  if (ptr.kind == Lanes::Kind::local_pointer) {
+    ptr.kind = Lanes::Kind::local_place;
+    return ptr;
+  }
+  if (ptr.kind == Lanes::Kind::other && ptr.lost != 0) return lost(ptr.why[0], kLostPlace);
   if (ptr.kind != Lanes::Kind::pointer) {
     if (!setup_.snippet && ptr.kind == Lanes::Kind::other) return ptr;  // a global pointer
     fail(n.pos, "'*' and [] need a pointer into the shared array");
@@ -821,6 +1081,7 @@ Lanes Machine::cast(const Node& n) {
     return v;
   }
   if (v.kind != Lanes::Kind::pointer) {
+    if (v.kind == Lanes::Kind::local_pointer) escape(v.var);
     if (!setup_.snippet)
       return v.kind == Lanes::Kind::other
                  ? v
@@ -831,29 +1092,42 @@ Lanes Machine::cast(const Node& n) {
                     (shapes_.empty() ? std::string("tile") : shapes_.front().array.name) +
                     "[r][c]");
   }
-  if (!t.known() || t.bytes == 0) {
-    return unknown(reason(
-        n.pos, "a pointer to " + t.name + ", a type BankLab does not know the size of", false));
+  std::int64_t bytes = t.bytes;
+  int align = t.align > 0 ? t.align : t.bytes;
+  if (t.record >= 0 && !setup_.snippet) {
+    try {
+      TypeRef element = t;
+      element.pointer = false;
+      std::tie(bytes, align) = size_and_align(element, n.pos);
+    } catch (Failure& f) {
+      return lost(reason(f.pos, f.message, false));
+    }
+  } else if (!t.known() || t.bytes == 0) {
+    const std::uint16_t why = reason(
+        n.pos, "a pointer to " + t.name + ", a type BankLab does not know the size of", false);
+    return setup_.snippet ? unknown(why) : lost(why);
   }
   const ArrayShape& s = shapes_[static_cast<std::size_t>(v.array)];
   for (int l = 0; l < kWarpSize; ++l) {
     const auto i = static_cast<std::size_t>(l);
     if ((v.unknown >> l & 1u) != 0) continue;
     const std::int64_t at_byte = s.base + v.v[i];
-    if (at_byte % t.bytes != 0) {
+    if (at_byte % align != 0) {
       v.unknown |= 1u << l;
       v.why[i] =
           reason(n.pos,
-                 "a cast to " + t.name + "* needs an address aligned to " +
-                     std::to_string(t.bytes) + " bytes (the hardware's rule for an access of " +
-                     std::to_string(t.bytes) + " bytes), but this one is byte " +
-                     std::to_string(at_byte) + " (" + std::to_string(at_byte % t.bytes) +
-                     " past a multiple of " + std::to_string(t.bytes) + ")",
+                 "a cast to " + t.name + "* needs an address aligned to " + std::to_string(align) +
+                     " bytes (the hardware's rule for an access of " + std::to_string(bytes) +
+                     " bytes), but this one is byte " + std::to_string(at_byte) + " (" +
+                     std::to_string(at_byte % align) + " past a multiple of " +
+                     std::to_string(align) + ")",
                  true, true);
     }
   }
-  v.bytes = t.bytes;
-  v.scalar = t.scalar_bytes;
+  v.bytes = bytes;
+  v.scalar = t.record >= 0 ? static_cast<int>(bytes) : t.scalar_bytes;
+  v.record = t.record;
+  v.is_volatile = t.is_volatile;
   v.level = s.levels();
   return v;
 }
@@ -953,6 +1227,12 @@ Lanes Machine::call(const Node& n) {
       return device_call(n, static_cast<int>(f));
     }
   }
+  for (const Function& fn : program_.functions) {
+    if (!setup_.snippet && fn.name == n.text && fn.body < 0 && !fn.kernel && !fn.host &&
+        fn.params.size() == n.args.size()) {
+      return declared_only_call(n, fn);
+    }
+  }
   if (is_matrix_call(n)) {
     if (setup_.snippet) return matrix_call(n);
     const Lanes m = matrix_call(n);
@@ -1050,13 +1330,28 @@ Lanes Machine::call(const Node& n) {
   }
   if (f == "__activemask")
     return integer_value(static_cast<std::int64_t>(ctx_.active), kUnsignedInt);
-  // Any other call: its arguments are evaluated (they may read shared memory); a shared
-  // address passed to a function BankLab does not know may be read or written there.
+  held_.clear();  // a barrier, an atomic, a function BankLab does not see: values may change
+  return unknown_call(n);
+}
+
+// Any other call: its arguments are evaluated (they may read shared memory); a shared address
+// passed to a function BankLab does not know may be read or written there, and a variable's
+// address may be written there.
+Lanes Machine::unknown_call(const Node& n) {
+  const std::string& f = n.text;
   for (int a : n.args) {
     const Lanes v = eval(a);
-    if (v.kind == Lanes::Kind::element) {
+    if (v.kind == Lanes::Kind::element || v.kind == Lanes::Kind::local_place ||
+        (v.kind == Lanes::Kind::other && v.lost == kLostPlace)) {
       rvalue(v, a);
-    } else if ((v.kind == Lanes::Kind::pointer || v.kind == Lanes::Kind::array) &&
+    } else if (v.kind == Lanes::Kind::local_pointer) {
+      forget(v, reason(n.pos,
+                       f + "() is given the address of " +
+                           program_.vars[static_cast<std::size_t>(v.var)].name +
+                           ": what it writes there is not known",
+                       false));
+    } else if ((v.kind == Lanes::Kind::pointer || v.kind == Lanes::Kind::array ||
+                (v.kind == Lanes::Kind::other && v.lost != 0)) &&
                !f.starts_with("__syncthreads") && f != "__syncwarp" && f != "printf") {
       const std::string what = f.starts_with("atomic")
                                    ? f + " on shared memory: BankLab does not model atomics"
@@ -1112,6 +1407,29 @@ Lanes Machine::shuffle(const Node& n) {
   return r;
 }
 
+// A call of a function the file declares and never defines: what it does is unknown. Every
+// variable it is given by reference or by address may have changed, and a shared address it is
+// given may be read or written there: both are said.
+Lanes Machine::declared_only_call(const Node& n, const Function& fn) {
+  held_.clear();
+  const std::uint16_t why = reason(
+      n.pos, n.text + "() is only declared in the file: BankLab cannot see what it does", false);
+  for (std::size_t i = 0; i < n.args.size(); ++i) {
+    const Variable& param = program_.vars[static_cast<std::size_t>(fn.params[i])];
+    const Lanes v = param.type.reference ? bind_reference(n.args[i]) : eval(n.args[i]);
+    if (v.kind == Lanes::Kind::local_pointer) {
+      forget(v, why);
+    } else if (!param.type.reference &&
+               (v.kind == Lanes::Kind::element || v.kind == Lanes::Kind::local_place ||
+                (v.kind == Lanes::Kind::other && v.lost == kLostPlace))) {
+      rvalue(v, n.args[i]);  // passed by value: read here
+    } else if (may_be_shared(v)) {
+      record_unknown(index_of(n), false, n.pos, why);
+    }
+  }
+  return unknown(why);
+}
+
 Lanes Machine::device_call(const Node& n, int function) {
   const Function& fn = program_.functions[static_cast<std::size_t>(function)];
   calls.emplace(index_of(n), function);
@@ -1119,14 +1437,27 @@ Lanes Machine::device_call(const Node& n, int function) {
     fail(n.pos,
          n.text + "(): calls nest deeper than " + std::to_string(kMaxCallDepth) + " (recursion?)");
   std::vector<Lanes> args;
-  for (int a : n.args) {
+  for (std::size_t i = 0; i < n.args.size(); ++i) {
+    const int a = n.args[i];
+    if (program_.vars[static_cast<std::size_t>(fn.params[i])].type.reference) {
+      args.push_back(bind_reference(a));  // the parameter names the argument
+      continue;
+    }
     const Lanes v = eval(a);
-    args.push_back(v.kind == Lanes::Kind::element ? rvalue(v, a) : v);
+    args.push_back(v.kind == Lanes::Kind::element || v.kind == Lanes::Kind::local_place ||
+                           (v.kind == Lanes::Kind::other && v.lost == kLostPlace)
+                       ? rvalue(v, a)
+                       : v);
   }
   Frame frame{{}, function};
   frame.slots.resize(static_cast<std::size_t>(fn.frame));
   frames_.push_back(std::move(frame));
-  for (std::size_t i = 0; i < fn.params.size(); ++i) store_var(fn.params[i], args[i]);
+  for (std::size_t i = 0; i < fn.params.size(); ++i) {
+    if (program_.vars[static_cast<std::size_t>(fn.params[i])].type.reference)
+      slot(fn.params[i]) = args[i];  // the binding, not a value of the parameter's type
+    else
+      store_var(fn.params[i], args[i]);
+  }
   calls_.push_back({});
   const Ctx saved = ctx_;
   std::vector<LoopState*> saved_loops;
@@ -1162,13 +1493,14 @@ void Machine::store_var(int var, const Lanes& value) {
   if (!v.dims.empty())
     in = unknown(
         reason(v.pos, v.name + " is a local array: BankLab does not follow its values", false));
+  if (v.type.pointer && v.type.is_volatile) in.is_volatile = true;  // volatile T* p
   Lanes& s = slot(var);
   const LaneMask all = constant_ ? 1u : in_block_;
   const LaneMask take = ctx_.active | ctx_.uncertain;
   if ((take & all) == all ||
       (s.kind == Lanes::Kind::other && s.unknown == kAllLanes && s.why[0] == 0)) {
     s = in;
-  } else if (s.kind == in.kind && s.array == in.array) {
+  } else if (s.kind == in.kind && s.array == in.array && s.var == in.var) {
     for_lanes(take, [&](int l) {
       const auto i = static_cast<std::size_t>(l);
       s.v[i] = in.v[i];
@@ -1177,9 +1509,14 @@ void Machine::store_var(int var, const Lanes& value) {
     });
     s.type = in.type;
     s.constant = s.constant && in.constant;
+    s.is_volatile = s.is_volatile || in.is_volatile;
+    s.lost = std::max(s.lost, in.lost);
   } else {
-    s = unknown(
-        reason(v.pos, v.name + " holds different kinds of values in different lanes", false));
+    for (const Lanes* x : {&s, &in})
+      if (x->kind == Lanes::Kind::local_pointer) escape(x->var);
+    const std::uint16_t why = reason(
+        v.pos, v.name + " holds different kinds of values (or places) in different lanes", false);
+    s = may_be_shared(s) || may_be_shared(in) ? lost(why) : unknown(why);
   }
   s.unknown |= ctx_.uncertain;
   for_lanes(ctx_.uncertain,
@@ -1190,10 +1527,26 @@ void Machine::store_var(int var, const Lanes& value) {
 // does not follow (global memory, a member).
 void Machine::store_to(int target, const Lanes& place, const Lanes& value) {
   const Node& t = at(target);
-  if (t.kind == NodeKind::name && t.var >= 0) {
+  if (t.kind == NodeKind::name && t.var >= 0 &&
+      !program_.vars[static_cast<std::size_t>(t.var)].type.reference) {
     store_var(t.var, value);
+  } else if (place.kind == Lanes::Kind::local_place) {
+    store_var(place.var, value);  // *p = v, or a reference's variable
   } else if (place.kind == Lanes::Kind::element) {
     record(target, false, Op::st, place, static_cast<int>(place.bytes));
+  } else if (place.kind == Lanes::Kind::other && !setup_.snippet) {
+    // A write through an address BankLab does not follow: into shared memory (said, not
+    // counted), and into any variable whose address it lost (unknown from here on).
+    const LaneMask live = ctx_.active | ctx_.uncertain;
+    if (live == 0) return;
+    if (place.lost != 0) {
+      const LaneMask lanes = live & place.unknown;
+      record_unknown(target, false, t.pos,
+                     place.why[static_cast<std::size_t>(lanes != 0 ? std::countr_zero(lanes) : 0)]);
+    }
+    for (int var : escaped_)
+      store_var(var,
+                unknown(reason(t.pos, "written through a pointer BankLab does not follow", false)));
   }
 }
 
@@ -1228,11 +1581,14 @@ Lanes Machine::step(const Node& n) {
 }
 
 void Machine::record_unknown(int site, bool asm_site, Pos pos, std::uint16_t why) {
+  held_.clear();  // it may have written anywhere
   const Reason& r = reasons_[why];
   unevaluated.push_back({site, asm_site, false, pos, r.message, r.error});
 }
 
 void Machine::record(int site, bool asm_site, Op op, const Lanes& place, int width, bool cp_async) {
+  if (place.record >= 0 && width == place.bytes && !asm_site && !cp_async)
+    return record_struct(site, op, place);
   LaneMask lanes = ctx_.active;
   if (is_matrix_op(op))
     lanes &= matrix_count(op) == 4 ? kAllLanes : (1u << (8 * matrix_count(op))) - 1;
@@ -1252,6 +1608,8 @@ void Machine::record(int site, bool asm_site, Op op, const Lanes& place, int wid
   a.op = op;
   a.width = width;
   a.cp_async = cp_async;
+  a.is_volatile = place.is_volatile;
+  a.stmt = stmt_;
   a.array = place.array;
   a.lanes = lanes;
   a.warp = warp_;
@@ -1284,11 +1642,85 @@ void Machine::record(int site, bool asm_site, Op op, const Lanes& place, int wid
     a.loops.push_back(loop);
     a.iteration.push_back(trip);
   }
+  // A plain load of addresses this warp's threads loaded since the last store, barrier or call:
+  // nvcc may keep the value in a register and issue nothing (measured: a[4t+i] read after the
+  // same words through a volatile pointer, tests/scan/corpus/widths.cu), or load again. Said,
+  // not counted. (A load after a volatile store of the same word is issued, measured in
+  // reduce.cu: stores are not held.)
+  const bool plain = !asm_site && !cp_async && !is_matrix_op(op);
+  if (plain && is_load(op) && !a.is_volatile && held(a)) {
+    const std::uint16_t why =
+        reason(pos,
+               "the same addresses of " + s.array.name +
+                   " as an earlier load of these threads, with no store, barrier or call "
+                   "between: nvcc may reuse that value (no instruction) or load again",
+               false);
+    unevaluated.push_back({site, asm_site, false, pos, reasons_[why].message, false});
+    return;
+  }
+  if (!is_load(op) || !plain) held_.clear();
+  if (plain && is_load(op)) {
+    if (held_.size() == 16) held_.erase(held_.begin());
+    held_.push_back({a.array, a.width, a.lanes, a.offsets});
+  }
   if (--budget_->records < 0) {
     out_of_steps = true;
     throw OutOfSteps{};
   }
   accesses.push_back(std::move(a));
+}
+
+bool Machine::held(const Access& a) const {
+  return std::any_of(held_.begin(), held_.end(), [&](const Held& h) {
+    if (h.array != a.array || h.width != a.width || (a.lanes & ~h.lanes) != 0) return false;
+    for (LaneMask m = a.lanes; m != 0; m &= m - 1) {
+      const auto l = static_cast<std::size_t>(std::countr_zero(m));
+      if (h.offsets[l] != a.offsets[l]) return false;
+    }
+    return true;
+  });
+}
+
+// A whole struct copied member by member past this many members is not counted.
+constexpr std::int64_t kMaxStructMembers = 64;
+
+// A whole struct read or written (a copy in or out): one access of its size where that is 4, 8
+// or 16 bytes and every lane's address is aligned to it, as nvcc makes it (measured: an 8-byte
+// struct's copy is one LDS.64 and one STS.64); else each member on its own, as wide as it is.
+void Machine::record_struct(int site, Op op, const Lanes& place) {
+  const RecordLayout& l = layout(place.record);
+  const Record& r = program_.records[static_cast<std::size_t>(place.record)];
+  const std::int64_t base = shapes_[static_cast<std::size_t>(place.array)].base;
+  bool whole = l.bytes == 4 || l.bytes == 8 || l.bytes == 16;
+  for_lanes(ctx_.active & ~place.unknown, [&](int lane) {
+    whole = whole && (base + place.v[static_cast<std::size_t>(lane)]) % l.bytes == 0;
+  });
+  if (whole) {
+    Lanes p = place;
+    p.record = -1;
+    return record(site, false, op, p, static_cast<int>(l.bytes));
+  }
+  std::int64_t members = 0;
+  for (const std::int64_t count : l.counts) members += std::max<std::int64_t>(1, count);
+  if (members > kMaxStructMembers) {
+    return record_unknown(
+        site, false, at(site).pos,
+        reason(at(site).pos,
+               "a whole " + r.name + " of " + std::to_string(members) +
+                   " members copied: BankLab does not model the accesses of so many members",
+               false));
+  }
+  for (std::size_t i = 0; i < r.fields.size(); ++i) {
+    const Field& f = r.fields[i];
+    const std::int64_t size = size_and_align(f.type, r.pos).first;
+    for (std::int64_t k = 0; k < std::max<std::int64_t>(1, l.counts[i]); ++k) {
+      Lanes p = place;
+      p.record = f.type.pointer ? -1 : f.type.record;
+      p.bytes = size;
+      for (auto& x : p.v) x += l.offsets[i] + k * size;
+      record(site, false, op, p, static_cast<int>(size));
+    }
+  }
 }
 
 // [SECTION] Statements
@@ -1344,6 +1776,7 @@ bool Machine::touches_shared(const Stmt& s) const {
   push(s.c);
   for (int i : s.inits) push(i);
   for (int i : s.args) push(i);
+  if (s.kind == StmtKind::array) return true;
   if (s.kind == StmtKind::asm_) {
     return s.text.find(".shared") != std::string::npos ||
            s.text.find("ldmatrix") != std::string::npos ||
@@ -1354,7 +1787,8 @@ bool Machine::touches_shared(const Stmt& s) const {
     todo.pop_back();
     if (n.kind == NodeKind::name &&
         (n.array >= 0 ||
-         (n.var >= 0 && program_.vars[static_cast<std::size_t>(n.var)].type.pointer)))
+         (n.var >= 0 && (program_.vars[static_cast<std::size_t>(n.var)].type.pointer ||
+                         program_.vars[static_cast<std::size_t>(n.var)].type.reference))))
       return true;
     push(n.a);
     push(n.b);
@@ -1362,6 +1796,36 @@ bool Machine::touches_shared(const Stmt& s) const {
     for (int a : n.args) push(a);
   }
   return false;
+}
+
+// A statement that failed part way: the variables it assigns, and any a write through a pointer
+// may reach, have no value BankLab can trust after it.
+void Machine::forget_writes(const Stmt& s, std::uint16_t why) {
+  std::vector<int> todo;
+  const auto push = [&](int node) {
+    if (node >= 0) todo.push_back(node);
+  };
+  push(s.a);
+  push(s.c);
+  for (int i : s.inits) push(i);
+  for (int var : s.vars) store_var(var, unknown(why));
+  while (!todo.empty()) {
+    const Node& n = at(todo.back());
+    todo.pop_back();
+    if (n.kind == NodeKind::assign || n.kind == NodeKind::step) {
+      const Node& target = at(n.a);
+      if (target.kind == NodeKind::name && target.var >= 0 &&
+          !program_.vars[static_cast<std::size_t>(target.var)].type.reference) {
+        store_var(target.var, unknown(why));
+      } else {
+        for (int var : escaped_) store_var(var, unknown(why));
+      }
+    }
+    push(n.a);
+    push(n.b);
+    push(n.c);
+    for (int a : n.args) push(a);
+  }
 }
 
 void Machine::run(int function, std::span<const Lanes> arguments,
@@ -1402,6 +1866,15 @@ void Machine::exec(int index) {
   if (ctx_.active == 0 && ctx_.uncertain == 0) return;
   count_step();
   const Nesting nesting(*this, s.begin);
+  // The statement an access is part of: the innermost simple one (its lines, scan.cpp).
+  struct Restore {
+    int& stmt;
+    int saved;
+    ~Restore() { stmt = saved; }
+  } restore{stmt_, stmt_};
+  if (s.kind == StmtKind::expr || s.kind == StmtKind::decl || s.kind == StmtKind::return_ ||
+      s.kind == StmtKind::asm_)
+    stmt_ = index;
   try {
     switch (s.kind) {
       case StmtKind::block:
@@ -1460,7 +1933,11 @@ void Machine::exec(int index) {
         // so for its line.
         const std::uint16_t why = reason(
             s.begin, "changed by a statement BankLab could not read (" + s.text + ")", false);
-        for (int var : s.vars) store_var(var, unknown(why));
+        for (int var : s.vars) {
+          const TypeRef& t = program_.vars[static_cast<std::size_t>(var)].type;
+          store_var(
+              var, t.pointer || t.reference || may_be_shared(slot(var)) ? lost(why) : unknown(why));
+        }
         if (s.index == 1) unevaluated.push_back({index, false, true, s.begin, s.text, false});
         return;
       }
@@ -1468,6 +1945,7 @@ void Machine::exec(int index) {
   } catch (Failure& f) {
     if (setup_.snippet) throw;
     if (touches_shared(s)) unevaluated.push_back({index, false, true, f.pos, f.message, true});
+    forget_writes(s, reason(f.pos, "changed by a statement that failed: " + f.message, true));
   }
 }
 
@@ -1486,6 +1964,11 @@ void Machine::exec_decl(const Stmt& s) {
     // harmless, as in C++).
     initializing_ = var;
     try {
+      if (v.type.reference) {  // T& r = x: r names x from here on
+        slot(var) = bind_reference(s.inits[i]);
+        initializing_ = -1;
+        continue;
+      }
       Lanes value = eval(s.inits[i]);
       if (value.kind == Lanes::Kind::element && !v.type.pointer && !v.type.is_auto())
         value = rvalue(value, s.inits[i]);
@@ -1682,6 +2165,7 @@ void Machine::exec_asm(int index, const Stmt& s) {
   };
   std::string_view text = s.text;
   bool laneid = false;
+  held_.clear();  // asm may read or write memory, or wait at a barrier
   while (!text.empty()) {
     const std::size_t end = text.find_first_of(";\n");
     std::string_view line = text.substr(0, end);

@@ -5,13 +5,17 @@
 // of each active lane. The Code window's snippet and a whole .cu file both run on it.
 //
 //   value     Lanes: an integer of a C++ type (integer.hpp), or a place in a shared array (a
-//             pointer, a row, an element), or a matrix address; per lane either a value or
+//             pointer, a row, an element, a struct's member at its offset), or a matrix
+//             address, or a variable as a place (&x, *p, a reference); per lane either a value or
 //             "unknown" with its reason: an error in the code (an index outside the array, a
 //             division by zero: `error`) or something no tool can know from the code (a value
 //             loaded from memory, a kernel parameter without --let)
 //   control   if/else, ?:, for, while, do, break, continue, return: lanes leave and rejoin the
 //             active mask as on the hardware; a condition unknown for a lane makes that lane
 //             uncertain, and an access with an uncertain lane is reported, not counted
+//   lost      what it cannot follow (a pointer into different places in different lanes, a
+//             struct it cannot lay out, a pointer read from memory) stays marked as shared
+//             memory it lost: every access through it is an Unevaluated, never dropped
 //   accesses  loads (an element used as a value), stores (assigned), both (+=, ++), vector
 //             accesses through casts, ldmatrix/stmatrix and cp.async (asm, or the intrinsics),
 //             ld.shared/st.shared in asm; each one an Access (op, width, 32 offsets, warp,
@@ -54,27 +58,58 @@ struct Reason {
 
 // One expression's value in the 32 lanes of a warp.
 struct Lanes {
-  enum class Kind : std::uint8_t { integer, pointer, array, element, matrix, other };
+  // local_pointer: &x of a variable (or a reference bound to it); local_place: *p of one, the
+  // variable itself as a place to read or write.
+  enum class Kind : std::uint8_t {
+    integer,
+    pointer,
+    array,
+    element,
+    matrix,
+    other,
+    local_pointer,
+    local_place
+  };
   Kind kind = Kind::other;
-  IntType type = kInt;     // integer
-  int array = -1;          // pointer, array, element: the shared array
-  std::int64_t bytes = 0;  // pointer: the size it points to; array: a row's size; element: width
-  int scalar = 0;          // element, pointer: one component (the .x of a float4)
-  int level = 0;           // array: subscripts applied; pointer: the level it points to
-  Op op = Op::ld;          // matrix
-  bool constant = false;   // known when compiling: literals, constexpr, template parameters
-  LaneMask unknown = 0;    // lanes with no value; why[lane] says why
+  IntType type = kInt;       // integer
+  int array = -1;            // pointer, array, element: the shared array
+  int var = -1;              // local_pointer, local_place: the variable
+  int record = -1;           // element, pointer: the struct it is (Program::records), if one
+  std::int64_t bytes = 0;    // pointer: the size it points to; array: a row's size; element: width
+  int scalar = 0;            // element, pointer: one component (the .x of a float4)
+  int level = 0;             // array: subscripts applied; pointer: the level it points to
+  Op op = Op::ld;            // matrix
+  bool constant = false;     // known when compiling: literals, constexpr, template parameters
+  bool is_volatile = false;  // pointer, array, element: accessed as volatile (never merged)
+  // other: something in shared memory that BankLab lost track of (a pointer whose lanes point
+  // into different arrays, an array it could not lay out): kLostAddress for an address,
+  // kLostPlace for an element of it, which a read or a write then accesses unevaluated.
+  std::uint8_t lost = 0;
+  LaneMask unknown = 0;                        // lanes with no value; why[lane] says why
   std::array<std::int64_t, kWarpSize> v{};     // integer bits, or byte offsets into the array
   std::array<std::uint16_t, kWarpSize> why{};  // Machine::reasons() index, for unknown lanes
   Int lane(int l) const { return {v[static_cast<std::size_t>(l)], type}; }
 };
+
+inline constexpr std::uint8_t kLostAddress = 1;
+inline constexpr std::uint8_t kLostPlace = 2;
 
 // A shared array as the launch lays it out.
 struct ArrayShape {
   SharedArray array;                // name, type, element and component bytes, bounds
   std::vector<std::int64_t> sizes;  // sizes[L]: bytes of one sub-array after L subscripts
   std::int64_t base = 0;            // its first byte in the block's shared memory
+  int record = -1;                  // its element is this struct (Program::records)
+  bool is_volatile = false;
   int levels() const { return static_cast<int>(array.dims.size()); }
+};
+
+// A struct as C++ lays it out: each member's offset, and the whole's size and alignment.
+struct RecordLayout {
+  std::int64_t bytes = 0;
+  int align = 1;
+  std::vector<std::int64_t> offsets;  // by member
+  std::vector<std::int64_t> counts;   // an array member's elements; 0 for one that is no array
 };
 
 // One warp-wide shared-memory instruction, as the warp executed it.
@@ -82,8 +117,10 @@ struct Access {
   int site = -1;  // the node of the access, or the asm statement (asm_site)
   bool asm_site = false;
   Op op = Op::ld;
-  int width = 4;          // bytes each lane moves
-  bool cp_async = false;  // a store by cp.async (LDGSTS)
+  int width = 4;             // bytes each lane moves
+  bool cp_async = false;     // a store by cp.async (LDGSTS)
+  bool is_volatile = false;  // through a volatile pointer or array: nvcc keeps it as written
+  int stmt = -1;             // the statement it is part of (its lines)
   int array = -1;
   LaneMask lanes = 0;
   std::array<std::int64_t, kWarpSize> offsets{};  // bytes from the array's start; -1 idle
@@ -192,6 +229,11 @@ class Machine {
   std::unordered_map<int, int> calls;      // __device__ functions called: call node -> function
   bool out_of_steps = false;               // the work budget ran out: the run stopped there
 
+  // A struct's layout (throws Failure when BankLab cannot lay it out), and any type's size and
+  // alignment (throws for a type whose size it does not know).
+  const RecordLayout& layout(int record);
+  std::pair<std::int64_t, int> size_and_align(const TypeRef& type, Pos pos);
+
  private:
   struct Frame {
     std::vector<Lanes> slots;
@@ -222,10 +264,21 @@ class Machine {
   Lanes subscript(const Node& n, const Lanes& base);
   Lanes member(const Node& n, const Lanes& v);
   Lanes deref(const Node& n, Lanes ptr);
+  Lanes member_part(Pos pos, std::string_view name, const Lanes& v);
+  Lanes field(Pos pos, std::string_view name, const Lanes& v);
+  Lanes reference(const Node& n, const Lanes& bound);
+  Lanes bind_reference(int node);
+  static Lanes lost(std::uint16_t why, std::uint8_t what = kLostAddress);
+  static bool may_be_shared(const Lanes& v);
+  void escape(int var);
+  void forget(const Lanes& address, std::uint16_t why);
+  Lanes declared_only_call(const Node& n, const Function& fn);
+  std::int64_t constant_of(int node, Pos pos, const std::string& what);
   Lanes decay(Lanes v) const;
   Lanes offset(Pos pos, Lanes ptr, const Lanes& k, bool minus);
   Lanes cast(const Node& n);
   Lanes call(const Node& n);
+  Lanes unknown_call(const Node& n);
   Lanes matrix_call(const Node& n);
   Lanes device_call(const Node& n, int function);
   Lanes shuffle(const Node& n);
@@ -236,6 +289,7 @@ class Machine {
   std::string not_integer(const Lanes& v) const;
   // An access of the element or pointer `place` by the active lanes.
   void record(int site, bool asm_site, Op op, const Lanes& place, int width, bool cp_async = false);
+  void record_struct(int site, Op op, const Lanes& place);
   void record_unknown(int site, bool asm_site, Pos pos, std::uint16_t why);
   std::optional<Lanes> shared_address(const Lanes& address, int bytes, Pos pos);
 
@@ -249,6 +303,7 @@ class Machine {
   void shape(int array);
   int index_of(const Node& n) const { return static_cast<int>(&n - program_.nodes.data()); }
   bool touches_shared(const Stmt& s) const;
+  void forget_writes(const Stmt& s, std::uint16_t why);
   void count_step();
   // One level of exec or eval while it lives; past kMaxNesting, a Failure at pos.
   struct Nesting {
@@ -261,6 +316,20 @@ class Machine {
   MachineSetup setup_;
   std::vector<ArrayShape> shapes_;
   std::vector<std::int8_t> shaped_;  // by array: 0 not yet, 1 shaped, 2 its bounds failed
+  std::vector<std::optional<RecordLayout>> layouts_;  // by struct, once laid out
+  std::vector<std::optional<Failure>> layout_failed_;
+  std::vector<int> escaped_;  // variables whose address went where BankLab lost it
+  // The shared values this warp's threads hold since the last store, barrier or call: what it
+  // loaded or stored, where. A load of the same addresses again is one nvcc may not issue.
+  struct Held {
+    int array = -1;
+    int width = 0;
+    LaneMask lanes = 0;
+    std::array<std::int64_t, kWarpSize> offsets{};
+  };
+  std::vector<Held> held_;
+  bool held(const Access& a) const;
+  int stmt_ = -1;  // the statement being run
   std::vector<std::uint16_t> shape_why_;
   std::int64_t next_base_ = 0;
   int initializing_ = -1;  // the variable whose initializer runs

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <set>
 
 namespace banklab {
 namespace {
@@ -60,6 +61,43 @@ Expected<std::int64_t> count_in(const std::string& field, const char* column, st
                  std::to_string(low) + " to " + std::to_string(INT32_MAX)};
   }
   return v;
+}
+
+// A statement over several lines whose accesses Nsight Compute counts on other lines of it than
+// the scan: where the statement's totals agree, its lines agree, and say so.
+void match_statements(const KernelScan& scan, std::map<int, LineComparison>& by_line) {
+  std::set<std::pair<int, int>> spans;
+  for (const ScanLine& l : scan.lines) {
+    const auto x = by_line.find(l.line);
+    if (l.statement_first < l.statement_last && x != by_line.end() && !x->second.agrees)
+      spans.emplace(l.statement_first, l.statement_last);
+  }
+  for (const auto& [first, last] : spans) {
+    LineComparison sum;
+    bool evaluated = true;
+    for (auto it = by_line.lower_bound(first); it != by_line.end() && it->first <= last; ++it) {
+      const LineComparison& x = it->second;
+      evaluated = evaluated && !x.explanation.starts_with("not evaluated: ");
+      sum.predicted_wavefronts += x.predicted_wavefronts;
+      sum.predicted_ideal += x.predicted_ideal;
+      sum.predicted_excess += x.predicted_excess;
+      sum.measured_wavefronts += x.measured_wavefronts;
+      sum.measured_ideal += x.measured_ideal;
+      sum.measured_excess += x.measured_excess;
+    }
+    if (!evaluated || sum.predicted_wavefronts != sum.measured_wavefronts ||
+        sum.predicted_ideal != sum.measured_ideal || sum.predicted_excess != sum.measured_excess)
+      continue;
+    for (auto it = by_line.lower_bound(first); it != by_line.end() && it->first <= last; ++it) {
+      LineComparison& x = it->second;
+      if (x.agrees) continue;
+      x.agrees = true;
+      x.explanation = "one statement over lines " + std::to_string(first) + "-" +
+                      std::to_string(last) +
+                      ": Nsight Compute counts its accesses on another of its lines; the "
+                      "statement's totals agree";
+    }
+  }
 }
 
 }  // namespace
@@ -297,6 +335,7 @@ Expected<KernelComparison> compare(const KernelScan& scan, const MeasuredKernel&
                                   ? " (tensor-core or TMA traffic shares the pipe)"
                                   : "");
   }
+  match_statements(scan, by_line);
   for (auto& [line, x] : by_line) c.lines.push_back(std::move(x));
   return c;
 }

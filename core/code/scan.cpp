@@ -156,17 +156,22 @@ struct SiteKey {
 
 // nvcc -O3 (ptxas) turns the scalar accesses of one thread in consecutive iterations of an
 // unrolled loop into one wider access when each thread's addresses follow one another and the
-// first is aligned for the wider one: four LDS of As[ty][k..k+3] become one LDS.128. The
-// accesses are grouped by warp and by the iterations of the loops around that loop; within a
-// group the runs of k = bytes / width iterations starting at multiples of k must each advance
-// every lane by `width` and start aligned, in every group, for the merge to be made (the code
-// is one, whatever the warp). Returns the merged accesses, or nothing.
+// first is aligned for the wider one: four LDS of As[ty][k..k+3] become one LDS.128, two of
+// a[2 * t + i] one LDS.64 (measured on the H200, tests/scan/corpus/widths.cu). The accesses are
+// grouped by warp and by the iterations of the loops around that loop; each group's trips are
+// cut into runs of k = bytes / width, and every run must advance every lane by `width` and
+// start aligned, in every group, for the merge to be made (the code is one, whatever the warp).
+// A loop with fewer trips than k, or a count that is no multiple of it, is tried with the
+// narrower vector; an access through a volatile pointer is never merged (each stays its own
+// instruction). Returns the merged accesses, or nothing.
 std::optional<std::vector<Access>> merge(const std::vector<Access>& accesses,
                                          const std::unordered_map<int, bool>& unrolled,
                                          const std::vector<ArrayShape>& shapes, int* merged_bytes) {
   const Access& first = accesses.front();
   if (is_matrix_op(first.op) || first.cp_async || first.width >= 8 || first.loops.empty())
     return std::nullopt;
+  for (const Access& a : accesses)
+    if (a.is_volatile || a.width != first.width) return std::nullopt;
   const int loop = first.loops.back();
   if (const auto u = unrolled.find(loop); u == unrolled.end() || !u->second) return std::nullopt;
   for (const Access& a : accesses)
@@ -181,7 +186,9 @@ std::optional<std::vector<Access>> merge(const std::vector<Access>& accesses,
   for (const int bytes : {16, 8}) {
     const int k = bytes / first.width;
     if (k < 2) continue;
-    bool ok = true;
+    bool ok = std::all_of(groups.begin(), groups.end(), [&](const auto& group) {
+      return group.second.size() % static_cast<std::size_t>(k) == 0;  // whole runs, one at least
+    });
     std::vector<Access> out;
     for (auto& [key, list] : groups) {
       std::sort(list.begin(), list.end(), [](const Access* a, const Access* b) {
@@ -190,9 +197,7 @@ std::optional<std::vector<Access>> merge(const std::vector<Access>& accesses,
       for (std::size_t i = 0; i < list.size() && ok; ++i) {
         if (list[i]->iteration.back() != static_cast<std::int32_t>(i)) ok = false;
       }
-      const std::size_t whole =
-          list.size() / static_cast<std::size_t>(k) * static_cast<std::size_t>(k);
-      for (std::size_t c = 0; c < whole && ok; c += static_cast<std::size_t>(k)) {
+      for (std::size_t c = 0; c < list.size() && ok; c += static_cast<std::size_t>(k)) {
         const Access& head = *list[c];
         const std::int64_t base = shapes[static_cast<std::size_t>(head.array)].base;
         for (int l = 0; l < kWarpSize && ok; ++l) {
@@ -211,7 +216,6 @@ std::optional<std::vector<Access>> merge(const std::vector<Access>& accesses,
         wide.width = bytes;
         out.push_back(std::move(wide));
       }
-      for (std::size_t r = whole; r < list.size(); ++r) out.push_back(*list[r]);
     }
     if (ok) {
       *merged_bytes = bytes;
@@ -419,6 +423,12 @@ ScanLine KernelScanner::summarize(const std::vector<Access>& accesses, const Mac
   const ArrayShape& shape = m.shapes()[static_cast<std::size_t>(first.array)];
   ScanLine s;
   s.line = line_of_site(first);
+  s.statement_first = s.statement_last = s.line;
+  if (first.stmt >= 0 && !first.asm_site) {
+    const Stmt& statement = p_.stmt(first.stmt);
+    s.statement_first = std::min(s.line, lines_.line(statement.begin));
+    s.statement_last = std::max(s.line, lines_.line(statement.end));
+  }
   s.array = shape.array.name;
   s.shape = shape.array;
   s.op = first.op;
@@ -434,8 +444,9 @@ ScanLine KernelScanner::summarize(const std::vector<Access>& accesses, const Mac
     const Totals wide = totals_of(*merged, counter);
     s.width = merged_bytes;
     s.notes.push_back("nvcc merges this " + std::to_string(first.width) + "-byte " +
-                      (is_load(first.op) ? "load" : "store") +
-                      " of consecutive iterations of the unrolled loop (" + s.loops.back() +
+                      (is_load(first.op) ? "load" : "store") + " of " +
+                      std::to_string(merged_bytes / first.width) +
+                      " consecutive iterations of the unrolled loop (" + s.loops.back() +
                       ") into " + std::to_string(merged_bytes) + "-byte " +
                       (is_load(first.op) ? "loads (LDS." : "stores (STS.") +
                       std::to_string(merged_bytes * 8) + "): " + std::to_string(wide.wavefronts) +

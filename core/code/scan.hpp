@@ -16,8 +16,10 @@
 //               blocks of the grid); a warp whose lanes all skip it issues nothing
 //   merging     nvcc -O3 turns consecutive scalar loads (or stores) of one thread across an
 //               unrolled loop into one 8- or 16-byte access when every address is aligned for
-//               it (a tiled SGEMM's As[ty][k] for k = 0..15 becomes four LDS.128): the entry
-//               then counts the merged instructions and its notes give both counts
+//               it (a tiled SGEMM's As[ty][k] for k = 0..15 becomes four LDS.128, two trips of
+//               a[2t + i] one LDS.64; never through volatile): the entry then counts the merged
+//               instructions and its notes give both counts; --check-widths compares each
+//               line's widths with nvcc's PTX (ptx_widths.hpp)
 //   bounds      a loop stops after Machine::kMaxTrips iterations each time it is entered; the
 //               kernels of a file share one WorkBudget of statements, each kernel has one of
 //               warp-instructions: the kernel that spends it says so (what ran is counted), the
@@ -65,7 +67,10 @@ struct ScanInstance {
 
 // One access: a place in the code and an op.
 struct ScanLine {
-  int line = 0;       // 1-based, in the file
+  int line = 0;  // 1-based, in the file
+  // The lines of the statement it is part of (line itself for one of one line): where Nsight
+  // Compute may count it when the statement spans lines.
+  int statement_first = 0, statement_last = 0;
   std::string array;  // the shared array
   SharedArray shape;  // its element type and bounds
   Op op = Op::ld;

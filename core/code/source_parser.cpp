@@ -47,7 +47,8 @@ class SourceParser : public ExpressionParser {
   int unread(std::size_t from, Pos begin, const std::string& reason);
 
   void alias();
-  void record_type();
+  void record_type(bool templated = false);
+  void record_members(Record& r);
   void enumeration();
   std::vector<TemplateParam> template_header();
   void declaration(std::vector<TemplateParam> templ);
@@ -62,7 +63,7 @@ class SourceParser : public ExpressionParser {
   int if_statement(Pos begin);
   bool looks_like_declaration() const;
   int local_declaration(Pos begin, bool constant);
-  std::vector<int> shared_declarations(Pos begin);
+  std::vector<int> shared_declarations(Pos begin, bool is_extern = false, bool is_volatile = false);
   int declarators(const TypeRef& type, bool constant, Pos begin);
   int declarators_at(const Token& first, const TypeRef& type, bool constant, Pos begin);
   void skip_balanced_angles();
@@ -143,6 +144,7 @@ int SourceParser::unread(std::size_t from, Pos begin, const std::string& reason)
   while (in_.position() < end) {
     const Token t = take();
     const Token& after = peek();
+    if (t.kind == Tok::name && t.text == "__shared__") s.index = 1;  // a declaration not read
     if (t.kind == Tok::name) {
       if (const Binding* b = lookup(t.text)) {
         if (b->array >= 0) s.index = 1;
@@ -194,7 +196,8 @@ void SourceParser::file() {
       continue;
     }
     if ((is_name("struct") || is_name("class") || is_name("union")) && peek(1).kind == Tok::name &&
-        (is("{", 2) || is(":", 2) || is(";", 2) || is("<", 2))) {
+        (is("{", 2) || is(":", 2) || is(";", 2) || is("<", 2) || is_name("__align__", 1) ||
+         is_name("alignas", 1))) {
       record_type();
       continue;
     }
@@ -205,7 +208,7 @@ void SourceParser::file() {
     std::vector<TemplateParam> templ;
     if (is_name("template")) templ = template_header();
     if (is_name("struct") || is_name("class")) {  // a template struct: its name is a type
-      record_type();
+      record_type(!templ.empty());
       continue;
     }
     declaration(std::move(templ));
@@ -239,13 +242,124 @@ void SourceParser::alias() {
   skip_statement();
 }
 
-// struct NAME { ... }; its members are not followed, its name is a type.
-void SourceParser::record_type() {
-  take();  // struct, class or union
-  if (peek().kind == Tok::name) type_names.insert(take().text);
+// struct [__align__(N)] NAME [: bases] { members }; its name is a type, its data members are
+// recorded for the machine to lay out (a template struct's are not: its name is a type alone).
+void SourceParser::record_type(bool templated) {
+  Record r{.is_union = take().text == "union"};  // struct, class or union
+  while (is_name("__align__") || is_name("alignas") || (is("[") && is("[", 1))) {
+    if (is("[")) {
+      skip_balanced();
+      continue;
+    }
+    take();
+    expect("(", "after the alignment keyword");
+    r.align = expression();
+    expect(")", "to close the alignment");
+  }
+  if (peek().kind != Tok::name) {  // an anonymous struct: nothing names it
+    skip_statement();
+    return;
+  }
+  const Token name = take();
+  r.name = name.text;
+  r.pos = name.pos;
+  type_names.insert(r.name);
+  if (templated || is("<") || is(";")) {  // a template, or a declaration: no layout here
+    skip_statement();
+    return;
+  }
+  if (is(":")) r.unreadable = r.name + " derives from another type";
   while (!at_end() && !is("{") && !is(";")) take();
-  if (is("{")) skip_balanced();
-  skip_statement();
+  if (is("{")) record_members(r);
+  if (!is(";") && peek().kind == Tok::name) {
+    skip_statement();  // struct P { ... } p;: a variable of it, not followed
+  } else if (is(";")) {
+    take();
+  }
+  record_index[r.name] = static_cast<int>(program_.records.size());
+  program_.records.push_back(std::move(r));
+}
+
+// { T a; T b[N], c; ... }: the data members in order. Methods, constructors, static members,
+// types and access labels change no layout and are skipped; what BankLab cannot lay out (a
+// bit-field, a reference, a virtual method, a member of a type it does not know) leaves the
+// struct without a layout, and why.
+void SourceParser::record_members(Record& r) {
+  take();  // '{'
+  const auto unreadable = [&](const std::string& why) {
+    if (r.unreadable.empty()) r.unreadable = why;
+  };
+  while (!at_end() && !is("}")) {
+    if ((is_name("public") || is_name("private") || is_name("protected")) && is(":", 1)) {
+      take();
+      take();
+      continue;
+    }
+    if (is(";")) {
+      take();
+      continue;
+    }
+    if (is_name("static") || is_name("using") || is_name("typedef") || is_name("friend") ||
+        is_name("template") || is_name("enum") || is_name("struct") || is_name("class") ||
+        is_name("union") || is_name("constexpr") || is_name("static_assert")) {
+      skip_statement();
+      continue;
+    }
+    if (is_name("virtual")) unreadable(r.name + " has a virtual method");
+    const std::size_t from = in_.position();
+    while (is_name("__device__") || is_name("__host__") || is_name("__forceinline__") ||
+           is_name("inline") || is_name("mutable") || is_name("virtual") || is_name("explicit"))
+      take();
+    if ((is_name(r.name) && is("(", 1)) || (is("~") && is_name(r.name, 1))) {
+      skip_statement();  // a constructor or destructor
+      continue;
+    }
+    std::optional<TypeRef> type = try_type(true);
+    if (!type || peek().kind != Tok::name) {
+      in_.rewind(from);
+      unreadable("a member of " + r.name + " BankLab cannot read, at '" + peek().text + "'");
+      skip_statement();
+      continue;
+    }
+    if (is("(", 1) || is_name("operator")) {  // a method
+      skip_statement();
+      continue;
+    }
+    while (true) {
+      TypeRef t = *type;
+      while (is("*")) {
+        take();
+        t.pointer = true;
+      }
+      if (peek().kind != Tok::name) break;
+      Field f{.name = take().text, .type = t};
+      while (is("[")) {
+        take();
+        f.dims.push_back(expression());
+        expect("]", "to close the member's array bound");
+      }
+      if (t.reference) unreadable(r.name + "::" + f.name + " is a reference");
+      if (is(":")) unreadable(r.name + "::" + f.name + " is a bit-field");
+      if (is("=") || is("{")) {  // a default member initializer: no layout change
+        if (take().text == "{") {
+          in_.rewind(in_.position() - 1);
+          skip_balanced();
+        } else {
+          expression();
+        }
+      }
+      r.fields.push_back(std::move(f));
+      if (!is(",")) break;
+      take();
+    }
+    if (!is(";")) {
+      unreadable("a member of " + r.name + " BankLab cannot read, at '" + peek().text + "'");
+      skip_statement();
+      continue;
+    }
+    take();
+  }
+  if (is("}")) take();
 }
 
 // enum [class] [NAME] [: T] { A, B = 4, C }: each enumerator an int constant.
@@ -344,6 +458,7 @@ std::vector<TemplateParam> SourceParser::template_header() {
 void SourceParser::declaration(std::vector<TemplateParam> templ) {
   const Pos begin = peek().pos;
   bool kernel = false, device = false, shared = false, constant = false;
+  bool is_extern = false, is_volatile = false;
   int launch_bounds = -1;
   const auto specifiers = [&] {
     while (true) {
@@ -379,12 +494,14 @@ void SourceParser::declaration(std::vector<TemplateParam> templ) {
                    is_name("volatile") || is_name("__inline__"))) {
         return;
       }
+      is_extern = is_extern || is_name("extern");
+      is_volatile = is_volatile || is_name("volatile");
       take();
     }
   };
   specifiers();
   if (shared || (is_name("extern") && is_name("__shared__", 1))) {
-    for (int s : shared_declarations(begin)) globals_.push_back(s);
+    for (int s : shared_declarations(begin, is_extern, is_volatile)) globals_.push_back(s);
     if (is(";")) take();
     return;
   }
@@ -425,7 +542,9 @@ void SourceParser::parameters(Function& f) {
       type = TypeRef{take().text, 0, 0, {}, false};
       if (is("<")) skip_balanced_angles();
       while (is("*") || is("&") || is_name("const") || is_name("__restrict__")) {
-        if (take().text == "*") type->pointer = true;
+        type->pointer = type->pointer || is("*");
+        type->reference = type->reference || is("&");
+        take();
       }
     }
     if (!type) fail(peek().pos, "expected a parameter, found " + describe(peek()));
@@ -600,7 +719,6 @@ int SourceParser::statement_inner() {
   }
   if (is_name("__shared__") || (is_name("extern") && is_name("__shared__", 1)) ||
       ((is_name("static") || is_name("volatile")) && is_name("__shared__", 1))) {
-    if (!is_name("__shared__") && !is_name("extern")) take();
     Stmt s{.kind = StmtKind::block, .begin = begin, .body = shared_declarations(begin)};
     expect(";", "after the shared declaration");
     return s.body.size() == 1 ? s.body[0] : add_stmt(std::move(s));
@@ -726,7 +844,10 @@ int SourceParser::declarators(const TypeRef& type, bool constant, Pos begin) {
       take();
       t.pointer = true;
     }
-    while (is("&")) take();
+    while (is("&") || is("&&")) {
+      take();
+      t.reference = true;
+    }
     Token name;
     if (pending_name_) {
       name = *std::exchange(pending_name_, std::nullopt);
@@ -767,9 +888,10 @@ int SourceParser::declarators(const TypeRef& type, bool constant, Pos begin) {
 }
 
 // __shared__ [__align__(N)] T a[..][..], b[..]; extern __shared__ T s[]: each an array.
-std::vector<int> SourceParser::shared_declarations(Pos begin) {
+std::vector<int> SourceParser::shared_declarations(Pos begin, bool is_extern, bool is_volatile) {
   std::vector<int> stmts;
-  ArrayDecl first = array_declaration(begin);
+  ArrayDecl first = array_declaration(begin, is_extern);
+  first.is_volatile = first.is_volatile || is_volatile;
   while (true) {
     const int index = static_cast<int>(program_.arrays.size());
     declare_array(first.name, index);
@@ -779,8 +901,11 @@ std::vector<int> SourceParser::shared_declarations(Pos begin) {
         add_stmt({.kind = StmtKind::array, .begin = begin, .end = peek().pos, .index = index}));
     if (!is(",")) break;
     take();
-    ArrayDecl next{
-        .pos = peek().pos, .type = copy.type, .is_extern = copy.is_extern, .align = copy.align};
+    ArrayDecl next{.pos = peek().pos,
+                   .type = copy.type,
+                   .is_extern = copy.is_extern,
+                   .align = copy.align,
+                   .is_volatile = copy.is_volatile};
     if (peek().kind != Tok::name) fail(peek().pos, "expected the array's name");
     next.name = take().text;
     while (is("[")) {
@@ -788,7 +913,7 @@ std::vector<int> SourceParser::shared_declarations(Pos begin) {
       next.dims.push_back(is("]") ? -1 : expression());
       expect("]", "to close the array bound");
     }
-    if (next.dims.empty())
+    if (next.dims.empty() && next.is_extern)
       fail(peek().pos, "the shared declaration needs an array: " + next.name + "[N]");
     first = std::move(next);
   }

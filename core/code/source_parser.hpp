@@ -1,6 +1,7 @@
 #pragma once
 // The parser of a whole .cu file, for `banklab scan`: the file's constants, enums, structs
-// (their names), shared arrays, kernels and __device__ functions (bodies parsed statement by
+// (their names, and their data members for the machine to lay out), shared arrays, kernels and
+// __device__ functions (bodies parsed statement by
 // statement into the syntax tree, syntax.hpp), and, in host functions, the launches
 // kernel<<<grid, block, bytes>>>(args) with the constants and dim3s they use.
 //

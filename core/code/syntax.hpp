@@ -25,16 +25,39 @@
 
 namespace banklab::code {
 
-// A C++ type the code names: a scalar or vector element type, an integer type, or auto.
+// A C++ type the code names: a scalar or vector element type, an integer type, a struct of the
+// file, or auto.
 struct TypeRef {
   std::string name{};                // "float4", "unsigned int"
-  int bytes = 0;                     // sizeof
+  int bytes = 0;                     // sizeof (0 for a struct: the machine lays it out)
   int scalar_bytes = 0;              // one component (the same as bytes for scalars)
   std::optional<IntType> integer{};  // an integer type (int, unsigned, uint32_t, bool, ...)
   bool pointer = false;              // T*
+  int align = 0;                     // alignof where it is not the size (float3: 4)
+  int record = -1;                   // a struct of the file (Program::records)
+  bool is_volatile = false;          // volatile T (or, for a pointer, what it points to)
+  bool reference = false;            // T& (a parameter that names its argument)
   bool is_auto() const { return name == "auto"; }
-  // A type BankLab knows the size of (a named struct or a template type parameter is not one).
-  bool known() const { return bytes > 0 || is_auto(); }
+  // A type BankLab knows the size of (a struct of the file has one once it is laid out; a
+  // struct of a header or a template type parameter has none).
+  bool known() const { return bytes > 0 || is_auto() || (record >= 0 && !pointer); }
+};
+
+// A struct (or class, or union) of the file: its data members in order, laid out by the machine
+// (Machine::layout) as C++ does: each at the next multiple of its alignment, the size a multiple
+// of the largest.
+struct Field {
+  std::string name{};
+  TypeRef type{};
+  std::vector<int> dims{};  // an array member's bounds (nodes)
+};
+struct Record {
+  std::string name{};
+  Pos pos{};
+  bool is_union = false;
+  int align = -1;  // __align__(N) / alignas(N): the node
+  std::vector<Field> fields{};
+  std::string unreadable{};  // why BankLab cannot lay it out (a bit-field, a virtual method)
 };
 // A type name the code may use as one word ("float4", "uint32_t"), or null.
 const TypeRef* find_type(std::string_view name);
@@ -107,7 +130,8 @@ struct ArrayDecl {
   bool is_extern = false;
   std::vector<int> dims{};  // nodes; -1 for the empty first bound of an extern array
   std::vector<Pos> dim_pos{};
-  int align = -1;  // __align__(N): the node
+  int align = -1;            // __align__(N): the node
+  bool is_volatile = false;  // volatile __shared__: every access stays as written
 };
 
 enum class StmtKind : std::uint8_t {
@@ -181,6 +205,7 @@ struct Program {
   std::vector<ArrayDecl> arrays{};
   std::vector<Function> functions{};
   std::vector<Launch> launches{};
+  std::vector<Record> records{};
   std::vector<std::string> macros{};      // the names #defined
   int globals = 0;                        // how many variables the file's scope holds
   int global_body = -1;                   // the file's declarations, run before a kernel

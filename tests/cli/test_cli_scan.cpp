@@ -130,5 +130,21 @@ TEST_CASE("scan shows a file's control characters as text, in its name and its l
   CHECK(error.err.find('\x1b') == std::string::npos);
 }
 
+TEST_CASE("scan --check-widths compiles with nvcc and checks each line against its PTX") {
+  const Run run = run_banklab("scan " + kCorpus + "corpus/widths.cu --check-widths");
+  INFO(run.err);
+  if (run.status != 0) {  // a machine without CUDA: said, with the status of a missing tool
+    CHECK(run.status == 1);
+    CHECK(run.err.find("--check-widths needs nvcc") != std::string::npos);
+    return;
+  }
+  CHECK(run.out.find("   19  ld      8  agrees   the PTX has 2 x ld.shared.f32: adjacent, which "
+                     "ptxas merges into the 8-byte access counted\n") != std::string::npos);
+  CHECK(run.out.find("DIFFERS") == std::string::npos);
+  CHECK(run.out.find("4 of 4 checked lines agree with the PTX") != std::string::npos);
+  const Run piped = run_banklab("scan - --check-widths", "__global__ void k() {}");
+  CHECK(piped.status == 2);
+}
+
 }  // namespace
 }  // namespace banklab::test

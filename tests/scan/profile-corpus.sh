@@ -3,7 +3,10 @@
 # writes, for every kernel, the Source page as CSV: what `banklab scan FILE.cu --ncu-csv CSV`
 # reads and what tests/scan/measured/ ships. Run it where nvcc and ncu are (the H200 machine):
 #
-#   tests/scan/profile-corpus.sh OUT-FOLDER
+#   tests/scan/profile-corpus.sh OUT-FOLDER [FILE:KERNEL ...]
+#
+# With FILE:KERNEL pairs (structs:struct_fields), only those kernels (and their files) are
+# profiled; without, every kernel of the corpus.
 #
 # For each file: nvcc -O3 -lineinfo -arch=sm_90 (the line table ncu needs to sum SASS
 # instructions per CUDA line); for each kernel: one ncu run of that kernel alone with the full
@@ -12,7 +15,8 @@
 # each line became: LDS, LDS.64, LDSM, LDGSTS, ...), and its Details page. OUT-FOLDER/log.txt
 # records every command with its exit status; OUT-FOLDER gets bin/, csv/, sass/ and rep/.
 set -u
-out=${1:?usage: profile-corpus.sh OUT-FOLDER}
+out=${1:?usage: profile-corpus.sh OUT-FOLDER [FILE:KERNEL ...]}
+shift
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mkdir -p "$out"/{bin,csv,sass,rep}
 out=$(cd "$out" && pwd)
@@ -32,15 +36,25 @@ kernels=(transpose:transpose_naive transpose:transpose_padded
          reduce:reduce_divergent reduce:reduce_interleaved reduce:reduce_sequential
          reduce:reduce_unrolled sgemm:sgemm_tiled ldmatrix:ldmatrix_plain
          ldmatrix:ldmatrix_swizzled histogram:histogram256 stencil:stencil_1d
-         cp_async:cp_async_double_buffer extern_shared:extern_two_arrays)
+         cp_async:cp_async_double_buffer extern_shared:extern_two_arrays
+         structs:struct_fields structs:struct_aligned aliases:reference_row
+         aliases:pointer_to_local aliases:pointer_select aliases:file_scope_extern
+         structs:struct_copy widths:merge_two_trips widths:volatile_four widths:transpose_bf16
+         widths:transpose_rows widths:multi_line)
+[ $# -gt 0 ] && kernels=("$@")
+# The files of those kernels, each once.
+files=()
+for pair in "${kernels[@]}"; do
+  [[ " ${files[*]} " == *" ${pair%%:*}.cu "* ]] || files+=("${pair%%:*}.cu")
+done
 cd "$here/corpus"
-for f in *.cu; do
+for f in "${files[@]}"; do
   name=${f%.cu}
   # The line table and SASS built in the folder of the source, so that ncu finds the file.
   nvcc -O3 -lineinfo -arch=sm_90 -Xptxas -v -o "$out/bin/$name" "$f" >"$out/bin/$name.build.txt" 2>&1 &
 done
 wait
-for f in *.cu; do
+for f in "${files[@]}"; do
   name=${f%.cu}
   run "$out/bin/$name"
   cuobjdump -sass "$out/bin/$name" >"$out/sass/$name.sass.txt" 2>&1
