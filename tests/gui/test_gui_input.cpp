@@ -393,6 +393,71 @@ TEST_CASE("every shortcut, pressed in every lesson, leaves a consistent state") 
   }
 }
 
+// Issue 33: a presentation clicker sends a press and its release within a few milliseconds,
+// often between two frames. ImGui 1.86 sees io.KeysDown once a frame, so the platforms queue
+// key changes (key_queue.hpp) and hand them over a frame at a time.
+TEST_CASE("a key pressed and released within one frame is one step, every time (issue 33)") {
+  Driver d;
+  AppState s;
+  REQUIRE(open_lesson(s, "transpose"));
+  d.settle(s);
+  REQUIRE(s.lesson.step == 0);
+
+  // What ImGui's own GLFW backend did: both changes written to io.KeysDown before the frame.
+  // The key is up when the frame looks, and the tap is lost: the bug the queue exists for.
+  ImGuiIO& io = ImGui::GetIO();
+  io.KeysDown[GLFW_KEY_PAGE_DOWN] = true;
+  io.KeysDown[GLFW_KEY_PAGE_DOWN] = false;
+  d.frame(s);
+  CHECK(s.lesson.step == 0);
+
+  // Through the queue: the press in one frame, the release in the next.
+  CHECK(d.taps(s, {GLFW_KEY_PAGE_DOWN}) == 2);
+  CHECK(s.lesson.step == 1);
+  // Ten taps between two frames (a clicker held to the slide's end): ten steps.
+  d.taps(s, {GLFW_KEY_PAGE_DOWN, GLFW_KEY_PAGE_DOWN, GLFW_KEY_PAGE_DOWN, GLFW_KEY_PAGE_DOWN,
+             GLFW_KEY_PAGE_DOWN, GLFW_KEY_PAGE_DOWN, GLFW_KEY_PAGE_DOWN, GLFW_KEY_PAGE_DOWN,
+             GLFW_KEY_PAGE_DOWN, GLFW_KEY_PAGE_DOWN});
+  CHECK(s.lesson.step == 11);
+  // Back and forth in one gap: each counts, in order.
+  d.taps(s, {GLFW_KEY_PAGE_UP, GLFW_KEY_PAGE_UP, GLFW_KEY_PAGE_DOWN});
+  CHECK(s.lesson.step == 10);
+  // F5 then V then Esc, all before one frame: presentation on, the next view, then off.
+  const StageView view = s.user.stage.view;
+  d.taps(s, {GLFW_KEY_F5});
+  CHECK(s.user.stage.presenting);
+  d.taps(s, {GLFW_KEY_V, GLFW_KEY_ESCAPE});
+  CHECK_FALSE(s.user.stage.presenting);
+  CHECK(s.user.stage.view != view);
+}
+
+TEST_CASE("the key queue keeps the order, the modifiers and a bound, and ignores unknown keys") {
+  ImGuiIO io;
+  KeyQueue keys;
+  keys.push(-1, true);   // GLFW_KEY_UNKNOWN
+  keys.push(512, true);  // past io.KeysDown
+  CHECK(keys.empty());
+  // Ctrl down, A tapped, Ctrl up: Ctrl and A's press go in the first frame, A's release in the
+  // second, Ctrl's release waits behind it (the order is kept).
+  keys.push(GLFW_KEY_LEFT_CONTROL, true);
+  keys.push(GLFW_KEY_A, true);
+  keys.push(GLFW_KEY_A, false);
+  keys.push(GLFW_KEY_LEFT_CONTROL, false);
+  CHECK(keys.apply(io));
+  CHECK(io.KeyCtrl);
+  CHECK(io.KeysDown[GLFW_KEY_A]);
+  CHECK_FALSE(keys.apply(io));
+  CHECK_FALSE(io.KeysDown[GLFW_KEY_A]);
+  CHECK_FALSE(io.KeyCtrl);
+  // A flood of presses stops at the bound; releases still get in, so no key stays down.
+  for (std::size_t i = 0; i < KeyQueue::kMaxPending + 10; ++i) keys.push(GLFW_KEY_B, true);
+  keys.push(GLFW_KEY_B, false);
+  int frames = 0;
+  while (keys.apply(io)) ++frames;
+  CHECK(frames == static_cast<int>(KeyQueue::kMaxPending));
+  CHECK_FALSE(io.KeysDown[GLFW_KEY_B]);
+}
+
 // [SECTION] Random input
 
 // A bounded, fixed-seed fuzz of the controls: random clicks anywhere, random keys and random

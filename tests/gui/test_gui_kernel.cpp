@@ -7,13 +7,22 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "app/gui/state/app_state.hpp"
 #include "app/gui/state/kernel_state.hpp"
+#include "app/gui/state/scan_worker.hpp"
 #include "core/base/file_read.hpp"
 #include "core/code/scan.hpp"
 #include "core/model/presets.hpp"
@@ -81,15 +90,27 @@ bool click_source_line(Driver& d, AppState& s, int line) {
   return false;
 }
 
+// Frames until the scan started off the frame is applied (a guard, not a measure: the corpus
+// files scan in milliseconds), then one more, which derives what it put on screen.
+void finish_scan(Driver& d, AppState& s) {
+  for (int i = 0; i < 60000 && kernel_scanning(s); ++i) {
+    d.frame(s);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  REQUIRE_FALSE(kernel_scanning(s));
+  d.frame(s);
+  d.frame(s);
+}
+
 struct App : AppInFolder {
   using AppInFolder::AppInFolder;
-  // File > Open kernel (.cu)..., the name typed, Open.
+  // File > Open kernel (.cu)..., the name typed, Open; the scan runs off the frame.
   void open(const std::string& name) {
     REQUIRE(d.menu(s, "File", "Open kernel (.cu)..."));
     d.frame(s);
     REQUIRE(d.replace_text(s, {kChooser, "name"}, name));
     REQUIRE(d.click(s, {kChooser, "Open"}));
-    d.frame(s);
+    finish_scan(d, s);
   }
 };
 
@@ -240,7 +261,7 @@ TEST_CASE("a file that cannot be scanned says why and keeps what was open; the b
   CHECK(shown_kernel(s)->unevaluated[0].reason.find("under names") != std::string::npos);
   app.d.frame(s);
   REQUIRE(app.d.replace_text(s, {kWindow, "names"}, "stride=2,N=8"));
-  app.d.frame(s);
+  finish_scan(app.d, s);
   REQUIRE(shown_kernel(s)->lines.size() == 3);
   CHECK(shown_kernel(s)->block[0] == 64);
   CHECK(kernel_on_screen(s));
@@ -305,4 +326,130 @@ TEST_CASE("the Kernel window widens the left column while it is open, and gives 
   d.frame(s);
   d.frame(s);
   CHECK(banks->Pos.x == narrow);
+}
+
+// Issue 33: the Kernel window reads as code. At 1280x720 a source row holds about 48
+// characters and a longer line wraps to the next row instead of running off the edge (the
+// column read of transpose.cu's line 19, 71 characters, was cut at `odata[(y + j)`).
+TEST_CASE("the source wraps its lines to the window, never cuts them, at 1280x720 and 1920x1080") {
+  for (const auto& [display, chars] :
+       {std::pair{ImVec2(1280, 720), 40}, std::pair{ImVec2(1920, 1080), 60}}) {
+    CAPTURE(display.x);
+    Driver d(display);
+    AppState s;
+    load_preset(s, std::string(kDefaultPreset));
+    REQUIRE(open_kernel_file(s, (kCorpus / "transpose.cu").string()));
+    d.settle(s);
+    d.frame(s);
+    const std::optional<SourceGeometry> g = s.frame.geometry.kernel_source;
+    REQUIRE(g.has_value());
+    CHECK(g->chars_per_row >= chars);
+    // Every line's row is as tall as its code wrapped at that width (whole, not clipped): line
+    // 19 with its mark under it takes at least ceil(71 / chars per row) + 1 text rows.
+    const std::vector<float>& top = s.user.kernel.source_rows.top;
+    REQUIRE(top.size() == s.user.kernel.line_starts.size() + 1);
+    const std::size_t length = source_line(s.user.kernel, 19).size();
+    const float rows =
+        static_cast<float>((length + static_cast<std::size_t>(g->chars_per_row) - 1) /
+                           static_cast<std::size_t>(g->chars_per_row)) +
+        1.0f;
+    CHECK(top[19] - top[18] >= rows * ImGui::GetFontSize());
+  }
+}
+
+// Issue 33: the Code window shows the scanned line, and the Tile window the scanned array as
+// declared, its access outlined on it (each lane's byte is an element of that array).
+TEST_CASE("a scanned access is drawn on its own array, named as the kernel declares it") {
+  Driver d(ImVec2(1280, 720));
+  AppState s;
+  load_preset(s, std::string(kDefaultPreset));
+  REQUIRE(open_kernel_file(s, (kCorpus / "reduce.cu").string()));
+  d.settle(s);
+  const ScanLine* line = access_on_screen(s);
+  REQUIRE(line != nullptr);
+  CHECK(array_declaration(line->shape) == "int sdata[256]");
+  CHECK(array_drawable(line->shape));
+  const ScanInstance& in = line->instances[static_cast<std::size_t>(s.user.kernel.instance)];
+  int outlined = 0;
+  for (int l = 0; l < kWarpSize; ++l) {
+    if (!(in.lanes >> l & 1u)) continue;
+    const LaneElements& e = s.derived.evaluation.elements[static_cast<std::size_t>(l)];
+    CHECK(e.count >= 1);
+    CHECK(e.first.row * 256 + e.first.col == in.offsets[static_cast<std::size_t>(l)] / 4);
+    ++outlined;
+  }
+  CHECK(outlined > 0);
+  // An array the tile cannot be: no bounds.
+  SharedArray unbounded{.name = "smem", .type = "float", .dims = {}, .is_extern = true};
+  CHECK(array_declaration(unbounded) == "float smem[]");
+  CHECK_FALSE(array_drawable(unbounded));
+}
+
+// Issue 33: --line reached only the first kernel of a file.
+TEST_CASE("a line of any kernel of the file can be shown, and a kernel by its name") {
+  AppState s;
+  REQUIRE(open_kernel_file(s, (kCorpus / "transpose.cu").string()));
+  REQUIRE(shown_kernel(s)->kernel == "transpose_naive");
+  CHECK_FALSE(show_line(s, 32));  // in transpose_padded: not the kernel shown
+  REQUIRE(show_line(s, 32, true));
+  CHECK(shown_kernel(s)->kernel == "transpose_padded");
+  CHECK(access_on_screen(s)->line == 32);
+  CHECK(show_kernel_named(s, "transpose_naive"));
+  CHECK(shown_kernel(s)->kernel == "transpose_naive");
+  CHECK_FALSE(show_kernel_named(s, "transpose"));
+  CHECK(kernel_names(s.user.kernel) == "transpose_naive, transpose_padded");
+}
+
+// Issue 32: a file's scan never runs on the frame. A scripted scan is held running until the
+// test lets it go, as a long or hostile file's would: frames go on, the window shows the scan
+// with a Cancel button, and Cancel gives back what was open; the held scan's result is dropped.
+TEST_CASE("a scan runs off the frame, with its progress and Cancel; what was open stays") {
+  struct Gate {
+    std::mutex m;
+    std::condition_variable cv;
+    bool open = false;
+    int scans = 0;
+    void release() {
+      {
+        std::lock_guard lock(m);
+        open = true;
+      }
+      cv.notify_all();
+    }
+  } gate;
+  App app(kCorpus);
+  AppState& s = app.s;
+  app.open("transpose.cu");
+  REQUIRE(shown_kernel(s) != nullptr);
+  const std::uint64_t scans = s.user.kernel.scans;
+  const Scenario before = s.user.scenario;
+  s.scan_worker = std::make_unique<ScanWorker>(
+      std::function<void()>{}, [&gate](const CodeSource& source, const ScanOptions& options) {
+        std::unique_lock lock(gate.m);
+        ++gate.scans;
+        gate.cv.wait(lock, [&gate] { return gate.open; });
+        return scan_source(source, options);
+      });
+  // Let go before the worker is destroyed (it waits for its scan), even when a check fails.
+  struct Release {
+    Gate& gate;
+    ~Release() { gate.release(); }
+  } release{gate};
+
+  REQUIRE(app.d.menu(s, "File", "Open kernel (.cu)..."));
+  app.d.frame(s);
+  REQUIRE(app.d.replace_text(s, {kChooser, "name"}, "reduce.cu"));
+  REQUIRE(app.d.click(s, {kChooser, "Open"}));
+  for (int i = 0; i < 10; ++i) app.d.frame(s);  // the frames go on while it scans
+  CHECK(kernel_scanning(s));
+  CHECK(s.user.kernel.name == "transpose.cu");
+  REQUIRE(app.d.click(s, {kWindow, "Cancel"}));
+  CHECK_FALSE(kernel_scanning(s));
+  gate.release();
+  s.scan_worker.reset();  // waits for the held scan to end
+  app.d.frame(s);
+  CHECK(gate.scans == 1);
+  CHECK(s.user.kernel.name == "transpose.cu");
+  CHECK(s.user.kernel.scans == scans);
+  CHECK(s.user.scenario == before);
 }

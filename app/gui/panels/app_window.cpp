@@ -72,8 +72,19 @@ void arithmetic_panel(AppState& s, Interaction& io) {
 void tile_panel(AppState& s, Interaction& io) {
   stale_notice(s);
   const Derived& d = s.derived;
+  // A scanned kernel's array is named as its kernel declares it, not as the tile it is drawn as.
+  const ScanLine* scanned = access_on_screen(s);
+  if (scanned && !array_drawable(scanned->shape)) {
+    ImGui::TextWrapped(
+        "%s (line %d): the Tile window cannot draw this array. It draws arrays of 1-, 2-, 4- or "
+        "8-byte elements with their last bound as the columns; the bank view and the lane map "
+        "show the access.",
+        array_declaration(scanned->shape).c_str(), scanned->line);
+    return;
+  }
   if (d.tile_valid) {
-    ImGui::TextUnformatted(to_string(d.scenario.tile).c_str());
+    ImGui::TextUnformatted(scanned ? array_declaration(scanned->shape).c_str()
+                                   : to_string(d.scenario.tile).c_str());
     using figures::TileView;
     for (const auto& [view, name] :
          {std::pair{TileView::logical, "logical"}, std::pair{TileView::physical, "physical"},
@@ -331,12 +342,10 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   float h = std::max(display.y - top, 1.0f);
   float left = std::clamp(display.x * 0.2f, 270.0f * scale, 420.0f * scale);
   left = std::min(left, display.x * 0.4f);
-  // The Kernel window's source wants a third of the width, as far as the lane map keeps its 32
-  // boxes of 17 px (the lower row's 580 px and the 400 px of the code and tile beside it).
-  if (kernel) {
-    left =
-        std::max(left, std::min({display.x * 0.32f, 680.0f * scale, display.x - 980.0f * scale}));
-  }
+  // The Kernel window's source wants a third of the width: its lines wrap to the window
+  // (kernel_panel.cpp), and at 1280 px a row holds about 48 characters, so that a line of code
+  // takes one or two rows, not five.
+  if (kernel) left = std::max(left, std::min(display.x * 0.34f, 680.0f * scale));
   float right = display.x - left;
   // The bank view's 32 wavefront rows of 12 px (cell labels of 11 px) and its step bar,
   // verdict, bank numbers and legend, as far as the lane map keeps its own minimum below.
@@ -421,6 +430,7 @@ void draw_app(AppState& s) {
   }
   handle_shortcuts(s);
   advance_time(s, imgui.DeltaTime);
+  poll_kernel_scan(s);  // a scan finished off the frame puts its worst access on screen
   refresh(s);
 
   float menu_height = menu_bar(s);
