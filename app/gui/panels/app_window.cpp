@@ -364,9 +364,13 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   l.banks_size = ImVec2(banks_w, upper);
   l.arithmetic_pos = ImVec2(left + banks_w, top);
   l.arithmetic_size = ImVec2(right - banks_w, upper);
-  // 32 lane boxes of 17 px (lane numbers of 11 px), as far as the code and tile keep 200 px.
-  float lanes_w = std::floor(std::clamp(580.0f * scale, right * 0.42f, right - 400.0f * scale));
-  float code_w = std::floor((right - lanes_w) * 0.45f);
+  // 32 lane boxes of 17 px (lane numbers of 11 px), as far as the code and the arithmetic keep
+  // 450 px.
+  float lanes_w = std::floor(std::clamp(580.0f * scale, right * 0.42f, right - 450.0f * scale));
+  // The code box's declaration, `__shared__ float tile[32][32];`, 30 characters of the mono
+  // font whole (ImGui's multi-line box does not wrap), as far as the arithmetic keeps 160 px.
+  float code_w = std::floor(std::max((right - lanes_w) * 0.45f,
+                                     std::min(290.0f * scale, right - lanes_w - 160.0f * scale)));
   l.lanes_pos = ImVec2(left, top + upper);
   l.lanes_size = ImVec2(lanes_w, h - upper);
   l.code_pos = ImVec2(left + lanes_w, top + upper);

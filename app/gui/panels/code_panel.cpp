@@ -39,8 +39,7 @@ bool parameters(CodeBox& c) {
     c.warp = all ? kAllWarps : 0;
     changed = true;
   }
-  if (!all) {
-    ImGui::SameLine();
+  if (!all) {  // on a line of its own: beside the check box it ran past a narrow window
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
     changed |= ImGui::InputInt("warp", &c.warp);
     c.warp = std::clamp(c.warp, 0, 1024 / kWarpSize - 1);
