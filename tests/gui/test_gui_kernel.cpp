@@ -440,7 +440,18 @@ TEST_CASE("a scan runs off the frame, with its progress and Cancel; what was ope
   app.d.frame(s);
   REQUIRE(app.d.replace_text(s, {kChooser, "name"}, "reduce.cu"));
   REQUIRE(app.d.click(s, {kChooser, "Open"}));
-  for (int i = 0; i < 10; ++i) app.d.frame(s);  // the frames go on while it scans
+  // The frames go on while it scans: until the worker has started the held scan (a guard of a
+  // minute, not a measure), then ten more.
+  const auto started = [&gate] {
+    std::lock_guard lock(gate.m);
+    return gate.scans == 1;
+  };
+  for (int i = 0; i < 60000 && !started(); ++i) {
+    app.d.frame(s);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  REQUIRE(started());
+  for (int i = 0; i < 10; ++i) app.d.frame(s);
   CHECK(kernel_scanning(s));
   CHECK(s.user.kernel.name == "transpose.cu");
   REQUIRE(app.d.click(s, {kWindow, "Cancel"}));
@@ -448,7 +459,6 @@ TEST_CASE("a scan runs off the frame, with its progress and Cancel; what was ope
   gate.release();
   s.scan_worker.reset();  // waits for the held scan to end
   app.d.frame(s);
-  CHECK(gate.scans == 1);
   CHECK(s.user.kernel.name == "transpose.cu");
   CHECK(s.user.kernel.scans == scans);
   CHECK(s.user.scenario == before);

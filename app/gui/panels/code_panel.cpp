@@ -141,7 +141,8 @@ void scenario_code(AppState& s) {
 void scanned_code(const AppState& s, const ScanLine& l) {
   const KernelFile& k = s.user.kernel;
   const KernelScan& kernel = *shown_kernel(s);
-  ImGui::TextDisabled("%s, line %d (kernel %s):", k.name.c_str(), l.line, kernel.kernel.c_str());
+  text_disabled_wrapped(k.name + ", line " + std::to_string(l.line) + " (kernel " + kernel.kernel +
+                        "):");
   std::string_view code = source_line(k, l.line);
   code.remove_prefix(std::min(code.size(), code.find_first_not_of(" \t")));
   if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
@@ -152,7 +153,7 @@ void scanned_code(const AppState& s, const ScanLine& l) {
                      l.cp_async ? "cp.async" : std::string(op_name(l.op)).c_str(),
                      array_declaration(l.shape).c_str(), l.width,
                      describe_place(l, in.warp, in.iteration).c_str());
-  ImGui::TextDisabled("The Kernel window chooses another access or warp-instruction.");
+  text_disabled_wrapped("The Kernel window chooses another access or warp-instruction.");
 }
 
 }  // namespace

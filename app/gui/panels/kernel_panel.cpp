@@ -281,8 +281,9 @@ void source(AppState& s, const KernelScan& shown, Interaction& io) {
   const int count = static_cast<int>(k.line_starts.size());
   const std::string widest = std::to_string(count);
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed,
-                          ImGui::CalcTextSize(widest.c_str()).x);
+  ImGui::TableSetupColumn(
+      "line", ImGuiTableColumnFlags_WidthFixed,
+      std::max(ImGui::CalcTextSize("line").x, ImGui::CalcTextSize(widest.c_str()).x));
   ImGui::TableSetupColumn(k.name.c_str(), ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   ImGui::TableSetColumnIndex(1);
