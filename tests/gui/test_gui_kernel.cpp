@@ -78,9 +78,11 @@ std::string all_of(const std::vector<std::string>& lines) {
   return out;
 }
 
-// Clicks the source's row of `line` near its left end: the row spans every column, and the
-// code's column may run far past the window's right edge (the table scrolls sideways).
+// Scrolls the source to `line` (as the wheel would) and clicks its row near its left end, on
+// its number (the row spans both columns).
 bool click_source_line(Driver& d, AppState& s, int line) {
+  s.user.kernel.scroll_to = line;
+  d.frame(s);
   const ImGuiID id = widget_id({kWindow, "##source", line, std::to_string(line).c_str()});
   for (const Item& i : d.frame(s)) {
     if (i.id != id || !i.visible) continue;
@@ -328,12 +330,13 @@ TEST_CASE("the Kernel window widens the left column while it is open, and gives 
   CHECK(banks->Pos.x == narrow);
 }
 
-// Issue 33: the Kernel window reads as code. At 1280x720 a source row holds about 48
-// characters and a longer line wraps to the next row instead of running off the edge (the
-// column read of transpose.cu's line 19, 71 characters, was cut at `odata[(y + j)`).
+// Issue 33: the Kernel window reads as code. At 1280x720 a source row holds about 30
+// characters (the bank view and the lane map keep the rest) and a longer line wraps to the
+// next rows instead of running off the edge (the column read of transpose.cu's line 19, 71
+// characters, was cut at `odata[(y + j)`); at 1920x1080 a row holds 60 and more.
 TEST_CASE("the source wraps its lines to the window, never cuts them, at 1280x720 and 1920x1080") {
   for (const auto& [display, chars] :
-       {std::pair{ImVec2(1280, 720), 40}, std::pair{ImVec2(1920, 1080), 60}}) {
+       {std::pair{ImVec2(1280, 720), 28}, std::pair{ImVec2(1920, 1080), 60}}) {
     CAPTURE(display.x);
     Driver d(display);
     AppState s;
@@ -344,16 +347,21 @@ TEST_CASE("the source wraps its lines to the window, never cuts them, at 1280x72
     const std::optional<SourceGeometry> g = s.frame.geometry.kernel_source;
     REQUIRE(g.has_value());
     CHECK(g->chars_per_row >= chars);
-    // Every line's row is as tall as its code wrapped at that width (whole, not clipped): line
-    // 19 with its mark under it takes at least ceil(71 / chars per row) + 1 text rows.
+    // Every line's row is as tall as its code wrapped at that width (whole, not clipped), and
+    // line 19's has its mark under it: one text row more.
     const std::vector<float>& top = s.user.kernel.source_rows.top;
     REQUIRE(top.size() == s.user.kernel.line_starts.size() + 1);
-    const std::size_t length = source_line(s.user.kernel, 19).size();
-    const float rows =
-        static_cast<float>((length + static_cast<std::size_t>(g->chars_per_row) - 1) /
-                           static_cast<std::size_t>(g->chars_per_row)) +
-        1.0f;
-    CHECK(top[19] - top[18] >= rows * ImGui::GetFontSize());
+    for (int line = 1; line <= static_cast<int>(s.user.kernel.line_starts.size()); ++line) {
+      CAPTURE(line);
+      const std::string code(source_line(s.user.kernel, line));
+      const float wrapped = ImGui::CalcTextSize(code.c_str(), nullptr, false, g->wrap_width).y;
+      const float height =
+          top[static_cast<std::size_t>(line)] - top[static_cast<std::size_t>(line) - 1];
+      CHECK(height >= wrapped + (line == 19 ? ImGui::GetFontSize() : 0.0f));
+    }
+    const std::string line19(source_line(s.user.kernel, 19));
+    CHECK(ImGui::CalcTextSize(line19.c_str(), nullptr, false, g->wrap_width).y >=
+          (display.x < 1500 ? 2.0f : 1.0f) * ImGui::GetFontSize());
   }
 }
 

@@ -342,10 +342,14 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   float h = std::max(display.y - top, 1.0f);
   float left = std::clamp(display.x * 0.2f, 270.0f * scale, 420.0f * scale);
   left = std::min(left, display.x * 0.4f);
-  // The Kernel window's source wants a third of the width: its lines wrap to the window
-  // (kernel_panel.cpp), and at 1280 px a row holds about 48 characters, so that a line of code
-  // takes one or two rows, not five.
-  if (kernel) left = std::max(left, std::min(display.x * 0.34f, 680.0f * scale));
+  // The Kernel window's source wants a third of the width, as far as the bank view and the lane
+  // map keep their labels readable (the lower row's 580 px and the 400 px of the code and
+  // arithmetic beside it): 300 px at 1280x720, where its lines wrap to about 31 characters a
+  // row (kernel_panel.cpp), 614 px at 1920x1080.
+  if (kernel) {
+    left =
+        std::max(left, std::min({display.x * 0.32f, 680.0f * scale, display.x - 980.0f * scale}));
+  }
   float right = display.x - left;
   // The bank view's 32 wavefront rows of 12 px (cell labels of 11 px) and its step bar,
   // verdict, bank numbers and legend, as far as the lane map keeps its own minimum below.
@@ -365,8 +369,9 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   l.arithmetic_pos = ImVec2(left + banks_w, top);
   l.arithmetic_size = ImVec2(right - banks_w, upper);
   // 32 lane boxes of 17 px (lane numbers of 11 px), as far as the code and the arithmetic keep
-  // 450 px.
-  float lanes_w = std::floor(std::clamp(580.0f * scale, right * 0.42f, right - 450.0f * scale));
+  // 450 px (400 beside the Kernel window, whose access the Code window shows wrapped).
+  const float lower_rest = (kernel ? 400.0f : 450.0f) * scale;
+  float lanes_w = std::floor(std::clamp(580.0f * scale, right * 0.42f, right - lower_rest));
   // The code box's declaration, `__shared__ float tile[32][32];`, 30 characters of the mono
   // font whole (ImGui's multi-line box does not wrap), as far as the arithmetic keeps 160 px.
   float code_w = std::floor(std::max((right - lanes_w) * 0.45f,

@@ -2,6 +2,7 @@
 // worker and joined when it goes (scan_worker.hpp). The browser edition has no threads and runs
 // them in take() instead (app/web/scan_worker_inline.cpp).
 #include "app/gui/state/scan_worker.hpp"
+#include "app/gui/state/worker_loop.hpp"
 
 namespace banklab::gui {
 
@@ -26,14 +27,7 @@ std::optional<ScanDone> ScanWorker::take() {
 }
 
 void ScanWorker::loop() {
-  for (;;) {
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || pending_.has_value(); });
-      if (stopping_) return;
-    }
-    run_pending();
-  }
+  serve_pending(mutex_, wake_, stopping_, pending_, [this] { run_pending(); });
 }
 
 }  // namespace banklab::gui
