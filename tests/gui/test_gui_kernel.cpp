@@ -256,7 +256,8 @@ TEST_CASE("a file that cannot be scanned says why and keeps what was open; the b
   REQUIRE(app.d.click(s, {kWindow, "set the block"}));
   REQUIRE(s.user.kernel.block_given);
   s.user.kernel.block = {64, 1, 1};
-  REQUIRE(rescan_kernel(s));
+  start_rescan(s);
+  finish_scan(app.d, s);
   CHECK_FALSE(shown_kernel(s)->error.has_value());
   CHECK(shown_kernel(s)->lines.empty());
   REQUIRE(shown_kernel(s)->unevaluated.size() == 2);  // stride on line 4, N on line 5

@@ -112,12 +112,6 @@ bool open_kernel_file(AppState& s, const std::string& path) {
   return scan_now(s, open_request(s.user.kernel, path));
 }
 
-bool rescan_kernel(AppState& s) {
-  const KernelFile& k = s.user.kernel;
-  if (k.path.empty()) return false;
-  return scan_now(s, scan_request(k, k.path, k.text, false));
-}
-
 void start_kernel_scan(AppState& s, const std::string& path) {
   scan_later(s, open_request(s.user.kernel, path));
 }

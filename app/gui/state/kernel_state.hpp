@@ -6,7 +6,8 @@
 // excess; choosing an access, or one of its warp-instructions, puts that instruction on screen
 // as a custom scenario with its array as the tile, so every view draws it, as the Code window
 // does for one typed line. The scan runs when the file, its block or its names change, never
-// per frame.
+// per frame, and in the app off the frame (scan_worker.hpp): only --scan at startup scans
+// before the window opens (open_kernel_file()).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -51,24 +52,24 @@ struct KernelFile {
   } source_rows;
 };
 
-// Reads and scans the file; on success the Kernel window opens on it and the worst access of
-// its first kernel goes on screen. On failure (unreadable, not kernel code) kernel.error says
-// why and what was open stays. Returns whether it opened.
+// Reads and scans the file on this thread (--scan at startup, before any window); on success
+// the Kernel window opens on it and the worst access of its first kernel goes on screen. On failure
+// (unreadable, not kernel code) kernel.error says why and what was open stays. Returns whether it
+// opened.
 bool open_kernel_file(AppState& s, const std::string& path);
-// Scans the open file again with the block and names set in the window (kernel.error says why
-// when it cannot). Returns whether it scanned.
-bool rescan_kernel(AppState& s);
-// The same two off the frame, on the scan worker (scan_worker.hpp): the file is read now (an
+// The same off the frame, on the scan worker (scan_worker.hpp): the file is read now (an
 // unreadable one sets kernel.error at once), its scan is applied by poll_kernel_scan() when it
 // is done. A scan started replaces the one still running.
 void start_kernel_scan(AppState& s, const std::string& path);
+// Scans the open file again, off the frame, with the block and names set in the window
+// (kernel.error says why at once when the names cannot be read).
 void start_rescan(AppState& s);
 // A scan started and not yet applied or cancelled.
 bool kernel_scanning(const AppState& s);
 // Drops the running scan: what was open stays, and its result is never applied.
 void cancel_kernel_scan(AppState& s);
-// Once a frame: applies a finished scan as open_kernel_file() or rescan_kernel() would. True
-// when one was applied.
+// Once a frame: applies a finished scan as open_kernel_file() would (a new file), or the open
+// file scanned again. True when one was applied.
 bool poll_kernel_scan(AppState& s);
 // The kernel shown, or nullptr when nothing is scanned.
 const KernelScan* shown_kernel(const AppState& s);
