@@ -152,7 +152,7 @@ void scanned_code(const AppState& s, const ScanLine& l) {
   ImGui::TextWrapped("%s of __shared__ %s, %d bytes a lane. On screen: %s.",
                      l.cp_async ? "cp.async" : std::string(op_name(l.op)).c_str(),
                      array_declaration(l.shape).c_str(), l.width,
-                     describe_place(l, in.warp, in.iteration).c_str());
+                     describe_instance(k, l, in.warp, in.iteration).c_str());
   text_disabled_wrapped("The Kernel window chooses another access or warp-instruction.");
 }
 

@@ -8,6 +8,9 @@
 //   - the source, each shared-memory line annotated with its n-way and excess, in the conflict
 //     colour only where it conflicts, the lines the scan could not evaluate with the reason:
 //     clicking a line puts its worst access on screen.
+// A trace (File > Open trace..., --trace) shows the same way, its counts those of the recorded
+// run: the header names the launch, each instruction its block, warp and run, and the source has
+// a column of the hardware's counts of the same launch where it was measured.
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -57,6 +60,24 @@ void error_text(const AppState& s, const std::string& text) {
   ImGui::PopStyleColor();
 }
 
+// A trace's launch: what ran where, and where the measured counts came from.
+void trace_header(const gpu::Trace& t, const KernelFile& k) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("traced: %s, launch %lld of %s, grid %dx%dx%d, block %dx%dx%d",
+                     t.kernel.c_str(), static_cast<long long>(t.launch), t.program.c_str(),
+                     t.grid[0], t.grid[1], t.grid[2], t.block[0], t.block[1], t.block[2]);
+  ImGui::TextWrapped("on %s, driver %s, %s; %zu of %lld warp-instructions recorded",
+                     t.device.c_str(), t.driver.c_str(), t.created_utc.c_str(), t.accesses.size(),
+                     static_cast<long long>(t.executed));
+  if (k.measured) {
+    ImGui::TextWrapped("measured: %s; %d of %d lines agree with the model", t.measured_by.c_str(),
+                       k.measured->agreeing_lines(), k.measured->evaluated_lines());
+  } else {
+    ImGui::TextWrapped("measured: %s", k.not_measured.c_str());
+  }
+  ImGui::PopStyleColor();
+}
+
 // The file, kernel, block and names; a change scans again.
 void header(AppState& s, const KernelScan& shown) {
   KernelFile& k = s.user.kernel;
@@ -71,6 +92,10 @@ void header(AppState& s, const KernelScan& shown) {
       }
       ImGui::EndCombo();
     }
+  }
+  if (k.trace) {
+    trace_header(*k.trace, k);
+    return;  // a recorded run: no block or names to change
   }
   if (!shown.error) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
@@ -104,15 +129,15 @@ void header(AppState& s, const KernelScan& shown) {
   }
 }
 
-void totals(const KernelScan& shown) {
+void totals(const KernelScan& shown, bool traced) {
   std::int64_t wavefronts = 0, excess = 0;
   for (const ScanLine& l : shown.lines) {
     wavefronts += l.wavefronts;
     excess += l.excess_wavefronts;
   }
-  ImGui::TextWrapped("%zu shared-memory accesses: %lld wavefronts a block, %lld of them excess",
+  ImGui::TextWrapped("%zu shared-memory accesses: %lld wavefronts %s, %lld of them excess",
                      shown.lines.size(), static_cast<long long>(wavefronts),
-                     static_cast<long long>(excess));
+                     traced ? "in the traced launch" : "a block", static_cast<long long>(excess));
   for (const std::string& n : shown.notes) ImGui::TextWrapped("%s", n.c_str());
 }
 
@@ -143,7 +168,7 @@ void ranking(AppState& s, const KernelScan& shown, float height) {
           "the worst at %s",
           l.array.c_str(), static_cast<long long>(l.instructions),
           static_cast<long long>(l.wavefronts), static_cast<long long>(l.ideal_wavefronts),
-          describe_place(l, l.worst_warp, l.worst_iteration).c_str());
+          describe_instance(s.user.kernel, l, l.worst_warp, l.worst_iteration).c_str());
     }
     ImGui::TableNextColumn();
     ImGui::Text("%s %d B", l.cp_async ? "cp.async" : std::string(op_name(l.op)).c_str(), l.width);
@@ -170,8 +195,8 @@ void instructions(AppState& s, const KernelScan& shown, float height) {
   ImGui::TextWrapped("line %d: %s of %s, %d bytes a lane; %s%s", l.line,
                      l.cp_async ? "cp.async" : std::string(op_name(l.op)).c_str(), l.array.c_str(),
                      l.width, kernel_on_screen(s) ? "on screen: " : "",
-                     kernel_on_screen(s) ? describe_place(l, l.instances[k.instance].warp,
-                                                          l.instances[k.instance].iteration)
+                     kernel_on_screen(s) ? describe_instance(k, l, l.instances[k.instance].warp,
+                                                             l.instances[k.instance].iteration)
                                                .c_str()
                                          : "a control changed the access on screen");
   for (const std::string& n : l.notes) ImGui::TextWrapped("note: %s", n.c_str());
@@ -192,7 +217,7 @@ void instructions(AppState& s, const KernelScan& shown, float height) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::PushID(i);
-      if (ImGui::Selectable(describe_place(l, in.warp, in.iteration).c_str(),
+      if (ImGui::Selectable(describe_instance(k, l, in.warp, in.iteration).c_str(),
                             i == k.instance && kernel_on_screen(s),
                             ImGuiSelectableFlags_SpanAllColumns)) {
         show_access(s, k.access, i);
@@ -223,14 +248,33 @@ std::string expand_tabs(std::string_view code) {
   return expanded;
 }
 
-// What the source shows under a line the scan has something to say about, like a compiler's
-// note under the code; empty for the others.
-std::string mark_text(const std::map<int, LineMark>& marks, int line) {
+// A trace's measured lines by number.
+std::map<int, const LineComparison*> measured_lines(const KernelFile& k) {
+  std::map<int, const LineComparison*> lines;
+  if (k.measured)
+    for (const LineComparison& c : k.measured->lines) lines[c.line] = &c;
+  return lines;
+}
+
+// Under a traced line the hardware measured: its wavefronts and whether the model agrees;
+// empty for the others.
+std::string measured_text(const std::map<int, const LineComparison*>& measured, int line) {
+  const auto found = measured.find(line);
+  if (found == measured.end()) return {};
+  const LineComparison& c = *found->second;
+  if (c.measured_wavefronts == 0 && c.predicted_wavefronts == 0) return {};
+  return "  measured: " + std::to_string(c.measured_wavefronts) + " wavefronts, " +
+         (c.agrees ? "agrees" : "differs");
+}
+
+// What the source shows under a line the scan (or the trace) has something to say about, like
+// a compiler's note under the code; empty for the others.
+std::string mark_text(const std::map<int, LineMark>& marks, int line, bool traced) {
   const auto m = marks.find(line);
   if (m == marks.end()) return {};
   const LineMark& mark = m->second;
   if (mark.accesses > 0) {
-    return "^ " + std::to_string(mark.worst_ways) + "-way" +
+    return std::string(traced ? "^ traced: " : "^ ") + std::to_string(mark.worst_ways) + "-way" +
            (mark.excess > 0 ? ", +" + std::to_string(mark.excess) + " excess wavefronts" : "");
   }
   if (mark.problem) {
@@ -240,9 +284,11 @@ std::string mark_text(const std::map<int, LineMark>& marks, int line) {
   return {};
 }
 
-// Where each line's row starts, in pixels, with the code wrapped at `width` and its mark under
-// it, in the current font: measured again only when the width, the font or the marks changed.
+// Where each line's row starts, in pixels, with the code wrapped at `width` and its mark (and
+// the hardware's count) under it, in the current font: measured again only when the width, the
+// font or the marks changed.
 const std::vector<float>& row_tops(KernelFile& k, const std::map<int, LineMark>& marks,
+                                   const std::map<int, const LineComparison*>& measured,
                                    float width) {
   KernelFile::SourceRows& rows = k.source_rows;
   const float font = ImGui::GetFontSize();
@@ -257,8 +303,11 @@ const std::vector<float>& row_tops(KernelFile& k, const std::map<int, LineMark>&
     rows.top.push_back(y);
     const std::string code = expand_tabs(source_line(k, line));
     float h = ImGui::CalcTextSize(code.c_str(), nullptr, false, width).y;
-    if (const std::string mark = mark_text(marks, line); !mark.empty())
-      h += style.ItemSpacing.y + ImGui::CalcTextSize(mark.c_str(), nullptr, false, width).y;
+    for (const std::string& under :
+         {mark_text(marks, line, k.trace.has_value()), measured_text(measured, line)}) {
+      if (!under.empty())
+        h += style.ItemSpacing.y + ImGui::CalcTextSize(under.c_str(), nullptr, false, width).y;
+    }
     y += h + 2.0f * style.CellPadding.y;
   }
   rows.top.push_back(y);
@@ -276,6 +325,7 @@ void source(AppState& s, const KernelScan& shown, Interaction& io) {
                          ? shown.lines[static_cast<std::size_t>(k.access)].line
                          : 0;
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV;
+  const std::map<int, const LineComparison*> measured = measured_lines(k);
   if (!ImGui::BeginTable("##source", 2, flags, ImGui::GetContentRegionAvail())) return;
   if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
   const int count = static_cast<int>(k.line_starts.size());
@@ -290,7 +340,7 @@ void source(AppState& s, const KernelScan& shown, Interaction& io) {
   const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize());
   io.geometry.kernel_source =
       SourceGeometry{width, static_cast<int>(width / ImGui::CalcTextSize("0").x)};
-  const std::vector<float>& top = row_tops(k, marks, width);
+  const std::vector<float>& top = row_tops(k, marks, measured, width);
   const float cell_pad = 2.0f * ImGui::GetStyle().CellPadding.y;
   if (k.scroll_to > 0 && k.scroll_to <= count) {  // the chosen line a third of the way down
     ImGui::SetScrollY(std::max(
@@ -318,7 +368,7 @@ void source(AppState& s, const KernelScan& shown, Interaction& io) {
     ImGui::PopID();
     ImGui::TableNextColumn();
     ImGui::TextWrapped("%s", expand_tabs(source_line(k, line)).c_str());
-    if (const std::string mark = mark_text(marks, line); !mark.empty()) {
+    if (const std::string mark = mark_text(marks, line, k.trace.has_value()); !mark.empty()) {
       const LineMark& m = marks.at(line);
       const ImU32 colour = m.accesses > 0     ? (m.excess > 0 ? p.cell_conflict : p.text_dim)
                            : m.problem->error ? p.error
@@ -326,6 +376,16 @@ void source(AppState& s, const KernelScan& shown, Interaction& io) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colour));
       ImGui::TextWrapped("%s", mark.c_str());
       ImGui::PopStyleColor();
+    }
+    // The hardware's count of a traced line, red where the model differs; why, on hover.
+    if (const std::string hardware = measured_text(measured, line); !hardware.empty()) {
+      const LineComparison& c = *measured.at(line);
+      ImGui::PushStyleColor(ImGuiCol_Text,
+                            ImGui::ColorConvertU32ToFloat4(c.agrees ? p.text_dim : p.error));
+      ImGui::TextWrapped("%s", hardware.c_str());
+      ImGui::PopStyleColor();
+      if (ImGui::IsItemHovered() && !c.explanation.empty())
+        ImGui::SetTooltip("%s", c.explanation.c_str());
     }
   }
   if (to < count) {
@@ -367,7 +427,7 @@ void draw_kernel(AppState& s, Interaction& io) {
   if (shown->error) {
     error_text(s, *shown->error);
   } else {
-    totals(*shown);
+    totals(*shown, k.trace.has_value());
   }
   const float row = ImGui::GetTextLineHeightWithSpacing();
   const float rest = ImGui::GetContentRegionAvail().y;

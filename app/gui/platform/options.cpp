@@ -91,8 +91,11 @@ constexpr frontend::FlagSpec kGuiFlags[] = {
      "('banklab scan'), the worst access on screen"},
     {"kernel", "NAME", "with --scan: this kernel of the file on screen (default: the first)"},
     {"line", "N",
-     "with --scan: the worst access on line N on screen, in whichever kernel of the\n"
-     "file has one there (with --kernel: in that kernel)"},
+     "with --scan or --trace: the worst access on line N on screen (with --scan, in\n"
+     "whichever kernel of the file has one there; with --kernel, in that kernel)"},
+    {"trace", "FILE.json",
+     "open the Kernel window on a trace ('banklab trace -o FILE.json'): a real\n"
+     "run's accesses, line by line, beside the hardware's counts"},
     {"lesson", "NAME", "open a guided lesson (banklab lesson list)"},
     {"step", "N", "with --lesson: start at step N (from 1)"},
     {"export-dir", "DIR", "with --lesson: write every step as NAME-NN.png and NAME.md, exit"},
@@ -126,7 +129,8 @@ const frontend::CommandSyntax& gui_syntax() {
           "       banklab-gui [--preset NAME] [scenario flags] --screenshot OUT.png [--size WxH]\n"
           "       banklab-gui [--preset NAME] --bench-frames N [--size WxH]\n"
           "       banklab-gui --lesson NAME [--step N] [--export-dir DIR [--size WxH]]\n"
-          "       banklab-gui --scan FILE.cu [--kernel NAME] [--line N]\n",
+          "       banklab-gui --scan FILE.cu [--kernel NAME] [--line N]\n"
+          "       banklab-gui --trace FILE.json [--line N]\n",
       .description = description,
       .flags_title = "Window:",
       .footer = footer};
@@ -201,12 +205,13 @@ Expected<void> read_flags(const frontend::Args& args, Options& o) {
   }
   read.text("scan", o.scan)
       .text("kernel", o.scan_kernel)
+      .text("trace", o.trace)
       .value("line", o.scan_line, count_from("line", "a line number", 1));
   if (const Expected<void> done = read.done(); !done) return done;
-  for (const char* flag : {"kernel", "line"}) {
-    if (args.has(flag) && !o.scan)
-      return Error{"--" + std::string(flag) + " goes with --scan FILE.cu"};
-  }
+  if (o.scan && o.trace) return Error{"--scan and --trace both fill the Kernel window: give one"};
+  if (args.has("kernel") && !o.scan) return Error{"--kernel goes with --scan FILE.cu"};
+  if (args.has("line") && !o.scan && !o.trace)
+    return Error{"--line goes with --scan FILE.cu or --trace FILE.json"};
   return read.integer("drill-seed", o.drill_seed, 0, INT64_MAX)
       .text("drill-answer", o.drill_answer)
       .done();

@@ -48,6 +48,7 @@ struct Options {
   std::optional<CodeLaunch> launch;        // with code: what it is evaluated for
   std::optional<std::string> scan;         // --scan: a .cu file for the Kernel window
   std::optional<std::string> scan_kernel;  // --kernel: that kernel of the file; else the first
+  std::optional<std::string> trace;        // --trace: a trace file for the Kernel window
   int scan_line = 0;                       // --line: its access on that line on screen; 0: worst
   std::optional<std::string> screenshot;   // PNG path: render, save, exit
   std::optional<std::string> geometry;     // with --screenshot: the views' cell rectangles

@@ -6,6 +6,7 @@
 #include <span>
 #include <utility>
 
+#include "app/frontend/trace_view.hpp"
 #include "app/gui/state/app_state.hpp"
 #include "app/gui/state/scan_worker.hpp"
 #include "core/base/file_read.hpp"
@@ -52,8 +53,17 @@ void take_scan(AppState& s, ScanResult r) {
   if (kernel && !kernel->lines.empty()) show_access(s, 0);
 }
 
-// A finished scan applied: a new file replaces the open one (its own launch's block, no names)
-// and the Kernel window opens on it; a failed scan leaves what was open and says why.
+// The text shown as the file: its lines, found once.
+void take_text(KernelFile& k, std::string text) {
+  k.text = std::move(text);
+  k.line_starts = {0};
+  for (std::size_t i = 0; i < k.text.size(); ++i) {
+    if (k.text[i] == '\n' && i + 1 < k.text.size()) k.line_starts.push_back(i + 1);
+  }
+}
+
+// A finished scan applied: a new file replaces the open one or trace (its own launch's block,
+// no names) and the Kernel window opens on it; a failed scan leaves what was open and says why.
 bool apply_scan(AppState& s, ScanDone done) {
   KernelFile& k = s.user.kernel;
   if (done.result.error) {
@@ -66,11 +76,9 @@ bool apply_scan(AppState& s, ScanDone done) {
     k.lets.clear();
     k.path = std::move(done.request.path);
     k.name = std::move(done.request.name);
-    k.text = std::move(done.request.text);
-    k.line_starts = {0};
-    for (std::size_t i = 0; i < k.text.size(); ++i) {
-      if (k.text[i] == '\n' && i + 1 < k.text.size()) k.line_starts.push_back(i + 1);
-    }
+    take_text(k, std::move(done.request.text));
+    k.trace.reset();
+    k.measured.reset();
     s.user.views.kernel = true;
   }
   take_scan(s, std::move(done.result));
@@ -116,9 +124,50 @@ void start_kernel_scan(AppState& s, const std::string& path) {
   scan_later(s, open_request(s.user.kernel, path));
 }
 
+bool open_trace_file(AppState& s, const std::string& path) {
+  KernelFile& k = s.user.kernel;
+  const Expected<std::string> text = read_regular_file(path, gpu::kMaxTraceBytes, "trace");
+  if (!text) {
+    k.error = text.error();
+    return false;
+  }
+  Expected<gpu::Trace> trace = gpu::parse_trace(*text);
+  if (!trace) {
+    k.error = path + ": " + trace.error();
+    return false;
+  }
+  cancel_kernel_scan(s);  // a scan still running was for what the trace replaces
+  frontend::TraceView v = frontend::view_of(*trace);
+  k.path = path;
+  k.name = v.file.empty() ? trace->function : v.file.substr(v.file.rfind('/') + 1);
+  take_text(k, std::move(v.source));
+  k.block_given = false;
+  k.lets.clear();
+  k.measured = std::move(v.measured);
+  k.not_measured = std::move(v.not_measured);
+  k.trace = std::move(*trace);
+  s.user.views.kernel = true;
+  ScanResult r;
+  r.kernels.push_back(std::move(v.scan));
+  take_scan(s, std::move(r));
+  return true;
+}
+
+std::string describe_instance(const KernelFile& k, const ScanLine& line, int warp,
+                              std::span<const std::int32_t> iteration) {
+  if (k.trace && !iteration.empty())
+    return frontend::describe_trace_place(*k.trace, warp, iteration.front());
+  return describe_place(line, warp, iteration);
+}
+
 void start_rescan(AppState& s) {
-  const KernelFile& k = s.user.kernel;
-  if (!k.path.empty()) scan_later(s, scan_request(k, k.path, k.text, false));
+  KernelFile& k = s.user.kernel;
+  if (k.path.empty()) return;
+  if (k.trace) {
+    k.error = "a trace holds the counts of the run it recorded: there is nothing to rescan";
+    return;
+  }
+  scan_later(s, scan_request(k, k.path, k.text, false));
 }
 
 bool kernel_scanning(const AppState& s) {

@@ -11,12 +11,16 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/code/ncu_source.hpp"
 #include "core/code/scan.hpp"
 #include "core/model/scenario.hpp"
+#include "core/record/trace.hpp"
 
 namespace banklab::gui {
 
@@ -50,6 +54,12 @@ struct KernelFile {
     std::uint64_t scans = 0;
     std::vector<float> top;
   } source_rows;
+  // A trace opened instead of a file (File > Open trace..., --trace FILE.json): the recorded
+  // launch, its lines told as a scan (app/frontend/trace_view.hpp) with the source it carries,
+  // and the hardware's counts of the same launch beside them where it was measured.
+  std::optional<gpu::Trace> trace;
+  std::optional<KernelComparison> measured;
+  std::string not_measured;
 };
 
 // Reads and scans the file on this thread (--scan at startup, before any window); on success
@@ -71,6 +81,13 @@ void cancel_kernel_scan(AppState& s);
 // Once a frame: applies a finished scan as open_kernel_file() would (a new file), or the open
 // file scanned again. True when one was applied.
 bool poll_kernel_scan(AppState& s);
+// Reads a trace file (core/record/trace.hpp, checked as it is read) into the window: its kernel
+// file's lines annotated with the traced counts, the worst access on screen. On failure
+// kernel.error says why and what was open stays.
+bool open_trace_file(AppState& s, const std::string& path);
+// "block 3, warp 5, run 2" for a trace's instruction, "warp 3, trip 2 of j" for a scan's.
+std::string describe_instance(const KernelFile& k, const ScanLine& line, int warp,
+                              std::span<const std::int32_t> iteration);
 // The kernel shown, or nullptr when nothing is scanned.
 const KernelScan* shown_kernel(const AppState& s);
 // Shows kernel `index` of the file, its worst access on screen.
