@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -51,6 +52,21 @@ InputEnd read_line(std::string& line) {
   }
 }
 
+// Why `line` is an answer of another kind than the question asks, or nothing: a fix the
+// question does not let the student make (a swizzle where it asks for a pad, a pad where the
+// tile must stay dense) answers another question, so it is asked again rather than scored. A
+// pad on a tile TMA writes is not among them: that is one of the lesson's mistakes, graded.
+std::optional<std::string> other_kind(const Question& q, const std::string& line) {
+  if (q.kind != AskKind::fix ||
+      (q.choice != FixChoice::pad_only && q.choice != FixChoice::swizzle_only))
+    return std::nullopt;
+  const Expected<Fix> fix = parse_fix(line);
+  if (!fix) return std::nullopt;  // not a fix: the grader says why
+  const FixCheck check = check_fix(q, *fix);
+  if (check.allowed) return std::nullopt;
+  return check.why;
+}
+
 // Reads lines until one is an answer to the session's question.
 InputEnd read_answer(DrillSession& d) {
   for (;;) {
@@ -58,9 +74,35 @@ InputEnd read_answer(DrillSession& d) {
     std::fflush(stdout);
     std::string line;
     if (const InputEnd end = read_line(line); end != InputEnd::answered) return end;
+    if (const std::optional<std::string> why = other_kind(d.question(), line)) {
+      print("Not this kind of answer: " + *why + ". Try again.\n");
+      continue;
+    }
     if (d.answer(line)) return InputEnd::answered;
     print("Not an answer: " + d.graded()->feedback + ". Try again.\n");
   }
+}
+
+// What follows an answer: the arithmetic behind it, the command that shows it, the mistake the
+// answer matches, and last the verdict, so that it is the line in front of the student when
+// the next question comes (with --verbose the bank view and the derivation come first).
+std::string feedback(const Grade& g, bool verbose) {
+  std::string out;
+  if (verbose && g.shown) {
+    append_shown(out, *g.shown);
+    out += '\n';
+  }
+  for (const std::string& line : g.details) out += "  " + line + "\n";
+  if (g.shown && !verbose) {
+    std::string flags;
+    for (const std::string& f : analyze_flags(*g.shown)) flags += " " + f;
+    out += "  the bank view: banklab analyze" + flags + " (or drill --verbose)\n";
+  }
+  if (g.mistake != Mistake::none) {
+    out += "Mistake (" + std::string(mistake_name(g.mistake)) +
+           "): " + std::string(mistake_text(g.mistake)) + "\n";
+  }
+  return out + g.feedback + "\n";
 }
 
 struct DrillOptions {
@@ -69,11 +111,11 @@ struct DrillOptions {
   // Without --seed, a fresh one each run, printed so that the run can be repeated.
   std::uint64_t seed = 0;
   bool json = false;
+  bool verbose = false;  // the bank view and the derivation after each answer
 };
 
 Expected<DrillOptions> read_options(const frontend::Args& args) {
-  if (!args.has("level")) return Error{"drill needs --level: weak, hire or strong-hire"};
-  DrillOptions o;
+  DrillOptions o;  // without --level, the first level: DrillLevel{} is weak
   o.seed = std::random_device{}() & 0x7fffffff;
   return frontend::FlagReader(args)
       .value("level", o.level,
@@ -81,6 +123,7 @@ Expected<DrillOptions> read_options(const frontend::Args& args) {
       .integer("count", o.count, 1, 1000)
       .integer("seed", o.seed, 0, INT64_MAX)
       .flag("json", o.json)
+      .flag("verbose", o.verbose)
       .result(o);
 }
 
@@ -125,18 +168,7 @@ int run_drill(const frontend::Args& args) {
             " questions left unanswered.\n");
       break;
     }
-    const Grade& g = *d.graded();
-    std::string out = g.feedback + "\n";
-    if (g.mistake != Mistake::none) {
-      out += "Mistake (" + std::string(mistake_name(g.mistake)) +
-             "): " + std::string(mistake_text(g.mistake)) + "\n";
-    }
-    for (const std::string& line : g.details) out += "  " + line + "\n";
-    if (g.shown) {
-      out += '\n';
-      append_shown(out, *g.shown);
-    }
-    print(out);
+    print(feedback(*d.graded(), o->verbose));
   }
   print("\nScore: " + std::to_string(d.right()) + "/" + std::to_string(count) + "\n" +
         place(level, d.right(), count).text + "\n");

@@ -285,6 +285,7 @@ constexpr frontend::FlagSpec kDrillFlags[] = {
      "      counters, designing a swizzle and its alignment"},
     {"seed", "N", "the questions' seed; the same seed asks the same questions (default: new)"},
     {"count", "K", "how many questions, 1 to 1000                           (default 5)"},
+    {"verbose", "", "after each answer, the bank view and the derivation as well"},
     {"json", "",
      "print the questions instead, one JSON object a line: kind, family,\n"
      "args (analyze's flags), lane (bank asks), question, answer (a number;\n"
@@ -294,13 +295,18 @@ constexpr frontend::FlagSpec kDrillFlags[] = {
 constexpr frontend::CommandSyntax kDrill{
     .command = "drill",
     .flags = kDrillFlags,
-    .usage = "usage: banklab drill --level weak|hire|strong-hire [--seed N] [--count K] [--json]\n",
+    .usage =
+        "usage: banklab drill [--level weak|hire|strong-hire] [--seed N] [--count K]\n"
+        "                     [--verbose] [--json]\n",
     .description =
         R"(Practice: K questions about one warp-wide access each, drawn from the seed, answered on
-standard input one line each (so a script can answer them). After each answer: right or
-wrong, the common mistake the answer matches if any, the bank view and the derivation. At the
-end, the score and where it places you on the lesson's rubric (80% right at a level places
-you there). A line that is not an answer is asked again; the end of the input ends the drill.
+standard input one line each (so a script can answer them). Without --level it starts at the
+first level, weak. After each answer, a few lines that fit a 24-row terminal: the arithmetic
+behind it, the command that shows it, the common mistake the answer matches if any, and last
+right or wrong (--verbose adds the bank view and the derivation). At the end, the score and
+where it places you on the lesson's rubric (80% right at a level places you there). A line
+that is not an answer, or an answer of another kind than the question asks (a swizzle where
+it asks for a pad), is asked again; the end of the input ends the drill.
 )",
     .footer =
         R"(Answers: a whole number (wavefronts, n-way, bank); yes or no (worth); a fix as flags, e.g.
@@ -308,7 +314,8 @@ you there). A line that is not an answer is asked again; the end of the input en
 --swizzle S --align BYTES.
 
 Examples:
-  banklab drill --level hire
+  banklab drill
+  banklab drill --level hire --verbose
   printf '32\n1\n' | banklab drill --level weak --seed 7 --count 2
   banklab drill --level strong-hire --seed 3 --count 20 --json
 )"};

@@ -7,9 +7,9 @@
 // and run_bench() (--bench-frames: render N frames, print the timings, exit).
 //
 // [SECTION] Messages and measures
+// [SECTION] Asking for frames
 // [SECTION] The window and drawing
 // [SECTION] One frame
-// [SECTION] Asking for frames
 // [SECTION] The drivers
 // [SECTION] run and main
 #include <backends/imgui_impl_glfw.h>
@@ -41,6 +41,7 @@
 #include "app/gui/platform/frame_bench.hpp"
 #include "app/gui/platform/frame_pacing.hpp"
 #include "app/gui/platform/imgui_ini.hpp"
+#include "app/gui/platform/key_queue.hpp"
 #include "app/gui/platform/offscreen.hpp"
 #include "app/gui/platform/options.hpp"
 #include "app/gui/platform/startup.hpp"
@@ -49,6 +50,7 @@
 #include "app/gui/render/gpu_timer.hpp"
 #include "app/gui/state/app_state.hpp"
 #include "app/gui/state/gpu_state.hpp"
+#include "app/gui/state/scan_worker.hpp"
 #include "app/gui/state/settings.hpp"
 #include "core/base/format.hpp"
 #include "core/base/version.hpp"
@@ -113,6 +115,56 @@ std::string_view heaviest_preset() {
   return best ? best->name : banklab::kDefaultPreset;
 }
 
+// [SECTION] Asking for frames
+
+// What the window's callbacks reach through its user pointer: the pacer they ask for frames,
+// and the keys queued for ImGui one change a frame (key_queue.hpp).
+struct WindowInput {
+  banklab::gui::FramePacer& pacer;
+  banklab::gui::KeyQueue keys;
+};
+
+WindowInput& input_of(GLFWwindow* window) {
+  return *static_cast<WindowInput*>(glfwGetWindowUserPointer(window));
+}
+
+void ask(GLFWwindow* window, banklab::gui::FrameReason why) {
+  input_of(window).pacer.request(why);
+}
+
+// Every event that may change what the window shows asks for a frame. Installed before
+// ImGui's GLFW backend, which chains to them; the window's user pointer is `input`. Keys are
+// queue_keys()'s, installed after the backend.
+void ask_for_frames(GLFWwindow* window, WindowInput& input) {
+  using banklab::gui::FrameReason;
+  glfwSetWindowUserPointer(window, &input);
+  glfwSetCursorPosCallback(window,
+                           [](GLFWwindow* w, double, double) { ask(w, FrameReason::input); });
+  glfwSetCursorEnterCallback(window, [](GLFWwindow* w, int) { ask(w, FrameReason::input); });
+  glfwSetMouseButtonCallback(window,
+                             [](GLFWwindow* w, int, int, int) { ask(w, FrameReason::input); });
+  glfwSetScrollCallback(window, [](GLFWwindow* w, double, double) { ask(w, FrameReason::input); });
+  glfwSetCharCallback(window, [](GLFWwindow* w, unsigned int) { ask(w, FrameReason::input); });
+  glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int) { ask(w, FrameReason::input); });
+  glfwSetFramebufferSizeCallback(window,
+                                 [](GLFWwindow* w, int, int) { ask(w, FrameReason::resize); });
+  glfwSetWindowContentScaleCallback(
+      window, [](GLFWwindow* w, float, float) { ask(w, FrameReason::resize); });
+  glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) { ask(w, FrameReason::expose); });
+  glfwSetWindowIconifyCallback(window, [](GLFWwindow* w, int) { ask(w, FrameReason::expose); });
+}
+
+// Keys go to the queue rather than to ImGui's backend, which would write io.KeysDown at once
+// and lose a press released before the next frame. Installed after the backend, replacing its
+// key callback (the others stay ImGui's).
+void queue_keys(GLFWwindow* window) {
+  glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int) {
+    if (action == GLFW_REPEAT) return;
+    input_of(w).keys.push(key, action == GLFW_PRESS);
+    ask(w, banklab::gui::FrameReason::input);
+  });
+}
+
 // [SECTION] The window and drawing
 
 // The window, its GL context and what is drawn with it.
@@ -132,6 +184,7 @@ struct Gui {
   std::optional<banklab::gui::SettingsFile> settings;
   std::string gl_problems;  // batch runs: GL errors, frame by frame
   int frames = 0;
+  WindowInput* input = nullptr;  // the interactive window's; batch runs take no input
 };
 
 banklab::gui::WindowSize window_size(const banklab::gui::Options& opt, bool batch) {
@@ -201,6 +254,7 @@ void init_drawing(Gui& g, AppState& state, const std::optional<std::filesystem::
     if (!warning.empty()) warn(warning);
   }
   ImGui_ImplGlfw_InitForOpenGL(g.window, true);
+  if (g.input) queue_keys(g.window);
   ImGui_ImplOpenGL3_Init(std::string(banklab::gui::kGlslVersion).c_str());
 
   state.res.renderer_errors = g.renderer.init(state.frame.draw);
@@ -238,6 +292,9 @@ void prepare_frame(Gui& g, AppState& state) {
 void build_frame(Gui& g, AppState& state) {
   prepare_frame(g, state);
   ImGui_ImplGlfw_NewFrame();
+  // This frame's key changes; a tap's release waits for the next frame, asked for here.
+  if (g.input && g.input->keys.apply(ImGui::GetIO()))
+    g.input->pacer.request(banklab::gui::FrameReason::input);
   ImGui::NewFrame();
   banklab::gui::draw_app(state);
   ImGui::Render();
@@ -300,34 +357,6 @@ bool oversized_window(Gui& g) {
   if (width <= max.width && height <= max.height) return false;
   glfwSetWindowSize(g.window, std::min(width, max.width), std::min(height, max.height));
   return true;
-}
-
-// [SECTION] Asking for frames
-
-void ask(GLFWwindow* window, banklab::gui::FrameReason why) {
-  static_cast<banklab::gui::FramePacer*>(glfwGetWindowUserPointer(window))->request(why);
-}
-
-// Every event that may change what the window shows asks for a frame. Installed before
-// ImGui's GLFW backend, which chains to them; the window's user pointer is the pacer.
-void ask_for_frames(GLFWwindow* window, banklab::gui::FramePacer& pacer) {
-  using banklab::gui::FrameReason;
-  glfwSetWindowUserPointer(window, &pacer);
-  glfwSetCursorPosCallback(window,
-                           [](GLFWwindow* w, double, double) { ask(w, FrameReason::input); });
-  glfwSetCursorEnterCallback(window, [](GLFWwindow* w, int) { ask(w, FrameReason::input); });
-  glfwSetMouseButtonCallback(window,
-                             [](GLFWwindow* w, int, int, int) { ask(w, FrameReason::input); });
-  glfwSetScrollCallback(window, [](GLFWwindow* w, double, double) { ask(w, FrameReason::input); });
-  glfwSetKeyCallback(window, [](GLFWwindow* w, int, int, int, int) { ask(w, FrameReason::input); });
-  glfwSetCharCallback(window, [](GLFWwindow* w, unsigned int) { ask(w, FrameReason::input); });
-  glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int) { ask(w, FrameReason::input); });
-  glfwSetFramebufferSizeCallback(window,
-                                 [](GLFWwindow* w, int, int) { ask(w, FrameReason::resize); });
-  glfwSetWindowContentScaleCallback(
-      window, [](GLFWwindow* w, float, float) { ask(w, FrameReason::resize); });
-  glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) { ask(w, FrameReason::expose); });
-  glfwSetWindowIconifyCallback(window, [](GLFWwindow* w, int) { ask(w, FrameReason::expose); });
 }
 
 // [SECTION] The drivers
@@ -538,6 +567,7 @@ int run(int argc, char** argv) {
   // Declared before the state: the GPU window's worker thread asks it for frames until the
   // state ends that thread.
   gui::FramePacer pacer;
+  WindowInput input{pacer, {}};
   AppState state;
   gui::apply_options(state, opt, g.settings ? &g.settings->loaded() : nullptr,
                      window_size(opt, batch),
@@ -557,11 +587,13 @@ int run(int argc, char** argv) {
   if (!open_window(g, !bench)) return 1;  // the benchmark measures, not waits
   const bool interactive = !batch;
   if (interactive) {
-    ask_for_frames(g.window, pacer);  // before ImGui's backend, which chains to these callbacks
-    state.gpu->wake_ui = [&pacer] {
+    g.input = &input;
+    ask_for_frames(g.window, input);  // before ImGui's backend, which chains to these callbacks
+    state.wake_ui = [&pacer] {
       pacer.request(gui::FrameReason::worker);
       glfwPostEmptyEvent();  // ends the loop's wait for events; safe from any thread
     };
+    state.gpu->wake_ui = state.wake_ui;
   }
   init_drawing(g, state, config);
 
@@ -582,7 +614,10 @@ int run(int argc, char** argv) {
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
-  state.gpu->worker.reset();  // its thread wakes GLFW's loop: it ends before GLFW does
+  // The workers' threads wake GLFW's loop: they end before GLFW does (a scan still running is
+  // waited for; core bounds its work).
+  state.gpu->worker.reset();
+  state.scan_worker.reset();
   glfwDestroyWindow(g.window);
   glfwTerminate();
   gui::end_by_stop_signal();  // stopped by a signal: ended by it, now that all is saved

@@ -31,6 +31,7 @@
 #include "app/gui/platform/frame_bench.hpp"
 #include "app/gui/platform/frame_pacing.hpp"
 #include "app/gui/platform/imgui_ini.hpp"
+#include "app/gui/platform/key_queue.hpp"
 #include "app/gui/platform/link.hpp"
 #include "app/gui/platform/offscreen.hpp"
 #include "app/gui/platform/startup.hpp"
@@ -67,6 +68,7 @@ struct Page {
   GLuint filtered_font_texture = 0;
   float content_scale = 1.0f;
   gui::FramePacer pacer;
+  gui::KeyQueue keys;   // handed to ImGui a change a frame, so that no tap is lost
   int frames = 0;       // built
   std::string problem;  // why the link could not be opened, on the page until the next link
   std::string link;     // the fragment in the address bar
@@ -80,11 +82,17 @@ void wake(Page& page, gui::FrameReason why) {
 }
 
 // GLFW's input callbacks run from the page's event handlers, between frames: each one asks for
-// a frame. ImGui's backend is installed after them and calls them after its own.
+// a frame. ImGui's backend is installed after them and calls them after its own; keys are
+// queue_key's, installed after the backend.
 void wake(GLFWwindow* window) {
   wake(*static_cast<Page*>(glfwGetWindowUserPointer(window)), gui::FrameReason::input);
 }
-void on_key(GLFWwindow* w, int, int, int, int) {
+// Keys go to the page's queue rather than to ImGui's backend, which would write io.KeysDown at
+// once and lose a key pressed and released before the next frame (key_queue.hpp). Installed
+// after the backend, in place of its key callback.
+void queue_key(GLFWwindow* w, int key, int, int action, int) {
+  if (action == GLFW_REPEAT) return;
+  static_cast<Page*>(glfwGetWindowUserPointer(w))->keys.push(key, action == GLFW_PRESS);
   wake(w);
 }
 void on_char(GLFWwindow* w, unsigned int) {
@@ -142,8 +150,9 @@ void open_link(Page& page, const std::string& fragment) {
     auto s = std::make_unique<gui::AppState>();
     s->platform = gui::Platform{.quits = false, .links = true};
     s->gpu->backend = browser_gpu_backend();
-    // The worker runs its jobs inside a frame (no threads); a result asks for the next one.
-    s->gpu->wake_ui = [&page] { wake(page, gui::FrameReason::worker); };
+    // The workers run their jobs inside a frame (no threads); a result asks for the next one.
+    s->wake_ui = [&page] { wake(page, gui::FrameReason::worker); };
+    s->gpu->wake_ui = s->wake_ui;
     if (page.state) {
       s->res = page.state->res;
       s->frame = std::move(page.state->frame);
@@ -246,6 +255,8 @@ void build_frame(Page& page) {
   }
   gui::nearest_font_filtering(ImGui::GetIO(), page.filtered_font_texture);
   ImGui_ImplGlfw_NewFrame();
+  // This frame's key changes; a tap's release waits for the next frame, asked for here.
+  if (page.keys.apply(ImGui::GetIO())) wake(page, gui::FrameReason::input);
   ImGui::NewFrame();
   gui::draw_app(s);
   ImGui::Render();
@@ -338,7 +349,6 @@ bool open_window(Page& page) {
   }
   glfwMakeContextCurrent(page.window);
   glfwSetWindowUserPointer(page.window, &page);
-  glfwSetKeyCallback(page.window, on_key);
   glfwSetCharCallback(page.window, on_char);
   glfwSetMouseButtonCallback(page.window, on_mouse_button);
   glfwSetCursorPosCallback(page.window, on_cursor);
@@ -357,6 +367,7 @@ void init_drawing(Page& page) {
     ImGui::LoadIniSettingsFromMemory(clean.text.data(), clean.text.size());
   }
   ImGui_ImplGlfw_InitForOpenGL(page.window, true);
+  glfwSetKeyCallback(page.window, queue_key);
   ImGui_ImplOpenGL3_Init(std::string(gui::kGlslVersion).c_str());
   gui::AppState& s = *page.state;
   s.res.renderer_errors = page.renderer.init(s.frame.draw);

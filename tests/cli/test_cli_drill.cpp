@@ -161,7 +161,7 @@ TEST_CASE("Answers scripted through standard input are graded and scored") {
     CHECK(right.status == 0);
     CHECK(right.out.find("Score: 6/6\n") != std::string::npos);
     CHECK(right.out.find("Wrong") == std::string::npos);
-    CHECK(right.out.find("wavefront | bank") != std::string::npos);  // the bank view
+    CHECK(right.out.find("banklab analyze --dtype") != std::string::npos);  // how to see it
     const std::string band = level == std::string("weak")   ? "The basics: 6/6"
                              : level == std::string("hire") ? "Hire: 6/6"
                                                             : "Strong Hire: 6/6";
@@ -234,9 +234,9 @@ TEST_CASE("A pad outside 0..1024 as a fix is not an answer, however it is writte
 }
 
 TEST_CASE("Bad drill flags exit 2 with one line naming the flag") {
-  for (const char* args : {"drill", "drill --level expert", "drill --level weak --count 0",
-                           "drill --level weak --seed -1", "drill --level weak --count x",
-                           "drill --level hire --pad 1"}) {
+  for (const char* args :
+       {"drill --level expert", "drill --level weak --count 0", "drill --level weak --seed -1",
+        "drill --level weak --count x", "drill --level hire --pad 1"}) {
     CAPTURE(args);
     const Run run = run_banklab(args);
     CHECK(run.status == 2);
@@ -246,7 +246,79 @@ TEST_CASE("Bad drill flags exit 2 with one line naming the flag") {
   }
   const Run help = run_banklab("drill --help");
   CHECK(help.status == 0);
-  CHECK(help.out.starts_with("usage: banklab drill --level weak|hire|strong-hire"));
+  CHECK(help.out.starts_with("usage: banklab drill [--level weak|hire|strong-hire]"));
+}
+
+// Rows `text` takes in a terminal `columns` wide (each line wraps at its width).
+int terminal_rows(const std::string& text, std::size_t columns) {
+  int rows = 0;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);)
+    rows += static_cast<int>(std::max<std::size_t>(1, (line.size() + columns - 1) / columns));
+  return rows;
+}
+
+// Issue 33: a first-time student types `banklab drill`. It starts at the first level, and each
+// answer's feedback fits a 24-row terminal of 80 columns with the verdict on its last line,
+// where the student's eyes are when the next question comes (the bank view was ~50 lines above
+// it; it is behind --verbose now).
+TEST_CASE("A first drill needs no level, and each answer's feedback ends with its verdict") {
+  const Run first = run_banklab("drill --seed 5 --count 1", "1\n");
+  CHECK(first.status == 0);
+  CHECK(first.out.starts_with("Drill at the weak level"));
+  for (const char* level : {"weak", "hire", "strong-hire"}) {
+    CAPTURE(level);
+    const std::string flags = std::string("--level ") + level + " --seed 11 --count 8";
+    const std::vector<nlohmann::json> questions = drill_json(flags);
+    std::string answers;
+    for (std::size_t i = 0; i < questions.size(); ++i)
+      answers += (i % 2 == 0 ? typed(questions[i]) : wrong_typed(questions[i])) + "\n";
+    const Run run = run_banklab("drill " + flags, answers);
+    REQUIRE(run.status == 0);
+    // Each answer's block: from its prompt to the next question (or the score).
+    std::size_t at = 0;
+    int blocks = 0;
+    while ((at = run.out.find("\n> ", at)) != std::string::npos) {
+      const std::size_t end =
+          std::min(run.out.find("\nQuestion ", at), run.out.find("\nScore:", at));
+      REQUIRE(end != std::string::npos);
+      const std::string block = run.out.substr(at + 1, end - at - 1);
+      CAPTURE(block);
+      CHECK(terminal_rows(block, 80) <= 24);
+      const std::string last = block.substr(block.rfind('\n', block.size() - 2) + 1);
+      CHECK((last.starts_with("Right") || last.starts_with("Wrong")));
+      ++blocks;
+      at = end;
+    }
+    CHECK(blocks == 8);
+    const Run verbose = run_banklab("drill --verbose " + flags, answers);
+    CHECK(verbose.out.find("wavefront | bank") != std::string::npos);  // the bank view
+  }
+}
+
+// Issue 33: a swizzle given where the question asks for a pad answers another question: it is
+// asked again, not scored Wrong.
+TEST_CASE("An answer of another kind than the question asks is asked again, not scored") {
+  // The first pad-only question (its one fix is a pad; its text asks for one) of a few seeds.
+  for (int seed = 1; seed <= 40; ++seed) {
+    const std::string flags = "--level weak --seed " + std::to_string(seed);
+    const std::vector<nlohmann::json> q = drill_json(flags + " --count 5");
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      const std::string text = q[i]["question"];
+      if (q[i]["kind"] != "fix" || text.find("(--pad P)") == std::string::npos) continue;
+      std::string answers;
+      for (std::size_t j = 0; j < i; ++j) answers += typed(q[j]) + "\n";
+      answers += "--swizzle xor\n" + typed(q[i]) + "\n";
+      const Run run = run_banklab("drill " + flags + " --count " + std::to_string(i + 1), answers);
+      INFO(run.out);
+      CHECK(run.out.find("Not this kind of answer: this question asks for a pad") !=
+            std::string::npos);
+      CHECK(run.out.find("Score: " + std::to_string(i + 1) + "/" + std::to_string(i + 1)) !=
+            std::string::npos);
+      return;
+    }
+  }
+  FAIL("no weak question asks for a pad in seeds 1 to 40");
 }
 
 }  // namespace

@@ -2,7 +2,10 @@
 // An ImGui context with no backend: enough for the views to lay out and emit draw lists.
 #include <imgui.h>
 
+#include <initializer_list>
+
 #include "app/gui/panels/panels.hpp"
+#include "app/gui/platform/key_queue.hpp"
 #include "app/gui/render/fonts.hpp"
 #include "app/gui/state/app_state.hpp"
 
@@ -25,6 +28,7 @@ struct HeadlessImGui {
   HeadlessImGui& operator=(const HeadlessImGui&) = delete;
 
   void frame(AppState& s) {
+    keys.apply(ImGui::GetIO());  // as the platforms do before each frame (key_queue.hpp)
     ImGui::NewFrame();
     draw_app(s);
     ImGui::Render();
@@ -37,6 +41,23 @@ struct HeadlessImGui {
     io.KeysDown[key] = false;
     frame(s);
   }
+  // Taps as the platform's key callback queues them: each key pressed and released before the
+  // next frame, as a clicker or `xdotool key` sends it; then frames until the queue is empty.
+  // Returns the frames it took.
+  int taps(AppState& s, std::initializer_list<int> tapped) {
+    for (int key : tapped) {
+      keys.push(key, true);
+      keys.push(key, false);
+    }
+    int frames = 0;
+    do {
+      frame(s);
+      ++frames;
+    } while (!keys.empty());
+    return frames;
+  }
+
+  KeyQueue keys;
 };
 
 }  // namespace banklab::gui

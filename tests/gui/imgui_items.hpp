@@ -55,9 +55,12 @@ class Driver {
   explicit Driver(ImVec2 display = ImVec2(1280, 720));
   ~Driver();
 
-  std::vector<Item> frame(AppState& s);             // one frame; its items
-  void click(AppState& s, ImVec2 at);               // press, frame, release, frame
-  void key(AppState& s, int glfw_key);              // press, frame, release, frame
+  std::vector<Item> frame(AppState& s);  // one frame; its items
+  void click(AppState& s, ImVec2 at);    // press, frame, release, frame
+  void key(AppState& s, int glfw_key);   // press, frame, release, frame
+  // Keys tapped before the next frame, each pressed and released (a clicker), then frames until
+  // the platform's key queue has handed them all to ImGui; the frames it took.
+  int taps(AppState& s, std::initializer_list<int> glfw_keys) { return imgui_.taps(s, glfw_keys); }
   void type(AppState& s, const std::string& text);  // characters, one frame
   void settle(AppState& s);                         // mouse away, nothing active, popups closed
   // Clicks the visible widget of that ID (widget_id()); false when this frame has none.

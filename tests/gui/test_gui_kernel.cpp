@@ -7,13 +7,22 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "app/gui/state/app_state.hpp"
 #include "app/gui/state/kernel_state.hpp"
+#include "app/gui/state/scan_worker.hpp"
 #include "core/base/file_read.hpp"
 #include "core/code/scan.hpp"
 #include "core/model/presets.hpp"
@@ -69,9 +78,11 @@ std::string all_of(const std::vector<std::string>& lines) {
   return out;
 }
 
-// Clicks the source's row of `line` near its left end: the row spans every column, and the
-// code's column may run far past the window's right edge (the table scrolls sideways).
+// Scrolls the source to `line` (as the wheel would) and clicks its row near its left end, on
+// its number (the row spans both columns).
 bool click_source_line(Driver& d, AppState& s, int line) {
+  s.user.kernel.scroll_to = line;
+  d.frame(s);
   const ImGuiID id = widget_id({kWindow, "##source", line, std::to_string(line).c_str()});
   for (const Item& i : d.frame(s)) {
     if (i.id != id || !i.visible) continue;
@@ -81,15 +92,27 @@ bool click_source_line(Driver& d, AppState& s, int line) {
   return false;
 }
 
+// Frames until the scan started off the frame is applied (a guard, not a measure: the corpus
+// files scan in milliseconds), then one more, which derives what it put on screen.
+void finish_scan(Driver& d, AppState& s) {
+  for (int i = 0; i < 60000 && kernel_scanning(s); ++i) {
+    d.frame(s);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  REQUIRE_FALSE(kernel_scanning(s));
+  d.frame(s);
+  d.frame(s);
+}
+
 struct App : AppInFolder {
   using AppInFolder::AppInFolder;
-  // File > Open kernel (.cu)..., the name typed, Open.
+  // File > Open kernel (.cu)..., the name typed, Open; the scan runs off the frame.
   void open(const std::string& name) {
     REQUIRE(d.menu(s, "File", "Open kernel (.cu)..."));
     d.frame(s);
     REQUIRE(d.replace_text(s, {kChooser, "name"}, name));
     REQUIRE(d.click(s, {kChooser, "Open"}));
-    d.frame(s);
+    finish_scan(d, s);
   }
 };
 
@@ -233,14 +256,15 @@ TEST_CASE("a file that cannot be scanned says why and keeps what was open; the b
   REQUIRE(app.d.click(s, {kWindow, "set the block"}));
   REQUIRE(s.user.kernel.block_given);
   s.user.kernel.block = {64, 1, 1};
-  REQUIRE(rescan_kernel(s));
+  start_rescan(s);
+  finish_scan(app.d, s);
   CHECK_FALSE(shown_kernel(s)->error.has_value());
   CHECK(shown_kernel(s)->lines.empty());
   REQUIRE(shown_kernel(s)->unevaluated.size() == 2);  // stride on line 4, N on line 5
   CHECK(shown_kernel(s)->unevaluated[0].reason.find("under names") != std::string::npos);
   app.d.frame(s);
   REQUIRE(app.d.replace_text(s, {kWindow, "names"}, "stride=2,N=8"));
-  app.d.frame(s);
+  finish_scan(app.d, s);
   REQUIRE(shown_kernel(s)->lines.size() == 3);
   CHECK(shown_kernel(s)->block[0] == 64);
   CHECK(kernel_on_screen(s));
@@ -305,4 +329,146 @@ TEST_CASE("the Kernel window widens the left column while it is open, and gives 
   d.frame(s);
   d.frame(s);
   CHECK(banks->Pos.x == narrow);
+}
+
+// Issue 33: the Kernel window reads as code. At 1280x720 a source row holds about 30
+// characters (the bank view and the lane map keep the rest) and a longer line wraps to the
+// next rows instead of running off the edge (the column read of transpose.cu's line 19, 71
+// characters, was cut at `odata[(y + j)`); at 1920x1080 a row holds 60 and more.
+TEST_CASE("the source wraps its lines to the window, never cuts them, at 1280x720 and 1920x1080") {
+  for (const auto& [display, chars] :
+       {std::pair{ImVec2(1280, 720), 28}, std::pair{ImVec2(1920, 1080), 60}}) {
+    CAPTURE(display.x);
+    Driver d(display);
+    AppState s;
+    load_preset(s, std::string(kDefaultPreset));
+    REQUIRE(open_kernel_file(s, (kCorpus / "transpose.cu").string()));
+    d.settle(s);
+    d.frame(s);
+    const std::optional<SourceGeometry> g = s.frame.geometry.kernel_source;
+    REQUIRE(g.has_value());
+    CHECK(g->chars_per_row >= chars);
+    // Every line's row is as tall as its code wrapped at that width (whole, not clipped), and
+    // line 19's has its mark under it: one text row more.
+    const std::vector<float>& top = s.user.kernel.source_rows.top;
+    REQUIRE(top.size() == s.user.kernel.line_starts.size() + 1);
+    for (int line = 1; line <= static_cast<int>(s.user.kernel.line_starts.size()); ++line) {
+      CAPTURE(line);
+      const std::string code(source_line(s.user.kernel, line));
+      const float wrapped = ImGui::CalcTextSize(code.c_str(), nullptr, false, g->wrap_width).y;
+      const float height =
+          top[static_cast<std::size_t>(line)] - top[static_cast<std::size_t>(line) - 1];
+      CHECK(height >= wrapped + (line == 19 ? ImGui::GetFontSize() : 0.0f));
+    }
+    const std::string line19(source_line(s.user.kernel, 19));
+    CHECK(ImGui::CalcTextSize(line19.c_str(), nullptr, false, g->wrap_width).y >=
+          (display.x < 1500 ? 2.0f : 1.0f) * ImGui::GetFontSize());
+  }
+}
+
+// Issue 33: the Code window shows the scanned line, and the Tile window the scanned array as
+// declared, its access outlined on it (each lane's byte is an element of that array).
+TEST_CASE("a scanned access is drawn on its own array, named as the kernel declares it") {
+  Driver d(ImVec2(1280, 720));
+  AppState s;
+  load_preset(s, std::string(kDefaultPreset));
+  REQUIRE(open_kernel_file(s, (kCorpus / "reduce.cu").string()));
+  d.settle(s);
+  const ScanLine* line = access_on_screen(s);
+  REQUIRE(line != nullptr);
+  CHECK(array_declaration(line->shape) == "int sdata[256]");
+  CHECK(array_drawable(line->shape));
+  const ScanInstance& in = line->instances[static_cast<std::size_t>(s.user.kernel.instance)];
+  int outlined = 0;
+  for (int l = 0; l < kWarpSize; ++l) {
+    if (!(in.lanes >> l & 1u)) continue;
+    const LaneElements& e = s.derived.evaluation.elements[static_cast<std::size_t>(l)];
+    CHECK(e.count >= 1);
+    CHECK(e.first.row * 256 + e.first.col == in.offsets[static_cast<std::size_t>(l)] / 4);
+    ++outlined;
+  }
+  CHECK(outlined > 0);
+  // An array the tile cannot be: no bounds.
+  SharedArray unbounded{.name = "smem", .type = "float", .dims = {}, .is_extern = true};
+  CHECK(array_declaration(unbounded) == "float smem[]");
+  CHECK_FALSE(array_drawable(unbounded));
+}
+
+// Issue 33: --line reached only the first kernel of a file.
+TEST_CASE("a line of any kernel of the file can be shown, and a kernel by its name") {
+  AppState s;
+  REQUIRE(open_kernel_file(s, (kCorpus / "transpose.cu").string()));
+  REQUIRE(shown_kernel(s)->kernel == "transpose_naive");
+  CHECK_FALSE(show_line(s, 32));  // in transpose_padded: not the kernel shown
+  REQUIRE(show_line(s, 32, true));
+  CHECK(shown_kernel(s)->kernel == "transpose_padded");
+  CHECK(access_on_screen(s)->line == 32);
+  CHECK(show_kernel_named(s, "transpose_naive"));
+  CHECK(shown_kernel(s)->kernel == "transpose_naive");
+  CHECK_FALSE(show_kernel_named(s, "transpose"));
+  CHECK(kernel_names(s.user.kernel) == "transpose_naive, transpose_padded");
+}
+
+// Issue 32: a file's scan never runs on the frame. A scripted scan is held running until the
+// test lets it go, as a long or hostile file's would: frames go on, the window shows the scan
+// with a Cancel button, and Cancel gives back what was open; the held scan's result is dropped.
+TEST_CASE("a scan runs off the frame, with its progress and Cancel; what was open stays") {
+  struct Gate {
+    std::mutex m;
+    std::condition_variable cv;
+    bool open = false;
+    int scans = 0;
+    void release() {
+      {
+        std::lock_guard lock(m);
+        open = true;
+      }
+      cv.notify_all();
+    }
+  } gate;
+  App app(kCorpus);
+  AppState& s = app.s;
+  app.open("transpose.cu");
+  REQUIRE(shown_kernel(s) != nullptr);
+  const std::uint64_t scans = s.user.kernel.scans;
+  const Scenario before = s.user.scenario;
+  s.scan_worker = std::make_unique<ScanWorker>(
+      std::function<void()>{}, [&gate](const CodeSource& source, const ScanOptions& options) {
+        std::unique_lock lock(gate.m);
+        ++gate.scans;
+        gate.cv.wait(lock, [&gate] { return gate.open; });
+        return scan_source(source, options);
+      });
+  // Let go before the worker is destroyed (it waits for its scan), even when a check fails.
+  struct Release {
+    Gate& gate;
+    ~Release() { gate.release(); }
+  } release{gate};
+
+  REQUIRE(app.d.menu(s, "File", "Open kernel (.cu)..."));
+  app.d.frame(s);
+  REQUIRE(app.d.replace_text(s, {kChooser, "name"}, "reduce.cu"));
+  REQUIRE(app.d.click(s, {kChooser, "Open"}));
+  // The frames go on while it scans: until the worker has started the held scan (a guard of a
+  // minute, not a measure), then ten more.
+  const auto started = [&gate] {
+    std::lock_guard lock(gate.m);
+    return gate.scans == 1;
+  };
+  for (int i = 0; i < 60000 && !started(); ++i) {
+    app.d.frame(s);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  REQUIRE(started());
+  for (int i = 0; i < 10; ++i) app.d.frame(s);
+  CHECK(kernel_scanning(s));
+  CHECK(s.user.kernel.name == "transpose.cu");
+  REQUIRE(app.d.click(s, {kWindow, "Cancel"}));
+  CHECK_FALSE(kernel_scanning(s));
+  gate.release();
+  s.scan_worker.reset();  // waits for the held scan to end
+  app.d.frame(s);
+  CHECK(s.user.kernel.name == "transpose.cu");
+  CHECK(s.user.kernel.scans == scans);
+  CHECK(s.user.scenario == before);
 }

@@ -9,7 +9,8 @@
 //   - no console error, no request beyond 127.0.0.1, and a first frame (its time is printed:
 //     docs/benchmarks-gui.md records it, a benchmark rather than a limit of this test);
 // then a malformed link shows the default start and one line saying what was wrong, Next in a
-// lesson moves the address to the next step, and settings outlive the page in local storage.
+// lesson moves the address to the next step, five PageDown taps sent faster than the frames
+// move it five steps, and settings outlive the page in local storage.
 //
 //   node tests/web/test_web.mjs SITE BANKLAB BANKLAB_GUI OUT
 //     SITE         the page (scripts/web.sh writes build-web)
@@ -314,6 +315,32 @@ for (const [name, fragment, named] of [
                              { timeout: 30000 });
   check((await state(page)).hash === "#preset=fp32-pad1", "a typed fragment opens its preset");
   check(problems.length === 0, `lesson: ${problems.join("; ")}`);
+  await context.close();
+}
+
+// Every key tap counts (issue 33): a clicker's PageDown is a press and a release a few
+// milliseconds apart, often before the next animation frame. Five taps, each pair sent over CDP
+// (Input.dispatchKeyEvent) without waiting between them, must move the lesson five steps; with
+// ImGui's own key handling a press released before the frame was never seen.
+{
+  const context = await browser.createBrowserContext();
+  const { page, problems } = await openPage(context);
+  await load(page, "lesson=transpose&step=1");
+  const cdp = await page.createCDPSession();
+  const key = { key: "PageDown", code: "PageDown", windowsVirtualKeyCode: 34, nativeVirtualKeyCode: 34 };
+  const taps = [];
+  for (let i = 0; i < 5; ++i) {
+    taps.push(cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", ...key }));
+    taps.push(cdp.send("Input.dispatchKeyEvent", { type: "keyUp", ...key }));
+  }
+  await Promise.all(taps);
+  const moved = await page.waitForFunction(() => window.location.hash === "#lesson=transpose&step=6",
+                                           { timeout: 30000 }).then(() => true, () => false);
+  await settle(page);
+  const after = await state(page);
+  check(moved && after.hash === "#lesson=transpose&step=6",
+        `five PageDown taps from step 1: step 6, the address is ${after.hash}`);
+  check(problems.length === 0, `key taps: ${problems.join("; ")}`);
   await context.close();
 }
 

@@ -72,8 +72,19 @@ void arithmetic_panel(AppState& s, Interaction& io) {
 void tile_panel(AppState& s, Interaction& io) {
   stale_notice(s);
   const Derived& d = s.derived;
+  // A scanned kernel's array is named as its kernel declares it, not as the tile it is drawn as.
+  const ScanLine* scanned = access_on_screen(s);
+  if (scanned && !array_drawable(scanned->shape)) {
+    ImGui::TextWrapped(
+        "%s (line %d): the Tile window cannot draw this array. It draws arrays of 1-, 2-, 4- or "
+        "8-byte elements with their last bound as the columns; the bank view and the lane map "
+        "show the access.",
+        array_declaration(scanned->shape).c_str(), scanned->line);
+    return;
+  }
   if (d.tile_valid) {
-    ImGui::TextUnformatted(to_string(d.scenario.tile).c_str());
+    ImGui::TextUnformatted(scanned ? array_declaration(scanned->shape).c_str()
+                                   : to_string(d.scenario.tile).c_str());
     using figures::TileView;
     for (const auto& [view, name] :
          {std::pair{TileView::logical, "logical"}, std::pair{TileView::physical, "physical"},
@@ -331,8 +342,10 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   float h = std::max(display.y - top, 1.0f);
   float left = std::clamp(display.x * 0.2f, 270.0f * scale, 420.0f * scale);
   left = std::min(left, display.x * 0.4f);
-  // The Kernel window's source wants a third of the width, as far as the lane map keeps its 32
-  // boxes of 17 px (the lower row's 580 px and the 400 px of the code and tile beside it).
+  // The Kernel window's source wants a third of the width, as far as the bank view and the lane
+  // map keep their labels readable (the lower row's 580 px and the 400 px of the code and
+  // arithmetic beside it): 300 px at 1280x720, where its lines wrap to about 31 characters a
+  // row (kernel_panel.cpp), 614 px at 1920x1080.
   if (kernel) {
     left =
         std::max(left, std::min({display.x * 0.32f, 680.0f * scale, display.x - 980.0f * scale}));
@@ -355,9 +368,14 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   l.banks_size = ImVec2(banks_w, upper);
   l.arithmetic_pos = ImVec2(left + banks_w, top);
   l.arithmetic_size = ImVec2(right - banks_w, upper);
-  // 32 lane boxes of 17 px (lane numbers of 11 px), as far as the code and tile keep 200 px.
-  float lanes_w = std::floor(std::clamp(580.0f * scale, right * 0.42f, right - 400.0f * scale));
-  float code_w = std::floor((right - lanes_w) * 0.45f);
+  // 32 lane boxes of 17 px (lane numbers of 11 px), as far as the code and the arithmetic keep
+  // 450 px (400 beside the Kernel window, whose access the Code window shows wrapped).
+  const float lower_rest = (kernel ? 400.0f : 450.0f) * scale;
+  float lanes_w = std::floor(std::clamp(580.0f * scale, right * 0.42f, right - lower_rest));
+  // The code box's declaration, `__shared__ float tile[32][32];`, 30 characters of the mono
+  // font whole (ImGui's multi-line box does not wrap), as far as the arithmetic keeps 160 px.
+  float code_w = std::floor(std::max((right - lanes_w) * 0.45f,
+                                     std::min(290.0f * scale, right - lanes_w - 160.0f * scale)));
   l.lanes_pos = ImVec2(left, top + upper);
   l.lanes_size = ImVec2(lanes_w, h - upper);
   l.code_pos = ImVec2(left + lanes_w, top + upper);
@@ -421,6 +439,7 @@ void draw_app(AppState& s) {
   }
   handle_shortcuts(s);
   advance_time(s, imgui.DeltaTime);
+  poll_kernel_scan(s);  // a scan finished off the frame puts its worst access on screen
   refresh(s);
 
   float menu_height = menu_bar(s);

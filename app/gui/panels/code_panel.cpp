@@ -1,4 +1,5 @@
-// The Code window, in one of two modes:
+// The Code window, in one of three modes:
+//   - a scanned kernel's access on screen (the Kernel window): its line as the file has it;
 //   - read-only, once a control changed the access: the CUDA the scenario on screen stands
 //     for (core's code_view(): the declaration with its pad, the indexed access, the float4
 //     cast, the ldmatrix row address, the swizzle as index arithmetic) and what the lane under
@@ -11,9 +12,11 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/state/code_state.hpp"
+#include "app/gui/state/kernel_state.hpp"
 #include "app/gui/views/widgets.hpp"
 #include "core/base/format.hpp"
 #include "core/code/code_view.hpp"
@@ -36,8 +39,7 @@ bool parameters(CodeBox& c) {
     c.warp = all ? kAllWarps : 0;
     changed = true;
   }
-  if (!all) {
-    ImGui::SameLine();
+  if (!all) {  // on a line of its own: beside the check box it ran past a narrow window
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
     changed |= ImGui::InputInt("warp", &c.warp);
     c.warp = std::clamp(c.warp, 0, 1024 / kWarpSize - 1);
@@ -134,10 +136,34 @@ void scenario_code(AppState& s) {
   hovered_lane(v, s.hovered_lane);
 }
 
+// A scanned kernel's access on screen: its line as the file has it. The scan's scenario is the
+// lanes' byte offsets, from which no line of code could be written back truthfully.
+void scanned_code(const AppState& s, const ScanLine& l) {
+  const KernelFile& k = s.user.kernel;
+  const KernelScan& kernel = *shown_kernel(s);
+  text_disabled_wrapped(k.name + ", line " + std::to_string(l.line) + " (kernel " + kernel.kernel +
+                        "):");
+  std::string_view code = source_line(k, l.line);
+  code.remove_prefix(std::min(code.size(), code.find_first_not_of(" \t")));
+  if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
+  ImGui::TextWrapped("%s", std::string(code).c_str());
+  if (s.res.mono_font) ImGui::PopFont();
+  const ScanInstance& in = l.instances[static_cast<std::size_t>(k.instance)];
+  ImGui::TextWrapped("%s of __shared__ %s, %d bytes a lane. On screen: %s.",
+                     l.cp_async ? "cp.async" : std::string(op_name(l.op)).c_str(),
+                     array_declaration(l.shape).c_str(), l.width,
+                     describe_instance(k, l, in.warp, in.iteration).c_str());
+  text_disabled_wrapped("The Kernel window chooses another access or warp-instruction.");
+}
+
 }  // namespace
 
 void draw_code(AppState& s, Interaction& io) {
   CodeBox& c = s.user.code;
+  if (const ScanLine* scanned = access_on_screen(s)) {
+    scanned_code(s, *scanned);
+    return;
+  }
   if (c.stands_for != s.user.scenario) {  // a control changed the access since
     scenario_code(s);
     return;

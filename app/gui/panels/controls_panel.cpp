@@ -104,6 +104,15 @@ void access_controls(AppState& s) {
     }
   }
   float w = ImGui::GetFontSize() * 7.0f;
+  // A box 1.6 w wide, or what the panel leaves beside its label and a help marker: the labels
+  // were cut at the panel's edge at 1280x720.
+  const auto beside = [w](const char* label, bool help) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float room = ImGui::GetContentRegionAvail().x - style.ItemInnerSpacing.x -
+                 ImGui::CalcTextSize(label, nullptr, true).x;
+    if (help) room -= style.ItemSpacing.x + ImGui::CalcTextSize("(?)").x;
+    return std::min(w * 1.6f, room);
+  };
   if (sc.pattern == AccessPattern::matrix) {
     ImGui::SetNextItemWidth(w * 1.6f);
     if (ImGui::BeginCombo("op", std::string(op_name(sc.op)).c_str())) {
@@ -127,14 +136,14 @@ void access_controls(AppState& s) {
     const char* what = sc.pattern == AccessPattern::row      ? "row###index"
                        : sc.pattern == AccessPattern::column ? "column###index"
                                                              : "chunk###index";
-    ImGui::SetNextItemWidth(w * 1.6f);
+    ImGui::SetNextItemWidth(beside(what, true));
     int limit = max_index(sc);
     ImGui::SliderInt(what, &sc.index, 0, std::max(limit, 1), "%d", ImGuiSliderFlags_AlwaysClamp);
     sc.index = std::clamp(sc.index, 0, limit);
     help_marker("Up / Down step through the columns (or rows, or chunks).");
   }
   if (sc.pattern != AccessPattern::matrix) {
-    ImGui::SetNextItemWidth(w * 1.6f);
+    ImGui::SetNextItemWidth(beside("width per lane", true));
     char current[32];
     std::snprintf(current, sizeof current, sc.width == 0 ? "element (%d B)" : "%d B",
                   sc.width == 0 ? sc.tile.elem_bytes() : sc.width);

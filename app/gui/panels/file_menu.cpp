@@ -186,9 +186,12 @@ void finish(AppState& s, FileAction a, const std::string& path) {
       break;
     }
     case FileAction::open_kernel: {
-      const bool opened = open_kernel_file(s, path);
-      report(s, opened ? Expected<void>() : Expected<void>(Error{u.kernel.error}),
-             "scanned " + path);
+      // The scan runs off the frame; the Kernel window shows its progress, then the file.
+      start_kernel_scan(s, path);
+      const bool started = kernel_scanning(s);
+      if (started) u.views.kernel = true;
+      report(s, started ? Expected<void>() : Expected<void>(Error{u.kernel.error}),
+             "scanning " + path);
       break;
     }
     case FileAction::open_trace: {

@@ -24,6 +24,7 @@
 
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/state/kernel_state.hpp"
+#include "app/gui/state/scan_worker.hpp"
 #include "app/gui/views/widgets.hpp"
 #include "core/base/format.hpp"
 
@@ -123,7 +124,7 @@ void header(AppState& s, const KernelScan& shown) {
     if (k.block_given && threads > 1024) {
       k.error = "the block has " + std::to_string(threads) + " threads: at most 1024";
     } else {
-      rescan_kernel(s);
+      start_rescan(s);
     }
   }
 }
@@ -234,11 +235,7 @@ void instructions(AppState& s, const KernelScan& shown, float height) {
 }
 
 // A line of code, its tabs as spaces to the next multiple of 4 (ImGui draws no tab stops).
-void draw_source_text(std::string_view code) {
-  if (code.find('\t') == std::string_view::npos) {
-    ImGui::TextUnformatted(code.data(), code.data() + code.size());
-    return;
-  }
+std::string expand_tabs(std::string_view code) {
   std::string expanded;
   for (char c : code) {
     if (c != '\t') {
@@ -248,7 +245,7 @@ void draw_source_text(std::string_view code) {
     do expanded += ' ';
     while (expanded.size() % 4 != 0);
   }
-  ImGui::TextUnformatted(expanded.c_str());
+  return expanded;
 }
 
 // A trace's measured lines by number.
@@ -259,98 +256,167 @@ std::map<int, const LineComparison*> measured_lines(const KernelFile& k) {
   return lines;
 }
 
-// The hardware's wavefronts on a line, in the conflict colour where the model differs.
-void measured_cell(const AppState& s, const LineComparison& c) {
-  if (c.measured_wavefronts == 0 && c.predicted_wavefronts == 0) return;
-  if (c.agrees) {
-    ImGui::TextDisabled("%lld, agrees", static_cast<long long>(c.measured_wavefronts));
-  } else {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colours(s).error), "%lld, differs",
-                       static_cast<long long>(c.measured_wavefronts));
-  }
-  if (ImGui::IsItemHovered() && !c.explanation.empty())
-    ImGui::SetTooltip("%s", c.explanation.c_str());
+// Under a traced line the hardware measured: its wavefronts and whether the model agrees;
+// empty for the others.
+std::string measured_text(const std::map<int, const LineComparison*>& measured, int line) {
+  const auto found = measured.find(line);
+  if (found == measured.end()) return {};
+  const LineComparison& c = *found->second;
+  if (c.measured_wavefronts == 0 && c.predicted_wavefronts == 0) return {};
+  return "  measured: " + std::to_string(c.measured_wavefronts) + " wavefronts, " +
+         (c.agrees ? "agrees" : "differs");
 }
 
-// The source, one row a line: its number, what the scan found there, the code.
-void source(AppState& s, const KernelScan& shown) {
+// What the source shows under a line the scan (or the trace) has something to say about, like
+// a compiler's note under the code; empty for the others.
+std::string mark_text(const std::map<int, LineMark>& marks, int line, bool traced) {
+  const auto m = marks.find(line);
+  if (m == marks.end()) return {};
+  const LineMark& mark = m->second;
+  if (mark.accesses > 0) {
+    return std::string(traced ? "^ traced: " : "^ ") + std::to_string(mark.worst_ways) + "-way" +
+           (mark.excess > 0 ? ", +" + std::to_string(mark.excess) + " excess wavefronts" : "");
+  }
+  if (mark.problem) {
+    return std::string("^ ") + (mark.problem->error ? "error: " : "not evaluated: ") +
+           mark.problem->reason;
+  }
+  return {};
+}
+
+// Where each line's row starts, in pixels, with the code wrapped at `width` and its mark (and
+// the hardware's count) under it, in the current font: measured again only when the width, the
+// font or the marks changed.
+const std::vector<float>& row_tops(KernelFile& k, const std::map<int, LineMark>& marks,
+                                   const std::map<int, const LineComparison*>& measured,
+                                   float width) {
+  KernelFile::SourceRows& rows = k.source_rows;
+  const float font = ImGui::GetFontSize();
+  if (rows.width == width && rows.font == font && rows.kernel == k.kernel && rows.scans == k.scans)
+    return rows.top;
+  rows = {width, font, k.kernel, k.scans, {}};
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const int count = static_cast<int>(k.line_starts.size());
+  rows.top.reserve(static_cast<std::size_t>(count) + 1);
+  float y = 0.0f;
+  for (int line = 1; line <= count; ++line) {
+    rows.top.push_back(y);
+    const std::string code = expand_tabs(source_line(k, line));
+    float h = ImGui::CalcTextSize(code.c_str(), nullptr, false, width).y;
+    for (const std::string& under :
+         {mark_text(marks, line, k.trace.has_value()), measured_text(measured, line)}) {
+      if (!under.empty())
+        h += style.ItemSpacing.y + ImGui::CalcTextSize(under.c_str(), nullptr, false, width).y;
+    }
+    y += h + 2.0f * style.CellPadding.y;
+  }
+  rows.top.push_back(y);
+  return rows.top;
+}
+
+// The source, one row a line: its number, then the code wrapped to the pane (a line is read
+// whole, never cut at the edge) with what the scan found there under it. Only the rows in view
+// are drawn; the rest are two spacer rows of their measured height.
+void source(AppState& s, const KernelScan& shown, Interaction& io) {
   KernelFile& k = s.user.kernel;
   const std::map<int, LineMark> marks = line_marks(shown);
   const Palette& p = colours(s);
   const int chosen = k.access >= 0 && static_cast<std::size_t>(k.access) < shown.lines.size()
                          ? shown.lines[static_cast<std::size_t>(k.access)].line
                          : 0;
-  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
-                                ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV;
   const std::map<int, const LineComparison*> measured = measured_lines(k);
-  const bool hardware = k.measured.has_value();
-  if (!ImGui::BeginTable("##source", hardware ? 4 : 3, flags, ImGui::GetContentRegionAvail()))
-    return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("line");
-  ImGui::TableSetupColumn(k.trace ? "traced: n-way, excess" : "n-way, excess");
-  if (hardware) ImGui::TableSetupColumn("measured");
-  ImGui::TableSetupColumn(k.name.c_str());
-  ImGui::TableHeadersRow();
+  if (!ImGui::BeginTable("##source", 2, flags, ImGui::GetContentRegionAvail())) return;
   if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
   const int count = static_cast<int>(k.line_starts.size());
-  const float row = ImGui::GetTextLineHeightWithSpacing();
-  if (k.scroll_to > 0) {  // the chosen line a third of the way down
+  const std::string widest = std::to_string(count);
+  ImGui::TableSetupScrollFreeze(0, 1);
+  ImGui::TableSetupColumn(
+      "line", ImGuiTableColumnFlags_WidthFixed,
+      std::max(ImGui::CalcTextSize("line").x, ImGui::CalcTextSize(widest.c_str()).x));
+  ImGui::TableSetupColumn(k.name.c_str(), ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableHeadersRow();
+  ImGui::TableSetColumnIndex(1);
+  const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize());
+  io.geometry.kernel_source =
+      SourceGeometry{width, static_cast<int>(width / ImGui::CalcTextSize("0").x)};
+  const std::vector<float>& top = row_tops(k, marks, measured, width);
+  const float cell_pad = 2.0f * ImGui::GetStyle().CellPadding.y;
+  if (k.scroll_to > 0 && k.scroll_to <= count) {  // the chosen line a third of the way down
     ImGui::SetScrollY(std::max(
-        0.0f, row * static_cast<float>(k.scroll_to - 1) - ImGui::GetWindowHeight() / 3.0f));
+        0.0f, top[static_cast<std::size_t>(k.scroll_to - 1)] - ImGui::GetWindowHeight() / 3.0f));
     k.scroll_to = 0;
   }
-  ImGuiListClipper clipper;
-  clipper.Begin(count);
-  while (clipper.Step()) {
-    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-      const int line = i + 1;
-      const auto m = marks.find(line);
-      ImGui::TableNextRow();
-      ImGui::TableNextColumn();
-      ImGui::PushID(line);
-      if (ImGui::Selectable(std::to_string(line).c_str(), line == chosen,
-                            ImGuiSelectableFlags_SpanAllColumns) &&
-          m != marks.end() && m->second.accesses > 0) {
-        show_line(s, line);
-      }
-      ImGui::PopID();
-      ImGui::TableNextColumn();
-      if (m != marks.end() && m->second.accesses > 0) {
-        const LineMark& mark = m->second;
-        if (mark.excess > 0) {
-          ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(p.cell_conflict), "%d-way +%lld",
-                             mark.worst_ways, static_cast<long long>(mark.excess));
-        } else {
-          ImGui::TextDisabled("%d-way", mark.worst_ways);
-        }
-      } else if (m != marks.end() && m->second.problem) {
-        const ScanProblem& problem = *m->second.problem;
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(problem.error ? p.error : p.warning),
-                           problem.error ? "error" : "not evaluated");
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", problem.reason.c_str());
-      }
-      if (hardware) {
-        ImGui::TableNextColumn();
-        if (const auto c = measured.find(line); c != measured.end()) measured_cell(s, *c->second);
-      }
-      ImGui::TableNextColumn();
-      draw_source_text(source_line(k, line));
+  const float scroll = ImGui::GetScrollY(), view = ImGui::GetWindowHeight();
+  const auto first =
+      static_cast<int>(std::upper_bound(top.begin(), top.end() - 1, scroll) - top.begin() - 1);
+  const auto last =
+      static_cast<int>(std::lower_bound(top.begin(), top.end() - 1, scroll + view) - top.begin());
+  const int from = std::max(first, 0), to = std::min(last, count);
+  if (from > 0) ImGui::TableNextRow(ImGuiTableRowFlags_None, top[static_cast<std::size_t>(from)]);
+  for (int i = from; i < to; ++i) {
+    const int line = i + 1;
+    const float height = top[static_cast<std::size_t>(i) + 1] - top[static_cast<std::size_t>(i)];
+    ImGui::TableNextRow(ImGuiTableRowFlags_None, height);
+    ImGui::TableNextColumn();
+    ImGui::PushID(line);
+    if (ImGui::Selectable(std::to_string(line).c_str(), line == chosen,
+                          ImGuiSelectableFlags_SpanAllColumns, ImVec2(0.0f, height - cell_pad)) &&
+        marks.contains(line) && marks.at(line).accesses > 0) {
+      show_line(s, line);
     }
+    ImGui::PopID();
+    ImGui::TableNextColumn();
+    ImGui::TextWrapped("%s", expand_tabs(source_line(k, line)).c_str());
+    if (const std::string mark = mark_text(marks, line, k.trace.has_value()); !mark.empty()) {
+      const LineMark& m = marks.at(line);
+      const ImU32 colour = m.accesses > 0     ? (m.excess > 0 ? p.cell_conflict : p.text_dim)
+                           : m.problem->error ? p.error
+                                              : p.warning;
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colour));
+      ImGui::TextWrapped("%s", mark.c_str());
+      ImGui::PopStyleColor();
+    }
+    // The hardware's count of a traced line, red where the model differs; why, on hover.
+    if (const std::string hardware = measured_text(measured, line); !hardware.empty()) {
+      const LineComparison& c = *measured.at(line);
+      ImGui::PushStyleColor(ImGuiCol_Text,
+                            ImGui::ColorConvertU32ToFloat4(c.agrees ? p.text_dim : p.error));
+      ImGui::TextWrapped("%s", hardware.c_str());
+      ImGui::PopStyleColor();
+      if (ImGui::IsItemHovered() && !c.explanation.empty())
+        ImGui::SetTooltip("%s", c.explanation.c_str());
+    }
+  }
+  if (to < count) {
+    ImGui::TableNextRow(ImGuiTableRowFlags_None, top.back() - top[static_cast<std::size_t>(to)]);
   }
   if (s.res.mono_font) ImGui::PopFont();
   ImGui::EndTable();
 }
 
+// A scan running off the frame: the file, how long it has run, and Cancel (what was open
+// stays).
+void scan_progress(AppState& s) {
+  const ScanWorker& worker = *s.scan_worker;
+  ImGui::Text("Scanning %s... %.1f s", shown(worker.scanning(), 80).c_str(), worker.seconds());
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) cancel_kernel_scan(s);
+  ImGui::Separator();
+}
+
 }  // namespace
 
-void draw_kernel(AppState& s, Interaction&) {
+void draw_kernel(AppState& s, Interaction& io) {
   KernelFile& k = s.user.kernel;
+  if (kernel_scanning(s)) scan_progress(s);
   const KernelScan* shown = shown_kernel(s);
   if (!shown) {
-    ImGui::TextWrapped(
-        "No kernel file open: File > Open kernel... scans every shared-memory "
-        "access of a .cu file.");
+    if (!kernel_scanning(s)) {
+      ImGui::TextWrapped(
+          "No kernel file open: File > Open kernel... scans every shared-memory "
+          "access of a .cu file.");
+    }
     if (!k.error.empty()) error_text(s, k.error);
     return;
   }
@@ -372,7 +438,7 @@ void draw_kernel(AppState& s, Interaction&) {
     const float instruction_rows = static_cast<float>(chosen.instances.size()) + 1.5f;
     instructions(s, *shown, std::min(instruction_rows * row, rest * 0.2f));
   }
-  source(s, *shown);
+  source(s, *shown, io);
 }
 
 }  // namespace banklab::gui

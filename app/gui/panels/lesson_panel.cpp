@@ -96,7 +96,7 @@ void draw_lesson_step(AppState& s, Interaction& io) {
   const int n = static_cast<int>(l.steps.size());
   const int i = s.lesson.step;
   const Palette& p = colours(s);
-  ImGui::TextDisabled("%s", l.title.c_str());
+  text_disabled_wrapped(l.title);
   char progress[32];
   std::snprintf(progress, sizeof progress, "Step %d of %d", i + 1, n);
   ImGui::ProgressBar(static_cast<float>(i + 1) / static_cast<float>(n), ImVec2(-1, 0), progress);
@@ -108,7 +108,7 @@ void draw_lesson_step(AppState& s, Interaction& io) {
   if (ImGui::Button("Next >")) step_lesson(s, 1);
   io.geometry.lesson_next = ButtonRect{ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
   ImGui::EndDisabled();
-  ImGui::SameLine();
+  same_line_if_button_fits("Explore from here");  // under the others when the panel is narrow
   if (ImGui::Button("Explore from here")) {
     leave_lesson(s);
     return;
@@ -116,7 +116,7 @@ void draw_lesson_step(AppState& s, Interaction& io) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(p.title));
   ImGui::TextWrapped("%s", s.lesson.filled.title.c_str());
   ImGui::PopStyleColor();
-  ImGui::TextDisabled("%s", describe(s.lesson.filled.scenario).c_str());
+  text_disabled_wrapped(describe(s.lesson.filled.scenario));
   ImGui::Separator();
   ImGui::BeginChild("##lesson-text");
   draw_text(s, s.lesson.filled.text);

@@ -89,7 +89,10 @@ constexpr frontend::FlagSpec kGuiFlags[] = {
     {"scan", "FILE.cu",
      "open the Kernel window on this file: every shared-memory line of its kernels\n"
      "('banklab scan'), the worst access on screen"},
-    {"line", "N", "with --scan or --trace: the worst access on line N on screen"},
+    {"kernel", "NAME", "with --scan: this kernel of the file on screen (default: the first)"},
+    {"line", "N",
+     "with --scan or --trace: the worst access on line N on screen (with --scan, in\n"
+     "whichever kernel of the file has one there; with --kernel, in that kernel)"},
     {"trace", "FILE.json",
      "open the Kernel window on a trace ('banklab trace -o FILE.json'): a real\n"
      "run's accesses, line by line, beside the hardware's counts"},
@@ -126,7 +129,7 @@ const frontend::CommandSyntax& gui_syntax() {
           "       banklab-gui [--preset NAME] [scenario flags] --screenshot OUT.png [--size WxH]\n"
           "       banklab-gui [--preset NAME] --bench-frames N [--size WxH]\n"
           "       banklab-gui --lesson NAME [--step N] [--export-dir DIR [--size WxH]]\n"
-          "       banklab-gui --scan FILE.cu [--line N]\n"
+          "       banklab-gui --scan FILE.cu [--kernel NAME] [--line N]\n"
           "       banklab-gui --trace FILE.json [--line N]\n",
       .description = description,
       .flags_title = "Window:",
@@ -201,10 +204,12 @@ Expected<void> read_flags(const frontend::Args& args, Options& o) {
     return Error{"--drill-seed and --drill-answer go with --drill LEVEL"};
   }
   read.text("scan", o.scan)
+      .text("kernel", o.scan_kernel)
       .text("trace", o.trace)
       .value("line", o.scan_line, count_from("line", "a line number", 1));
   if (const Expected<void> done = read.done(); !done) return done;
   if (o.scan && o.trace) return Error{"--scan and --trace both fill the Kernel window: give one"};
+  if (args.has("kernel") && !o.scan) return Error{"--kernel goes with --scan FILE.cu"};
   if (args.has("line") && !o.scan && !o.trace)
     return Error{"--line goes with --scan FILE.cu or --trace FILE.json"};
   return read.integer("drill-seed", o.drill_seed, 0, INT64_MAX)

@@ -42,16 +42,17 @@ struct CodeLaunch {
 };
 
 struct Options {
-  std::string preset;                     // empty: the last one used, else the default lesson
-  std::optional<Scenario> scenario;       // the scenario flags beyond --preset (args.hpp)
-  std::optional<std::string> code;        // --code, or --decl and --expr: the code box's text
-  std::optional<CodeLaunch> launch;       // with code: what it is evaluated for
-  std::optional<std::string> scan;        // --scan: a .cu file for the Kernel window
-  std::optional<std::string> trace;       // --trace: a trace file for the Kernel window
-  int scan_line = 0;                      // --line: its access on that line on screen; 0: worst
-  std::optional<std::string> screenshot;  // PNG path: render, save, exit
-  std::optional<std::string> geometry;    // with --screenshot: the views' cell rectangles
-  std::optional<WindowSize> size;         // framebuffer size in pixels
+  std::string preset;                      // empty: the last one used, else the default lesson
+  std::optional<Scenario> scenario;        // the scenario flags beyond --preset (args.hpp)
+  std::optional<std::string> code;         // --code, or --decl and --expr: the code box's text
+  std::optional<CodeLaunch> launch;        // with code: what it is evaluated for
+  std::optional<std::string> scan;         // --scan: a .cu file for the Kernel window
+  std::optional<std::string> scan_kernel;  // --kernel: that kernel of the file; else the first
+  std::optional<std::string> trace;        // --trace: a trace file for the Kernel window
+  int scan_line = 0;                       // --line: its access on that line on screen; 0: worst
+  std::optional<std::string> screenshot;   // PNG path: render, save, exit
+  std::optional<std::string> geometry;     // with --screenshot: the views' cell rectangles
+  std::optional<WindowSize> size;          // framebuffer size in pixels
   std::optional<Theme> theme;
   std::optional<Scheme> scheme;                // --palette standard|colour-blind
   std::optional<figures::TileView> tile_view;  // --tile-view logical|physical|both

@@ -70,10 +70,17 @@ Expected<void> open_named(AppState& state, const Options& opt) {
   }
   if (opt.scan) {  // a kernel file that cannot be scanned
     if (!open_kernel_file(state, *opt.scan)) return Error{"--scan: " + state.user.kernel.error};
-    if (opt.scan_line > 0 && !show_line(state, opt.scan_line)) {
-      return Error{"--line: line " + std::to_string(opt.scan_line) + " of " + *opt.scan +
-                   " has no shared-memory access the scan evaluated"};
+    if (opt.scan_kernel && !show_kernel_named(state, *opt.scan_kernel)) {
+      return Error{"--kernel: " + *opt.scan + " has no kernel " + *opt.scan_kernel +
+                   " (its kernels: " + kernel_names(state.user.kernel) + ")"};
     }
+    // Without --kernel the line may be in any kernel of the file.
+    if (opt.scan_line > 0 && !show_line(state, opt.scan_line, !opt.scan_kernel)) {
+      return Error{"--line: line " + std::to_string(opt.scan_line) + " of " + *opt.scan +
+                   " has no shared-memory access the scan evaluated" +
+                   (opt.scan_kernel ? " in kernel " + *opt.scan_kernel : std::string())};
+    }
+    if (opt.scan_line > 0) state.user.kernel.scroll_to = opt.scan_line;  // the line in view
   }
   if (opt.trace) {  // a trace file that cannot be read or does not hold up
     if (!open_trace_file(state, *opt.trace)) return Error{"--trace: " + state.user.kernel.error};

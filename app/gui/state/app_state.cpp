@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "app/gui/state/gpu_state.hpp"
+#include "app/gui/state/scan_worker.hpp"
 #include "core/model/hardware.hpp"
 #include "core/model/presets.hpp"
 
@@ -88,7 +89,12 @@ bool refresh(AppState& s) {
   if (!first && s.derived.scenario == s.user.scenario) return false;
   bool tile_changed = first || s.derived.scenario.tile != s.user.scenario.tile;
   s.derived = derive(s.user.scenario, &s.derived);
-  if (code_on_screen(s)) attach_code_elements(s.derived, *s.user.code.code);
+  // The access of typed code or of a scanned kernel is drawn on its own array.
+  if (code_on_screen(s)) {
+    attach_array_elements(s.derived, s.user.code.code->scenario);
+  } else if (kernel_on_screen(s)) {
+    attach_array_elements(s.derived, s.user.kernel.on_screen);
+  }
   // A new access is shown fully served; play starts it over from the first wavefront.
   s.user.step.playing = false;
   s.user.step.elapsed = 0.0f;
@@ -154,7 +160,7 @@ std::optional<double> seconds_to_next_tick(const AppState& s) {
   if (s.user.step.playing) {
     next = std::max(0.0, double{s.user.step.seconds_per_wavefront} - s.user.step.elapsed);
   }
-  if (s.user.views.gpu && s.gpu->busy())
+  if ((s.user.views.gpu && s.gpu->busy()) || kernel_scanning(s))
     next = std::min(next.value_or(kProgressSeconds), kProgressSeconds);
   return next;
 }

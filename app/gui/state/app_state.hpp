@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,7 +38,8 @@
 
 namespace banklab::gui {
 
-struct GpuPanel;  // gpu_state.hpp
+struct GpuPanel;   // gpu_state.hpp
+class ScanWorker;  // scan_worker.hpp
 
 // Play, pause and step through the wavefronts, as the hardware serves them one per clock.
 struct StepThrough {
@@ -154,6 +156,11 @@ struct AppState {
   Platform platform;
   std::unique_ptr<GpuPanel> gpu;  // the GPU window: its runs, measurement and worker thread
   DrillPanel drill;               // the Drill window: its session and the answer being typed
+  // The Kernel window's scans off the frame (scan_worker.hpp), created on the first one.
+  std::unique_ptr<ScanWorker> scan_worker;
+  // Asks the platform for a frame, from any thread: a worker posted a result (the app at rest
+  // draws nothing until asked). Set by main() before the first frame; may be empty.
+  std::function<void()> wake_ui;
 
   std::optional<PngExport> png_export;  // asked for this frame, drawn before the next
   // While export_png() draws: the view it draws, alone, filling the frame (draw_app()).
@@ -183,7 +190,8 @@ void advance_time(AppState& s, float seconds);
 
 // How long until the app's own clock changes what it shows, or none when only an input or a
 // worker can: the step-through's next wavefront while it plays; the GPU window's progress bar
-// (a tenth of a second) while a job runs. The app at rest draws nothing until then.
+// (a tenth of a second) while a job runs, and the Kernel window's while a scan runs. The app at
+// rest draws nothing until then.
 inline constexpr double kProgressSeconds = 0.1;
 std::optional<double> seconds_to_next_tick(const AppState& s);
 

@@ -87,9 +87,9 @@ void code_edited(AppState& s) {
   apply_code(s);
 }
 
-void attach_code_elements(Derived& d, const KernelCode& code) {
+void attach_array_elements(Derived& d, const Scenario& tied) {
   const Scenario& sc = d.scenario;
-  if (!(sc == code.scenario) || !d.evaluation.ok() || !sc.tile.check()) return;
+  if (!(sc == tied) || !d.evaluation.ok() || !sc.tile.check()) return;
   const TileLayout& t = sc.tile;
   const int per_lane = std::max(1, sc.effective_width() / t.elem_bytes());
   const std::int64_t elements = std::int64_t{t.rows} * t.cols;

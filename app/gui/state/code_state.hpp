@@ -56,10 +56,11 @@ bool code_stale(const AppState& s);
 void code_edited(AppState& s);
 
 struct Derived;
-// The code's access drawn on its own array: each lane's byte mapped back to the element (r, c)
-// of the tile the declaration is (KernelCode::scenario's), so that the tile outlines the access
-// and the lane table gives r and c, as for a preset. The scenario's offsets are bytes into that
-// array, so the mapping is exact.
-void attach_code_elements(Derived& d, const KernelCode& code);
+// An access of code drawn on its own array: each lane's byte mapped back to the element (r, c)
+// of the tile the declaration is, so that the tile outlines the access and the lane table gives
+// r and c, as for a preset. `tied` is the scenario whose custom offsets are bytes into that
+// array (typed code's KernelCode::scenario, a scanned access's KernelFile::on_screen), so the
+// mapping is exact; d is left as it is when it was derived from another scenario.
+void attach_array_elements(Derived& d, const Scenario& tied);
 
 }  // namespace banklab::gui

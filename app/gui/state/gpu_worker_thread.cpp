@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "app/gui/state/gpu_worker.hpp"
+#include "app/gui/state/worker_loop.hpp"
 
 namespace banklab::gui {
 
@@ -29,14 +30,7 @@ std::vector<GpuResult> GpuWorker::drain() {
 }
 
 void GpuWorker::loop() {
-  for (;;) {
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || pending_.has_value(); });
-      if (stopping_) return;
-    }
-    run_pending();
-  }
+  serve_pending(mutex_, wake_, stopping_, pending_, [this] { run_pending(); });
 }
 
 }  // namespace banklab::gui

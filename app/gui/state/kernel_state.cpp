@@ -1,33 +1,39 @@
 #include "app/gui/state/kernel_state.hpp"
 
+#include <cstdint>
+#include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 
 #include "app/frontend/trace_view.hpp"
 #include "app/gui/state/app_state.hpp"
+#include "app/gui/state/scan_worker.hpp"
 #include "core/base/file_read.hpp"
 
 namespace banklab::gui {
 namespace {
 
-// The file's text scanned with the window's block and names: the result, or the message.
-Expected<ScanResult> scan_text(const KernelFile& k, const std::string& name,
-                               const std::string& text) {
-  ScanOptions options;
+// The scan of a file: `text` named `name`, with the block and names of `k` (a file scanned
+// again), or with its own launch's block and no names (a new file); the names' error else.
+Expected<ScanRequest> scan_request(const KernelFile& k, std::string path, std::string text,
+                                   bool new_file) {
+  ScanRequest request;
+  request.path = std::move(path);
+  request.name = request.path.substr(request.path.rfind('/') + 1);
+  request.text = std::move(text);
+  request.new_file = new_file;
+  ScanOptions& options = request.options;
   options.keep_instances = true;
   options.let_hint = "give it a value under names, NAME=VALUE";
+  if (new_file) return request;
   if (k.block_given) options.block = k.block;
   if (k.lets.find_first_not_of(" \t") != std::string::npos) {
     auto lets = parse_lets(k.lets);
     if (!lets) return Error{"names: " + lets.error()};
     options.lets = std::move(*lets);
   }
-  ScanResult r = scan_source({name, text}, options);
-  if (r.error) {
-    const CodeSource source{name, text};
-    return Error{format_code_error(*r.error, std::span(&source, 1))};
-  }
-  return r;
+  return request;
 }
 
 // The scan taken: the kernel of the same name stays shown, its worst access goes on screen.
@@ -56,31 +62,66 @@ void take_text(KernelFile& k, std::string text) {
   }
 }
 
+// A finished scan applied: a new file replaces the open one or trace (its own launch's block,
+// no names) and the Kernel window opens on it; a failed scan leaves what was open and says why.
+bool apply_scan(AppState& s, ScanDone done) {
+  KernelFile& k = s.user.kernel;
+  if (done.result.error) {
+    const CodeSource source{done.request.name, done.request.text};
+    k.error = format_code_error(*done.result.error, std::span(&source, 1));
+    return false;
+  }
+  if (done.request.new_file) {
+    k.block_given = false;
+    k.lets.clear();
+    k.path = std::move(done.request.path);
+    k.name = std::move(done.request.name);
+    take_text(k, std::move(done.request.text));
+    k.trace.reset();
+    k.measured.reset();
+    s.user.views.kernel = true;
+  }
+  take_scan(s, std::move(done.result));
+  return true;
+}
+
+// The file's scan, on this thread.
+bool scan_now(AppState& s, Expected<ScanRequest> request) {
+  if (!request) {
+    s.user.kernel.error = request.error();
+    return false;
+  }
+  ScanResult result = scan_source({request->name, request->text}, request->options);
+  return apply_scan(s, {std::move(*request), std::move(result)});
+}
+
+// The file's scan, on the scan worker (created on first use).
+void scan_later(AppState& s, Expected<ScanRequest> request) {
+  if (!request) {
+    // The scan still running was asked for what is now wrong: its result must not clear this.
+    cancel_kernel_scan(s);
+    s.user.kernel.error = request.error();
+    return;
+  }
+  if (!s.scan_worker) s.scan_worker = std::make_unique<ScanWorker>(s.wake_ui);
+  s.user.kernel.error.clear();
+  s.scan_worker->submit(std::move(*request));
+}
+
+Expected<ScanRequest> open_request(const KernelFile& k, const std::string& path) {
+  Expected<std::string> text = read_regular_file(path, kMaxScanSourceBytes, "kernel source");
+  if (!text) return Error{text.error()};
+  return scan_request(k, path, std::move(*text), true);
+}
+
 }  // namespace
 
 bool open_kernel_file(AppState& s, const std::string& path) {
-  KernelFile& k = s.user.kernel;
-  Expected<std::string> text = read_regular_file(path, kMaxScanSourceBytes, "kernel source");
-  if (!text) {
-    k.error = text.error();
-    return false;
-  }
-  const std::string name = path.substr(path.rfind('/') + 1);
-  k.block_given = false;  // a new file: its own launch's block, its own names
-  k.lets.clear();
-  Expected<ScanResult> r = scan_text(k, name, *text);
-  if (!r) {
-    k.error = r.error();
-    return false;
-  }
-  k.path = path;
-  k.name = name;
-  take_text(k, std::move(*text));
-  k.trace.reset();
-  k.measured.reset();
-  s.user.views.kernel = true;
-  take_scan(s, std::move(*r));
-  return true;
+  return scan_now(s, open_request(s.user.kernel, path));
+}
+
+void start_kernel_scan(AppState& s, const std::string& path) {
+  scan_later(s, open_request(s.user.kernel, path));
 }
 
 bool open_trace_file(AppState& s, const std::string& path) {
@@ -95,6 +136,7 @@ bool open_trace_file(AppState& s, const std::string& path) {
     k.error = path + ": " + trace.error();
     return false;
   }
+  cancel_kernel_scan(s);  // a scan still running was for what the trace replaces
   frontend::TraceView v = frontend::view_of(*trace);
   k.path = path;
   k.name = v.file.empty() ? trace->function : v.file.substr(v.file.rfind('/') + 1);
@@ -118,20 +160,38 @@ std::string describe_instance(const KernelFile& k, const ScanLine& line, int war
   return describe_place(line, warp, iteration);
 }
 
-bool rescan_kernel(AppState& s) {
+void start_rescan(AppState& s) {
   KernelFile& k = s.user.kernel;
-  if (k.path.empty()) return false;
+  if (k.path.empty()) return;
   if (k.trace) {
     k.error = "a trace holds the counts of the run it recorded: there is nothing to rescan";
-    return false;
+    return;
   }
-  Expected<ScanResult> r = scan_text(k, k.name, k.text);
-  if (!r) {
-    k.error = r.error();
-    return false;
-  }
-  take_scan(s, std::move(*r));
-  return true;
+  scan_later(s, scan_request(k, k.path, k.text, false));
+}
+
+bool kernel_scanning(const AppState& s) {
+  return s.scan_worker && s.scan_worker->busy();
+}
+
+void cancel_kernel_scan(AppState& s) {
+  if (s.scan_worker) s.scan_worker->cancel();
+}
+
+bool poll_kernel_scan(AppState& s) {
+  if (!s.scan_worker) return false;
+  std::optional<ScanDone> done = s.scan_worker->take();
+  if (!done) return false;
+  if (!done->request.new_file) return apply_scan(s, std::move(*done));
+  // A file opened from the File menu: its status line says how the scan ended, and the Kernel
+  // window, opened to show the progress, closes again when it has no file to show.
+  const std::string path = done->request.path;
+  const bool opened = apply_scan(s, std::move(*done));
+  FileMenu& f = s.user.files;
+  f.failed = !opened;
+  f.status = opened ? "scanned " + path : s.user.kernel.error;
+  if (!opened && s.user.kernel.path.empty()) s.user.views.kernel = false;
+  return opened;
 }
 
 const KernelScan* shown_kernel(const AppState& s) {
@@ -174,16 +234,45 @@ void show_access(AppState& s, int access, int instance) {
   s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
 }
 
-bool show_line(AppState& s, int line) {
-  const KernelScan* kernel = shown_kernel(s);
-  if (!kernel) return false;
-  // The accesses are sorted by excess: the first on the line has the most.
-  for (std::size_t i = 0; i < kernel->lines.size(); ++i) {
-    if (kernel->lines[i].line == line) {
-      show_access(s, static_cast<int>(i));
-      s.user.kernel.scroll_to = 0;
+bool show_kernel_named(AppState& s, std::string_view name) {
+  const std::vector<KernelScan>& kernels = s.user.kernel.scan.kernels;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    if (kernels[i].kernel == name) {
+      show_kernel(s, static_cast<int>(i));
       return true;
     }
+  }
+  return false;
+}
+
+std::string kernel_names(const KernelFile& k) {
+  std::string names;
+  for (const KernelScan& kernel : k.scan.kernels)
+    names += (names.empty() ? "" : ", ") + kernel.kernel;
+  return names;
+}
+
+bool show_line(AppState& s, int line, bool any_kernel) {
+  KernelFile& k = s.user.kernel;
+  // The access of kernel `index` on the line with the most excess (the accesses are sorted by
+  // excess: the first on the line); -1: none.
+  const auto access_on_line = [&](std::size_t index) {
+    const std::vector<ScanLine>& lines = k.scan.kernels[index].lines;
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      if (lines[i].line == line) return static_cast<int>(i);
+    return -1;
+  };
+  std::vector<int> order;  // the kernel shown first
+  if (shown_kernel(s)) order.push_back(k.kernel);
+  for (std::size_t i = 0; any_kernel && i < k.scan.kernels.size(); ++i)
+    if (static_cast<int>(i) != k.kernel) order.push_back(static_cast<int>(i));
+  for (const int index : order) {
+    const int access = access_on_line(static_cast<std::size_t>(index));
+    if (access < 0) continue;
+    if (index != k.kernel) show_kernel(s, index);
+    show_access(s, access);
+    k.scroll_to = 0;
+    return true;
   }
   return false;
 }
@@ -200,6 +289,27 @@ std::string_view source_line(const KernelFile& k, int line) {
 
 bool kernel_on_screen(const AppState& s) {
   return s.user.kernel.access >= 0 && s.user.kernel.on_screen == s.user.scenario;
+}
+
+const ScanLine* access_on_screen(const AppState& s) {
+  const KernelScan* kernel = shown_kernel(s);
+  if (!kernel || !kernel_on_screen(s) ||
+      static_cast<std::size_t>(s.user.kernel.access) >= kernel->lines.size())
+    return nullptr;
+  return &kernel->lines[static_cast<std::size_t>(s.user.kernel.access)];
+}
+
+std::string array_declaration(const SharedArray& a) {
+  std::string text = a.type + " " + a.name;
+  for (const std::int64_t bound : a.dims) text += "[" + std::to_string(bound) + "]";
+  if (a.is_extern && a.dims.empty()) text += "[]";
+  return text;
+}
+
+bool array_drawable(const SharedArray& a) {
+  if (a.dims.empty()) return false;
+  const TileLayout t = tile_of(a);
+  return t.elem_bytes() == a.scalar_bytes && t.size_bytes() == a.bytes();
 }
 
 }  // namespace banklab::gui

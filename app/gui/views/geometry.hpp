@@ -73,14 +73,21 @@ struct SolveGeometry {
   std::vector<int> apply_rank;    // which candidate (0-based) each of those applies
 };
 
+// The Kernel window's source: how many characters of code a row holds before it wraps.
+struct SourceGeometry {
+  float wrap_width = 0;  // pixels of code a row shows
+  int chars_per_row = 0;
+};
+
 struct FrameGeometry {
   std::optional<BankViewGeometry> banks;  // nullopt: the view showed a diagnostic instead
   LaneMapGeometry lanes;
-  std::optional<TileGeometry> tile;           // the picture shown; side by side, the logical one
-  std::optional<TileGeometry> physical_tile;  // side by side: the physical picture, right of it
-  std::optional<SolveGeometry> solve;         // nullopt: the Solve window is closed
-  std::optional<ButtonRect> lesson_next;      // the Lesson panel's Next button, in a lesson
-  std::vector<figures::Label> labels;         // every label the views drew, with the cell it names
+  std::optional<TileGeometry> tile;             // the picture shown; side by side, the logical one
+  std::optional<TileGeometry> physical_tile;    // side by side: the physical picture, right of it
+  std::optional<SolveGeometry> solve;           // nullopt: the Solve window is closed
+  std::optional<ButtonRect> lesson_next;        // the Lesson panel's Next button, in a lesson
+  std::optional<SourceGeometry> kernel_source;  // nullopt: the Kernel window shows no source
+  std::vector<figures::Label> labels;  // every label the views drew, with the cell it names
   // The GPU window: where the run it plots was measured ("recorded on NVIDIA H200, ..." for a
   // recording, "measured here" for a run of this session, "" for none); nullopt: closed.
   std::optional<std::string> gpu_run;

@@ -18,12 +18,31 @@ void help_marker(const char* text) {
   }
 }
 
-void same_line_if_fits(const char* label) {
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float width = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x +
-                      ImGui::CalcTextSize(label, nullptr, true).x;
+namespace {
+
+// SameLine() when an item `width` wide fits after the last one, inside the window.
+void same_line_if_width_fits(float width) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  if (ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right) ImGui::SameLine();
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width <= right)
+    ImGui::SameLine();
+}
+
+}  // namespace
+
+void same_line_if_fits(const char* label) {
+  same_line_if_width_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                          ImGui::CalcTextSize(label, nullptr, true).x);
+}
+
+void same_line_if_button_fits(const char* label) {
+  same_line_if_width_fits(ImGui::CalcTextSize(label, nullptr, true).x +
+                          2.0f * ImGui::GetStyle().FramePadding.x);
+}
+
+void text_disabled_wrapped(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
 }
 
 bool draw_errors_instead(const Palette& p, const std::vector<Diagnostic>& diagnostics,

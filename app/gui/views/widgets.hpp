@@ -26,6 +26,10 @@ void help_marker(const char* text);
 // it start a new line: the controls panel is narrow at 1280x720, and a row of choices wider
 // than the panel was clipped ("custom" out of sight).
 void same_line_if_fits(const char* label);
+// The same for the next button labelled `label`.
+void same_line_if_button_fits(const char* label);
+// Text in the disabled colour, wrapped at the window's edge rather than cut by it.
+void text_disabled_wrapped(const std::string& text);
 
 // The core's errors, drawn where the view would be, so a wrong picture is never shown.
 // Returns true when there was an error (and the view must not draw).
