@@ -94,6 +94,17 @@ Label at(std::string text, float size, Rgba colour, float x, float y, Role role,
       Box{x, y, x + w, y + size}, size, colour, std::move(text), role, index, {}, kNoColour};
 }
 
+Label caption_fitting(std::initializer_list<std::string> choices, float size, float least,
+                      float width, Rgba colour, float x, float y) {
+  std::string text;
+  for (const std::string& choice : choices) {
+    text = choice;
+    if (text_width(text, size) <= width) break;
+  }
+  const float fits = std::max(std::min(least, size), fit_font(text, size, width, size));
+  return at(std::move(text), std::min(size, fits), colour, x, y, Role::caption);
+}
+
 std::vector<std::array<int, 32>> bank_load(const Analysis& a) {
   std::vector<std::array<int, 32>> load(a.phases.size(), std::array<int, 32>{});
   for (const Wavefront& wf : a.wavefronts) {

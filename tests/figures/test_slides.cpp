@@ -87,6 +87,50 @@ bool has_digit(const std::string& s) {
   return std::ranges::any_of(s, [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
+// Two text boxes overlap when they share more than a pixel and a half (the blank room above a
+// digit: figure_tile.cpp's rule).
+bool text_overlap(const Box& a, const Box& b) {
+  return a.x0 < b.x1 - 1.5f && b.x0 < a.x1 - 1.5f && a.y0 < b.y1 - 1.5f && b.y0 < a.y1 - 1.5f;
+}
+
+// projector.hpp's minimums, from the layout the slide computed: every label's pixel height and
+// rectangle. The figures' numbers and words at the digit minimum or more, the text, header and
+// footer at the body minimum, the title and the verdict at the title minimum; no two labels
+// overlapping, none outside the slide or on the footer.
+void check_projector_sizes(const Figure& f, const SlideLayout& L) {
+  const TypeMinimums& m = L.minimums;
+  CHECK(m.digits == std::floor(16.0f * L.height / 720.0f));
+  CHECK(L.text_font >= m.body);
+  CHECK(L.header_font >= m.body);
+  CHECK(L.title_font >= m.title);
+  CHECK(L.verdict_font >= L.title_font);
+  const Box page{0, 0, L.width, L.height};
+  bool verdict = false;
+  for (std::size_t i = 0; i < f.labels.size(); ++i) {
+    const Label& l = f.labels[i];
+    CAPTURE(l.text);
+    CAPTURE(role_name(l.role));
+    CHECK(l.box.height() == doctest::Approx(l.size));
+    CHECK(page.contains(l.box, 0.5f));
+    const bool header = L.header.contains(l.box, 0.5f);
+    const bool footer = L.footer.height() > 0 && L.footer.contains(l.box, 0.5f);
+    if (L.footer.height() > 0 && !footer) CHECK(l.box.y1 <= L.footer.y0 + 0.5f);
+    if (l.role == Role::verdict) {
+      verdict = true;
+      CHECK(l.size >= m.title);
+    } else if ((l.role == Role::text && L.text.contains(l.box, 0.5f)) || header || footer) {
+      CHECK(l.size >= m.body);
+    } else {
+      CHECK(l.size >= m.digits);
+    }
+    for (std::size_t j = i + 1; j < f.labels.size(); ++j) {
+      CAPTURE(f.labels[j].text);
+      CHECK_FALSE(text_overlap(l.box, f.labels[j].box));
+    }
+  }
+  CHECK(verdict);
+}
+
 // Every highlight of the figure beside the numbers: outside every box of a label with a digit,
 // or (a tab) wholly under one label whose colour reads on it.
 void check_beside_numbers(const Figure& f) {
@@ -130,15 +174,16 @@ TEST_CASE("every step of every track is a slide: its text inside it, no figure o
           const Box page{0, 0, w, h};
           CHECK(page.contains(L.header));
           CHECK(page.contains(L.text));
-          // Every line of the text is drawn, at the layout's font, inside the text's box.
+          // Every line of the text the slide shows is drawn, at the layout's font, inside the
+          // text's box; the rest is in the notes, nothing lost.
           const auto lines =
-              wrap_text(s.text, static_cast<int>(L.text.width() / text_width("0", L.text_font)));
+              wrap_text(L.shown, static_cast<int>(L.text.width() / text_width("0", L.text_font)));
           const auto drawn = std::ranges::count_if(f.labels, [&](const Label& l) {
             return l.role == Role::text && L.text.contains(l.box, 0.5f);
           });
           CHECK(drawn ==
                 std::ranges::count_if(lines, [](const TextLine& t) { return !t.text.empty(); }));
-          CHECK(L.text_font >= std::min(11.0f, std::floor(h / 48.0f)));
+          check_projector_sizes(f, L);
           // The header (track, step, title, scenario) inside the slide, the title in it.
           bool titled = false;
           for (const Label& l : f.labels) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/figures/projector.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/views/figure_draw.hpp"
 #include "app/gui/views/widgets.hpp"
@@ -94,9 +95,15 @@ figures::Slide lesson_slide(const AppState& s) {
 
 figures::FigureStyle stage_style(const AppState& s, float height) {
   figures::FigureStyle st = figure_style(view_style(s));
-  // Large type: a 36th of the height, never below the UI's own size.
-  st.font = std::floor(std::max(ImGui::GetFontSize(), height / 36.0f));
-  st.min_font = std::max(9.0f, std::floor(st.font * 0.5f));
+  // Large type: a 36th of the height, never below the UI's own size; no number under the
+  // projector's digit minimum (a bank view draws the wavefronts that fit at it), the verdict in
+  // title type.
+  const figures::TypeMinimums m = figures::projector_minimums(height);
+  st.font = std::floor(std::max({ImGui::GetFontSize(), height / 36.0f, m.digits}));
+  st.min_font = m.digits;
+  st.readable_font = m.digits;
+  st.min_digits = m.digits;
+  st.verdict_font = m.title;
   st.tile_caption = true;
   return st;
 }
@@ -128,18 +135,26 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
   st.highlights = {};
   const figures::View view =
       s.user.stage.view == StageView::lanes ? figures::View::lanes : figures::View::banks;
-  const float w = std::floor(area.width() / static_cast<float>(items.size()));
-  // Narrow columns take smaller type, so that 32 bank numbers still fit across each (a lane map
-  // in a pane taller than wide runs down it instead); the sentences over them keep large type,
-  // a 24th of the column's width at most, and wrap.
-  st.page_font = std::min(st.font, std::floor(w / 24.0f));
-  if (view == figures::View::banks) st.font = std::min(st.font, std::floor(w / 40.0f));
-  st.min_font = std::min(st.min_font, st.font);
+  const auto n = static_cast<float>(items.size());
+  // Side by side where each column holds 32 bank numbers (or a lane map running down it) at
+  // the digit minimum; else one pane under the other, each across the whole width.
+  const float digits = st.min_digits;
+  const float column = 32.0f * (figures::text_width("31", digits) + 4.0f) + 4.0f * st.font;
+  const bool across = std::floor(area.width() / n) >= column;
+  const float w = across ? std::floor(area.width() / n) : area.width();
+  const float h = across ? area.height() : std::floor(area.height() / n);
+  // The sentences keep large type, a 24th of a column's width at most, never under the body
+  // minimum, and wrap.
+  st.page_font = std::max(std::min(st.font, std::floor(w / 24.0f)),
+                          figures::projector_minimums(area.height()).body);
+  st.verdict_font = st.page_font;
+  if (across && view == figures::View::banks) st.font = std::max(digits, std::floor(w / 40.0f));
+  st.heading_beside = !across;
   const float name_h = std::floor(st.font * 1.5f);
   // The panes' headings in one size, the largest that fits them all. A heading too wide for its
   // pane keeps its name alone ("fp32-xor", not "fp32-xor: float tile[32][32], XOR swizzle c ^ r,
   // column 0" in smaller type): the page under it states the scenario in full.
-  const float heading_font = st.font * 1.2f;
+  const float heading_font = std::floor(st.font * 1.2f);
   const auto fit = [&](const std::string& text) {
     return figures::fit_font(text, heading_font, w - st.font, name_h);
   };
@@ -154,18 +169,28 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
     size = std::min(size, fit(heading));
     headings.push_back(std::move(heading));
   }
+  // Every pane keeps the tallest pane's scenario and verdict, so that their views start level.
   for (std::size_t i = 0; i < items.size(); ++i) {
-    const float x = area.x0 + w * static_cast<float>(i);
-    const std::string& name = headings[i];
-    f.labels.push_back(figures::Label{
-        figures::Box{x + st.font * 0.5f, area.y0,
-                     x + st.font * 0.5f + figures::text_width(name, size), area.y0 + size},
-        size, st.palette->text, name, figures::Role::heading, static_cast<int>(i), std::nullopt,
-        figures::kNoColour});
     const Derived& d = s.compared[i];
-    figures::append(
-        f, figures::page_figure(view, d.scenario, d.evaluation, w, area.height() - name_h, st), x,
-        area.y0 + name_h);
+    const figures::Figure page =
+        figures::page_figure(view, d.scenario, d.evaluation, w, h - name_h, st);
+    for (const figures::Label& l : page.labels) {
+      if (l.role == figures::Role::heading || l.role == figures::Role::verdict)
+        st.page_heading = std::max(st.page_heading, l.box.y1 - std::floor(st.font * 0.8f));
+    }
+  }
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const float x = area.x0 + (across ? w * static_cast<float>(i) : 0.0f);
+    const float y = area.y0 + (across ? 0.0f : h * static_cast<float>(i));
+    const std::string& name = headings[i];
+    f.labels.push_back(
+        figures::Label{figures::Box{x + st.font * 0.5f, y,
+                                    x + st.font * 0.5f + figures::text_width(name, size), y + size},
+                       size, st.palette->text, name, figures::Role::heading, static_cast<int>(i),
+                       std::nullopt, figures::kNoColour});
+    const Derived& d = s.compared[i];
+    figures::append(f, figures::page_figure(view, d.scenario, d.evaluation, w, h - name_h, st), x,
+                    y + name_h);
   }
   return f;
 }
