@@ -221,6 +221,9 @@ std::optional<View> parse_view(std::string_view text);  // "banks", "lanes", "ti
 Figure page_figure(View v, const Scenario& s, const Evaluation& e, float width, float height,
                    const FigureStyle& st);
 
+// How far down a figure draws anything: where its content ends.
+float content_bottom(const Figure& f);
+
 // Moves every mark of `part` by (dx, dy) into `into` (compare pages, headings over views).
 void append(Figure& into, const Figure& part, float dx = 0, float dy = 0);
 

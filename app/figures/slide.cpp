@@ -194,17 +194,6 @@ std::vector<Box> arrange(const Slide& s, const std::vector<SlidePart>& parts, Bo
   return out;
 }
 
-// How far down a figure draws anything: where its content ends.
-float content_bottom(const Figure& f) {
-  float y = 0;
-  for (const Rect& r : f.rects) y = std::max(y, r.box.y1);
-  for (const Rect& r : f.overlays) y = std::max(y, r.box.y1);
-  for (const Heatmap& h : f.heatmaps) y = std::max(y, h.box.y1);
-  for (const Line& l : f.lines) y = std::max({y, l.y0, l.y1});
-  for (const Label& l : f.labels) y = std::max(y, l.box.y1);
-  return y;
-}
-
 // Parts stacked in one column: a part that draws less than its box (a bank view of one
 // wavefront is a strip) keeps what it uses and the others share the rest; what no part can use
 // (a tile whose width sets its size) goes below the last one, not between them.

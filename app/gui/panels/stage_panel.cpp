@@ -49,6 +49,32 @@ constexpr const char* kHint =
 constexpr const char* kLessonHint =
     "PgDn next step   PgUp previous step   V slide / views   Space play   F5 / Esc leave";
 
+// The size of the smallest number a figure draws (lanes, banks, wavefronts, the tile's).
+float smallest_number(const figures::Figure& f) {
+  using figures::Role;
+  float least = 1e9f;
+  for (const figures::Label& l : f.labels) {
+    if (l.role == Role::cell_label || l.role == Role::bank_label || l.role == Role::lane_label ||
+        l.role == Role::wavefront_label || l.role == Role::slot_bank)
+      least = std::min(least, l.size);
+  }
+  return least;
+}
+
+// Whether no two labels of the figure overlap (by more than the pixel and a half of blank room
+// above a digit): a view grown past its room runs its numbers together.
+bool labels_apart(const figures::Figure& f) {
+  for (std::size_t i = 0; i < f.labels.size(); ++i) {
+    for (std::size_t j = i + 1; j < f.labels.size(); ++j) {
+      const figures::Box& a = f.labels[i].box;
+      const figures::Box& b = f.labels[j].box;
+      if (a.x0 < b.x1 - 1.5f && b.x0 < a.x1 - 1.5f && a.y0 < b.y1 - 1.5f && b.y0 < a.y1 - 1.5f)
+        return false;
+    }
+  }
+  return true;
+}
+
 // The lesson step's slide, laid out once for its step, scenario and size (SlideCache).
 figures::Figure slide_figure(AppState& s, const figures::Slide& slide, figures::Box area,
                              const figures::FigureStyle& st) {
@@ -121,10 +147,27 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
   }
   if (items.empty()) {
     const Derived& d = s.derived;
-    figures::append(f,
-                    figures::page_figure(figure_view(s.user.stage.view), d.scenario, d.evaluation,
-                                         area.width(), area.height(), st),
-                    area.x0, area.y0);
+    const auto page = [&](const figures::FigureStyle& style) {
+      return figures::page_figure(figure_view(s.user.stage.view), d.scenario, d.evaluation,
+                                  area.width(), area.height(), style);
+    };
+    // The view takes the screen: its type grows (up to three times) where that makes its
+    // smallest number larger and the page still fits, draws as many labels (a bank view that
+    // would leave rows out stops) and runs none together; the scenario and the verdict over it
+    // keep their size.
+    figures::Figure best = page(st);
+    figures::FigureStyle grown = st;
+    grown.page_font = st.font;
+    for (float scale : {1.3f, 1.6f, 2.0f, 2.5f, 3.0f}) {
+      grown.font = std::floor(st.font * scale);
+      figures::Figure larger = page(grown);
+      if (figures::content_bottom(larger) <= area.height() &&
+          larger.labels.size() >= best.labels.size() &&
+          smallest_number(larger) > smallest_number(best) && labels_apart(larger)) {
+        best = std::move(larger);
+      }
+    }
+    figures::append(f, best, area.x0, area.y0);
     return f;
   }
   refresh_compared(s);
@@ -213,15 +256,26 @@ void draw_stage(AppState& s, Interaction& io, float top) {
     ImGui::PopStyleColor();
   }
   figures::Box area = available_box();
-  area.y1 -= ImGui::GetTextLineHeightWithSpacing();  // the keys' line
+  // The keys' line, in the body type of the projector minimums (the slide has its own footer).
+  const float keys_font = figures::projector_minimums(display.y).body;
+  area.y1 -= std::floor(keys_font * 1.35f);
   const bool slide =
       s.user.stage.view == StageView::slide && in_lesson(s) && s.user.stage.compare.empty();
   if (slide) area.y1 = display.y - top;  // the slide has the keys in its own footer
-  const figures::Figure f = stage_figure(s, area, stage_style(s, display.y - top));
+  // The type of the whole screen's height: a menu bar over a comparison does not shrink it.
+  const figures::FigureStyle style = stage_style(s, display.y);
+  figures::Figure f = stage_figure(s, area, style);
+  if (!slide) {
+    f.labels.push_back(figures::Label{
+        figures::Box{area.x0, area.y1 + 2.0f,
+                     area.x0 + figures::text_width(in_lesson(s) ? kLessonHint : kHint, keys_font),
+                     area.y1 + 2.0f + keys_font},
+        keys_font, style.palette->text_dim, in_lesson(s) ? kLessonHint : kHint,
+        figures::Role::caption, -1, std::nullopt, figures::kNoColour});
+  }
   add_labels(io.geometry, f);
   ImGui::InvisibleButton("##stage-area", ImVec2(area.width(), area.height()));
   draw_figure(f, ImGui::GetWindowDrawList(), *io.draw, s.res.label_fonts);
-  if (!slide) ImGui::TextDisabled("%s", in_lesson(s) ? kLessonHint : kHint);
   ImGui::End();
 }
 
