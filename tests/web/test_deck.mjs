@@ -17,7 +17,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-import { launchChromium, servePage } from "./browser.mjs";
+import { checker, launchChromium, servePage } from "./browser.mjs";
 
 const [banklabGui, out] = process.argv.slice(2);
 if (!out) {
@@ -27,14 +27,7 @@ if (!out) {
 fs.mkdirSync(out, { recursive: true });
 const started = Date.now();
 
-let failures = 0;
-function check(ok, what) {
-  if (!ok) {
-    failures += 1;
-    console.log(`FAIL: ${what}`);
-  }
-  return ok;
-}
+const { check, failures } = checker();
 
 // projector.hpp's minimums for a window `height` tall (never below the 1280x720 ones).
 function minimums(height) {
@@ -158,5 +151,5 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]
 
 await browser.close();
 closeServer();
-console.log(`deck: ${failures === 0 ? "passed" : `${failures} failures`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-process.exit(failures === 0 ? 0 : 1);
+console.log(`deck: ${failures() === 0 ? "passed" : `${failures()} failures`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exit(failures() === 0 ? 0 : 1);
