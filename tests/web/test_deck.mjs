@@ -46,8 +46,8 @@ const browser = await launchChromium(1920, 1080);
 // browser's font takes, its class (the figure role) and its size in window pixels.
 async function texts(page) {
   return page.evaluate(() => {
-    const section = document.querySelector("section.current");
-    const svg = section.querySelector("svg");
+    const svg = document.querySelector("section.current > svg");
+    if (!svg) return [];
     const m = svg.getScreenCTM();
     return [...svg.querySelectorAll("text")].map((t) => {
       const size = parseFloat(t.getAttribute("font-size")) * m.a;
@@ -110,6 +110,7 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]
     await tap(cdp, "n", "KeyN", 78);
     const notes = await page.evaluate(() => {
       const aside = document.querySelector("section.current aside");
+      if (!aside) return { display: "no notes", size: 0, text: "" };
       const style = getComputedStyle(aside);
       return { display: style.display, size: parseFloat(style.fontSize), text: aside.textContent };
     });
@@ -119,8 +120,10 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]
       check(!notes.text.includes("whole text"), `${where} step ${step}: the notes hold the rest of the text`);
     if (step === 3) await page.screenshot({ path: path.join(out, `deck-${where}-step3-notes.png`) });
     await tap(cdp, "Escape", "Escape", 27);
-    check(await page.evaluate(() => getComputedStyle(document.querySelector("section.current aside")).display) === "none",
-          `${where} step ${step}: Esc hides the notes`);
+    check(await page.evaluate(() => {
+      const aside = document.querySelector("section.current aside");
+      return aside ? getComputedStyle(aside).display : "none";
+    }) === "none", `${where} step ${step}: Esc hides the notes`);
     if (step === 3 || step === 14) await page.screenshot({ path: path.join(out, `deck-${where}-step${step}.png`) });
     await tap(cdp, "PageDown", "PageDown", 34);
   }
