@@ -193,17 +193,23 @@ std::vector<Box> lane_frames(const TileLayout& t, const LaneElements& el, bool p
 // lanes whose access starts in the same frame (a broadcast) share one label, "0-31"; a lesson
 // step's lanes on a dark tab instead. Where the frame is smaller than the number, the number is
 // centred on it anyway and, if that would run into a number already placed, moved beside the
-// frame (above, below, then one, two or three widths right or left), on the tile: every number
-// stays whole, readable and apart.
+// frame (above, below, then one, two or three widths right or left; a column's numbers right
+// or left first, on their rows), on the tile: every number stays whole, readable and apart.
 void add_lane_labels(Figure& f, const std::vector<std::pair<std::uint32_t, Box>>& firsts, Box grid,
                      const FigureStyle& st) {
   const Palette& p = *st.palette;
   const float readable = std::min(st.font, st.readable_font);
   std::vector<Box> placed;
+  const Box* previous = nullptr;  // the frame numbered before this one
   for (const auto& first : firsts) {
     // Named, not a structured binding: clang before 16 cannot capture one (marked, below).
     const std::uint32_t lanes = first.first;
     const Box& frame = first.second;
+    // A lane under the one before (a column's access) moves its number sideways first, on its
+    // row; others (a row's access) above or below first, in their column: a number does not
+    // drift along its neighbours (lane 29 sat on row 30 of fp32-xor's logical picture).
+    const bool in_column = previous != nullptr && previous->x0 == frame.x0;
+    previous = &frame;
     const int lane = std::countr_zero(lanes);
     const std::string n = std::popcount(lanes) == 1 ? std::to_string(lane) : lane_ranges(lanes);
     const float fits = fit_font(n, st.font, frame.width(), frame.height());
@@ -222,14 +228,16 @@ void add_lane_labels(Figure& f, const std::vector<std::pair<std::uint32_t, Box>>
         return Box{x0, y0, x0 + w, y0 + h};
       };
       const float cx = (frame.x0 + frame.x1) * 0.5f, cy = (frame.y0 + frame.y1) * 0.5f;
-      std::vector<Box> tries = {place(cx - w * 0.5f, cy - h * 0.5f),
-                                place(cx - w * 0.5f, frame.y0 - h - 1.0f),
-                                place(cx - w * 0.5f, frame.y1 + 1.0f)};
+      std::vector<Box> tries = {place(cx - w * 0.5f, cy - h * 0.5f)};
+      const Box vertical[] = {place(cx - w * 0.5f, frame.y0 - h - 1.0f),
+                              place(cx - w * 0.5f, frame.y1 + 1.0f)};
+      if (!in_column) tries.insert(tries.end(), std::begin(vertical), std::end(vertical));
       for (int k = 0; k < 3; ++k) {
         const float step = static_cast<float>(k) * (w + 3.0f);
         tries.push_back(place(frame.x1 + 2.0f + step, cy - h * 0.5f));
         tries.push_back(place(frame.x0 - 2.0f - w - step, cy - h * 0.5f));
       }
+      if (in_column) tries.insert(tries.end(), std::begin(vertical), std::end(vertical));
       const auto free = [&](const Box& b) {
         return std::none_of(std::begin(placed), std::end(placed),
                             [&](const Box& q) { return overlap(q, b); });

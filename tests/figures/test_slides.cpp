@@ -322,6 +322,33 @@ TEST_CASE("the tile's lane and bank numbers are 11 px or more and never run toge
   }
 }
 
+TEST_CASE("a column's lane numbers stay on their rows, side by side in the Tile window") {
+  // fp32-xor reads column 5: in the logical picture the 32 lanes are one under another. In the
+  // Tile window's half at 1280x720 the rows are shorter than an 11 px number; the numbers moved
+  // above or below drifted a row further with each lane (lane 29 on row 30).
+  const Preset* p = find_preset("fp32-xor");
+  const Evaluation e = evaluate(p->scenario);
+  FigureStyle st{&palette_for(Theme::dark)};
+  st.font = 15.0f;
+  st.tile_caption = false;
+  const auto pair = tile_pair_figure(p->scenario.tile, e, Box{0, 0, 330, 420}, st);
+  const Figure& logical = pair[0];
+  REQUIRE(logical.grid.has_value());
+  const Grid& g = *logical.grid;
+  REQUIRE(g.pitch_y < 11.0f);  // the case: rows shorter than the numbers
+  int numbered = 0;
+  for (const Label& l : logical.labels) {
+    if (l.role != Role::lane_label) continue;
+    ++numbered;
+    CAPTURE(l.text);
+    const int row = e.elements[l.index].first.row;
+    const float centre = (l.box.y0 + l.box.y1) * 0.5f;
+    CHECK(centre >= g.y + g.pitch_y * static_cast<float>(row) - 0.5f);
+    CHECK(centre <= g.y + g.pitch_y * static_cast<float>(row + 1) + 0.5f);
+  }
+  CHECK(numbered == 32);
+}
+
 TEST_CASE("a refused access is drawn: the tile, its misaligned rows marked, the arithmetic") {
   const Preset* p = find_preset("fp32-pad1-vec16-store");
   REQUIRE(p != nullptr);
