@@ -93,6 +93,9 @@ if [ -z "$web_reason" ]; then
   node "$BANKLAB_ROOT/tests/web/test_web.mjs" "$BANKLAB_ROOT/build-web" \
     "$BANKLAB_BUILD_DIR/app/cli/banklab" "$BANKLAB_BUILD_DIR/app/gui/banklab-gui" \
     "$BANKLAB_BUILD_DIR/web-test"
+  # The HTML deck a lecturer opens (banklab-gui --export-dir): sizes, keys, clicks, notes.
+  node "$BANKLAB_ROOT/tests/web/test_deck.mjs" "$BANKLAB_BUILD_DIR/app/gui/banklab-gui" \
+    "$BANKLAB_BUILD_DIR/deck-test"
 else
   echo "BankLab: browser edition skipped: $web_reason"
 fi

@@ -3,8 +3,8 @@
 in vec2 v_uv;
 
 uniform usampler2D u_cells;      // bits 0-4: bank; bit 6: padding slot
-uniform ivec2 u_dims;            // columns (slots per row), rows of one picture
-uniform int u_first_row;         // the picture's first row: 0 logical, u_dims.y physical
+uniform ivec2 u_dims;            // columns (slots per row), rows drawn (a picture's first ones)
+uniform int u_first_row;         // the picture's first row: 0 logical, the tile's rows physical
 uniform vec3 u_bank_colour[32];
 uniform vec3 u_padding_colour;
 uniform vec3 u_grid_colour;

@@ -1,50 +1,49 @@
 #include "app/figures/deck.hpp"
 
-#include <cmath>
+#include <cstdio>
 #include <sstream>
 
+#include "app/figures/projector.hpp"
 #include "app/figures/svg.hpp"
 
 namespace banklab::figures {
 namespace {
 
-// The page's look, in the palette's colours: one section on screen at a time, the text column
-// beside the figures (over them on a narrow screen), sizes in viewport units so the slide fills
-// the window.
+// The page's look, in the palette's colours: one section on screen at a time, its slide one SVG
+// scaled to fill the window (its aspect kept: a 1280x720 slide is drawn 1:1 in a 1280x720
+// window, 1.5 times in a 1920x1080 one), the notes over its lower half when asked for, in the
+// body minimum's type scaled the same way.
 std::string style_sheet(const Palette& p) {
+  // The notes' type: the body minimum in a window of the projector's height, growing with it.
+  const float body = projector_minimums(kProjectorHeight).body;
+  char notes_font[64];
+  std::snprintf(notes_font, sizeof notes_font, "max(%.0fpx,%.2fvh)", body,
+                body * 100.0f / kProjectorHeight);
   return "<style>\n"
-         "html,body{margin:0;height:100%;background:" +
+         "html,body{margin:0;height:100%;overflow:hidden;background:" +
          hex(p.background) + ";color:" + hex(p.text) +
          ";font-family:'DejaVu Sans',Verdana,sans-serif}\n"
-         "section{display:none;box-sizing:border-box;height:100vh;padding:2.5vh 3vw;"
-         "flex-direction:column}\n"
+         "section{display:none;width:100vw;height:100vh;align-items:center;"
+         "justify-content:center}\n"
          "section.current{display:flex}\n"
-         "header .track{margin:0;color:" +
+         "section>svg{display:block;width:100vw;height:100vh}\n"
+         "aside{display:none;position:fixed;left:0;right:0;bottom:0;max-height:50vh;"
+         "overflow:auto;box-sizing:border-box;padding:1vh 3vw;font-size:" +
+         std::string(notes_font) + ";line-height:1.35;background:" + hex(p.cell_empty) +
+         ";border-top:2px solid " + hex(p.text_dim) +
+         "}\n"
+         "body.notes section.current aside{display:block}\n"
+         "aside h2{margin:0 0 .5em;font-size:1em;color:" +
          hex(p.text_dim) +
-         ";font-size:2.4vh;display:flex;justify-content:space-between}\n"
-         "header h1{margin:.4vh 0;color:" +
-         hex(p.title) +
-         ";font-size:4.4vh;font-weight:normal}\n"
-         "header .scenario{margin:0 0 1.5vh;color:" +
-         hex(p.text_dim) +
-         ";font-size:2.2vh;font-family:'DejaVu Sans Mono',monospace}\n"
-         ".body{flex:1;display:flex;gap:2vw;min-height:0}\n"
-         ".text{flex:0 0 "
-         "38%;overflow:auto;overflow-wrap:anywhere;font-size:2.9vh;line-height:1.35}\n"
-         ".text p{margin:0 0 1vh}\n"
-         ".text pre{margin:0 0 1vh;padding:.5vh .6vw;background:" +
-         hex(p.cell_empty) +
-         ";white-space:pre-wrap;font-size:2.4vh}\n"
-         ".figures{flex:1;min-width:0;display:flex;align-items:flex-start;justify-content:center}\n"
-         ".figures svg{width:100%;height:100%}\n"
-         "footer{color:" +
-         hex(p.text_dim) +
-         ";font-size:1.8vh}\n"
-         "@media (max-aspect-ratio:1/1){.body{flex-direction:column}.text{flex:none}}\n"
+         "}\n"
+         "aside p{margin:0 0 .5em}\n"
+         "aside pre{margin:0 0 .5em;white-space:pre-wrap;font-family:'DejaVu Sans "
+         "Mono',monospace}\n"
          "</style>\n";
 }
 
-// Keys step through the sections; the step is kept in the address's fragment.
+// Keys, clicks and taps step through the sections (a clicker sends Page Up/Down or the arrows);
+// N shows the speaker notes; the step is kept in the address's fragment.
 constexpr std::string_view kScript = R"(<script>
 (function () {
   var slides = document.querySelectorAll('section');
@@ -54,13 +53,23 @@ constexpr std::string_view kScript = R"(<script>
     for (var k = 0; k < slides.length; ++k) slides[k].classList.toggle('current', k === at);
     history.replaceState(null, '', '#' + (at + 1));
   }
+  function notes(on) { document.body.classList.toggle('notes', on); }
   document.addEventListener('keydown', function (e) {
-    if (['ArrowRight', 'PageDown', ' ', 'Enter'].indexOf(e.key) >= 0) show(at + 1);
-    else if (['ArrowLeft', 'PageUp', 'Backspace'].indexOf(e.key) >= 0) show(at - 1);
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (['ArrowRight', 'ArrowDown', 'PageDown', ' ', 'Enter'].indexOf(e.key) >= 0) show(at + 1);
+    else if (['ArrowLeft', 'ArrowUp', 'PageUp', 'Backspace'].indexOf(e.key) >= 0) show(at - 1);
     else if (e.key === 'Home') show(0);
     else if (e.key === 'End') show(slides.length - 1);
+    else if (e.key === 'n' || e.key === 'N') notes(!document.body.classList.contains('notes'));
+    else if (e.key === 'Escape') notes(false);
     else return;
     e.preventDefault();
+  });
+  // A click or a tap: the next step, or the previous one on the left fifth of the window; the
+  // notes take their own clicks (they scroll).
+  document.addEventListener('click', function (e) {
+    if (e.target.closest && e.target.closest('aside')) return;
+    show(at + (e.clientX < window.innerWidth / 5 ? -1 : 1));
   });
   show((parseInt(location.hash.slice(1), 10) || 1) - 1);
 })();
@@ -93,6 +102,10 @@ std::string text_html(std::string_view text) {
   return out;
 }
 
+// The keys, in every slide's footer.
+constexpr std::string_view kDeckKeys =
+    "Click, Space, PgDn, Right: next   PgUp, Left: previous   N: speaker notes";
+
 }  // namespace
 
 std::string html_deck(std::string_view title, std::span<const Slide> slides, float width,
@@ -102,22 +115,16 @@ std::string html_deck(std::string_view title, std::span<const Slide> slides, flo
   out += "<title>" + xml_escape(title) + "</title>\n" + style_sheet(*st.palette) + "</head>\n";
   out += "<body>\n";
   for (std::size_t i = 0; i < slides.size(); ++i) {
-    const Slide& s = slides[i];
+    Slide s = slides[i];
+    s.footer = std::string(kDeckKeys);
+    const SlideLayout layout = slide_layout(s, width, height, st);
     const std::string n = std::to_string(i + 1);
-    out += "<section id=\"step-" + n + "\">\n<header>\n<p class=\"track\"><span>" +
-           xml_escape(s.track) + "</span><span>Step " + n + " of " + std::to_string(s.steps) +
-           "</span></p>\n<h1>" + xml_escape(s.title) + "</h1>\n<p class=\"scenario\">" +
-           xml_escape(slide_scenario_line(s)) +
-           "</p>\n</header>\n<div class=\"body\">\n<div class=\"text\">\n" + text_html(s.text) +
-           "</div>\n<div class=\"figures\">\n" +
-           // The figures' box: the CSS gives the text 38% of the width and the header a fifth
-           // of the height; the SVG scales to what is left.
-           to_svg_element(
-               slide_figures(s, std::floor(width * 0.6f), std::floor(height * 0.78f), height, st),
-               "s" + n + "-") +
-           "</div>\n</div>\n" +
-           "<footer>&larr; / &rarr;, Page Up / Page Down: previous / next step</footer>\n" +
-           "</section>\n";
+    out += "<section id=\"step-" + n + "\" aria-label=\"Step " + n + ": " + xml_escape(s.title) +
+           "\">\n" + to_svg_element(slide_figure(s, layout, st), "s" + n + "-") +
+           "<aside>\n<h2>Speaker notes, step " + n + "</h2>\n" +
+           (layout.notes.empty() ? "<p>The whole text of this step is on the slide.</p>\n"
+                                 : text_html(layout.notes)) +
+           "</aside>\n</section>\n";
   }
   out += kScript;
   out += "</body>\n</html>\n";

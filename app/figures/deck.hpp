@@ -1,9 +1,11 @@
 #pragma once
 // A lesson as one self-contained HTML deck a lecturer opens on any laptop: one <section> per
-// step (the slide's header, its text as HTML paragraphs and code, its figures as inline SVG laid
-// out as the slide lays them out), arrow keys, Page Up/Down (clickers) and Home/End to step, the
-// step in the address (#3) so a reload stays there. No script, style, font or image is fetched:
-// everything is in the file, and nothing in it names another address.
+// step, its slide one inline SVG laid out as the exported PNG is (slide_layout(), projector.hpp's
+// minimums) and scaled to fill the window with its aspect kept, and the step's speaker notes
+// (the text that did not fit the slide) in an <aside> that N shows. A click or a tap, Space,
+// the arrows, Page Up/Down (a clicker) and Home/End step; the step is in the address (#3) so a
+// reload stays there. No script, style, font or image is fetched: everything is in the file,
+// and nothing in it names another address.
 #include <span>
 #include <string>
 #include <string_view>
@@ -12,8 +14,8 @@
 
 namespace banklab::figures {
 
-// `slides` in order; each slide's figures are laid out for a width x height slide in `st`'s
-// palette.
+// `slides` in order, each laid out as a width x height slide in `st`'s palette (their footers
+// replaced by the deck's keys).
 std::string html_deck(std::string_view title, std::span<const Slide> slides, float width,
                       float height, const FigureStyle& st);
 

@@ -145,9 +145,20 @@ struct FigureStyle {
   // The tile's lane and bank numbers never go below this (or `font`, if smaller): at 1280x720 a
   // room reads 11 px; a lane number too large for its slot is placed beside it instead.
   float readable_font = 11.0f;
+  // The bank view's numbers never go below this (0: no floor): where its wavefronts do not all
+  // fit at it, it draws the first ones that do and says under them how many it left out
+  // (projector.hpp's digits, on a slide or a presentation screen).
+  float min_digits = 0.0f;
   // A page's heading and verdict (page_figure), wrapped to its width; 0: `font`. A compare's
   // narrow columns shrink `font` so that 32 bank numbers fit, but not the sentences.
   float page_font = 0.0f;
+  float verdict_font = 0.0f;  // a page's verdict line (presentation mode: title type); 0: page's
+  // The height a page keeps for its scenario and verdict at least: the panes of a comparison
+  // keep their tallest one's, so that their views start level.
+  float page_heading = 0.0f;
+  // A page's scenario and verdict in a column left of its view (a third of the width), not over
+  // it: the wide, short panes of a comparison one under another give the view their height.
+  bool heading_beside = false;
   int served = std::numeric_limits<int>::max();  // wavefronts lit so far (stepping)
   int hovered_lane = -1;                         // outlined wherever it is served
   TileView tile_view = TileView::logical;        // tile_figure: both draws the logical one
@@ -199,11 +210,19 @@ std::array<Figure, 2> tile_pair_figure(const TileLayout& t, const Evaluation& e,
 // Precondition: refused_rows(s, e).
 Figure misalignment_figure(const Scenario& s, const Evaluation& e, Box area, const FigureStyle& st);
 
+// The verdict a page or a slide states: the core's (explain()), or for an access refused for its
+// rows' alignment, how many rows start off the boundary ("refused: 16 of 32 rows start off a
+// 4-byte boundary").
+std::string verdict_line(const Scenario& s, const Evaluation& e);
+
 // A whole page for export: the scenario in words, the verdict, then the view.
 enum class View : std::uint8_t { banks, lanes, tile };
 std::optional<View> parse_view(std::string_view text);  // "banks", "lanes", "tile"
 Figure page_figure(View v, const Scenario& s, const Evaluation& e, float width, float height,
                    const FigureStyle& st);
+
+// How far down a figure draws anything: where its content ends.
+float content_bottom(const Figure& f);
 
 // Moves every mark of `part` by (dx, dy) into `into` (compare pages, headings over views).
 void append(Figure& into, const Figure& part, float dx = 0, float dy = 0);

@@ -53,7 +53,8 @@ void add_cells(Figure& f, const Analysis& a, const BankGrid& g, float left, floa
                const FigureStyle& st) {
   const Palette& p = *st.palette;
   const auto load = bank_load(a);
-  for (int w = 0; w < a.wavefront_count(); ++w) {
+  const int drawn = std::min(a.wavefront_count(), g.rows);
+  for (int w = 0; w < drawn; ++w) {
     if (w == a.phases[a.wavefronts[w].phase].first_wavefront) continue;
     const Box c = g.cell(w, 0);
     f.rects.push_back(Rect{Box{left, c.y0, right, c.y0 + g.pitch_y}, p.excess_row, Fill::solid,
@@ -75,7 +76,7 @@ void add_cells(Figure& f, const Analysis& a, const BankGrid& g, float left, floa
   }
   const float stroke = std::clamp(g.pitch_x * 0.1f, 1.0f, 2.0f);
   if (st.hovered_lane >= 0) {
-    for (int w = 0; w < a.wavefront_count(); ++w) {
+    for (int w = 0; w < drawn; ++w) {
       for (int b = 0; b < kBankCount; ++b) {
         if (a.wavefronts[w].banks[b].lanes >> st.hovered_lane & 1u) {
           f.overlays.push_back(Rect{g.cell(w, b), p.ideal_line, Fill::outline, Role::lane_box,
@@ -84,7 +85,7 @@ void add_cells(Figure& f, const Analysis& a, const BankGrid& g, float left, floa
       }
     }
   }
-  if (st.served > 0 && st.served < a.wavefront_count()) {
+  if (st.served > 0 && st.served < a.wavefront_count() && st.served <= drawn) {
     const Box c = g.cell(st.served - 1, 0);
     f.overlays.push_back(Rect{Box{g.x - 2, c.y0 - 2, g.right() + 1, c.y0 + g.pitch_y + 1},
                               p.current_row, Fill::outline, Role::current_row, st.served - 1,
@@ -112,7 +113,7 @@ void add_phase_lines(Figure& f, const Analysis& a, const BankGrid& g, float left
                      float width) {
   for (std::size_t i = 0; i < a.phases.size(); ++i) {
     const Phase& ph = a.phases[i];
-    if (ph.wavefront_count == 0) continue;
+    if (ph.wavefront_count == 0 || ph.first_wavefront >= g.rows) continue;
     const float top = g.y + g.pitch_y * static_cast<float>(ph.first_wavefront);
     if (ph.first_wavefront > 0) {
       f.lines.push_back(Line{left,
@@ -149,7 +150,7 @@ void add_cell_labels(Figure& f, const Analysis& a, const BankGrid& g, const Figu
   const float word_font =
       fit_font("w" + std::to_string(widest), font * 0.8f, cell_w, cell_h - lanes_h);
   const bool words = two_lines && word_font >= std::min(st.min_font, font);
-  for (int w = 0; w < a.wavefront_count(); ++w) {
+  for (int w = 0; w < std::min(a.wavefront_count(), g.rows); ++w) {
     for (int b = 0; b < kBankCount; ++b) {
       const BankSlot& slot = a.wavefronts[w].banks[b];
       if (!slot.used()) continue;
@@ -229,6 +230,16 @@ Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
       std::floor(row_pitch(legend(scratch, items, 0, 0, area.width(), font, p)));
   const float legend_h = legend(key, items, 0, 0, area.width(), font, p, brief);
   g.pitch_y = row_pitch(legend_h);
+  // On a projector the lane numbers keep st.min_digits: where every wavefront's row cannot hold
+  // them, the first rows that can are drawn and a line under them says how many are left out.
+  const float summary_h = std::floor(font * 1.4f);
+  const float digit_pitch = st.min_digits + std::max(1.0f, std::floor(font / 8.0f)) + 2.0f;
+  if (st.min_digits > 0 && g.rows > 1 && g.pitch_y < digit_pitch) {
+    const float avail_h = area.height() - header_h - legend_h - mark_h - font * 0.4f - summary_h;
+    g.rows = std::clamp(static_cast<int>(avail_h / digit_pitch), 1, g.rows);
+    g.pitch_y = std::min(font * 2.7f, std::max(avail_h, 0.0f) / static_cast<float>(g.rows));
+  }
+  const int left_out = std::max(0, a.wavefront_count() - g.rows);
   // The names in brief where the full ones would leave the lane numbers a smaller font.
   auto pitch_x = [&](const Margins& m) {
     return std::min(font * 3.0f, std::max(area.width() - m.left - m.right, 0.0f) / 32.0f);
@@ -259,8 +270,10 @@ Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
   // Every bank numbered over its column, every row named, in the largest font that fits. A
   // lesson step's banks: the number on its tab, in the page's colour.
   const float bank_font = fit_font("31", font, g.pitch_x - g.gap, header_h);
-  f.labels.push_back(at("bank", fit_font("bank", font, label_w, header_h), p.text_dim, left,
-                        area.y0, Role::caption));
+  // "bank" over the row names, where it fits in readable type (the brief names' narrow column
+  // on a projector has no room: the numbers over the columns stand alone there).
+  if (const float size = fit_font("bank", font, label_w, header_h); size >= st.min_font)
+    f.labels.push_back(at("bank", size, p.text_dim, left, area.y0, Role::caption));
   const Highlights& h = st.highlights;
   for (int b = 0; b < kBankCount; ++b) {
     const Box c = g.cell(0, b);
@@ -280,14 +293,25 @@ Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
   }
   for (std::size_t i = 0; several_phases && i < a.phases.size(); ++i) {
     const Phase& ph = a.phases[i];
-    if (ph.wavefront_count == 0) continue;
+    if (ph.wavefront_count == 0 || ph.first_wavefront >= g.rows) continue;
     const float size = std::min(font, std::max(row_h, st.min_font));
     f.labels.push_back(at(std::string(m.brief ? "ph " : "phase ") + std::to_string(i), size,
                           p.phase_line, g.right() + font * 0.4f, g.cell(ph.first_wavefront, 0).y0,
                           Role::phase_label, static_cast<int>(i)));
   }
   add_cell_labels(f, a, g, st);
-  append(f, key, area.x0, g.bottom() + mark_h + font * 0.4f);
+  float below = g.bottom() + mark_h + font * 0.4f;
+  if (left_out > 0) {
+    const int n = a.wavefront_count();
+    const std::string rest = "and " + std::to_string(left_out) + " more wavefront" +
+                             (left_out == 1 ? "" : "s") + " (" + std::to_string(g.rows) +
+                             (left_out == 1 ? "" : " to " + std::to_string(n - 1)) +
+                             ") not drawn: " + std::to_string(n) + " in all";
+    f.labels.push_back(at(rest, fit_font(rest, font, area.width(), summary_h), p.text_dim, left,
+                          below, Role::caption));
+    below += summary_h;
+  }
+  append(f, key, area.x0, below);
   return f;
 }
 

@@ -94,6 +94,31 @@ Label at(std::string text, float size, Rgba colour, float x, float y, Role role,
       Box{x, y, x + w, y + size}, size, colour, std::move(text), role, index, {}, kNoColour};
 }
 
+}  // namespace detail
+
+float content_bottom(const Figure& f) {
+  float y = 0;
+  for (const Rect& r : f.rects) y = std::max(y, r.box.y1);
+  for (const Rect& r : f.overlays) y = std::max(y, r.box.y1);
+  for (const Heatmap& h : f.heatmaps) y = std::max(y, h.box.y1);
+  for (const Line& l : f.lines) y = std::max({y, l.y0, l.y1});
+  for (const Label& l : f.labels) y = std::max(y, l.box.y1);
+  return y;
+}
+
+namespace detail {
+
+Label caption_fitting(std::initializer_list<std::string> choices, float size, float least,
+                      float width, Rgba colour, float x, float y) {
+  std::string text;
+  for (const std::string& choice : choices) {
+    text = choice;
+    if (text_width(text, size) <= width) break;
+  }
+  const float fits = std::max(std::min(least, size), fit_font(text, size, width, size));
+  return at(std::move(text), std::min(size, fits), colour, x, y, Role::caption);
+}
+
 std::vector<std::array<int, 32>> bank_load(const Analysis& a) {
   std::vector<std::array<int, 32>> load(a.phases.size(), std::array<int, 32>{});
   for (const Wavefront& wf : a.wavefronts) {

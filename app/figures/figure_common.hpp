@@ -1,6 +1,7 @@
 #pragma once
 // Helpers the figure layouts share (figure_*.cpp); not part of the library's interface.
 #include <array>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,12 @@ Figure blank_figure(float width, float height, const Palette& p);
 Label centred(std::string text, float size, Rgba colour, Box cell, Role role, int index);
 // A label with its top-left corner at (x, y).
 Label at(std::string text, float size, Rgba colour, float x, float y, Role role, int index = -1);
+
+// A caption at (x, y) in `size`: the first of `choices` (longest first) that fits `width` at that
+// size; where none does, the last one shrunk to fit, but never below `least` (a projector's
+// digit minimum: the words a room reads are shortened, not shrunk).
+Label caption_fitting(std::initializer_list<std::string> choices, float size, float least,
+                      float width, Rgba colour, float x, float y);
 
 // For each phase and bank, in how many wavefronts the bank serves a word: more than one is a
 // conflict (its distinct words serialise the phase).

@@ -198,6 +198,16 @@ Figure lane_figure(const Analysis& a, Box area, const FigureStyle& st) {
   } else {
     g.box_h = std::floor(std::min(font * 1.5f, area.height() * 0.12f));
     g.wave_h = std::floor(std::min(font, g.box_h));
+    // On a projector the boxes and the wavefront row hold numbers at the digit minimum, where
+    // the area has room for them and the lines between (else the numbers tell it is too small).
+    const float box_h = std::max(g.box_h, st.min_digits + 4.0f);
+    const float wave_h = std::max(g.wave_h, st.min_digits + 2.0f);
+    if (st.min_digits > 0 && area.height() - legend_h - 2.0f * caption_h - 2.0f * box_h - wave_h -
+                                     lane_mark - bank_mark >=
+                                 2.0f * font) {
+      g.box_h = box_h;
+      g.wave_h = wave_h;
+    }
     const float rows_h =
         2.0f * caption_h + 2.0f * g.box_h + g.wave_h + 4.0f + lane_mark + bank_mark;
     if (area.height() - rows_h - legend_h < 2.0f * font) {

@@ -17,12 +17,22 @@ std::optional<View> parse_view(std::string_view text) {
   return std::nullopt;
 }
 
+std::string verdict_line(const Scenario& s, const Evaluation& e) {
+  if (const auto r = refused_rows(s, e)) {
+    return "refused: " + std::to_string(r->misaligned.size()) + " of " +
+           std::to_string(s.tile.rows) + " rows start off a " + std::to_string(r->width) +
+           "-byte boundary";
+  }
+  return explain(s, e).verdict;
+}
+
 Figure page_figure(View v, const Scenario& s, const Evaluation& e, float width, float height,
                    const FigureStyle& st) {
   const Palette& p = *st.palette;
   Figure f = detail::blank_figure(width, height, p);
   const float margin = std::floor(st.font * 0.8f);
-  const float inner = width - 2 * margin;
+  // The scenario and verdict over the view, or (st.heading_beside) in a column left of it.
+  const float inner = st.heading_beside ? std::floor(width * 0.32f) : width - 2 * margin;
   float y = margin;
   // A text wrapped at the page's width, not shrunk onto one line: in a three-way compare at
   // 1280x720 a verdict shrunk to fit its column was unreadable (and still ran into the next).
@@ -36,12 +46,15 @@ Figure page_figure(View v, const Scenario& s, const Evaluation& e, float width, 
   };
   const float text_font = st.page_font > 0 ? st.page_font : st.font;
   paragraph(describe(s), text_font * 1.25f, p.text, Role::heading);
-  if (e.ok()) {
-    const Explanation x = explain(s, e);
-    paragraph(x.verdict, text_font, e.analysis->bank_conflicts() > 0 ? p.error : p.text_ok,
-              Role::verdict);
+  if (e.ok() || refused_rows(s, e)) {
+    const bool conflict = e.ok() && e.analysis->bank_conflicts() > 0;
+    paragraph(verdict_line(s, e), std::max(text_font, st.verdict_font),
+              conflict || !e.ok() ? p.error : p.text_ok, Role::verdict);
   }
-  const Box area{margin, y + margin * 0.5f, width - margin, height - margin};
+  y = std::max(y, margin + st.page_heading);
+  const Box area = st.heading_beside
+                       ? Box{2 * margin + inner, margin, width - margin, height - margin}
+                       : Box{margin, y + margin * 0.5f, width - margin, height - margin};
   if (refused_rows(s, e)) {  // every view of a refused access: the rows it cannot start in
     append(f, misalignment_figure(s, e, area, st));
   } else if (v == View::tile && st.tile_view == TileView::both) {

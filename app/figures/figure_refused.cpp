@@ -47,18 +47,27 @@ Figure misalignment_figure(const Scenario& s, const Evaluation& e, Box area,
   }
   // The derivation in the largest font, at most the style's, whose wrapped lines fit.
   const float text_font = st.page_font > 0 ? st.page_font : st.font;
+  // Never below the style's smallest type: there, the lines that do not fit end in "...".
+  const float least = std::min(st.min_font, text_font);
   std::vector<std::string> lines;
   float size = text_font;
-  for (; size >= std::min(st.min_font, text_font); size -= 0.5f) {
+  const auto wrap = [&](float at) {
     lines.clear();
-    const int columns = std::max(8, static_cast<int>(text.width() / text_width("0", size)));
+    const int columns = std::max(8, static_cast<int>(text.width() / text_width("0", at)));
     for (const std::string& step : x.steps) {
       std::istringstream wrapped(reflow(step, columns - 2));
       bool first = true;
       for (std::string l; std::getline(wrapped, l); first = false)
         lines.push_back((first ? "- " : "  ") + l);
     }
-    if (static_cast<float>(lines.size()) * std::floor(size * 1.35f) <= text.height()) break;
+    return static_cast<float>(lines.size()) * std::floor(at * 1.35f) <= text.height();
+  };
+  while (!wrap(size) && size - 0.5f >= least) size -= 0.5f;
+  const auto fitting = static_cast<std::size_t>(
+      std::max(1.0f, std::floor(text.height() / std::floor(size * 1.35f))));
+  if (lines.size() > fitting) {
+    lines.resize(fitting);
+    lines.back() = "  ...";
   }
   float y = text.y0;
   for (const std::string& l : lines) {

@@ -48,13 +48,14 @@ int slot_bank(const TileLayout& t, int r, int c, bool physical) {
                                                    : t.bank(r, c);
 }
 
-Heatmap heat(const TileLayout& t, Box box, bool physical, const FigureStyle& st) {
-  Heatmap h{box, t.rows, t.slots_per_row(), {}, {}, physical};
+// The first `rows` rows' heat map (all of them, or those a projector's digits leave room for).
+Heatmap heat(const TileLayout& t, int rows, Box box, bool physical, const FigureStyle& st) {
+  Heatmap h{box, rows, t.slots_per_row(), {}, {}, physical};
   if (!st.heat_colours) return h;
   const Palette& p = *st.palette;
   h.colours.reserve(static_cast<std::size_t>(h.rows) * h.cols);
   h.striped.reserve(h.colours.capacity());
-  for (int r = 0; r < t.rows; ++r) {
+  for (int r = 0; r < rows; ++r) {
     for (int c = 0; c < h.cols; ++c) {
       const bool padding = empty_slot(t, r, c, physical);
       h.colours.push_back(padding ? p.padding : p.banks[slot_bank(t, r, c, physical)]);
@@ -192,17 +193,23 @@ std::vector<Box> lane_frames(const TileLayout& t, const LaneElements& el, bool p
 // lanes whose access starts in the same frame (a broadcast) share one label, "0-31"; a lesson
 // step's lanes on a dark tab instead. Where the frame is smaller than the number, the number is
 // centred on it anyway and, if that would run into a number already placed, moved beside the
-// frame (above, below, then one, two or three widths right or left), on the tile: every number
-// stays whole, readable and apart.
+// frame (above, below, then one, two or three widths right or left; a column's numbers right
+// or left first, on their rows), on the tile: every number stays whole, readable and apart.
 void add_lane_labels(Figure& f, const std::vector<std::pair<std::uint32_t, Box>>& firsts, Box grid,
                      const FigureStyle& st) {
   const Palette& p = *st.palette;
   const float readable = std::min(st.font, st.readable_font);
   std::vector<Box> placed;
+  const Box* previous = nullptr;  // the frame numbered before this one
   for (const auto& first : firsts) {
     // Named, not a structured binding: clang before 16 cannot capture one (marked, below).
     const std::uint32_t lanes = first.first;
     const Box& frame = first.second;
+    // A lane under the one before (a column's access) moves its number sideways first, on its
+    // row; others (a row's access) above or below first, in their column: a number does not
+    // drift along its neighbours (lane 29 sat on row 30 of fp32-xor's logical picture).
+    const bool in_column = previous != nullptr && previous->x0 == frame.x0;
+    previous = &frame;
     const int lane = std::countr_zero(lanes);
     const std::string n = std::popcount(lanes) == 1 ? std::to_string(lane) : lane_ranges(lanes);
     const float fits = fit_font(n, st.font, frame.width(), frame.height());
@@ -221,14 +228,16 @@ void add_lane_labels(Figure& f, const std::vector<std::pair<std::uint32_t, Box>>
         return Box{x0, y0, x0 + w, y0 + h};
       };
       const float cx = (frame.x0 + frame.x1) * 0.5f, cy = (frame.y0 + frame.y1) * 0.5f;
-      std::vector<Box> tries = {place(cx - w * 0.5f, cy - h * 0.5f),
-                                place(cx - w * 0.5f, frame.y0 - h - 1.0f),
-                                place(cx - w * 0.5f, frame.y1 + 1.0f)};
+      std::vector<Box> tries = {place(cx - w * 0.5f, cy - h * 0.5f)};
+      const Box vertical[] = {place(cx - w * 0.5f, frame.y0 - h - 1.0f),
+                              place(cx - w * 0.5f, frame.y1 + 1.0f)};
+      if (!in_column) tries.insert(tries.end(), std::begin(vertical), std::end(vertical));
       for (int k = 0; k < 3; ++k) {
         const float step = static_cast<float>(k) * (w + 3.0f);
         tries.push_back(place(frame.x1 + 2.0f + step, cy - h * 0.5f));
         tries.push_back(place(frame.x0 - 2.0f - w - step, cy - h * 0.5f));
       }
+      if (in_column) tries.insert(tries.end(), std::begin(vertical), std::end(vertical));
       const auto free = [&](const Box& b) {
         return std::none_of(std::begin(placed), std::end(placed),
                             [&](const Box& q) { return overlap(q, b); });
@@ -259,8 +268,8 @@ Figure one_tile(const TileLayout& t, const Evaluation& e, Box area, const Figure
   const std::string caption =
       to_string(t) + (physical ? ": slots as stored" : ": elements as indexed") + "; colour = bank";
   if (st.tile_caption)
-    f.labels.push_back(at(caption, fit_font(caption, st.font, area.width(), caption_h), p.text,
-                          area.x0, area.y0, Role::caption));
+    f.labels.push_back(caption_fitting({caption, to_string(t)}, st.font, st.min_font, area.width(),
+                                       p.text, area.x0, area.y0));
 
   const float readable = std::min(st.font, st.readable_font);
   const float axis_font =
@@ -272,24 +281,40 @@ Figure one_tile(const TileLayout& t, const Evaluation& e, Box area, const Figure
   const float col_axis_h = std::floor(axis_font * 1.2f);
   const float left = row_axis_w + (mark_w > 0 ? mark_w + 2.0f : 0.0f);
   const float avail_w = std::max(1.0f, area.width() - left - (mark_w > 0 ? mark_w + 2.0f : 0.0f));
-  const float avail_h =
+  float avail_h =
       std::max(1.0f, area.height() - caption_h - col_axis_h - key.height - st.font * 0.5f);
+  // On a projector (st.min_digits) a row holds a lane number at the digit minimum: where the
+  // tile's rows cannot all be that tall, its first rows are drawn and a line says how many are
+  // left out.
+  int rows = t.rows;
+  const float digit_row = st.min_digits + 2.0f;
+  const float note_h = std::floor(st.font * 1.4f);
+  if (st.min_digits > 0 && rows > 1 && avail_h / static_cast<float>(rows) < digit_row) {
+    avail_h = std::max(1.0f, avail_h - note_h);
+    rows = std::clamp(static_cast<int>(avail_h / digit_row), 1, t.rows);
+  }
   float pitch_x = std::min(
-      {st.font * 2.2f, avail_w / static_cast<float>(slots), avail_h / static_cast<float>(t.rows)});
+      {st.font * 2.2f, avail_w / static_cast<float>(slots), avail_h / static_cast<float>(rows)});
   if (pitch_x >= 4) pitch_x = std::floor(pitch_x);
   // Rows too short for a lane number grow taller than the slots are wide, up to 3x.
   float pitch_y = pitch_x;
   if (pitch_y < readable + 2.0f) {
-    pitch_y = std::min({readable + 2.0f, avail_h / static_cast<float>(t.rows), pitch_x * 3.0f});
+    pitch_y = std::min({readable + 2.0f, avail_h / static_cast<float>(rows), pitch_x * 3.0f});
     pitch_y = std::max(pitch_y, pitch_x);
     if (pitch_y >= 4) pitch_y = std::floor(pitch_y);
   }
   const float grid_w = pitch_x * static_cast<float>(slots);
-  const float grid_h = pitch_y * static_cast<float>(t.rows);
+  const float grid_h = pitch_y * static_cast<float>(rows);
   const float x = std::floor(area.x0 + left + std::max(0.0f, (avail_w - grid_w) * 0.5f));
   const float y = area.y0 + caption_h + col_axis_h;
-  f.grid = Grid{x, y, pitch_x, pitch_y, 0.0f, t.rows, slots};
-  f.heatmaps.push_back(heat(t, Box{x, y, x + grid_w, y + grid_h}, physical, st));
+  f.grid = Grid{x, y, pitch_x, pitch_y, 0.0f, rows, slots};
+  f.heatmaps.push_back(heat(t, rows, Box{x, y, x + grid_w, y + grid_h}, physical, st));
+  if (rows < t.rows && (draw_key || !physical)) {  // said once under a pair
+    const std::string rest = "rows " + std::to_string(rows) + " to " + std::to_string(t.rows - 1) +
+                             " not drawn: " + std::to_string(t.rows) + " in all";
+    f.labels.push_back(at(rest, fit_font(rest, st.font, area.width(), note_h), p.text_dim, area.x0,
+                          y + grid_h + key.height + st.font * 0.5f, Role::caption));
+  }
   const Slots grid{x, y, pitch_x, pitch_y};
 
   // Row and column numbers along the edges; a lesson step's elements on tabs there.
@@ -297,11 +322,12 @@ Figure one_tile(const TileLayout& t, const Evaluation& e, Box area, const Figure
   for (const Cell& c : st.highlights.elements) {
     if (c.row < 0 || c.row >= t.rows || c.col < 0 || c.col >= t.cols) continue;
     const Cell at = physical ? t.physical_cell(c.row, c.col) : c;
+    if (at.row >= rows) continue;
     marked_rows.push_back(at.row);
     marked_cols.push_back(at.col);
   }
   const int row_step = axis_step(pitch_y, axis_font);
-  for (int r = 0; r < t.rows; ++r) {
+  for (int r = 0; r < rows; ++r) {
     const bool marked =
         std::find(std::begin(marked_rows), std::end(marked_rows), r) != marked_rows.end();
     if (r % row_step != 0 && !marked) continue;
@@ -332,7 +358,7 @@ Figure one_tile(const TileLayout& t, const Evaluation& e, Box area, const Figure
   // colour that is neither a bank's nor the conflict's; drawn also when the access breaks a
   // rule, since that is when the rows matter.
   for (int r : st.highlights.rows) {
-    if (r < 0 || r >= t.rows) continue;
+    if (r < 0 || r >= rows) continue;
     const float y0 = y + pitch_y * static_cast<float>(r);
     const float y1 = y0 + std::max(pitch_y - (pitch_y >= 4 ? 1.0f : 0.0f), 1.0f);
     f.rects.push_back(Rect{Box{x - mark_w - 2.0f, y0, x - 2.0f, y1}, p.misaligned, Fill::striped,
@@ -353,7 +379,9 @@ Figure one_tile(const TileLayout& t, const Evaluation& e, Box area, const Figure
       const bool served = a.lanes[l].last_wavefront < st.served;
       Rgba c = served ? p.highlight : with_alpha(p.highlight, 0.35f);
       if (l == st.hovered_lane) c = p.ideal_line;
-      const std::vector<Box> frames = lane_frames(t, el, physical, grid);
+      std::vector<Box> frames = lane_frames(t, el, physical, grid);
+      std::erase_if(frames, [&](const Box& b) { return b.y0 >= y + grid_h - 0.5f; });
+      if (frames.empty()) continue;  // in the rows left out
       for (const Box& b : frames) {
         f.overlays.push_back(Rect{b, c, Fill::outline, Role::tile_outline, l, stroke});
         covered.push_back(b);
@@ -375,7 +403,7 @@ Figure one_tile(const TileLayout& t, const Evaluation& e, Box area, const Figure
     for (const Label& l : f.labels) {
       if (l.role == Role::lane_label) taken.push_back(l.box);
     }
-    for (int r = 0; r < t.rows; ++r) {
+    for (int r = 0; r < rows; ++r) {
       for (int c = 0; c < slots; ++c) {
         if (empty_slot(t, r, c, physical)) continue;
         const Box b = grid.slot(Cell{r, c});
@@ -419,8 +447,8 @@ std::array<Figure, 2> tile_pair_figure(const TileLayout& t, const Evaluation& e,
   std::optional<Label> declaration;
   if (st.tile_caption) {
     const std::string text = to_string(t) + "; colour = bank";
-    declaration = at(text, fit_font(text, st.font, area.width(), caption_h), p.text, area.x0, y,
-                     Role::caption);
+    declaration = caption_fitting({text, to_string(t)}, st.font, st.min_font, area.width(), p.text,
+                                  area.x0, y);
     y += caption_h;
   }
   // One key for both pictures, under them.
@@ -439,10 +467,12 @@ std::array<Figure, 2> tile_pair_figure(const TileLayout& t, const Evaluation& e,
     // half, the picture's name alone.
     const Grid& g = *out[k].grid;
     const float x = g.x, w = x0 + half - x;
-    std::string text = k == 0 ? "logical: elements as indexed" : "physical: slots as stored";
-    if (fit_font(text, st.font, w, caption_h) < st.min_font) text.resize(text.find(':'));
-    out[k].labels.push_back(
-        at(text, fit_font(text, st.font, w, caption_h), p.text, x, y, Role::caption));
+    // In one size for both halves, so that "physical" does not shrink beside "logical".
+    const std::string full = k == 0 ? "logical: elements as indexed" : "physical: slots as stored";
+    const bool whole = text_width("logical: elements as indexed", st.font) <= w &&
+                       text_width("physical: slots as stored", st.font) <= w;
+    out[k].labels.push_back(caption_fitting({whole ? full : full.substr(0, full.find(':'))},
+                                            st.font, st.min_font, w, p.text, x, y));
     bottom = std::max(bottom, g.y + g.pitch_y * static_cast<float>(g.rows));
   }
   add_key(out[0], key, area.x0, bottom + st.font * 0.5f, area.width(), st);

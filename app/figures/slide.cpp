@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <sstream>
 
 #include "app/figures/figure_common.hpp"
@@ -90,27 +91,24 @@ float weight(SlidePart p, const Slide& s, bool vertical) {
   return 1.0f;
 }
 
-// The code line of the step's scenario, on a panel, in the largest font that fits.
+// The code line of the step's scenario, on a panel, in the figures' type (never below the digit
+// minimum): a line too long for the box wraps as the slide's code does.
 Figure code_part(const Slide& s, Box box, const FigureStyle& st) {
   const Palette& p = *st.palette;
   Figure f = blank_figure(box.x1, box.y1, p);
   const CodeView v = code_view(s.scenario, s.evaluation);
-  std::vector<std::string> lines = {v.declaration};
-  lines.insert(lines.end(), v.statement.begin(), v.statement.end());
-  if (v.statement.empty() && !v.note.empty()) lines.push_back("// " + v.note);
+  std::string code = "    " + v.declaration + "\n";
+  for (const std::string& l : v.statement) code += "    " + l + "\n";
+  if (v.statement.empty() && !v.note.empty()) code += "    // " + v.note + "\n";
   const float pad = std::floor(st.font * 0.5f);
-  float size = st.font;
-  for (const std::string& l : lines)
-    size = std::min(size, fit_font(l, st.font, box.width() - 2 * pad, st.font));
-  size = std::min(size, std::floor((box.height() - 2 * pad) /
-                                   (kLineHeight * static_cast<float>(lines.size()))));
-  size = std::max(size, 1.0f);
+  const float size = st.font;
+  const std::vector<TextLine> lines = wrap_text(code, columns_for(box.width() - 2 * pad, size));
   const float h = std::floor(size * kLineHeight) * static_cast<float>(lines.size()) + 2 * pad;
   f.rects.push_back(
       Rect{Box{box.x0, box.y0, box.x1, box.y0 + h}, p.cell_empty, Fill::solid, Role::panel});
   float y = box.y0 + pad;
-  for (const std::string& l : lines) {
-    f.labels.push_back(at(l, size, p.text, box.x0 + pad, y, Role::text));
+  for (const TextLine& l : lines) {
+    f.labels.push_back(at(l.text, size, p.text, box.x0 + pad, y, Role::text));
     y += std::floor(size * kLineHeight);
   }
   return f;
@@ -125,19 +123,22 @@ Figure compare_part(const Slide& s, Box box, const FigureStyle& style) {
   Figure f = blank_figure(box.x1, box.y1, *st.palette);
   std::vector<Compared> all = {Compared{"this step", s.scenario, s.evaluation}};
   all.insert(all.end(), s.compare.begin(), s.compare.end());
-  const float w = std::floor(box.width() / static_cast<float>(all.size()));
+  const auto n = static_cast<float>(all.size());
+  // Side by side where 32 bank numbers fit across a column at the digit minimum, else one
+  // under the other, each drawing the wavefronts that fit.
+  const bool across = std::floor(box.width() / n / 40.0f) >= st.min_digits;
+  const float w = across ? std::floor(box.width() / n) : box.width();
+  const float h = across ? box.height() : std::floor(box.height() / n);
   st.page_font = st.font;
-  st.font = std::min(st.font, std::floor(w / 40.0f));
-  st.min_font = std::min(st.min_font, st.font);
+  if (across) st.font = std::min(st.font, std::floor(w / 40.0f));
   const float name_h = std::floor(st.page_font * 1.4f);
   for (std::size_t i = 0; i < all.size(); ++i) {
-    const float x = box.x0 + w * static_cast<float>(i);
-    f.labels.push_back(at(all[i].name, fit_font(all[i].name, st.page_font, w - 4, name_h),
-                          st.palette->text, x, box.y0, Role::heading, static_cast<int>(i)));
-    append(
-        f,
-        page_figure(View::banks, all[i].scenario, all[i].evaluation, w, box.height() - name_h, st),
-        x, box.y0 + name_h);
+    const float x = box.x0 + (across ? w * static_cast<float>(i) : 0.0f);
+    const float y = box.y0 + (across ? 0.0f : h * static_cast<float>(i));
+    f.labels.push_back(
+        at(all[i].name, st.page_font, st.palette->text, x, y, Role::heading, static_cast<int>(i)));
+    append(f, page_figure(View::banks, all[i].scenario, all[i].evaluation, w, h - name_h, st), x,
+           y + name_h);
   }
   return f;
 }
@@ -193,17 +194,6 @@ std::vector<Box> arrange(const Slide& s, const std::vector<SlidePart>& parts, Bo
   return out;
 }
 
-// How far down a figure draws anything: where its content ends.
-float content_bottom(const Figure& f) {
-  float y = 0;
-  for (const Rect& r : f.rects) y = std::max(y, r.box.y1);
-  for (const Rect& r : f.overlays) y = std::max(y, r.box.y1);
-  for (const Heatmap& h : f.heatmaps) y = std::max(y, h.box.y1);
-  for (const Line& l : f.lines) y = std::max({y, l.y0, l.y1});
-  for (const Label& l : f.labels) y = std::max(y, l.box.y1);
-  return y;
-}
-
 // Parts stacked in one column: a part that draws less than its box (a bank view of one
 // wavefront is a strip) keeps what it uses and the others share the rest; what no part can use
 // (a tile whose width sets its size) goes below the last one, not between them.
@@ -248,18 +238,56 @@ std::vector<Box> settle(const Slide& s, const std::vector<SlidePart>& parts, std
 
 // The part styles: the figures' own type grows with the slide (a 45th of its height), never
 // below the style's.
+// The figures' style on a slide `height` tall: type a room reads, never below the digit minimum
+// (labels do not shrink under it; a bank view too tall for it draws fewer rows).
 FigureStyle part_style(const FigureStyle& st, float height) {
+  const float digits = projector_minimums(height).digits;
   FigureStyle out = st;
-  out.font = std::max(st.font, std::floor(height / 45.0f));
-  out.min_font = std::max(st.min_font, std::floor(out.font * 0.5f));
+  out.font = std::max({st.font, digits, std::floor(height / 45.0f)});
+  out.min_font = digits;
+  out.readable_font = digits;
+  out.min_digits = digits;
   out.tile_caption = true;
   return out;
 }
 
-std::vector<std::string> header_title_lines(const Slide& s, float width, float font) {
+// Text reflowed at `width` pixels in `font`: the lines of a header's title or verdict.
+std::vector<std::string> header_lines(std::string_view text, float width, float font) {
   std::vector<std::string> out;
-  std::istringstream lines(reflow(s.title, columns_for(width, font)));
+  std::istringstream lines(reflow(text, columns_for(width, font)));
   for (std::string l; std::getline(lines, l);) out.push_back(l);
+  return out;
+}
+
+// The header's labels from its top-left corner (x, y), `width` wide: the track and the step
+// number, the title, the scenario, the verdict; the layout measures it, the slide draws it.
+std::vector<Label> header_labels(const Slide& s, const SlideLayout& L, float x, float y,
+                                 float width, const Palette& p) {
+  std::vector<Label> out;
+  const std::string step = "Step " + std::to_string(s.step) + " of " + std::to_string(s.steps);
+  const float step_w = text_width(step, L.header_font);
+  // The track's name in the body size, cut with an ellipsis where it would reach the step.
+  std::string track = s.track;
+  const auto room = static_cast<std::size_t>(
+      std::max(4.0f, (width - step_w - L.header_font) / text_width("0", L.header_font)));
+  if (track.size() > room) track = track.substr(0, room - 3) + "...";
+  out.push_back(at(track, L.header_font, p.text_dim, x, y, Role::caption));
+  out.push_back(at(step, L.header_font, p.text_dim, x + width - step_w, y, Role::caption));
+  y += std::floor(L.header_font * kLineHeight);
+  for (const std::string& line : header_lines(s.title, width, L.title_font)) {
+    out.push_back(at(line, L.title_font, p.title, x, y, Role::heading));
+    y += std::floor(L.title_font * 1.25f);
+  }
+  for (const std::string& line : header_lines(describe(s.scenario), width, L.header_font)) {
+    out.push_back(at(line, L.header_font, p.text, x, y, Role::heading));
+    y += std::floor(L.header_font * kLineHeight);
+  }
+  const bool conflict = s.evaluation.ok() && s.evaluation.analysis->bank_conflicts() > 0;
+  const Rgba verdict = !s.evaluation.ok() || conflict ? p.error : p.text_ok;
+  for (const std::string& line : header_lines(slide_verdict(s), width, L.verdict_font)) {
+    out.push_back(at(line, L.verdict_font, verdict, x, y, Role::verdict));
+    y += std::floor(L.verdict_font * 1.25f);
+  }
   return out;
 }
 
@@ -267,16 +295,8 @@ std::vector<std::string> header_title_lines(const Slide& s, float width, float f
 
 // [SECTION] A slide's scenario and parts
 
-std::string slide_scenario_line(const Slide& s) {
-  std::string line = describe(s.scenario);
-  if (s.evaluation.ok()) {
-    line += ": " + explain(s.scenario, s.evaluation).verdict;
-  } else if (const auto r = refused_rows(s.scenario, s.evaluation)) {
-    line += ": refused, " + std::to_string(r->misaligned.size()) + " of " +
-            std::to_string(s.scenario.tile.rows) + " rows start off a " + std::to_string(r->width) +
-            "-byte boundary";
-  }
-  return line;
+std::string slide_verdict(const Slide& s) {
+  return verdict_line(s.scenario, s.evaluation);
 }
 
 std::optional<SlidePart> parse_slide_part(std::string_view text) {
@@ -380,16 +400,26 @@ struct Candidate {
   float numbers = 0;
 };
 
-// The best arrangement of `parts` and the text in `body`: the text beside the figures (at a
-// third to a half of the width), beside the first figure with the others under it, or over the
-// figures; each with the largest text font that fits. Best: the figures' smallest number,
-// up to `target`, then the larger text.
-Candidate arrange_body(const Slide& s, const std::vector<SlidePart>& parts, Box body, float height,
-                       const FigureStyle& st) {
+// The text's largest font, from a 28th of the slide's height down to the body minimum, at which
+// it fits w x h; nullopt where even the minimum does not.
+std::optional<float> text_fitting(std::string_view text, float w, float h, float slide_height) {
+  const float least = projector_minimums(slide_height).body;
+  for (float f = std::max(least, std::floor(slide_height / 28.0f)); f >= least; f -= 1.0f) {
+    if (text_height(wrap_text(text, columns_for(w, f)), f) <= h) return f;
+  }
+  return std::nullopt;
+}
+
+// The best arrangement of `parts` and `text` in `body`: the text beside the figures (at a third
+// to a half of the width), beside the first figure with the others under it, or over the
+// figures; each with the largest text font that fits, never below the body minimum. Best: the
+// figures' smallest number, up to the digit minimum, then the larger text. Nullopt: the text
+// does not fit at the body minimum in any of them.
+std::optional<Candidate> arrange_body(const Slide& s, std::string_view text,
+                                      const std::vector<SlidePart>& parts, Box body, float height,
+                                      const FigureStyle& st) {
   const float gap = std::floor(height / 36.0f);
-  const float max_font = std::floor(height / 28.0f);
-  const float min_font = std::max(st.readable_font, std::floor(height / 48.0f));
-  const float target = std::max(st.readable_font, std::floor(height / 45.0f));
+  const float target = projector_minimums(height).digits;
   const FigureStyle parts_st = part_style(st, height);
   std::optional<Candidate> best;
   const auto keep = [&](Candidate c) {
@@ -411,16 +441,10 @@ Candidate arrange_body(const Slide& s, const std::vector<SlidePart>& parts, Box 
                      0});
     }
   };
-  // The largest font from max_font down to `floor` whose wrapped text fits `h` at width `w`.
-  const auto fitting = [&](float w, float h, float floor) -> std::optional<float> {
-    for (float f = max_font; f >= floor; f -= 1.0f) {
-      if (text_height(wrap_text(s.text, columns_for(w, f)), f) <= h) return f;
-    }
-    return std::nullopt;
-  };
+  const auto fitting = [&](float w, float h) { return text_fitting(text, w, h, height); };
   for (float share : {0.34f, 0.42f, 0.5f}) {
     const float tw = std::floor(body.width() * share);
-    if (const auto f = fitting(tw, body.height(), min_font)) {
+    if (const auto f = fitting(tw, body.height())) {
       consider(Box{body.x0, body.y0, body.x0 + tw, body.y1},
                Box{body.x0 + tw + gap, body.y0, body.x1, body.y1}, *f);
     }
@@ -428,9 +452,9 @@ Candidate arrange_body(const Slide& s, const std::vector<SlidePart>& parts, Box 
     // 32 wavefronts needs the height, a lane map the width.
     for (float under = 0.3f; parts.size() > 1 && under <= 0.55f; under += 0.125f) {
       const float lower = std::floor(body.height() * under);
-      const auto f = fitting(tw, body.height() - lower - gap, min_font);
+      const auto f = fitting(tw, body.height() - lower - gap);
       if (!f) continue;
-      const float th = text_height(wrap_text(s.text, columns_for(tw, *f)), *f);
+      const float th = text_height(wrap_text(text, columns_for(tw, *f)), *f);
       const Box rest{body.x0, body.y0 + th + gap, body.x0 + tw, body.y1};
       const std::vector<SlidePart> others(parts.begin() + 1, parts.end());
       Candidate c{Box{body.x0, body.y0, body.x0 + tw, body.y0 + th}, *f, {}, 0};
@@ -442,65 +466,139 @@ Candidate arrange_body(const Slide& s, const std::vector<SlidePart>& parts, Box 
     }
   }
   // Over: the text across the top, the figures keep at least 40% of the height.
-  if (const auto f = fitting(body.width(), body.height() * 0.6f, min_font)) {
-    const float th = text_height(wrap_text(s.text, columns_for(body.width(), *f)), *f);
+  if (const auto f = fitting(body.width(), body.height() * 0.6f)) {
+    const float th = text_height(wrap_text(text, columns_for(body.width(), *f)), *f);
     consider(Box{body.x0, body.y0, body.x1, body.y0 + th},
              Box{body.x0, body.y0 + th + gap, body.x1, body.y1}, *f);
   }
-  if (!best) {
-    // A text too long for any of these: the figures yield, the text takes what it needs, in
-    // the largest font down to 1 px that fits three quarters of the body.
-    float f = min_font;
-    while (f > 1.0f && text_height(wrap_text(s.text, columns_for(body.width(), f)), f) >
-                           body.height() * 0.75f) {
-      f -= 0.5f;
-    }
-    const float th = text_height(wrap_text(s.text, columns_for(body.width(), f)), f);
-    consider(Box{body.x0, body.y0, body.x1, body.y0 + th},
-             Box{body.x0, body.y0 + th + gap, body.x1, body.y1}, f);
-  }
-  return *best;
+  return best;
 }
 
 }  // namespace
 
 // [SECTION] The slide
 
+namespace {
+
+// Where a slide's text may stop and the speaker notes begin: its paragraphs and code lines
+// (reflow()'s lines, blank lines between paragraphs kept).
+std::vector<std::string> text_units(std::string_view text) {
+  std::vector<std::string> out;
+  std::istringstream lines(reflow(text, 0));
+  for (std::string l; std::getline(lines, l);) out.push_back(l);
+  while (!out.empty() && out.back().empty()) out.pop_back();
+  return out;
+}
+
+std::string joined(std::span<const std::string> units) {
+  std::string out;
+  for (const std::string& u : units) out += u + "\n";
+  return out;
+}
+
+// What the slide says where its text goes on in the notes.
+constexpr std::string_view kContinued = "(continued in the speaker notes)";
+
+// The step's text split into what the slide shows and the notes: the whole text when an
+// arrangement fits it at the body minimum with the figures' numbers at the digit minimum; else
+// the most leading paragraphs (and code lines) that do; where none does, the cut that gives
+// the figures the largest numbers; where no paragraph fits, a first paragraph cut at a word.
+struct Split {
+  std::string shown, notes;
+  Candidate body;
+};
+std::optional<Split> split_text(const Slide& s, const std::vector<SlidePart>& parts, Box body,
+                                float height, const FigureStyle& st) {
+  const float digits = projector_minimums(height).digits;
+  const std::vector<std::string> units = text_units(s.text);
+  const auto head = [&](std::size_t n) {
+    return n == units.size() ? s.text
+                             : joined(std::span(units).first(n)) + "\n" + std::string(kContinued);
+  };
+  // The widest boxes any arrangement gives the text: a head that fits neither fits none.
+  const auto may_fit = [&](std::string_view text) {
+    return text_fitting(text, std::floor(body.width() * 0.5f), body.height(), height) ||
+           text_fitting(text, body.width(), body.height() * 0.6f, height);
+  };
+  std::optional<Split> fallback;
+  for (std::size_t n = units.size(); n >= 1; --n) {
+    if (n < units.size() && units[n - 1].empty()) continue;  // cut after a paragraph, not a gap
+    const std::string text = head(n);
+    if (!may_fit(text)) continue;
+    const std::optional<Candidate> c = arrange_body(s, text, parts, body, height, st);
+    if (!c) continue;
+    std::string notes = joined(std::span(units).subspan(n));
+    notes.erase(0, notes.find_first_not_of('\n') == std::string::npos
+                       ? notes.size()
+                       : notes.find_first_not_of('\n'));
+    Split split{text, std::move(notes), *c};
+    if (c->numbers >= digits) return split;
+    if (!fallback || c->numbers > fallback->body.numbers) fallback = std::move(split);
+  }
+  if (fallback || units.empty()) return fallback;
+  // A first paragraph longer than the slide: its first words, the rest in the notes.
+  std::istringstream words(units.front());
+  std::vector<std::string> all;
+  for (std::string w; words >> w;) all.push_back(w);
+  for (std::size_t n = all.size(); n >= 1; --n) {
+    std::string text;
+    for (std::size_t k = 0; k < n; ++k) text += (k ? " " : "") + all[k];
+    text += " ...\n\n" + std::string(kContinued);
+    if (!may_fit(text)) continue;
+    if (const std::optional<Candidate> c = arrange_body(s, text, parts, body, height, st)) {
+      std::string rest;
+      for (std::size_t k = n; k < all.size(); ++k) rest += (k > n ? " " : "") + all[k];
+      return Split{text, "... " + rest + "\n" + joined(std::span(units).subspan(1)), *c};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 SlideLayout slide_layout(const Slide& s, float width, float height, const FigureStyle& st) {
   SlideLayout L;
   L.width = width;
   L.height = height;
+  L.minimums = projector_minimums(height);
   L.parts = slide_parts(s);
   const float margin = std::floor(height / 36.0f);
-  const float inner = width - 2 * margin;
-  // Header: track and step number, the title (wrapped), the scenario line.
-  L.header_font = std::floor(std::max(st.min_font, height / 42.0f));
-  L.title_font = std::floor(height / 22.0f);
-  const std::vector<std::string> title = header_title_lines(s, inner, L.title_font);
-  const float header_h = std::floor(L.header_font * kLineHeight) +
-                         std::floor(L.title_font * 1.25f) * static_cast<float>(title.size()) +
-                         std::floor(L.header_font * kLineHeight);
-  L.header = Box{margin, margin, width - margin, margin + header_h};
-  L.footer_font = s.footer.empty() ? 0.0f : L.header_font;
+  // Header: the track and step number and the scenario in body type, the title and the verdict
+  // in title type.
+  L.header_font = L.minimums.body;
+  L.title_font = std::max(L.minimums.title, std::floor(height / 22.0f));
+  L.verdict_font = L.title_font;
+  float header_bottom = margin;
+  for (const Label& l : header_labels(s, L, margin, margin, width - 2 * margin, *st.palette)) {
+    header_bottom = std::max(header_bottom, l.box.y0 + std::floor(l.size * 1.25f));
+  }
+  L.header = Box{margin, margin, width - margin, header_bottom};
+  L.footer_font = s.footer.empty() ? 0.0f : L.minimums.body;
   const float footer_h = s.footer.empty() ? 0.0f : std::floor(L.footer_font * kLineHeight);
   L.footer = Box{margin, height - margin * 0.5f - footer_h, width - margin, height - margin * 0.5f};
   const Box body{margin, L.header.y1 + margin * 0.5f, width - margin,
                  L.footer.y0 - (s.footer.empty() ? 0.0f : margin * 0.5f)};
-  Candidate best = arrange_body(s, L.parts, body, height, st);
+  std::optional<Split> best = split_text(s, L.parts, body, height, st);
   // Parts the step did not name (the defaults) give way: where the second figure would leave
-  // numbers a room cannot read, the slide shows the first one alone, larger.
-  const float readable = std::max(st.readable_font, std::floor(height / 65.0f));
-  if (s.parts.empty() && L.parts.size() > 1 && best.numbers < readable) {
+  // numbers under the digit minimum, the slide shows the first one alone, larger.
+  if (s.parts.empty() && L.parts.size() > 1 && (!best || best->body.numbers < L.minimums.digits)) {
     const std::vector<SlidePart> first(L.parts.begin(), L.parts.begin() + 1);
-    Candidate alone = arrange_body(s, first, body, height, st);
-    if (alone.numbers > best.numbers) {
-      best = alone;
+    std::optional<Split> alone = split_text(s, first, body, height, st);
+    if (alone && (!best || alone->body.numbers > best->body.numbers)) {
+      best = std::move(alone);
       L.parts = first;
     }
   }
-  L.text = best.text;
-  L.text_font = best.font;
-  L.part_boxes = best.boxes;
+  if (!best) {  // not even a word of text fits (a slide a few pixels tall): the figures alone
+    best = Split{"", s.text,
+                 Candidate{Box{body.x0, body.y0, body.x0, body.y0}, L.minimums.body,
+                           arrange(s, L.parts, body, true, margin), 0}};
+  }
+  L.shown = best->shown;
+  L.notes = best->notes;
+  L.text = best->body.text;
+  L.text_font = best->body.font;
+  L.part_boxes = best->body.boxes;
   return L;
 }
 
@@ -540,27 +638,13 @@ Figure slide_figure(const Slide& s, float width, float height, const FigureStyle
 Figure slide_figure(const Slide& s, const SlideLayout& L, const FigureStyle& st) {
   const Palette& p = *st.palette;
   Figure f = blank_figure(L.width, L.height, p);
-  // Header.
-  float y = L.header.y0;
-  f.labels.push_back(at(s.track,
-                        fit_font(s.track, L.header_font, L.header.width() * 0.75f, L.header_font),
-                        p.text_dim, L.header.x0, y, Role::caption));
-  const std::string step = "Step " + std::to_string(s.step) + " of " + std::to_string(s.steps);
-  const float step_w = text_width(step, L.header_font);
-  f.labels.push_back(at(step, L.header_font, p.text_dim, L.header.x1 - step_w, y, Role::caption));
-  y += std::floor(L.header_font * kLineHeight);
-  for (const std::string& line : header_title_lines(s, L.header.width(), L.title_font)) {
-    f.labels.push_back(at(line, L.title_font, p.title, L.header.x0, y, Role::heading));
-    y += std::floor(L.title_font * 1.25f);
+  for (Label& l : header_labels(s, L, L.header.x0, L.header.y0, L.header.width(), p)) {
+    f.labels.push_back(std::move(l));
   }
-  const std::string scenario = slide_scenario_line(s);
-  f.labels.push_back(at(scenario,
-                        fit_font(scenario, L.header_font, L.header.width(), L.header_font),
-                        s.evaluation.ok() ? p.text_dim : p.error, L.header.x0, y, Role::verdict));
   // The text: paragraphs, code lines on a panel.
   const float line_h = std::floor(L.text_font * kLineHeight);
-  y = L.text.y0;
-  for (const TextLine& l : wrap_text(s.text, columns_for(L.text.width(), L.text_font))) {
+  float y = L.text.y0;
+  for (const TextLine& l : wrap_text(L.shown, columns_for(L.text.width(), L.text_font))) {
     if (l.text.empty()) {
       y += std::floor(line_h * kGapLines);
       continue;
@@ -578,9 +662,13 @@ Figure slide_figure(const Slide& s, const SlideLayout& L, const FigureStyle& st)
   }
   if (L.parts.size() > 1) f.grid.reset();  // several grids: none is the figure's
   if (!s.footer.empty()) {
-    f.labels.push_back(at(s.footer,
-                          fit_font(s.footer, L.footer_font, L.footer.width(), L.footer_font),
-                          p.text_dim, L.footer.x0, L.footer.y0, Role::caption));
+    // The keys in the body size, as many as fit (they are listed in order of use).
+    std::string keys = s.footer;
+    while (text_width(keys, L.footer_font) > L.footer.width() &&
+           keys.rfind("   ") != std::string::npos)
+      keys.resize(keys.rfind("   "));
+    f.labels.push_back(
+        at(keys, L.footer_font, p.text_dim, L.footer.x0, L.footer.y0, Role::caption));
   }
   return f;
 }

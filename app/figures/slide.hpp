@@ -6,22 +6,27 @@
 //
 //   +--------------------------------------------------------------+
 //   | The shared-memory transpose ...                 Step 3 of 18 |  header
-//   | Pad the row by one: an odd stride                            |
-//   | float tile[32][33], column 0, ld 4 B: conflict-free, 1 wf    |
+//   | Pad the row by one: an odd stride                            |  (title size)
+//   | float tile[32][33], column 0, ld 4 B                         |
+//   | conflict-free: 1 wavefront                                   |  verdict (title size)
 //   +------------------------+-------------------------------------+
 //   | Append one unused float | bank view                          |  text beside the figures,
 //   | to every row: ...       | lane map                           |  or over them: whichever
 //   +------------------------+-------------------------------------+  gives the figures larger
 //   | PgDn next  PgUp previous  ...                                |  numbers; footer (the app)
 //
-// No text is ever cut: the text's font is the largest (up to a 28th of the height) that fits its
-// box, and where even the smallest does not, the figures yield height to it.
+// Every size keeps projector.hpp's minimums: the text's font is the largest (up to a 28th of the
+// height) that fits its box and at least the body minimum; where the whole text does not fit at
+// that size, the slide shows its first paragraphs and the rest become the step's speaker notes
+// (the deck shows them on a key, the handout has the whole text); a bank view too tall for its
+// numbers at the digit minimum draws its first rows and says how many it left out.
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "app/figures/figure.hpp"
+#include "app/figures/projector.hpp"
 
 namespace banklab::figures {
 
@@ -52,8 +57,9 @@ struct Slide {
   std::string footer;             // the keys, in the app; empty: no footer
 };
 
-// The header's third line: the scenario and the core's verdict, or why the core refuses it.
-std::string slide_scenario_line(const Slide& s);
+// The header's last line, in title-size type: the core's verdict, or why the core refuses the
+// access.
+std::string slide_verdict(const Slide& s);
 
 // What a step shows when it names nothing: the tile (with the rows it cannot start in and the
 // arithmetic) for a refused access; else the bank view and the lane map.
@@ -63,8 +69,11 @@ std::vector<SlidePart> slide_parts(const Slide& s);  // s.parts, or default_part
 // Where everything goes on a slide of width x height.
 struct SlideLayout {
   float width = 0, height = 0;
+  TypeMinimums minimums;  // projector_minimums(height): every size below is at least these
   Box header, text, footer;
-  float header_font = 0, title_font = 0, text_font = 0, footer_font = 0;
+  float header_font = 0, title_font = 0, verdict_font = 0, text_font = 0, footer_font = 0;
+  std::string shown;  // the step's text the slide sets: all of it, or the paragraphs that fit
+  std::string notes;  // the rest, the speaker notes; empty when the whole text is on the slide
   std::vector<SlidePart> parts;
   std::vector<Box> part_boxes;  // one per part, beside or under the text
 };

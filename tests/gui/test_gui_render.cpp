@@ -29,6 +29,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/figures/projector.hpp"
 #include "app/gui/render/draw_queue.hpp"
 #include "app/gui/render/embedded_shaders.hpp"
 #include "app/gui/render/gl_program.hpp"
@@ -489,24 +490,32 @@ TEST_CASE("at 1280x720 and 1600x900, both themes, every bank and lane label is d
 
 // [SECTION] Comparisons, presentation and exports
 
-TEST_CASE("a comparison draws each scenario's bank view with its verdict, side by side") {
+TEST_CASE("a comparison draws each scenario's bank view with its verdict, pane by pane") {
   require_display();
   for (const char* size : {"1280x720", "1920x1080"}) {
     CAPTURE(size);
     const Shot s = run_shot(std::string("compare-transpose-") + size,
                             std::string("--compare transpose --theme light --size ") + size);
     check_each_number(labels_inside(s, "bank_label"), 2);
-    // Each pane's verdict, its wrapped lines joined in order, panes from left to right; every
-    // line inside its pane, in large type (not shrunk to the narrow column's bank numbers).
-    const double pane_w = std::stod(size) / 2;
+    // Each pane's verdict, its wrapped lines joined in order, panes in order: side by side, or
+    // one under the other where a column cannot hold 32 bank numbers at the projector's digit
+    // minimum (both sizes here). Every line inside its pane, in the body minimum or larger.
+    const double width = std::stod(size);
+    const double height = std::stod(std::string(size).substr(std::string(size).find('x') + 1));
+    std::set<double> lefts;
+    for (const nlohmann::json& l : s.geometry["labels"]) {
+      if (l["role"] == "verdict") lefts.insert(l["box"][0].get<double>());
+    }
+    const bool across = lefts.size() > 1;
     std::map<double, std::string> verdicts;
     for (const nlohmann::json& l : s.geometry["labels"]) {
       if (l["role"] != "verdict") continue;
-      const double x0 = l["box"][0].get<double>();
-      const double pane = std::floor(x0 / pane_w);
-      CHECK(l["box"][2].get<double>() <= (pane + 1) * pane_w);
-      CHECK(l["size"].get<double>() >= 18);
-      std::string& text = verdicts[x0];
+      const double x0 = l["box"][0].get<double>(), y0 = l["box"][1].get<double>();
+      const double pane = across ? std::floor(x0 / (width / 2)) : std::floor(y0 / (height / 2));
+      if (across) CHECK(l["box"][2].get<double>() <= (pane + 1) * width / 2);
+      if (!across) CHECK(l["box"][3].get<double>() <= (pane + 1) * height / 2);
+      CHECK(l["size"].get<double>() >= figures::projector_minimums(height).body);
+      std::string& text = verdicts[pane];
       text += (text.empty() ? "" : " ") + l["text"].get<std::string>();
     }
     REQUIRE(verdicts.size() == 2);

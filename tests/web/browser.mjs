@@ -9,6 +9,22 @@ import puppeteer from "puppeteer-core";
 const TYPES = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm",
                 ".svg": "image/svg+xml", ".data": "application/octet-stream" };
 
+// The checks of a test script: check(ok, what) prints "FAIL: what" when ok is false and counts
+// it; failures() says how many failed so far.
+export function checker() {
+  let failed = 0;
+  return {
+    check(ok, what) {
+      if (!ok) {
+        failed += 1;
+        console.log(`FAIL: ${what}`);
+      }
+      return ok;
+    },
+    failures: () => failed,
+  };
+}
+
 // Serves the folder's files, nothing else, on a free port of 127.0.0.1. Returns { origin, close }.
 export async function servePage(site) {
   const root = path.resolve(site);

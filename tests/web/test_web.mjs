@@ -20,7 +20,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-import { launchChromium, servePage, waitForFrames } from "./browser.mjs";
+import { checker, launchChromium, servePage, waitForFrames } from "./browser.mjs";
 import { colourDistance, readPng } from "./png.mjs";
 
 const [site, banklab, banklabGui, out] = process.argv.slice(2);
@@ -32,14 +32,7 @@ fs.mkdirSync(out, { recursive: true });
 // Links open at this size unless their case names another (the browser's window is the largest).
 const SIZE = { width: 1280, height: 720 }, LARGEST = { width: 1920, height: 1080 };
 
-let failures = 0;
-function check(ok, what) {
-  if (!ok) {
-    failures += 1;
-    console.log(`FAIL: ${what}`);
-  }
-  return ok;
-}
+const { check, failures } = checker();
 
 const { origin, close: closeServer } = await servePage(site);
 
@@ -363,5 +356,5 @@ for (const [name, fragment, named] of [
 await browser.close();
 closeServer();
 console.log(timings.join("\n"));
-console.log(failures ? `tests/web: ${failures} failure(s)` : "tests/web: every check passed");
-process.exit(failures ? 1 : 0);
+console.log(failures() ? `tests/web: ${failures()} failure(s)` : "tests/web: every check passed");
+process.exit(failures() ? 1 : 0);

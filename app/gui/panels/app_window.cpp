@@ -442,7 +442,8 @@ void draw_app(AppState& s) {
   poll_kernel_scan(s);  // a scan finished off the frame puts its worst access on screen
   refresh(s);
 
-  float menu_height = menu_bar(s);
+  // Presentation mode is the picture alone: no menu bar (F5 and Esc leave it, its footer says so).
+  const float menu_height = s.user.stage.presenting ? 0.0f : menu_bar(s);
   draw_file_dialog(s);
   // The Kernel window widens the left column: the windows move when it opens and when it closes.
   if (s.user.views.kernel != s.kernel_laid_out) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/figures/projector.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/views/figure_draw.hpp"
 #include "app/gui/views/widgets.hpp"
@@ -47,6 +48,32 @@ constexpr const char* kHint =
     "F5 / Esc leave   Space play   Left/Right step   N/P preset   V view   T theme";
 constexpr const char* kLessonHint =
     "PgDn next step   PgUp previous step   V slide / views   Space play   F5 / Esc leave";
+
+// The size of the smallest number a figure draws (lanes, banks, wavefronts, the tile's).
+float smallest_number(const figures::Figure& f) {
+  using figures::Role;
+  float least = 1e9f;
+  for (const figures::Label& l : f.labels) {
+    if (l.role == Role::cell_label || l.role == Role::bank_label || l.role == Role::lane_label ||
+        l.role == Role::wavefront_label || l.role == Role::slot_bank)
+      least = std::min(least, l.size);
+  }
+  return least;
+}
+
+// Whether no two labels of the figure overlap (by more than the pixel and a half of blank room
+// above a digit): a view grown past its room runs its numbers together.
+bool labels_apart(const figures::Figure& f) {
+  for (std::size_t i = 0; i < f.labels.size(); ++i) {
+    for (std::size_t j = i + 1; j < f.labels.size(); ++j) {
+      const figures::Box& a = f.labels[i].box;
+      const figures::Box& b = f.labels[j].box;
+      if (a.x0 < b.x1 - 1.5f && b.x0 < a.x1 - 1.5f && a.y0 < b.y1 - 1.5f && b.y0 < a.y1 - 1.5f)
+        return false;
+    }
+  }
+  return true;
+}
 
 // The lesson step's slide, laid out once for its step, scenario and size (SlideCache).
 figures::Figure slide_figure(AppState& s, const figures::Slide& slide, figures::Box area,
@@ -94,9 +121,15 @@ figures::Slide lesson_slide(const AppState& s) {
 
 figures::FigureStyle stage_style(const AppState& s, float height) {
   figures::FigureStyle st = figure_style(view_style(s));
-  // Large type: a 36th of the height, never below the UI's own size.
-  st.font = std::floor(std::max(ImGui::GetFontSize(), height / 36.0f));
-  st.min_font = std::max(9.0f, std::floor(st.font * 0.5f));
+  // Large type: a 36th of the height, never below the UI's own size; no number under the
+  // projector's digit minimum (a bank view draws the wavefronts that fit at it), the verdict in
+  // title type.
+  const figures::TypeMinimums m = figures::projector_minimums(height);
+  st.font = std::floor(std::max({ImGui::GetFontSize(), height / 36.0f, m.digits}));
+  st.min_font = m.digits;
+  st.readable_font = m.digits;
+  st.min_digits = m.digits;
+  st.verdict_font = m.title;
   st.tile_caption = true;
   return st;
 }
@@ -114,10 +147,27 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
   }
   if (items.empty()) {
     const Derived& d = s.derived;
-    figures::append(f,
-                    figures::page_figure(figure_view(s.user.stage.view), d.scenario, d.evaluation,
-                                         area.width(), area.height(), st),
-                    area.x0, area.y0);
+    const auto page = [&](const figures::FigureStyle& style) {
+      return figures::page_figure(figure_view(s.user.stage.view), d.scenario, d.evaluation,
+                                  area.width(), area.height(), style);
+    };
+    // The view takes the screen: its type grows (up to three times) where that makes its
+    // smallest number larger and the page still fits, draws as many labels (a bank view that
+    // would leave rows out stops) and runs none together; the scenario and the verdict over it
+    // keep their size.
+    figures::Figure best = page(st);
+    figures::FigureStyle grown = st;
+    grown.page_font = st.font;
+    for (float scale : {1.3f, 1.6f, 2.0f, 2.5f, 3.0f}) {
+      grown.font = std::floor(st.font * scale);
+      figures::Figure larger = page(grown);
+      if (figures::content_bottom(larger) <= area.height() &&
+          larger.labels.size() >= best.labels.size() &&
+          smallest_number(larger) > smallest_number(best) && labels_apart(larger)) {
+        best = std::move(larger);
+      }
+    }
+    figures::append(f, best, area.x0, area.y0);
     return f;
   }
   refresh_compared(s);
@@ -128,18 +178,26 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
   st.highlights = {};
   const figures::View view =
       s.user.stage.view == StageView::lanes ? figures::View::lanes : figures::View::banks;
-  const float w = std::floor(area.width() / static_cast<float>(items.size()));
-  // Narrow columns take smaller type, so that 32 bank numbers still fit across each (a lane map
-  // in a pane taller than wide runs down it instead); the sentences over them keep large type,
-  // a 24th of the column's width at most, and wrap.
-  st.page_font = std::min(st.font, std::floor(w / 24.0f));
-  if (view == figures::View::banks) st.font = std::min(st.font, std::floor(w / 40.0f));
-  st.min_font = std::min(st.min_font, st.font);
+  const auto n = static_cast<float>(items.size());
+  // Side by side where each column holds 32 bank numbers (or a lane map running down it) at
+  // the digit minimum; else one pane under the other, each across the whole width.
+  const float digits = st.min_digits;
+  const float column = 32.0f * (figures::text_width("31", digits) + 4.0f) + 4.0f * st.font;
+  const bool across = std::floor(area.width() / n) >= column;
+  const float w = across ? std::floor(area.width() / n) : area.width();
+  const float h = across ? area.height() : std::floor(area.height() / n);
+  // The sentences keep large type, a 24th of a column's width at most, never under the body
+  // minimum, and wrap.
+  st.page_font = std::max(std::min(st.font, std::floor(w / 24.0f)),
+                          figures::projector_minimums(area.height()).body);
+  st.verdict_font = st.page_font;
+  if (across && view == figures::View::banks) st.font = std::max(digits, std::floor(w / 40.0f));
+  st.heading_beside = !across;
   const float name_h = std::floor(st.font * 1.5f);
   // The panes' headings in one size, the largest that fits them all. A heading too wide for its
   // pane keeps its name alone ("fp32-xor", not "fp32-xor: float tile[32][32], XOR swizzle c ^ r,
   // column 0" in smaller type): the page under it states the scenario in full.
-  const float heading_font = st.font * 1.2f;
+  const float heading_font = std::floor(st.font * 1.2f);
   const auto fit = [&](const std::string& text) {
     return figures::fit_font(text, heading_font, w - st.font, name_h);
   };
@@ -154,18 +212,28 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
     size = std::min(size, fit(heading));
     headings.push_back(std::move(heading));
   }
+  // Every pane keeps the tallest pane's scenario and verdict, so that their views start level.
   for (std::size_t i = 0; i < items.size(); ++i) {
-    const float x = area.x0 + w * static_cast<float>(i);
-    const std::string& name = headings[i];
-    f.labels.push_back(figures::Label{
-        figures::Box{x + st.font * 0.5f, area.y0,
-                     x + st.font * 0.5f + figures::text_width(name, size), area.y0 + size},
-        size, st.palette->text, name, figures::Role::heading, static_cast<int>(i), std::nullopt,
-        figures::kNoColour});
     const Derived& d = s.compared[i];
-    figures::append(
-        f, figures::page_figure(view, d.scenario, d.evaluation, w, area.height() - name_h, st), x,
-        area.y0 + name_h);
+    const figures::Figure page =
+        figures::page_figure(view, d.scenario, d.evaluation, w, h - name_h, st);
+    for (const figures::Label& l : page.labels) {
+      if (l.role == figures::Role::heading || l.role == figures::Role::verdict)
+        st.page_heading = std::max(st.page_heading, l.box.y1 - std::floor(st.font * 0.8f));
+    }
+  }
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const float x = area.x0 + (across ? w * static_cast<float>(i) : 0.0f);
+    const float y = area.y0 + (across ? 0.0f : h * static_cast<float>(i));
+    const std::string& name = headings[i];
+    f.labels.push_back(
+        figures::Label{figures::Box{x + st.font * 0.5f, y,
+                                    x + st.font * 0.5f + figures::text_width(name, size), y + size},
+                       size, st.palette->text, name, figures::Role::heading, static_cast<int>(i),
+                       std::nullopt, figures::kNoColour});
+    const Derived& d = s.compared[i];
+    figures::append(f, figures::page_figure(view, d.scenario, d.evaluation, w, h - name_h, st), x,
+                    y + name_h);
   }
   return f;
 }
@@ -188,15 +256,26 @@ void draw_stage(AppState& s, Interaction& io, float top) {
     ImGui::PopStyleColor();
   }
   figures::Box area = available_box();
-  area.y1 -= ImGui::GetTextLineHeightWithSpacing();  // the keys' line
+  // The keys' line, in the body type of the projector minimums (the slide has its own footer).
+  const float keys_font = figures::projector_minimums(display.y).body;
+  area.y1 -= std::floor(keys_font * 1.35f);
   const bool slide =
       s.user.stage.view == StageView::slide && in_lesson(s) && s.user.stage.compare.empty();
   if (slide) area.y1 = display.y - top;  // the slide has the keys in its own footer
-  const figures::Figure f = stage_figure(s, area, stage_style(s, display.y - top));
+  // The type of the whole screen's height: a menu bar over a comparison does not shrink it.
+  const figures::FigureStyle style = stage_style(s, display.y);
+  figures::Figure f = stage_figure(s, area, style);
+  if (!slide) {
+    f.labels.push_back(figures::Label{
+        figures::Box{area.x0, area.y1 + 2.0f,
+                     area.x0 + figures::text_width(in_lesson(s) ? kLessonHint : kHint, keys_font),
+                     area.y1 + 2.0f + keys_font},
+        keys_font, style.palette->text_dim, in_lesson(s) ? kLessonHint : kHint,
+        figures::Role::caption, -1, std::nullopt, figures::kNoColour});
+  }
   add_labels(io.geometry, f);
   ImGui::InvisibleButton("##stage-area", ImVec2(area.width(), area.height()));
   draw_figure(f, ImGui::GetWindowDrawList(), *io.draw, s.res.label_fonts);
-  if (!slide) ImGui::TextDisabled("%s", in_lesson(s) ? kLessonHint : kHint);
   ImGui::End();
 }
 

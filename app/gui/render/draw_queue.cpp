@@ -24,9 +24,9 @@ void DrawQueue::add_segments(ImDrawList* dl, std::span<const Segment> segments) 
   append(dl, BatchKind::segments, segments_, segments);
 }
 
-void DrawQueue::add_heatmap(ImDrawList* dl, ImVec2 min, ImVec2 max, bool physical) {
+void DrawQueue::add_heatmap(ImDrawList* dl, ImVec2 min, ImVec2 max, bool physical, int rows) {
   if (heatmap.cells.empty()) return;
-  emit(dl, Batch{this, BatchKind::heatmap, physical ? 1 : 0, 0, min, max});
+  emit(dl, Batch{this, BatchKind::heatmap, physical ? 1 : 0, rows, min, max});
 }
 
 }  // namespace banklab::gui

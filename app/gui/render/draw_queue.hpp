@@ -57,8 +57,8 @@ class DrawQueue;
 struct Batch {
   const DrawQueue* queue = nullptr;
   BatchKind kind = BatchKind::quads;
-  int first = 0;  // into quads() or segments(); heatmap: 1 for the physical picture
-  int count = 0;
+  int first = 0;    // into quads() or segments(); heatmap: 1 for the physical picture
+  int count = 0;    // heatmap: the rows drawn, from the first (a projector's figure may stop early)
   ImVec2 min, max;  // heatmap: where the tile goes
 };
 
@@ -74,7 +74,8 @@ class DrawQueue {
   void begin_frame();
   void add_quads(ImDrawList* dl, std::span<const Quad> quads);
   void add_segments(ImDrawList* dl, std::span<const Segment> segments);
-  void add_heatmap(ImDrawList* dl, ImVec2 min, ImVec2 max, bool physical);
+  // The tile's first `rows` rows (of HeatmapImage's) in min..max.
+  void add_heatmap(ImDrawList* dl, ImVec2 min, ImVec2 max, bool physical, int rows);
 
   const std::vector<Quad>& quads() const { return quads_; }
   const std::vector<Segment>& segments() const { return segments_; }

@@ -1,5 +1,6 @@
 #include "app/gui/render/gl_renderer.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstddef>
@@ -224,11 +225,13 @@ void GlRenderer::draw(const Batch& batch, const ImDrawCmd& cmd) {
       set_display_uniforms(heatmap_program_);
       glUniform4f(glGetUniformLocation(heatmap_program_, "u_rect"), batch.min.x, batch.min.y,
                   batch.max.x, batch.max.y);
-      glUniform2i(glGetUniformLocation(heatmap_program_, "u_dims"), heat_cols_, heat_rows_);
+      // The rows the figure drew (its first ones), each as tall as the box holds.
+      const int rows = std::clamp(batch.count, 1, heat_rows_);
+      glUniform2i(glGetUniformLocation(heatmap_program_, "u_dims"), heat_cols_, rows);
       glUniform1i(glGetUniformLocation(heatmap_program_, "u_first_row"), batch.first * heat_rows_);
       glUniform2f(glGetUniformLocation(heatmap_program_, "u_cell_pixels"),
                   (batch.max.x - batch.min.x) * scale_ / static_cast<float>(heat_cols_),
-                  (batch.max.y - batch.min.y) * scale_ / static_cast<float>(heat_rows_));
+                  (batch.max.y - batch.min.y) * scale_ / static_cast<float>(rows));
       glUniform1f(glGetUniformLocation(heatmap_program_, "u_stripe"), stripe_);
       glActiveTexture(GL_TEXTURE0);
       glBindTexture(GL_TEXTURE_2D, heat_texture_);

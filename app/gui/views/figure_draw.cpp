@@ -70,7 +70,7 @@ void draw_figure(const figures::Figure& f, ImDrawList* dl, DrawQueue& queue,
                  std::span<ImFont* const> fonts) {
   add_rects(dl, queue, f.rects);
   for (const figures::Heatmap& h : f.heatmaps) {
-    queue.add_heatmap(dl, v2(h.box.x0, h.box.y0), v2(h.box.x1, h.box.y1), h.physical);
+    queue.add_heatmap(dl, v2(h.box.x0, h.box.y0), v2(h.box.x1, h.box.y1), h.physical, h.rows);
   }
   std::vector<Segment> segments;
   segments.reserve(f.lines.size());
