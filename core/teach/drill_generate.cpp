@@ -340,7 +340,7 @@ Draw hire_fix(SplitMix64& rng) {
     case 2:
       return block_fix(rng);
     default: {
-      static constexpr int kCols[] = {16, 16, 32, 64};
+      static constexpr int kCols[] = {32, 64};
       const int cols = rng.pick(kCols);
       Draw d;
       d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, ld_or_st(rng),
