@@ -153,8 +153,9 @@ std::string_view mistake_text(Mistake m) {
     case Mistake::pad_breaks_alignment:
       return "A vector store (float4, float2, a bf16x2 pair) needs every row to start on a "
              "multiple of its width; a pad that breaks that leaves some rows unable to take it. "
-             "Keep the row a multiple of the width, or swizzle instead (TMA takes no pad at all: "
-             "it writes dense boxes).";
+             "Keep the row a multiple of the width, or swizzle instead (TMA writes dense boxes "
+             "whose rows are a multiple of 16 bytes: a pitch of one extra element it cannot "
+             "make).";
     case Mistake::aligned_pad_conflicts:
       return "The pad that keeps rows 16-byte aligned makes the stride a multiple of 4 words, so "
              "a column still lands in 8 banks at most: swizzle instead.";

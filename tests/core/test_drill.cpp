@@ -618,6 +618,16 @@ TEST_CASE("The classic mistakes are recognised, each on its own example") {
   }
 }
 
+// A fix question on a hand-built scenario; for a 2-D block's warp, its block row's threads.
+Question fix_question(const Scenario& s, int block_x = 0, int block_warp = 0) {
+  Question q = ask(AskKind::ways, s);
+  q.kind = AskKind::fix;
+  q.choice = FixChoice::pad_only;
+  q.block_x = block_x;
+  q.block_warp = block_warp;
+  return q;
+}
+
 TEST_CASE("Each label the audit found wrong now names the mistake the answer makes") {
   SUBCASE("32 for the 4-way column of float tile[32][52] is no global-coalescing mistake") {
     const Question q = ask(AskKind::ways, column(DType::fp32, 0, 5, 52));
@@ -629,19 +639,15 @@ TEST_CASE("Each label the audit found wrong now names the mistake the answer mak
     CHECK(grade(odd, "32").mistake == Mistake::global_coalescing);
   }
   SUBCASE("--swizzle tma128 to a pad question is an answer of another kind, not a TMA mistake") {
-    Question q = ask(AskKind::ways, column(DType::fp32, 0, 3));
-    q.kind = AskKind::fix;
-    q.choice = FixChoice::pad_only;
+    const Question q = fix_question(column(DType::fp32, 0, 3));
     const Grade g = grade(q, "--swizzle tma128");
     CHECK_FALSE(g.right);
     CHECK(g.mistake == Mistake::none);
     CHECK(g.feedback.find("asks for a pad") != std::string::npos);
   }
   SUBCASE("--pad 1 that misaligns a float4 column read is pad-breaks-alignment") {
-    Question q = ask(AskKind::ways,
-                     tile_access(DType::fp32, 32, 32, 0, {}, AccessPattern::column, Op::ld, 1, 16));
-    q.kind = AskKind::fix;
-    q.choice = FixChoice::pad_only;
+    const Question q =
+        fix_question(tile_access(DType::fp32, 32, 32, 0, {}, AccessPattern::column, Op::ld, 1, 16));
     const Grade g = grade(q, "--pad 1");
     CHECK_FALSE(g.right);
     CHECK(g.mistake == Mistake::pad_breaks_alignment);
@@ -669,11 +675,7 @@ TEST_CASE("Each label the audit found wrong now names the mistake the answer mak
       CHECK(r.code->scenario.custom_offsets[lane] == q.scenario.custom_offsets[lane]);
     // As a fix: the pad of one is the 2-D block's mistake, the pad of two works for every warp.
     t.pad = 0;
-    Question f = ask(AskKind::ways, block_warp_access(t, 16, 3));
-    f.block_x = 16;
-    f.block_warp = 3;
-    f.kind = AskKind::fix;
-    f.choice = FixChoice::pad_only;
+    const Question f = fix_question(block_warp_access(t, 16, 3), 16, 3);
     const Grade one = grade(f, "--pad 1");
     CHECK_FALSE(one.right);
     CHECK(one.mistake == Mistake::warp_of_2d_block);
@@ -809,10 +811,13 @@ TEST_CASE("What the mistakes' explanations say about alignment and banks is the 
     for (const LaneRecord& l : e.analysis->lanes) banks.insert(l.banks[0]);
     CHECK(banks.size() <= 8);
   }
-  // A broken vector store is not blamed on TMA, which takes no pad at all.
+  // A broken vector store is not blamed on TMA, whose rule is its box row's (issue 34: not "no
+  // pad at all").
   const std::string broken(mistake_text(Mistake::pad_breaks_alignment));
   CHECK(broken.find("Vector and TMA stores need") == std::string::npos);
-  CHECK(broken.find("TMA takes no pad") != std::string::npos);
+  CHECK(broken.find("TMA takes no pad") == std::string::npos);
+  CHECK(broken.find("multiple of " + std::to_string(kTmaBoxRowMultipleBytes) + " bytes") !=
+        std::string::npos);
 }
 
 TEST_CASE("A design names a swizzle and the alignment its fill needs") {
