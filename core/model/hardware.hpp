@@ -26,6 +26,11 @@ inline constexpr std::int64_t kReservedSharedPerBlockBytes = 1024;
 // to the swizzle's repeat (256, 512, 1024 B for 32B, 64B, 128B: SwizzleSpec::tma_alignment_bytes),
 // because the swizzle XORs absolute address bits (7-9 for 128B) into the chunk bits 4-6.
 inline constexpr int kTmaAlignmentBytes = 128;
+// A TMA box row (its inner dimension) is a multiple of 16 B: TMA can write a 36-float pitch by
+// fetching a wider box, never a 33-float one.
+inline constexpr int kTmaBoxRowMultipleBytes = 16;
+// Global memory is served in 32-byte sectors (L1/L2); shared memory has banks, not sectors.
+inline constexpr int kGlobalSectorBytes = 32;
 inline constexpr int kMaxWavefronts = 32;  // no access needs more (see analysis.cpp)
 // The widest access of one lane (LDS.128, STS.128, a float4): rows it fills must start on it.
 inline constexpr int kMaxAccessBytes = 16;

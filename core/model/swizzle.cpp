@@ -253,7 +253,9 @@ Expected<void> check_tma_tile(const TileLayout& t) {
   const int span = t.swizzle.tma_span_bytes();
   const int repeat = t.swizzle.tma_repeat_bytes();
   const std::int64_t row = t.row_bytes();
-  if (t.pad == 0 && row <= span && row % 16 == 0 && t.size_bytes() % repeat == 0) return {};
+  if (t.pad == 0 && row <= span && row % kTmaBoxRowMultipleBytes == 0 &&
+      t.size_bytes() % repeat == 0)
+    return {};
   std::ostringstream msg;
   msg << "TMA " << span << "B swizzle";
   if (t.pad != 0) {
@@ -270,9 +272,9 @@ Expected<void> check_tma_tile(const TileLayout& t) {
       msg << " per box (no TMA mode is wider than 128B: load a wider tile as boxes of 128-byte "
              "rows, each its own swizzled region)";
     }
-  } else if (row % 16 != 0) {
-    msg << ": a TMA box row must be a multiple of 16 B, and a row of " << to_string(t) << " is "
-        << row << " B";
+  } else if (row % kTmaBoxRowMultipleBytes != 0) {
+    msg << ": a TMA box row must be a multiple of " << kTmaBoxRowMultipleBytes
+        << " B, and a row of " << to_string(t) << " is " << row << " B";
   } else {
     msg << " repeats every " << repeat << " B (" << repeat / t.pitch_bytes() << " rows of "
         << t.pitch_bytes() << " B); the tile's " << t.rows << " rows (" << t.size_bytes()

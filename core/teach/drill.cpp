@@ -77,6 +77,10 @@ std::string_view ask_name(AskKind k) {
       return "choice";
     case AskKind::design:
       return "design";
+    case AskKind::ideal:
+      return "ideal";
+    case AskKind::conflicts:
+      return "conflicts";
   }
   return "wavefronts";
 }
@@ -119,6 +123,10 @@ std::string_view mistake_name(Mistake m) {
       return "counter-mixup";
     case Mistake::arbitration_ignored:
       return "arbitration-ignored";
+    case Mistake::warp_of_2d_block:
+      return "warp-of-2d-block";
+    case Mistake::global_stride_as_banks:
+      return "global-stride-as-banks";
   }
   return "none";
 }
@@ -145,15 +153,17 @@ std::string_view mistake_text(Mistake m) {
     case Mistake::pad_breaks_alignment:
       return "A vector store (float4, float2, a bf16x2 pair) needs every row to start on a "
              "multiple of its width; a pad that breaks that leaves some rows unable to take it. "
-             "Keep the row a multiple of the width, or swizzle instead (TMA takes no pad at all: "
-             "it writes dense boxes).";
+             "Keep the row a multiple of the width, or swizzle instead (TMA writes dense boxes "
+             "whose rows are a multiple of 16 bytes: a pitch of one extra element it cannot "
+             "make).";
     case Mistake::aligned_pad_conflicts:
       return "The pad that keeps rows 16-byte aligned makes the stride a multiple of 4 words, so "
              "a column still lands in 8 banks at most: swizzle instead.";
     case Mistake::padded_tensor_core_tile:
-      return "TMA writes and WGMMA reads dense layouts only, swizzled or not (SWIZZLE_NONE, "
-             "WGMMA's layout type 0), never a padded pitch or a swizzle of their own choosing: "
-             "padding is for hand-written scalar code, TMA's swizzles for tensor-core pipelines.";
+      return "This tile is written by TMA and read by WGMMA in one of their swizzle modes: a "
+             "pad is not one of those layouts (a TMA box row must be a multiple of 16 bytes, and "
+             "WGMMA's descriptor strides step in 16-byte units), so the fix is the TMA swizzle "
+             "whose span covers the row.";
     case Mistake::fix_misses_other_indices:
       return "A fix has to hold for every column the loop reads, not just the one in front of "
              "you (bf16 tile[32][33] is conflict-free on even columns only).";
@@ -186,6 +196,15 @@ std::string_view mistake_text(Mistake m) {
       return "In a real kernel the hardware conflict counter also counts arbitration with other "
              "traffic (TMA writes, L1 fills, tensor-core reads), so it can exceed what any "
              "address pattern explains: measure the access alone before blaming the layout.";
+    case Mistake::warp_of_2d_block:
+      return "A warp is 32 consecutive threads in x-fastest order: with blockDim.x = 16 it holds "
+             "two values of threadIdx.y, so two columns of the tile share its banks, and a pad "
+             "of one leaves them colliding (analyze --decl ... --expr ... --block 16x16 shows "
+             "every warp).";
+    case Mistake::global_stride_as_banks:
+      return "Global memory has no banks: a strided global access costs 32-byte sectors (one per "
+             "lane when the stride is 32 bytes or more), and it shows in the sectors per "
+             "request, not in the shared-memory conflict counters.";
   }
   return "";
 }
@@ -436,9 +455,57 @@ bool tma_writable(const TileLayout& t) {
 
 }  // namespace
 
+Scenario block_warp_access(const TileLayout& t, int block_x, int warp) {
+  Scenario s;
+  s.tile = t;
+  s.pattern = AccessPattern::custom;
+  s.op = Op::ld;
+  s.width = t.elem_bytes();
+  const int rows_per_warp = kWarpSize / block_x;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const int x = lane % block_x, y = warp * rows_per_warp + lane / block_x;
+    if (x < t.rows && y < t.cols) {
+      s.custom_offsets[lane] = t(x, y);
+    } else {
+      s.lane_mask &= ~(1u << lane);
+    }
+  }
+  return s;
+}
+
+namespace {
+
+// The access a fix leaves: the question's scenario with the fix applied, and for a 2-D block
+// the warp's offsets rebuilt from the fixed tile.
+Scenario fixed_access(const Question& q, const Fix& f, int warp) {
+  Scenario s = apply_fix(q.scenario, f);
+  return q.block_x > 0 ? block_warp_access(s.tile, q.block_x, warp) : s;
+}
+
+// Every access the fix must make conflict-free: each index of the pattern, or each warp of the
+// 2-D block.
+std::vector<Scenario> every_index(const Question& q, const Fix& f) {
+  std::vector<Scenario> out;
+  if (q.block_x > 0) {
+    const TileLayout t = apply_fix(q.scenario, f).tile;
+    const int warps = t.rows * t.cols / kWarpSize;
+    for (int warp = 0; warp < warps; ++warp) out.push_back(fixed_access(q, f, warp));
+    return out;
+  }
+  const Scenario fixed = apply_fix(q.scenario, f);
+  for (int index : drill_detail::pattern_indices(fixed)) {
+    Scenario s = fixed;
+    s.index = index;
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace
+
 FixCheck check_fix(const Question& q, const Fix& f) {
   FixCheck c;
-  c.fixed = apply_fix(q.scenario, f);
+  c.fixed = fixed_access(q, f, q.block_warp);
   auto fail = [&](std::string why) {
     if (c.why.empty()) c.why = std::move(why);
   };
@@ -462,15 +529,19 @@ FixCheck check_fix(const Question& q, const Fix& f) {
   // A broken store is reported before a slow read: the one cannot run, the other only costs.
   c.keep_ok = true;
   for (const Scenario& kept : q.keep) {
+    // A swizzle that permutes elements inside a lane's vector does so on many rows of a fill:
+    // one note names the first such row and counts the rest (feedback fits a terminal).
+    std::string permuted;
+    int permuted_rows = 0;
     for (int index : drill_detail::pattern_indices(kept)) {
       Scenario s = apply_fix(kept, f);
       s.index = index;
       const Evaluation e = evaluate(s);
       if (e.ok()) {
-        for (const Diagnostic& d : e.diagnostics)
-          if (d.rule == "permuted" &&
-              std::find(c.notes.begin(), c.notes.end(), d.message) == c.notes.end())
-            c.notes.push_back("the tile is filled by " + describe(s) + ", and " + d.message);
+        const auto note = std::find_if(e.diagnostics.begin(), e.diagnostics.end(),
+                                       [](const Diagnostic& d) { return d.rule == "permuted"; });
+        if (note != e.diagnostics.end() && permuted_rows++ == 0)
+          permuted = "the tile is filled by " + describe(s) + ", and " + note->message;
         continue;
       }
       fail("the tile is also filled by " + describe(s) +
@@ -478,18 +549,23 @@ FixCheck check_fix(const Question& q, const Fix& f) {
       c.keep_ok = false;
       break;
     }
+    if (permuted_rows > 1)
+      permuted += " (as in " + std::to_string(permuted_rows - 1) + " more of the rows it fills)";
+    if (permuted_rows > 0) c.notes.push_back(std::move(permuted));
   }
   const Evaluation asked = evaluate(c.fixed);
   c.asked_index_ok = asked.ok() && asked.analysis->bank_conflicts() == 0;
   c.all_indices_ok = true;
-  for (int index : drill_detail::pattern_indices(c.fixed)) {
-    Scenario s = c.fixed;
-    s.index = index;
+  int warp = 0;
+  for (const Scenario& s : every_index(q, f)) {
+    const std::string what =
+        q.block_x > 0 ? "warp " + std::to_string(warp++) + " of the block on " + to_string(s.tile)
+                      : describe(s);
     const Evaluation e = evaluate(s);
     if (!e.ok()) {
-      fail(describe(s) + ": " + first_error(e.diagnostics));
+      fail(what + ": " + first_error(e.diagnostics));
     } else if (e.analysis->bank_conflicts() > 0) {
-      fail(describe(s) + " still takes " + drill_detail::wavefronts_text(*e.analysis) + ", " +
+      fail(what + " still takes " + drill_detail::wavefronts_text(*e.analysis) + ", " +
            drill_detail::article(e.analysis->max_ways) + std::to_string(e.analysis->max_ways) +
            "-way conflict");
     } else {
@@ -625,6 +701,11 @@ void append_json(std::string& out, const Question& q) {
     w.key("keep").begin_array();
     for (const Scenario& k : q.keep) strings("", analyze_flags(k));
     w.end_array();
+  }
+  if (q.block_x > 0) {
+    w.field("block", std::to_string(q.block_x) + "x" +
+                         std::to_string(q.scenario.tile.rows * q.scenario.tile.cols / q.block_x));
+    w.field("warp", q.block_warp);
   }
   if (q.target != Mistake::none) w.field("target", mistake_name(q.target));
   w.end_object();

@@ -66,8 +66,18 @@ std::string_view rubric_band(DrillLevel l);  // "Weak", "Hire", "Strong Hire"
 std::string_view rubric_text(DrillLevel band);
 std::optional<DrillLevel> parse_level(std::string_view text);
 
-enum class AskKind : std::uint8_t { wavefronts, ways, bank, fix, worth, choice, design };
-// "wavefronts", "ways", "bank", "fix", "worth", "choice", "design"
+enum class AskKind : std::uint8_t {
+  wavefronts,
+  ways,
+  bank,
+  fix,
+  worth,
+  choice,
+  design,
+  ideal,      // the fewest wavefronts the request allows (after load packing)
+  conflicts,  // wavefronts beyond the ideal: what Nsight Compute reports as bank conflicts
+};
+// "wavefronts", "ways", "bank", "fix", "worth", "choice", "design", "ideal", "conflicts"
 std::string_view ask_name(AskKind k);
 
 // The wrong answers the drill recognises: the lesson's four common mistakes first, then the
@@ -92,6 +102,8 @@ enum class Mistake : std::uint8_t {
   tma_misaligned,            // a TMA-swizzled tile not aligned to the swizzle's repeat
   counter_mixup,             // the wrong Nsight Compute counter (total, op, instructions)
   arbitration_ignored,       // a counter above the addresses blamed on the addresses
+  warp_of_2d_block,          // a warp of a 2-D block taken for 32 consecutive threadIdx.x
+  global_stride_as_banks,    // a strided global access called a bank conflict
 };
 std::string_view mistake_name(Mistake m);  // "element-index-banks", ...
 // The mistake in the lesson's words, one sentence.
@@ -150,7 +162,19 @@ struct Question {
   Fix fix;         // fix and design asks: one fix the search found (any that works is right)
   std::vector<Choice> choices;  // choice asks, in the order shown (a, b, c, ...)
   bool tma_fill = false;        // design asks: TMA writes the tile (else float4 stores)
+  // 2-D block asks: the threads of a block row (16 for blockDim.x = 16; 0 for none). The warp
+  // reads tile[threadIdx.x][threadIdx.y] of `scenario.tile`, so it holds 32 / block_x values
+  // of threadIdx.y; `scenario` is its 32 offsets (custom), rebuilt by a fix from the tile.
+  int block_x = 0;
+  int block_warp = 0;  // the warp asked about
+  // Worth asks: the shipped recording's transpose that measured this conflict end to end
+  // ("fp32-aligned-pad"), whose figure the feedback gives beside the conflict-free one's.
+  std::string measured;
 };
+
+// The warp `warp` of a block of block_x x (cols) threads reading tile[threadIdx.x][threadIdx.y]:
+// lane L is thread (L mod block_x, warp x 32 / block_x + L / block_x). Custom offsets over `t`.
+Scenario block_warp_access(const TileLayout& t, int block_x, int warp);
 
 Question make_question(DrillLevel level, std::uint64_t seed, int index);
 // The templates a level draws from, by name, each once.

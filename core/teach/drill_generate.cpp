@@ -9,6 +9,8 @@
 // [SECTION] make_question(): drawn until a family's draw makes one
 #include <algorithm>
 #include <cassert>
+#include <string>
+#include <utility>
 
 #include "core/base/format.hpp"
 #include "core/model/hardware.hpp"
@@ -157,6 +159,9 @@ struct Draw {
   std::vector<Choice> choices;  // choice asks: the right one first (shuffled when asked)
   std::string ask;              // choice asks: the question itself
   bool tma_fill = false;        // design asks
+  int block_x = 0;              // 2-D block asks: blockDim.x, and the warp asked about
+  int block_warp = 0;
+  std::string measured;  // worth asks: the recording's transpose that measured this conflict
 };
 
 AskKind pick_ask(SplitMix64& rng) {
@@ -184,65 +189,95 @@ Draw weak_bank(SplitMix64& rng) {
   return d;
 }
 
-// Which of the transpose's two accesses conflicts: the row write or the column read of
-// float tile[32][32], or of the padded tile.
+// Float tile widths from a wide range: a column of float tile[32][W] is gcd(W, 32)-way, so the
+// answers spread over 1 to 32 and no width is worth memorising.
+constexpr int kFloatWidths[] = {16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 64, 72, 80, 96, 33};
+
+// Which of the transpose's two accesses conflicts: the row write, or the column read of a float
+// tile of any width.
 Draw weak_which_conflicts(SplitMix64& rng) {
-  const bool column = rng.below(2);
+  const bool column = rng.below(4) != 0;
+  const int cols = rng.pick(kFloatWidths);
   Draw d;
-  d.s = tile_access(DType::fp32, 32, 32, rng.below(2), kNone,
+  d.s = tile_access(DType::fp32, 32, cols, 0, kNone,
                     column ? AccessPattern::column : AccessPattern::row, column ? Op::ld : Op::st,
-                    rng.below(32), 4);
+                    rng.below(column ? cols : 32), 4);
   d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
   d.intended = {Mistake::global_coalescing, Mistake::conflicts_for_wavefronts,
                 Mistake::sixteen_banks};
   return d;
 }
 
-// All lanes on one word, or groups of lanes on one word each: a broadcast.
-Draw weak_broadcast(SplitMix64& rng) {
-  static constexpr int kGroups[] = {2, 4, 8, 32};
-  const int group = rng.pick(kGroups);
+// Groups of lanes on one 4-byte word each, the groups `unit` words apart: a broadcast within a
+// group, and the groups' words in one bank or not.
+Draw broadcast_groups(SplitMix64& rng, std::span<const int> groups, std::span<const int> units) {
+  const int group = groups[static_cast<std::size_t>(rng.below(static_cast<int>(groups.size())))];
+  const int unit = units[static_cast<std::size_t>(rng.below(static_cast<int>(units.size())))];
   Draw d;
   d.s.pattern = AccessPattern::custom;
-  d.s.op = Op::ld;
+  d.s.op = ld_or_st(rng);
   d.s.width = 4;
-  for (int lane = 0; lane < kWarpSize; ++lane) d.s.custom_offsets[lane] = 4 * (lane / group);
-  d.premise = group == kWarpSize ? "All 32 lanes load the same 4 bytes, tile[0][0] of a float tile."
-                                 : "Lane L loads the float at byte 4 x floor(L / " +
-                                       std::to_string(group) + ") of a float tile: lanes " +
-                                       std::to_string(group) + "k to " + std::to_string(group) +
-                                       "k + " + std::to_string(group - 1) + " share word k.";
+  for (int lane = 0; lane < kWarpSize; ++lane) d.s.custom_offsets[lane] = 4 * unit * (lane / group);
+  const std::string verb = d.s.op == Op::ld ? "loads" : "stores";
+  d.premise = group == kWarpSize
+                  ? "All 32 lanes " + std::string(d.s.op == Op::ld ? "load" : "store") +
+                        " the same 4 bytes, tile[0][0] of a float tile."
+                  : "Lane L " + verb + " the float at byte " + std::to_string(4 * unit) +
+                        " x floor(L / " + std::to_string(group) + ") of a float tile: lanes " +
+                        std::to_string(group) + "k to " + std::to_string(group) + "k + " +
+                        std::to_string(group - 1) + " share word " +
+                        (unit == 1 ? std::string("k") : std::to_string(unit) + "k") + ".";
   d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
   d.intended = {Mistake::broadcast_counted};
   return d;
 }
 
-// A float column to fix: a pad (the nearest that works to the pad the tile has), or a swizzle
-// when the tile must stay dense.
-Draw weak_fix(SplitMix64& rng) {
-  static constexpr int kCols[] = {16, 32, 64};
-  static constexpr int kPads[] = {0, 4, 8, 12, 16};
-  const int cols = rng.pick(kCols);
-  const bool dense = rng.below(5) == 0;
+Draw weak_broadcast(SplitMix64& rng) {
+  static constexpr int kGroups[] = {2, 4, 8, 16, 32};
+  static constexpr int kUnits[] = {1, 8, 16, 32};
+  return broadcast_groups(rng, kGroups, kUnits);
+}
+
+// A float column to fix, the tile shown at its real width: a pad when plain stores fill it
+// (the pad of one, when the width is even), or, when float2 or float4 stores fill its rows, a
+// fix that keeps them legal (no pad can: it must keep the rows a multiple of the vector).
+Draw column_fix(SplitMix64& rng, bool vector_fill) {
+  static constexpr int kEven[] = {16, 20, 24, 28, 32, 36, 40, 48, 56, 64, 72, 96};
+  static constexpr int kDense[] = {32, 64};
   Draw d;
-  d.s = tile_access(DType::fp32, 32, cols, dense ? 0 : rng.pick(kPads), kNone,
-                    AccessPattern::column, ld_or_st(rng), rng.below(cols), 4);
+  if (!vector_fill) {
+    const int cols = rng.pick(kEven);
+    d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, ld_or_st(rng),
+                      rng.below(cols), 4);
+    d.choice = FixChoice::pad_only;
+  } else {
+    const int cols = rng.pick(kDense), width = rng.below(2) ? 8 : 16;
+    d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, Op::ld,
+                      rng.below(cols), 4);
+    d.keep.push_back(
+        tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::row, Op::st, 0, width));
+    d.choice = FixChoice::pad_or_swizzle;
+    d.premise = std::string("The rows are filled with ") + (width == 8 ? "float2" : "float4") +
+                " stores (" + std::to_string(width) + " B per lane), which must stay legal.";
+    d.intended = {Mistake::pad_breaks_alignment};
+  }
   d.kind = AskKind::fix;
-  d.choice = dense ? FixChoice::swizzle_only : FixChoice::pad_only;
-  if (dense) d.premise = "The tile must stay dense: there is no shared memory to spare for a pad.";
   return d;
+}
+
+Draw weak_fix(SplitMix64& rng) {
+  return column_fix(rng, rng.below(2) == 0);
 }
 
 // --- hire: the Hire bar, word index mod 32 for any float tile ---
 
-// Rows and columns of float tiles of any width and pad, ld or st, some lanes switched off.
+// Rows and columns of float tiles of any width, ld or st, some lanes switched off.
 Draw hire_scalar(SplitMix64& rng) {
-  static constexpr int kCols[] = {8, 16, 17, 24, 32, 33, 48, 64};
-  static constexpr int kPads[] = {0, 0, 1, 2, 3, 4, 8, 16};
+  static constexpr int kPads[] = {0, 0, 0, 2, 4, 8};
   static constexpr std::uint32_t kMasks[] = {0x0000FFFFu, 0xFFFF0000u, 0x55555555u, 0x000000FFu,
                                              0x0F0F0F0Fu};
-  const int cols = rng.pick(kCols);
-  const AccessPattern p = rng.below(3) ? AccessPattern::column : AccessPattern::row;
+  const int cols = rng.pick(kFloatWidths);
+  const AccessPattern p = rng.below(5) ? AccessPattern::column : AccessPattern::row;
   Draw d;
   d.s = tile_access(DType::fp32, 32, cols, rng.pick(kPads), kNone, p, ld_or_st(rng),
                     rng.below(p == AccessPattern::column ? cols : 32), 4);
@@ -253,56 +288,125 @@ Draw hire_scalar(SplitMix64& rng) {
   return d;
 }
 
-// A float column to fix at the Hire bar: the nearest pad, or a swizzle, or either.
-Draw hire_fix(SplitMix64& rng) {
-  static constexpr int kCols[] = {16, 32, 64};
-  static constexpr int kPads[] = {0, 2, 4, 6, 8, 10, 12, 16};
-  static constexpr FixChoice kChoices[] = {FixChoice::pad_only, FixChoice::pad_only,
-                                           FixChoice::pad_or_swizzle, FixChoice::swizzle_only};
-  const int cols = rng.pick(kCols);
+// A warp of a 2-D block, blockDim.x = 16 or 8: lane L is thread (L mod B, (32 / B) w + L / B),
+// so the warp reads 32 / B columns of tile[threadIdx.x][threadIdx.y], B rows each. A pad that
+// makes one column conflict-free can leave the columns colliding: the known cause of
+// "conflicts after padding".
+Draw block_draw(SplitMix64& rng, int pad) {
+  static constexpr int kCols16[] = {16, 18, 20, 24, 32};
+  static constexpr int kCols8[] = {8, 12, 16, 20, 24, 32};
+  const int block_x = rng.below(3) ? 16 : 8;
+  const int cols = block_x == 16 ? rng.pick(kCols16) : rng.pick(kCols8);
   Draw d;
-  d.choice = rng.pick(kChoices);
-  d.s =
-      tile_access(DType::fp32, 32, cols, d.choice == FixChoice::swizzle_only ? 0 : rng.pick(kPads),
-                  kNone, AccessPattern::column, ld_or_st(rng), rng.below(cols), 4);
-  d.kind = AskKind::fix;
-  if (d.choice == FixChoice::swizzle_only)
-    d.premise = "The tile must stay dense: there is no shared memory to spare for a pad.";
+  d.block_x = block_x;
+  d.block_warp = rng.below(block_x * cols / kWarpSize);
+  TileLayout t;
+  t.dtype = DType::fp32;
+  t.rows = block_x;
+  t.cols = cols;
+  t.pad = pad;
+  d.s = block_warp_access(t, d.block_x, d.block_warp);
+  d.premise = format(
+      "A block of %d x %d threads (blockDim.x = %d) reads tile[threadIdx.x][threadIdx.y] of "
+      "__shared__ float tile[%d][%d]. Take warp %d: `banklab analyze --decl \"__shared__ float "
+      "tile[%d][%d];\" --expr \"tile[threadIdx.x][threadIdx.y]\" --block %dx%d --warp %d`.",
+      block_x, cols, block_x, block_x, cols + pad, d.block_warp, block_x, cols + pad, block_x, cols,
+      d.block_warp);
+  d.intended = {Mistake::warp_of_2d_block};
   return d;
 }
 
-// Broadcast groups of 4-byte lanes: lanes that share a word, and words that share a bank.
+Draw block_numbers(SplitMix64& rng) {
+  static constexpr int kPads[] = {0, 1, 1, 2, 3, 4, 5, 8};
+  Draw d = block_draw(rng, rng.pick(kPads));
+  d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
+  return d;
+}
+
+Draw block_fix(SplitMix64& rng) {
+  Draw d = block_draw(rng, 0);
+  d.kind = AskKind::fix;
+  d.choice = FixChoice::pad_only;
+  return d;
+}
+
+// A float column to fix at the Hire bar: a pad for the tile's real width, a pad for a 2-D
+// block's warp, or a swizzle when the tile must stay dense.
+Draw hire_fix(SplitMix64& rng) {
+  switch (rng.below(4)) {
+    case 0:
+      return column_fix(rng, false);
+    case 1:
+    case 2:
+      return block_fix(rng);
+    default: {
+      static constexpr int kCols[] = {32, 64};
+      const int cols = rng.pick(kCols);
+      Draw d;
+      d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, ld_or_st(rng),
+                        rng.below(cols), 4);
+      d.kind = AskKind::fix;
+      d.choice = FixChoice::swizzle_only;
+      d.premise = "The tile must stay dense: there is no shared memory to spare for a pad.";
+      return d;
+    }
+  }
+}
+
 Draw hire_broadcast(SplitMix64& rng) {
   static constexpr int kGroups[] = {2, 4, 8, 16};
-  static constexpr int kUnits[] = {1, 2, 32, 33};
-  const int group = rng.pick(kGroups), unit = rng.pick(kUnits);
+  static constexpr int kUnits[] = {1, 8, 16, 32, 64};
+  return broadcast_groups(rng, kGroups, kUnits);
+}
+
+// A global access with a stride, the other half of the transpose: lanes reading down a column
+// of a row-major matrix in global memory touch one 32-byte sector each, and no bank at all.
+Draw global_stride(SplitMix64& rng) {
+  static constexpr int kCols[] = {1024, 4096, 16384};
+  const int cols = rng.pick(kCols);
   Draw d;
-  d.s.pattern = AccessPattern::custom;
-  d.s.op = ld_or_st(rng);
-  d.s.width = 4;
-  for (int lane = 0; lane < kWarpSize; ++lane) d.s.custom_offsets[lane] = 4 * unit * (lane / group);
-  d.premise = std::string("Lane L ") + (d.s.op == Op::ld ? "loads" : "stores") +
-              " the 4 bytes at byte " + std::to_string(4 * unit) + " x floor(L / " +
-              std::to_string(group) + "): lanes " + std::to_string(group) + "k to " +
-              std::to_string(group) + "k + " + std::to_string(group - 1) + " share an address.";
-  d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
-  d.intended = {Mistake::broadcast_counted};
+  // The shared side the kernel pairs with it: the row write of a padded tile.
+  d.s = tile_access(DType::fp32, 32, 32, 1, kNone, AccessPattern::row, Op::st, rng.below(32), 4);
+  const int sectors = kWarpSize;  // a stride of cols x 4 bytes >= 32: one sector per lane
+  d.premise = format(
+      "A naive transpose reads in[(size_t)threadIdx.x * %d + c] from global memory, a float "
+      "matrix of %d columns: lane L reads row L of column c, %d bytes after lane L - 1. It then "
+      "stores the value with the row write below.",
+      cols, cols, cols * 4);
+  d.ask = "What does the strided global read cost?";
+  d.choices = {
+      {format("%d sectors, one per lane; no bank is involved", sectors), Mistake::none,
+       "global memory is served in 32-byte sectors, and lanes 4 KB or more apart share none; "
+       "banks belong to shared memory only"},
+      {format("a %d-way bank conflict: every lane is in bank c mod 32", sectors),
+       Mistake::global_stride_as_banks,
+       "global loads go through L1 and L2 in 32-byte sectors, not through shared memory's banks"},
+      {"one 128-byte transaction, since the warp reads 128 bytes", Mistake::global_coalescing,
+       "128 bytes in one transaction needs 32 consecutive floats; these are a column apart"},
+      {"nothing extra: a conflict-free row write follows it", Mistake::conflicts_for_wavefronts,
+       "the shared-memory row write is conflict-free, but the read is one sector per lane"}};
+  d.kind = AskKind::choice;
+  d.intended = {Mistake::global_stride_as_banks};
   return d;
 }
 
-// Is a fix worth it when HBM is the limit? Column reads of 2- to 32-way conflicts, compared per
-// transposed byte with the recording's figures. fp32 turns between 8 and 16, bf16 at 8.
-Draw worth(SplitMix64& rng, bool with_bf16) {
-  const bool bf16 = with_bf16 && rng.below(3) == 0;
-  // fp32 pads 2, 4, 8, 16, 0 give 2-, 4-, 8-, 16-, 32-way; bf16 pads 4, 8, 16, 0 give 2 to 16.
-  static constexpr int kFp32Pads[] = {2, 4, 8, 16, 0};
-  static constexpr int kBf16Pads[] = {4, 8, 16, 0};
-  const DType dtype = bf16 ? DType::bf16 : DType::fp32;
+// Is a fix worth it when HBM is the limit? Only conflicts the shipped recording measured end to
+// end (the transposes of its suites): the column read of the naive tile and of the 16-byte
+// aligned pad, for fp32, bf16 and fp64, on tiles of the same conflict from 32 to 128 columns.
+// The answer is the per-byte comparison (reversal.hpp), and set_answer keeps it only where the
+// recording agrees.
+Draw worth(SplitMix64& rng, bool with_others) {
+  static constexpr DType kTypes[] = {DType::fp32, DType::fp32, DType::bf16, DType::fp64};
+  const DType dtype = with_others ? rng.pick(kTypes) : DType::fp32;
+  const bool aligned_pad = rng.below(2) == 0;
+  const int pad = aligned_pad ? 16 / dtype_bytes(dtype) : 0;
+  const int cols = 32 * (1 + rng.below(4));
+  const int per_lane = dtype_bytes(dtype);
   Draw d;
-  d.s = tile_access(dtype, 32, 32, bf16 ? rng.pick(kBf16Pads) : rng.pick(kFp32Pads), kNone,
-                    AccessPattern::column, Op::ld, rng.below(bf16 ? 16 : 32) * (bf16 ? 2 : 1),
-                    dtype_bytes(dtype));
+  d.s = tile_access(dtype, 32, cols, pad, kNone, AccessPattern::column, Op::ld,
+                    rng.below(cols / 2) * 2, per_lane);
   d.kind = AskKind::worth;
+  d.measured = std::string(dtype_name(dtype)) + (aligned_pad ? "-aligned-pad" : "-naive");
   const Reversal r = *reversal(*evaluate(d.s).analysis);
   d.premise = format(
       "This column read is the shared-memory side of a large %s transpose on the H200: each "
@@ -310,8 +414,9 @@ Draw worth(SplitMix64& rng, bool with_bf16) {
       "memory serves %d SMs x 128 B per clock at %.0f MHz, %s of wavefronts; HBM's copy roof of "
       "%s counts bytes read plus written, so HBM transposes %s of matrix (the shipped "
       "recording's figures).",
-      bf16 ? "bf16" : "fp32", r.sm_count, r.clock_mhz, drill_detail::tbps(r.shared_tbps).c_str(),
-      drill_detail::tbps(r.copy_tbps).c_str(), drill_detail::tbps(r.transposed_hbm_tbps).c_str());
+      std::string(dtype_name(dtype)).c_str(), r.sm_count, r.clock_mhz,
+      drill_detail::tbps(r.shared_tbps).c_str(), drill_detail::tbps(r.copy_tbps).c_str(),
+      drill_detail::tbps(r.transposed_hbm_tbps).c_str());
   return d;
 }
 
@@ -350,8 +455,9 @@ Draw wide_access(SplitMix64& rng) {
   Draw d;
   d.s = tile_access(dtype, 32, cols, rng.pick(kPads), kNone, pattern, ld_or_st(rng),
                     rng.below(pattern == AccessPattern::column ? cols / k : 32), width);
-  d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
-  d.intended = {Mistake::ways_for_wavefronts};
+  static constexpr AskKind kAsks[] = {AskKind::ways, AskKind::wavefronts, AskKind::conflicts};
+  d.kind = rng.pick(kAsks);
+  d.intended = {Mistake::ways_for_wavefronts, Mistake::conflicts_for_wavefronts};
   return d;
 }
 
@@ -377,8 +483,11 @@ Draw load_packing(SplitMix64& rng) {
               " bytes at byte " + std::to_string(width) + " x (L & ~" + p + "): lanes L and L ^ " +
               p + " share an address (lanes 0 and " + p + ", " + std::to_string(second) + " and " +
               std::to_string(second ^ partner) + ", and so on).";
-  d.kind = AskKind::wavefronts;
-  d.intended = {Mistake::broadcast_counted};
+  // Packing shows in the ideal and the conflicts, not only in the wavefronts.
+  static constexpr AskKind kAsks[] = {AskKind::wavefronts, AskKind::ideal, AskKind::conflicts,
+                                      AskKind::conflicts};
+  d.kind = rng.pick(kAsks);
+  d.intended = {Mistake::broadcast_counted, Mistake::conflicts_for_wavefronts};
   return d;
 }
 
@@ -401,7 +510,9 @@ Draw wide_broadcast(SplitMix64& rng) {
           : "Lane L " + verb + "s " + std::to_string(width) + " bytes at byte " +
                 std::to_string(stride) + " x floor(L / " + std::to_string(group) + "), so " +
                 std::to_string(group) + " lanes share each address.";
-  d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
+  static constexpr AskKind kAsks[] = {AskKind::ways, AskKind::wavefronts, AskKind::ideal,
+                                      AskKind::conflicts};
+  d.kind = rng.pick(kAsks);
   d.intended = {Mistake::broadcast_counted};
   return d;
 }
@@ -627,23 +738,57 @@ Draw counter_exceeds(SplitMix64& rng) {
       a.wavefront_count() == 1 ? "" : "s", a.ideal_wavefronts);
   d.ask = "Why can the counter exceed what the addresses explain?";
   d.choices = {
-      {"it also counts cycles lost in arbitration for the same SRAM with other traffic: TMA "
-       "writes, L1 fills, tensor-core reads",
-       Mistake::none,
+      {"it also counts cycles lost to arbitration with other SRAM traffic", Mistake::none,
        "the hardware counter sees every cycle the access waits; measure the access alone (one "
        "warp, one instruction) to see what its addresses cost"},
-      {"lanes that read the same address are counted as conflicts", Mistake::broadcast_counted,
+      {"it counts the lanes that read one shared address as conflicts, each one again",
+       Mistake::broadcast_counted,
        "lanes on one address are served together, and the counter does not count them"},
-      {"it counts every wavefront beyond the first, not beyond the ideal",
+      {"it counts every wavefront beyond the first one, not beyond the ideal count",
        Mistake::conflicts_for_wavefronts,
        format("it counts beyond the ideal: %d - %d = %d for these addresses", a.wavefront_count(),
               a.ideal_wavefronts, a.bank_conflicts())},
-      {"the layout conflicts after all: the addresses undercount it", Mistake::arbitration_ignored,
+      {"the layout conflicts after all, and the addresses as given undercount it",
+       Mistake::arbitration_ignored,
        format("the addresses give the layout's whole cost, %d wavefronts; the excess is not the "
               "layout's",
               a.wavefront_count())}};
   d.kind = AskKind::choice;
   d.intended = {Mistake::arbitration_ignored};
+  return d;
+}
+
+// cp.async (LDGSTS) fills: the shared side of a 16-byte cp.async is a 16-byte store, counted
+// with the other shared-memory wavefronts (Nsight Compute's L1 Wavefronts Shared on the Source
+// page, the LDGSTS row; docs/scan.md). Either its own wavefronts, lane L copying into row L
+// (phases of 8 lanes, so the tile's width decides), or a fix for the column read that keeps
+// the copies' 16-byte destinations legal.
+Draw cp_async_fill(SplitMix64& rng) {
+  Draw d;
+  if (rng.below(2) == 0) {
+    static constexpr int kCols[] = {32, 36, 40, 48, 64, 68, 72, 96};
+    const int cols = rng.pick(kCols);
+    d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, Op::st,
+                      rng.below(cols / 4), 16);
+    d.premise =
+        "cp.async.cg.shared.global (LDGSTS.128) copies 16 bytes per lane from global "
+        "memory; in shared memory that is a 16-byte store.";
+    static constexpr AskKind kAsks[] = {AskKind::wavefronts, AskKind::ways, AskKind::conflicts};
+    d.kind = rng.pick(kAsks);
+    d.intended = {Mistake::ways_for_wavefronts, Mistake::conflicts_for_wavefronts};
+    return d;
+  }
+  static constexpr int kCols[] = {32, 64};
+  const int cols = rng.pick(kCols);
+  d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, Op::ld, rng.below(cols),
+                    4);
+  d.keep.push_back(tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::row, Op::st, 0, 16));
+  d.kind = AskKind::fix;
+  d.premise =
+      "cp.async (LDGSTS.128) fills the rows 16 bytes per lane, and its shared "
+      "destination must be 16-byte aligned.";
+  d.intended = {Mistake::pad_breaks_alignment, Mistake::aligned_pad_conflicts};
+  std::rotate(d.intended.begin(), d.intended.begin() + rng.below(2), d.intended.end());
   return d;
 }
 
@@ -687,28 +832,31 @@ struct NamedFamily {
   bool needs_recording = false;  // worth: the recording's figures
 };
 
-// weak: the basics; a third of the questions ask for a fix.
+// weak: the basics; a sixth of the questions ask for a fix.
 constexpr NamedFamily kWeak[] = {{"bank-of-a-lane", weak_bank},
                                  {"which-access-conflicts", weak_which_conflicts},
                                  {"which-access-conflicts", weak_which_conflicts},
                                  {"broadcast", weak_broadcast},
-                                 {"pad-or-dense", weak_fix},
-                                 {"pad-or-dense", weak_fix}};
+                                 {"broadcast", weak_broadcast},
+                                 {"pad-or-vector-fill", weak_fix}};
 // hire: the Hire bar.
 constexpr NamedFamily kHire[] = {
-    {"float-tile", hire_scalar},          {"float-tile", hire_scalar}, {"float-tile", hire_scalar},
-    {"broadcast-groups", hire_broadcast}, {"column-fix", hire_fix},    {"column-fix", hire_fix},
+    {"float-tile", hire_scalar},   {"float-tile", hire_scalar},
+    {"float-tile", hire_scalar},   {"broadcast-groups", hire_broadcast},
+    {"2d-block", block_numbers},   {"2d-block", block_numbers},
+    {"column-fix", hire_fix},      {"global-stride", global_stride},
     {"worth-it", hire_worth, true}};
-// strong-hire: the Strong Hire bar, fourteen templates.
+// strong-hire: the Strong Hire bar, sixteen templates (load packing twice).
 constexpr NamedFamily kStrongHire[] = {
-    {"packed-elements", packed_scalar},    {"wide-lanes", wide_access},
-    {"load-packing", load_packing},        {"broadcast-any-phase", wide_broadcast},
-    {"aligned-pad", aligned_pad},          {"ldmatrix-stmatrix", matrix_access},
-    {"swizzled-column", swizzled_scalar},  {"packed-store-fix", packed_store_fix},
-    {"float4-fill-fix", float4_fix},       {"wide-column-fix", wide_column_fix},
-    {"tensor-core-fix", tensor_core_fix},  {"worth-it", strong_worth, true},
-    {"which-counter", which_counter},      {"counter-exceeds-addresses", counter_exceeds},
-    {"design-the-swizzle", design_swizzle}};
+    {"packed-elements", packed_scalar},     {"wide-lanes", wide_access},
+    {"load-packing", load_packing},         {"broadcast-any-phase", wide_broadcast},
+    {"aligned-pad", aligned_pad},           {"ldmatrix-stmatrix", matrix_access},
+    {"swizzled-column", swizzled_scalar},   {"packed-store-fix", packed_store_fix},
+    {"float4-fill-fix", float4_fix},        {"wide-column-fix", wide_column_fix},
+    {"tensor-core-fix", tensor_core_fix},   {"worth-it", strong_worth, true},
+    {"which-counter", which_counter},       {"counter-exceeds-addresses", counter_exceeds},
+    {"design-the-swizzle", design_swizzle}, {"cp-async-fill", cp_async_fill},
+    {"load-packing", load_packing}};
 
 std::span<const NamedFamily> families(DrillLevel level) {
   switch (level) {
@@ -794,6 +942,11 @@ std::string ask_text(const Question& q, const Draw& d, const Analysis& a) {
       return "How many wavefronts does this instruction take?";
     case AskKind::ways:
       return "Its worst phase is an n-way conflict: what is n? (1 = conflict-free)";
+    case AskKind::ideal:
+      return "What is its ideal: the fewest wavefronts these addresses allow?";
+    case AskKind::conflicts:
+      return "How many bank conflicts does Nsight Compute report for it (wavefronts beyond the "
+             "ideal)?";
     case AskKind::bank:
       return "Which bank holds the first word lane " + std::to_string(q.lane) + " touches?";
     case AskKind::fix: {
@@ -808,7 +961,8 @@ std::string ask_text(const Question& q, const Draw& d, const Analysis& a) {
              " of the tile" + (q.keep.empty() ? "." : ", keeping those stores legal.");
     }
     case AskKind::worth:
-      return "Is removing this conflict worth it? (yes: the banks set the time; no: HBM does)";
+      return "Would removing this conflict make the transpose measurably faster? (yes: the banks "
+             "set the time; no: HBM does)";
     case AskKind::choice: {
       std::string text = d.ask;
       for (std::size_t i = 0; i < q.choices.size(); ++i)
@@ -837,6 +991,27 @@ std::string question_text(const Question& q, const Draw& d, const Analysis& a) {
   return text + ask_text(q, d, a);
 }
 
+// Whether the recording's transpose of this conflict (q.measured) ran measurably slower, by
+// more than 5 points of the copy roof, than the same run's conflict-free padded tile; none where
+// the recording lacks it or measured another conflict than this access's.
+std::optional<bool> measured_worth(const Question& q, const Analysis& a) {
+  const Expected<Measurements>& m = recorded();
+  if (!m || q.measured.empty()) return std::nullopt;
+  const std::string dtype(dtype_name(q.scenario.tile.dtype));
+  const MeasuredFigure* slow = m->find(q.measured);
+  const MeasuredFigure* fast = m->find(dtype + "-padded");
+  if (!slow || !fast) return std::nullopt;
+  // The recorded tile: 32 columns and the same pad, column 0.
+  const Scenario recorded_tile =
+      tile_access(q.scenario.tile.dtype, 32, 32, q.scenario.tile.pad, SwizzleSpec{},
+                  AccessPattern::column, Op::ld, 0, q.scenario.effective_width());
+  const Evaluation e = evaluate(recorded_tile);
+  if (!e.ok() || e.analysis->wavefront_count() != a.wavefront_count() ||
+      e.analysis->ideal_wavefronts != a.ideal_wavefronts)
+    return std::nullopt;
+  return std::stod(fast->value) - std::stod(slow->value) > 5.0;
+}
+
 // The answer of a numeric, judgement or concept ask; false when this draw makes a poor question
 // (a fix none of the candidates gives, a conflict-free access to fix or judge).
 bool set_answer(Question& q, const Analysis& a) {
@@ -847,12 +1022,21 @@ bool set_answer(Question& q, const Analysis& a) {
     case AskKind::ways:
       q.answer = a.max_ways;
       return true;
+    case AskKind::ideal:
+      q.answer = a.ideal_wavefronts;
+      return true;
+    case AskKind::conflicts:
+      q.answer = a.bank_conflicts();
+      return true;
     case AskKind::bank:
       q.answer = a.lanes[q.lane].banks[0];
       return true;
     case AskKind::worth: {
       const std::optional<Reversal> r = reversal(a);
       if (!r || a.bank_conflicts() == 0) return false;
+      // Only where the recording measured this conflict, and agrees with the per-byte model.
+      const std::optional<bool> measured = measured_worth(q, a);
+      if (!measured || *measured != r->worth_fixing()) return false;
       q.answer = r->worth_fixing() ? 1 : 0;
       q.target = r->worth_fixing() ? Mistake::deep_conflict_ignored : Mistake::hidden_behind_hbm;
       return true;
@@ -944,6 +1128,12 @@ Question make_question(DrillLevel level, std::uint64_t seed, int index) {
   for (int attempt = 0;; ++attempt) {
     assert(attempt < 1000 && "the drill's families draw a usable question far sooner");
     Draw d = family.draw(rng);
+    // A fix is asked of the tile as declared: its pad folded into its width, so that --pad P
+    // gives tile[R][C + P] for the C the question shows.
+    if (d.kind == AskKind::fix && d.block_x == 0 && d.s.tile.swizzle.kind == SwizzleKind::none) {
+      d.s.tile.cols += std::exchange(d.s.tile.pad, 0);
+      for (Scenario& k : d.keep) k.tile.cols += std::exchange(k.tile.pad, 0);
+    }
     const Evaluation e = evaluate(d.s);
     if (!e.ok()) continue;
     Question q;
@@ -956,6 +1146,9 @@ Question make_question(DrillLevel level, std::uint64_t seed, int index) {
     q.choice = d.choice;
     q.keep = d.keep;
     q.tma_fill = d.tma_fill;
+    q.block_x = d.block_x;
+    q.block_warp = d.block_warp;
+    q.measured = d.measured;
     if (q.kind == AskKind::choice) {
       // The right choice is drawn first; the choices are shown in a drawn order.
       std::vector<Choice> shuffled = d.choices;

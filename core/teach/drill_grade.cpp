@@ -136,14 +136,40 @@ Mistake classify_number(const Question& q, const Analysis& a, int value) {
       candidates.push_back({Mistake::sixteen_banks, old_worst});
       candidates.push_back({Mistake::global_coalescing, sectors});
       break;
+    case AskKind::ideal:
+      // The floor as requested bytes / 128, packing ignored: lanes on one address counted twice.
+      candidates.push_back(
+          {Mistake::broadcast_counted, static_cast<int>((a.requested_bytes + 127) / 128)});
+      candidates.push_back({Mistake::conflicts_for_wavefronts, a.wavefront_count()});
+      break;
+    case AskKind::conflicts:
+      candidates.push_back({Mistake::conflicts_for_wavefronts, a.wavefront_count()});
+      candidates.push_back({Mistake::conflicts_for_wavefronts, a.wavefront_count() - 1});
+      candidates.push_back(
+          {Mistake::broadcast_counted,
+           a.wavefront_count() - static_cast<int>((a.requested_bytes + 127) / 128)});
+      break;
     default:
       break;
   }
-  // A broadcast count is a mistake only where lanes do share an address or a bank's word.
+  // A 2-D block's warp taken for one column of 32 consecutive threadIdx.x: the count of its
+  // first block row alone.
+  if (q.block_x > 0 && (q.kind == AskKind::wavefronts || q.kind == AskKind::ways)) {
+    WarpAccess first_row = a.access;
+    for (int lane = q.block_x; lane < kWarpSize; ++lane) first_row.offsets[lane] = kInactiveLane;
+    const Analysis one = analyze(first_row);
+    candidates.insert(candidates.begin(),
+                      {Mistake::warp_of_2d_block,
+                       q.kind == AskKind::ways ? one.max_ways : one.wavefront_count()});
+  }
+  // A broadcast count is a mistake only where lanes do share an address or a bank's word;
+  // global memory's sectors only where the banks are conflict-free (a deeper conflict's count
+  // has likelier causes than sectors).
   const bool shares = per_address > 1;
   for (const auto& [mistake, v] : candidates) {
     if (v != value) continue;
     if (mistake == Mistake::broadcast_counted && !shares) continue;
+    if (mistake == Mistake::global_coalescing && a.max_ways > 1) continue;
     return mistake;
   }
   return Mistake::none;
@@ -154,6 +180,9 @@ Mistake classify_number(const Question& q, const Analysis& a, int value) {
 Mistake classify_fix(const Question& q, const Fix& f, const FixCheck& c) {
   if (c.works) return Mistake::none;
   const bool pad_changed = f.pad && *f.pad != q.scenario.tile.pad;
+  // An answer of another kind (a swizzle to a pad question, a pad where the tile must stay
+  // dense) is no mistake of the list: the feedback says what the question allows.
+  if (!c.allowed && q.choice != FixChoice::tma_only) return Mistake::none;
   // A TMA swizzle on rows wider than its span: the tile itself is refused, whatever the pad.
   if (f.swizzle && f.swizzle->is_tma() && c.fixed.tile.row_bytes() > f.swizzle->tma_span_bytes())
     return Mistake::tma_span_exceeded;
@@ -168,6 +197,17 @@ Mistake classify_fix(const Question& q, const Fix& f, const FixCheck& c) {
   });
   if (c.allowed && c.keep_ok && f.pad && !f.swizzle && keeps_16_bytes && !c.all_indices_ok)
     return Mistake::aligned_pad_conflicts;
+  // A pad that leaves the asked access itself misaligned (a float2 or float4 column read).
+  if (pad_changed && !evaluate(c.fixed).ok() && q.scenario.effective_width() > 4)
+    return Mistake::pad_breaks_alignment;
+  // A pad that fixes one column of the tile, not the warp's two columns of a 2-D block.
+  if (q.block_x > 0 && pad_changed && !c.all_indices_ok) {
+    Scenario column = apply_fix(q.scenario, f);
+    column = tile_access(column.tile.dtype, column.tile.rows, column.tile.cols, column.tile.pad,
+                         column.tile.swizzle, AccessPattern::column, Op::ld, 0);
+    const Evaluation e = evaluate(column);
+    if (e.ok() && e.analysis->bank_conflicts() == 0) return Mistake::warp_of_2d_block;
+  }
   if (c.allowed && c.keep_ok && c.asked_index_ok && !c.all_indices_ok)
     return Mistake::fix_misses_other_indices;
   return Mistake::none;
@@ -204,6 +244,14 @@ Grade grade_number(const Question& q, std::string_view text) {
       fact = a.max_ways == 1 ? "it is conflict-free, 1-way"
                              : "it is " + article(a.max_ways) + std::to_string(a.max_ways) +
                                    "-way conflict in its worst phase";
+      break;
+    case AskKind::ideal:
+    case AskKind::conflicts:
+      fact = "it takes " + wavefronts_text(a) + ", so " + std::to_string(a.bank_conflicts()) +
+             (a.bank_conflicts() == 1 ? " conflict" : " conflicts") +
+             (a.packed ? "; the load packs lanes L and L ^ " + std::to_string(a.packing_partner) +
+                             ", which share an address, into one phase"
+                       : "");
       break;
     default: {
       const LaneRecord& l = a.lanes[q.lane];
@@ -261,6 +309,15 @@ Grade grade_worth(const Question& q, std::string_view text) {
       a.ideal_wavefronts, a.ideal_wavefronts == 1 ? "" : "s", a.wavefront_count(),
       tbps(r.shared_tbps).c_str(), static_cast<long long>(a.requested_bytes),
       a.ideal_wavefronts + a.wavefront_count(), tbps(r.transposed_shared_tbps).c_str()));
+  if (const Expected<Measurements>& m = recorded(); m && !q.measured.empty()) {
+    const std::string dtype(dtype_name(q.scenario.tile.dtype));
+    const MeasuredFigure* slow = m->find(q.measured);
+    const MeasuredFigure* fast = m->find(dtype + "-padded");
+    if (slow && fast)
+      g.details.push_back("measured end to end on the H200: this conflict (" + q.measured +
+                          ") at " + slow->value + " of the copy roof, the conflict-free pad (" +
+                          dtype + "-padded) at " + fast->value);
+  }
   g.details.push_back("HBM reads and writes each byte: the copy roof of " + tbps(r.copy_tbps) +
                       " / 2 = " + tbps(r.transposed_hbm_tbps) + " of matrix -> " +
                       (r.worth_fixing() ? "the banks are the bottleneck"

@@ -18,6 +18,7 @@
 #include "core/base/format.hpp"
 #include "core/base/toml.hpp"
 #include "core/code/code_view.hpp"
+#include "core/model/hardware.hpp"
 #include "core/model/presets.hpp"
 #include "core/model/scenario_keys.hpp"
 #include "core/report/explain.hpp"
@@ -82,6 +83,10 @@ constexpr Placeholder kPlaceholders[] = {
     {"tma_chunk_bits:MODE", "the address bits of the chunk index swizzle MODE changes: 4-6"},
     {"shared_limit:WHICH",
      "a shared-memory limit in KB: static (one static array), block (one block), sm (one SM)"},
+    {"bytes:WHAT",
+     "a size of the hardware in bytes: wavefront (one wavefront), sector (a global-memory "
+     "sector), max_access (the widest access of one lane), tma_box_row (what a TMA box row is a "
+     "multiple of)"},
     {"block_rows", "threadIdx.y values of the transpose's block: its warps"},
     {"warp_rows:W", "the tile rows warp W takes in the transpose's j loop: rows 3, 11, 19 and 27"},
     {"transpose_kernel", "the whole transpose kernel for the step's 32 x 32 tile"},
@@ -269,6 +274,17 @@ std::optional<Expected<std::string>> fact_value(std::string_view name, std::stri
                                                 : 0;
     if (bytes == 0) return Error{"WHICH is static, block or sm, got '" + std::string(arg) + "'"};
     return std::to_string(bytes / 1024);
+  }
+  if (name == "bytes") {
+    const int bytes = arg == "wavefront"     ? kWavefrontBytes
+                      : arg == "sector"      ? kGlobalSectorBytes
+                      : arg == "max_access"  ? kMaxAccessBytes
+                      : arg == "tma_box_row" ? kTmaBoxRowMultipleBytes
+                                             : 0;
+    if (bytes == 0)
+      return Error{"WHAT is wavefront, sector, max_access or tma_box_row, got '" +
+                   std::string(arg) + "'"};
+    return std::to_string(bytes);
   }
   if (name == "warp_rows") {
     int warp = -1;

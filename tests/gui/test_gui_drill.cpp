@@ -80,7 +80,7 @@ TEST_CASE("The drill window asks, reveals the bank view only once answered, and 
   REQUIRE(s.drill.session);  // opened at the level of the record: weak on a first run
   CHECK(s.drill.session->level() == DrillLevel::weak);
 
-  start_drill(s, DrillLevel::weak, 7);  // a known seed: the questions below are fixed
+  start_drill(s, DrillLevel::weak, 2);  // a known seed: the questions below are fixed
   ui.frame();
   const Question first = s.drill.session->question();
   CHECK(first.kind == AskKind::fix);    // typed as flags
