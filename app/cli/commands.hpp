@@ -64,5 +64,6 @@ int run_lesson(const frontend::Args& args);     // cmd_lesson.cpp
 int run_validate(const frontend::Args& args);   // cmd_validate.cpp
 int run_export(const frontend::Args& args);     // cmd_export.cpp
 int run_scan(const frontend::Args& args);       // cmd_scan.cpp
+int run_desc(const frontend::Args& args);       // cmd_desc.cpp
 
 }  // namespace banklab::cli
