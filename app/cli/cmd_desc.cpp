@@ -6,6 +6,9 @@
 #include <string_view>
 
 #include "app/cli/commands.hpp"
+#include "app/figures/descriptor_figure.hpp"
+#include "app/figures/svg.hpp"
+#include "app/frontend/text_file.hpp"
 #include "core/base/format.hpp"
 #include "core/base/json_writer.hpp"
 #include "core/model/descriptor_agreement.hpp"
@@ -27,6 +30,8 @@ struct DescOptions {
   std::optional<Cell> box;
   int boxes = 1;
   std::optional<std::int64_t> dest;
+  int k_step = 0;
+  std::optional<std::string> svg;  // agree: the picture written to this file
   bool json = false;
 };
 
@@ -68,6 +73,8 @@ Expected<DescOptions> read_options(const frontend::Args& args) {
           .value("box", o.box, parsed(parse_tile_size))
           .integer("boxes", o.boxes, 1, 64)
           .integer("dest", o.dest, 0, kMaxBytes)
+          .integer("k-step", o.k_step, 0, 4096)
+          .text("svg", o.svg)
           .flag("json", o.json)
           .done();
   if (!read) return Error{read.error()};
@@ -76,8 +83,11 @@ Expected<DescOptions> read_options(const frontend::Args& args) {
         "desc decode reads the fields from the word; --swizzle, --start, --lbo, --sbo "
         "and --base-offset belong to encode and agree"};
   }
-  if (o.action != "agree" && (o.fill || o.box || o.dest || args.has("boxes"))) {
-    return Error{"--fill, --box, --boxes and --dest describe the producer: use 'desc agree'"};
+  if (o.action != "agree" &&
+      (o.fill || o.box || o.dest || args.has("boxes") || args.has("k-step") || o.svg)) {
+    return Error{
+        "--fill, --box, --boxes, --dest, --k-step and --svg describe the producer and "
+        "its picture: use 'desc agree'"};
   }
   if (o.action != "decode" && !o.swizzle) {
     return Error{"desc " + o.action + " needs --swizzle none|32b|64b|128b|128b-atom32"};
@@ -306,6 +316,14 @@ int run_desc(const frontend::Args& args) {
     fill = OperandFill{TileLayout{o->dtype, o->box->row, o->box->col, 0, *o->fill}, o->boxes,
                        o->dest.value_or(d.start)};
     agreement = check_agreement(d, op, *fill);
+    if (o->svg) {
+      const figures::Palette& palette = figures::palette_for(figures::Theme::light);
+      const figures::Figure f = figures::descriptor_figure(
+          d, op, *fill, o->k_step, figures::Box{0, 0, 1280, 720}, figures::FigureStyle{&palette});
+      const Expected<void> written =
+          frontend::write_text_file(*o->svg, figures::to_svg(f), "the descriptor picture");
+      if (!written) return failure(written.error());
+    }
   }
   if (o->json) {
     std::string out;

@@ -414,6 +414,8 @@ constexpr frontend::FlagSpec kDescFlags[] = {
      "(MN-major), columns along the contiguous dimension"},
     {"boxes", "N", "agree: boxes side by side along the contiguous dimension (default 1)"},
     {"dest", "BYTES", "agree: where the producer writes the first box (default --start)"},
+    {"k-step", "S", "agree: the k-step --svg draws                          (default 0)"},
+    {"svg", "FILE", "agree: draw the tile, the chunks k-step S reads, SBO and LBO, as SVG"},
     {"json", "", "one JSON object: the fields, the layout, the rules (and the verdict)"},
 };
 constexpr frontend::CommandSyntax kDesc{

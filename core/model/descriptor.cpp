@@ -49,10 +49,6 @@ std::uint64_t encode_bytes(std::int64_t x) {
   return static_cast<std::uint64_t>(x & 0x3FFFF) >> 4;
 }
 
-std::string bytes_text(std::int64_t x) {
-  return format("%lld B (0x%llx)", static_cast<long long>(x), static_cast<long long>(x));
-}
-
 }  // namespace
 
 std::span<const DescSwizzleInfo> desc_swizzles() {

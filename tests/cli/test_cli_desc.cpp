@@ -96,6 +96,20 @@ TEST_CASE("desc agree: TMA 128B read by 128B agrees; by 64B the first mismatch a
   CHECK(misaligned.at("producer_rules").size() == 1);
 }
 
+TEST_CASE("desc agree --svg writes the picture of a k-step") {
+  const TempFile out("");
+  const Run run = run_banklab(
+      "desc agree --swizzle 64b --sbo 512 --fill tma128 --box 64x64 "
+      "--k-step 1 --svg " +
+      out.path().string());
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  const std::string svg = read_file(out.path());
+  CHECK(svg.find("<svg") != std::string::npos);
+  CHECK(svg.find("reads k-step 1 of a 64x64 bf16 K-major operand") != std::string::npos);
+  CHECK(svg.find("MISMATCH") != std::string::npos);
+}
+
 TEST_CASE("desc: bad input exits 2 with one line") {
   const char* cases[] = {
       "desc",
@@ -115,6 +129,8 @@ TEST_CASE("desc: bad input exits 2 with one line") {
       "desc agree --swizzle 128b --fill tma128 --box 64",
       "desc agree --swizzle 128b --fill tma128 --box 64x64 --boxes 0",
       "desc encode --swizzle 128b --dtype int3",
+      "desc encode --swizzle 128b --svg x.svg",
+      "desc agree --swizzle 128b --fill tma128 --box 64x64 --k-step -1",
   };
   for (const char* c : cases) {
     const Run run = run_banklab(c);

@@ -409,5 +409,24 @@ TEST_CASE("MN-major bf16 through TMA 128B: LBO steps the 64-element atoms, SBO t
   CHECK(a.first->k == 8);  // the second group of 8 K rows is read 2048 B away instead of 1024
 }
 
+TEST_CASE("Blackwell's TMA 32-byte atoms feed tcgen05's 128B-with-32B-atoms mode (predicted)") {
+  // CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B and UMMA's SWIZZLE_128B_BASE32B are both
+  // Swizzle<2,5,2>: MN-major bf16, boxes of 16 K rows x 64 MN elements, two along MN.
+  const OperandShape op{OperandMajor::mn, DType::bf16};
+  const OperandFill fill = tma(DType::bf16, 16, 64, SwizzleKind::tma128_atom32, 2);
+  const MatrixDescriptor d{MmaArch::sm100, DescSwizzle::b128_atom32, 0, 2048, 512, 0, false};
+  CHECK(check_agreement(d, op, fill).agrees());
+  // The 16-byte-chunk 128B mode reads it wrong.
+  MatrixDescriptor plain = d;
+  plain.swizzle = DescSwizzle::b128;
+  plain.sbo = 1024;
+  CHECK(!check_agreement(plain, op, fill).agrees());
+  const auto fix = suggest_descriptor(MmaArch::sm100, op, fill);
+  REQUIRE(fix);
+  CHECK(fix->swizzle == DescSwizzle::b128_atom32);
+  // wgmma has no such mode: no sm90 descriptor reads this fill.
+  CHECK(!suggest_descriptor(MmaArch::sm90, op, fill));
+}
+
 }  // namespace
 }  // namespace banklab
