@@ -65,5 +65,6 @@ int run_validate(const frontend::Args& args);       // cmd_validate.cpp
 int run_export(const frontend::Args& args);         // cmd_export.cpp
 int run_scan(const frontend::Args& args);           // cmd_scan.cpp
 int run_trace_command(const frontend::Args& args);  // cmd_trace.cpp (trace_run.hpp has run_trace)
+int run_desc(const frontend::Args& args);           // cmd_desc.cpp
 
 }  // namespace banklab::cli

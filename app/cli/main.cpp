@@ -410,6 +410,53 @@ store widths are checked against nvcc's own PTX (nvcc must be installed).
 )",
     .repeatable = kScanRepeatable};
 
+constexpr frontend::FlagSpec kDescFlags[] = {
+    {"arch", "A", "sm90 (wgmma) or sm100 (tcgen05)   (default sm90; decode: from bits 46-48)"},
+    {"major", "M", "K or MN: how the operand is laid out                    (default K)"},
+    {"dtype", "D", "fp8, bf16 or fp32 (tf32): the element size             (default bf16)"},
+    {"swizzle", "S", "none, 32b, 64b, 128b, 128b-atom32 (sm100 only)"},
+    {"start", "BYTES", "the start address in shared memory                  (default 0)"},
+    {"lbo", "BYTES", "the leading dimension byte offset                   (default 0)"},
+    {"sbo", "BYTES", "the stride dimension byte offset                    (default 0)"},
+    {"base-offset", "N", "the base offset field, 0 to 7                     (default 0)"},
+    {"fill", "SWIZZLE",
+     "agree: how the producer swizzles the tile: tma32, tma64, tma128, none\n"
+     "(TMA), or cute:B,M,S, cute-elem:B,M,S, xor (STS/stmatrix)"},
+    {"box", "RxC",
+     "agree: one box in elements: rows along MN (K-major) or K\n"
+     "(MN-major), columns along the contiguous dimension"},
+    {"boxes", "N", "agree: boxes side by side along the contiguous dimension (default 1)"},
+    {"dest", "BYTES", "agree: where the producer writes the first box (default --start)"},
+    {"k-step", "S", "agree: the k-step --svg draws                          (default 0)"},
+    {"svg", "FILE", "agree: draw the tile, the chunks k-step S reads, SBO and LBO, as SVG"},
+    {"json", "", "one JSON object: the fields, the layout, the rules (and the verdict)"},
+};
+constexpr frontend::CommandSyntax kDesc{
+    .command = "desc",
+    .flags = kDescFlags,
+    .min_positionals = 1,
+    .max_positionals = 2,
+    .positional_name = "ACTION",
+    .usage = R"(usage: banklab desc decode 0xWORD [--arch A] [--major K|MN] [--dtype D] [--json]
+       banklab desc encode --arch A --major K|MN --swizzle S --start B --lbo B --sbo B
+                           [--base-offset N] [--dtype D] [--json]
+       banklab desc agree <encode's flags> --fill SWIZZLE --box RxC [--boxes N] [--dest B]
+)",
+    .description =
+        R"(The 64-bit matrix descriptor through which wgmma (sm90) and tcgen05.mma (sm100) read an
+operand from shared memory: every field, the canonical layout it means in CuTe notation, and
+every rule it breaks with the fix. 'agree' fills the tile as TMA or an epilogue would and checks,
+element by element and k-step by k-step (the start advanced as CUTLASS advances it), whether the
+descriptor reads what was written; a mismatch names the first wrong core matrix and a descriptor
+that reads the fill.
+)",
+    .footer = R"(Examples:
+  banklab desc decode 0x4000004000010000
+  banklab desc encode --arch sm90 --major K --swizzle 128b --start 0 --lbo 16 --sbo 1024
+  banklab desc agree --major K --swizzle 128b --sbo 1024 --fill tma128 --box 64x64
+  banklab desc agree --major K --swizzle 64b --sbo 512 --fill tma128 --box 64x64 --json
+)"};
+
 constexpr frontend::FlagSpec kTraceFlags[] = {
     {"kernel", "NAME", "the kernel to trace                        (default: the first launched)"},
     {"launch", "N", "which of its launches, counting from 0       (default 0)"},
@@ -460,6 +507,7 @@ const Command kCommands[] = {
     {kExplain, "derive a scenario's bank conflicts step by step, as the lesson does", run_explain},
     {kExport, "write a view as SVG, the lane table as CSV/Markdown, the derivation", run_export},
     {kScan, "every shared-memory access of a .cu file's kernels, counted and ranked", run_scan},
+    {kDesc, "wgmma/tcgen05 matrix descriptors: decode, encode, check against TMA", run_desc},
     {kTrace, "every shared-memory access of one launch of a real program, counted and measured",
      run_trace_command},
     {kDrill, "practise predicting conflicts: questions, answers on stdin, a score", run_drill},

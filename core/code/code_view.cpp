@@ -179,11 +179,13 @@ std::pair<Expr, Expr> physical(const TileLayout& t, const Expr& r, const Expr& c
   }
   if (const int span = kind.tma_span_bytes; span != 0) {
     // TMA rows are one span long (TileLayout::check): the XORed bits 7.. are row bits, the
-    // row's chunk XOR (r / (128 / span)) mod (span / 16).
-    const int per_chunk = 16 / e;
+    // row's chunk XOR (r / (128 / span)) mod (span / chunk), chunks of 16 bytes (32 or 64 for
+    // Blackwell's atoms).
+    const int chunk = kind.tma_chunk_bytes;
+    const int per_chunk = chunk / e;
     const Expr q = apply(c, '/', num(per_chunk)), w = apply(c, '%', num(per_chunk));
     const Expr row_phase = span == 128 ? r : apply(r, '/', num(128 / span));
-    const Expr f = apply(row_phase, '%', num(span / 16));
+    const Expr f = apply(row_phase, '%', num(span / chunk));
     return {r, apply(apply(apply(q, '^', f), '*', num(per_chunk)), '+', w)};
   }
   // Any other byte swizzle: the offset through x ^ ((x & yyy_mask) >> S).

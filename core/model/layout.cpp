@@ -84,6 +84,10 @@ std::string to_string(const TileLayout& t) {
   // 64-bit: the tile being printed may be an absurd one that check() is about to refuse.
   os << dtype_c_name(t.dtype) << " tile[" << t.rows << "][" << std::int64_t{t.cols} + t.pad << "]";
   if (t.swizzle.kind != SwizzleKind::none) os << " " << to_string(t.swizzle);
+  // Blackwell's TMA atom modes say, wherever a tile is named, that they are predicted.
+  if (const std::string_view caveat = swizzle_kind(t.swizzle.kind).caveat; !caveat.empty()) {
+    os << " (" << caveat << ")";
+  }
   return os.str();
 }
 

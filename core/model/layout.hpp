@@ -82,7 +82,8 @@ struct TileLayout {
   friend bool operator==(const TileLayout&, const TileLayout&) = default;
 };
 
-// "float tile[32][33]", "bf16 tile[32][32] xor", "float tile[8][32] tma128".
+// "float tile[32][33]", "bf16 tile[32][32] xor", "float tile[8][32] tma128"; a Blackwell atom
+// mode adds "(predicted: not measured on Blackwell)".
 std::string to_string(const TileLayout& t);
 std::ostream& operator<<(std::ostream& os, const TileLayout& t);
 

@@ -78,7 +78,8 @@ inline constexpr ScenarioKey kScenarioKeys[] = {
     {"swizzle", "S",
      "none; xor (column c ^ r); cute:B,M,S on byte offsets;\n"
      "cute-elem:B,M,S on element indices (M + log2 e in bytes); tma32, tma64,\n"
-     "tma128 (a narrower box row sits at span pitch); triton:VEC,PERPHASE,MAXPHASE\n"
+     "tma128 (a narrower box row sits at span pitch); tma128-atom32, tma128-atom64\n"
+     "(Blackwell; predicted: not measured on Blackwell); triton:VEC,PERPHASE,MAXPHASE\n"
      "(VEC in elements, PERPHASE in rows)                    (default none)",
      KeyForm::tile, ValueKind::text, scenario_key::read_swizzle, scenario_key::print_swizzle},
     {"access", "A",

@@ -85,7 +85,8 @@ int SwizzleSpec::tma_span_bytes() const {
 }
 
 int SwizzleSpec::tma_repeat_bytes() const {
-  return tma_span_bytes() * 8;
+  if (!is_tma()) return 0;
+  return 1 << byte_swizzle(1).period_log2();
 }
 
 int SwizzleSpec::tma_alignment_bytes() const {
@@ -134,9 +135,14 @@ Swizzle cute_elements(const SwizzleSpec& s, int elem_bytes) {
           s.cute.shift};
 }
 
-// The TMA modes are Swizzle<log2(span / 16), 4, 3>: 16-byte chunks within the span.
+// The TMA modes are Swizzle<log2(span / chunk), log2(chunk), 7 - log2(chunk)>: chunks of 16
+// bytes (Blackwell's atoms: 32 or 64) permuted within the span by address bits 7 and up, the
+// 128-byte line: Swizzle<1,4,3>, <2,4,3>, <3,4,3>; <2,5,2> and <1,6,1>.
 Swizzle tma_bytes(const SwizzleSpec& s, int) {
-  return {std::countr_zero(static_cast<unsigned>(s.tma_span_bytes() / 16)), 4, 3};
+  const SwizzleKindInfo& k = swizzle_kind(s.kind);
+  const int chunk_bits = std::countr_zero(static_cast<unsigned>(k.tma_chunk_bytes));
+  return {std::countr_zero(static_cast<unsigned>(k.tma_span_bytes / k.tma_chunk_bytes)), chunk_bits,
+          7 - chunk_bits};
 }
 
 int no_column_xor(const SwizzleSpec&, int, int) {
@@ -306,11 +312,14 @@ std::string native_cute_elements(const TileLayout& t) {
 }
 
 std::string native_tma(const TileLayout& t) {
+  const SwizzleKindInfo& k = swizzle_kind(t.swizzle.kind);
   std::ostringstream native;
   native << "CU_TENSOR_MAP_SWIZZLE_" << t.swizzle.tma_span_bytes() << "B";
+  if (k.tma_chunk_bytes != 16) native << "_ATOM_" << k.tma_chunk_bytes << "B";
   if (t.row_bytes() < t.pitch_bytes()) {
     native << " (" << t.row_bytes() << "-byte box rows at " << t.pitch_bytes() << "-byte pitch)";
   }
+  if (!k.caveat.empty()) native << " (" << k.caveat << ")";
   return native.str();
 }
 
@@ -360,9 +369,11 @@ constexpr std::string_view kTritonHelp =
     "((2^k / perPhase) mod maxPhase)) mod C over r's bits 2^k. vec counts elements, perPhase "
     "rows.";
 
-// A TMA mode: Swizzle<log2(span / 16), 4, 3>, and nothing else of its own but the span.
+constexpr std::string_view kNotMeasuredOnBlackwell = "predicted: not measured on Blackwell";
+
+// A TMA mode: tma_bytes' Swizzle, and nothing else of its own but the span and the chunk.
 constexpr SwizzleKindInfo tma_mode(SwizzleKind kind, std::string_view name, std::string_view label,
-                                   int span) {
+                                   int span, int chunk = 16, std::string_view caveat = {}) {
   return {.kind = kind,
           .name = name,
           .parameters = SwizzleParameters::none,
@@ -375,6 +386,8 @@ constexpr SwizzleKindInfo tma_mode(SwizzleKind kind, std::string_view name, std:
           .column_xor_form = ColumnXorForm::none,
           .counts_elements = false,
           .tma_span_bytes = span,
+          .tma_chunk_bytes = chunk,
+          .caveat = caveat,
           .notation = "tma",
           .simplicity = 3,
           .byte_swizzle = tma_bytes,
@@ -399,6 +412,8 @@ constexpr SwizzleKindInfo kKinds[] = {
      .column_xor_form = ColumnXorForm::none,
      .counts_elements = false,
      .tma_span_bytes = 0,
+     .tma_chunk_bytes = 0,
+     .caveat = {},
      .notation = "banklab",
      .simplicity = 0,
      .byte_swizzle = no_byte_swizzle,
@@ -419,6 +434,8 @@ constexpr SwizzleKindInfo kKinds[] = {
      .column_xor_form = ColumnXorForm::row_mod_columns,
      .counts_elements = false,
      .tma_span_bytes = 0,
+     .tma_chunk_bytes = 0,
+     .caveat = {},
      .notation = "banklab",
      .simplicity = 2,
      .byte_swizzle = no_byte_swizzle,
@@ -439,6 +456,8 @@ constexpr SwizzleKindInfo kKinds[] = {
      .column_xor_form = ColumnXorForm::none,
      .counts_elements = false,
      .tma_span_bytes = 0,
+     .tma_chunk_bytes = 0,
+     .caveat = {},
      .notation = "cute (bytes)",
      .simplicity = 4,
      .byte_swizzle = cute_bytes,
@@ -459,6 +478,8 @@ constexpr SwizzleKindInfo kKinds[] = {
      .column_xor_form = ColumnXorForm::none,
      .counts_elements = true,
      .tma_span_bytes = 0,
+     .tma_chunk_bytes = 0,
+     .caveat = {},
      .notation = "cute (elements)",
      .simplicity = 5,
      .byte_swizzle = cute_elements,
@@ -470,6 +491,12 @@ constexpr SwizzleKindInfo kKinds[] = {
     tma_mode(SwizzleKind::tma32, "tma32", "TMA 32B", 32),
     tma_mode(SwizzleKind::tma64, "tma64", "TMA 64B", 64),
     tma_mode(SwizzleKind::tma128, "tma128", "TMA 128B", 128),
+    tma_mode(SwizzleKind::tma128_atom32, "tma128-atom32",
+             "TMA 128B, 32B atoms (Blackwell; predicted: not measured on Blackwell)", 128, 32,
+             kNotMeasuredOnBlackwell),
+    tma_mode(SwizzleKind::tma128_atom64, "tma128-atom64",
+             "TMA 128B, 64B atoms (Blackwell; predicted: not measured on Blackwell)", 128, 64,
+             kNotMeasuredOnBlackwell),
     {.kind = SwizzleKind::triton,
      .name = "triton",
      .parameters = SwizzleParameters::triton,
@@ -482,6 +509,8 @@ constexpr SwizzleKindInfo kKinds[] = {
      .column_xor_form = ColumnXorForm::row_bit_basis,
      .counts_elements = false,
      .tma_span_bytes = 0,
+     .tma_chunk_bytes = 0,
+     .caveat = {},
      .notation = "triton",
      .simplicity = 6,
      .byte_swizzle = no_byte_swizzle,

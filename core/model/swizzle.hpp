@@ -111,6 +111,11 @@ enum class SwizzleKind : std::uint8_t {
   tma128,       // CU_TENSOR_MAP_SWIZZLE_128B = Swizzle<3,4,3>
   cute_elem,    // CuTe Swizzle<B,M,S> on element indices: Swizzle<B, M + log2 e, S> on bytes
   triton,       // Triton's swizzled shared encoding, row-major: TritonSwizzle
+  // Blackwell's TMA modes with wider atoms (CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B / _64B): 32- or
+  // 64-byte chunks permuted within a 128-byte span, chunk q of row r at q ^ (r mod 4 / mod 2).
+  // Predicted from the CUDA driver's and CUTLASS's descriptions, not measured on Blackwell.
+  tma128_atom32,  // Swizzle<2,5,2>
+  tma128_atom64,  // Swizzle<1,6,1>
 };
 
 struct SwizzleSpec {
@@ -129,8 +134,8 @@ struct SwizzleSpec {
   // the others.
   int column_xor(int row, int cols) const;
   bool is_tma() const { return tma_span_bytes() != 0; }
-  // TMA modes only: the span of one swizzled row (32, 64, 128 B) and the repeat (256, 512,
-  // 1024 B); 0 otherwise.
+  // TMA modes only: the span of one swizzled row (32, 64, 128 B) and the repeat, the swizzle's
+  // period (256, 512, 1024 B; 512 and 256 for Blackwell's 32- and 64-byte atoms); 0 otherwise.
   int tma_span_bytes() const;
   int tma_repeat_bytes() const;
   // The alignment a TMA copy needs of its shared destination with this swizzle: the repeat for
@@ -185,6 +190,8 @@ struct SwizzleKindInfo {
   ColumnXorForm column_xor_form;
   bool counts_elements;       // cute's parameters over element indices (cute-elem), not bytes
   int tma_span_bytes;         // a TMA mode's swizzle span: 32, 64, 128; 0 for the others
+  int tma_chunk_bytes;        // the unit a TMA mode permutes: 16, or 32/64 (Blackwell's atoms)
+  std::string_view caveat;    // "predicted: not measured on Blackwell" where it applies
   std::string_view notation;  // Spelling::notation: "banklab", "cute (bytes)", "tma", ...
   int simplicity;  // the solver's rank among equally cheap layouts, lower first (none: 0)
 
@@ -202,7 +209,8 @@ struct SwizzleKindInfo {
 
 const SwizzleKindInfo& swizzle_kind(SwizzleKind kind);
 // Every kind, in the order the CLI lists them (none, xor, cute, cute-elem, tma32, tma64,
-// tma128, triton); the enumerators' order (the GUI's list) differs.
+// tma128, tma128-atom32, tma128-atom64, triton); the enumerators' order (the GUI's list)
+// differs.
 std::span<const SwizzleKindInfo> swizzle_kinds();
 
 // "none", "xor", "cute:B,M,S" (bytes), "cute-elem:B,M,S" (elements), "tma32", "tma64",

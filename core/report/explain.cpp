@@ -443,10 +443,12 @@ void add_formula(const Scenario& s, Explanation* x) {
       // TMA rows are exactly one span long (TileLayout::check), so the XORed address bits
       // 7.. are row bits: 128B mode r mod 8; 64B mode (r / 2) mod 4; 32B mode (r / 4) mod 2.
       if (const int span = kind.tma_span_bytes; span != 0) {
-        const std::string chunks = std::to_string(span / 16);
+        const int chunk = kind.tma_chunk_bytes;
+        const std::string chunks = std::to_string(span / chunk);
         const std::string rows = span == 128 ? "r" : "(r / " + std::to_string(128 / span) + ")";
-        x->formula +=
-            ": 16-byte chunk q of row r lands at chunk q ^ (" + rows + " mod " + chunks + ")";
+        x->formula += ": " + std::to_string(chunk) + "-byte chunk q of row r lands at chunk q ^ (" +
+                      rows + " mod " + chunks + ")";
+        if (!kind.caveat.empty()) x->formula += " (" + std::string(kind.caveat) + ")";
       }
       x->bank_expression = "bank = (swizzled byte / 4) mod 32";
       break;

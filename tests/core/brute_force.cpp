@@ -173,6 +173,18 @@ std::int64_t tile_byte(const TileLayout& t, int r, int c) {
       if (pitch < span) pitch = span;
       return swizzle(mode_bits, 4, 3, r * pitch + c * e);
     }
+    case SwizzleKind::tma128_atom32:
+    case SwizzleKind::tma128_atom64: {
+      // As the driver describes them: chunks of 32 or 64 bytes within each 128-byte line,
+      // chunk q of line n at q ^ (n mod chunks); a narrow box row sits at the 128-byte pitch.
+      const std::int64_t chunk = sw.kind == SwizzleKind::tma128_atom32 ? 32 : 64;
+      const std::int64_t chunks = 128 / chunk;
+      if (pitch < 128) pitch = 128;
+      const std::int64_t b = r * pitch + c * e;
+      const std::int64_t line = b / 128;
+      const std::int64_t q = b % 128 / chunk;
+      return line * 128 + (q ^ (line % chunks)) * chunk + b % chunk;
+    }
   }
   return -1;
 }

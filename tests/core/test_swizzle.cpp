@@ -74,6 +74,31 @@ TEST_CASE("the 128B mode puts chunk q of a 128-byte row r at chunk q ^ (r mod 8)
   }
 }
 
+TEST_CASE("Blackwell's atom modes are spelled, parsed and labelled as predicted") {
+  for (const SwizzleKind kind : {SwizzleKind::tma128_atom32, SwizzleKind::tma128_atom64}) {
+    const SwizzleSpec spec{kind};
+    CAPTURE(spec);
+    CHECK(parse_swizzle(to_string(spec)).value() == spec);
+    CHECK(spec.is_tma());
+    const SwizzleKindInfo& k = swizzle_kind(kind);
+    CHECK(k.caveat == "predicted: not measured on Blackwell");
+    CHECK(k.label.find("predicted: not measured on Blackwell") != std::string_view::npos);
+    const TileLayout t{DType::bf16, 8, 64, 0, spec};
+    REQUIRE(t.check());
+    CHECK(k.native(t).find("predicted: not measured on Blackwell") != std::string::npos);
+  }
+  CHECK(to_string(SwizzleSpec{SwizzleKind::tma128_atom32}) == "tma128-atom32");
+  CHECK(to_string(TileLayout{DType::fp32, 4, 32, 0, SwizzleSpec{SwizzleKind::tma128_atom32}}) ==
+        "float tile[4][32] tma128-atom32 (predicted: not measured on Blackwell)");
+  CHECK(swizzle_kind(SwizzleKind::tma128_atom64)
+            .native(TileLayout{DType::fp32, 2, 32, 0, SwizzleSpec{SwizzleKind::tma128_atom64}}) ==
+        "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B (predicted: not measured on Blackwell)");
+  // Chunk q of row r at q ^ (r mod 4): fp32 row 1's first 32-byte chunk lands at chunk 1.
+  const TileLayout t{DType::fp32, 4, 32, 0, SwizzleSpec{SwizzleKind::tma128_atom32}};
+  CHECK(t(1, 0) == 128 + 32);
+  CHECK(t(3, 9) == 3 * 128 + (1 ^ 3) * 32 + 4);
+}
+
 TEST_CASE("the TMA modes are Swizzle<1,4,3>, <2,4,3>, <3,4,3> with their spans and repeats") {
   struct Mode {
     SwizzleKind kind;
@@ -83,7 +108,11 @@ TEST_CASE("the TMA modes are Swizzle<1,4,3>, <2,4,3>, <3,4,3> with their spans a
   };
   for (const Mode& m :
        {Mode{SwizzleKind::tma32, {1, 4, 3}, 32, 256}, Mode{SwizzleKind::tma64, {2, 4, 3}, 64, 512},
-        Mode{SwizzleKind::tma128, {3, 4, 3}, 128, 1024}}) {
+        Mode{SwizzleKind::tma128, {3, 4, 3}, 128, 1024},
+        // Blackwell's atoms (predicted, not measured): CUTLASS's Swizzle<2,5,2> for 32-byte
+        // atoms; 64-byte atoms as the driver describes them, Swizzle<1,6,1>.
+        Mode{SwizzleKind::tma128_atom32, {2, 5, 2}, 128, 512},
+        Mode{SwizzleKind::tma128_atom64, {1, 6, 1}, 128, 256}}) {
     const SwizzleSpec spec{m.kind, {}};
     CAPTURE(spec);
     CHECK(spec.byte_swizzle(1) == m.swizzle);
