@@ -238,6 +238,7 @@ void prepare_frame(Gui& g, AppState& state) {
 void build_frame(Gui& g, AppState& state) {
   prepare_frame(g, state);
   ImGui_ImplGlfw_NewFrame();
+  banklab::gui::keep_delta_time_positive(ImGui::GetIO());
   ImGui::NewFrame();
   banklab::gui::draw_app(state);
   ImGui::Render();
