@@ -7,6 +7,10 @@
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/lessons ${PROJECT_SOURCE_DIR}/assets/recordings
         DESTINATION ${CMAKE_INSTALL_DATADIR}/banklab OPTIONAL)
 
+# The license, where Debian keeps each package's (share/doc/<package>/copyright).
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/banklab
+        RENAME copyright)
+
 # A man page per program, written by help2man from its --help at build time.
 find_program(BANKLAB_HELP2MAN help2man)
 function(banklab_man_page target summary)

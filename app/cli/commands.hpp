@@ -54,15 +54,16 @@ int failure(std::string_view message);
 // Writes all of text to standard output; main() reports a failed write as kExitFailure.
 void print(std::string_view text);
 
-int run_analyze(const frontend::Args& args);    // cmd_analyze.cpp
-int run_drill(const frontend::Args& args);      // cmd_drill.cpp
-int run_gpu_bench(const frontend::Args& args);  // cmd_gpu_bench.cpp
-int run_presets(const frontend::Args& args);    // cmd_presets.cpp
-int run_solve(const frontend::Args& args);      // cmd_solve.cpp
-int run_explain(const frontend::Args& args);    // cmd_explain.cpp
-int run_lesson(const frontend::Args& args);     // cmd_lesson.cpp
-int run_validate(const frontend::Args& args);   // cmd_validate.cpp
-int run_export(const frontend::Args& args);     // cmd_export.cpp
-int run_scan(const frontend::Args& args);       // cmd_scan.cpp
+int run_analyze(const frontend::Args& args);        // cmd_analyze.cpp
+int run_drill(const frontend::Args& args);          // cmd_drill.cpp
+int run_gpu_bench(const frontend::Args& args);      // cmd_gpu_bench.cpp
+int run_presets(const frontend::Args& args);        // cmd_presets.cpp
+int run_solve(const frontend::Args& args);          // cmd_solve.cpp
+int run_explain(const frontend::Args& args);        // cmd_explain.cpp
+int run_lesson(const frontend::Args& args);         // cmd_lesson.cpp
+int run_validate(const frontend::Args& args);       // cmd_validate.cpp
+int run_export(const frontend::Args& args);         // cmd_export.cpp
+int run_scan(const frontend::Args& args);           // cmd_scan.cpp
+int run_trace_command(const frontend::Args& args);  // cmd_trace.cpp (trace_run.hpp has run_trace)
 
 }  // namespace banklab::cli

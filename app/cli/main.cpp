@@ -397,6 +397,48 @@ where they differ says why where the cause is known.
 )",
     .repeatable = kScanRepeatable};
 
+constexpr frontend::FlagSpec kTraceFlags[] = {
+    {"kernel", "NAME", "the kernel to trace                        (default: the first launched)"},
+    {"launch", "N", "which of its launches, counting from 0       (default 0)"},
+    {"max-records", "N",
+     "keep at most N warp-instructions; the rest are counted, not kept\n"
+     "                                         (default 1048576)"},
+    {"no-measure", "", "do not run Nsight Compute on the same launch"},
+    {"ncu-csv", "FILE", "the hardware's counts from this Source page CSV instead of running ncu"},
+    {"source", "FILE.cu", "the static scan of FILE.cu beside the trace, line by line"},
+    {"lanes", "LINE[:N]", "the 32 lanes of one instruction of LINE (default: its worst)"},
+    {"output", "FILE", "write the trace to FILE (JSON), to open later with --open", 'o'},
+    {"open", "FILE", "print a trace file made earlier, on any machine (no GPU needed)"},
+    {"json", "", "one JSON object: the scan's fields, \"trace\" and \"measured\""},
+};
+constexpr frontend::CommandSyntax kTrace{
+    .command = "trace",
+    .flags = kTraceFlags,
+    .min_positionals = 0,
+    .max_positionals = 4096,
+    .positional_name = "PROGRAM [ARGS...]",
+    .usage =
+        R"(usage: banklab trace [--kernel NAME] [--launch N] [--json] [-o FILE.json] -- PROGRAM [ARGS...]
+       banklab trace --open FILE.json [--json] [--lanes LINE[:N]] [--source FILE.cu]
+)",
+    .description =
+        R"(Runs PROGRAM with BankLab's injection library (Compute Sanitizer's patching API), which
+records every shared-memory access of one launch of one kernel: each lane's address, the
+instruction and the warp. Each warp-instruction is counted by the same model as scan and
+analyze, attributed to its CUDA line (build the program with nvcc -lineinfo), and the lines are
+ranked by the wavefronts their conflicts add. Where profiling counters are allowed, Nsight
+Compute measures the same launch and each line's measured counts stand beside the model's.
+Only the chosen launch records; the program's output and exit status pass through.
+Needs an NVIDIA GPU and the CUDA toolkit; without them it says which, and exits 1.
+)",
+    .flags_title = "Trace:",
+    .footer = R"(Examples:
+  nvcc -O3 -lineinfo -arch=sm_90 -o hist histogram.cu
+  banklab trace --kernel histogram256 -o hist.json -- ./hist
+  banklab trace --open assets/traces/attention_scores.json --lanes 40
+  banklab trace --open hist.json --source histogram.cu
+)"};
+
 const Command kCommands[] = {
     {kAnalyze, "count the wavefronts of one access, a raw pattern or a batch of them", run_analyze},
     {kSolve, "find the cheapest conflict-free pad or swizzle for how a tile is accessed",
@@ -405,6 +447,8 @@ const Command kCommands[] = {
     {kExplain, "derive a scenario's bank conflicts step by step, as the lesson does", run_explain},
     {kExport, "write a view as SVG, the lane table as CSV/Markdown, the derivation", run_export},
     {kScan, "every shared-memory access of a .cu file's kernels, counted and ranked", run_scan},
+    {kTrace, "every shared-memory access of one launch of a real program, counted and measured",
+     run_trace_command},
     {kDrill, "practise predicting conflicts: questions, answers on stdin, a score", run_drill},
     {kLesson, "the guided lessons: list them, show one with its numbers, check a lesson file",
      run_lesson},

@@ -22,6 +22,7 @@
 #include "core/model/access.hpp"
 #include "core/model/dtype.hpp"
 #include "core/model/hardware.hpp"
+#include "core/record/record_fields.hpp"
 #include "core/record/recording_check.hpp"
 
 namespace banklab::gpu {
@@ -29,7 +30,6 @@ namespace {
 
 constexpr std::string_view kFormat = "banklab-gpu-recording";
 constexpr int kVersion = 1;
-constexpr int kDecimals = 9;   // every real number: far below what any table prints
 constexpr int kMaxDepth = 16;  // a recording nests 5 deep; deeper text is refused unbuilt
 
 std::optional<VariantRole> parse_role(std::string_view text) {
@@ -40,7 +40,11 @@ std::optional<VariantRole> parse_role(std::string_view text) {
   return std::nullopt;
 }
 
+}  // namespace
+
 // [SECTION] The fields
+// Outside the unnamed namespace: the readers and writers (record_fields.hpp) find them by
+// argument-dependent lookup, in this namespace.
 // The fields, in the order the file holds them, as lists of core/base/json_fields.hpp's kinds
 // (f(key, field), f.choice, f.object, f.list, f.check) and the lanes of an access. `f` is a
 // FieldWriter or a FieldReader. The lists take their structure by reference for the reader's sake;
@@ -58,18 +62,6 @@ void fields(F& f, DeviceInfo& d) {
   f("memory_bytes", d.memory_bytes);
   f("shared_memory_per_sm", d.shared_memory_per_sm);
   f("l2_bytes", d.l2_bytes);
-}
-
-// An access's fields sit in the object of the row that made it (a pattern, a cross-check run).
-template <class F>
-void fields(F& f, WarpAccess& a) {
-  f.choice("op", a.op, op_name, parse_op, "an op BankLab knows");
-  f("width", a.width);
-  f("offsets", a.offsets);
-  f.check([&]() -> std::string {
-    const std::string e = first_error(check_access(a));
-    return e.empty() ? e : " is not a valid access: " + e;
-  });
 }
 
 template <class F>
@@ -173,65 +165,9 @@ void fields(F& f, Recording& r) {
   f.object("validate", r.validate);
 }
 
+namespace {
+
 // [SECTION] Writing
-
-class FieldWriter {
- public:
-  explicit FieldWriter(JsonWriter& w) : w_(w) {}
-
-  void operator()(std::string_view key, const std::string& text) { w_.field(key, text); }
-  void operator()(std::string_view key, double number) { w_.field(key, number, kDecimals); }
-  template <std::integral T>
-  void operator()(std::string_view key, T number) {
-    w_.field(key, number);
-  }
-  // Lanes: a byte offset, or null for an inactive lane.
-  void operator()(std::string_view key, const std::array<std::int64_t, kWarpSize>& offsets) {
-    w_.key(key).begin_array();
-    for (const std::int64_t o : offsets) {
-      if (o == kInactiveLane) {
-        w_.null();
-      } else {
-        w_.value(o);
-      }
-    }
-    w_.end_array();
-  }
-  template <class E, class Name, class Parse>
-  void choice(std::string_view key, E value, Name name, Parse, std::string_view) {
-    w_.field(key, name(value));
-  }
-  template <class T>
-  void object(std::string_view key, T& value) {
-    w_.key(key).begin_object();
-    fields(*this, value);
-    w_.end_object();
-  }
-  template <class T, class Each>
-  void list(std::string_view key, std::vector<T>& items, Each each) {
-    w_.key(key).begin_array();
-    for (T& item : items) {
-      w_.begin_object();
-      each(*this, item);
-      w_.end_object();
-    }
-    w_.end_array();
-  }
-  template <class T>
-  void list(std::string_view key, std::vector<T>& items) {
-    list(key, items, [](FieldWriter& f, T& item) { fields(f, item); });
-  }
-  void list(std::string_view key, std::vector<std::string>& texts) {
-    w_.key(key).begin_array();
-    for (const std::string& text : texts) w_.value(text);
-    w_.end_array();
-  }
-  template <class Problem>
-  void check(Problem) {}
-
- private:
-  JsonWriter& w_;
-};
 
 // Rows without a label get their access as one, as the tables print them.
 LabelledPatterns with_every_label(LabelledPatterns p) {
@@ -247,46 +183,10 @@ LabelledPatterns with_every_label(LabelledPatterns p) {
 
 using nlohmann::json;
 
-struct TooDeep {};
-
-// The reader of core's json_fields.hpp, and lanes: a byte offset in shared memory, or null for
-// an inactive lane.
-class FieldReader : public BasicJsonFieldReader<FieldReader> {
- public:
-  using BasicJsonFieldReader::BasicJsonFieldReader;
-  using BasicJsonFieldReader::operator();
-
-  void operator()(std::string_view key, std::array<std::int64_t, kWarpSize>& offsets) {
-    const json& list = at(key);
-    if (!list.is_array()) throw JsonFieldError(where(key) + " is not a list");
-    if (list.size() != offsets.size()) throw JsonFieldError(where(key) + " does not hold 32 lanes");
-    for (std::size_t lane = 0; lane < offsets.size(); ++lane) {
-      const json& o = list[lane];
-      if (o.is_null()) {
-        offsets[lane] = kInactiveLane;
-      } else if (o.is_number_integer() && o.get<std::int64_t>() >= 0 &&
-                 o.get<std::int64_t>() < kSharedMemoryBytes) {
-        offsets[lane] = o.get<std::int64_t>();
-      } else {
-        throw JsonFieldError(item(key, lane) + " is not a byte offset in shared memory or null");
-      }
-    }
-  }
-};
+constexpr RecordFormat kRecordingFormat{"GPU recording", "recording", kFormat, kVersion, kMaxDepth};
 
 Recording read_recording(const json& j) {
-  if (!j.is_object() || !j.contains("format") || !j["format"].is_string() ||
-      j["format"].get<std::string>() != kFormat) {
-    throw JsonFieldError("it is JSON, but not a BankLab GPU recording (no \"format\": \"" +
-                         std::string(kFormat) + "\")");
-  }
-  FieldReader f(j, "recording");
-  int version = 0;
-  f("version", version);
-  if (version != kVersion) {
-    throw JsonFieldError("it is a recording of format version " + std::to_string(version) +
-                         "; this BankLab reads version " + std::to_string(kVersion));
-  }
+  FieldReader f = open_record(j, kRecordingFormat);
   Recording r;
   fields(f, r);
   // What a file does not hold: every run in it ran, on its device.
@@ -300,15 +200,6 @@ Recording read_recording(const json& j) {
     p->device = r.device;
   }
   return r;
-}
-
-// Refuses nesting deeper than a recording has as the parser meets it, before it is built.
-bool refuse_deep_nesting(int depth, json::parse_event_t event, json&) {
-  if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
-      depth >= kMaxDepth) {  // depth: the levels around the one that starts
-    throw TooDeep{};
-  }
-  return true;
 }
 
 }  // namespace
@@ -338,23 +229,13 @@ std::string recording_json(const Recording& r) {
 }
 
 Expected<Recording> parse_recording(std::string_view text) {
-  try {
-    const json j = json::parse(text.begin(), text.end(), refuse_deep_nesting);
+  return read_record<Recording>(text, kRecordingFormat, [](const json& j) -> Expected<Recording> {
     Recording r = read_recording(j);
     if (const Expected<void> usable = check_recording(r); !usable) {
       return Error{"not a usable BankLab GPU recording: " + usable.error()};
     }
     return r;
-  } catch (const TooDeep&) {
-    return Error{"not a BankLab GPU recording: its JSON nests deeper than " +
-                 std::to_string(kMaxDepth) + " levels"};
-  } catch (const JsonFieldError& bad) {
-    return Error{"not a usable BankLab GPU recording: " + std::string(bad.what())};
-  } catch (const json::parse_error& e) {
-    return Error{"not a BankLab GPU recording: not valid JSON (" + std::string(e.what()) + ")"};
-  } catch (const json::exception& e) {
-    return Error{"not a usable BankLab GPU recording: " + std::string(e.what())};
-  }
+  });
 }
 
 }  // namespace banklab::gpu

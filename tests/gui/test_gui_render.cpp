@@ -36,8 +36,10 @@
 #include "app/gui/render/palette.hpp"
 #include "core/model/presets.hpp"
 #include "core/model/scenario.hpp"
+#include "core/record/trace.hpp"
 #include "core/teach/lesson.hpp"
 #include "tests/gui/gl_test_window.hpp"
+#include "tests/trace/trace_fixture.hpp"
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
@@ -645,6 +647,53 @@ TEST_CASE("--scan FILE.cu: the views draw the kernel's worst access, --line anot
   for (int b = 0; b < 32; ++b) {
     CAPTURE(b);
     CHECK(distance(bank_cell(row, 0, b), to_rgb(palette(Theme::dark).cell_served)) <= 6);
+  }
+}
+
+TEST_CASE("--trace FILE.json: the Kernel window on a trace, the views on its worst instruction") {
+  require_display();
+  // The fixture (tests/trace/trace_fixture.hpp): line 4 stores a column of float tile[32][32],
+  // lane L at byte 1024 + 128 L, all in bank 0; line 6 loads a row.
+  const fs::path file = fs::temp_directory_path() / "banklab-gui-trace-fixture.json";
+  {
+    std::ofstream out(file);
+    out << gpu::trace_json(banklab::test::fixture_trace());
+  }
+  for (const char* size : {"1280x720", "1920x1080"}) {
+    CAPTURE(size);
+    const Palette& pal = palette(Theme::dark);
+    const Shot s = run_shot(std::string("trace-") + size,
+                            "--trace " + file.string() + " --size " + size + " --theme dark");
+    REQUIRE(s.geometry["bank_grid"]["rows"].get<int>() == 32);
+    for (int w = 0; w < 32; ++w) {
+      CAPTURE(w);
+      CHECK(distance(bank_cell(s, w, 0), to_rgb(pal.cell_conflict)) <
+            distance(bank_cell(s, w, 0), to_rgb(pal.cell_served)));
+      for (int b = 1; b < 32; ++b) CHECK(distance(bank_cell(s, w, b), to_rgb(pal.cell_empty)) <= 6);
+    }
+    check_readable_lanes(s);
+  }
+  const Shot row =
+      run_shot("trace-line-6", "--trace " + file.string() + " --line 6 --size 1280x720");
+  REQUIRE(row.geometry["bank_grid"]["rows"].get<int>() == 1);
+  // A file that is not a usable trace: one line, the app does not start.
+  const int bad = std::system((std::string(BANKLAB_GUI_EXE) + " --trace " + BANKLAB_SOURCE_DIR +
+                               "/README.md --screenshot /dev/null >/dev/null 2>&1")
+                                  .c_str());
+  CHECK(WIFEXITED(bad));
+  CHECK(WEXITSTATUS(bad) == 2);
+  fs::remove(file);
+  // The shipped traces (made on the H200: kernels/trace/make_traces.sh) open too.
+  const fs::path shipped = fs::path(BANKLAB_SOURCE_DIR) / "assets" / "traces";
+  if (fs::exists(shipped)) {
+    for (const auto& entry : fs::directory_iterator(shipped)) {
+      if (entry.path().extension() != ".json") continue;
+      CAPTURE(entry.path().string());
+      const Shot t = run_shot("trace-" + entry.path().stem().string(),
+                              "--trace " + entry.path().string() + " --size 1920x1080");
+      CHECK(t.status == 0);
+      CHECK(t.geometry["bank_grid"]["rows"].get<int>() >= 1);
+    }
   }
 }
 

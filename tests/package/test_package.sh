@@ -51,7 +51,7 @@ files=$(dpkg-deb -c "$deb" | awk '{print $6}')
 for f in ./usr/bin/banklab ./usr/bin/banklab-gui ./usr/share/applications/banklab-gui.desktop \
   ./usr/share/icons/hicolor/scalable/apps/banklab.svg ./usr/share/icons/hicolor/256x256/apps/banklab.png \
   ./usr/share/banklab/shaders/quads.frag ./usr/share/man/man1/banklab.1.gz \
-  ./usr/share/man/man1/banklab-gui.1.gz; do
+  ./usr/share/man/man1/banklab-gui.1.gz ./usr/share/doc/banklab/copyright; do
   grep -qxF "$f" <<<"$files" || fail "the package lacks $f"
 done
 for data in lessons recordings; do

@@ -3,7 +3,8 @@
 // Each item opens the file chooser (file_chooser.hpp); what it confirms is written here, except
 // a PNG, which export_png() (offscreen.hpp) draws after the frame. Every export is
 // banklab_figures' (what `banklab export` writes); files are written whole or not at all, and
-// the menu bar says what happened. Open kernel scans a .cu file into the Kernel window.
+// the menu bar says what happened. Open kernel scans a .cu file into the Kernel window; Open
+// trace puts a recorded run there (`banklab trace -o FILE.json`).
 #include <imgui.h>
 
 #include <algorithm>
@@ -45,6 +46,7 @@ constexpr FileItem kItems[] = {
     {FileAction::save_scenario, "Save scenario", ".scenario", ".scenario"},
     {FileAction::open_scenario, "Open scenario", ".scenario", ".scenario"},
     {FileAction::open_kernel, "Open kernel", ".cu", ".cu"},
+    {FileAction::open_trace, "Open trace", ".json", ".json"},
 };
 
 const FileItem& item(FileAction a) {
@@ -189,6 +191,12 @@ void finish(AppState& s, FileAction a, const std::string& path) {
              "scanned " + path);
       break;
     }
+    case FileAction::open_trace: {
+      const bool opened = open_trace_file(s, path);
+      report(s, opened ? Expected<void>() : Expected<void>(Error{u.kernel.error}),
+             "opened the trace " + path);
+      break;
+    }
   }
 }
 
@@ -202,7 +210,8 @@ void menu_item(AppState& s, FileAction a, const char* label, bool enabled) {
   if (a == FileAction::png) {
     f.png_view = comparing(s) || s.user.stage.presenting ? s.user.stage.view : StageView::banks;
   }
-  const bool open = a == FileAction::open_scenario || a == FileAction::open_kernel;
+  const bool open =
+      a == FileAction::open_scenario || a == FileAction::open_kernel || a == FileAction::open_trace;
   const auto mode = open ? FileChooser::Mode::open : FileChooser::Mode::save;
   const std::string name = open                   ? ""
                            : a == FileAction::png ? png_name(f.png_view)
@@ -265,6 +274,7 @@ void file_menu(AppState& s) {
   menu_item(s, FileAction::save_scenario, "Save scenario...", true);
   menu_item(s, FileAction::open_scenario, "Open scenario...", true);
   menu_item(s, FileAction::open_kernel, "Open kernel (.cu)...", true);
+  menu_item(s, FileAction::open_trace, "Open trace...", true);
 }
 
 void draw_file_dialog(AppState& s) {

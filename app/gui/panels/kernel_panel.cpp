@@ -8,6 +8,9 @@
 //   - the source, each shared-memory line annotated with its n-way and excess, in the conflict
 //     colour only where it conflicts, the lines the scan could not evaluate with the reason:
 //     clicking a line puts its worst access on screen.
+// A trace (File > Open trace..., --trace) shows the same way, its counts those of the recorded
+// run: the header names the launch, each instruction its block, warp and run, and the source has
+// a column of the hardware's counts of the same launch where it was measured.
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
@@ -56,6 +59,24 @@ void error_text(const AppState& s, const std::string& text) {
   ImGui::PopStyleColor();
 }
 
+// A trace's launch: what ran where, and where the measured counts came from.
+void trace_header(const gpu::Trace& t, const KernelFile& k) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  ImGui::TextWrapped("traced: %s, launch %lld of %s, grid %dx%dx%d, block %dx%dx%d",
+                     t.kernel.c_str(), static_cast<long long>(t.launch), t.program.c_str(),
+                     t.grid[0], t.grid[1], t.grid[2], t.block[0], t.block[1], t.block[2]);
+  ImGui::TextWrapped("on %s, driver %s, %s; %zu of %lld warp-instructions recorded",
+                     t.device.c_str(), t.driver.c_str(), t.created_utc.c_str(), t.accesses.size(),
+                     static_cast<long long>(t.executed));
+  if (k.measured) {
+    ImGui::TextWrapped("measured: %s; %d of %d lines agree with the model", t.measured_by.c_str(),
+                       k.measured->agreeing_lines(), k.measured->evaluated_lines());
+  } else {
+    ImGui::TextWrapped("measured: %s", k.not_measured.c_str());
+  }
+  ImGui::PopStyleColor();
+}
+
 // The file, kernel, block and names; a change scans again.
 void header(AppState& s, const KernelScan& shown) {
   KernelFile& k = s.user.kernel;
@@ -70,6 +91,10 @@ void header(AppState& s, const KernelScan& shown) {
       }
       ImGui::EndCombo();
     }
+  }
+  if (k.trace) {
+    trace_header(*k.trace, k);
+    return;  // a recorded run: no block or names to change
   }
   if (!shown.error) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
@@ -103,15 +128,15 @@ void header(AppState& s, const KernelScan& shown) {
   }
 }
 
-void totals(const KernelScan& shown) {
+void totals(const KernelScan& shown, bool traced) {
   std::int64_t wavefronts = 0, excess = 0;
   for (const ScanLine& l : shown.lines) {
     wavefronts += l.wavefronts;
     excess += l.excess_wavefronts;
   }
-  ImGui::TextWrapped("%zu shared-memory accesses: %lld wavefronts a block, %lld of them excess",
+  ImGui::TextWrapped("%zu shared-memory accesses: %lld wavefronts %s, %lld of them excess",
                      shown.lines.size(), static_cast<long long>(wavefronts),
-                     static_cast<long long>(excess));
+                     traced ? "in the traced launch" : "a block", static_cast<long long>(excess));
   for (const std::string& n : shown.notes) ImGui::TextWrapped("%s", n.c_str());
 }
 
@@ -142,7 +167,7 @@ void ranking(AppState& s, const KernelScan& shown, float height) {
           "the worst at %s",
           l.array.c_str(), static_cast<long long>(l.instructions),
           static_cast<long long>(l.wavefronts), static_cast<long long>(l.ideal_wavefronts),
-          describe_place(l, l.worst_warp, l.worst_iteration).c_str());
+          describe_instance(s.user.kernel, l, l.worst_warp, l.worst_iteration).c_str());
     }
     ImGui::TableNextColumn();
     ImGui::Text("%s %d B", l.cp_async ? "cp.async" : std::string(op_name(l.op)).c_str(), l.width);
@@ -169,8 +194,8 @@ void instructions(AppState& s, const KernelScan& shown, float height) {
   ImGui::TextWrapped("line %d: %s of %s, %d bytes a lane; %s%s", l.line,
                      l.cp_async ? "cp.async" : std::string(op_name(l.op)).c_str(), l.array.c_str(),
                      l.width, kernel_on_screen(s) ? "on screen: " : "",
-                     kernel_on_screen(s) ? describe_place(l, l.instances[k.instance].warp,
-                                                          l.instances[k.instance].iteration)
+                     kernel_on_screen(s) ? describe_instance(k, l, l.instances[k.instance].warp,
+                                                             l.instances[k.instance].iteration)
                                                .c_str()
                                          : "a control changed the access on screen");
   for (const std::string& n : l.notes) ImGui::TextWrapped("note: %s", n.c_str());
@@ -191,7 +216,7 @@ void instructions(AppState& s, const KernelScan& shown, float height) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
       ImGui::PushID(i);
-      if (ImGui::Selectable(describe_place(l, in.warp, in.iteration).c_str(),
+      if (ImGui::Selectable(describe_instance(k, l, in.warp, in.iteration).c_str(),
                             i == k.instance && kernel_on_screen(s),
                             ImGuiSelectableFlags_SpanAllColumns)) {
         show_access(s, k.access, i);
@@ -226,6 +251,27 @@ void draw_source_text(std::string_view code) {
   ImGui::TextUnformatted(expanded.c_str());
 }
 
+// A trace's measured lines by number.
+std::map<int, const LineComparison*> measured_lines(const KernelFile& k) {
+  std::map<int, const LineComparison*> lines;
+  if (k.measured)
+    for (const LineComparison& c : k.measured->lines) lines[c.line] = &c;
+  return lines;
+}
+
+// The hardware's wavefronts on a line, in the conflict colour where the model differs.
+void measured_cell(const AppState& s, const LineComparison& c) {
+  if (c.measured_wavefronts == 0 && c.predicted_wavefronts == 0) return;
+  if (c.agrees) {
+    ImGui::TextDisabled("%lld, agrees", static_cast<long long>(c.measured_wavefronts));
+  } else {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colours(s).error), "%lld, differs",
+                       static_cast<long long>(c.measured_wavefronts));
+  }
+  if (ImGui::IsItemHovered() && !c.explanation.empty())
+    ImGui::SetTooltip("%s", c.explanation.c_str());
+}
+
 // The source, one row a line: its number, what the scan found there, the code.
 void source(AppState& s, const KernelScan& shown) {
   KernelFile& k = s.user.kernel;
@@ -236,10 +282,14 @@ void source(AppState& s, const KernelScan& shown) {
                          : 0;
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("##source", 3, flags, ImGui::GetContentRegionAvail())) return;
+  const std::map<int, const LineComparison*> measured = measured_lines(k);
+  const bool hardware = k.measured.has_value();
+  if (!ImGui::BeginTable("##source", hardware ? 4 : 3, flags, ImGui::GetContentRegionAvail()))
+    return;
   ImGui::TableSetupScrollFreeze(0, 1);
   ImGui::TableSetupColumn("line");
-  ImGui::TableSetupColumn("n-way, excess");
+  ImGui::TableSetupColumn(k.trace ? "traced: n-way, excess" : "n-way, excess");
+  if (hardware) ImGui::TableSetupColumn("measured");
   ImGui::TableSetupColumn(k.name.c_str());
   ImGui::TableHeadersRow();
   if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
@@ -280,6 +330,10 @@ void source(AppState& s, const KernelScan& shown) {
                            problem.error ? "error" : "not evaluated");
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", problem.reason.c_str());
       }
+      if (hardware) {
+        ImGui::TableNextColumn();
+        if (const auto c = measured.find(line); c != measured.end()) measured_cell(s, *c->second);
+      }
       ImGui::TableNextColumn();
       draw_source_text(source_line(k, line));
     }
@@ -307,7 +361,7 @@ void draw_kernel(AppState& s, Interaction&) {
   if (shown->error) {
     error_text(s, *shown->error);
   } else {
-    totals(*shown);
+    totals(*shown, k.trace.has_value());
   }
   const float row = ImGui::GetTextLineHeightWithSpacing();
   const float rest = ImGui::GetContentRegionAvail().y;

@@ -89,7 +89,10 @@ constexpr frontend::FlagSpec kGuiFlags[] = {
     {"scan", "FILE.cu",
      "open the Kernel window on this file: every shared-memory line of its kernels\n"
      "('banklab scan'), the worst access on screen"},
-    {"line", "N", "with --scan: the worst access on line N on screen"},
+    {"line", "N", "with --scan or --trace: the worst access on line N on screen"},
+    {"trace", "FILE.json",
+     "open the Kernel window on a trace ('banklab trace -o FILE.json'): a real\n"
+     "run's accesses, line by line, beside the hardware's counts"},
     {"lesson", "NAME", "open a guided lesson (banklab lesson list)"},
     {"step", "N", "with --lesson: start at step N (from 1)"},
     {"export-dir", "DIR", "with --lesson: write every step as NAME-NN.png and NAME.md, exit"},
@@ -123,7 +126,8 @@ const frontend::CommandSyntax& gui_syntax() {
           "       banklab-gui [--preset NAME] [scenario flags] --screenshot OUT.png [--size WxH]\n"
           "       banklab-gui [--preset NAME] --bench-frames N [--size WxH]\n"
           "       banklab-gui --lesson NAME [--step N] [--export-dir DIR [--size WxH]]\n"
-          "       banklab-gui --scan FILE.cu [--line N]\n",
+          "       banklab-gui --scan FILE.cu [--line N]\n"
+          "       banklab-gui --trace FILE.json [--line N]\n",
       .description = description,
       .flags_title = "Window:",
       .footer = footer};
@@ -196,9 +200,13 @@ Expected<void> read_flags(const frontend::Args& args, Options& o) {
   if (!o.drill && (args.has("drill-seed") || args.has("drill-answer"))) {
     return Error{"--drill-seed and --drill-answer go with --drill LEVEL"};
   }
-  read.text("scan", o.scan).value("line", o.scan_line, count_from("line", "a line number", 1));
+  read.text("scan", o.scan)
+      .text("trace", o.trace)
+      .value("line", o.scan_line, count_from("line", "a line number", 1));
   if (const Expected<void> done = read.done(); !done) return done;
-  if (args.has("line") && !o.scan) return Error{"--line goes with --scan FILE.cu"};
+  if (o.scan && o.trace) return Error{"--scan and --trace both fill the Kernel window: give one"};
+  if (args.has("line") && !o.scan && !o.trace)
+    return Error{"--line goes with --scan FILE.cu or --trace FILE.json"};
   return read.integer("drill-seed", o.drill_seed, 0, INT64_MAX)
       .text("drill-answer", o.drill_answer)
       .done();

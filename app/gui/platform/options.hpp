@@ -47,6 +47,7 @@ struct Options {
   std::optional<std::string> code;        // --code, or --decl and --expr: the code box's text
   std::optional<CodeLaunch> launch;       // with code: what it is evaluated for
   std::optional<std::string> scan;        // --scan: a .cu file for the Kernel window
+  std::optional<std::string> trace;       // --trace: a trace file for the Kernel window
   int scan_line = 0;                      // --line: its access on that line on screen; 0: worst
   std::optional<std::string> screenshot;  // PNG path: render, save, exit
   std::optional<std::string> geometry;    // with --screenshot: the views' cell rectangles

@@ -75,6 +75,13 @@ Expected<void> open_named(AppState& state, const Options& opt) {
                    " has no shared-memory access the scan evaluated"};
     }
   }
+  if (opt.trace) {  // a trace file that cannot be read or does not hold up
+    if (!open_trace_file(state, *opt.trace)) return Error{"--trace: " + state.user.kernel.error};
+    if (opt.scan_line > 0 && !show_line(state, opt.scan_line)) {
+      return Error{"--line: line " + std::to_string(opt.scan_line) + " of the trace " + *opt.trace +
+                   " has no shared-memory access"};
+    }
+  }
   if (!opt.lesson.empty()) return open_lesson(state, opt.lesson, opt.step);
   return {};
 }

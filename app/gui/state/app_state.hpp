@@ -83,6 +83,7 @@ enum class FileAction : std::uint8_t {
   save_scenario,
   open_scenario,
   open_kernel,
+  open_trace,
 };
 
 // An exported picture's size in pixels: from kMinExportSize up to kMaxExportSize each way (an

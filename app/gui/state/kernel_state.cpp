@@ -3,6 +3,7 @@
 #include <span>
 #include <utility>
 
+#include "app/frontend/trace_view.hpp"
 #include "app/gui/state/app_state.hpp"
 #include "core/base/file_read.hpp"
 
@@ -46,6 +47,15 @@ void take_scan(AppState& s, ScanResult r) {
   if (kernel && !kernel->lines.empty()) show_access(s, 0);
 }
 
+// The text shown as the file: its lines, found once.
+void take_text(KernelFile& k, std::string text) {
+  k.text = std::move(text);
+  k.line_starts = {0};
+  for (std::size_t i = 0; i < k.text.size(); ++i) {
+    if (k.text[i] == '\n' && i + 1 < k.text.size()) k.line_starts.push_back(i + 1);
+  }
+}
+
 }  // namespace
 
 bool open_kernel_file(AppState& s, const std::string& path) {
@@ -65,19 +75,56 @@ bool open_kernel_file(AppState& s, const std::string& path) {
   }
   k.path = path;
   k.name = name;
-  k.text = std::move(*text);
-  k.line_starts = {0};
-  for (std::size_t i = 0; i < k.text.size(); ++i) {
-    if (k.text[i] == '\n' && i + 1 < k.text.size()) k.line_starts.push_back(i + 1);
-  }
+  take_text(k, std::move(*text));
+  k.trace.reset();
+  k.measured.reset();
   s.user.views.kernel = true;
   take_scan(s, std::move(*r));
   return true;
 }
 
+bool open_trace_file(AppState& s, const std::string& path) {
+  KernelFile& k = s.user.kernel;
+  const Expected<std::string> text = read_regular_file(path, gpu::kMaxTraceBytes, "trace");
+  if (!text) {
+    k.error = text.error();
+    return false;
+  }
+  Expected<gpu::Trace> trace = gpu::parse_trace(*text);
+  if (!trace) {
+    k.error = path + ": " + trace.error();
+    return false;
+  }
+  frontend::TraceView v = frontend::view_of(*trace);
+  k.path = path;
+  k.name = v.file.empty() ? trace->function : v.file.substr(v.file.rfind('/') + 1);
+  take_text(k, std::move(v.source));
+  k.block_given = false;
+  k.lets.clear();
+  k.measured = std::move(v.measured);
+  k.not_measured = std::move(v.not_measured);
+  k.trace = std::move(*trace);
+  s.user.views.kernel = true;
+  ScanResult r;
+  r.kernels.push_back(std::move(v.scan));
+  take_scan(s, std::move(r));
+  return true;
+}
+
+std::string describe_instance(const KernelFile& k, const ScanLine& line, int warp,
+                              std::span<const std::int32_t> iteration) {
+  if (k.trace && !iteration.empty())
+    return frontend::describe_trace_place(*k.trace, warp, iteration.front());
+  return describe_place(line, warp, iteration);
+}
+
 bool rescan_kernel(AppState& s) {
   KernelFile& k = s.user.kernel;
   if (k.path.empty()) return false;
+  if (k.trace) {
+    k.error = "a trace holds the counts of the run it recorded: there is nothing to rescan";
+    return false;
+  }
   Expected<ScanResult> r = scan_text(k, k.name, k.text);
   if (!r) {
     k.error = r.error();

@@ -10,12 +10,16 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/code/ncu_source.hpp"
 #include "core/code/scan.hpp"
 #include "core/model/scenario.hpp"
+#include "core/record/trace.hpp"
 
 namespace banklab::gui {
 
@@ -39,12 +43,25 @@ struct KernelFile {
   int scroll_to = 0;        // the source scrolls to this 1-based line next frame; 0: stays
   Scenario on_screen;       // the scenario the chosen instruction gave
   std::uint64_t scans = 0;  // how many times the file was scanned (on changes only)
+  // A trace opened instead of a file (File > Open trace..., --trace FILE.json): the recorded
+  // launch, its lines told as a scan (app/frontend/trace_view.hpp) with the source it carries,
+  // and the hardware's counts of the same launch beside them where it was measured.
+  std::optional<gpu::Trace> trace;
+  std::optional<KernelComparison> measured;
+  std::string not_measured;
 };
 
 // Reads and scans the file; on success the Kernel window opens on it and the worst access of
 // its first kernel goes on screen. On failure (unreadable, not kernel code) kernel.error says
 // why and what was open stays. Returns whether it opened.
 bool open_kernel_file(AppState& s, const std::string& path);
+// Reads a trace file (core/record/trace.hpp, checked as it is read) into the window: its kernel
+// file's lines annotated with the traced counts, the worst access on screen. On failure
+// kernel.error says why and what was open stays.
+bool open_trace_file(AppState& s, const std::string& path);
+// "block 3, warp 5, run 2" for a trace's instruction, "warp 3, trip 2 of j" for a scan's.
+std::string describe_instance(const KernelFile& k, const ScanLine& line, int warp,
+                              std::span<const std::int32_t> iteration);
 // Scans the open file again with the block and names set in the window (kernel.error says why
 // when it cannot). Returns whether it scanned.
 bool rescan_kernel(AppState& s);

@@ -1,0 +1,202 @@
+#include "app/frontend/trace_view.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "core/base/format.hpp"
+#include "core/model/analysis.hpp"
+
+namespace banklab::frontend {
+namespace {
+
+bool is_toolkit_header(const std::string& path) {
+  return path.find("/cuda") != std::string::npos &&
+         (path.ends_with(".h") || path.ends_with(".hpp") || path.ends_with(".cuh"));
+}
+
+// The kernel's file: the outermost place of most instructions (a kernel is never inlined).
+std::string kernel_file(const gpu::Trace& t) {
+  std::map<std::string, std::int64_t> votes;
+  for (const gpu::TraceAccess& a : t.accesses) {
+    const auto& where = t.instructions[static_cast<std::size_t>(a.instruction)].where;
+    if (!where.empty() && !is_toolkit_header(where.back().file)) ++votes[where.back().file];
+  }
+  std::string best;
+  std::int64_t most = 0;
+  for (const auto& [file, n] : votes) {
+    if (n > most) {
+      best = file;
+      most = n;
+    }
+  }
+  return best;
+}
+
+// The instruction's line in `file`: its innermost place there; 0 when it has none.
+int line_in(const gpu::TraceInstruction& in, const std::string& file) {
+  for (const gpu::TraceLocation& l : in.where)
+    if (l.file == file) return l.line;
+  return 0;
+}
+
+using LineKey = std::tuple<int, Op, int, std::string, std::int64_t>;  // line, op, width, opcode, pc
+
+void add_instance(ScanLine& l, const gpu::Trace& t, const gpu::TraceAccess& a) {
+  ScanInstance s;
+  s.warp = static_cast<int>(a.block * t.warps_per_block() + a.warp);
+  s.iteration = {static_cast<std::int32_t>(std::min<std::int64_t>(a.instance, INT32_MAX))};
+  for (int lane = 0; lane < kWarpSize; ++lane)
+    if (a.access.active(lane)) s.lanes |= 1u << lane;
+  s.offsets = a.access.offsets;
+  s.wavefronts = a.wavefronts;
+  s.ideal = a.ideal;
+  ++l.instructions;
+  l.wavefronts += a.wavefronts;
+  l.ideal_wavefronts += a.ideal;
+  const int excess = a.wavefronts - a.ideal, worst_excess = l.worst_wavefronts - l.worst_ideal;
+  if (l.instances.empty() || excess > worst_excess ||
+      (excess == worst_excess && a.wavefronts > l.worst_wavefronts)) {
+    l.worst_wavefronts = a.wavefronts;
+    l.worst_ideal = a.ideal;
+    l.worst_warp = s.warp;
+    l.worst_iteration = s.iteration;
+  }
+  l.instances.push_back(std::move(s));
+}
+
+// A trace knows bytes, not arrays: its lines' shape is the shared window as float rows of 32
+// (one 128-byte row a bank cycle), as far as the line's lanes reach, so views draw it as a tile.
+SharedArray window_up_to(const ScanLine& l) {
+  std::int64_t end = 1;
+  for (const ScanInstance& s : l.instances)
+    for (const std::int64_t o : s.offsets) end = std::max(end, o + l.width);
+  return SharedArray{"shared window", "float", 4, 4, {(end + 127) / 128, 32}, false};
+}
+
+void finish_line(ScanLine& l, const std::map<int, std::int64_t>& counts) {
+  l.shape = window_up_to(l);
+  l.excess_wavefronts = l.wavefronts - l.ideal_wavefronts;
+  l.worst_ways = l.worst_ideal > 0 ? (l.worst_wavefronts + l.worst_ideal - 1) / l.worst_ideal : 0;
+  std::int64_t most = 0;
+  for (const auto& [wavefronts, n] : counts) {
+    if (n > most) {
+      most = n;
+      l.typical_wavefronts = wavefronts;
+    }
+  }
+}
+
+KernelScan scan_of(const gpu::Trace& t, const std::string& file) {
+  KernelScan k;
+  k.kernel = t.kernel;
+  k.block = t.block;
+  k.block_from = "the traced launch";
+  std::map<LineKey, ScanLine> lines;
+  std::map<LineKey, std::map<int, std::int64_t>> counts;  // wavefronts -> instructions
+  std::map<LineKey, std::vector<std::string>> pcs;
+  for (const gpu::TraceAccess& a : t.accesses) {
+    const gpu::TraceInstruction& in = t.instructions[static_cast<std::size_t>(a.instruction)];
+    const int line = file.empty() ? 0 : line_in(in, file);
+    // Without a line, each instruction is its own entry; with one, a line's copies are one.
+    const LineKey key{line, a.access.op, a.access.width, in.opcode(), line == 0 ? in.offset : 0};
+    ScanLine& l = lines[key];
+    if (l.instances.empty()) {
+      l.line = line;
+      l.array = in.opcode();
+      l.op = a.access.op;
+      l.width = a.access.width;
+      l.cp_async = in.opcode().starts_with("LDGSTS");
+      l.loops = {"its runs"};
+      if (in.atomic()) l.notes.push_back("an atomic: counted as the store it makes");
+    }
+    const std::string pc = format("+0x%04llx", static_cast<unsigned long long>(in.offset));
+    if (std::ranges::find(pcs[key], pc) == pcs[key].end()) pcs[key].push_back(pc);
+    add_instance(l, t, a);
+    ++counts[key][a.wavefronts];
+  }
+  for (auto& [key, l] : lines) {
+    finish_line(l, counts[key]);
+    if (l.line > 0 && (k.line == 0 || l.line < k.line)) k.line = l.line;
+    std::string at;
+    for (const std::string& pc : pcs[key]) at += (at.empty() ? "" : ", ") + pc;
+    l.notes.insert(l.notes.begin(), l.array + " at " + at + " in " + t.function);
+    k.lines.push_back(std::move(l));
+  }
+  std::ranges::stable_sort(k.lines, [](const ScanLine& a, const ScanLine& b) {
+    return std::tie(b.excess_wavefronts, a.line) < std::tie(a.excess_wavefronts, b.line);
+  });
+  if (!t.line_info) {
+    k.notes.push_back(
+        "the program was built without -lineinfo: each entry is one SASS instruction, at line 0 "
+        "(nvcc -lineinfo maps them to CUDA lines)");
+  }
+  if (t.truncated()) {
+    k.notes.push_back(
+        format("the launch executed %lld shared-memory warp-instructions; the first "
+               "%zu were kept (--max-records): the counts are of those",
+               static_cast<long long>(t.executed), t.accesses.size()));
+  }
+  for (const std::string& n : t.notes) k.notes.push_back(n);
+  return k;
+}
+
+}  // namespace
+
+std::vector<gpu::TraceMeasuredLine> measured_lines(const MeasuredKernel& kernel) {
+  std::vector<gpu::TraceMeasuredLine> out;
+  for (const MeasuredFile& f : kernel.files) {
+    for (const MeasuredLine& m : f.lines) {
+      if (m.line < 1) continue;
+      out.push_back({f.path, m.line, m.instructions, m.wavefronts, m.ideal, m.excessive});
+    }
+  }
+  return out;
+}
+
+MeasuredKernel measured_kernel(const gpu::Trace& t) {
+  MeasuredKernel k;
+  k.function = t.kernel;
+  for (const gpu::TraceMeasuredLine& m : t.measured) {
+    auto f = std::ranges::find(k.files, m.file, &MeasuredFile::path);
+    if (f == k.files.end()) f = k.files.insert(k.files.end(), MeasuredFile{m.file, {}});
+    MeasuredLine line;
+    line.line = m.line;
+    line.instructions = m.instructions;
+    line.wavefronts = m.wavefronts;
+    line.ideal = m.ideal;
+    line.excessive = m.excessive;
+    f->lines.push_back(std::move(line));
+  }
+  return k;
+}
+
+TraceView view_of(const gpu::Trace& t) {
+  TraceView v;
+  v.file = kernel_file(t);
+  for (const gpu::TraceSource& s : t.sources)
+    if (s.path == v.file) v.source = s.text;
+  v.scan = scan_of(t, v.file);
+  if (t.measured_by.empty()) {
+    v.not_measured = t.not_measured;
+  } else if (!v.file.empty()) {
+    Expected<KernelComparison> c =
+        compare(v.scan, measured_kernel(t), v.file.substr(v.file.rfind('/') + 1), v.source);
+    if (c) {
+      v.measured = std::move(*c);
+    } else {
+      v.not_measured = c.error();
+    }
+  } else {
+    v.not_measured = "the measurement is per CUDA line, and the trace has no lines";
+  }
+  return v;
+}
+
+std::string describe_trace_place(const gpu::Trace& t, int launch_warp, std::int64_t run) {
+  const int per_block = t.warps_per_block();
+  return format("block %d, warp %d, run %lld", launch_warp / per_block, launch_warp % per_block,
+                static_cast<long long>(run));
+}
+
+}  // namespace banklab::frontend

@@ -1,0 +1,123 @@
+// Traces without a GPU (label nogpu): the file round-trips and a changed count, a bad index or
+// a foreign file is refused with one sentence; nvdisasm's listing is read into offsets, SASS
+// and line chains; a trace is told per line as the scan tells a kernel (app/frontend/trace_view).
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "app/frontend/trace_view.hpp"
+#include "core/model/analysis.hpp"
+#include "core/record/trace.hpp"
+#include "tests/trace/trace_fixture.hpp"
+
+using namespace banklab;
+using namespace banklab::gpu;
+
+TEST_CASE("a trace round-trips through its file") {
+  const Trace t = test::fixture_trace();
+  const Expected<Trace> back = parse_trace(trace_json(t));
+  REQUIRE_MESSAGE(back, back.error());
+  CHECK(trace_json(*back) == trace_json(t));
+  CHECK(back->accesses.size() == 8);
+  CHECK(back->accesses[0].wavefronts == analyze(t.accesses[0].access).wavefront_count());
+}
+
+TEST_CASE("a trace file whose count is not the model's is refused") {
+  Trace t = test::fixture_trace();
+  t.accesses[1].wavefronts += 1;
+  const Expected<Trace> back = parse_trace(trace_json(t));
+  REQUIRE_FALSE(back);
+  CHECK(back.error().find("trace.accesses[1]") != std::string::npos);
+  CHECK(back.error().find("the model gives") != std::string::npos);
+}
+
+TEST_CASE("a trace file with an index outside what it indexes is refused") {
+  Trace t = test::fixture_trace();
+  t.accesses[2].instruction = 7;
+  CHECK_FALSE(parse_trace(trace_json(t)));
+  t = test::fixture_trace();
+  t.accesses[0].warp = 2;  // 64 threads: warps 0 and 1
+  const Expected<Trace> back = parse_trace(trace_json(t));
+  REQUIRE_FALSE(back);
+  CHECK(back.error().find("trace.accesses[0].warp is 2; it must be 0 to 1") != std::string::npos);
+  t = test::fixture_trace();
+  t.cap = 3;  // fewer than it holds
+  CHECK_FALSE(parse_trace(trace_json(t)));
+}
+
+TEST_CASE("text that is not a trace gives one sentence") {
+  for (const char* text :
+       {"", "{", "[]", "{\"format\":\"banklab-gpu-recording\"}",
+        "{\"format\":\"banklab-trace\",\"version\":2}",
+        "{\"format\":\"banklab-trace\",\"version\":1}",
+        "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"}) {
+    const Expected<Trace> t = parse_trace(text);
+    REQUIRE_FALSE(t);
+    CHECK(t.error().find('\n') == std::string::npos);
+    CHECK(t.error().find("trace") != std::string::npos);
+  }
+}
+
+TEST_CASE("nvdisasm's listing gives each instruction's offset, text and line chain") {
+  const char* listing =
+      "\t.section\t.text._Z4demoPf,\"ax\",@progbits\n"
+      ".text._Z4demoPf:\n"
+      "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
+      "\t//## File \"/work/demo.cu\", line 4\n"
+      "        /*0050*/                   STS [R2+UR4], R5 ;\n"
+      "\t//## File \"/usr/local/cuda/include/x.hpp\", line 112 inlined at \"/work/demo.cu\", line "
+      "6\n"
+      "        /*0090*/              @!P0 LDS R4, [R3+UR4] ;\n"
+      "\t.section\t.text._Z5otherv,\"ax\",@progbits\n"
+      ".text._Z5otherv:\n"
+      "        /*0000*/                   EXIT ;\n";
+  const auto lines = parse_sass_listing(listing, "_Z4demoPf");
+  REQUIRE(lines);
+  REQUIRE(lines->size() == 3);
+  CHECK((*lines)[0].where.empty());
+  CHECK((*lines)[1].offset == 0x50);
+  CHECK((*lines)[1].text == "STS [R2+UR4], R5");
+  REQUIRE((*lines)[1].where.size() == 1);
+  CHECK((*lines)[1].where[0].line == 4);
+  CHECK((*lines)[2].offset == 0x90);
+  REQUIRE((*lines)[2].where.size() == 2);
+  CHECK((*lines)[2].where[0].file == "/usr/local/cuda/include/x.hpp");
+  CHECK((*lines)[2].where[1].line == 6);
+  TraceInstruction in{0x90, (*lines)[2].text, {}};
+  CHECK(in.opcode() == "LDS");
+  CHECK_FALSE(parse_sass_listing(listing, "_Z7missingv"));
+}
+
+TEST_CASE("a trace is told per line, ranked by excess, as the scan tells a kernel") {
+  const Trace t = test::fixture_trace();
+  const frontend::TraceView v = frontend::view_of(t);
+  CHECK(v.file == "/work/demo.cu");
+  CHECK(v.source == test::kFixtureSource);
+  REQUIRE(v.scan.lines.size() == 2);
+  const ScanLine& worst = v.scan.lines[0];
+  CHECK(worst.line == 4);
+  CHECK(worst.op == Op::st);
+  CHECK(worst.instructions == 4);
+  CHECK(worst.wavefronts == 4 * analyze(t.accesses[0].access).wavefront_count());
+  CHECK(worst.worst_ways == 32);
+  CHECK(worst.instances.size() == 4);
+  CHECK(v.scan.lines[1].line == 6);
+  CHECK(v.scan.lines[1].excess_wavefronts == 0);
+  CHECK_FALSE(v.measured);
+  CHECK(frontend::describe_trace_place(t, 3, 0) == "block 1, warp 1, run 0");
+}
+
+TEST_CASE("a trace's measured lines stand beside its own, line by line") {
+  Trace t = test::fixture_trace();
+  t.measured_by = "a test";
+  t.measured = {{"/somewhere/else/demo.cu", 4, 8, 128, 4, 124},
+                {"/somewhere/else/demo.cu", 6, 8, 4, 4, 0}};
+  frontend::TraceView v = frontend::view_of(t);
+  REQUIRE(v.measured);
+  CHECK(v.measured->agreeing_lines() == 2);
+  t.measured[0].wavefronts = 64;
+  t.measured[0].excessive = 60;
+  v = frontend::view_of(t);
+  REQUIRE(v.measured);
+  CHECK(v.measured->agreeing_lines() == 1);
+}

@@ -1,0 +1,69 @@
+// banklab trace on the GPU (label gpu): each program of the scan corpus (tests/scan/corpus,
+// built with -lineinfo) traced and compared line by line with Nsight Compute's Source page of
+// the same kernel (tests/scan/measured): every line equal. The data-dependent histogram whose
+// atomics the static scan cannot evaluate is traced and measured live by ncu: every line equal.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "tests/cli/run_banklab.hpp"
+
+namespace banklab::test {
+namespace {
+
+const std::string kMeasured = std::string(BANKLAB_SOURCE_DIR) + "/tests/scan/measured/";
+const std::string kPrograms = std::string(TRACE_PROGRAM_DIR) + "/";
+
+// Every line of the kernel's file that either side counts agrees.
+void check_every_line_agrees(const Run& run) {
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  const nlohmann::json j = parse_json(run);
+  INFO(j["measured"].dump());
+  REQUIRE(j["measured"].contains("lines"));
+  int compared = 0;
+  for (const nlohmann::json& l : j["measured"]["lines"]) {
+    if (l["predicted_wavefronts"] == 0 && l["measured_wavefronts"] == 0) continue;
+    INFO("line " << l["line"] << ": traced " << l["predicted_wavefronts"] << " ("
+                 << l["predicted_ideal"] << " ideal), measured " << l["measured_wavefronts"] << " ("
+                 << l["measured_ideal"] << " ideal): " << l["explanation"]);
+    CHECK(l["agrees"] == true);
+    ++compared;
+  }
+  CHECK(compared > 0);
+}
+
+TEST_CASE("the scan corpus traced agrees with Nsight Compute on every line") {
+  const std::pair<const char*, const char*> kernels[] = {{"transpose", "transpose_naive"},
+                                                         {"transpose", "transpose_padded"},
+                                                         {"reduce", "reduce_divergent"},
+                                                         {"reduce", "reduce_interleaved"},
+                                                         {"reduce", "reduce_sequential"},
+                                                         {"reduce", "reduce_unrolled"},
+                                                         {"sgemm", "sgemm_tiled"},
+                                                         {"ldmatrix", "ldmatrix_plain"},
+                                                         {"ldmatrix", "ldmatrix_swizzled"},
+                                                         {"histogram", "histogram256"},
+                                                         {"stencil", "stencil_1d"},
+                                                         {"cp_async", "cp_async_double_buffer"},
+                                                         {"extern_shared", "extern_two_arrays"}};
+  for (const auto& [program, kernel] : kernels) {
+    INFO(kernel);
+    check_every_line_agrees(run_banklab(std::string("trace --json --kernel ") + kernel +
+                                        " --ncu-csv " + kMeasured + kernel + ".csv -- " +
+                                        kPrograms + "scan_corpus_" + program));
+  }
+}
+
+TEST_CASE("a data-dependent histogram, not evaluated by the scan, traced agrees with ncu") {
+  const std::string source =
+      std::string(BANKLAB_SOURCE_DIR) + "/tests/trace/programs/histogram_skewed.cu";
+  const Run scan = run_banklab("scan " + source);
+  REQUIRE(scan.status == 0);
+  CHECK(scan.out.find("not evaluated:") != std::string::npos);
+  check_every_line_agrees(run_banklab("trace --json --kernel histogram_skewed --launch 1 -- " +
+                                      kPrograms + "trace_histogram_skewed"));
+}
+
+}  // namespace
+}  // namespace banklab::test
