@@ -29,7 +29,8 @@ case $target in
 esac
 fuzz_jobs=${BANKLAB_FUZZ_JOBS:-1}
 
-banklab_configure_sanitized "$fuzz_dir" -DBANKLAB_BUILD_TESTS=OFF -DBANKLAB_FUZZ_TRACE_CMP=ON
+banklab_configure_sanitized "$fuzz_dir" -DCMAKE_CXX_COMPILER=clang++ -DBANKLAB_FUZZ=ON \
+  -DBANKLAB_BUILD_TESTS=OFF -DBANKLAB_FUZZ_TRACE_CMP=ON
 cmake --build "$fuzz_dir" -j"$(nproc)" --target "banklab_fuzz_$target"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

@@ -117,19 +117,19 @@ banklab_phase() {
   if [ -n "${BANKLAB_PHASE_LOG:-}" ]; then printf '%s\t%s\n' "$elapsed" "$name" >>"$BANKLAB_PHASE_LOG"; fi
 }
 
-# A sanitized clang tree in folder $1, with more cmake arguments after it: the core and the
-# libFuzzer targets under ASan + UBSan. scripts/sanitize-and-fuzz.sh builds the core's suites in
-# the same tree as its fuzz targets (build-sanitize), so that the core is compiled once for both;
-# scripts/fuzz.sh's long campaigns have a tree of their own (build-fuzz), whose compares are
-# instrumented for libFuzzer. Release keeps assertions in this project; -O1 -g keeps the
-# sanitized code fast enough and its stack traces readable. No GUI, CUDA or benchmarks.
+# A sanitized tree in folder $1, with more cmake arguments after it (the compiler, the fuzz
+# targets, the tests): ASan + UBSan on everything it builds. scripts/sanitize-and-fuzz.sh builds
+# the core's suites in one (GCC) and the fuzz targets in another (clang, libFuzzer; the compares
+# not instrumented), scripts/fuzz.sh's long campaigns in a third (the compares instrumented for
+# libFuzzer). Release keeps assertions in this project; -O1 -g keeps the sanitized code fast
+# enough and its stack traces readable. No GUI, CUDA or benchmarks.
 banklab_configure_sanitized() {
   local dir=$1
   shift
   cmake -S "$BANKLAB_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -g" -DCMAKE_CXX_COMPILER=clang++ \
-    -DBANKLAB_SANITIZE=address,undefined -DBANKLAB_FUZZ=ON -DBANKLAB_BUILD_GUI=OFF \
-    -DBANKLAB_BUILD_CUDA=OFF -DBANKLAB_BUILD_BENCH=OFF "${banklab_include_args[@]}" "$@" >/dev/null
+    "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -g" -DBANKLAB_SANITIZE=address,undefined \
+    -DBANKLAB_BUILD_GUI=OFF -DBANKLAB_BUILD_CUDA=OFF -DBANKLAB_BUILD_BENCH=OFF \
+    "${banklab_include_args[@]}" "$@" >/dev/null
 }
 
 # Configures and builds. Every setting that run.sh and test.sh differ on (tests, GUI) is passed
