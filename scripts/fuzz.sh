@@ -6,16 +6,19 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET]   (default 3600 s, 0 = until stopped; TARGET core (the
 #                                        default) or kernel_code)
 #
-#   BANKLAB_FUZZ_DIR    build folder (default: build-fuzz); the kept corpus is
-#                       $dir/corpus-TARGET and crashes land in $dir/artifacts/
+#   BANKLAB_FUZZ_DIR    build folder (default: build-fuzz: the compares instrumented, which
+#                       guide the mutations); the kept corpus is $dir/corpus-TARGET and crashes
+#                       land in $dir/artifacts/
 #   BANKLAB_FUZZ_JOBS   parallel fuzzing processes (default: 1)
 #
-# A crash: replay it with `build-fuzz/tests/fuzz/banklab_fuzz_TARGET build-fuzz/artifacts/crash-*`,
+# A crash: replay it with
+#   build-fuzz/tests/fuzz/banklab_fuzz_TARGET build-fuzz/artifacts/crash-*
 # fix the cause, and copy the file into the target's corpus under a name that says what it was
 # (docs/testing.md), so that every later CI run replays it.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"  # banklab_configure_sanitized
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$BANKLAB_ROOT
 fuzz_dir=${BANKLAB_FUZZ_DIR:-$root/build-fuzz}
 seconds=${1:-3600}
 target=${2:-core}
@@ -26,9 +29,8 @@ case $target in
 esac
 fuzz_jobs=${BANKLAB_FUZZ_JOBS:-1}
 
-cmake -S "$root" -B "$fuzz_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -g" \
-  -DBANKLAB_SANITIZE=address,undefined -DBANKLAB_BUILD_GUI=OFF -DBANKLAB_BUILD_CUDA=OFF \
-  -DBANKLAB_BUILD_BENCH=OFF -DCMAKE_CXX_COMPILER=clang++ -DBANKLAB_FUZZ=ON -DBANKLAB_BUILD_TESTS=OFF >/dev/null
+banklab_configure_sanitized "$fuzz_dir" -DCMAKE_CXX_COMPILER=clang++ -DBANKLAB_FUZZ=ON \
+  -DBANKLAB_BUILD_TESTS=OFF -DBANKLAB_FUZZ_TRACE_CMP=ON
 cmake --build "$fuzz_dir" -j"$(nproc)" --target "banklab_fuzz_$target"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

@@ -101,6 +101,37 @@ banklab_bench_available() {
     { command -v pkg-config >/dev/null && pkg-config --exists benchmark; }
 }
 
+# The test command's phases, each timed: `banklab_phase NAME COMMAND...` prints "== NAME", runs
+# the command (a failure stops the script, as set -e does), then "BankLab: NAME: 12 s", and adds
+# "SECONDS<TAB>NAME" to $BANKLAB_PHASE_LOG when it is set (test.sh sets it for itself and the
+# scripts it calls; bench/test-command.sh reads it).
+banklab_phase() {
+  local name=$1 start elapsed
+  shift
+  echo "== $name"
+  start=$(date +%s%N)
+  "$@"
+  elapsed=$((($(date +%s%N) - start) / 1000000))
+  printf -v elapsed '%d.%01d' $((elapsed / 1000)) $((elapsed % 1000 / 100))
+  echo "BankLab: $name: $elapsed s"
+  if [ -n "${BANKLAB_PHASE_LOG:-}" ]; then printf '%s\t%s\n' "$elapsed" "$name" >>"$BANKLAB_PHASE_LOG"; fi
+}
+
+# A sanitized tree in folder $1, with more cmake arguments after it (the compiler, the fuzz
+# targets, the tests): ASan + UBSan on everything it builds. scripts/sanitize-and-fuzz.sh builds
+# the core's suites in one (GCC) and the fuzz targets in another (clang, libFuzzer; the compares
+# not instrumented), scripts/fuzz.sh's long campaigns in a third (the compares instrumented for
+# libFuzzer). Release keeps assertions in this project; -O1 -g keeps the sanitized code fast
+# enough and its stack traces readable. No GUI, CUDA or benchmarks.
+banklab_configure_sanitized() {
+  local dir=$1
+  shift
+  cmake -S "$BANKLAB_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -g" -DBANKLAB_SANITIZE=address,undefined \
+    -DBANKLAB_BUILD_GUI=OFF -DBANKLAB_BUILD_CUDA=OFF -DBANKLAB_BUILD_BENCH=OFF \
+    "${banklab_include_args[@]}" "$@" >/dev/null
+}
+
 # Configures and builds. Every setting that run.sh and test.sh differ on (tests, GUI) is passed
 # each time, so either script can follow the other in the same build folder. The benchmarks are
 # built where their library is (everywhere packages can be installed), left out elsewhere.

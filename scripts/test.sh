@@ -13,13 +13,29 @@
 # Where packages cannot be installed (the GPU machine: BANKLAB_NO_INSTALL=1, or no apt/root),
 # it uses what is there: the GUI is built only when its libraries are present, and headers that
 # are not installed come from BANKLAB_EXTRA_INCLUDE (see README.md).
+#
+# Each phase prints its time as it ends, and the last lines list them all with the total
+# (docs/testing.md records them on a fresh machine and run again; bench/test-command.sh checks
+# them against this machine size's budget). Run again on the same clone, it rebuilds only what
+# changed (the sanitized tree and the browser edition too) and fuzzes for the same fixed time.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
-banklab_install_packages $BANKLAB_PACKAGES_BUILD $BANKLAB_PACKAGES_GUI $BANKLAB_PACKAGES_TEST
+command_start=$(date +%s)
+mkdir -p "$BANKLAB_BUILD_DIR"
+export BANKLAB_PHASE_LOG=$BANKLAB_BUILD_DIR/test-phases.tsv  # the phases' times, for the end
+: >"$BANKLAB_PHASE_LOG"
+print_phases() {
+  echo "BankLab: the test command's phases (seconds):"
+  sed 's/^/  /' "$BANKLAB_PHASE_LOG"
+  echo "BankLab: $(($(date +%s) - command_start)) s in all"
+}
+
+# shellcheck disable=SC2086  # lists of packages, word-split on purpose
+banklab_phase "Debian packages" \
+  banklab_install_packages $BANKLAB_PACKAGES_BUILD $BANKLAB_PACKAGES_GUI $BANKLAB_PACKAGES_TEST
 if command -v clang-format >/dev/null; then
-  echo "== the house style (.clang-format)"
-  bash "$BANKLAB_ROOT/scripts/check-format.sh"
+  banklab_phase "the house style (.clang-format)" bash "$BANKLAB_ROOT/scripts/check-format.sh"
 else
   echo "BankLab: format check skipped: no clang-format (it is installed wherever packages can be)"
 fi
@@ -29,7 +45,7 @@ if ! banklab_gui_available; then
   echo "BankLab: no GUI libraries (ImGui, GLFW, GL) here: building and testing without the GUI" >&2
 fi
 BANKLAB_CMAKE_ARGS="-DBANKLAB_BUILD_TESTS=ON -DBANKLAB_BUILD_GUI=$gui ${BANKLAB_CMAKE_ARGS:-}" \
-  banklab_build
+  banklab_phase "build (the programs, the suites, the benchmarks)" banklab_build
 
 xvfb_pid=""
 if [ "$gui" = ON ] && [ -z "${DISPLAY:-}" ]; then
@@ -42,9 +58,8 @@ if [ "$gui" = ON ] && [ -z "${DISPLAY:-}" ]; then
 fi
 
 jobs=$(nproc)
-echo "== the suites that need no GPU (BANKLAB_FORCE_NO_GPU=1)"
-BANKLAB_FORCE_NO_GPU=1 ctest --test-dir "$BANKLAB_BUILD_DIR" --output-on-failure -LE '^gpu$' \
-  -j"$jobs"
+BANKLAB_FORCE_NO_GPU=1 banklab_phase "the suites that need no GPU (BANKLAB_FORCE_NO_GPU=1)" \
+  ctest --test-dir "$BANKLAB_BUILD_DIR" --output-on-failure -LE '^gpu$' -j"$jobs"
 
 # A usable GPU: the driver lists one, this build has the kernels, and the project's own device
 # query (gpu-bench on a tiny transpose) runs on it.
@@ -57,8 +72,8 @@ elif ! probe=$("$BANKLAB_BUILD_DIR/app/cli/banklab" gpu-bench --dtype fp32 --siz
   gpu_reason="banklab cannot use it: $(printf '%s' "$probe" | tail -1)"
 fi
 if [ -z "$gpu_reason" ]; then
-  echo "== the GPU suites on $(nvidia-smi -L | head -1)"
-  ctest --test-dir "$BANKLAB_BUILD_DIR" --output-on-failure -L '^gpu$'
+  banklab_phase "the GPU suites on $(nvidia-smi -L | head -1)" \
+    ctest --test-dir "$BANKLAB_BUILD_DIR" --output-on-failure -L '^gpu$'
 else
   echo "BankLab: GPU suites skipped: $gpu_reason"
 fi
@@ -73,7 +88,9 @@ if [ "$gui" != ON ]; then
   web_reason="no GUI here to compare the page with"
 else
   # npm where node came without it (Debian's nodejs does).
-  banklab_install_packages $BANKLAB_PACKAGES_WEB $BANKLAB_PACKAGES_WEB_TEST \
+  # shellcheck disable=SC2046,SC2086  # lists of packages, word-split on purpose
+  banklab_phase "Debian packages for the browser edition" \
+    banklab_install_packages $BANKLAB_PACKAGES_WEB $BANKLAB_PACKAGES_WEB_TEST \
     $(command -v npm >/dev/null || echo npm)
   for tool in emcc chromium npm; do
     command -v "$tool" >/dev/null ||
@@ -86,11 +103,19 @@ else
       web_reason="tests/web's npm packages are not installed and nothing is downloaded ($no_install)"
   fi
 fi
+# The test's npm packages as package-lock.json pins them, installed again only when the lock
+# changed (npm ci starts by deleting node_modules).
+web_test_packages() {
+  local web=$BANKLAB_ROOT/tests/web stamp=$BANKLAB_ROOT/tests/web/node_modules/.banklab-lock
+  if [ -n "$no_install" ] || cmp -s "$web/package-lock.json" "$stamp"; then return 0; fi
+  (cd "$web" && npm ci --ignore-scripts --no-audit --no-fund)
+  cp "$web/package-lock.json" "$stamp"
+}
 if [ -z "$web_reason" ]; then
-  echo "== the browser edition in headless Chromium (scripts/web.sh, tests/web)"
-  bash "$BANKLAB_ROOT/scripts/web.sh"
-  [ -n "$no_install" ] || (cd "$BANKLAB_ROOT/tests/web" && npm ci --ignore-scripts --no-audit --no-fund)
-  node "$BANKLAB_ROOT/tests/web/test_web.mjs" "$BANKLAB_ROOT/build-web" \
+  banklab_phase "the browser edition: build (scripts/web.sh)" bash "$BANKLAB_ROOT/scripts/web.sh"
+  banklab_phase "the browser edition: the test's npm packages" web_test_packages
+  banklab_phase "the browser edition in headless Chromium (tests/web)" \
+    node "$BANKLAB_ROOT/tests/web/test_web.mjs" "$BANKLAB_ROOT/build-web" \
     "$BANKLAB_BUILD_DIR/app/cli/banklab" "$BANKLAB_BUILD_DIR/app/gui/banklab-gui" \
     "$BANKLAB_BUILD_DIR/web-test"
   # The HTML deck a lecturer opens (banklab-gui --export-dir): sizes, keys, clicks, notes.
@@ -105,3 +130,4 @@ if command -v clang++ >/dev/null; then
 else
   echo "BankLab: sanitizers and fuzzer skipped: no clang++ (it is installed wherever packages can be)"
 fi
+print_phases

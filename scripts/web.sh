@@ -46,7 +46,11 @@ if [ ! -f "$BANKLAB_IMGUI_SOURCE_DIR/imgui.cpp" ]; then
   (cd "$BANKLAB_WASM_DIR" && apt-get "${apt_options[@]}" source "imgui=$BANKLAB_IMGUI_VERSION-1")
 fi
 
-cmake --preset web -S "$BANKLAB_ROOT" -DBANKLAB_IMGUI_SOURCE_DIR="$BANKLAB_IMGUI_SOURCE_DIR"
+# Configured once; from then on ninja re-runs CMake itself when a CMakeLists.txt changed, and
+# rebuilds only what changed since the last build.
+if [ ! -f "$BANKLAB_WASM_DIR/build.ninja" ]; then
+  cmake --preset web -S "$BANKLAB_ROOT" -DBANKLAB_IMGUI_SOURCE_DIR="$BANKLAB_IMGUI_SOURCE_DIR"
+fi
 cmake --build "$BANKLAB_WASM_DIR" --target banklab-web -j"$(nproc)"
 echo "BankLab: the page is in $BANKLAB_SITE_DIR ($(du -sh "$BANKLAB_SITE_DIR" | cut -f1))"
 

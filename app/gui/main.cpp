@@ -292,6 +292,7 @@ void prepare_frame(Gui& g, AppState& state) {
 void build_frame(Gui& g, AppState& state) {
   prepare_frame(g, state);
   ImGui_ImplGlfw_NewFrame();
+  banklab::gui::keep_delta_time_positive(ImGui::GetIO());
   // This frame's key changes; a tap's release waits for the next frame, asked for here.
   if (g.input && g.input->keys.apply(ImGui::GetIO()))
     g.input->pacer.request(banklab::gui::FrameReason::input);

@@ -21,6 +21,15 @@ EM_JS(char*, js_location_fragment, (), {
   return p;
 });
 
+EM_JS(char*, js_bench_frames_query, (), {
+  const text = new URLSearchParams(window.location.search).get("bench-frames");
+  if (!text) return 0;
+  const bytes = lengthBytesUTF8(text) + 1;
+  const p = _malloc(bytes);
+  stringToUTF8(text, p, bytes);
+  return p;
+});
+
 EM_JS(void, js_replace_fragment, (const char* fragment), {
   const text = UTF8ToString(fragment);
   const url = window.location.pathname + window.location.search + (text ? "#" + text : "");
@@ -180,6 +189,10 @@ namespace banklab::web {
 
 std::string location_fragment() {
   return owned(js_location_fragment());
+}
+
+std::string bench_frames_query() {
+  return owned(js_bench_frames_query());
 }
 
 void replace_fragment(std::string_view fragment) {

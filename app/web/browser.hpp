@@ -15,6 +15,9 @@ inline constexpr const char* kDownloads = "/downloads";
 
 // The URL fragment without its '#', as the address bar has it (still percent-encoded).
 std::string location_fragment();
+// The address's query value bench-frames (tests/web/bench_web.mjs: ?bench-frames=N), as given;
+// "" without one. A benchmark's setting, never a link's key (link.hpp).
+std::string bench_frames_query();
 // Puts `fragment` in the address bar without reloading or adding a history entry.
 void replace_fragment(std::string_view fragment);
 // The page's address with this fragment: what Edit > Copy link copies.

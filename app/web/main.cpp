@@ -19,6 +19,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -34,9 +35,11 @@
 #include "app/gui/platform/key_queue.hpp"
 #include "app/gui/platform/link.hpp"
 #include "app/gui/platform/offscreen.hpp"
+#include "app/gui/platform/options.hpp"
 #include "app/gui/platform/startup.hpp"
 #include "app/gui/render/gl_renderer.hpp"
 #include "app/gui/state/app_state.hpp"
+#include "app/gui/state/code_state.hpp"
 #include "app/gui/state/gpu_state.hpp"
 #include "app/gui/state/settings.hpp"
 #include "app/web/browser.hpp"
@@ -55,7 +58,7 @@ constexpr const char* kSettingsKey = "banklab.settings";
 constexpr const char* kLayoutKey = "banklab.layout";
 
 struct Bench {
-  int frames = 0;  // > 0: --bench-frames N, drawing every frame until N are timed
+  int frames = 0;  // > 0: ?bench-frames=N, drawing every frame until N are timed
   gui::BenchRecord record;
   double last_start = 0;  // the previous frame's start, for its whole interval
 };
@@ -68,9 +71,12 @@ struct Page {
   GLuint filtered_font_texture = 0;
   float content_scale = 1.0f;
   gui::FramePacer pacer;
-  gui::KeyQueue keys;   // handed to ImGui a change a frame, so that no tap is lost
-  int frames = 0;       // built
-  std::string problem;  // why the link could not be opened, on the page until the next link
+  gui::KeyQueue keys;  // handed to ImGui a change a frame, so that no tap is lost
+  int frames = 0;      // built
+  // Why the link could not be opened, on the page until the next link; or why its code does not
+  // evaluate (code_problem), on the page until the code does.
+  std::string problem;
+  bool code_problem = false;
   std::string link;     // the fragment in the address bar
   std::string summary;  // the page's summary line
   gui::Settings stored_settings;  // as local storage has them
@@ -137,6 +143,27 @@ gui::GpuBackend browser_gpu_backend() {
   return b;
 }
 
+// The first line of the Code window's error ("code:3:16: error: k is not defined: ...").
+std::string code_error(const gui::AppState& s) {
+  const std::string& error = s.user.code.error;
+  return error.substr(0, error.find('\n'));
+}
+
+// --bench-frames N from the address's query (?bench-frames=N), 0 without a valid one.
+int bench_frames_asked() {
+  const std::string text = web::bench_frames_query();
+  if (text.empty()) return 0;
+  int frames = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), frames);
+  if (ec == std::errc() && end == text.data() + text.size() && frames >= 1 &&
+      frames <= gui::kMaxBenchFrames) {
+    return frames;
+  }
+  web::warn("bench-frames is a frame count from 1 to " + std::to_string(gui::kMaxBenchFrames) +
+            ", got '" + text + "'; no benchmark");
+  return 0;
+}
+
 // The state a fragment asks for over the stored settings; a fragment that cannot be opened
 // gives the default start (the last lesson used, else the default one) and says why.
 void open_link(Page& page, const std::string& fragment) {
@@ -167,7 +194,6 @@ void open_link(Page& page, const std::string& fragment) {
     if (const banklab::Expected<void> opened = gui::open_named(*page.state, *opt); !opened) {
       page.problem = opened.error();
     }
-    page.bench.frames = opt->bench_frames;
   } else {
     page.problem = opt.error();
   }
@@ -177,6 +203,10 @@ void open_link(Page& page, const std::string& fragment) {
     page.problem =
         "This link could not be opened: " + page.problem + ". Showing the default start instead.";
   }
+  // Code that does not evaluate stays in the Code window with its error, and in the address.
+  page.code_problem = page.problem.empty() && gui::code_stale(*page.state);
+  if (page.code_problem)
+    page.problem = "This link's code does not evaluate: " + code_error(*page.state);
   page.link = fragment;
   web::show_problem(page.problem);
   wake(page, gui::FrameReason::expose);  // a new picture
@@ -190,6 +220,7 @@ std::string summary_of(const gui::AppState& s) {
     if (d.explanation) return text + d.explanation->verdict;
     return text + banklab::first_error(d.evaluation.diagnostics);
   };
+  if (gui::code_stale(s)) return "The code does not evaluate: " + code_error(s);
   if (s.compared.empty()) return line(s.derived);
   std::string out;
   for (const gui::Derived& d : s.compared) out += (out.empty() ? "" : "\n") + line(d);
@@ -199,6 +230,11 @@ std::string summary_of(const gui::AppState& s) {
 // The page brought up to date with the frame just drawn.
 void publish(Page& page) {
   gui::AppState& s = *page.state;
+  if (page.code_problem && !gui::code_stale(s)) {  // the code was fixed, or left for a preset
+    page.code_problem = false;
+    page.problem.clear();
+    web::show_problem("");
+  }
   if (std::string link = gui::link_to(s); link != page.link) {
     web::replace_fragment(link);
     page.link = std::move(link);
@@ -255,6 +291,7 @@ void build_frame(Page& page) {
   }
   gui::nearest_font_filtering(ImGui::GetIO(), page.filtered_font_texture);
   ImGui_ImplGlfw_NewFrame();
+  gui::keep_delta_time_positive(ImGui::GetIO());  // two frames may share a timestamp
   // This frame's key changes; a tap's release waits for the next frame, asked for here.
   if (page.keys.apply(ImGui::GetIO())) wake(page, gui::FrameReason::input);
   ImGui::NewFrame();
@@ -384,6 +421,7 @@ int main() {
   std::filesystem::create_directories(web::kDownloads, ec);
   // The page outlives main(): the browser calls frame() before each repaint from now on.
   static Page page;
+  page.bench.frames = bench_frames_asked();
   open_link(page, web::location_fragment());
   if (!open_window(page)) return 1;
   init_drawing(page);

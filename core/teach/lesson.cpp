@@ -661,6 +661,36 @@ Expected<std::filesystem::path> lessons_dir() {
   return *data / "lessons";
 }
 
+namespace {
+
+// The lesson that owns a name: the one in NAME.toml (as the shipped ones are, and as find_lesson()
+// looks for a file that did not load), else the first by file name.
+bool owns_its_name(const Lesson& l) {
+  return std::filesystem::path(l.file).stem() == l.name;
+}
+
+// Every name once (a copied lesson whose name was not changed, say): the owner of each name is
+// kept and every other file with that name is refused, naming both files, so that a copy never
+// replaces the lesson it came from in `lesson show NAME` or --lesson NAME.
+void keep_one_lesson_per_name(std::vector<Lesson>& loaded, LessonCatalogue& catalogue) {
+  for (Lesson& l : loaded) {
+    const auto same_name = [&](const Lesson& other) { return other.name == l.name; };
+    const auto owner = std::find_if(loaded.begin(), loaded.end(), [&](const Lesson& other) {
+      return same_name(other) && owns_its_name(other);
+    });
+    const auto kept =
+        owner != loaded.end() ? owner : std::find_if(loaded.begin(), loaded.end(), same_name);
+    if (&*kept == &l) {
+      catalogue.lessons.push_back(l);
+    } else {
+      catalogue.problems.push_back(l.file + ": the lesson name '" + l.name + "' is already " +
+                                   kept->file + "'s; give this lesson a name of its own");
+    }
+  }
+}
+
+}  // namespace
+
 Expected<LessonCatalogue> load_lessons(const std::filesystem::path& dir) {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
@@ -668,15 +698,17 @@ Expected<LessonCatalogue> load_lessons(const std::filesystem::path& dir) {
     if (entry.path().extension() == ".toml") files.push_back(entry.path());
   if (ec) return Error{dir.string() + ": cannot list the lessons: " + ec.message()};
   std::sort(files.begin(), files.end());
+  std::vector<Lesson> loaded;
   LessonCatalogue catalogue;
   for (const auto& f : files) {
     Expected<Lesson> l = load_lesson(f);
     if (l) {
-      catalogue.lessons.push_back(std::move(*l));
+      loaded.push_back(std::move(*l));
     } else {
       catalogue.problems.push_back(l.error());
     }
   }
+  keep_one_lesson_per_name(loaded, catalogue);
   return catalogue;
 }
 

@@ -148,12 +148,15 @@ TEST_CASE("a tile prints as the C declaration a kernel would write") {
 
 TEST_CASE("check() refuses a tile that cannot exist, naming the rule and the numbers") {
   SUBCASE("sides <= 0 or absurd") {
-    for (const auto& [rows, cols] : {std::pair{0, 32},
-                                     {32, 0},
-                                     {-5, 32},
-                                     {32, 5000},
-                                     {2147483647, 2147483647},
-                                     {-2147483647 - 1, 1}}) {
+    for (const auto& sides : {std::pair{0, 32},
+                              {32, 0},
+                              {-5, 32},
+                              {32, 5000},
+                              {2147483647, 2147483647},
+                              {-2147483647 - 1, 1}}) {
+      // Named copies: clang 14 (the sanitized build's) cannot capture structured bindings.
+      const int rows = sides.first;
+      const int cols = sides.second;
       CAPTURE(rows);
       CAPTURE(cols);
       const std::string why = refusal(tile(DType::fp32, rows, cols));

@@ -578,4 +578,34 @@ TEST_CASE("a lessons folder with a bad file, a FIFO and a folder: the good lesso
   fs::remove_all(dir);
 }
 
+TEST_CASE("a copied lesson that keeps its name is refused, naming both files (issue 36)") {
+  namespace fs = std::filesystem;
+  const fs::path dir =
+      fs::temp_directory_path() / ("banklab-lesson-names-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path shipped = *lessons_dir();
+  fs::copy_file(shipped / "transpose.toml", dir / "transpose.toml");
+  fs::copy_file(shipped / "transpose.toml", dir / "aaa.toml");  // copied, not renamed
+  fs::copy_file(shipped / "interview.toml", dir / "my-interview.toml");
+  fs::copy_file(shipped / "interview.toml", dir / "zz-interview.toml");
+
+  const Expected<LessonCatalogue> catalogue = load_lessons(dir);
+  REQUIRE(catalogue.has_value());
+  REQUIRE(catalogue->lessons.size() == 2);
+  // The lesson in NAME.toml keeps the name, even when another file sorts before it; without
+  // such a file, the first by file name does.
+  CHECK(catalogue->lessons[0].name == "interview");
+  CHECK(catalogue->lessons[0].file == (dir / "my-interview.toml").string());
+  CHECK(catalogue->lessons[1].name == "transpose");
+  CHECK(catalogue->lessons[1].file == (dir / "transpose.toml").string());
+  REQUIRE(catalogue->problems.size() == 2);
+  CHECK(catalogue->problems[0] ==
+        (dir / "aaa.toml").string() + ": the lesson name 'transpose' is already " +
+            (dir / "transpose.toml").string() + "'s; give this lesson a name of its own");
+  CHECK(catalogue->problems[1].starts_with((dir / "zz-interview.toml").string() +
+                                           ": the lesson name 'interview' is already " +
+                                           (dir / "my-interview.toml").string()));
+  fs::remove_all(dir);
+}
+
 }  // namespace banklab

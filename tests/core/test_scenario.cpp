@@ -148,7 +148,10 @@ TEST_CASE("double tile[32][33]: only lanes r and r + 16 share banks, in differen
 }
 
 TEST_CASE("row-wise writes are conflict-free for every row of every fp32 layout in the lesson") {
-  for (const auto& [pad, swizzle] : {std::pair{0, kNone}, {1, kNone}, {4, kNone}, {0, kXor}}) {
+  for (const auto& layout : {std::pair{0, kNone}, {1, kNone}, {4, kNone}, {0, kXor}}) {
+    // Named copies: clang 14 (the sanitized build's) cannot capture structured bindings.
+    const auto pad = layout.first;
+    const auto swizzle = layout.second;
     for (int r = 0; r < 32; ++r) {
       CAPTURE(pad);
       CAPTURE(swizzle);
@@ -208,7 +211,9 @@ TEST_CASE(
   // ldmatrix.x1 at chunk q: lanes 0-7 read chunk q of rows 0-7. Plain, all in banks 4q..4q+3;
   // with chunk q of row r at q ^ (r mod 8), in all 32 banks. For every chunk, for fp32 and bf16
   // rows, under the TMA 128B mode and the same CuTe Swizzle<3,4,3>.
-  for (const auto& [dtype, cols] : {std::pair{DType::fp32, 32}, {DType::bf16, 64}}) {
+  for (const auto& rows_of : {std::pair{DType::fp32, 32}, {DType::bf16, 64}}) {
+    const DType dtype = rows_of.first;  // named: clang 14 cannot capture a structured binding
+    const int cols = rows_of.second;
     for (const SwizzleSpec& swizzled : {kTma128, SwizzleSpec{SwizzleKind::cute, {3, 4, 3}}}) {
       for (int q = 0; q < 8; ++q) {
         CAPTURE(dtype);

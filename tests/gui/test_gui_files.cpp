@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <string>
 #include <string_view>
@@ -212,6 +213,41 @@ TEST_CASE("merge_drill adds the new answers to the file's record and carries the
   level.level = DrillLevel::hire;
   CHECK(merge_drill(disk, base, level).answered == 9);
   CHECK(merge_drill(disk, base, level).level == DrillLevel::hire);
+}
+
+TEST_CASE("the drill record's counters stop at INT_MAX instead of wrapping (issue 36)") {
+  constexpr int kMax = std::numeric_limits<int>::max();
+  const std::string full = "drill_right = " + std::to_string(kMax) +
+                           "\ndrill_answered = " + std::to_string(kMax) +
+                           "\ndrill_streak = " + std::to_string(kMax) +
+                           "\ndrill_best_streak = " + std::to_string(kMax) + "\n";
+  ParsedSettings read = parse_settings(full);
+  REQUIRE(read.warnings.empty());
+  DrillRecord record = read.settings.drill;
+  count_drill_answer(record, /*right=*/true);  // one more answer, right
+  CHECK(record.answered == kMax);
+  CHECK(record.right == kMax);
+  CHECK(record.streak == kMax);
+  CHECK(record.best_streak == kMax);
+  // Written and read back by the next start: kept, not refused and reset.
+  Settings written;
+  written.drill = record;
+  ParsedSettings again = parse_settings(format_settings(written));
+  CHECK(again.warnings.empty());
+  CHECK(again.settings.drill == record);
+  // A wrong answer breaks the streak; the best one stays.
+  count_drill_answer(record, /*right=*/false);
+  CHECK(record.answered == kMax);
+  CHECK(record.streak == 0);
+  CHECK(record.best_streak == kMax);
+  // Another app's answers merged into a full record.
+  DrillRecord base;
+  DrillRecord mine = base;
+  count_drill_answer(mine, true);
+  const DrillRecord merged = merge_drill(read.settings.drill, base, mine);
+  CHECK(merged.answered == kMax);
+  CHECK(merged.right == kMax);
+  CHECK(merged.streak == kMax);
 }
 
 TEST_CASE("a corrupt imgui.ini is cleaned before ImGui reads it, and the app draws") {

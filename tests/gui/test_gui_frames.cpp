@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -116,6 +117,24 @@ TEST_CASE("the app's timer wakes the pacer when it is due, not before") {
   while (p.frame_due(10.6)) p.frame_built(1);
   CHECK_FALSE(p.wait_seconds(10.6).has_value());
   CHECK_FALSE(p.frame_due(1000.0));
+}
+
+TEST_CASE("frames that share a timestamp are drawn, not refused by ImGui (issue 36)") {
+  AppState s;
+  HeadlessImGui imgui;
+  ImGuiIO& io = ImGui::GetIO();
+  // What ImGui's GLFW backend leaves when two frames share a timestamp (virtual time, a coarse
+  // timer), a clock that stepped back, and no clock at all.
+  for (const float backend_delta : {0.0f, -0.25f, std::numeric_limits<float>::quiet_NaN()}) {
+    CAPTURE(backend_delta);
+    io.DeltaTime = backend_delta;
+    keep_delta_time_positive(io);
+    CHECK(io.DeltaTime == kShortestFrameSeconds);
+    imgui.frame(s);  // ImGui asserts "Need a positive DeltaTime!" otherwise
+  }
+  io.DeltaTime = 1.0f / 60.0f;
+  keep_delta_time_positive(io);
+  CHECK(io.DeltaTime == 1.0f / 60.0f);  // a real interval is kept
 }
 
 TEST_CASE("a worker thread's request wakes the pacer") {

@@ -12,6 +12,7 @@
 #include "app/gui/platform/link.hpp"
 #include "app/gui/platform/startup.hpp"
 #include "app/gui/state/app_state.hpp"
+#include "app/gui/state/code_state.hpp"
 #include "core/model/presets.hpp"
 #include "core/teach/lesson.hpp"
 
@@ -114,27 +115,86 @@ TEST_CASE("a bad fragment is one sentence naming what is wrong") {
   CHECK(error_of("index=%zz").find("'%zz'") != std::string::npos);
   CHECK(error_of("step=3").find("--step goes with --lesson") != std::string::npos);
   // What would reach the user's files, or is the browser's to decide, is refused by name.
-  for (const char* key : {"screenshot=a.png", "scenario=/etc/passwd", "gpu-results=r.json",
-                          "export-dir=/tmp", "geometry=g.json", "size=640x480", "help"}) {
+  for (const char* key :
+       {"screenshot=a.png", "scenario=/etc/passwd", "gpu-results=r.json", "export-dir=/tmp",
+        "geometry=g.json", "size=640x480", "help", "bench-frames=100000"}) {
     CAPTURE(key);
     const std::string e = error_of(key);
     CHECK(e.find("a link cannot") != std::string::npos);
     CHECK(e.find('\n') == std::string::npos);
   }
   CHECK(error_of(std::string(kMaxLinkBytes + 1, 'a')).find("characters long") != std::string::npos);
+  // A comparison names presets and comparisons: '-' is not standard input (which the page would
+  // read with window.prompt), nor is any other name a scenario file (issue 36).
+  for (const char* compare : {"compare=fp32-naive,-", "compare=-,fp32-naive",
+                              "compare=fp32-naive,%2Fetc%2Fpasswd", "compare=transpose,x.toml"}) {
+    CAPTURE(compare);
+    const std::string e = error_of(compare);
+    CHECK(e.starts_with("compare: '"));
+    CHECK(e.find("a link cannot name a scenario file") != std::string::npos);
+  }
+  CHECK(error_of("compare=fp32-naive,-").starts_with("compare: '-' is neither a preset"));
+  CHECK(options_from_link("compare=fp32-naive,transpose").has_value());
+}
+
+TEST_CASE("code that does not evaluate stays in the box and in the link (issue 36)") {
+  const std::string decl = "decl=__shared__%20float%20t%5B32%5D%5B33%5D%3B";
+  for (const std::string& fragment :
+       {decl + "&expr=t%5BthreadIdx.x%5D%5Bk%5D",
+        decl + "&expr=t%5BthreadIdx.x%5D%5B0%5D&block=1024x1x1&warp=all"}) {
+    CAPTURE(fragment);
+    AppState s;
+    open(s, fragment);
+    REQUIRE(code_stale(s));  // the Code window shows the error over the scenario on screen
+    CHECK(s.user.code.text.starts_with("__shared__ float t[32][33];\nt[threadIdx.x]"));
+    CHECK_FALSE(s.user.code.error.empty());
+    const std::string link = link_to(s);
+    CHECK(link.starts_with("code=__shared__%20float%20t%5B32%5D%5B33%5D%3B%0At%5BthreadIdx.x%5D"));
+    CHECK(link.find("preset=") == std::string::npos);
+    AppState again;  // the link reopens the same text, with the same error
+    open(again, link);
+    CHECK(again.user.code.text == s.user.code.text);
+    CHECK(again.user.code.block == s.user.code.block);
+    CHECK(again.user.code.warp == s.user.code.warp);
+    CHECK(again.user.code.error == s.user.code.error);
+  }
+  AppState undefined;
+  open(undefined, decl + "&expr=t%5BthreadIdx.x%5D%5Bk%5D");
+  CHECK(undefined.user.code.error.find("k is not defined") != std::string::npos);
+  // Fixed, the code is on screen and the link is the code's.
+  REQUIRE(set_code(undefined, "__shared__ float t[32][33];\nt[threadIdx.x][0]"));
+  CHECK_FALSE(code_stale(undefined));
+  CHECK(link_to(undefined).starts_with("code="));
 }
 
 TEST_CASE("whatever a fragment holds, it opens or says why (fixed-seed random fragments)") {
   // Pieces of real links and of hostile ones, glued at random.
-  const std::vector<std::string> pieces = {
-      "preset=", "fp32-naive",  "lesson=",     "transpose", "step=",  "0",
-      "-1",      "99999999999", "compare=",    ",",         "drill=", "hire",
-      "seed=",   "pad=",        "dtype=",      "bf16",      "decl=",  "expr=",
-      "%5B",     "%",           "%00",         "&",         "=",      "present",
-      "theme=",  "light",       "zoom=",       "nan",       "clock=", "solve=",
-      "row:st",  "tile=",       "65536x65536", "offsets=",  "0,4,8",  "let=",
-      "j%3D0",   "block=",      "1024x2",      "warp=all",  "code=",  "tile[",
-      "%E2%80",  "tile-view=",  "both",        "lanes=",    "0x0",    "swizzle=cute:9,9,9"};
+  const std::vector<std::string> pieces = {"preset=",     "fp32-naive",
+                                           "lesson=",     "transpose",
+                                           "step=",       "0",
+                                           "-1",          "99999999999",
+                                           "compare=",    ",",
+                                           "drill=",      "hire",
+                                           "seed=",       "pad=",
+                                           "dtype=",      "bf16",
+                                           "decl=",       "expr=",
+                                           "%5B",         "%",
+                                           "%00",         "&",
+                                           "=",           "present",
+                                           "theme=",      "light",
+                                           "zoom=",       "nan",
+                                           "clock=",      "solve=",
+                                           "row:st",      "tile=",
+                                           "65536x65536", "offsets=",
+                                           "0,4,8",       "let=",
+                                           "j%3D0",       "block=",
+                                           "1024x2",      "warp=all",
+                                           "code=",       "tile[",
+                                           "%E2%80",      "tile-view=",
+                                           "both",        "lanes=",
+                                           "0x0",         "swizzle=cute:9,9,9",
+                                           "-",           "bench-frames=",
+                                           "100000"};
   std::uint64_t seed = 2024;
   int opened = 0;
   for (int i = 0; i < 3000; ++i) {

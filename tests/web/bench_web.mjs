@@ -1,5 +1,6 @@
 // The browser edition's frame benchmark (docs/benchmarks-gui.md): opens the page in headless
-// Chromium at WIDTHxHEIGHT with `bench-frames=N` added to the link, and prints the report the
+// Chromium at WIDTHxHEIGHT with `?bench-frames=N` in the address's query (a benchmark's setting,
+// never a link's key: app/gui/platform/link.cpp refuses it), and prints the report the
 // page writes when the N frames are drawn (the desktop's --bench-frames report: time to the
 // first frame since the page began to load, and per frame the CPU time to build and submit it,
 // the wait for the drawing and the whole interval between frames, which the browser paces).
@@ -19,7 +20,7 @@ const browser = await launchChromium(width, height);
 const page = await browser.newPage();
 await page.setViewport({ width, height });
 page.on("console", (m) => { if (m.type() === "error") console.error(`console error: ${m.text()}`); });
-await page.goto(`${origin}/#${fragment}&bench-frames=${frames}`);
+await page.goto(`${origin}/?bench-frames=${frames}#${fragment}`);
 await page.waitForFunction(() => document.getElementById("report").textContent !== "",
                            { timeout: 600000 });
 console.log(await page.evaluate(() => document.getElementById("report").textContent));

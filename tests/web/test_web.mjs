@@ -16,9 +16,11 @@
 //     SITE         the page (scripts/web.sh writes build-web)
 //     BANKLAB      the command line, BANKLAB_GUI the desktop app (it needs an X display)
 //     OUT          where the screenshots are written, for people to look at
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 
 import { checker, launchChromium, servePage, waitForFrames } from "./browser.mjs";
 import { colourDistance, readPng } from "./png.mjs";
@@ -35,6 +37,8 @@ const SIZE = { width: 1280, height: 720 }, LARGEST = { width: 1920, height: 1080
 const { check, failures } = checker();
 
 const { origin, close: closeServer } = await servePage(site);
+// A program run while this process serves the page (execFileSync would stop the server).
+const run = promisify(execFile);
 
 // ---------------------------------------------------------------------------------------------
 // The desktop's answers for the same scenario.
@@ -88,6 +92,11 @@ async function openPage(context, size = SIZE) {
   const problems = [];
   page.on("console", (m) => { if (m.type() === "error") problems.push(`console error: ${m.text()}`); });
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  // A prompt or an alert (standard input read as window.prompt, issue 36) is never the app's.
+  page.on("dialog", async (d) => {
+    problems.push(`a ${d.type()} dialog: '${d.message()}'`);
+    await d.dismiss();
+  });
   await page.setRequestInterception(true);
   page.on("request", (r) => {
     if (r.url().startsWith(origin + "/")) return r.continue();
@@ -209,12 +218,16 @@ function comparePicture(name, web, image, desktop, size) {
 }
 
 const timings = [];
+const FIRST_FRAME_MS = 2000;
 async function linkCase({ name, fragment, analyze, gui, size = SIZE }) {
   const context = await browser.createBrowserContext();
   const { page, problems } = await openPage(context, size);
   const web = await load(page, fragment);
   const image = await shoot(page, name);
   timings.push(`${name}: first frame at ${web.firstFrame.toFixed(0)} ms`);
+  // The bar for every link, the first one (a fresh browser: nothing compiled or cached) included.
+  check(web.firstFrame <= FIRST_FRAME_MS,
+        `${name}: the first frame at ${web.firstFrame.toFixed(0)} ms, over ${FIRST_FRAME_MS} ms`);
   console.log(`${name} (#${fragment}): first frame at ${web.firstFrame.toFixed(0)} ms; ${web.summary.replace(/\n/g, " | ")}`);
   check(image.width === size.width && image.height === size.height,
         `${name}: a ${size.width}x${size.height} screenshot, got ${image.width}x${image.height}`);
@@ -272,6 +285,10 @@ for (const [name, fragment, named] of [
   ["bad-preset", "preset=fp128-naive", "fp128-naive"],
   ["bad-step", "lesson=transpose&step=99", "99"],
   ["bad-escape", "dtype=bf16&pad=%zz&index=3", "%zz"],
+  // '-' is a name like any other in a link, never standard input (which the page would read
+  // with window.prompt); a benchmark's frame count is not a link's (issue 36).
+  ["dash-compare", "compare=fp32-naive,-", "'-'"],
+  ["bench-frames", "preset=fp32-naive&bench-frames=100000", "bench-frames"],
 ]) {
   const context = await browser.createBrowserContext();
   const { page, problems } = await openPage(context);
@@ -284,6 +301,51 @@ for (const [name, fragment, named] of [
         `${name}: the default start ('${defaultStart.summary}'), got '${web.summary}'`);
   check(problems.length === 0, `${name}: ${problems.join("; ")}`);
   await context.close();
+}
+
+// Code that does not evaluate: the page says why on its problem line and in its summary, and
+// the address keeps the code (issue 36: it fell back to fp32-naive and rewrote the address).
+for (const [name, fragment, why, code] of [
+  ["code-undefined-name", "decl=__shared__%20float%20t%5B32%5D%5B33%5D%3B&expr=t%5BthreadIdx.x%5D%5Bk%5D",
+   "k is not defined", "__shared__ float t[32][33];\nt[threadIdx.x][k]"],
+  ["code-outside-array", `decl=${encodeURIComponent(decl)}&expr=${encodeURIComponent(expr)}` +
+   "&let=j%3D0&block=1024x1x1&warp=all", "outside tile's first dimension", `${decl}\n${expr}`],
+]) {
+  const context = await browser.createBrowserContext();
+  const { page, problems } = await openPage(context);
+  const web = await load(page, fragment);
+  await shoot(page, name);
+  console.log(`${name} (#${fragment}): ${web.problem} | address ${web.hash}`);
+  check(web.problem.startsWith("This link's code does not evaluate: ") && web.problem.includes(why) &&
+        !web.problem.includes("\n"), `${name}: one line saying '${why}', got '${web.problem}'`);
+  check(web.summary.startsWith("The code does not evaluate: "),
+        `${name}: the summary says the code does not evaluate, got '${web.summary}'`);
+  const kept = new URLSearchParams(web.hash.slice(1)).get("code");
+  check(kept === code && !web.hash.includes("preset="),
+        `${name}: the address keeps the code, got ${web.hash}`);
+  check(problems.length === 0, `${name}: ${problems.join("; ")}`);
+  await context.close();
+}
+
+// Virtual time, as test harnesses and print previews run pages: frames may share a timestamp,
+// which ImGui refuses ("Need a positive DeltaTime!") unless the app keeps its clock moving
+// (issue 36: every link aborted). Chromium's own --virtual-time-budget, the page's DOM dumped
+// when the budget is spent: the app drew (a summary) and did not stop (no problem line).
+{
+  const chromium = process.env.BANKLAB_CHROMIUM ?? "/usr/bin/chromium";
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), "banklab-virtual-time-"));
+  const { stdout } = await run(chromium, [
+    "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+    "--no-first-run", `--user-data-dir=${profile}`, "--virtual-time-budget=15000",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1", "--dump-dom",
+    `${origin}/#preset=fp32-naive`], { maxBuffer: 1 << 24, timeout: 120000 });
+  fs.rmSync(profile, { recursive: true, force: true });
+  const summary = stdout.match(/<p id="summary"[^>]*>([^<]*)</)?.[1] ?? "";
+  const problem = stdout.match(/<p id="problem"([^>]*)>([^<]*)</);
+  console.log(`virtual time: summary '${summary}', problem line ${problem?.[1].includes("hidden") ? "hidden" : `'${problem?.[2]}'`}`);
+  check(agrees(summary, analyzeScenario(["--preset", "fp32-naive"])),
+        `virtual time: the page drew fp32-naive, its summary is '${summary}'`);
+  check(problem && problem[1].includes("hidden"), `virtual time: the page stopped: '${problem?.[2]}'`);
 }
 
 // Next in a lesson: the address follows to step 7, the page to its scenario.

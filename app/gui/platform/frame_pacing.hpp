@@ -82,6 +82,17 @@ inline void stop_idle_animations(ImGuiIO& io) {
   io.ConfigInputTextCursorBlink = false;
 }
 
+// ImGui refuses a frame whose DeltaTime is not above 0 (an assertion that aborts the program),
+// and its GLFW backend sets DeltaTime to the clock's difference from the last frame, which is 0
+// when two frames share a timestamp: a page run in virtual time (headless browsers, print
+// previews), a browser that coarsens its timers for privacy. Called after the backend's
+// NewFrame, before ImGui's, on every platform: such a frame (or one whose clock stepped back, or
+// a NaN) counts as kShortestFrameSeconds, and every other DeltaTime is left as it is.
+inline constexpr float kShortestFrameSeconds = 1e-6f;
+inline void keep_delta_time_positive(ImGuiIO& io) {
+  if (!(io.DeltaTime > 0.0f)) io.DeltaTime = kShortestFrameSeconds;
+}
+
 // A hash of everything a frame draws: ImGui's vertices, indices and commands, and the
 // instances, lines and heat-map revision of the GL batches the commands call back into.
 // Two frames with the same signature put the same pixels on screen.

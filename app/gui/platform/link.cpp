@@ -27,7 +27,25 @@ constexpr Refused kRefused[] = {
     {"scan", "names a kernel file on a computer; open it with File > Open kernel instead"},
     {"size", "is the browser window's to set"},
     {"help", "prints the command line's help"},
+    {"bench-frames", "is a benchmark's setting, given in the address's query (?bench-frames=N)"},
 };
+
+// A comparison in a link names presets and built-in comparisons only: the command line's
+// --compare also reads scenario files, and `-` as standard input (in a browser, a prompt),
+// which a link cannot reach. Empty items are parse_compare()'s to refuse.
+Expected<void> check_link_compare(std::string_view list) {
+  while (true) {
+    const std::size_t comma = list.find(',');
+    const std::string_view item = list.substr(0, comma);
+    if (!item.empty() && !find_preset(item) && builtin_comparison(item).empty()) {
+      return Error{"compare: " + quote(item) +
+                   " is neither a preset nor a comparison (transpose, transpose-padded, "
+                   "naive-pad-swizzle); a link cannot name a scenario file"};
+    }
+    if (comma == std::string_view::npos) return {};
+    list.remove_prefix(comma + 1);
+  }
+}
 
 int hex_digit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -60,6 +78,9 @@ Expected<std::vector<std::string>> words_of(std::string_view pair) {
   if (flag->takes_value()) {
     if (!has_value)
       return Error{quote(*key) + " needs a value: " + *key + "=" + std::string(flag->value_name)};
+    if (*key == "compare") {
+      if (Expected<void> names = check_link_compare(*value); !names) return Error{names.error()};
+    }
     return std::vector<std::string>{"--" + *key + "=" + *value};
   }
   if (*value == "" || *value == "1" || *value == "true") return std::vector{"--" + *key};
@@ -100,11 +121,13 @@ std::string block_text(const std::array<int, 3>& block) {
 
 // The scenario on screen: its preset, its code, or its flags.
 void scenario_fields_of(const AppState& s, std::vector<std::pair<std::string, std::string>>& out) {
-  if (s.user.preset >= 0 && !preset_modified(s)) {
+  // Code that does not evaluate (typed, or from a link) comes first: the Code window shows its
+  // error over the last valid access, and the address keeps the text rather than that access.
+  if (s.user.preset >= 0 && !preset_modified(s) && !code_stale(s)) {
     out.emplace_back("preset", presets()[static_cast<std::size_t>(s.user.preset)].name);
     return;
   }
-  if (code_on_screen(s)) {
+  if (code_on_screen(s) || code_stale(s)) {
     const CodeBox& c = s.user.code;
     out.emplace_back("code", c.text);
     if (!c.lets.empty()) out.emplace_back("let", c.lets);

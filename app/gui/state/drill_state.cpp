@@ -26,15 +26,7 @@ bool submit_drill_answer(AppState& s, std::string_view text) {
   DrillPanel& d = s.drill;
   if (!d.session || !d.session->answer(text)) return false;
   const Grade& g = *d.session->graded();
-  DrillRecord& r = s.user.settings.drill;
-  ++r.answered;
-  if (g.right) {
-    ++r.right;
-    ++r.streak;
-    r.best_streak = std::max(r.best_streak, r.streak);
-  } else {
-    r.streak = 0;
-  }
+  count_drill_answer(s.user.settings.drill, g.right);
   if (g.shown) d.shown = derive(*g.shown);
   return true;
 }

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <sstream>
 #include <system_error>
 
@@ -234,6 +235,26 @@ Expected<void> save_settings(const std::filesystem::path& file, const Settings& 
   return frontend::replace_file(file.string(), format_settings(s));
 }
 
+namespace {
+
+// a + b for counts from 0, at most INT_MAX.
+int saturating_add(int a, int b) {
+  return b > std::numeric_limits<int>::max() - a ? std::numeric_limits<int>::max() : a + b;
+}
+
+}  // namespace
+
+void count_drill_answer(DrillRecord& r, bool right) {
+  r.answered = saturating_add(r.answered, 1);
+  if (right) {
+    r.right = saturating_add(r.right, 1);
+    r.streak = saturating_add(r.streak, 1);
+    r.best_streak = std::max(r.best_streak, r.streak);
+  } else {
+    r.streak = 0;
+  }
+}
+
 DrillRecord merge_drill(const DrillRecord& disk, const DrillRecord& base, const DrillRecord& mine) {
   const int answered = mine.answered - base.answered;
   const int right = mine.right - base.right;
@@ -241,9 +262,9 @@ DrillRecord merge_drill(const DrillRecord& disk, const DrillRecord& base, const 
   if (mine.level != base.level) merged.level = mine.level;
   if (answered <= 0) return merged;  // no new answers here: the file's counts stand
   merged.level = mine.level;
-  merged.answered += answered;
-  merged.right += right;
-  merged.streak = right == answered ? disk.streak + answered : mine.streak;
+  merged.answered = saturating_add(merged.answered, answered);
+  merged.right = saturating_add(merged.right, right);
+  merged.streak = right == answered ? saturating_add(disk.streak, answered) : mine.streak;
   merged.best_streak = std::max({disk.best_streak, merged.streak, mine.streak});
   return merged;
 }

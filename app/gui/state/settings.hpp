@@ -74,6 +74,11 @@ Expected<void> make_settings_folder(const std::filesystem::path& folder);
 // Makes the folder (make_settings_folder()) and writes s; done, or what went wrong, with the path.
 Expected<void> save_settings(const std::filesystem::path& file, const Settings& s);
 
+// One more answer in the record. Every counter stops at INT_MAX instead of wrapping: a record
+// that reads drill_answered = 2147483647 stays there, never turns negative (which the next
+// start would refuse, resetting the record).
+void count_drill_answer(DrillRecord& r, bool right);
+
 // The drill record after a save: the file's record now (`disk`) plus the answers this instance
 // gave since it last read or wrote the file (`mine` against `base`). The counts add; the streak
 // goes on from the file's when every new answer was right, else it is the new answers' own.
