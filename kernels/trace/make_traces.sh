@@ -30,10 +30,10 @@ run cmake --build build-trace -j "$(nproc)" --target banklab test_trace_gpu trac
   trace_sgemm_tile trace_attention_scores
 banklab=build-trace/app/cli/banklab
 for program in histogram_skewed sgemm_tile attention_scores; do
-  run timeout 120 "$banklab" trace --kernel "$program" --launch 1 -o "$out/$program.json" \
+  run timeout 60 "$banklab" trace --kernel "$program" --launch 1 -o "$out/$program.json" \
     --source "tests/trace/programs/$program.cu" -- "build-trace/kernels/trace/programs/trace_$program"
   "$banklab" trace --open "$out/$program.json" --source "tests/trace/programs/$program.cu" \
     >"$out/$program.txt" 2>&1
 done
-run timeout 300 ctest --test-dir build-trace -L gpu -R trace --output-on-failure
+run timeout 170 ctest --test-dir build-trace -L gpu -R trace --output-on-failure
 echo "make_traces: done" >>"$log"
