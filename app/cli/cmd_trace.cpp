@@ -260,7 +260,9 @@ int run_trace_command(const frontend::Args& args) {
     if (!t) return failure(frontend::input_name(*o->open) + ": " + t.error());
     return print_trace(*t, *o);
   }
-  const Expected<TraceRun> run = run_trace(o->run);
+  TraceRunOptions run_options = o->run;
+  run_options.program_output_to_stderr = o->json;
+  const Expected<TraceRun> run = run_trace(run_options);
   if (!run) return failure(run.error());
   if (!run->trace) {
     failure(run->error);

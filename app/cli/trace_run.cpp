@@ -62,9 +62,11 @@ std::string find_tool(const std::string& name) {
 }
 
 // Runs `argv` with `extra_env` added to this process's environment, its standard output and
-// error to `log` (empty: passed through), and returns its exit status (128 + N after signal N).
+// error to `log` (empty: passed through, standard output onto standard error where
+// `output_to_stderr`), and returns its exit status (128 + N after signal N).
 Expected<int> run_process(const std::vector<std::string>& argv,
-                          const std::vector<std::string>& extra_env, const std::string& log) {
+                          const std::vector<std::string>& extra_env, const std::string& log,
+                          bool output_to_stderr = false) {
   std::vector<std::string> env_text(extra_env);
   for (char** e = environ; *e != nullptr; ++e) {
     const std::string_view entry(*e);
@@ -85,6 +87,8 @@ Expected<int> run_process(const std::vector<std::string>& argv,
   if (!log.empty()) {
     posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  } else if (output_to_stderr) {
+    posix_spawn_file_actions_adddup2(&actions, 2, 1);
   }
   pid_t pid = 0;
   const int spawned = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), envp.data());
@@ -395,7 +399,7 @@ Expected<TraceRun> run_trace(const TraceRunOptions& o) {
       "LD_PRELOAD=" + files->library +
           (std::getenv("LD_PRELOAD") ? std::string(":") + std::getenv("LD_PRELOAD")
                                      : std::string())};
-  const Expected<int> status = run_process(o.command, env, "");
+  const Expected<int> status = run_process(o.command, env, "", o.program_output_to_stderr);
   if (!status) return Error{status.error()};
   TraceRun run;
   run.program_status = *status;

@@ -20,6 +20,9 @@ struct TraceRunOptions {
   std::int64_t cap = gpu::kDefaultTraceCap;
   bool measure = true;                 // run Nsight Compute on the same launch
   std::optional<std::string> ncu_csv;  // else read its Source page from this file
+  // The program's standard output goes to standard error: the trace's JSON is on standard
+  // output, and a program's own lines there would make it unreadable.
+  bool program_output_to_stderr = false;
 };
 
 struct TraceRun {

@@ -77,8 +77,8 @@ struct Page {
   // evaluate (code_problem), on the page until the code does.
   std::string problem;
   bool code_problem = false;
-  std::string link;     // the fragment in the address bar
-  std::string summary;  // the page's summary line
+  std::string link;               // the fragment in the address bar
+  std::string summary;            // the page's summary line
   gui::Settings stored_settings;  // as local storage has them
   Bench bench;
 };
