@@ -2,10 +2,9 @@
 # (app/cli, app/gui): the data under share/banklab, a man page per program, and CPack's DEB
 # settings. scripts/package.sh builds the package; tests/package checks it as a user gets it.
 
-# The lessons, the recordings and the traces (data files the programs find through banklab::data_dir());
+# The lessons and the recordings (data files the programs find through banklab::data_dir());
 # either folder may not exist yet.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/lessons ${PROJECT_SOURCE_DIR}/assets/recordings
-                  ${PROJECT_SOURCE_DIR}/assets/traces
         DESTINATION ${CMAKE_INSTALL_DATADIR}/banklab OPTIONAL)
 
 # The license, where Debian keeps each package's (share/doc/<package>/copyright).

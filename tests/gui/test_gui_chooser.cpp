@@ -218,12 +218,11 @@ TEST_CASE("a folder that vanishes under the open chooser is a message, and savin
 TEST_CASE("Escape closes the chooser, and the shortcuts wait while it is open") {
   ScratchDir dir;
   App app(dir.path);
-  app.s.user.stage.presenting = true;
-  app.s.user.stage.view = StageView::lanes;
   REQUIRE(app.d.menu(app.s, "File", "Export PNG (bank view, lane map, tile)..."));
-  // What Export PNG offers in presentation: the view on the stage.
-  CHECK(app.s.user.files.png_view == StageView::lanes);
-  CHECK(app.s.user.files.chooser.name == "banklab-lanes.png");
+  CHECK(app.s.user.files.png_view == StageView::banks);
+  CHECK(app.s.user.files.chooser.name == "banklab-banks.png");
+  // A presentation started under the open chooser (presentation mode has no menu bar).
+  app.s.user.stage.presenting = true;
   const int preset = app.s.user.preset;
   app.d.key(app.s, GLFW_KEY_N);  // next preset, were the chooser not open
   CHECK(app.s.user.preset == preset);
