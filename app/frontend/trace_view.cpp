@@ -4,6 +4,7 @@
 #include <map>
 #include <tuple>
 
+#include "core/base/find.hpp"
 #include "core/base/format.hpp"
 #include "core/model/analysis.hpp"
 
@@ -111,7 +112,7 @@ KernelScan scan_of(const gpu::Trace& t, const std::string& file) {
       if (in.atomic()) l.notes.push_back("an atomic: counted as the store it makes");
     }
     const std::string pc = format("+0x%04llx", static_cast<unsigned long long>(in.offset));
-    if (std::ranges::find(pcs[key], pc) == pcs[key].end()) pcs[key].push_back(pc);
+    if (std::find(pcs[key].begin(), pcs[key].end(), pc) == pcs[key].end()) pcs[key].push_back(pc);
     add_instance(l, t, a);
     ++counts[key][a.wavefronts];
   }
@@ -123,7 +124,7 @@ KernelScan scan_of(const gpu::Trace& t, const std::string& file) {
     l.notes.insert(l.notes.begin(), l.array + " at " + at + " in " + t.function);
     k.lines.push_back(std::move(l));
   }
-  std::ranges::stable_sort(k.lines, [](const ScanLine& a, const ScanLine& b) {
+  std::stable_sort(k.lines.begin(), k.lines.end(), [](const ScanLine& a, const ScanLine& b) {
     return std::tie(b.excess_wavefronts, a.line) < std::tie(a.excess_wavefronts, b.line);
   });
   if (!t.line_info) {
@@ -158,7 +159,7 @@ MeasuredKernel measured_kernel(const gpu::Trace& t) {
   MeasuredKernel k;
   k.function = t.kernel;
   for (const gpu::TraceMeasuredLine& m : t.measured) {
-    auto f = std::ranges::find(k.files, m.file, &MeasuredFile::path);
+    auto f = find_by(k.files, &MeasuredFile::path, m.file);
     if (f == k.files.end()) f = k.files.insert(k.files.end(), MeasuredFile{m.file, {}});
     MeasuredLine line;
     line.line = m.line;
