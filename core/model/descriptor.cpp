@@ -367,11 +367,11 @@ void check_base_offset(const MatrixDescriptor& d, Findings& f) {
                  static_cast<long long>(d.start >> 7 & 7)));
   } else if (past != 0) {
     f.add(FindingLevel::error,
-          format("base offset %d: the reads follow a pattern that does not begin on the %d-byte "
-                 "boundary (measured on the H200 with 128B, start 512, base offset 4: the "
-                 "pattern begins at the start address), not the one TMA writes; BankLab does not "
-                 "model these reads",
-                 d.base_offset, s.boundary_bytes),
+          format("base offset %d: the reads follow a swizzle pattern that began on a line where "
+                 "(address >> 7) & 7 = %d (measured on the H200 with 128B: the row XORed in is "
+                 "address bits 7-9 minus the base offset), not the one TMA writes from the "
+                 "%d-byte boundary; BankLab does not compare these reads",
+                 d.base_offset, d.base_offset, s.boundary_bytes),
           "for a tile TMA filled, write base offset 0", true);
   }
 }
