@@ -9,6 +9,7 @@
 // [SECTION] Readable labels
 // [SECTION] Comparisons, presentation and exports
 // [SECTION] Scans and the shipped recording
+// [SECTION] The Descriptor window
 #include <doctest/doctest.h>
 #include <stb_image.h>
 #include <sys/wait.h>
@@ -35,6 +36,7 @@
 #include "app/gui/render/gl_program.hpp"
 #include "app/gui/render/gl_renderer.hpp"
 #include "app/gui/render/palette.hpp"
+#include "app/gui/state/descriptor_state.hpp"
 #include "core/model/presets.hpp"
 #include "core/model/scenario.hpp"
 #include "core/record/trace.hpp"
@@ -623,6 +625,7 @@ TEST_CASE("--export-dir writes every lesson step as a slide, the Markdown handou
 }
 
 // [SECTION] Scans and the shipped recording
+// [SECTION] The Descriptor window
 
 TEST_CASE("--scan FILE.cu: the views draw the kernel's worst access, --line another one") {
   require_display();
@@ -712,4 +715,109 @@ TEST_CASE("without a GPU, --gpu opens on the shipped recording, labelled as reco
       run_shot("gpu-recording", "--preset fp32-naive --gpu --size 1280x720 --theme light");
   REQUIRE(s.geometry["gpu_run"].is_string());
   CHECK(s.geometry["gpu_run"].get<std::string>().starts_with("recorded on NVIDIA H200"));
+}
+
+// [SECTION] The Descriptor window
+
+namespace {
+
+// The Descriptor window's chunk labels: those whose cell is chunk `index`'s cell of its grid
+// (the views under the window draw cell labels too), each inside its cell.
+std::vector<nlohmann::json> descriptor_chunks(const Shot& s) {
+  const nlohmann::json& g = s.geometry["descriptor_grid"];
+  REQUIRE_FALSE(g.is_null());
+  const double x0 = g["x"].get<double>(), y0 = g["y"].get<double>();
+  const double px = g["pitch_x"].get<double>(), py = g["pitch_y"].get<double>();
+  const int cells = g["rows"].get<int>() * g["cols"].get<int>();
+  std::vector<nlohmann::json> out;
+  for (const nlohmann::json& l : s.geometry["labels"]) {
+    if (l["role"] != "cell_label" || l["cell"].is_null()) continue;
+    const int i = l["index"].get<int>();
+    const auto& c = l["cell"];
+    if (i < 0 || i >= cells || std::abs(c[0].get<double>() - (x0 + px * (i % 8))) > 0.5 ||
+        std::abs(c[1].get<double>() - (y0 + py * (i / 8))) > 0.5) {
+      continue;
+    }
+    const auto& box = l["box"];
+    CHECK(box[0].get<double>() >= c[0].get<double>() - 0.01);
+    CHECK(box[1].get<double>() >= c[1].get<double>() - 0.01);
+    CHECK(box[2].get<double>() <= c[2].get<double>() + 0.01);
+    CHECK(box[3].get<double>() <= c[3].get<double>() + 0.01);
+    out.push_back(l);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "the Descriptor window, 1280x720 and 1920x1080, both themes: each chunk as TMA fills it") {
+  require_display();
+  // stmatrix-swizzled: bf16 tile[8][64], TMA 128B: 8 lines of 8 chunks, read by 128B wgmma.
+  const Preset* preset = find_preset("stmatrix-swizzled");
+  REQUIRE(preset != nullptr);
+  const TileLayout& tile = preset->scenario.tile;
+  const OperandFill fill = descriptor_fill(tile);
+  const OperandShape op = descriptor_operand(tile);
+  const std::optional<MatrixDescriptor> d = suggest_descriptor(MmaArch::sm90, op, fill);
+  REQUIRE(d.has_value());
+  const Agreement a = check_agreement(*d, op, fill);
+  REQUIRE(a.agrees());
+  // What the core says each 16-byte chunk holds ("mn,k" of its first element), and which chunks
+  // k-step 0 reads.
+  const int per_chunk = 16 / tile.elem_bytes();
+  std::map<int, std::string> holds;
+  std::set<int> read_by_step0;
+  for (int mn = 0; mn < tile.rows; ++mn) {
+    for (int k = 0; k < tile.cols; k += per_chunk) {
+      const int chunk = static_cast<int>(producer_byte(fill, OperandMajor::k, mn, k) / 16);
+      holds[chunk] = std::to_string(mn) + "," + std::to_string(k);
+      if (k < op.k_step_elements()) read_by_step0.insert(chunk);
+    }
+  }
+  for (Theme theme : {Theme::dark, Theme::light}) {
+    for (const char* size : {"1280x720", "1920x1080"}) {
+      CAPTURE(size);
+      CAPTURE(theme_name(theme));
+      const Shot s = run_shot(std::string("descriptor-") + size + "-" + theme_name(theme).data(),
+                              std::string("--preset stmatrix-swizzled --descriptor --size ") +
+                                  size + " --theme " + theme_name(theme).data());
+      const nlohmann::json& g = s.geometry["descriptor_grid"];
+      REQUIRE_FALSE(g.is_null());
+      CHECK(g["rows"] == tile.size_bytes() / 128);
+      CHECK(g["cols"] == 8);
+      CHECK(g["x"].get<double>() + g["pitch_x"].get<double>() * 8 <= s.image.width);
+      CHECK(g["y"].get<double>() + g["pitch_y"].get<double>() * g["rows"].get<int>() <=
+            s.image.height);
+      // Every chunk named as the core fills it, in type a class can read.
+      const std::vector<nlohmann::json> chunks = descriptor_chunks(s);
+      CHECK(chunks.size() == holds.size());
+      for (const nlohmann::json& l : chunks) {
+        CHECK(l["text"] == holds[l["index"].get<int>()]);
+        CHECK(l["size"].get<double>() >= 9.0);
+      }
+      // The verdict, as the core words it.
+      bool verdict = false;
+      for (const nlohmann::json& l : s.geometry["labels"]) {
+        verdict |=
+            l["role"] == "verdict" && l["text"] == "agrees: all " + std::to_string(a.elements) +
+                                                       " elements are read where they were written";
+      }
+      CHECK(verdict);
+      // The chunks k-step 0 reads are filled in its colours; the others are not.
+      const auto corner = [&](int chunk) {
+        return s.image.at(g["x"].get<double>() + g["pitch_x"].get<double>() * (chunk % 8) + 2.5,
+                          g["y"].get<double>() + g["pitch_y"].get<double>() * (chunk / 8) + 2.5);
+      };
+      int unread = -1;
+      for (const auto& [chunk, text] : holds) {
+        if (read_by_step0.count(chunk) == 0 && unread < 0) unread = chunk;
+      }
+      REQUIRE(unread >= 0);
+      for (const int chunk : read_by_step0) {
+        CAPTURE(chunk);
+        CHECK(distance(corner(chunk), corner(unread)) > 60);
+      }
+    }
+  }
 }
