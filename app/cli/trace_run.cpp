@@ -315,6 +315,13 @@ double median_ms(const fs::path& timing) {
 
 // [SECTION] Measuring with Nsight Compute
 
+// The measured lines, their files named as the trace's own places are (as_given).
+std::vector<gpu::TraceMeasuredLine> measured_as_given(const MeasuredKernel& kernel) {
+  std::vector<gpu::TraceMeasuredLine> lines = frontend::measured_lines(kernel);
+  for (gpu::TraceMeasuredLine& l : lines) l.file = as_given(l.file);
+  return lines;
+}
+
 void measure(gpu::Trace& t, const TraceRunOptions& o, const fs::path& dir) {
   if (o.ncu_csv) {
     const std::string csv = read_small_file(*o.ncu_csv, 256u << 20);
@@ -329,7 +336,7 @@ void measure(gpu::Trace& t, const TraceRunOptions& o, const fs::path& dir) {
       t.not_measured = *o.ncu_csv + " has no measurement of " + name;
       return;
     }
-    t.measured = frontend::measured_lines(*k);
+    t.measured = measured_as_given(*k);
     t.measured_by = "Nsight Compute's Source page, from " + *o.ncu_csv;
     return;
   }
@@ -387,7 +394,7 @@ void measure(gpu::Trace& t, const TraceRunOptions& o, const fs::path& dir) {
         "not measured: " + (kernels ? std::string("an empty Source page") : kernels.error());
     return;
   }
-  t.measured = frontend::measured_lines(kernels->front());
+  t.measured = measured_as_given(kernels->front());
   t.measured_by = "Nsight Compute (ncu --section SourceCounters), the same launch";
 }
 

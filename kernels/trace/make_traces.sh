@@ -12,9 +12,10 @@
 #
 # BANKLAB_COMMIT names the commit the traces are made by where the tree is a copy without its
 # git history (the GPU machine's). Then copy OUT-FOLDER/*.json into assets/traces/. The log
-# records every command and its exit status; overhead.txt holds the overhead run's output: the
-# SGEMM tile loop at 512x512 (2.4 million warp-instructions), each launch timed on the GPU, and
-# the traced launch's time over the untraced ones' (docs/trace.md, "Overhead").
+# records every command and its exit status; overhead.txt holds the overhead runs' output:
+# tests/trace/programs/transpose_timed.cu at 4096x4096 (2^20 shared-memory warp-instructions a
+# launch), alone and then with its second launch traced, every launch timed on the GPU
+# (docs/trace.md, "Overhead").
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=${1:-${OUT:-$here/trace-out}}
@@ -38,7 +39,7 @@ if [[ -n ${BANKLAB_COMMIT:-} ]]; then commit_args=(-DBANKLAB_COMMIT="$BANKLAB_CO
 run cmake -S . -B build-trace -G Ninja -DCMAKE_BUILD_TYPE=Release -DBANKLAB_BUILD_GUI=OFF \
   -DBANKLAB_BUILD_TESTS=ON -DBANKLAB_BUILD_BENCH=OFF "${commit_args[@]}" "${banklab_include_args[@]}"
 run cmake --build build-trace -j "$(nproc)" --target banklab test_trace_gpu trace_histogram_skewed \
-  trace_sgemm_tile trace_attention_scores
+  trace_sgemm_tile trace_attention_scores trace_transpose_timed
 banklab=build-trace/app/cli/banklab
 for program in histogram_skewed sgemm_tile attention_scores; do
   run timeout 60 "$banklab" trace --kernel "$program" --launch 1 -o "$out/$program.json" \
@@ -46,10 +47,10 @@ for program in histogram_skewed sgemm_tile attention_scores; do
   "$banklab" trace --open "$out/$program.json" --source "tests/trace/programs/$program.cu" \
     >"$out/$program.txt" 2>&1
 done
-# The overhead: the same program alone, then with its second launch traced (every record kept).
-sgemm=build-trace/kernels/trace/programs/trace_sgemm_tile
-run_into "$out/overhead.txt" timeout 60 "$sgemm" 512
-run_into "$out/overhead.txt" timeout 120 "$banklab" trace --kernel sgemm_tile --launch 1 \
-  --no-measure --max-records 4194304 -- "$sgemm" 512
-run timeout 260 ctest --test-dir build-trace -L gpu -R trace --output-on-failure
+# The overhead: the program alone, then with its second launch traced (every record kept).
+timed=build-trace/kernels/trace/programs/trace_transpose_timed
+run_into "$out/overhead.txt" timeout 60 "$timed" 4096
+run_into "$out/overhead.txt" timeout 120 "$banklab" trace --kernel transpose_timed --launch 1 \
+  --no-measure --max-records 2097152 -- "$timed" 4096
+run timeout 260 ctest --test-dir build-trace -L '^gpu$' -R trace -V
 echo "make_traces: done" >>"$log"

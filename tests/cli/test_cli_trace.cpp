@@ -95,6 +95,7 @@ TEST_CASE("the shipped traces open without a GPU and name no build path") {
     CHECK(t->commit.size() == 12);
     CHECK(t->commit.find_first_not_of("0123456789abcdef") == std::string::npos);
     for (const gpu::TraceSource& source : t->sources) CHECK(source.path.starts_with("tests/"));
+    for (const gpu::TraceMeasuredLine& line : t->measured) CHECK(line.file.starts_with("tests/"));
     for (const gpu::TraceInstruction& instruction : t->instructions) {
       for (const gpu::TraceLocation& place : instruction.where)
         CHECK((place.file.starts_with("tests/") || place.file.starts_with("/usr/local/cuda")));
