@@ -295,7 +295,12 @@ std::vector<Sequence> read_unit(Reader& r, const Header& h,
     } else if (op == 2) {
       advance(r.uleb());
     } else if (op == 3) {
-      reg.line += r.sleb();
+      // Both bounded far from overflow; a row's line is held to 1..INT32_MAX (add_row).
+      constexpr std::int64_t kFar = std::int64_t{1} << 40;
+      const std::int64_t by = r.sleb();
+      if (by < -kFar || by > kFar || reg.line + by < -kFar || reg.line + by > kFar)
+        throw BadCubin{"its line table moves a line out of range"};
+      reg.line += by;
     } else if (op == 4) {
       reg.file = r.uleb();
     } else if (op == 8) {  // DW_LNS_const_add_pc: special opcode 255's advance
