@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
-#include <optional>
 
 namespace banklab::gpu {
 namespace {
@@ -324,17 +323,20 @@ CubinLines lines_of(std::string_view cubin, std::string_view function) {
   const auto relocations =
       line_relocations(sections, static_cast<std::size_t>(line_section - sections.begin()));
   Reader r(line_section->bytes, "its line table");
-  std::vector<std::pair<Sequence, std::vector<std::string>>> all;  // with its unit's files
+  std::vector<std::vector<std::string>> unit_files;
+  std::vector<std::pair<Sequence, std::size_t>> all;  // with its unit
   while (r.pos() < r.size()) {
-    const Header h = read_header(r);
-    for (Sequence& s : read_unit(r, h, relocations)) all.emplace_back(std::move(s), h.files);
+    Header h = read_header(r);
+    for (Sequence& s : read_unit(r, h, relocations))
+      all.emplace_back(std::move(s), unit_files.size());
+    unit_files.push_back(std::move(h.files));
     r.seek(h.end);
   }
   // A relocatable cubin names each sequence's function; a table of one sequence and no
   // relocations (a linked cubin of one function) is that function's.
-  for (auto& [sequence, files] : all) {
+  for (auto& [sequence, unit] : all) {
     if (sequence.function == function || (all.size() == 1 && relocations.empty())) {
-      found.files = std::move(files);
+      found.files = std::move(unit_files[unit]);
       found.rows = std::move(sequence.rows);
       found.end = sequence.end;
       break;
