@@ -44,12 +44,14 @@ std::vector<int> lines_of(const gpu::TraceInstruction& in, const std::string& fi
                           Attribution how) {
   if (file.empty()) return {0};
   if (how == Attribution::own) {
-    const auto own = std::ranges::find(in.where, file, &gpu::TraceLocation::file);
+    const auto own = std::find_if(in.where.begin(), in.where.end(),
+                                  [&](const gpu::TraceLocation& l) { return l.file == file; });
     return {own == in.where.end() ? 0 : own->line};
   }
   std::vector<int> lines;
   for (const gpu::TraceLocation& l : in.counted_at)
-    if (l.file == file && std::ranges::find(lines, l.line) == lines.end()) lines.push_back(l.line);
+    if (l.file == file && std::find(lines.begin(), lines.end(), l.line) == lines.end())
+      lines.push_back(l.line);
   return lines;
 }
 
@@ -124,7 +126,7 @@ KernelScan scan_of(const gpu::Trace& t, const std::string& file, Attribution how
         if (in.atomic()) l.notes.push_back("an atomic: counted as the store it makes");
       }
       const std::string pc = format("+0x%04llx", static_cast<unsigned long long>(in.offset));
-      if (std::ranges::find(pcs[key], pc) == pcs[key].end()) pcs[key].push_back(pc);
+      if (std::find(pcs[key].begin(), pcs[key].end(), pc) == pcs[key].end()) pcs[key].push_back(pc);
       add_instance(l, t, a);
       ++counts[key][a.wavefronts];
     }
