@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -31,12 +32,14 @@
 #include <vector>
 
 #include "app/figures/projector.hpp"
+#include "app/frontend/trace_view.hpp"
 #include "app/gui/render/draw_queue.hpp"
 #include "app/gui/render/embedded_shaders.hpp"
 #include "app/gui/render/gl_program.hpp"
 #include "app/gui/render/gl_renderer.hpp"
 #include "app/gui/render/palette.hpp"
 #include "app/gui/state/descriptor_state.hpp"
+#include "core/model/analysis.hpp"
 #include "core/model/presets.hpp"
 #include "core/model/scenario.hpp"
 #include "core/record/trace.hpp"
@@ -695,18 +698,56 @@ TEST_CASE("--trace FILE.json: the Kernel window on a trace, the views on its wor
   CHECK(WIFEXITED(bad));
   CHECK(WEXITSTATUS(bad) == 2);
   fs::remove(file);
-  // The shipped traces (made on the H200: kernels/trace/make_traces.sh) open too.
+}
+
+TEST_CASE("the shipped traces open at 1280x720 and 1920x1080, each line's worst run drawn") {
+  require_display();
+  // Made on the H200 (kernels/trace/make_traces.sh). For each line the views draw its worst
+  // warp-instruction: as many bank-grid rows as the model counts wavefronts for it (read from
+  // the trace through the core, as the app reads it), and its 32 lanes readable.
   const fs::path shipped = fs::path(BANKLAB_SOURCE_DIR) / "assets" / "traces";
-  if (fs::exists(shipped)) {
-    for (const auto& entry : fs::directory_iterator(shipped)) {
-      if (entry.path().extension() != ".json") continue;
-      CAPTURE(entry.path().string());
-      const Shot t = run_shot("trace-" + entry.path().stem().string(),
-                              "--trace " + entry.path().string() + " --size 1920x1080");
-      CHECK(t.status == 0);
-      CHECK(t.geometry["bank_grid"]["rows"].get<int>() >= 1);
+  int traces = 0;
+  for (const auto& entry : fs::directory_iterator(shipped)) {
+    if (entry.path().extension() != ".json") continue;
+    ++traces;
+    std::ifstream in(entry.path());
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const Expected<gpu::Trace> trace = gpu::parse_trace(text);
+    REQUIRE_MESSAGE(trace, trace.error());
+    const frontend::TraceView view = frontend::view_of(*trace);
+    for (const ScanLine& line : view.scan.lines) {
+      // A line of one entry only (--line shows the worst of the line's entries).
+      if (std::count_if(view.scan.lines.begin(), view.scan.lines.end(),
+                        [&](const ScanLine& l) { return l.line == line.line; }) != 1)
+        continue;
+      const auto worst =
+          std::find_if(line.instances.begin(), line.instances.end(), [&](const ScanInstance& i) {
+            return i.warp == line.worst_warp && i.iteration == line.worst_iteration;
+          });
+      REQUIRE(worst != line.instances.end());
+      WarpAccess drawn;
+      drawn.op = line.op;
+      drawn.width = line.width;
+      drawn.offsets = worst->offsets;
+      const Analysis a = analyze(drawn);
+      const bool broadcast = a.distinct_words * 4 < a.active_lanes * line.width;
+      for (const std::string size : {"1280x720", "1920x1080"}) {
+        CAPTURE(entry.path().string());
+        CAPTURE(line.line);
+        CAPTURE(size);
+        const Shot t = run_shot(
+            "trace-" + entry.path().stem().string() + "-" + std::to_string(line.line) + "-" + size,
+            "--trace " + entry.path().string() + " --line " + std::to_string(line.line) +
+                " --size " + size);
+        REQUIRE(t.status == 0);
+        CHECK(t.geometry["bank_grid"]["rows"].get<int>() == line.worst_wavefronts);
+        // Lane numbers readable where each bank cell serves one lane; a broadcast's cells
+        // carry a count of lanes, which may be smaller (check_readable_lanes above).
+        if (!broadcast) check_readable_lanes(t);
+      }
     }
   }
+  CHECK(traces == 3);
 }
 
 TEST_CASE("without a GPU, --gpu opens on the shipped recording, labelled as recorded") {
