@@ -171,8 +171,16 @@ std::vector<WidthCheck> check_widths(const KernelScan& scan, const PtxKernel& pt
     }
     c.checked = true;
     const std::string has = "the PTX has " + describe(there);
-    if (std::any_of(there.begin(), there.end(),
-                    [&](const PtxAccess* a) { return a->width == l.width; })) {
+    if (l.width == 4 && (adjacent_run(there, 8) || adjacent_run(there, 16))) {
+      // Adjacent 4-byte accesses, which ptxas merges where it proves them aligned (the PTX
+      // does not show whether it did): they agree where the scan found them unaligned.
+      c.agrees = !l.unmerged.empty();
+      c.detail = has + (c.agrees ? ": adjacent, but " + l.unmerged + ", so ptxas keeps them"
+                                 : ": adjacent, which ptxas merges into 8- or 16-byte "
+                                   "accesses where it proves them aligned; the scan counts "
+                                   "4-byte ones");
+    } else if (std::any_of(there.begin(), there.end(),
+                           [&](const PtxAccess* a) { return a->width == l.width; })) {
       c.agrees = true;
       c.detail = has;
     } else if (adjacent_run(there, l.width)) {

@@ -88,6 +88,9 @@ struct ScanLine {
   std::vector<std::int32_t> worst_iteration;
   std::vector<std::string> loops;  // the loops around it: their variables (or "line N")
   std::vector<std::string> notes;
+  // Adjacent trips that nvcc keeps as written, and why ("lane 1 of warp 0 is at byte 4, not
+  // 8-byte aligned"): what --check-widths says of a PTX whose accesses there are adjacent.
+  std::string unmerged;
   std::vector<ScanInstance> instances;  // ScanOptions::keep_instances
 };
 
