@@ -156,6 +156,8 @@ std::vector<WidthCheck> check_widths(const KernelScan& scan, const PtxKernel& pt
       if (a.line == line && a.load == load) found.push_back(&a);
     return found;
   };
+  std::map<int, std::string> listed_why;  // lines the scan lists as not evaluated
+  for (const ScanProblem& p : scan.unevaluated) listed_why.emplace(p.line, p.reason);
   std::set<std::pair<int, bool>> counted;
   for (const ScanLine& l : scan.lines) {
     if ((l.op != Op::ld && l.op != Op::st) || l.cp_async) continue;
@@ -190,11 +192,16 @@ std::vector<WidthCheck> check_widths(const KernelScan& scan, const PtxKernel& pt
     } else {
       c.detail = has + ", not the " + std::to_string(l.width) + "-byte access the scan counts";
     }
+    if (const auto why = listed_why.find(l.line); !c.agrees && why != listed_why.end()) {
+      c.checked = false;  // what the scan could not decide, it lists: nothing to compare
+      c.detail = "not checked: " + c.detail + "; the scan lists the line as not evaluated (" +
+                 why->second + ")";
+    }
     out.push_back(std::move(c));
   }
   // Shared accesses of the PTX on lines the scan neither counts nor lists.
   std::set<int> listed;
-  for (const ScanProblem& p : scan.unevaluated) listed.insert(p.line);
+  for (const auto& [line, why] : listed_why) listed.insert(line);
   for (const auto& [line, function] : scan.inlined_calls) listed.insert(line);
   std::set<std::pair<int, bool>> missing;
   for (const PtxAccess& a : ptx.accesses)

@@ -429,6 +429,48 @@ TEST_CASE("structs, references and shared variables, counted as nvcc lays them o
   CHECK(entry(refs, 10, Op::st)->worst_ways == 2);   // set(i) made i threadIdx.x
 }
 
+TEST_CASE("typedef'd structs and structs of a function are laid out; two of one name are not") {
+  // typedef struct { ... } Point; was "Point has no size BankLab knows", and the parse error
+  // of `const Point p = ...` hid the next line's read of points.
+  const std::string typedefed =
+      "typedef struct {\n  float a;\n  float b;\n} Point;\n"
+      "__global__ void k(float* out) {\n"
+      "  __shared__ Point points[64];\n"
+      "  points[threadIdx.x].b = 1.0f;\n"
+      "  const Point p = points[threadIdx.x ^ 1];\n"
+      "  const float x = points[(threadIdx.x + 2) % 64].a;\n"
+      "  out[threadIdx.x] = p.a + x;\n"
+      "}\nint main() { k<<<1, 64>>>(nullptr); }\n";
+  const KernelScan t = scan_one(typedefed, "k");
+  CHECK(t.unevaluated.empty());
+  CHECK(entry(t, 7, Op::st)->worst_ways == 2);  // a float of an 8-byte struct: 2-way
+  CHECK(entry(t, 8, Op::ld)->width == 8);       // the whole struct: one LDS.64
+  CHECK(entry(t, 9, Op::ld)->worst_ways == 2);
+  // typedef struct TAG NAME; and a struct defined in the kernel.
+  const KernelScan tagged = scan_one(
+      "struct Cell { float v; int k; float w; };\ntypedef struct Cell C;\n"
+      "__global__ void k() {\n"
+      "  struct Local { float x; float y; float z; float w; };\n"
+      "  __shared__ C cells[32];\n  __shared__ Local quads[32];\n"
+      "  cells[threadIdx.x].w = 0;\n  quads[threadIdx.x].y = 0;\n"
+      "}\nint main() { k<<<1, 32>>>(); }\n",
+      "k");
+  CHECK(tagged.unevaluated.empty());
+  CHECK(entry(tagged, 7, Op::st)->worst_ways == 1);  // a stride of 3 words: every bank once
+  CHECK(entry(tagged, 8, Op::st)->worst_ways == 4);
+  // Two kernels' structs of one name: BankLab does not scope names, so neither is laid out.
+  const std::string twice =
+      "__global__ void a() { struct P { float x; }; __shared__ P s[32]; s[threadIdx.x].x = 0; }\n"
+      "__global__ void b() { struct P { float x, y; }; __shared__ P s[32]; s[threadIdx.x].y = 0; "
+      "}\n"
+      "int main() { a<<<1, 32>>>(); b<<<1, 32>>>(); }\n";
+  const KernelScan first = scan_one(twice, "a");
+  CHECK(first.lines.empty());
+  REQUIRE(!first.unevaluated.empty());
+  CHECK(first.unevaluated[0].reason.find("two structs of the file are named P") !=
+        std::string::npos);
+}
+
 TEST_CASE("merges only where nvcc makes them: whole runs of adjacent trips, never volatile") {
   // Three adjacent trips: no whole run of two or four.
   const KernelScan three =
