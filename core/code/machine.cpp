@@ -1736,6 +1736,8 @@ Machine::Nesting::Nesting(Machine& m, Pos pos) : depth(++m.depth_) {
 }
 
 void Machine::count_step() {
+  if (budget_->stop != nullptr && budget_->stop->load(std::memory_order_relaxed))
+    budget_->steps = 0;
   if (--budget_->steps < 0) {
     out_of_steps = true;
     throw OutOfSteps{};

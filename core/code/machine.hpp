@@ -28,6 +28,7 @@
 // thrown as Failure; per-lane ones become that lane's reason. The Code window's driver
 // (kernel_code.cpp) turns the first into the error message the user sees, lane and all.
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -166,6 +167,7 @@ struct WorkBudget {
   static constexpr std::int64_t kRecords = 250'000;
   std::int64_t steps = kSteps;
   std::int64_t records = kRecords;
+  const std::atomic<bool>* stop = nullptr;  // set by another thread: no step more (ScanOptions)
 };
 
 struct MachineSetup {

@@ -920,6 +920,7 @@ ScanResult scan_source(const CodeSource& source, const ScanOptions& options) {
     std::vector<std::string> names;
     WorkBudget budget;
     budget.steps = options.max_steps;
+    budget.stop = options.stop;
     for (std::size_t f = 0; f < p.functions.size(); ++f) {
       const Function& fn = p.functions[f];
       if (!fn.kernel || fn.body < 0) continue;
@@ -928,6 +929,7 @@ ScanResult scan_source(const CodeSource& source, const ScanOptions& options) {
       r.kernels.push_back(KernelScanner(p, lines, options, static_cast<int>(f), budget).scan());
     }
     if (names.empty()) fail(kNowhere, source.label + " has no __global__ kernel with a body");
+    if (options.stop != nullptr && options.stop->load()) fail(kNowhere, "the scan was stopped");
     if (r.kernels.empty()) {
       std::string list;
       for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;

@@ -25,6 +25,7 @@
 //               warp-instructions: the kernel that spends it says so (what ran is counted), the
 //               ones after it are not run
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -50,6 +51,9 @@ struct ScanOptions {
   std::string let_hint = "give it a value with --let NAME=VALUE";  // how a front end gives one
   bool keep_instances = false;         // every warp-instruction's lanes, for the app to draw one
   std::int64_t max_steps = 4'000'000;  // statements the machines of the file run, all together
+  // Set from another thread to stop the scan at its next statement (the app's Cancel): the
+  // result is then an error, "the scan was stopped", and what was counted is not returned.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // One warp-instruction of an access.
