@@ -811,6 +811,46 @@ TEST_CASE("the scan's widths agree with nvcc's PTX line by line, and a wrong one
   CHECK(!parse_ptx(".visible .entry k()\n{\n}\n", "widths.cu").has_value());
 }
 
+TEST_CASE("public kernels' shapes: widths as nvcc's PTX has them, or listed") {
+  // tests/scan/corpus/unrolled.cu and shapes.cu (an SGEMM step over the outer k loop, float4
+  // tiles, a convolution with its halo, a Blelloch scan, a flash-attention tile loop) against
+  // nvcc 13.0.88's PTX: every line checked agrees; what the PTX cannot settle is listed.
+  for (const std::string name : {"unrolled", "shapes"}) {
+    CAPTURE(name);
+    const std::string source = read(kCorpus + "corpus/" + name + ".cu");
+    const auto ptx = parse_ptx(read(kCorpus + "ptx/" + name + ".ptx"), name + ".cu");
+    REQUIRE_MESSAGE(ptx.has_value(), ptx.error());
+    REQUIRE(ptx->size() == (name == "unrolled" ? 5u : 4u));
+    for (const PtxKernel& k : *ptx) {
+      CAPTURE(k.name);
+      const KernelScan scan = scan_one(source, k.name);
+      for (const WidthCheck& c : check_widths(scan, k)) {
+        CAPTURE(c.line);
+        CAPTURE(c.detail);
+        CHECK((c.agrees || !c.checked));
+      }
+    }
+  }
+  const std::string unrolled = read(kCorpus + "corpus/unrolled.cu");
+  const KernelScan sgemm = scan_one(unrolled, "sgemm_outer_k");
+  CHECK(entry(sgemm, 25, Op::ld)->width == 16);  // four trips of the outer k loop
+  CHECK(entry(sgemm, 25, Op::ld)->instructions == 512);
+  CHECK(entry(scan_one(unrolled, "two_level"), 38, Op::ld)->width == 16);
+  CHECK(entry(scan_one(unrolled, "half_pairs"), 48, Op::ld)->instructions == 2);
+  CHECK(unevaluated_lines(scan_one(unrolled, "typedef_fields")) == std::vector<int>{60, 61});
+  CHECK(unevaluated_lines(scan_one(unrolled, "sixty_four_trips")) == std::vector<int>{73});
+  const std::string shapes = read(kCorpus + "corpus/shapes.cu");
+  const KernelScan conv = scan_one(shapes, "conv_halo");
+  CHECK(entry(conv, 46, Op::ld)->width == 4);  // adjacent, but odd lanes are not aligned
+  CHECK(entry(conv, 46, Op::ld)->unmerged == "lane 1 of warp 0 is at byte 4, not 16-byte aligned");
+  const KernelScan scan = scan_one(shapes, "blelloch_scan");
+  const std::vector<int> listed = unevaluated_lines(scan);
+  for (const int line : {55, 56, 62})  // temp[2t], temp[2t + 1]; temp[bi] += temp[ai] at d = 128
+    CHECK(std::find(listed.begin(), listed.end(), line) != listed.end());
+  const KernelScan flash = scan_one(shapes, "flash_tile");
+  CHECK(entry(flash, 105, Op::ld)->width == 16);  // Vs[j][d]: a broadcast, 16 bytes at a time
+}
+
 TEST_CASE("the source page's CSV: sections, line and SASS rows, quotes ncu does not escape") {
   const std::string csv =
       "\"File Path\",\"/x/k.cu\"\n"
