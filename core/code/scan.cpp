@@ -804,11 +804,11 @@ KernelScan KernelScanner::scan() {
   for (const auto& [key, accesses] : sites) {
     std::vector<std::string> undecided;
     k.lines.push_back(summarize(accesses, m, counter, &undecided));
-    for (std::string& why : undecided) {
+    for (const std::string& why : undecided) {
       const int line = k.lines.back().line;
       k.lines.back().notes.push_back("the width is not decided: " + why);
       undecided_widths.emplace(line, why);
-      problems.emplace(std::pair{line, why}, ScanProblem{line, std::move(why), false});
+      problems.emplace(std::pair{line, why}, ScanProblem{line, why, false});
     }
   }
   std::stable_sort(k.lines.begin(), k.lines.end(), [](const ScanLine& a, const ScanLine& b) {

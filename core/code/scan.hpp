@@ -14,12 +14,15 @@
 //               totals are over the whole block, so the entries of one line summed are what
 //               Nsight Compute's Source page shows for that line with -lineinfo (times the
 //               blocks of the grid); a warp whose lanes all skip it issues nothing
-//   merging     nvcc -O3 turns consecutive scalar loads (or stores) of one thread across an
-//               unrolled loop into one 8- or 16-byte access when every address is aligned for
-//               it (a tiled SGEMM's As[ty][k] for k = 0..15 becomes four LDS.128, two trips of
-//               a[2t + i] one LDS.64; never through volatile): the entry then counts the merged
-//               instructions and its notes give both counts; --check-widths compares each
-//               line's widths with nvcc's PTX (ptx_widths.hpp)
+//   merging     nvcc -O3 (ptxas) turns adjacent 4-byte accesses of one thread in the code that
+//               unrolled loops make straight-line into one 8- or 16-byte access where every
+//               address is aligned for it, across the innermost loop or an outer one (an SGEMM
+//               tile's As[ty + 8i][k] merges four trips of the outer k loop into LDS.128;
+//               a[2t + i] over two trips is one LDS.64; never through volatile, never 2- or
+//               1-byte elements): the entry then counts the merged instructions and its notes
+//               give both counts. What nvcc may or may not merge (a partly unrolled loop, two
+//               adjacent places in the code) is listed as not evaluated; --check-widths compares
+//               each line's widths with nvcc's PTX (ptx_widths.hpp)
 //   bounds      a loop stops after Machine::kMaxTrips iterations each time it is entered; the
 //               kernels of a file share one WorkBudget of statements, each kernel has one of
 //               warp-instructions: the kernel that spends it says so (what ran is counted), the

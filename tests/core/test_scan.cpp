@@ -481,8 +481,11 @@ TEST_CASE("merges only where nvcc makes them: whole runs of adjacent trips, neve
                "k");
   CHECK(entry(three, 4, Op::ld)->width == 4);
   CHECK(entry(three, 4, Op::ld)->instructions == 3);
-  // What ptxas makes of the third (LDS.64 and LDS, or three LDS) was not measured: listed.
+  // What ptxas makes of the third (LDS.64 and LDS, or three LDS) was not measured: listed,
+  // and the entry says why once.
   CHECK(unevaluated_lines(three) == std::vector<int>{4});
+  REQUIRE(entry(three, 4, Op::ld)->notes.size() == 1);
+  CHECK(entry(three, 4, Op::ld)->notes[0].starts_with("the width is not decided: "));
   // A volatile array: each trip its own LDS.
   const KernelScan held =
       scan_one(kernel("volatile __shared__ float v[128];\n"
