@@ -1979,6 +1979,10 @@ void Machine::exec_decl(const Stmt& s) {
           value.kind != Lanes::Kind::other) {
         fail(at(s.inits[i]).pos, not_integer(value));
       }
+      // A declaration makes its variable anew: the lanes that do not run it (a branch, a trip
+      // they left) never read it in its scope. Kept from before, their values of another kind
+      // made `if (t < d) { const int ai = ...; }` "holds different kinds of values".
+      slot(var) = unknown(0);
       store_var(var, value);
     } catch (Failure& f) {
       slot(var) = unknown(reason(f.pos, f.message, true));

@@ -238,6 +238,29 @@ TEST_CASE("if and else split the warp; the lanes reconverge after them") {
   CHECK(after->worst_ways == 2);  // all 32 lanes again, two words a bank
 }
 
+TEST_CASE("a variable declared in a branch is made anew: the other lanes' values do not count") {
+  // Before, `if (t < d) { const int ai = ...; }` was "ai holds different kinds of values (or
+  // places) in different lanes" and its accesses unevaluated in the trips where more lanes
+  // took the branch than before (a Blelloch scan's down-sweep, shapes.cu lines 72-74).
+  const KernelScan k = scan_one(kernel("__shared__ float temp[256];\n"
+                                       "const int t = threadIdx.x;\n"
+                                       "for (int d = 1; d < 256; d *= 2) {\n"
+                                       "  if (t < d) {\n"
+                                       "    const int ai = 2 * t;\n"
+                                       "    temp[ai] = 1.0f;\n"
+                                       "  }\n"
+                                       "}",
+                                       128),
+                                "k");
+  CHECK(k.unevaluated.empty());
+  // Warp w's lanes take the branch from d = 32w + 1 on: 8 trips of warp 0 (d = 1..128), two
+  // of warp 1 (d = 64, 128), one of warps 2 and 3.
+  CHECK(entry(k, 7, Op::st)->instructions == 8 + 2 + 1 + 1);
+  const KernelScan scan = scan_one(read(kCorpus + "corpus/shapes.cu"), "blelloch_scan");
+  for (const ScanProblem& p : scan.unevaluated)
+    CHECK(p.reason.find("different kinds") == std::string::npos);
+}
+
 TEST_CASE("loops run each lane its own trips; break, continue and return leave the mask") {
   ScanOptions keep;
   keep.keep_instances = true;
