@@ -758,6 +758,38 @@ Draw counter_exceeds(SplitMix64& rng) {
   return d;
 }
 
+// Which counter shows a cp.async fill's bank conflicts: the Details page splits shared-memory
+// counters by operation, and LDGSTS is its own (op_ldgsts), neither op_st nor op_ld; its
+// wavefronts come only from instrumented SASS. The names are the H200's Nsight Compute's
+// (tests/scan/check-counter-names.sh, tests/scan/measured/counter-names.txt).
+Draw cp_async_counter(SplitMix64& rng) {
+  static constexpr int kCols[] = {32, 36, 40, 64, 68};
+  const int cols = rng.pick(kCols);
+  Draw d;
+  d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, Op::st,
+                    rng.below(cols / 4), 16);
+  const Analysis a = *evaluate(d.s).analysis;
+  const std::string counts = format("it reads %d for these copies: %d wavefronts - %d ideal",
+                                    a.bank_conflicts(), a.wavefront_count(), a.ideal_wavefronts);
+  d.premise =
+      "Each lane's cp.async.cg.shared.global (LDGSTS.128) copies 16 bytes from global memory "
+      "into this column; in shared memory that is a 16-byte store.";
+  d.ask = "On Nsight Compute's Details page, which counter shows these copies' bank conflicts?";
+  d.choices = {
+      {std::string(kNcuConflictsLdgsts), Mistake::none,
+       "LDGSTS is an operation of its own, op_ldgsts; " + counts},
+      {std::string(kNcuConflictsSt), Mistake::counter_mixup,
+       "a cp.async is counted like a 16-byte store, but op_st counts STS and STSM only"},
+      {std::string(kNcuConflictsLd), Mistake::counter_mixup,
+       "it reads global memory, but its shared side is a write, and op_ld counts LDS and LDSM"},
+      {std::string(kNcuSassWavefrontsLdgsts), Mistake::conflicts_for_wavefronts,
+       format("that is all %d of the copies' wavefronts, the ideal included",
+              a.wavefront_count())}};
+  d.kind = AskKind::choice;
+  d.intended = {Mistake::counter_mixup};
+  return d;
+}
+
 // cp.async (LDGSTS) fills: the shared side of a 16-byte cp.async is a 16-byte store, counted
 // with the other shared-memory wavefronts (Nsight Compute's L1 Wavefronts Shared on the Source
 // page, the LDGSTS row; docs/scan.md). Either its own wavefronts, lane L copying into row L
@@ -765,7 +797,9 @@ Draw counter_exceeds(SplitMix64& rng) {
 // the copies' 16-byte destinations legal.
 Draw cp_async_fill(SplitMix64& rng) {
   Draw d;
-  if (rng.below(2) == 0) {
+  const int form = rng.below(3);
+  if (form == 2) return cp_async_counter(rng);
+  if (form == 0) {
     static constexpr int kCols[] = {32, 36, 40, 48, 64, 68, 72, 96};
     const int cols = rng.pick(kCols);
     d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, Op::st,
