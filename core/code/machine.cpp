@@ -575,7 +575,10 @@ Lanes Machine::ternary(int node) {
   const LaneMask take_b = yes & live;
   const LaneMask take_c = ~yes & ~unknown_lanes & live;
   std::optional<Lanes> b, c;
-  if (take_b != 0 || live == 0) {
+  // The first choice is evaluated for no lane when no lane takes either (no lane is live, or no
+  // live lane knows its condition: an error in each, a parameter without --let): the value has
+  // its kind (an address stays one), and is unknown where the condition is.
+  if (take_b != 0 || take_c == 0) {
     ctx_.active = saved.active & yes;
     ctx_.uncertain = saved.uncertain & yes;
     b = rvalue(eval(n.b), n.b);
@@ -853,7 +856,12 @@ Lanes Machine::binary(const Node& n) {
       acc = r;
       continue;
     }
-    acc = arithmetic(op, decay(rvalue(acc, n.args[k])), decay(rvalue(eval(rhs), rhs)), rhs);
+    // The right operand first, then the left's load, one statement each: as two arguments of
+    // one call their order was the compiler's (GCC's build ran the right first, clang's, the
+    // browser's, the left), and so were the order of the loads recorded and the error reported.
+    const Lanes right = decay(rvalue(eval(rhs), rhs));
+    const Lanes left = decay(rvalue(acc, n.args[k]));
+    acc = arithmetic(op, left, right, rhs);
   }
   return acc;
 }
