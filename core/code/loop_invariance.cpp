@@ -175,7 +175,106 @@ bool contains(const std::vector<int>& list, int x) {
   return std::find(list.begin(), list.end(), x) != list.end();
 }
 
+// The walk of a loop's code for loop_effects().
+class EffectsReader {
+ public:
+  explicit EffectsReader(const Program& p) : p_(p) {}
+  LoopEffects effects;
+
+  void statement(int index) {
+    if (index < 0) return;
+    const Stmt& s = p_.stmt(index);
+    switch (s.kind) {
+      case StmtKind::asm_:
+      case StmtKind::unread:
+        effects.synchronizes = true;
+        return;
+      case StmtKind::decl:
+        for (int init : s.inits) expression(init);
+        return;
+      case StmtKind::array:
+      case StmtKind::break_:
+      case StmtKind::continue_:
+        return;
+      default:
+        expression(s.a);
+        expression(s.c);
+        for (int child : s.body) statement(child);
+    }
+  }
+
+  void expression(int node) {
+    if (node < 0) return;
+    const Node& n = p_.node(node);
+    if (n.kind == NodeKind::assign || n.kind == NodeKind::step) store(n.a);
+    if (n.kind == NodeKind::call && synchronizing(n.text)) effects.synchronizes = true;
+    expression(n.a);
+    expression(n.b);
+    expression(n.c);
+    for (int arg : n.args) expression(arg);
+  }
+
+ private:
+  // A store to the place `target` names.
+  void store(int target) {
+    bool through_memory = false;  // a subscript or * on the way to the root
+    int node = target;
+    while (node >= 0) {
+      const Node& n = p_.node(node);
+      if (n.kind == NodeKind::name) break;
+      if (n.kind == NodeKind::subscript || n.kind == NodeKind::deref) {
+        through_memory = true;
+      } else if (n.kind != NodeKind::member && n.kind != NodeKind::cast) {
+        node = -1;  // (c ? a : b)[i], f()[i]: an address BankLab cannot read
+        break;
+      }
+      node = n.a;
+    }
+    if (node < 0) {
+      effects.stores = effects.stores_anywhere = true;
+      return;
+    }
+    const Node& root = p_.node(node);
+    if (root.array >= 0) {
+      effects.stores = true;
+      effects.stored_arrays.push_back(p_.arrays[static_cast<std::size_t>(root.array)].name);
+      return;
+    }
+    if (root.var < 0) {  // a name the file does not declare
+      effects.stores = effects.stores_anywhere = true;
+      return;
+    }
+    const Variable& v = p_.vars[static_cast<std::size_t>(root.var)];
+    if (v.type.reference || (through_memory && v.type.pointer)) {
+      effects.stores = true;
+      // A kernel's pointer parameter points to global memory, never to shared.
+      const bool global = v.parameter && v.type.pointer && v.function >= 0 &&
+                          p_.functions[static_cast<std::size_t>(v.function)].kernel;
+      if (!global) effects.stores_anywhere = true;
+    }
+    // Else a local variable or a local array: registers, no store to memory.
+  }
+
+  bool synchronizing(const std::string& name) const {
+    if (std::any_of(p_.functions.begin(), p_.functions.end(),
+                    [&](const Function& f) { return f.name == name; }))
+      return true;
+    for (const char* part :
+         {"sync", "fence", "atomic", "barrier", "async", "arrive", "wait", "memcpy", "memset"})
+      if (name.find(part) != std::string::npos) return true;
+    return false;
+  }
+
+  const Program& p_;
+};
+
 }  // namespace
+
+LoopEffects loop_effects(const Program& program, int loop) {
+  EffectsReader reader(program);
+  reader.statement(loop);
+  return reader.effects;
+}
 
 bool LoopInvariance::invariant(int loop) {
   return analysis(loop).invariant;

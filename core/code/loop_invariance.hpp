@@ -20,12 +20,29 @@
 // A variable whose address is taken (&x) or that is passed to a __device__ function counts as
 // changed (a reference or a pointer may write it).
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "core/code/syntax.hpp"
 
 namespace banklab::code {
+
+// What a loop's body (its condition and step included) does to memory, read from the code:
+// what decides whether nvcc may merge its trips' accesses or hoist a load out of it.
+struct LoopEffects {
+  // A store to memory: shared, global, or through a pointer or reference (a local array or
+  // variable is no store).
+  bool stores = false;
+  // A store that may write any shared array: through a pointer or reference that is no
+  // kernel's pointer parameter, or through an address BankLab cannot read.
+  bool stores_anywhere = false;
+  std::vector<std::string> stored_arrays;  // the shared arrays it stores to, by name
+  // A barrier, fence, atomic, asynchronous copy, asm statement, call of a __device__ function
+  // (which may do any of these), or a statement BankLab could not read.
+  bool synchronizes = false;
+};
+LoopEffects loop_effects(const Program& program, int loop);
 
 class LoopInvariance {
  public:

@@ -19,6 +19,7 @@
 #include "core/base/find.hpp"
 #include "core/base/json_writer.hpp"
 #include "core/code/kernel_params.hpp"
+#include "core/code/loop_invariance.hpp"
 #include "core/code/machine.hpp"
 #include "core/code/source_parser.hpp"
 #include "core/model/analysis.hpp"
@@ -425,6 +426,8 @@ class KernelScanner {
   }
   ScanLine summarize(const std::vector<Access>& accesses, const Machine& m, Counter& counter,
                      std::vector<std::string>* undecided);
+  const LoopEffects& effects(int loop);
+  std::string hoisted_from(const std::vector<Access>& accesses, const Machine& m);
 
   const Program& p_;
   const LineTable& lines_;
@@ -432,7 +435,57 @@ class KernelScanner {
   int index_;
   const Function& fn_;
   WorkBudget& budget_;  // the file's, shared by its kernels
+  LoopInvariance invariance_{p_};
+  std::map<int, LoopEffects> effects_;  // by loop statement, read once
 };
+
+const LoopEffects& KernelScanner::effects(int loop) {
+  auto it = effects_.find(loop);
+  if (it == effects_.end()) it = effects_.emplace(loop, loop_effects(p_, loop)).first;
+  return it->second;
+}
+
+// The loop that nvcc may hoist a plain load out of, "" where none: a loop of two trips or more
+// that has no barrier, no call and no store that may write the load's array, and in whose
+// trips the load reads the same addresses (every warp, every trip of the other loops). nvcc
+// then loads once before the loop, or on every trip; which is not decidable from the source
+// (measured on the H200, flash_tile in tests/scan/corpus/shapes.cu: Qs[row][d] in the 64-trip
+// j loop, eight LDS.128 a thread in all, where counted on every trip it is 64 times that).
+std::string KernelScanner::hoisted_from(const std::vector<Access>& accesses, const Machine& m) {
+  const Access& first = accesses.front();
+  if (!is_load(first.op) || first.asm_site || first.cp_async || is_matrix_op(first.op)) return {};
+  const std::string& array = m.shapes()[static_cast<std::size_t>(first.array)].array.name;
+  for (const Access& a : accesses)
+    if (a.is_volatile || a.loops != first.loops || a.array != first.array) return {};
+  for (std::size_t position = 0; position < first.loops.size(); ++position) {
+    const int loop = first.loops[position];
+    const auto trips = m.loop_trips.find(loop);
+    if (trips == m.loop_trips.end() || trips->second.trips < 2) continue;
+    const LoopEffects& e = effects(loop);
+    if (e.synchronizes || e.stores_anywhere ||
+        std::find(e.stored_arrays.begin(), e.stored_arrays.end(), array) != e.stored_arrays.end())
+      continue;
+    // Each warp's and other loops' trips: the first access seen there, whether every other is
+    // the same, and whether two trips of this loop were seen.
+    std::map<std::vector<std::int32_t>, const Access*> seen;
+    bool same = true, two_trips = false;
+    for (const Access& a : accesses) {
+      std::vector<std::int32_t> key = {a.warp};
+      for (std::size_t l = 0; l < a.iteration.size(); ++l)
+        if (l != position) key.push_back(a.iteration[l]);
+      const auto [it, fresh] = seen.emplace(std::move(key), &a);
+      if (fresh) continue;
+      const Access& b = *it->second;
+      two_trips = two_trips || b.iteration[position] != a.iteration[position];
+      same = same && a.lanes == b.lanes && a.offsets == b.offsets;
+    }
+    // A loop the machine counted once (its trips all alike) holds its first trip only.
+    if (same && (two_trips || invariance_.invariant(loop))) {
+      return loop_name(loop) + " (" + std::to_string(trips->second.trips) + " trips)";
+    }
+  }
+  return {};
+}
 
 std::string KernelScanner::loop_name(int stmt) const {
   const Stmt& s = p_.stmt(stmt);
@@ -689,7 +742,15 @@ ScanLine KernelScanner::summarize(const std::vector<Access>& accesses, const Mac
     const auto trips = m.loop_trips.find(loop);
     const LoopTrips t = trips != m.loop_trips.end() ? trips->second : LoopTrips{false, 0};
     const Stmt& statement = p_.stmt(loop);
-    nest.unrolling.push_back(unrolling_of(statement, t));
+    Unrolling unrolling = unrolling_of(statement, t);
+    // With no pragma, whether nvcc unrolls whole and ptxas merges is decided by their size
+    // heuristics. Measured on the H200: loops that only load (an SGEMM k loop, 2- and 4-trip
+    // sums) merged; flash_tile's 32-trip copy loop, three global loads and three shared stores
+    // a trip, was unrolled by 8 into 32 plain STS. A loop that stores is not decided.
+    if (unrolling == Unrolling::whole && statement.unroll < 0 &&
+        (!is_load(first.op) || effects(loop).stores))
+      unrolling = Unrolling::unknown;
+    nest.unrolling.push_back(unrolling);
     nest.names.push_back(loop_name(loop));
     nest.described.push_back(nest.names.back() + " (" + std::to_string(t.trips) + " trips, " +
                              (statement.unroll > 1
@@ -802,6 +863,15 @@ KernelScan KernelScanner::scan() {
   // Widths BankLab cannot decide: the line is listed, its entry says why.
   std::set<std::pair<int, std::string>> undecided_widths;
   for (const auto& [key, accesses] : sites) {
+    if (const std::string loop = hoisted_from(accesses, m); !loop.empty()) {
+      const int line = line_of_site(accesses.front());
+      const std::string why =
+          "nvcc may hoist this load out of loop " + loop +
+          ": it reads the same addresses on every trip, and the loop has no barrier and no "
+          "store that may write them; whether it loads once or on every trip is not decided";
+      problems.emplace(std::pair{line, why}, ScanProblem{line, why, false});
+      continue;
+    }
     std::vector<std::string> undecided;
     k.lines.push_back(summarize(accesses, m, counter, &undecided));
     for (const std::string& why : undecided) {
