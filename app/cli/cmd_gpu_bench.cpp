@@ -42,8 +42,6 @@
 namespace banklab::cli {
 namespace {
 
-constexpr std::string_view kPatternFlags[] = {"scenario", "preset", "tile", "swizzle", "access",
-                                              "index",    "width",  "op",   "lanes",   "offsets"};
 constexpr std::string_view kSuiteFlags[] = {"size", "variant"};
 
 // [SECTION] The device and errors
@@ -142,9 +140,13 @@ Expected<GpuBenchOptions> read_options(const frontend::Args& args) {
                   "--sweep runs a fixed set of patterns and takes only --reps and --json, not --");
     }
   } else {
-    for (const std::string_view flag : kPatternFlags) {
-      if (args.has(flag)) {
-        return Error{"--" + std::string(flag) + " describes an access: add --pattern"};
+    // Every scenario flag (core's key table, and --scenario) describes an access, but --dtype
+    // and --pad, which the transpose suite reads too.
+    const frontend::ScenarioFlags given = frontend::scenario_flags(args);
+    if (given.file) return Error{"--scenario describes an access: add --pattern"};
+    for (const KeyValue& k : given.keys) {
+      if (k.key != "dtype" && k.key != "pad") {
+        return Error{"--" + k.key + " describes an access: add --pattern"};
       }
     }
   }
