@@ -14,7 +14,7 @@
 // are never the bits written, so apply is its own inverse (a bijection on all offsets).
 //
 // What the offsets count is the caller's choice, and it changes the answer:
-//   cute:B,M,S       byte offsets (Hopper's GMMA/TMA layouts, hardware-rules.md);
+//   cute:B,M,S       byte offsets (Hopper's GMMA/TMA layouts, docs/hardware-rules.md);
 //   cute-elem:B,M,S  element indices of the tile's dtype (most published CuTe code composes
 //                    Swizzle<B,M,S> with an element layout): in bytes it is
 //                    Swizzle<B, M + log2(element size), S>. FlashAttention-2's bf16
@@ -145,6 +145,16 @@ struct SwizzleSpec {
 
   friend bool operator==(const SwizzleSpec&, const SwizzleSpec&) = default;
 };
+
+// The kinds without parameters as specs, defined once for the tables that name them (the
+// presets, the drills): `using namespace swizzles;` in a source file.
+namespace swizzles {
+inline constexpr SwizzleSpec kNone{};
+inline constexpr SwizzleSpec kXor{SwizzleKind::xor_columns};
+inline constexpr SwizzleSpec kTma32{SwizzleKind::tma32};
+inline constexpr SwizzleSpec kTma64{SwizzleKind::tma64};
+inline constexpr SwizzleSpec kTma128{SwizzleKind::tma128};
+}  // namespace swizzles
 
 // One descriptor per kind.
 //
