@@ -1,6 +1,6 @@
 #pragma once
 // The GPU panel's state and logic, without ImGui: what the device is, the runs of this session,
-// the latest measurement, and the sentences the panel shows about them. gpu_state.cpp draws it;
+// the latest measurement, and the sentences the panel shows about them. panels/gpu_panel.cpp draws it;
 // the tests drive it with a scripted GPU.
 //
 //   poll()           once a frame: creates the worker and asks for the device on first use,
