@@ -214,6 +214,20 @@ void write_suite_json(JsonWriter& w, const SuiteReport& r) {
   w.end_object();
 }
 
+void write_device_json(JsonWriter& w, const DeviceInfo& d) {
+  DeviceInfo copy = d;
+  FieldWriter f(w);
+  w.begin_object();
+  fields(f, copy);
+  w.end_object();
+}
+
+void write_patterns_fields(JsonWriter& w, const LabelledPatterns& p) {
+  LabelledPatterns copy = with_every_label(p);
+  FieldWriter f(w);
+  fields(f, copy);
+}
+
 std::string recording_json(const Recording& r) {
   Recording copy = r;
   copy.sweep = with_every_label(std::move(copy.sweep));

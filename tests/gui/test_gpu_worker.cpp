@@ -1,4 +1,4 @@
-// The GPU panel without a display and without a GPU: the worker's threading (results in order,
+// The GPU window without a display and without a GPU: the worker's threading (results in order,
 // one job at a time, progress, cancel, a clean join) against a scripted GPU, the panel's logic
 // on top of it, the real backend's no-GPU state on this machine, and the plots' axis arithmetic.
 //
