@@ -22,14 +22,15 @@ void draw_presets(AppState& s, Interaction& io);   // presets_panel.cpp
 void draw_controls(AppState& s, Interaction& io);  // controls_panel.cpp
 void draw_step_bar(AppState& s);                   // step_bar.cpp (inside the bank view)
 void draw_help(AppState& s);                       // help_panel.cpp
-void draw_solve(AppState& s, Interaction& io);     // solve_state.cpp
+void draw_solve(AppState& s, Interaction& io);     // solve_panel.cpp
 // Presentation mode or a comparison, filling the window below `top` (stage_panel.cpp).
 void draw_stage(AppState& s, Interaction& io, float top);
 void cycle_stage_view(AppState& s);  // banks -> lanes -> tile (not in a comparison) -> banks
 // The lesson step on screen as a slide (figures/slide.hpp): its track, number, title and text,
 // the scenario on screen, the parts and comparisons the step names. Precondition: in_lesson(s).
 figures::Slide lesson_slide(const AppState& s);
-// What the stage shows, laid out in `area` (also what File > Export writes as SVG).
+// What the stage shows, laid out in `area` (also what File > Export writes as SVG;
+// stage_panel.cpp).
 figures::FigureStyle stage_style(const AppState& s, float height);
 figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyle st);
 // The File menu's items (export, save, open), the file chooser they open and what it confirms,
@@ -45,7 +46,7 @@ figures::Figure export_figure(AppState& s, StageView view, float width, float he
 // grows with the page, every wavefront served, no hover.
 figures::FigureStyle export_style(const AppState& s, float height);
 void draw_export_page(AppState& s, StageView view);
-void draw_drill(AppState& s, Interaction& io);       // drill_state.cpp
+void draw_drill(AppState& s, Interaction& io);       // drill_panel.cpp
 void draw_code(AppState& s, Interaction& io);        // code_panel.cpp
 void draw_kernel(AppState& s, Interaction& io);      // kernel_panel.cpp
 void draw_descriptor(AppState& s, Interaction& io);  // descriptor_panel.cpp
@@ -54,7 +55,8 @@ inline const Palette& colours(const AppState& s) {
   return palette(s.user.settings.theme, s.user.settings.scheme);
 }
 
-// How the views draw the scenario on screen: its theme, fonts, lane highlight and step.
+// How the views draw the scenario on screen: its theme, fonts, lane highlight and step
+// (app_window.cpp, as apply_interaction).
 ViewStyle view_style(const AppState& s);
 // Takes a view's report for the scenario on screen: its geometry (views that were not drawn
 // leave theirs empty), the lane under the mouse, a clicked lane.
