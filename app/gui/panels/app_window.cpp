@@ -336,20 +336,16 @@ void handle_shortcuts(AppState& s) {
 }
 
 PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool lesson,
-                           bool kernel) {
+                           float kernel_width) {
   PanelLayout l;
   float top = menu_height;
   float h = std::max(display.y - top, 1.0f);
   float left = std::clamp(display.x * 0.2f, 270.0f * scale, 420.0f * scale);
   left = std::min(left, display.x * 0.4f);
-  // The Kernel window's source wants a third of the width, as far as the bank view and the lane
-  // map keep their labels readable (the lower row's 580 px and the 400 px of the code and
-  // arithmetic beside it): 300 px at 1280x720, where its lines wrap to about 31 characters a
-  // row (kernel_panel.cpp), 614 px at 1920x1080.
-  if (kernel) {
-    left =
-        std::max(left, std::min({display.x * 0.32f, 680.0f * scale, display.x - 980.0f * scale}));
-  }
+  // The Kernel window's source shows kKernelSourceChars characters of a line a row (650 px), as
+  // far as the bank view keeps 640 px for its 32 banks (71 characters at 1280x720).
+  const bool kernel = kernel_width > 0.0f;
+  if (kernel) left = std::max(left, std::min(kernel_width, display.x - 640.0f * scale));
   float right = display.x - left;
   // The bank view's 32 wavefront rows of 12 px (cell labels of 11 px) and its step bar,
   // verdict, bank numbers and legend, as far as the lane map keeps its own minimum below.
@@ -395,6 +391,18 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
   if (tile_square(l.arithmetic_size) > tile_square(l.tile_size)) {
     std::swap(l.tile_pos, l.arithmetic_pos);
     std::swap(l.tile_size, l.arithmetic_size);
+  }
+  // A screen too narrow for the source and every view beside it (1280x720): the bank view and
+  // the lane map take the right side whole, and the Code, Tile and Arithmetic windows lie in the
+  // left column under the Kernel window (the Code window's line is the source's highlighted
+  // one), as the lesson and controls do; closing the Kernel window gives them back their places.
+  if (kernel && right < 980.0f * scale) {
+    l.banks_size.x = right;
+    l.lanes_size.x = right;
+    l.tile_pos = l.code_pos = ImVec2(0, top);
+    l.tile_size = l.code_size = ImVec2(left, h);
+    l.arithmetic_pos = l.controls_pos;
+    l.arithmetic_size = l.controls_size;
   }
   l.gpu_pos = ImVec2(left + std::floor(right * 0.3f), top);
   // The GPU window's plot, its axis and its legend under its header: the whole height on a
@@ -451,7 +459,8 @@ void draw_app(AppState& s) {
     s.reset_layout = true;
   }
   PanelLayout l =
-      default_layout(imgui.DisplaySize, menu_height, ui_scale(), in_lesson(s), s.user.views.kernel);
+      default_layout(imgui.DisplaySize, menu_height, ui_scale(), in_lesson(s),
+                     s.user.views.kernel ? kernel_window_width(s, kKernelSourceChars) : 0.0f);
   // A panel that is closed this frame leaves no stale cells: the geometry starts empty.
   Interaction io{&s.frame.draw};
   if (s.user.stage.presenting || !s.user.stage.compare.empty()) {

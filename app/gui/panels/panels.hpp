@@ -107,9 +107,18 @@ struct PanelLayout {
   ImVec2 solve_pos, solve_size;    // floats over the bank view, the lane map and the tile
   ImVec2 drill_pos, drill_size;    // floats over everything below the menu bar
 };
-// `lesson`: a guided lesson is open, and the Lesson panel gets the room for its text; `kernel`:
-// the Kernel window is open, and the left column widens for its source.
+// `lesson`: a guided lesson is open, and the Lesson panel gets the room for its text;
+// `kernel_width`: the Kernel window is open and wants that width for its source
+// (kernel_window_width()), 0 when it is closed.
 PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool lesson = false,
-                           bool kernel = false);
+                           float kernel_width = 0.0f);
+// The Kernel window's width whose source pane shows `chars` characters of a line a row, in the
+// current style and the mono font (kernel_panel.cpp).
+float kernel_window_width(const AppState& s, int chars);
+// The characters of a source line the Kernel window wants a row to show, so that a line of CUDA
+// reads whole to its access (transpose.cu's column read is 69 characters with its indent). A
+// screen 1280 px wide gives it 71 (default_layout() keeps 640 px for the bank view); the issue's
+// floor is 60.
+inline constexpr int kKernelSourceChars = 72;
 
 }  // namespace banklab::gui
