@@ -26,7 +26,7 @@ constexpr Shortcut kShortcuts[] = {
     {GLFW_KEY_LEFT, "Left", Action::step_back, "one wavefront back"},
     {GLFW_KEY_UP, "Up", Action::index_up, "next column (row, chunk)"},
     {GLFW_KEY_DOWN, "Down", Action::index_down, "previous column (row, chunk)"},
-    {GLFW_KEY_N, "N", Action::next_preset, "next preset"},
+    {GLFW_KEY_N, "N", Action::next_preset, "next preset (on a slide: its speaker notes)"},
     {GLFW_KEY_P, "P", Action::previous_preset, "previous preset"},
     {GLFW_KEY_F1, "F1", Action::help, "this help"},
     {GLFW_KEY_EQUAL, "+", Action::zoom_in, "larger text"},
@@ -286,7 +286,11 @@ void apply_action(AppState& s, Action a) {
       move_index(s, -1);
       break;
     case Action::next_preset:
-      cycle_preset(s, 1);
+      if (showing_slide(s)) {  // N on a slide: its speaker notes, as in the HTML deck
+        next_notes_page(s);
+      } else {
+        cycle_preset(s, 1);
+      }
       break;
     case Action::previous_preset:
       cycle_preset(s, -1);

@@ -26,6 +26,12 @@ void draw_solve(AppState& s, Interaction& io);     // solve_state.cpp
 // Presentation mode or a comparison, filling the window below `top` (stage_panel.cpp).
 void draw_stage(AppState& s, Interaction& io, float top);
 void cycle_stage_view(AppState& s);  // banks -> lanes -> tile (not in a comparison) -> banks
+// Whether the stage shows a lesson step as a slide (presentation mode, the slide view), and
+// whether it shows that step's speaker notes instead.
+bool showing_slide(const AppState& s);
+bool showing_notes(const AppState& s);
+// N on a slide: its speaker notes' next page; after the last, the slide again.
+void next_notes_page(AppState& s);
 // The lesson step on screen as a slide (figures/slide.hpp): its track, number, title and text,
 // the scenario on screen, the parts and comparisons the step names. Precondition: in_lesson(s).
 figures::Slide lesson_slide(const AppState& s);
