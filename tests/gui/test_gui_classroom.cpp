@@ -5,12 +5,14 @@
 // the views stale, the light theme's panel text reads, and the Drill and Solve windows speak to
 // people rather than in flags.
 #include <doctest/doctest.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/figures/projector.hpp"
@@ -342,6 +344,54 @@ TEST_CASE("the tile takes the place that gives its rows more room, and reads fro
     CHECK(s.frame.geometry.tile->grid.rows == 32);
     CHECK(s.frame.geometry.tile->grid.pitch.y >= screen.least_row_px);
   }
+}
+
+// Issue 33: a phone (390x844) opening a lesson step got the desktop's columns squeezed: the Code
+// window over the Controls, bank digits of 3 px. Below kOneColumnWidth the windows go to one
+// column, none over another and all inside the screen, and the bank view and the lane map keep
+// their numbers at 11 px, scrolled to where the window is smaller.
+TEST_CASE("a phone's width: one column, no window over another, numbers of 11 px") {
+  const ImVec2 phone(390, 844);
+  Driver d(phone);
+  AppState s;
+  d.app_fonts(s);
+  REQUIRE(open_lesson(s, "transpose", 2));
+  d.settle(s);
+  d.frame(s);
+  std::vector<const ImGuiWindow*> shown;
+  for (const ImGuiWindow* w : GImGui->Windows) {
+    if (!w->WasActive || w->Hidden || (w->Flags & ImGuiWindowFlags_ChildWindow) ||
+        (w->Flags & ImGuiWindowFlags_Tooltip) || std::string_view(w->Name) == "##MainMenuBar" ||
+        std::string_view(w->Name).starts_with("Debug##"))
+      continue;
+    shown.push_back(w);
+  }
+  REQUIRE(shown.size() == 3);  // the lesson, the bank view, the lane map
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const ImRect a = shown[i]->Rect();
+    CAPTURE(shown[i]->Name);
+    CHECK(a.Min.x >= 0.0f);
+    CHECK(a.Max.x <= phone.x);
+    CHECK(a.Max.y <= phone.y);
+    CHECK(a.GetWidth() == phone.x);
+    for (std::size_t j = i + 1; j < shown.size(); ++j) {
+      CAPTURE(shown[j]->Name);
+      CHECK_FALSE(a.Overlaps(shown[j]->Rect()));
+    }
+  }
+  int numbers = 0;
+  for (const figures::Label& l : s.frame.geometry.labels) {
+    if (l.role != figures::Role::bank_label && l.role != figures::Role::cell_label &&
+        l.role != figures::Role::lane_label)
+      continue;
+    CAPTURE(l.text);
+    CHECK(l.size >= 11.0f);
+    ++numbers;
+  }
+  CHECK(numbers >= 3 * 32);  // the bank view's banks, the lane map's lanes and banks at least
+  // The windows with no place in the column are left out until the window is wider.
+  CHECK(s.user.views.controls);
+  CHECK(ImGui::FindWindowByName("Controls") == nullptr);
 }
 
 TEST_CASE("typed code keeps its tile: each lane's (r, c) in the array it declares") {

@@ -151,9 +151,15 @@ const Panel kPanels[] = {
 
 // Each panel in its own window, placed by default_layout() on the first run or after
 // View > Reset layout; afterwards where the user put it (imgui.ini remembers).
+// Whether the layout has a place for the panel on this screen (one_column_layout() has none for
+// some).
+bool has_place(const PanelLayout& l, const Panel& panel) {
+  return (l.*panel.size).x > 0.0f && (l.*panel.size).y > 0.0f;
+}
+
 void panel_window(AppState& s, const Panel& panel, const PanelLayout& l, Interaction& io) {
   bool& open = s.user.views.*panel.open;
-  if (!open) return;
+  if (!open || !has_place(l, panel)) return;
   ImGuiCond cond = s.reset_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   ImGui::SetNextWindowPos(l.*panel.pos, cond);
   ImGui::SetNextWindowSize(l.*panel.size, cond);
@@ -199,8 +205,15 @@ float menu_bar(AppState& s) {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("View")) {
-    for (const Panel& panel : kPanels)
-      ImGui::MenuItem(panel.menu, nullptr, &(s.user.views.*panel.open));
+    // A phone's one column has no place for some windows: their items are greyed out.
+    const PanelLayout here =
+        default_layout(ImGui::GetIO().DisplaySize, 0.0f, ui_scale(), in_lesson(s));
+    for (const Panel& panel : kPanels) {
+      const bool room = has_place(here, panel);
+      ImGui::MenuItem(panel.menu, nullptr, &(s.user.views.*panel.open), room);
+      if (!room && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("No room in one column: a wider window (or the phone turned) shows it");
+    }
     ImGui::Separator();
     if (ImGui::MenuItem("Dark theme", nullptr, s.user.settings.theme == Theme::dark)) {
       s.user.settings.theme = Theme::dark;
@@ -339,11 +352,37 @@ void handle_shortcuts(AppState& s) {
   }
 }
 
+// A phone's width (390x844): one column, no window over another. The lesson (or the presets)
+// on top, the bank view, then the lane map; the Controls, Code, Tile and Arithmetic windows have
+// no place there (their size is 0: panel_window() leaves them out and the View menu says why).
+// The floating windows (Kernel, GPU, Solve, Drill) take the whole screen under the menu bar.
+PanelLayout one_column_layout(ImVec2 display, float top, bool lesson) {
+  PanelLayout l;
+  const float h = std::max(display.y - top, 1.0f);
+  const float presets_h = std::floor(h * (lesson ? 0.34f : 0.22f));
+  const float banks_h = std::floor(h * 0.42f);
+  l.presets_pos = ImVec2(0, top);
+  l.presets_size = ImVec2(display.x, presets_h);
+  l.banks_pos = ImVec2(0, top + presets_h);
+  l.banks_size = ImVec2(display.x, banks_h);
+  l.lanes_pos = ImVec2(0, top + presets_h + banks_h);
+  l.lanes_size = ImVec2(display.x, h - presets_h - banks_h);
+  for (auto [pos, size] : {std::pair{&PanelLayout::kernel_pos, &PanelLayout::kernel_size},
+                           std::pair{&PanelLayout::gpu_pos, &PanelLayout::gpu_size},
+                           std::pair{&PanelLayout::solve_pos, &PanelLayout::solve_size},
+                           std::pair{&PanelLayout::drill_pos, &PanelLayout::drill_size}}) {
+    l.*pos = ImVec2(0, top);
+    l.*size = ImVec2(display.x, h);
+  }
+  return l;
+}
+
 PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool lesson,
                            float kernel_width) {
   PanelLayout l;
   float top = menu_height;
   float h = std::max(display.y - top, 1.0f);
+  if (display.x < kOneColumnWidth * scale) return one_column_layout(display, top, lesson);
   float left = std::clamp(display.x * 0.2f, 270.0f * scale, 420.0f * scale);
   left = std::min(left, display.x * 0.4f);
   // The Kernel window's source shows kKernelSourceChars characters of a line a row (650 px), as
@@ -433,6 +472,7 @@ ViewStyle view_style(const AppState& s) {
   v.playing = s.user.step.playing;
   v.tile_view = s.user.settings.tile_view;
   if (in_lesson(s)) v.highlights = &s.lesson.filled.highlights;
+  v.one_column = ImGui::GetIO().DisplaySize.x < kOneColumnWidth * ui_scale();
   return v;
 }
 

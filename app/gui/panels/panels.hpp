@@ -113,6 +113,8 @@ struct PanelLayout {
   ImVec2 solve_pos, solve_size;    // floats over the bank view, the lane map and the tile
   ImVec2 drill_pos, drill_size;    // floats over everything below the menu bar
 };
+// A window narrower than this (a phone, 390 px) is laid out in one column (one_column_layout()).
+inline constexpr float kOneColumnWidth = 600.0f;
 // `lesson`: a guided lesson is open, and the Lesson panel gets the room for its text;
 // `kernel_width`: the Kernel window is open and wants that width for its source
 // (kernel_window_width()), 0 when it is closed.
