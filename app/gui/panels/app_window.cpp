@@ -170,6 +170,9 @@ void panel_window(AppState& s, const Panel& panel, const PanelLayout& l, Interac
   ImGuiWindowFlags flags = panel.flags | ImGuiWindowFlags_NoCollapse;
   if (!panel.floating) flags |= ImGuiWindowFlags_NoBackground;
   if (ImGui::Begin(panel.title, &open, flags)) panel.draw(s, io);
+  const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  io.geometry.windows.emplace_back(panel.menu,
+                                   figures::Box{at.x, at.y, at.x + size.x, at.y + size.y});
   ImGui::End();
 }
 
