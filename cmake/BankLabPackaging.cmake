@@ -2,9 +2,11 @@
 # (app/cli, app/gui): the data under share/banklab, a man page per program, and CPack's DEB
 # settings. scripts/package.sh builds the package; tests/package checks it as a user gets it.
 
-# The lessons and the recordings (data files the programs find through banklab::data_dir());
-# either folder may not exist yet.
+# The lessons, the recordings and the traces made on the H200 (data files the programs find
+# through banklab::data_dir(); a trace names its program and sources relative to the folder it
+# was made in, so no build path ships); any folder may not exist yet.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/lessons ${PROJECT_SOURCE_DIR}/assets/recordings
+                  ${PROJECT_SOURCE_DIR}/assets/traces
         DESTINATION ${CMAKE_INSTALL_DATADIR}/banklab OPTIONAL)
 
 # The license, where Debian keeps each package's (share/doc/<package>/copyright).

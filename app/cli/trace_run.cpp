@@ -29,6 +29,7 @@
 #include "app/frontend/trace_view.hpp"
 #include "core/base/format.hpp"
 #include "core/code/ncu_source.hpp"
+#include "core/record/cubin_lines.hpp"
 #include "kernels/gpu_device.hpp"
 #include "kernels/trace_record.hpp"
 
@@ -234,9 +235,23 @@ std::optional<WarpAccess> access_of(const trace_abi::Record& r, std::string& pro
   return a;
 }
 
-// Each record as a counted access of its instruction; instructions as nvdisasm lists them.
+// A path under the working folder as relative to it (a trace names the program and its sources
+// as the user does, without the folder it was made in); any other path as it is.
+std::string as_given(const std::string& path) {
+  std::error_code ec;
+  const fs::path here = fs::current_path(ec);
+  if (ec || !path.starts_with('/')) return path;
+  const fs::path normal = fs::path(path).lexically_normal();  // "/usr/local/cuda/bin/../targets"
+  const fs::path relative = normal.lexically_relative(here);
+  if (relative.empty() || *relative.begin() == "..") return normal.string();
+  return relative.string();
+}
+
+// Each record as a counted access of its instruction; instructions as nvdisasm lists them, at
+// the places the cubin's line table gives them.
 void add_records(gpu::Trace& t, const std::vector<trace_abi::Record>& records,
-                 std::uint64_t function_pc, const std::vector<gpu::SassLine>& listing) {
+                 std::uint64_t function_pc, const std::vector<gpu::SassLine>& listing,
+                 const gpu::CubinLines& lines) {
   std::map<std::int64_t, int> index_of;  // offset -> instruction
   std::map<std::tuple<std::uint32_t, std::uint32_t, int>, std::int64_t> runs;
   std::map<std::string, int> problems;
@@ -249,11 +264,13 @@ void add_records(gpu::Trace& t, const std::vector<trace_abi::Record>& records,
       const auto s = std::ranges::find(listing, offset, &gpu::SassLine::offset);
       if (s != listing.end()) {
         in.sass = s->text;
-        in.where = s->where;
       } else {
         in.sass = "?";
         ++problems["an instruction at an offset nvdisasm does not list"];
       }
+      gpu::InstructionPlaces places = gpu::places_at(lines, offset);
+      in.where = std::move(places.where);
+      in.counted_at = std::move(places.counted_at);
       t.instructions.push_back(std::move(in));
     }
     std::string problem;
@@ -298,6 +315,13 @@ double median_ms(const fs::path& timing) {
 
 // [SECTION] Measuring with Nsight Compute
 
+// The measured lines, their files named as the trace's own places are (as_given).
+std::vector<gpu::TraceMeasuredLine> measured_as_given(const MeasuredKernel& kernel) {
+  std::vector<gpu::TraceMeasuredLine> lines = frontend::measured_lines(kernel);
+  for (gpu::TraceMeasuredLine& l : lines) l.file = as_given(l.file);
+  return lines;
+}
+
 void measure(gpu::Trace& t, const TraceRunOptions& o, const fs::path& dir) {
   if (o.ncu_csv) {
     const std::string csv = read_small_file(*o.ncu_csv, 256u << 20);
@@ -312,7 +336,7 @@ void measure(gpu::Trace& t, const TraceRunOptions& o, const fs::path& dir) {
       t.not_measured = *o.ncu_csv + " has no measurement of " + name;
       return;
     }
-    t.measured = frontend::measured_lines(*k);
+    t.measured = measured_as_given(*k);
     t.measured_by = "Nsight Compute's Source page, from " + *o.ncu_csv;
     return;
   }
@@ -370,7 +394,7 @@ void measure(gpu::Trace& t, const TraceRunOptions& o, const fs::path& dir) {
         "not measured: " + (kernels ? std::string("an empty Source page") : kernels.error());
     return;
   }
-  t.measured = frontend::measured_lines(kernels->front());
+  t.measured = measured_as_given(kernels->front());
   t.measured_by = "Nsight Compute (ncu --section SourceCounters), the same launch";
 }
 
@@ -422,7 +446,8 @@ Expected<TraceRun> run_trace(const TraceRunOptions& o) {
   t.device = meta.contains("device") ? meta.at("device") : device.name;
   t.cc_major = static_cast<int>(number(meta, "cc_major"));
   t.cc_minor = static_cast<int>(number(meta, "cc_minor"));
-  for (const std::string& word : o.command) t.program += (t.program.empty() ? "" : " ") + word;
+  for (const std::string& word : o.command)
+    t.program += t.program.empty() ? as_given(word) : " " + word;
   t.function = meta.at("function");
   t.kernel = demangle(t.function);
   t.launch = o.launch;
@@ -443,18 +468,22 @@ Expected<TraceRun> run_trace(const TraceRunOptions& o) {
   if (!records.empty())
     std::memcpy(records.data(), raw.data(), records.size() * sizeof(trace_abi::Record));
   const fs::path listing_file = dir.path / "listing.txt";
-  const std::string cubin = (dir.path / trace_abi::kCubinFile).string();
-  Expected<int> disassembled =
-      run_process({nvdisasm, "--print-line-info-inline", cubin}, {}, listing_file.string());
-  if (!disassembled || *disassembled != 0)
-    disassembled = run_process({nvdisasm, "--print-line-info", cubin}, {}, listing_file.string());
+  const fs::path cubin = dir.path / trace_abi::kCubinFile;
+  run_process({nvdisasm, cubin.string()}, {}, listing_file.string());
   auto listing =
       gpu::parse_sass_listing(read_small_file(listing_file, kMaxListingBytes), t.function);
   if (!listing) {
     t.notes.push_back("nvdisasm gave no listing of the function: " + listing.error());
     listing = std::vector<gpu::SassLine>{};
   }
-  add_records(t, records, std::strtoull(meta.at("function_pc").c_str(), nullptr, 10), *listing);
+  auto lines = gpu::read_cubin_lines(read_small_file(cubin, kMaxListingBytes), t.function);
+  if (!lines) {
+    t.notes.push_back(lines.error());
+    lines = gpu::CubinLines{};
+  }
+  for (std::string& file : lines->files) file = as_given(file);
+  add_records(t, records, std::strtoull(meta.at("function_pc").c_str(), nullptr, 10), *listing,
+              *lines);
   t.line_info =
       std::ranges::any_of(t.instructions, [](const auto& in) { return !in.where.empty(); });
   add_sources(t);

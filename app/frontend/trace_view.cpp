@@ -34,11 +34,25 @@ std::string kernel_file(const gpu::Trace& t) {
   return best;
 }
 
-// The instruction's line in `file`: its innermost place there; 0 when it has none.
-int line_in(const gpu::TraceInstruction& in, const std::string& file) {
-  for (const gpu::TraceLocation& l : in.where)
-    if (l.file == file) return l.line;
-  return 0;
+// Which lines of the kernel's file an instruction's runs are added to.
+enum class Attribution {
+  own,       // its innermost place in the file, one line (0 when it has none): the trace's view
+  measured,  // every place the line table gives its address, as Nsight Compute counts it
+};
+
+std::vector<int> lines_of(const gpu::TraceInstruction& in, const std::string& file,
+                          Attribution how) {
+  if (file.empty()) return {0};
+  if (how == Attribution::own) {
+    const auto own = std::find_if(in.where.begin(), in.where.end(),
+                                  [&](const gpu::TraceLocation& l) { return l.file == file; });
+    return {own == in.where.end() ? 0 : own->line};
+  }
+  std::vector<int> lines;
+  for (const gpu::TraceLocation& l : in.counted_at)
+    if (l.file == file && std::find(lines.begin(), lines.end(), l.line) == lines.end())
+      lines.push_back(l.line);
+  return lines;
 }
 
 using LineKey = std::tuple<int, Op, int, std::string, std::int64_t>;  // line, op, width, opcode, pc
@@ -88,7 +102,7 @@ void finish_line(ScanLine& l, const std::map<int, std::int64_t>& counts) {
   }
 }
 
-KernelScan scan_of(const gpu::Trace& t, const std::string& file) {
+KernelScan scan_of(const gpu::Trace& t, const std::string& file, Attribution how) {
   KernelScan k;
   k.kernel = t.kernel;
   k.block = t.block;
@@ -98,23 +112,24 @@ KernelScan scan_of(const gpu::Trace& t, const std::string& file) {
   std::map<LineKey, std::vector<std::string>> pcs;
   for (const gpu::TraceAccess& a : t.accesses) {
     const gpu::TraceInstruction& in = t.instructions[static_cast<std::size_t>(a.instruction)];
-    const int line = file.empty() ? 0 : line_in(in, file);
-    // Without a line, each instruction is its own entry; with one, a line's copies are one.
-    const LineKey key{line, a.access.op, a.access.width, in.opcode(), line == 0 ? in.offset : 0};
-    ScanLine& l = lines[key];
-    if (l.instances.empty()) {
-      l.line = line;
-      l.array = in.opcode();
-      l.op = a.access.op;
-      l.width = a.access.width;
-      l.cp_async = in.opcode().starts_with("LDGSTS");
-      l.loops = {"its runs"};
-      if (in.atomic()) l.notes.push_back("an atomic: counted as the store it makes");
+    for (const int line : lines_of(in, file, how)) {
+      // Without a line, each instruction is its own entry; with one, a line's copies are one.
+      const LineKey key{line, a.access.op, a.access.width, in.opcode(), line == 0 ? in.offset : 0};
+      ScanLine& l = lines[key];
+      if (l.instances.empty()) {
+        l.line = line;
+        l.array = in.opcode();
+        l.op = a.access.op;
+        l.width = a.access.width;
+        l.cp_async = in.opcode().starts_with("LDGSTS");
+        l.loops = {"its runs"};
+        if (in.atomic()) l.notes.push_back("an atomic: counted as the store it makes");
+      }
+      const std::string pc = format("+0x%04llx", static_cast<unsigned long long>(in.offset));
+      if (std::find(pcs[key].begin(), pcs[key].end(), pc) == pcs[key].end()) pcs[key].push_back(pc);
+      add_instance(l, t, a);
+      ++counts[key][a.wavefronts];
     }
-    const std::string pc = format("+0x%04llx", static_cast<unsigned long long>(in.offset));
-    if (std::find(pcs[key].begin(), pcs[key].end(), pc) == pcs[key].end()) pcs[key].push_back(pc);
-    add_instance(l, t, a);
-    ++counts[key][a.wavefronts];
   }
   for (auto& [key, l] : lines) {
     finish_line(l, counts[key]);
@@ -140,6 +155,23 @@ KernelScan scan_of(const gpu::Trace& t, const std::string& file) {
   }
   for (const std::string& n : t.notes) k.notes.push_back(n);
   return k;
+}
+
+// A compared line whose count, as Nsight Compute attributes it, holds instructions the trace's
+// own view places on another line (an inlined function's first instructions, counted at the call
+// as well as in the body) says so, with the line's own count.
+void explain_inlined_calls(KernelComparison& c, const KernelScan& own) {
+  for (LineComparison& x : c.lines) {
+    if (!x.evaluated || !x.explanation.empty()) continue;
+    std::int64_t wavefronts = 0;
+    for (const ScanLine& l : own.lines)
+      if (l.line == x.line) wavefronts += l.wavefronts * c.blocks;
+    if (wavefronts == x.predicted_wavefronts) continue;
+    x.explanation = format(
+        "counted with the first instructions of the function this line calls, inlined, as "
+        "Nsight Compute counts them; %lld wavefronts are the line's own",
+        static_cast<long long>(wavefronts));
+  }
 }
 
 }  // namespace
@@ -177,13 +209,16 @@ TraceView view_of(const gpu::Trace& t) {
   v.file = kernel_file(t);
   for (const gpu::TraceSource& s : t.sources)
     if (s.path == v.file) v.source = s.text;
-  v.scan = scan_of(t, v.file);
+  v.scan = scan_of(t, v.file, Attribution::own);
   if (t.measured_by.empty()) {
     v.not_measured = t.not_measured;
   } else if (!v.file.empty()) {
+    // Compared as Nsight Compute counts: an inlined call's first instructions on both lines.
     Expected<KernelComparison> c =
-        compare(v.scan, measured_kernel(t), v.file.substr(v.file.rfind('/') + 1), v.source);
+        compare(scan_of(t, v.file, Attribution::measured), measured_kernel(t),
+                v.file.substr(v.file.rfind('/') + 1), v.source);
     if (c) {
+      explain_inlined_calls(*c, v.scan);
       v.measured = std::move(*c);
     } else {
       v.not_measured = c.error();

@@ -357,19 +357,22 @@ void check_base_offset(const MatrixDescriptor& d, Findings& f) {
           "write base offset 0", true);
   } else if (past != 0 && d.base_offset == 0) {
     f.add(FindingLevel::note,
-          format("the start is %lld bytes past a %d-byte boundary: right with base offset 0 "
-                 "only when the swizzle pattern starts at that boundary, as for a descriptor "
-                 "advanced along K or MN inside an aligned tile (CUTLASS's increments)",
+          format("the start is %lld bytes past a %d-byte boundary: right with base offset 0 when "
+                 "the swizzle pattern follows the absolute address, as TMA writes it (measured on "
+                 "the H200: a 128B tile at byte 512) and as inside an aligned tile advanced along "
+                 "K or MN (CUTLASS's increments)",
                  static_cast<long long>(past), s.boundary_bytes),
-          format("if the tile itself starts here, align it to %d bytes (PTX would want base "
-                 "offset (start >> 7) & 7 = %lld, which BankLab does not model)",
-                 s.boundary_bytes, static_cast<long long>(d.start >> 7 & 7)));
+          format("keep base offset 0 for a TMA-filled tile; PTX's (start >> 7) & 7 = %lld is for "
+                 "a pattern that begins at the start address, which BankLab does not model",
+                 static_cast<long long>(d.start >> 7 & 7)));
   } else if (past != 0) {
     f.add(FindingLevel::error,
-          format("base offset %d: a pattern that does not start on its %d-byte boundary; PTX "
-                 "defines the field, BankLab does not model its reads (never measured)",
-                 d.base_offset, s.boundary_bytes),
-          format("align the tile to %d bytes and write base offset 0", s.boundary_bytes), true);
+          format("base offset %d: the reads follow a swizzle pattern that began on a line where "
+                 "(address >> 7) & 7 = %d (measured on the H200 with 128B: the row XORed in is "
+                 "address bits 7-9 minus the base offset), not the one TMA writes from the "
+                 "%d-byte boundary; BankLab does not compare these reads",
+                 d.base_offset, d.base_offset, s.boundary_bytes),
+          "for a tile TMA filled, write base offset 0", true);
   }
 }
 

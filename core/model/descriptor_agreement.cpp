@@ -24,13 +24,13 @@ BoxCell box_cell(const OperandFill& fill, OperandMajor major, int mn, int k) {
   return {along / fill.box.cols, row, along % fill.box.cols};
 }
 
-// The alignment the producer's pattern needs of dest: the TMA repeat (128 B without swizzle),
-// or the period of a byte swizzle an epilogue applies (CuTe swizzles the absolute address, the
-// tile its offsets: the two agree on an aligned tile).
+// The alignment the producer needs of dest. TMA: the 128 bytes every bulk tensor copy's shared
+// destination needs (PTX ISA); its swizzle follows the absolute address, so a box off the
+// swizzle's repeat keeps the phase of the line it lands in (measured on the H200: a 128B box at
+// byte 512, read exactly by a descriptor at 512 with base offset 0; docs/descriptor-lab.md). An
+// epilogue's stores: the period of the byte swizzle they apply to the tile's own offsets.
 std::int64_t fill_alignment(const OperandFill& fill) {
-  if (fill.box.swizzle.is_tma() || fill.box.swizzle.kind == SwizzleKind::none) {
-    return fill.box.swizzle.tma_alignment_bytes();
-  }
+  if (fill.is_tma()) return 128;
   const Swizzle s = fill.box.byte_swizzle();
   return s.bits > 0 ? std::int64_t{1} << s.period_log2() : 16;
 }
@@ -45,7 +45,13 @@ OperandExtent operand_extent(const OperandFill& fill, OperandMajor major) {
 
 std::int64_t producer_byte(const OperandFill& fill, OperandMajor major, int mn, int k) {
   const BoxCell c = box_cell(fill, major, mn, k);
-  return fill.dest + c.box * fill.box.size_bytes() + fill.box(c.row, c.col);
+  const std::int64_t box_start = fill.dest + c.box * fill.box.size_bytes();
+  // TMA swizzles the absolute address (fill_alignment() says how that was measured); the
+  // epilogue's stores swizzle offsets within the tile. The same bytes on an aligned tile.
+  if (fill.box.swizzle.is_tma()) {
+    return fill.box.byte_swizzle()(box_start + fill.box.logical_byte(c.row, c.col));
+  }
+  return box_start + fill.box(c.row, c.col);
 }
 
 std::int64_t producer_unswizzled(const OperandFill& fill, OperandMajor major, int mn, int k) {
@@ -87,15 +93,25 @@ std::vector<DescFinding> check_fill(const OperandFill& fill, const OperandShape&
   if (fill.dest < 0 || fill.dest % align != 0) {
     rules.push_back(
         {FindingLevel::error,
-         format("%s writes the pattern from %lld, which is not on its %lld-byte boundary: TMA "
-                "needs its destination aligned to the swizzle's repeat, and the reader would "
-                "need a base offset (PTX: (start >> 7) & 7 = %lld) whose reads BankLab does not "
-                "model",
-                who.c_str(), static_cast<long long>(fill.dest), static_cast<long long>(align),
-                static_cast<long long>(fill.dest >> 7 & 7)),
+         format("%s writes from byte %lld, which is not %lld-byte aligned%s", who.c_str(),
+                static_cast<long long>(fill.dest), static_cast<long long>(align),
+                fill.is_tma() ? ": a bulk tensor copy needs its shared destination aligned to 128"
+                              : ", the period of its swizzle: the reader would need a base offset "
+                                "whose reads BankLab does not model"),
          format("align the tile to %lld bytes (e.g. %lld)", static_cast<long long>(align),
-                static_cast<long long>((fill.dest / align + 1) * align)),
+                static_cast<long long>((std::max<std::int64_t>(fill.dest, 0) / align + 1) * align)),
          true});
+  } else if (const int repeat = fill.box.swizzle.tma_repeat_bytes();
+             repeat > 0 && fill.dest % repeat != 0) {
+    rules.push_back(
+        {FindingLevel::note,
+         format("TMA writes from byte %lld, %lld bytes into a %d-byte swizzle repeat: it swizzles "
+                "the absolute address, so the pattern keeps that line's phase (measured on the "
+                "H200, 128B at byte 512) and a descriptor with base offset 0 reads it",
+                static_cast<long long>(fill.dest), static_cast<long long>(fill.dest % repeat),
+                repeat),
+         format("nothing to fix; align to %d bytes if other code assumes the pattern starts here",
+                repeat)});
   }
   const OperandExtent x = operand_extent(fill, op.major);
   if (x.k % op.k_step_elements() != 0) {

@@ -1,5 +1,5 @@
 // Traces as JSON (one list of fields per structure, record_fields.hpp), the checks a trace file
-// is held to, and the reader of nvdisasm's listing that maps an instruction to its CUDA line.
+// is held to, and the reader of nvdisasm's listing that gives each instruction's text.
 //
 // [SECTION] The fields
 // [SECTION] The checks
@@ -24,7 +24,7 @@ namespace banklab::gpu {
 namespace {
 
 constexpr std::string_view kFormat = "banklab-trace";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;   // 2: an instruction's counted_at
 constexpr int kMaxDepth = 8;  // a trace nests 5 deep; deeper text is refused unbuilt
 constexpr std::size_t kMaxSourceBytes = 8u << 20;  // one source file the trace carries
 
@@ -46,6 +46,7 @@ void fields(F& f, TraceInstruction& i) {
   f("offset", i.offset);
   f("sass", i.sass);
   f.list("where", i.where);
+  f.list("counted_at", i.counted_at);
 }
 
 template <class F>
@@ -170,9 +171,12 @@ void check_lines(const Trace& t) {
     within(path + ".offset", in.offset, 0, INT64_MAX);
     if (!offsets.insert(in.offset).second) throw JsonFieldError(path + ".offset is listed twice");
     short_text(path + ".sass", in.sass);
-    for (const TraceLocation& l : in.where) {
-      short_text(path + ".where's file", l.file);
-      within(path + ".where's line", l.line, 1, INT32_MAX);
+    for (const auto& [name, places] :
+         {std::pair{".where", &in.where}, {".counted_at", &in.counted_at}}) {
+      for (const TraceLocation& l : *places) {
+        short_text(path + name + "'s file", l.file);
+        within(path + name + "'s line", l.line, 1, INT32_MAX);
+      }
     }
   }
   for (std::size_t i = 0; i < t.measured.size(); ++i) {
@@ -266,35 +270,10 @@ Expected<Trace> parse_trace(std::string_view text) {
 }
 
 // [SECTION] nvdisasm's listing
-// The listing holds each function under a label ".text.NAME:"; inside it, a comment
-//   //## File "/path/kernel.cu", line 11 inlined at "/path/other.cu", line 40
-// sets the place of the instructions that follow, each on a line "/*0a70*/  LDS R4, [R2] ;".
+// The listing holds each function under a label ".text.NAME:", and in it each instruction on a
+// line "/*0a70*/  LDS R4, [R2] ;".
 
 namespace {
-
-// Every "FILE", line N of a //## comment, in order (innermost first).
-std::vector<TraceLocation> locations_of(std::string_view comment) {
-  std::vector<TraceLocation> where;
-  std::size_t at = 0;
-  while ((at = comment.find('"', at)) != std::string_view::npos) {
-    const std::size_t close = comment.find('"', at + 1);
-    if (close == std::string_view::npos) break;
-    TraceLocation l;
-    l.file = std::string(comment.substr(at + 1, close - at - 1));
-    std::string_view rest = comment.substr(close + 1);
-    const std::size_t word = rest.find("line ");
-    if (word == std::string_view::npos) break;
-    rest.remove_prefix(word + 5);
-    while (!rest.empty() && std::isdigit(static_cast<unsigned char>(rest.front()))) {
-      l.line = l.line * 10 + (rest.front() - '0');
-      if (l.line > 100000000) break;
-      rest.remove_prefix(1);
-    }
-    if (l.line > 0) where.push_back(std::move(l));
-    at = close + 1;
-  }
-  return where;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -329,7 +308,6 @@ Expected<std::vector<SassLine>> parse_sass_listing(std::string_view listing,
   const std::string label = ".text." + std::string(function) + ":";
   std::vector<SassLine> lines;
   bool inside = false, found = false;
-  std::vector<TraceLocation> where;
   while (!listing.empty()) {
     const std::size_t nl = listing.find('\n');
     const std::string_view line = listing.substr(0, nl);
@@ -338,19 +316,11 @@ Expected<std::vector<SassLine>> parse_sass_listing(std::string_view listing,
     if (t.starts_with(".text.") || t.starts_with(".section")) {
       inside = t == label;
       found = found || inside;
-      where.clear();
       continue;
     }
     if (!inside) continue;
-    if (t.starts_with("//##")) {
-      where = locations_of(t);
-      continue;
-    }
     SassLine s;
-    if (parse_instruction(t, s)) {
-      s.where = where;
-      lines.push_back(std::move(s));
-    }
+    if (parse_instruction(t, s)) lines.push_back(std::move(s));
   }
   if (!found) return Error{"nvdisasm's listing has no function " + std::string(function)};
   return lines;

@@ -31,6 +31,10 @@ struct TraceInstruction {
   // Where it came from, innermost first: an inlined function's line, then the line that called
   // it, and so on. Empty when the program was built without -lineinfo.
   std::vector<TraceLocation> where;
+  // The places the line table gives its address, where Nsight Compute's Source page counts it:
+  // the first instructions of an inlined call at the call and the body's line, the rest at the
+  // body's line alone (cubin_lines.hpp).
+  std::vector<TraceLocation> counted_at;
   std::string opcode() const;  // "LDS.128"
   bool atomic() const;         // ATOMS, ATOM, RED: counted as the store they make
 };
@@ -106,13 +110,13 @@ std::string trace_json(const Trace& t);
 // gives for its lanes, gives one sentence naming the first problem, never a crash.
 Expected<Trace> parse_trace(std::string_view json);
 
-// nvdisasm --print-line-info-inline's listing of a cubin, for one function (its mangled name):
-// each instruction's offset, text and source location chain. An error when the function is not
-// in the listing.
+// nvdisasm's listing of a cubin, for one function (its mangled name): each instruction's offset
+// and text. An error when the function is not in the listing. (Its lines come from the cubin's
+// line table, cubin_lines.hpp: nvdisasm's line comments name one place per change of the
+// innermost line, which merges consecutive calls of one inlined function.)
 struct SassLine {
   std::int64_t offset = 0;
   std::string text;
-  std::vector<TraceLocation> where;
 };
 Expected<std::vector<SassLine>> parse_sass_listing(std::string_view listing,
                                                    std::string_view function);

@@ -18,9 +18,6 @@
 // [SECTION] tma
 // [SECTION] cublas
 // [SECTION] The command
-#include <cuda.h>
-#include <cudaTypedefs.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -30,6 +27,7 @@
 #include <vector>
 
 #include "kernels/runtime/cuda_support.hpp"
+#include "kernels/runtime/tma_support.cuh"
 #include "kernels/transpose/cublas_geam.hpp"
 #include "kernels/transpose/transpose_kernels.cuh"
 
@@ -298,42 +296,12 @@ void fp8() {
 
 constexpr int kTmaTileBytes = 32 * 32 * 8;
 
-__device__ inline std::uint32_t shared_address(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
-// The 128-byte swizzle repeats every 1024 bytes, so the tiles start on a 1024-byte boundary.
-__device__ inline unsigned char* align_1024(unsigned char* p) {
-  return reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(p) + 1023) &
-                                          ~std::uintptr_t{1023});
-}
-__device__ inline void barrier_init(std::uint64_t* bar) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(bar)));
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-}
 // One thread: the tile at (row0, col0) into `tile`, completing `bar`'s current phase.
 __device__ inline void load_tile(const CUtensorMap& map, unsigned char* tile, std::uint64_t* bar,
                                  int row0, int col0) {
-  const std::uint32_t b = shared_address(bar);
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(b), "r"(kTmaTileBytes)
-               : "memory");
-  for (int half = 0; half < 2; ++half) {
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-        " [%0], [%1, {%2, %3}], [%4];" ::"r"(shared_address(tile + half * 4096)),
-        "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(col0 + 16 * half), "r"(row0), "r"(b)
-        : "memory");
-  }
-}
-__device__ inline void wait_tile(std::uint64_t* bar, std::uint32_t parity) {
-  std::uint32_t done = 0;
-  while (done == 0) {
-    asm volatile(
-        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; "
-        "selp.u32 %0, 1, 0, p; }"
-        : "=r"(done)
-        : "r"(shared_address(bar)), "r"(parity)
-        : "memory");
-  }
+  barrier_expect_bytes(bar, kTmaTileBytes);
+  for (int half = 0; half < 2; ++half)
+    load_box(map, tile + half * 4096, bar, col0 + 16 * half, row0);
 }
 // All 256 threads: out_tile = the transpose of in_tile. Thread -> 2 x 2 block (br, bc); the 8
 // lanes of a phase take (br % 8, bc % 8) = ((k + s) % 8, k): 8 distinct 16-byte chunks for
@@ -387,7 +355,7 @@ __global__ void __launch_bounds__(256)
   if (threadIdx.x == 0) barrier_init(&loaded);
   __syncthreads();
   if (threadIdx.x == 0) load_tile(in_map, in_tile, &loaded, tile_row * 32, tile_col * 32);
-  wait_tile(&loaded, 0);
+  barrier_wait(&loaded, 0);
   transpose_tile(in_tile, out_tile);
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -430,7 +398,7 @@ __global__ void __launch_bounds__(256, 1)
     const int stage = i % kStages;
     unsigned char* in_tile = ring + stage * kTmaTileBytes;
     unsigned char* out_tile = out_tiles + (i % 2) * kTmaTileBytes;
-    wait_tile(&loaded[stage], static_cast<std::uint32_t>((i / kStages) % 2));
+    barrier_wait(&loaded[stage], static_cast<std::uint32_t>((i / kStages) % 2));
     transpose_tile(in_tile, out_tile);
     __syncthreads();  // in_tile read and out_tile written by every thread
     if (threadIdx.x == 0) {
@@ -451,15 +419,7 @@ __global__ void __launch_bounds__(256, 1)
 }
 
 CUtensorMap fp64_tensor_map(void* base, int rows, int cols) {
-  static PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
-  if (encode == nullptr) {
-    cudaDriverEntryPointQueryResult found{};
-    check(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled",
-                                           reinterpret_cast<void**>(&encode), 12000,
-                                           cudaEnableDefault, &found),
-          "cudaGetDriverEntryPointByVersion(cuTensorMapEncodeTiled)");
-    if (found != cudaDriverEntryPointSuccess) throw CudaFailure("cuTensorMapEncodeTiled not found");
-  }
+  const PFN_cuTensorMapEncodeTiled_v12000 encode = tensor_map_encoder();
   CUtensorMap map;
   const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
   const cuuint64_t strides[1] = {cuuint64_t(cols) * 8};

@@ -340,14 +340,32 @@ TEST_CASE("the wrong swizzle: a 64B descriptor over a TMA 128B tile") {
   CHECK(fix->sbo == 1024);
 }
 
-TEST_CASE("a 128B tile at a 512-byte boundary is not compared: the alignment rule says why") {
+// TMA swizzles the absolute address: the H200 read a 128B box at byte 512 exactly through a
+// descriptor at 512 with base offset 0, and misread it with PTX's base offset (512 >> 7) & 7 = 4
+// (tests/gpu/test_descriptor_gpu.cpp, docs/descriptor-lab.md).
+TEST_CASE("a 128B TMA tile at byte 512: base offset 0 agrees, base offset 4 is refused") {
   const OperandShape op{OperandMajor::k, DType::bf16};
-  const MatrixDescriptor d{MmaArch::sm90, DescSwizzle::b128, 512, 16, 1024, 0, false};
-  const Agreement a = check_agreement(d, op, tma(DType::bf16, 64, 64, SwizzleKind::tma128, 1, 512));
-  CHECK(!a.compared);
-  CHECK(!a.agrees());
-  CHECK(has(a.producer_rules, FindingLevel::error, "not on its 1024-byte boundary"));
+  const OperandFill fill = tma(DType::bf16, 64, 64, SwizzleKind::tma128, 1, 512);
+  MatrixDescriptor d{MmaArch::sm90, DescSwizzle::b128, 512, 16, 1024, 0, false};
+  const Agreement a = check_agreement(d, op, fill);
+  CHECK(a.agrees());
+  CHECK(a.elements == 4096);
+  CHECK(has(a.producer_rules, FindingLevel::note, "keeps that line's phase"));
   CHECK(has(a.descriptor_rules, FindingLevel::note, "512 bytes past"));
+  // Row 1's chunk 0 holds the phase of line 5 of the 1024-byte repeat: 16-byte chunk 0 ^ 5.
+  CHECK(producer_byte(fill, OperandMajor::k, 1, 0) == 512 + 128 + 5 * 16);
+  d.base_offset = 4;
+  const Agreement shifted = check_agreement(d, op, fill);
+  CHECK(!shifted.compared);
+  CHECK(has(shifted.descriptor_rules, FindingLevel::error, "minus the base offset"));
+}
+
+TEST_CASE("a TMA destination off 128 bytes is not compared: the copy's alignment rule") {
+  const OperandShape op{OperandMajor::k, DType::bf16};
+  const MatrixDescriptor d{MmaArch::sm90, DescSwizzle::b128, 64, 16, 1024, 0, false};
+  const Agreement a = check_agreement(d, op, tma(DType::bf16, 64, 64, SwizzleKind::tma128, 1, 64));
+  CHECK(!a.compared);
+  CHECK(has(a.producer_rules, FindingLevel::error, "not 128-byte aligned"));
 }
 
 TEST_CASE("LBO on a K-major swizzled descriptor is ignored, and a no-swizzle tile needs it") {

@@ -9,6 +9,7 @@
 // [SECTION] Readable labels
 // [SECTION] Comparisons, presentation and exports
 // [SECTION] Scans and the shipped recording
+// [SECTION] The Descriptor window
 #include <doctest/doctest.h>
 #include <stb_image.h>
 #include <sys/wait.h>
@@ -21,6 +22,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -30,11 +32,14 @@
 #include <vector>
 
 #include "app/figures/projector.hpp"
+#include "app/frontend/trace_view.hpp"
 #include "app/gui/render/draw_queue.hpp"
 #include "app/gui/render/embedded_shaders.hpp"
 #include "app/gui/render/gl_program.hpp"
 #include "app/gui/render/gl_renderer.hpp"
 #include "app/gui/render/palette.hpp"
+#include "app/gui/state/descriptor_state.hpp"
+#include "core/model/analysis.hpp"
 #include "core/model/presets.hpp"
 #include "core/model/scenario.hpp"
 #include "core/record/trace.hpp"
@@ -623,6 +628,7 @@ TEST_CASE("--export-dir writes every lesson step as a slide, the Markdown handou
 }
 
 // [SECTION] Scans and the shipped recording
+// [SECTION] The Descriptor window
 
 TEST_CASE("--scan FILE.cu: the views draw the kernel's worst access, --line another one") {
   require_display();
@@ -692,18 +698,56 @@ TEST_CASE("--trace FILE.json: the Kernel window on a trace, the views on its wor
   CHECK(WIFEXITED(bad));
   CHECK(WEXITSTATUS(bad) == 2);
   fs::remove(file);
-  // The shipped traces (made on the H200: kernels/trace/make_traces.sh) open too.
+}
+
+TEST_CASE("the shipped traces open at 1280x720 and 1920x1080, each line's worst run drawn") {
+  require_display();
+  // Made on the H200 (kernels/trace/make_traces.sh). For each line the views draw its worst
+  // warp-instruction: as many bank-grid rows as the model counts wavefronts for it (read from
+  // the trace through the core, as the app reads it), and its 32 lanes readable.
   const fs::path shipped = fs::path(BANKLAB_SOURCE_DIR) / "assets" / "traces";
-  if (fs::exists(shipped)) {
-    for (const auto& entry : fs::directory_iterator(shipped)) {
-      if (entry.path().extension() != ".json") continue;
-      CAPTURE(entry.path().string());
-      const Shot t = run_shot("trace-" + entry.path().stem().string(),
-                              "--trace " + entry.path().string() + " --size 1920x1080");
-      CHECK(t.status == 0);
-      CHECK(t.geometry["bank_grid"]["rows"].get<int>() >= 1);
+  int traces = 0;
+  for (const auto& entry : fs::directory_iterator(shipped)) {
+    if (entry.path().extension() != ".json") continue;
+    ++traces;
+    std::ifstream in(entry.path());
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const Expected<gpu::Trace> trace = gpu::parse_trace(text);
+    REQUIRE_MESSAGE(trace, trace.error());
+    const frontend::TraceView view = frontend::view_of(*trace);
+    for (const ScanLine& line : view.scan.lines) {
+      // A line of one entry only (--line shows the worst of the line's entries).
+      if (std::count_if(view.scan.lines.begin(), view.scan.lines.end(),
+                        [&](const ScanLine& l) { return l.line == line.line; }) != 1)
+        continue;
+      const auto worst =
+          std::find_if(line.instances.begin(), line.instances.end(), [&](const ScanInstance& i) {
+            return i.warp == line.worst_warp && i.iteration == line.worst_iteration;
+          });
+      REQUIRE(worst != line.instances.end());
+      WarpAccess drawn;
+      drawn.op = line.op;
+      drawn.width = line.width;
+      drawn.offsets = worst->offsets;
+      const Analysis a = analyze(drawn);
+      const bool broadcast = a.distinct_words * 4 < a.active_lanes * line.width;
+      for (const std::string size : {"1280x720", "1920x1080"}) {
+        CAPTURE(entry.path().string());
+        CAPTURE(line.line);
+        CAPTURE(size);
+        const Shot t = run_shot(
+            "trace-" + entry.path().stem().string() + "-" + std::to_string(line.line) + "-" + size,
+            "--trace " + entry.path().string() + " --line " + std::to_string(line.line) +
+                " --size " + size);
+        REQUIRE(t.status == 0);
+        CHECK(t.geometry["bank_grid"]["rows"].get<int>() == line.worst_wavefronts);
+        // Lane numbers readable where each bank cell serves one lane; a broadcast's cells
+        // carry a count of lanes, which may be smaller (check_readable_lanes above).
+        if (!broadcast) check_readable_lanes(t);
+      }
     }
   }
+  CHECK(traces == 3);
 }
 
 TEST_CASE("without a GPU, --gpu opens on the shipped recording, labelled as recorded") {
@@ -712,4 +756,109 @@ TEST_CASE("without a GPU, --gpu opens on the shipped recording, labelled as reco
       run_shot("gpu-recording", "--preset fp32-naive --gpu --size 1280x720 --theme light");
   REQUIRE(s.geometry["gpu_run"].is_string());
   CHECK(s.geometry["gpu_run"].get<std::string>().starts_with("recorded on NVIDIA H200"));
+}
+
+// [SECTION] The Descriptor window
+
+namespace {
+
+// The Descriptor window's chunk labels: those whose cell is chunk `index`'s cell of its grid
+// (the views under the window draw cell labels too), each inside its cell.
+std::vector<nlohmann::json> descriptor_chunks(const Shot& s) {
+  const nlohmann::json& g = s.geometry["descriptor_grid"];
+  REQUIRE_FALSE(g.is_null());
+  const double x0 = g["x"].get<double>(), y0 = g["y"].get<double>();
+  const double px = g["pitch_x"].get<double>(), py = g["pitch_y"].get<double>();
+  const int cells = g["rows"].get<int>() * g["cols"].get<int>();
+  std::vector<nlohmann::json> out;
+  for (const nlohmann::json& l : s.geometry["labels"]) {
+    if (l["role"] != "cell_label" || l["cell"].is_null()) continue;
+    const int i = l["index"].get<int>();
+    const auto& c = l["cell"];
+    if (i < 0 || i >= cells || std::abs(c[0].get<double>() - (x0 + px * (i % 8))) > 0.5 ||
+        std::abs(c[1].get<double>() - (y0 + py * (i / 8))) > 0.5) {
+      continue;
+    }
+    const auto& box = l["box"];
+    CHECK(box[0].get<double>() >= c[0].get<double>() - 0.01);
+    CHECK(box[1].get<double>() >= c[1].get<double>() - 0.01);
+    CHECK(box[2].get<double>() <= c[2].get<double>() + 0.01);
+    CHECK(box[3].get<double>() <= c[3].get<double>() + 0.01);
+    out.push_back(l);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "the Descriptor window, 1280x720 and 1920x1080, both themes: each chunk as TMA fills it") {
+  require_display();
+  // stmatrix-swizzled: bf16 tile[8][64], TMA 128B: 8 lines of 8 chunks, read by 128B wgmma.
+  const Preset* preset = find_preset("stmatrix-swizzled");
+  REQUIRE(preset != nullptr);
+  const TileLayout& tile = preset->scenario.tile;
+  const OperandFill fill = descriptor_fill(tile);
+  const OperandShape op = descriptor_operand(tile);
+  const std::optional<MatrixDescriptor> d = suggest_descriptor(MmaArch::sm90, op, fill);
+  REQUIRE(d.has_value());
+  const Agreement a = check_agreement(*d, op, fill);
+  REQUIRE(a.agrees());
+  // What the core says each 16-byte chunk holds ("mn,k" of its first element), and which chunks
+  // k-step 0 reads.
+  const int per_chunk = 16 / tile.elem_bytes();
+  std::map<int, std::string> holds;
+  std::set<int> read_by_step0;
+  for (int mn = 0; mn < tile.rows; ++mn) {
+    for (int k = 0; k < tile.cols; k += per_chunk) {
+      const int chunk = static_cast<int>(producer_byte(fill, OperandMajor::k, mn, k) / 16);
+      holds[chunk] = std::to_string(mn) + "," + std::to_string(k);
+      if (k < op.k_step_elements()) read_by_step0.insert(chunk);
+    }
+  }
+  for (Theme theme : {Theme::dark, Theme::light}) {
+    for (const char* size : {"1280x720", "1920x1080"}) {
+      CAPTURE(size);
+      CAPTURE(theme_name(theme));
+      const Shot s = run_shot(std::string("descriptor-") + size + "-" + theme_name(theme).data(),
+                              std::string("--preset stmatrix-swizzled --descriptor --size ") +
+                                  size + " --theme " + theme_name(theme).data());
+      const nlohmann::json& g = s.geometry["descriptor_grid"];
+      REQUIRE_FALSE(g.is_null());
+      CHECK(g["rows"] == tile.size_bytes() / 128);
+      CHECK(g["cols"] == 8);
+      CHECK(g["x"].get<double>() + g["pitch_x"].get<double>() * 8 <= s.image.width);
+      CHECK(g["y"].get<double>() + g["pitch_y"].get<double>() * g["rows"].get<int>() <=
+            s.image.height);
+      // Every chunk named as the core fills it, in type a class can read.
+      const std::vector<nlohmann::json> chunks = descriptor_chunks(s);
+      CHECK(chunks.size() == holds.size());
+      for (const nlohmann::json& l : chunks) {
+        CHECK(l["text"] == holds[l["index"].get<int>()]);
+        CHECK(l["size"].get<double>() >= 9.0);
+      }
+      // The verdict, as the core words it.
+      bool verdict = false;
+      for (const nlohmann::json& l : s.geometry["labels"]) {
+        verdict |=
+            l["role"] == "verdict" && l["text"] == "agrees: all " + std::to_string(a.elements) +
+                                                       " elements are read where they were written";
+      }
+      CHECK(verdict);
+      // The chunks k-step 0 reads are filled in its colours; the others are not.
+      const auto corner = [&](int chunk) {
+        return s.image.at(g["x"].get<double>() + g["pitch_x"].get<double>() * (chunk % 8) + 2.5,
+                          g["y"].get<double>() + g["pitch_y"].get<double>() * (chunk / 8) + 2.5);
+      };
+      int unread = -1;
+      for (const auto& [chunk, text] : holds) {
+        if (read_by_step0.count(chunk) == 0 && unread < 0) unread = chunk;
+      }
+      REQUIRE(unread >= 0);
+      for (const int chunk : read_by_step0) {
+        CAPTURE(chunk);
+        CHECK(distance(corner(chunk), corner(unread)) > 60);
+      }
+    }
+  }
 }

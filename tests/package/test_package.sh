@@ -54,7 +54,7 @@ for f in ./usr/bin/banklab ./usr/bin/banklab-gui ./usr/share/applications/bankla
   ./usr/share/man/man1/banklab-gui.1.gz ./usr/share/doc/banklab/copyright; do
   grep -qxF "$f" <<<"$files" || fail "the package lacks $f"
 done
-for data in lessons recordings; do
+for data in lessons recordings traces; do
   if [ -d "$root/assets/$data" ]; then
     grep -q "^./usr/share/banklab/$data/." <<<"$files" || fail "the package lacks share/banklab/$data"
   fi
@@ -133,6 +133,13 @@ run_installed() {
       done
       echo "banklab lesson list: $(wc -l <<<"$out") lessons"
     fi
+    # Every shipped trace opens from the installed share/banklab/traces, with no GPU.
+    for trace in "$root"/assets/traces/*.json; do
+      [ -e "$trace" ] || continue
+      out=$("$bin/banklab" trace --open "$data/traces/$(basename "$trace")") ||
+        fail "banklab trace --open of the installed $(basename "$trace") failed"
+      has "$out" "device:  NVIDIA H200" "banklab trace --open $(basename "$trace")"
+    done
     check_gpu_command "$bin" gpu-bench --dtype fp32 --size 64
     check_gpu_command "$bin" validate --count 0
     out=$("$bin/banklab-gui" --version)

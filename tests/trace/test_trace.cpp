@@ -1,8 +1,10 @@
 // Traces without a GPU (label nogpu): the file round-trips and a changed count, a bad index or
-// a foreign file is refused with one sentence; nvdisasm's listing is read into offsets, SASS
-// and line chains; a trace is told per line as the scan tells a kernel (app/frontend/trace_view).
+// a foreign file is refused with one sentence; nvdisasm's listing is read into offsets and SASS;
+// a trace is told per line as the scan tells a kernel (app/frontend/trace_view), and compared
+// with Nsight Compute's lines as it counts them.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "app/frontend/trace_view.hpp"
@@ -58,15 +60,12 @@ TEST_CASE("text that is not a trace gives one sentence") {
   }
 }
 
-TEST_CASE("nvdisasm's listing gives each instruction's offset, text and line chain") {
+TEST_CASE("nvdisasm's listing gives each instruction's offset and text") {
   const char* listing =
       "\t.section\t.text._Z4demoPf,\"ax\",@progbits\n"
       ".text._Z4demoPf:\n"
       "        /*0000*/                   LDC R1, c[0x0][0x28] ;\n"
-      "\t//## File \"/work/demo.cu\", line 4\n"
       "        /*0050*/                   STS [R2+UR4], R5 ;\n"
-      "\t//## File \"/usr/local/cuda/include/x.hpp\", line 112 inlined at \"/work/demo.cu\", line "
-      "6\n"
       "        /*0090*/              @!P0 LDS R4, [R3+UR4] ;\n"
       "\t.section\t.text._Z5otherv,\"ax\",@progbits\n"
       ".text._Z5otherv:\n"
@@ -74,16 +73,11 @@ TEST_CASE("nvdisasm's listing gives each instruction's offset, text and line cha
   const auto lines = parse_sass_listing(listing, "_Z4demoPf");
   REQUIRE(lines);
   REQUIRE(lines->size() == 3);
-  CHECK((*lines)[0].where.empty());
   CHECK((*lines)[1].offset == 0x50);
   CHECK((*lines)[1].text == "STS [R2+UR4], R5");
-  REQUIRE((*lines)[1].where.size() == 1);
-  CHECK((*lines)[1].where[0].line == 4);
   CHECK((*lines)[2].offset == 0x90);
-  REQUIRE((*lines)[2].where.size() == 2);
-  CHECK((*lines)[2].where[0].file == "/usr/local/cuda/include/x.hpp");
-  CHECK((*lines)[2].where[1].line == 6);
-  TraceInstruction in{0x90, (*lines)[2].text, {}};
+  CHECK((*lines)[2].text == "@!P0 LDS R4, [R3+UR4]");
+  TraceInstruction in{0x90, (*lines)[2].text, {}, {}};
   CHECK(in.opcode() == "LDS");
   CHECK_FALSE(parse_sass_listing(listing, "_Z7missingv"));
 }
@@ -120,4 +114,32 @@ TEST_CASE("a trace's measured lines stand beside its own, line by line") {
   v = frontend::view_of(t);
   REQUIRE(v.measured);
   CHECK(v.measured->agreeing_lines() == 1);
+}
+
+TEST_CASE("an inlined call's first instruction is compared at the call and in the body") {
+  // Line 4's store as the first instruction of a function inlined from line 2: the line table
+  // gives its address both lines, and Nsight Compute counts it at both; the trace's own view
+  // keeps it on line 4 alone.
+  Trace t = test::fixture_trace();
+  t.instructions[0].where = {{"/work/demo.cu", 4}, {"/work/demo.cu", 2}};
+  t.instructions[0].counted_at = {{"/work/demo.cu", 2}, {"/work/demo.cu", 4}};
+  std::int64_t store = 0, store_ideal = 0;
+  for (const TraceAccess& a : t.accesses) {
+    if (a.instruction != 0) continue;
+    store += a.wavefronts;
+    store_ideal += a.ideal;
+  }
+  t.measured_by = "a test";
+  t.measured = {{"demo.cu", 2, 4, store, store_ideal, store - store_ideal},
+                {"demo.cu", 4, 4, store, store_ideal, store - store_ideal},
+                {"demo.cu", 6, 8, 4, 4, 0}};
+  const frontend::TraceView v = frontend::view_of(t);
+  CHECK(std::ranges::none_of(v.scan.lines, [](const ScanLine& l) { return l.line == 2; }));
+  REQUIRE(v.measured);
+  CHECK(v.measured->agreeing_lines() == 3);
+  const LineComparison& call = v.measured->lines.front();
+  CHECK(call.line == 2);
+  CHECK(call.predicted_wavefronts == store);
+  CHECK(call.explanation.find("0 wavefronts are the line's own") != std::string::npos);
+  CHECK(v.measured->lines[1].explanation.empty());
 }

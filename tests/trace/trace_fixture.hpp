@@ -34,8 +34,10 @@ inline gpu::Trace fixture_trace() {
   t.cap = 100;
   t.line_info = true;
   t.sources.push_back({"/work/demo.cu", kFixtureSource});
-  t.instructions.push_back({0x50, "STS [R2+UR4], R5", {{"/work/demo.cu", 4}}});
-  t.instructions.push_back({0x90, "LDS R4, [R3+UR4]", {{"/work/demo.cu", 6}}});
+  t.instructions.push_back(
+      {0x50, "STS [R2+UR4], R5", {{"/work/demo.cu", 4}}, {{"/work/demo.cu", 4}}});
+  t.instructions.push_back(
+      {0x90, "LDS R4, [R3+UR4]", {{"/work/demo.cu", 6}}, {{"/work/demo.cu", 6}}});
   for (std::int64_t block = 0; block < 2; ++block) {
     for (int warp = 0; warp < 2; ++warp) {
       for (int instruction = 0; instruction < 2; ++instruction) {

@@ -98,6 +98,15 @@ void tile_panel(AppState& s, Interaction& io) {
         "elements show where a swizzle moved them. Side by side: both at once (the same picture "
         "twice without a swizzle). Striped grey columns are padding.");
   }
+  if (descriptor_offered(d.scenario.tile)) {
+    // The consumer side of a TMA tile: the descriptor wgmma or tcgen05 reads it through.
+    same_line_if_button_fits("Descriptor...");
+    if (ImGui::Button("Descriptor...")) {
+      s.user.views.descriptor = true;
+      read_tile_with(s.user.descriptor, d.scenario.tile, s.user.descriptor.desc.arch);
+    }
+    io.geometry.descriptor_link = last_item_rect();
+  }
   draw_tile(d, view_style(s), io);
 }
 
@@ -145,6 +154,9 @@ const Panel kPanels[] = {
      "###Solve: the cheapest conflict-free layout",
      "Solve: pad or swizzle?", &Views::solve, &PanelLayout::solve_pos, &PanelLayout::solve_size, 0,
      true, draw_solve},
+    {"Descriptor: how wgmma and tcgen05 read the TMA tile###Descriptor", "Descriptor",
+     &Views::descriptor, &PanelLayout::descriptor_pos, &PanelLayout::descriptor_size, 0, true,
+     draw_descriptor},
     {"Drill: predict, then see", "Drill", &Views::drill, &PanelLayout::drill_pos,
      &PanelLayout::drill_size, 0, true, draw_drill},
 };
@@ -457,6 +469,8 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
       ImVec2(right - std::floor(right * 0.3f), std::floor(h * (h < 800.0f ? 1.0f : 0.85f)));
   l.solve_pos = ImVec2(left + std::floor(right * 0.12f), top);
   l.solve_size = ImVec2(right - std::floor(right * 0.12f), h);
+  l.descriptor_pos = l.solve_pos;
+  l.descriptor_size = l.solve_size;
   l.drill_pos = ImVec2(0, top);
   l.drill_size = ImVec2(display.x, h);
   return l;

@@ -51,9 +51,10 @@ figures::Figure export_figure(AppState& s, StageView view, float width, float he
 // grows with the page, every wavefront served, no hover.
 figures::FigureStyle export_style(const AppState& s, float height);
 void draw_export_page(AppState& s, StageView view);
-void draw_drill(AppState& s, Interaction& io);   // drill_state.cpp
-void draw_code(AppState& s, Interaction& io);    // code_panel.cpp
-void draw_kernel(AppState& s, Interaction& io);  // kernel_panel.cpp
+void draw_drill(AppState& s, Interaction& io);       // drill_state.cpp
+void draw_code(AppState& s, Interaction& io);        // code_panel.cpp
+void draw_kernel(AppState& s, Interaction& io);      // kernel_panel.cpp
+void draw_descriptor(AppState& s, Interaction& io);  // descriptor_panel.cpp
 
 inline const Palette& colours(const AppState& s) {
   return palette(s.user.settings.theme, s.user.settings.scheme);
@@ -111,7 +112,8 @@ struct PanelLayout {
   ImVec2 kernel_pos, kernel_size;  // the left column, widened for the source (floats over it)
   ImVec2 gpu_pos, gpu_size;        // floats over the bank view and the arithmetic when opened
   ImVec2 solve_pos, solve_size;    // floats over the bank view, the lane map and the tile
-  ImVec2 drill_pos, drill_size;    // floats over everything below the menu bar
+  ImVec2 descriptor_pos, descriptor_size;  // floats over the views, as Solve does
+  ImVec2 drill_pos, drill_size;            // floats over everything below the menu bar
 };
 // A window narrower than this (a phone, 390 px) is laid out in one column (one_column_layout()).
 inline constexpr float kOneColumnWidth = 600.0f;

@@ -15,10 +15,6 @@
 namespace banklab::gui {
 namespace {
 
-ButtonRect last_item() {
-  return {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
-}
-
 void coloured_text(ImU32 colour, const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colour));
   ImGui::TextWrapped("%s", text.c_str());
@@ -69,7 +65,7 @@ void draw_choices(SolvePanel& p, const TileLayout& tile, SolveGeometry& g) {
     ImGui::BeginDisabled(!available);
     ImGui::Checkbox(std::string(kSolveChoices[i].label).c_str(), &p.chosen[i]);
     ImGui::EndDisabled();
-    g.choices.push_back(last_item());
+    g.choices.push_back(last_item_rect());
     if (!available && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
       ImGui::SetTooltip("%s", available.error().c_str());
     }
@@ -120,7 +116,7 @@ void draw_ranking(AppState& s, SolvePanel& p, SolveGeometry& g) {
       s.user.scenario.tile = applied_layout(p, static_cast<int>(i), s.user.scenario.tile);
     }
     if (ImGui::IsItemVisible()) {
-      g.apply.push_back(last_item());
+      g.apply.push_back(last_item_rect());
       g.apply_rank.push_back(static_cast<int>(i));
     }
     ImGui::PopID();
@@ -208,7 +204,7 @@ void draw_solve(AppState& s, Interaction& io) {
   ImGui::InputInt("most bytes wasted (-1: any)", &p.max_overhead, 64, 1024);
   if (p.max_overhead < -1) p.max_overhead = -1;
   if (ImGui::Button("Solve")) run_solve(p, tile);
-  g.solve = last_item();
+  g.solve = last_item_rect();
   const bool stale = solve_stale(p, tile);
   if (stale) {
     ImGui::SameLine();

@@ -82,6 +82,9 @@ constexpr frontend::FlagSpec kGuiFlags[] = {
      "open the Solve window with these families ticked and solved, e.g.\n"
      "row:16:st,column (its check boxes: row:st, row:4:st, row:8:st, row:16:st,\n"
      "row, row:16, column, column:st, ldmatrix.x4, ldmatrix.x2, stmatrix.x4)"},
+    {"descriptor", "",
+     "open the Descriptor window: the TMA tile on screen read by wgmma, the\n"
+     "descriptor that reads it (a preset with a TMA swizzle, e.g. stmatrix-swizzled)"},
     {"drill", "LEVEL", "open the Drill window: weak, hire or strong-hire"},
     {"drill-seed", "N", "with --drill: the questions' seed (default: a new one)"},
     {"drill-answer", "TEXT", "with --drill: answer the first question (for screenshots)"},
@@ -186,6 +189,7 @@ Expected<void> read_flags(const frontend::Args& args, Options& o) {
       .value("bench-frames", o.bench_frames,
              count_from("bench-frames", "a frame count", 1, kMaxBenchFrames))
       .flag("gpu", o.gpu)
+      .flag("descriptor", o.descriptor)
       .text("gpu-results", o.gpu_results)
       .text("lesson", o.lesson)
       .value("step", step, count_from("step", "a step number", 1))

@@ -64,6 +64,7 @@ struct Options {
   bool gpu = false;                         // open the GPU window
   std::optional<std::string> gpu_results;   // a recording the GPU window opens on
   std::optional<SolveChoices> solve;        // open the Solve window, these families ticked
+  bool descriptor = false;                  // open the Descriptor window on the TMA tile
   std::optional<DrillLevel> drill;          // open the Drill window at this level
   std::optional<std::uint64_t> drill_seed;  // its questions' seed
   std::optional<std::string> drill_answer;  // answer its first question (screenshots, demos)

@@ -55,6 +55,10 @@ void apply_options(AppState& state, const Options& opt, const Settings* saved, W
     state.user.solve.chosen = *opt.solve;
     run_solve(state.user.solve, state.user.scenario.tile);
   }
+  if (opt.descriptor) {
+    state.user.views.descriptor = true;
+    read_tile_with(state.user.descriptor, state.user.scenario.tile, MmaArch::sm90);
+  }
   if (opt.drill) {
     state.user.views.drill = true;
     start_drill(state, *opt.drill, opt.drill_seed.value_or(fresh_drill_seed()));

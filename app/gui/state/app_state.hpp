@@ -25,6 +25,7 @@
 
 #include "app/gui/render/draw_queue.hpp"
 #include "app/gui/state/code_state.hpp"
+#include "app/gui/state/descriptor_state.hpp"
 #include "app/gui/state/drill_state.hpp"
 #include "app/gui/state/kernel_state.hpp"
 #include "app/gui/state/lesson_state.hpp"
@@ -58,11 +59,12 @@ struct Views {
   bool tile = true;
   bool arithmetic = true;
   bool help = false;
-  bool gpu = false;     // opened from the View menu or with --gpu
-  bool solve = false;   // opened from the View menu or with --solve
-  bool drill = false;   // D, the View menu or --drill: covers the views while open
-  bool code = true;     // the access as CUDA: read-only, or typed (code_panel.cpp)
-  bool kernel = false;  // a whole .cu file scanned: File > Open kernel... or --scan
+  bool gpu = false;         // opened from the View menu or with --gpu
+  bool solve = false;       // opened from the View menu or with --solve
+  bool drill = false;       // D, the View menu or --drill: covers the views while open
+  bool code = true;         // the access as CUDA: read-only, or typed (code_panel.cpp)
+  bool kernel = false;      // a whole .cu file scanned: File > Open kernel... or --scan
+  bool descriptor = false;  // the Tile window's Descriptor... button or --descriptor
 };
 
 // A PNG of one view (or of the comparison), asked for by File > Export PNG and drawn by
@@ -113,9 +115,10 @@ struct UserChoices {
   StepThrough step;
   Settings settings;
   Views views;
-  SolvePanel solve;  // the Solve window: families ticked, its ranking, its preview
-  Stage stage;       // presentation mode, comparisons (stage_state.hpp, stage_panel.cpp)
-  FileMenu files;    // the File menu's chooser, export size and last result
+  SolvePanel solve;             // the Solve window: families ticked, its ranking, its preview
+  DescriptorWindow descriptor;  // the Descriptor window: the descriptor reading the TMA tile
+  Stage stage;                  // presentation mode, comparisons (stage_state.hpp, stage_panel.cpp)
+  FileMenu files;               // the File menu's chooser, export size and last result
 };
 
 struct FrameOutput {

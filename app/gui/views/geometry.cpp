@@ -137,6 +137,13 @@ std::string geometry_json(const FrameGeometry& g, float scale) {
       w.null();
     }
   }
+  // The Descriptor window's chunk grid: its cell labels (role cell_label) lie in it.
+  w.key("descriptor_grid");
+  if (g.descriptor && !g.descriptor->grid.empty()) {
+    write_grid(w, g.descriptor->grid, scale);
+  } else {
+    w.null();
+  }
   w.key("lesson_next");
   if (g.lesson_next) {
     write_box(w,

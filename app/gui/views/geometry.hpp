@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/figures/figure.hpp"
+#include "core/model/descriptor.hpp"
 
 namespace banklab::gui {
 
@@ -74,6 +75,15 @@ struct SolveGeometry {
   std::vector<int> apply_rank;    // which candidate (0-based) each of those applies
 };
 
+// The Descriptor window's buttons (descriptor_panel.cpp), for the tests' clicks.
+struct DescriptorGeometry {
+  std::vector<ButtonRect> arch;            // wgmma (sm90), tcgen05 (sm100)
+  std::vector<ButtonRect> swizzle;         // one per mode the architecture has
+  std::vector<DescSwizzle> swizzle_modes;  // which mode each of those is
+  ButtonRect read_tile;
+  GridGeometry grid;  // the figure's chunk grid: a row per 128-byte line, 8 chunks of 16 bytes
+};
+
 // The Kernel window's source: how many characters of code a row holds before it wraps.
 struct SourceGeometry {
   float wrap_width = 0;  // pixels of code a row shows
@@ -83,11 +93,13 @@ struct SourceGeometry {
 struct FrameGeometry {
   std::optional<BankViewGeometry> banks;  // nullopt: the view showed a diagnostic instead
   LaneMapGeometry lanes;
-  std::optional<TileGeometry> tile;             // the picture shown; side by side, the logical one
-  std::optional<TileGeometry> physical_tile;    // side by side: the physical picture, right of it
-  std::optional<SolveGeometry> solve;           // nullopt: the Solve window is closed
-  std::optional<ButtonRect> lesson_next;        // the Lesson panel's Next button, in a lesson
-  std::optional<SourceGeometry> kernel_source;  // nullopt: the Kernel window shows no source
+  std::optional<TileGeometry> tile;              // the picture shown; side by side, the logical one
+  std::optional<TileGeometry> physical_tile;     // side by side: the physical picture, right of it
+  std::optional<SolveGeometry> solve;            // nullopt: the Solve window is closed
+  std::optional<DescriptorGeometry> descriptor;  // nullopt: the Descriptor window is closed
+  std::optional<ButtonRect> descriptor_link;     // the Tile window's Descriptor... button
+  std::optional<ButtonRect> lesson_next;         // the Lesson panel's Next button, in a lesson
+  std::optional<SourceGeometry> kernel_source;   // nullopt: the Kernel window shows no source
   std::vector<figures::Label> labels;  // every label the views drew, with the cell it names
   // Every panel window drawn, by its menu name, where it lies on the screen.
   std::vector<std::pair<std::string, figures::Box>> windows;

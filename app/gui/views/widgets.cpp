@@ -6,6 +6,10 @@
 
 namespace banklab::gui {
 
+ButtonRect last_item_rect() {
+  return {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
+}
+
 void help_marker(const char* text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");

@@ -9,6 +9,7 @@
 
 #include "app/gui/render/fonts.hpp"
 #include "app/gui/render/palette.hpp"
+#include "app/gui/views/geometry.hpp"
 #include "core/base/diagnostic.hpp"
 #include "core/base/format.hpp"
 
@@ -28,6 +29,8 @@ void help_marker(const char* text);
 void same_line_if_fits(const char* label);
 // The same for the next button labelled `label`.
 void same_line_if_button_fits(const char* label);
+// The rectangle of the item just drawn, as the windows report their buttons to the tests.
+ButtonRect last_item_rect();
 // Text in the disabled colour, wrapped at the window's edge rather than cut by it.
 void text_disabled_wrapped(const std::string& text);
 

@@ -1,0 +1,116 @@
+// The Descriptor window driven as a user drives it, headless: the Tile window's Descriptor...
+// button on a TMA tile, then clicks on the architecture and swizzle buttons (at the rectangles the
+// window reports). Every verdict and number checked against the core's check_agreement().
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "app/gui/state/descriptor_state.hpp"
+#include "core/base/format.hpp"
+#include "tests/gui/headless_imgui.hpp"
+
+namespace banklab::gui {
+namespace {
+
+void click(HeadlessImGui& ui, AppState& s, ImVec2 at) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = at;
+  ui.frame(s);
+  io.MouseDown[0] = true;
+  ui.frame(s);
+  io.MouseDown[0] = false;
+  ui.frame(s);
+}
+
+const DescriptorGeometry& descriptor_geometry(const AppState& s) {
+  REQUIRE(s.frame.geometry.descriptor.has_value());
+  return *s.frame.geometry.descriptor;
+}
+
+std::string verdict_label(const AppState& s) {
+  std::string found;
+  for (const figures::Label& l : s.frame.geometry.labels) {
+    if (l.role == figures::Role::verdict &&
+        (l.text.rfind("agrees", 0) == 0 || l.text.rfind("MISMATCH", 0) == 0)) {
+      found = l.text;
+    }
+  }
+  return found;
+}
+
+ButtonRect swizzle_button(const AppState& s, DescSwizzle mode) {
+  const DescriptorGeometry& g = descriptor_geometry(s);
+  REQUIRE(g.swizzle.size() == g.swizzle_modes.size());
+  for (std::size_t i = 0; i < g.swizzle_modes.size(); ++i) {
+    if (g.swizzle_modes[i] == mode) return g.swizzle[i];
+  }
+  FAIL("no button for swizzle " << desc_swizzle(mode).name);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("Tile > Descriptor... reads the TMA tile; 64b misreads it as the core counts") {
+  HeadlessImGui ui;
+  AppState s;
+  REQUIRE(load_preset(s, "stmatrix-swizzled"));  // bf16 tile[8][64], TMA 128B
+  ui.frame(s);
+  CHECK_FALSE(s.user.views.descriptor);
+  REQUIRE(s.frame.geometry.descriptor_link.has_value());
+  click(ui, s, s.frame.geometry.descriptor_link->centre());
+  REQUIRE(s.user.views.descriptor);
+  ui.frame(s);
+
+  // The descriptor that reads the tile, as the core suggests it, and the core's verdict on top.
+  const TileLayout& tile = s.derived.scenario.tile;
+  const OperandShape op = descriptor_operand(tile);
+  const OperandFill fill = descriptor_fill(tile);
+  const std::optional<MatrixDescriptor> fits = suggest_descriptor(MmaArch::sm90, op, fill);
+  REQUIRE(fits.has_value());
+  CHECK(s.user.descriptor.desc == *fits);
+  const Agreement agrees = check_agreement(*fits, op, fill);
+  REQUIRE(agrees.agrees());
+  CHECK(verdict_label(s) == format("agrees: all %lld elements are read where they were written",
+                                   static_cast<long long>(agrees.elements)));
+  // Its chunk grid: one row per 128-byte line of the tile, 8 chunks each.
+  CHECK(descriptor_geometry(s).grid.rows == static_cast<int>(tile.size_bytes() / 128));
+  CHECK(descriptor_geometry(s).grid.cols == 8);
+
+  // 64b: the wrong swizzle for a 128B fill.
+  click(ui, s, swizzle_button(s, DescSwizzle::b64).centre());
+  CHECK(s.user.descriptor.desc.swizzle == DescSwizzle::b64);
+  ui.frame(s);
+  const Agreement wrong = check_agreement(s.user.descriptor.desc, op, fill);
+  REQUIRE(wrong.compared);
+  REQUIRE(wrong.mismatched > 0);
+  CHECK(verdict_label(s) == format("MISMATCH: %lld of %lld elements misread (%lld in k-step 0)",
+                                   static_cast<long long>(wrong.mismatched),
+                                   static_cast<long long>(wrong.elements),
+                                   static_cast<long long>(wrong.steps[0].mismatched)));
+
+  // tcgen05 has the 32-byte-atom mode wgmma lacks; Read the tile puts the right one back.
+  const std::size_t sm90_modes = descriptor_geometry(s).swizzle.size();
+  click(ui, s, descriptor_geometry(s).arch[1].centre());
+  CHECK(s.user.descriptor.desc.arch == MmaArch::sm100);
+  ui.frame(s);
+  CHECK(descriptor_geometry(s).swizzle.size() == sm90_modes + 1);
+  click(ui, s, descriptor_geometry(s).read_tile.centre());
+  ui.frame(s);
+  CHECK(check_agreement(s.user.descriptor.desc, op, fill).agrees());
+  CHECK(s.user.descriptor.desc.arch == MmaArch::sm100);
+}
+
+TEST_CASE("a tile without a TMA swizzle offers no Descriptor window, and the window says why") {
+  HeadlessImGui ui;
+  AppState s;
+  REQUIRE(load_preset(s, "fp32-naive"));
+  ui.frame(s);
+  CHECK_FALSE(s.frame.geometry.descriptor_link.has_value());
+  s.user.views.descriptor = true;  // opened from the View menu
+  ui.frame(s);
+  REQUIRE(s.frame.geometry.descriptor.has_value());
+  CHECK(descriptor_geometry(s).swizzle.empty());
+  CHECK(descriptor_geometry(s).grid.empty());
+}
+
+}  // namespace banklab::gui
