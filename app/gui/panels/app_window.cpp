@@ -370,7 +370,7 @@ void handle_shortcuts(AppState& s) {
 // A phone's width (390x844): one column, no window over another. The lesson (or the presets)
 // on top, the bank view, then the lane map; the Controls, Code, Tile and Arithmetic windows have
 // no place there (their size is 0: panel_window() leaves them out and the View menu says why).
-// The floating windows (Kernel, GPU, Solve, Drill) take the whole screen under the menu bar.
+// The floating windows (Kernel, GPU, Solve, Descriptor, Drill) take the screen under the menu.
 PanelLayout one_column_layout(ImVec2 display, float top, bool lesson) {
   PanelLayout l;
   const float h = std::max(display.y - top, 1.0f);
@@ -385,6 +385,7 @@ PanelLayout one_column_layout(ImVec2 display, float top, bool lesson) {
   for (auto [pos, size] : {std::pair{&PanelLayout::kernel_pos, &PanelLayout::kernel_size},
                            std::pair{&PanelLayout::gpu_pos, &PanelLayout::gpu_size},
                            std::pair{&PanelLayout::solve_pos, &PanelLayout::solve_size},
+                           std::pair{&PanelLayout::descriptor_pos, &PanelLayout::descriptor_size},
                            std::pair{&PanelLayout::drill_pos, &PanelLayout::drill_size}}) {
     l.*pos = ImVec2(0, top);
     l.*size = ImVec2(display.x, h);
