@@ -6,13 +6,14 @@
 # on any test failure, sanitizer report, crash or leak. The long, open-ended fuzzing is
 # scripts/fuzz.sh.
 #
-# Two trees (banklab_configure_sanitized in setup.sh): the core's suites built by GCC, as the
-# normal build is (clang 14 builds them too, but they failed there: docs/testing.md), and the
-# fuzz targets by clang with libFuzzer, without the compares' hooks, which -use_cmp=0 below
-# leaves unused. The two targets fuzz at once, one per core, each for BANKLAB_FUZZ_SECONDS.
+# One tree (banklab_configure_sanitized in setup.sh), built by clang: the core compiled once,
+# with ASan + UBSan and libFuzzer's coverage (-fsanitize=fuzzer-no-link, without the compares'
+# hooks, which -use_cmp=0 below leaves unused), linked into the core's suites and into both fuzz
+# targets. Until issue 36 the suites had a GCC tree of their own, the core compiled twice; clang's
+# build of the suites found two bugs that GCC's had hidden (docs/testing.md). The two targets
+# fuzz at once, one per core, each for BANKLAB_FUZZ_SECONDS.
 #
-#   BANKLAB_ASAN_DIR       the suites' build folder (default: build-asan)
-#   BANKLAB_SANITIZE_DIR   the fuzz targets' build folder (default: build-sanitize)
+#   BANKLAB_SANITIZE_DIR   the build folder (default: build-sanitize)
 #   BANKLAB_FUZZ_SECONDS   how long each target fuzzes after its corpus (default: 45)
 #   BANKLAB_FUZZ_RUNS      a number of inputs instead of a time (to compare two runs input for
 #                          input: the same seed and number give the same inputs; docs/testing.md)
@@ -21,7 +22,6 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"  # banklab_configure_sanitized, banklab_phase
 
 root=$BANKLAB_ROOT
-asan_dir=${BANKLAB_ASAN_DIR:-$root/build-asan}
 dir=${BANKLAB_SANITIZE_DIR:-$root/build-sanitize}
 fuzz_seconds=${BANKLAB_FUZZ_SECONDS:-45}
 fuzz_seed=${BANKLAB_FUZZ_SEED:-1}
@@ -34,17 +34,15 @@ fuzz_targets=("banklab_fuzz_core corpus parsers.dict"
               "banklab_fuzz_kernel_code corpus_kernel_code kernel_code.dict")
 
 build_sanitized() {
-  banklab_configure_sanitized "$asan_dir" -DBANKLAB_BUILD_TESTS=ON
-  # The suites labelled core (their executables are named after their tests).
-  mapfile -t suites < <(ctest --test-dir "$asan_dir" -N -L '^core$' | sed -n 's/^ *Test *#[0-9]*: //p')
-  [ ${#suites[@]} -gt 0 ] || { echo "BankLab: no core suites found in $asan_dir" >&2; exit 1; }
-  local targets=() fuzz_build=()
-  for suite in "${suites[@]}"; do targets+=(--target "$suite"); done
-  cmake --build "$asan_dir" -j"$jobs" "${targets[@]}"
   banklab_configure_sanitized "$dir" -DCMAKE_CXX_COMPILER=clang++ -DBANKLAB_FUZZ=ON \
-    -DBANKLAB_BUILD_TESTS=OFF -DBANKLAB_FUZZ_TRACE_CMP=OFF
-  for entry in "${fuzz_targets[@]}"; do fuzz_build+=(--target "${entry%% *}"); done
-  cmake --build "$dir" -j"$jobs" "${fuzz_build[@]}"
+    -DBANKLAB_FUZZ_TRACE_CMP=OFF -DBANKLAB_BUILD_TESTS=ON
+  # The suites labelled core (their executables are named after their tests) and the targets.
+  mapfile -t suites < <(ctest --test-dir "$dir" -N -L '^core$' | sed -n 's/^ *Test *#[0-9]*: //p')
+  [ ${#suites[@]} -gt 0 ] || { echo "BankLab: no core suites found in $dir" >&2; exit 1; }
+  local targets=()
+  for suite in "${suites[@]}"; do targets+=(--target "$suite"); done
+  for entry in "${fuzz_targets[@]}"; do targets+=(--target "${entry%% *}"); done
+  cmake --build "$dir" -j"$jobs" "${targets[@]}"
 }
 
 # One target: its corpus replayed, every file once, as given (a crash found earlier stays
@@ -87,10 +85,10 @@ fuzz_all() {
   return "$failed"
 }
 
-banklab_phase "sanitized builds (ASan + UBSan: the core's suites, GCC; the fuzz targets, clang)" \
+banklab_phase "sanitized build (clang, ASan + UBSan: the core's suites and the fuzz targets)" \
   build_sanitized
 banklab_phase "core suites under ASan + UBSan" \
-  ctest --test-dir "$asan_dir" -L '^core$' --output-on-failure -j"$jobs"
+  ctest --test-dir "$dir" -L '^core$' --output-on-failure -j"$jobs"
 # Without address-space randomisation where the machine allows it: a target that hashes or
 # orders pointers (the kernel-code parser's) then also tries the same inputs on every run.
 fixed_layout=()

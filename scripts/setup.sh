@@ -119,8 +119,8 @@ banklab_phase() {
 
 # A sanitized tree in folder $1, with more cmake arguments after it (the compiler, the fuzz
 # targets, the tests): ASan + UBSan on everything it builds. scripts/sanitize-and-fuzz.sh builds
-# the core's suites in one (GCC) and the fuzz targets in another (clang, libFuzzer; the compares
-# not instrumented), scripts/fuzz.sh's long campaigns in a third (the compares instrumented for
+# the core's suites and the fuzz targets in one (clang, libFuzzer; the compares not
+# instrumented), scripts/fuzz.sh's long campaigns in another (the compares instrumented for
 # libFuzzer). Release keeps assertions in this project; -O1 -g keeps the sanitized code fast
 # enough and its stack traces readable. No GUI, CUDA or benchmarks.
 banklab_configure_sanitized() {

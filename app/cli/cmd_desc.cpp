@@ -168,7 +168,7 @@ std::string element_text(int mn, int k) {
 }
 
 std::string agree_text(const MatrixDescriptor& d, const OperandShape& op, const OperandFill& fill,
-                       const Agreement& a) {
+                       const DescriptorAgreement& a) {
   std::string out;
   const OperandExtent x = operand_extent(fill, op.major);
   append_format(out,
@@ -261,7 +261,7 @@ void write_descriptor(JsonWriter& w, const MatrixDescriptor& d, const OperandSha
   write_findings(w, "findings", check_descriptor(d, op));
 }
 
-void write_agreement(JsonWriter& w, const OperandFill& fill, const Agreement& a) {
+void write_agreement(JsonWriter& w, const OperandFill& fill, const DescriptorAgreement& a) {
   w.key("producer")
       .begin_object()
       .field("kind", fill.is_tma() ? "tma" : "sts")
@@ -311,7 +311,7 @@ int run_desc(const frontend::Args& args) {
   if (o->word) bit_problems = decode(*o->word, d.arch).bit_problems;
   const std::uint64_t word = o->word.value_or(encode(d));
   std::optional<OperandFill> fill;
-  std::optional<Agreement> agreement;
+  std::optional<DescriptorAgreement> agreement;
   if (o->action == "agree") {
     fill = OperandFill{TileLayout{o->dtype, o->box->row, o->box->col, 0, *o->fill}, o->boxes,
                        o->dest.value_or(d.start)};

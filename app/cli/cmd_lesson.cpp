@@ -59,7 +59,7 @@ int show(const std::string& name, bool markdown) {
     const FilledStep f = fill_step(lesson->steps[i]);
     out += "\n## " + std::to_string(i + 1) + "/" + std::to_string(lesson->steps.size()) + ". " +
            f.title + "\n";
-    out += "   " + describe(f.scenario) + "\n\n";
+    out += "   " + describe_step(f) + "\n\n";
     out += reflow(f.text, 88);
     if (!out.ends_with('\n')) out += '\n';
   }

@@ -102,7 +102,7 @@ std::string heading_text(const MatrixDescriptor& d, const OperandShape& op, cons
                 swizzle_kind(fill.box.swizzle.kind).native(fill.box).c_str());
 }
 
-std::string verdict_text(const Agreement& a, int s) {
+std::string verdict_text(const DescriptorAgreement& a, int s) {
   if (a.agrees()) {
     return format("agrees: all %lld elements are read where they were written",
                   static_cast<long long>(a.elements));
@@ -113,7 +113,7 @@ std::string verdict_text(const Agreement& a, int s) {
 }
 
 // The rules in words, when nothing can be compared.
-Figure rules_figure(Figure f, const Agreement& a, Box area, const FigureStyle& st) {
+Figure rules_figure(Figure f, const DescriptorAgreement& a, Box area, const FigureStyle& st) {
   const Palette& p = *st.palette;
   float y = area.y0 + st.font * 2.8f;
   for (const auto* list : {&a.descriptor_rules, &a.producer_rules}) {
@@ -135,7 +135,7 @@ Figure descriptor_figure(const MatrixDescriptor& d, const OperandShape& op, cons
                          int k_step, Box area, const FigureStyle& st) {
   const Palette& p = *st.palette;
   Figure f = detail::blank_figure(area.x1, area.y1, p);
-  const Agreement a = check_agreement(d, op, fill);
+  const DescriptorAgreement a = check_agreement(d, op, fill);
   const OperandExtent x = operand_extent(fill, op.major);
   const std::string heading = heading_text(d, op, fill, x, std::max(0, k_step));
   f.labels.push_back(at(heading, fit_font(heading, st.font, area.width(), st.font), p.text, area.x0,

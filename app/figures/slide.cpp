@@ -278,7 +278,9 @@ std::vector<Label> header_labels(const Slide& s, const SlideLayout& L, float x, 
     out.push_back(at(line, L.title_font, p.title, x, y, Role::heading));
     y += std::floor(L.title_font * 1.25f);
   }
-  for (const std::string& line : header_lines(describe(s.scenario), width, L.header_font)) {
+  const std::string scenario_line =
+      s.scenario_line.empty() ? describe(s.scenario) : s.scenario_line;
+  for (const std::string& line : header_lines(scenario_line, width, L.header_font)) {
     out.push_back(at(line, L.header_font, p.text, x, y, Role::heading));
     y += std::floor(L.header_font * kLineHeight);
   }

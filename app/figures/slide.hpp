@@ -52,6 +52,7 @@ struct Slide {
   std::string text;  // reflowable paragraphs; lines indented by four spaces are code
   Scenario scenario;
   Evaluation evaluation;
+  std::string scenario_line;      // the scenario in one line; empty: describe(scenario)
   std::vector<SlidePart> parts;   // empty: default_parts()
   std::vector<Compared> compare;  // for SlidePart::compare, after the step's own scenario
   std::string footer;             // the keys, in the app; empty: no footer

@@ -575,7 +575,10 @@ Lanes Machine::ternary(int node) {
   const LaneMask take_b = yes & live;
   const LaneMask take_c = ~yes & ~unknown_lanes & live;
   std::optional<Lanes> b, c;
-  if (take_b != 0 || live == 0) {
+  // The first choice is evaluated for no lane when no lane takes either (no lane is live, or no
+  // live lane knows its condition: an error in each, a parameter without --let): the value has
+  // its kind (an address stays one), and is unknown where the condition is.
+  if (take_b != 0 || take_c == 0) {
     ctx_.active = saved.active & yes;
     ctx_.uncertain = saved.uncertain & yes;
     b = rvalue(eval(n.b), n.b);
@@ -853,7 +856,12 @@ Lanes Machine::binary(const Node& n) {
       acc = r;
       continue;
     }
-    acc = arithmetic(op, decay(rvalue(acc, n.args[k])), decay(rvalue(eval(rhs), rhs)), rhs);
+    // The right operand first, then the left's load, one statement each: as two arguments of
+    // one call their order was the compiler's (GCC's build ran the right first, clang's, the
+    // browser's, the left), and so were the order of the loads recorded and the error reported.
+    const Lanes right = decay(rvalue(eval(rhs), rhs));
+    const Lanes left = decay(rvalue(acc, n.args[k]));
+    acc = arithmetic(op, left, right, rhs);
   }
   return acc;
 }
@@ -1736,6 +1744,8 @@ Machine::Nesting::Nesting(Machine& m, Pos pos) : depth(++m.depth_) {
 }
 
 void Machine::count_step() {
+  if (budget_->stop != nullptr && budget_->stop->load(std::memory_order_relaxed))
+    budget_->steps = 0;
   if (--budget_->steps < 0) {
     out_of_steps = true;
     throw OutOfSteps{};
@@ -1977,6 +1987,10 @@ void Machine::exec_decl(const Stmt& s) {
           value.kind != Lanes::Kind::other) {
         fail(at(s.inits[i]).pos, not_integer(value));
       }
+      // A declaration makes its variable anew: the lanes that do not run it (a branch, a trip
+      // they left) never read it in its scope. Kept from before, their values of another kind
+      // made `if (t < d) { const int ai = ...; }` "holds different kinds of values".
+      slot(var) = unknown(0);
       store_var(var, value);
     } catch (Failure& f) {
       slot(var) = unknown(reason(f.pos, f.message, true));
@@ -2011,6 +2025,21 @@ void Machine::exec_if(const Stmt& s) {
   ctx_ = {after & ~after_uncertain, after_uncertain | (unc & (after | after_uncertain)),
           unc != 0 ? why : entry.uncertain_why};
   ctx_.active &= ~calls_.back().returned;
+}
+
+Unrolling unrolling_of(const Stmt& loop, const LoopTrips& t) {
+  if (!t.constant) return Unrolling::none;
+  if (loop.unroll == 0) return t.trips <= 1024 ? Unrolling::whole : Unrolling::none;
+  if (loop.unroll > 1) return loop.unroll >= t.trips ? Unrolling::whole : Unrolling::partial;
+  return t.trips <= 32 ? Unrolling::whole : Unrolling::unknown;
+}
+
+void Machine::record_trips(int index, bool constant, int trips) {
+  const auto [it, inserted] = loop_trips.emplace(index, LoopTrips{constant, trips});
+  if (!inserted) {
+    it->second.constant = it->second.constant && constant;
+    it->second.trips = std::max(it->second.trips, trips);
+  }
 }
 
 void Machine::exec_loop(int index, const Stmt& s) {
@@ -2070,12 +2099,7 @@ void Machine::exec_loop(int index, const Stmt& s) {
   }
   loops_.pop_back();
   iteration_.pop_back();
-  // nvcc unrolls a loop whose trip count it knows when it is small (BankLab assumes up to 32
-  // trips, or any count under #pragma unroll): what merges adjacent accesses (scan.cpp).
-  const bool unrolls =
-      constant_trips && (s.unroll == 0 ? trips <= 1024 : s.unroll > 1 || trips <= 32);
-  const auto [it, inserted] = unrolled.emplace(index, unrolls);
-  if (!inserted) it->second = it->second && unrolls;
+  record_trips(index, constant_trips, trips);
   ctx_ = entry;
   ctx_.active &= ~calls_.back().returned;
   ctx_.uncertain &= ~calls_.back().returned;
@@ -2121,8 +2145,11 @@ bool Machine::counted_once(int index, const Stmt& s) {
     ++trips;
     if (s.c >= 0) eval(s.c);
   }
-  const bool unrolls = constant && (s.unroll == 0 ? trips <= 1024 : s.unroll > 1 || trips <= 32);
-  if (unrolls || trips < 2 || repeat_ > kMaxRepeat / trips) return give_up();
+  // A loop nvcc unrolls is stepped: its trips' accesses may merge (scan.cpp).
+  const Unrolling unrolled = unrolling_of(s, {constant, trips});
+  if (unrolled == Unrolling::whole || unrolled == Unrolling::partial || trips < 2 ||
+      repeat_ > kMaxRepeat / trips)
+    return give_up();
   std::vector<std::pair<int, Lanes>> counters;  // their values after the last trip
   for (int var : invariance_.counters(index)) counters.emplace_back(var, slot(var));
   frames_.back().slots = start;
@@ -2144,8 +2171,7 @@ bool Machine::counted_once(int index, const Stmt& s) {
                                   false)));
   }
   for (const auto& [var, value] : counters) slot(var) = value;
-  const auto [it, inserted] = unrolled.emplace(index, false);
-  if (!inserted) it->second = false;
+  record_trips(index, constant, trips);
   return true;
 }
 

@@ -28,6 +28,7 @@
 // thrown as Failure; per-lane ones become that lane's reason. The Code window's driver
 // (kernel_code.cpp) turns the first into the error message the user sees, lane and all.
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -133,6 +134,21 @@ struct Access {
 };
 
 // An access the machine met but could not count, and why.
+// A loop's trips as the machine ran them: what decides whether nvcc unrolls it (scan.cpp).
+struct LoopTrips {
+  bool constant = true;  // every entry's count known when compiling, and no #pragma unroll 1
+  int trips = 0;         // the most trips of one entry
+};
+
+// What nvcc -O3 makes of a loop, as far as BankLab can tell; measured on the H200 with nvcc
+// 13.0 (tests/scan/sass/): `whole` is straight-line code of every trip, where ptxas merges
+// adjacent 4-byte accesses of consecutive trips; `partial` (#pragma unroll N, fewer than its
+// trips) and `unknown` (more than 32 constant trips and no pragma: LLVM unrolled a small
+// 64-trip loop whole, a 32-trip SGEMM k loop by 8) leave the merges to what ptxas can prove
+// (it made LDS.64 of four adjacent trips unrolled by 4, where LDS.128 was possible).
+enum class Unrolling : std::uint8_t { none, whole, partial, unknown };
+Unrolling unrolling_of(const Stmt& loop, const LoopTrips& trips);
+
 struct Unevaluated {
   int site = -1;  // as Access::site; or a statement (statement) that failed as a whole
   bool asm_site = false;
@@ -151,6 +167,7 @@ struct WorkBudget {
   static constexpr std::int64_t kRecords = 250'000;
   std::int64_t steps = kSteps;
   std::int64_t records = kRecords;
+  const std::atomic<bool>* stop = nullptr;  // set by another thread: no step more (ScanOptions)
 };
 
 struct MachineSetup {
@@ -222,12 +239,12 @@ class Machine {
   // A value no lane knows, for this reason.
   static Lanes unknown(std::uint16_t why);
 
-  std::vector<Access> accesses;            // drained by the caller
-  std::vector<Unevaluated> unevaluated;    // likewise
-  std::unordered_map<int, int> truncated;  // loops stopped at kMaxTrips: statement -> times
-  std::unordered_map<int, bool> unrolled;  // loops nvcc unrolls (constant trips): statement -> yes
-  std::unordered_map<int, int> calls;      // __device__ functions called: call node -> function
-  bool out_of_steps = false;               // the work budget ran out: the run stopped there
+  std::vector<Access> accesses;                   // drained by the caller
+  std::vector<Unevaluated> unevaluated;           // likewise
+  std::unordered_map<int, int> truncated;         // loops stopped at kMaxTrips: statement -> times
+  std::unordered_map<int, LoopTrips> loop_trips;  // every loop run: statement -> its trips
+  std::unordered_map<int, int> calls;  // __device__ functions called: call node -> function
+  bool out_of_steps = false;           // the work budget ran out: the run stopped there
 
   // A struct's layout (throws Failure when BankLab cannot lay it out), and any type's size and
   // alignment (throws for a type whose size it does not know).
@@ -298,6 +315,7 @@ class Machine {
   void exec_if(const Stmt& s);
   void exec_loop(int stmt_index, const Stmt& s);
   bool counted_once(int stmt_index, const Stmt& s);
+  void record_trips(int stmt_index, bool constant, int trips);
   void exec_asm(int stmt_index, const Stmt& s);
   LaneMask condition(int node, LaneMask* unknown, std::uint16_t* why, bool* constant = nullptr);
   void shape(int array);

@@ -156,6 +156,8 @@ std::vector<WidthCheck> check_widths(const KernelScan& scan, const PtxKernel& pt
       if (a.line == line && a.load == load) found.push_back(&a);
     return found;
   };
+  std::map<int, std::string> listed_why;  // lines the scan lists as not evaluated
+  for (const ScanProblem& p : scan.unevaluated) listed_why.emplace(p.line, p.reason);
   std::set<std::pair<int, bool>> counted;
   for (const ScanLine& l : scan.lines) {
     if ((l.op != Op::ld && l.op != Op::st) || l.cp_async) continue;
@@ -171,8 +173,16 @@ std::vector<WidthCheck> check_widths(const KernelScan& scan, const PtxKernel& pt
     }
     c.checked = true;
     const std::string has = "the PTX has " + describe(there);
-    if (std::any_of(there.begin(), there.end(),
-                    [&](const PtxAccess* a) { return a->width == l.width; })) {
+    if (l.width == 4 && (adjacent_run(there, 8) || adjacent_run(there, 16))) {
+      // Adjacent 4-byte accesses, which ptxas merges where it proves them aligned (the PTX
+      // does not show whether it did): they agree where the scan found them unaligned.
+      c.agrees = !l.unmerged.empty();
+      c.detail = has + (c.agrees ? ": adjacent, but " + l.unmerged + ", so ptxas keeps them"
+                                 : ": adjacent, which ptxas merges into 8- or 16-byte "
+                                   "accesses where it proves them aligned; the scan counts "
+                                   "4-byte ones");
+    } else if (std::any_of(there.begin(), there.end(),
+                           [&](const PtxAccess* a) { return a->width == l.width; })) {
       c.agrees = true;
       c.detail = has;
     } else if (adjacent_run(there, l.width)) {
@@ -182,11 +192,16 @@ std::vector<WidthCheck> check_widths(const KernelScan& scan, const PtxKernel& pt
     } else {
       c.detail = has + ", not the " + std::to_string(l.width) + "-byte access the scan counts";
     }
+    if (const auto why = listed_why.find(l.line); !c.agrees && why != listed_why.end()) {
+      c.checked = false;  // what the scan could not decide, it lists: nothing to compare
+      c.detail = "not checked: " + c.detail + "; the scan lists the line as not evaluated (" +
+                 why->second + ")";
+    }
     out.push_back(std::move(c));
   }
   // Shared accesses of the PTX on lines the scan neither counts nor lists.
   std::set<int> listed;
-  for (const ScanProblem& p : scan.unevaluated) listed.insert(p.line);
+  for (const auto& [line, why] : listed_why) listed.insert(line);
   for (const auto& [line, function] : scan.inlined_calls) listed.insert(line);
   std::set<std::pair<int, bool>> missing;
   for (const PtxAccess& a : ptx.accesses)

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "core/base/find.hpp"
@@ -154,75 +156,213 @@ struct SiteKey {
   auto operator<=>(const SiteKey&) const = default;
 };
 
-// nvcc -O3 (ptxas) turns the scalar accesses of one thread in consecutive iterations of an
-// unrolled loop into one wider access when each thread's addresses follow one another and the
-// first is aligned for the wider one: four LDS of As[ty][k..k+3] become one LDS.128, two of
-// a[2 * t + i] one LDS.64 (measured on the H200, tests/scan/corpus/widths.cu). The accesses are
-// grouped by warp and by the iterations of the loops around that loop; each group's trips are
-// cut into runs of k = bytes / width, and every run must advance every lane by `width` and
-// start aligned, in every group, for the merge to be made (the code is one, whatever the warp).
-// A loop with fewer trips than k, or a count that is no multiple of it, is tried with the
-// narrower vector; an access through a volatile pointer is never merged (each stays its own
-// instruction). Returns the merged accesses, or nothing.
-std::optional<std::vector<Access>> merge(const std::vector<Access>& accesses,
-                                         const std::unordered_map<int, bool>& unrolled,
-                                         const std::vector<ArrayShape>& shapes, int* merged_bytes) {
-  const Access& first = accesses.front();
-  if (is_matrix_op(first.op) || first.cp_async || first.width >= 8 || first.loops.empty())
-    return std::nullopt;
-  for (const Access& a : accesses)
-    if (a.is_volatile || a.width != first.width) return std::nullopt;
-  const int loop = first.loops.back();
-  if (const auto u = unrolled.find(loop); u == unrolled.end() || !u->second) return std::nullopt;
-  for (const Access& a : accesses)
-    if (a.loops != first.loops) return std::nullopt;
-  // Groups: same warp, same outer iterations; ordered by the unrolled loop's iteration.
-  std::map<std::vector<std::int32_t>, std::vector<const Access*>> groups;
-  for (const Access& a : accesses) {
+// One thread's accesses of one place in the code, grouped as nvcc issues them: by warp and by
+// the trips of the loops outside the ones it unrolls whole; in each group, every access's
+// distance in bytes from the group's first (the same in every lane: one base register and
+// constant offsets, as ptxas sees them), lowest first.
+struct StraightLine {
+  using Member = std::pair<std::int64_t, std::size_t>;  // distance, index into the accesses
+  std::vector<std::vector<Member>> groups;
+  std::vector<std::int64_t> distances;  // the same in every group
+};
+
+// Nothing where the groups are not one pattern of constant distances (lanes that differ, a
+// distance that differs from lane to lane or from group to group, the same address twice).
+std::optional<StraightLine> straight_line(const std::vector<Access>& accesses, std::size_t depth) {
+  std::map<std::vector<std::int32_t>, std::vector<std::size_t>> by_key;
+  for (std::size_t i = 0; i < accesses.size(); ++i) {
+    const Access& a = accesses[i];
     std::vector<std::int32_t> key = {a.warp};
-    key.insert(key.end(), a.iteration.begin(), a.iteration.end() - 1);
-    groups[key].push_back(&a);
+    key.insert(key.end(), a.iteration.begin(),
+               a.iteration.begin() + static_cast<std::ptrdiff_t>(depth));
+    by_key[key].push_back(i);
   }
-  for (const int bytes : {16, 8}) {
-    const int k = bytes / first.width;
-    if (k < 2) continue;
-    bool ok = std::all_of(groups.begin(), groups.end(), [&](const auto& group) {
-      return group.second.size() % static_cast<std::size_t>(k) == 0;  // whole runs, one at least
-    });
-    std::vector<Access> out;
-    for (auto& [key, list] : groups) {
-      std::sort(list.begin(), list.end(), [](const Access* a, const Access* b) {
-        return a->iteration.back() < b->iteration.back();
-      });
-      for (std::size_t i = 0; i < list.size() && ok; ++i) {
-        if (list[i]->iteration.back() != static_cast<std::int32_t>(i)) ok = false;
+  StraightLine out;
+  for (const auto& [key, members] : by_key) {
+    const Access& head = accesses[members.front()];
+    std::vector<StraightLine::Member> group;
+    for (const std::size_t index : members) {
+      const Access& a = accesses[index];
+      if (a.lanes != head.lanes || a.array != head.array || a.times != head.times || a.lanes == 0)
+        return std::nullopt;
+      std::optional<std::int64_t> distance;
+      for (int l = 0; l < kWarpSize; ++l) {
+        if ((a.lanes >> l & 1u) == 0) continue;
+        const auto li = static_cast<std::size_t>(l);
+        const std::int64_t here = a.offsets[li] - head.offsets[li];
+        if (distance && *distance != here) return std::nullopt;
+        distance = here;
       }
-      for (std::size_t c = 0; c < list.size() && ok; c += static_cast<std::size_t>(k)) {
-        const Access& head = *list[c];
-        const std::int64_t base = shapes[static_cast<std::size_t>(head.array)].base;
-        for (int l = 0; l < kWarpSize && ok; ++l) {
-          if ((head.lanes >> l & 1u) == 0) continue;
-          const auto li = static_cast<std::size_t>(l);
-          if ((base + head.offsets[li]) % bytes != 0) ok = false;
-          for (int j = 1; j < k && ok; ++j) {
-            const Access& next = *list[c + static_cast<std::size_t>(j)];
-            if (next.lanes != head.lanes || next.array != head.array ||
-                next.offsets[li] != head.offsets[li] + j * first.width) {
-              ok = false;
-            }
-          }
-        }
-        Access wide = head;
-        wide.width = bytes;
-        out.push_back(std::move(wide));
+      group.emplace_back(*distance, index);
+    }
+    std::sort(group.begin(), group.end());
+    std::vector<std::int64_t> distances;
+    for (const auto& [distance, index] : group) distances.push_back(distance);
+    if (std::adjacent_find(distances.begin(), distances.end()) != distances.end())
+      return std::nullopt;
+    if (out.groups.empty())
+      out.distances = distances;
+    else if (distances != out.distances)
+      return std::nullopt;
+    out.groups.push_back(std::move(group));
+  }
+  return out;
+}
+
+// Why a vector of `bytes` whose first access is `distance` bytes past each group's first is not
+// aligned in some lane; empty where it is in every lane of every group.
+std::string misaligned(const StraightLine& code, const std::vector<Access>& accesses,
+                       const std::vector<ArrayShape>& shapes, std::int64_t distance, int bytes) {
+  for (const auto& group : code.groups) {
+    const Access& lowest = accesses[group.front().second];
+    const std::int64_t first = group.front().first;  // the lowest distance
+    const std::int64_t base = shapes[static_cast<std::size_t>(lowest.array)].base;
+    for (int l = 0; l < kWarpSize; ++l) {
+      if ((lowest.lanes >> l & 1u) == 0) continue;
+      const std::int64_t address =
+          base + lowest.offsets[static_cast<std::size_t>(l)] - first + distance;
+      if (address % bytes != 0) {
+        return "lane " + std::to_string(l) + " of warp " + std::to_string(lowest.warp) +
+               " is at byte " + std::to_string(address) + ", not " + std::to_string(bytes) +
+               "-byte aligned";
       }
     }
-    if (ok) {
-      *merged_bytes = bytes;
-      return out;
+  }
+  return {};
+}
+
+// What nvcc makes of one access's instructions.
+struct Merged {
+  std::vector<Access> accesses;  // as issued: merged where ptxas merges them
+  int width = 0;                 // the merged instructions' bytes; 0 where none merged
+  std::string loops;             // the loops whose trips merged: "k", "k, i"
+  std::string narrow;            // why adjacent accesses stay as written (their alignment)
+  std::string undecided;         // why BankLab cannot tell what nvcc makes of them
+};
+
+// The merges ptxas makes in straight-line code: from the lowest distance up, four adjacent
+// 4-byte accesses (LDS.128/STS.128) where the first is 16-byte aligned in every lane of every
+// group, else two (LDS.64) where 8-byte aligned, else one. Measured on the H200
+// (tests/scan/sass/, tests/scan/corpus/): As[ty + 8i][k] over unrolled k and i loops became
+// LDS.128 of four k trips; a[2t + i] over two trips LDS.64; a 64-trip loop unrolled whole
+// sixteen LDS.128; the stencil's temp[lindex + offset], aligned in even lanes only, seven LDS.
+Merged plan_merges(const std::vector<Access>& accesses, const StraightLine& code,
+                   const std::vector<ArrayShape>& shapes, const std::vector<std::string>& names) {
+  Merged out;
+  const int width = accesses.front().width;
+  const std::vector<std::int64_t>& d = code.distances;
+  std::map<std::int64_t, int> run_bytes;  // each instruction's first distance: its bytes
+  std::vector<bool> merged_loop(names.size(), false);
+  for (std::size_t i = 0; i < d.size();) {
+    int bytes = width;
+    for (const int vector : {16, 8}) {
+      const auto k = static_cast<std::size_t>(vector / width);
+      if (i + k > d.size() || d[i + k - 1] != d[i] + vector - width) continue;
+      if (std::string why = misaligned(code, accesses, shapes, d[i], vector); !why.empty()) {
+        if (out.narrow.empty()) out.narrow = std::move(why);
+        continue;
+      }
+      bytes = vector;
+      const Access& a = accesses[code.groups.front()[i].second];
+      const Access& b = accesses[code.groups.front()[i + k - 1].second];
+      for (std::size_t loop = 0; loop < names.size(); ++loop)
+        if (a.iteration[loop] != b.iteration[loop]) merged_loop[loop] = true;
+      break;
+    }
+    run_bytes[d[i]] = bytes;
+    out.width = std::max(out.width, bytes > width ? bytes : 0);
+    i += static_cast<std::size_t>(bytes / width);
+  }
+  // Runs that do not cut into whole vectors (three adjacent trips): what ptxas makes of the
+  // rest was not measured.
+  for (const auto& [distance, bytes] : run_bytes) {
+    if (out.width == 0 || bytes != width) continue;
+    if (std::binary_search(d.begin(), d.end(), distance - width) ||
+        std::binary_search(d.begin(), d.end(), distance + width)) {
+      out.undecided =
+          "the adjacent accesses do not cut into whole 8- or 16-byte vectors: "
+          "what ptxas merges of them was not measured (--check-widths shows "
+          "nvcc's PTX)";
     }
   }
-  return std::nullopt;
+  for (const auto& group : code.groups) {
+    for (const auto& [distance, index] : group) {
+      const auto run = run_bytes.find(distance);
+      if (run == run_bytes.end()) continue;  // inside a merged run: issued by its first
+      Access a = accesses[index];
+      a.width = run->second;
+      out.accesses.push_back(std::move(a));
+    }
+  }
+  for (std::size_t loop = 0; loop < names.size(); ++loop)
+    if (merged_loop[loop]) out.loops += (out.loops.empty() ? "" : ", ") + names[loop];
+  return out;
+}
+
+// The loops around an access, outermost first, with what nvcc makes of each.
+struct LoopNest {
+  std::vector<Unrolling> unrolling;
+  std::vector<std::string> names;
+  std::vector<std::string> described;  // "k (64 trips, no #pragma unroll)"
+};
+
+// What nvcc makes of the instructions of one access: ptxas merges the 4-byte accesses of one
+// thread in the code that the innermost loops, unrolled whole, make straight-line
+// (plan_merges), any of those loops, not only the innermost; never through volatile. Where a
+// loop just outside those is one BankLab cannot tell nvcc's unrolling of (#pragma unroll N, or
+// more than 32 trips and no pragma) and its trips would merge if it were unrolled whole, or
+// where 8-byte accesses are adjacent and aligned for 16 (not measured), the width is
+// undecided: the caller lists the line as not evaluated.
+Merged merge(const std::vector<Access>& accesses, const LoopNest& nest,
+             const std::vector<ArrayShape>& shapes) {
+  Merged as_written{accesses, 0, {}, {}, {}};
+  const Access& first = accesses.front();
+  if (is_matrix_op(first.op) || first.cp_async || first.loops.empty()) return as_written;
+  for (const Access& a : accesses)
+    if (a.is_volatile || a.width != first.width || a.loops != first.loops) return as_written;
+  std::size_t depth = nest.unrolling.size();
+  while (depth > 0 && nest.unrolling[depth - 1] == Unrolling::whole) --depth;
+  std::size_t wider = depth;
+  while (wider > 0 && (nest.unrolling[wider - 1] == Unrolling::partial ||
+                       nest.unrolling[wider - 1] == Unrolling::unknown))
+    --wider;
+  // The merges in the straight-line code inside the first `from` loops or, where the same
+  // addresses come again there (a loop unrolled around a barrier), inside a deeper one.
+  const auto plan = [&](std::size_t from) -> std::optional<Merged> {
+    for (std::size_t d = from; d < nest.unrolling.size(); ++d) {
+      if (const std::optional<StraightLine> code = straight_line(accesses, d))
+        return plan_merges(accesses, *code, shapes, nest.names);
+    }
+    return std::nullopt;
+  };
+  if (first.width == 8) {
+    // ptxas's merges of 8-byte accesses were not measured: undecided where two could merge.
+    if (const std::optional<Merged> two = plan(wider); two && two->width > 0) {
+      as_written.undecided = "two adjacent 8-byte accesses of the unrolled loop (" + two->loops +
+                             ") may be merged into one 16-byte access by nvcc, or not (not "
+                             "measured): --check-widths shows nvcc's PTX";
+    }
+    return as_written;
+  }
+  if (first.width != 4) return as_written;  // measured: 2- and 1-byte trips stay as written
+  Merged out = plan(depth).value_or(as_written);
+  if (!out.undecided.empty()) {  // counted as written, the line listed
+    as_written.undecided = out.undecided;
+    return as_written;
+  }
+  if (wider < depth) {
+    if (const std::optional<Merged> unrolled = plan(wider);
+        unrolled && unrolled->accesses.size() < out.accesses.size()) {
+      std::string loops;
+      for (std::size_t l = wider; l < depth; ++l)
+        loops += (loops.empty() ? "" : ", ") + nest.described[l];
+      out.undecided = "nvcc may unroll the loop " + loops + " and merge its adjacent trips into " +
+                      std::to_string(unrolled->width) +
+                      "-byte accesses, or not: BankLab cannot "
+                      "tell which (--check-widths shows nvcc's PTX)";
+    }
+  }
+  return out;
 }
 
 // [SECTION] One kernel
@@ -240,6 +380,21 @@ Totals totals_of(const std::vector<Access>& accesses, Counter& counter) {
     t.ideal += i * a.times;
   }
   return t;
+}
+
+// "nvcc merges this 4-byte load of adjacent trips of the unrolled loop (k) into 16-byte loads
+// (LDS.128): ... counted here; as written, ...".
+std::string merge_note(const Access& first, const Merged& merged, const Totals& written,
+                       const Totals& wide) {
+  const bool load = is_load(first.op);
+  return "nvcc merges this " + std::to_string(first.width) + "-byte " + (load ? "load" : "store") +
+         " of adjacent trips of the unrolled loop" +
+         (merged.loops.find(',') != std::string::npos ? "s (" : " (") + merged.loops + ") into " +
+         std::to_string(merged.width) + "-byte " + (load ? "loads (LDS." : "stores (STS.") +
+         std::to_string(merged.width * 8) + "): " + std::to_string(wide.wavefronts) +
+         " wavefronts in " + std::to_string(wide.instructions) +
+         " instructions, counted here; as written, " + std::to_string(written.wavefronts) +
+         " wavefronts in " + std::to_string(written.instructions) + " instructions";
 }
 
 class KernelScanner {
@@ -262,10 +417,14 @@ class KernelScanner {
   std::vector<Lanes> lanes_of(Machine& m, const std::vector<int>& vars, const Values& values,
                               bool constant) const;
   std::string loop_name(int stmt) const;
+  std::size_t straight_depth(const std::vector<int>& loops, const Machine& m) const;
+  void adjacent_sites(const std::map<SiteKey, std::vector<Access>>& sites, const Machine& m,
+                      std::map<std::pair<int, std::string>, ScanProblem>& problems) const;
   int line_of_site(const Access& a) const {
     return a.asm_site ? lines_.line(p_.stmt(a.site).end) : lines_.line(p_.node(a.site).pos);
   }
-  ScanLine summarize(const std::vector<Access>& accesses, const Machine& m, Counter& counter);
+  ScanLine summarize(const std::vector<Access>& accesses, const Machine& m, Counter& counter,
+                     std::vector<std::string>* undecided);
 
   const Program& p_;
   const LineTable& lines_;
@@ -287,6 +446,96 @@ std::string KernelScanner::loop_name(int stmt) const {
     }
   }
   return "line " + std::to_string(lines_.line(s.begin));
+}
+
+// How many of the loops around an access nvcc keeps as loops: those inside are unrolled whole.
+std::size_t KernelScanner::straight_depth(const std::vector<int>& loops, const Machine& m) const {
+  std::size_t depth = loops.size();
+  while (depth > 0) {
+    const auto t = m.loop_trips.find(loops[depth - 1]);
+    if (t == m.loop_trips.end() ||
+        unrolling_of(p_.stmt(loops[depth - 1]), t->second) != Unrolling::whole)
+      break;
+    --depth;
+  }
+  return depth;
+}
+
+// Two places in the code whose 4-byte accesses are adjacent in every lane and 8-byte aligned,
+// in every warp and trip of the loops nvcc keeps (one instruction each, so the same distance
+// every time): ptxas may merge them into one 8-byte access, on either line (measured on the
+// H200, tests/scan/sass/: a[2t] and a[2t + 1] stored on two lines became one STS.64 on the
+// second's line, read on two lines one LDS.64 on the first's). BankLab does not model which:
+// both lines are listed as not evaluated.
+void KernelScanner::adjacent_sites(
+    const std::map<SiteKey, std::vector<Access>>& sites, const Machine& m,
+    std::map<std::pair<int, std::string>, ScanProblem>& problems) const {
+  // The places of each array, op and loop nest: only those may merge.
+  std::map<std::tuple<int, Op, std::vector<int>>, std::vector<const std::vector<Access>*>> nests;
+  for (const auto& [key, accesses] : sites) {
+    const Access& a = accesses.front();
+    if (a.asm_site || a.cp_async || is_matrix_op(a.op) || a.width != 4) continue;
+    if (std::any_of(accesses.begin(), accesses.end(),
+                    [](const Access& x) { return x.is_volatile || x.width != 4; }))
+      continue;
+    nests[{a.array, a.op, a.loops}].push_back(&accesses);
+  }
+  constexpr std::size_t kMaxPlaces = 64;  // pairs of places compared in one nest
+  for (const auto& [nest, places] : nests) {
+    if (places.size() < 2 || places.size() > kMaxPlaces) continue;
+    const std::size_t depth = straight_depth(std::get<2>(nest), m);
+    // Each place's instances by warp and trips; each pair of places by instruction (the trips
+    // of the unrolled loops), adjacent in every instance or not.
+    using Key = std::vector<std::int32_t>;
+    std::vector<std::map<Key, const Access*>> by_key(places.size());
+    for (std::size_t i = 0; i < places.size(); ++i) {
+      for (const Access& a : *places[i]) {
+        Key key = {a.warp};
+        key.insert(key.end(), a.iteration.begin(), a.iteration.end());
+        by_key[i][key] = &a;
+      }
+    }
+    for (std::size_t i = 0; i < places.size(); ++i) {
+      for (std::size_t j = i + 1; j < places.size(); ++j) {
+        std::map<Key, bool> instruction_adjacent;  // the unrolled trips -> in every instance
+        for (const auto& [key, a] : by_key[i]) {
+          const auto other = by_key[j].find(key);
+          const Key inner(key.begin() + 1 + static_cast<std::ptrdiff_t>(depth), key.end());
+          bool adjacent = other != by_key[j].end() && other->second->lanes == a->lanes;
+          std::optional<std::int64_t> distance;
+          for (int l = 0; l < kWarpSize && adjacent; ++l) {
+            if ((a->lanes >> l & 1u) == 0) continue;
+            const auto li = static_cast<std::size_t>(l);
+            const std::int64_t d = other->second->offsets[li] - a->offsets[li];
+            const std::int64_t low = m.shapes()[static_cast<std::size_t>(a->array)].base +
+                                     std::min(a->offsets[li], other->second->offsets[li]);
+            adjacent = (d == 4 || d == -4) && (!distance || *distance == d) && low % 8 == 0;
+            distance = d;
+          }
+          const auto [it, fresh] = instruction_adjacent.emplace(inner, adjacent);
+          if (!fresh) it->second = it->second && adjacent;
+        }
+        if (std::none_of(instruction_adjacent.begin(), instruction_adjacent.end(),
+                         [](const auto& e) { return e.second; }))
+          continue;
+        const Access& a = places[i]->front();
+        const Access& b = places[j]->front();
+        const int line_a = line_of_site(a), line_b = line_of_site(b);
+        const std::string what = is_load(a.op) ? "loads" : "stores";
+        const auto flag = [&](int line, int other_line) {
+          const std::string why =
+              "this 4-byte " + std::string(is_load(a.op) ? "load" : "store") + " and " +
+              (other_line == line ? "another on this line"
+                                  : "line " + std::to_string(other_line) + "'s") +
+              " are adjacent and 8-byte aligned in every lane: ptxas may merge the two " + what +
+              " into one 8-byte access on either line, or not";
+          problems.emplace(std::pair{line, why}, ScanProblem{line, why, false});
+        };
+        flag(line_a, line_b);
+        if (line_b != line_a) flag(line_b, line_a);
+      }
+    }
+  }
 }
 
 // The block, grid and dynamic shared memory, and the values of the parameters and template
@@ -418,7 +667,7 @@ std::vector<Lanes> KernelScanner::lanes_of(Machine& m, const std::vector<int>& v
 }
 
 ScanLine KernelScanner::summarize(const std::vector<Access>& accesses, const Machine& m,
-                                  Counter& counter) {
+                                  Counter& counter, std::vector<std::string>* undecided) {
   const Access& first = accesses.front();
   const ArrayShape& shape = m.shapes()[static_cast<std::size_t>(first.array)];
   ScanLine s;
@@ -435,25 +684,27 @@ ScanLine KernelScanner::summarize(const std::vector<Access>& accesses, const Mac
   s.width = first.width;
   s.cp_async = first.cp_async;
   for (int loop : first.loops) s.loops.push_back(loop_name(loop));
-  int merged_bytes = 0;
-  const std::optional<std::vector<Access>> merged =
-      merge(accesses, m.unrolled, m.shapes(), &merged_bytes);
-  const std::vector<Access>& counted = merged ? *merged : accesses;
-  if (merged) {
-    const Totals written = totals_of(accesses, counter);
-    const Totals wide = totals_of(*merged, counter);
-    s.width = merged_bytes;
-    s.notes.push_back("nvcc merges this " + std::to_string(first.width) + "-byte " +
-                      (is_load(first.op) ? "load" : "store") + " of " +
-                      std::to_string(merged_bytes / first.width) +
-                      " consecutive iterations of the unrolled loop (" + s.loops.back() +
-                      ") into " + std::to_string(merged_bytes) + "-byte " +
-                      (is_load(first.op) ? "loads (LDS." : "stores (STS.") +
-                      std::to_string(merged_bytes * 8) + "): " + std::to_string(wide.wavefronts) +
-                      " wavefronts in " + std::to_string(wide.instructions) +
-                      " instructions, counted here; as written, " +
-                      std::to_string(written.wavefronts) + " wavefronts in " +
-                      std::to_string(written.instructions) + " instructions");
+  LoopNest nest;
+  for (int loop : first.loops) {
+    const auto trips = m.loop_trips.find(loop);
+    const LoopTrips t = trips != m.loop_trips.end() ? trips->second : LoopTrips{false, 0};
+    const Stmt& statement = p_.stmt(loop);
+    nest.unrolling.push_back(unrolling_of(statement, t));
+    nest.names.push_back(loop_name(loop));
+    nest.described.push_back(nest.names.back() + " (" + std::to_string(t.trips) + " trips, " +
+                             (statement.unroll > 1
+                                  ? "#pragma unroll " + std::to_string(statement.unroll)
+                                  : std::string("no #pragma unroll")) +
+                             ")");
+  }
+  const Merged merged = merge(accesses, nest, m.shapes());
+  const std::vector<Access>& counted = merged.accesses;
+  s.unmerged = merged.narrow;
+  if (!merged.undecided.empty()) undecided->push_back(merged.undecided);
+  if (merged.width > 0) {
+    s.width = merged.width;
+    s.notes.push_back(merge_note(first, merged, totals_of(accesses, counter),
+                                 totals_of(merged.accesses, counter)));
   }
   std::map<int, std::int64_t> frequency;
   bool have_worst = false;
@@ -546,8 +797,20 @@ KernelScan KernelScanner::scan() {
                       std::to_string(WorkBudget::kRecords) +
                       " warp-instructions a kernel): what ran before is counted");
   }
+  adjacent_sites(sites, m, problems);
   Counter counter;
-  for (const auto& [key, accesses] : sites) k.lines.push_back(summarize(accesses, m, counter));
+  // Widths BankLab cannot decide: the line is listed, its entry says why.
+  std::set<std::pair<int, std::string>> undecided_widths;
+  for (const auto& [key, accesses] : sites) {
+    std::vector<std::string> undecided;
+    k.lines.push_back(summarize(accesses, m, counter, &undecided));
+    for (const std::string& why : undecided) {
+      const int line = k.lines.back().line;
+      k.lines.back().notes.push_back("the width is not decided: " + why);
+      undecided_widths.emplace(line, why);
+      problems.emplace(std::pair{line, why}, ScanProblem{line, why, false});
+    }
+  }
   std::stable_sort(k.lines.begin(), k.lines.end(), [](const ScanLine& a, const ScanLine& b) {
     if (a.excess_wavefronts != b.excess_wavefronts)
       return a.excess_wavefronts > b.excess_wavefronts;
@@ -556,7 +819,7 @@ KernelScan KernelScanner::scan() {
   for (auto& [key, problem] : problems) {
     // An access counted in some instructions and not in others says so in its entry too.
     for (ScanLine& l : k.lines) {
-      if (l.line == problem.line)
+      if (l.line == problem.line && !undecided_widths.contains(key))
         l.notes.push_back("some instructions could not be evaluated: " + problem.reason);
     }
     k.unevaluated.push_back(std::move(problem));
@@ -657,6 +920,7 @@ ScanResult scan_source(const CodeSource& source, const ScanOptions& options) {
     std::vector<std::string> names;
     WorkBudget budget;
     budget.steps = options.max_steps;
+    budget.stop = options.stop;
     for (std::size_t f = 0; f < p.functions.size(); ++f) {
       const Function& fn = p.functions[f];
       if (!fn.kernel || fn.body < 0) continue;
@@ -665,6 +929,7 @@ ScanResult scan_source(const CodeSource& source, const ScanOptions& options) {
       r.kernels.push_back(KernelScanner(p, lines, options, static_cast<int>(f), budget).scan());
     }
     if (names.empty()) fail(kNowhere, source.label + " has no __global__ kernel with a body");
+    if (options.stop != nullptr && options.stop->load()) fail(kNowhere, "the scan was stopped");
     if (r.kernels.empty()) {
       std::string list;
       for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;

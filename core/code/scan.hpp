@@ -14,17 +14,21 @@
 //               totals are over the whole block, so the entries of one line summed are what
 //               Nsight Compute's Source page shows for that line with -lineinfo (times the
 //               blocks of the grid); a warp whose lanes all skip it issues nothing
-//   merging     nvcc -O3 turns consecutive scalar loads (or stores) of one thread across an
-//               unrolled loop into one 8- or 16-byte access when every address is aligned for
-//               it (a tiled SGEMM's As[ty][k] for k = 0..15 becomes four LDS.128, two trips of
-//               a[2t + i] one LDS.64; never through volatile): the entry then counts the merged
-//               instructions and its notes give both counts; --check-widths compares each
-//               line's widths with nvcc's PTX (ptx_widths.hpp)
+//   merging     nvcc -O3 (ptxas) turns adjacent 4-byte accesses of one thread in the code that
+//               unrolled loops make straight-line into one 8- or 16-byte access where every
+//               address is aligned for it, across the innermost loop or an outer one (an SGEMM
+//               tile's As[ty + 8i][k] merges four trips of the outer k loop into LDS.128;
+//               a[2t + i] over two trips is one LDS.64; never through volatile, never 2- or
+//               1-byte elements): the entry then counts the merged instructions and its notes
+//               give both counts. What nvcc may or may not merge (a partly unrolled loop, two
+//               adjacent places in the code) is listed as not evaluated; --check-widths compares
+//               each line's widths with nvcc's PTX (ptx_widths.hpp)
 //   bounds      a loop stops after Machine::kMaxTrips iterations each time it is entered; the
 //               kernels of a file share one WorkBudget of statements, each kernel has one of
 //               warp-instructions: the kernel that spends it says so (what ran is counted), the
 //               ones after it are not run
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -50,6 +54,9 @@ struct ScanOptions {
   std::string let_hint = "give it a value with --let NAME=VALUE";  // how a front end gives one
   bool keep_instances = false;         // every warp-instruction's lanes, for the app to draw one
   std::int64_t max_steps = 4'000'000;  // statements the machines of the file run, all together
+  // Set from another thread to stop the scan at its next statement (the app's Cancel): the
+  // result is then an error, "the scan was stopped", and what was counted is not returned.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // One warp-instruction of an access.
@@ -88,6 +95,9 @@ struct ScanLine {
   std::vector<std::int32_t> worst_iteration;
   std::vector<std::string> loops;  // the loops around it: their variables (or "line N")
   std::vector<std::string> notes;
+  // Adjacent trips that nvcc keeps as written, and why ("lane 1 of warp 0 is at byte 4, not
+  // 8-byte aligned"): what --check-widths says of a PTX whose accesses there are adjacent.
+  std::string unmerged;
   std::vector<ScanInstance> instances;  // ScanOptions::keep_instances
 };
 

@@ -47,7 +47,8 @@ class SourceParser : public ExpressionParser {
   int unread(std::size_t from, Pos begin, const std::string& reason);
 
   void alias();
-  void record_type(bool templated = false);
+  void record_type(bool templated = false, bool typedef_name = false);
+  void add_record(Record r, const std::string& tag);
   void record_members(Record& r);
   void enumeration();
   std::vector<TemplateParam> template_header();
@@ -231,6 +232,9 @@ void SourceParser::alias() {
       take();
       type = try_type(true);
     }
+  } else if (is_name("struct") || is_name("class") || is_name("union")) {
+    record_type(false, true);  // typedef struct [TAG] { ... } NAME;
+    return;
   } else {
     type = try_type(true);
     if (peek().kind == Tok::name) name = peek().text;
@@ -244,7 +248,9 @@ void SourceParser::alias() {
 
 // struct [__align__(N)] NAME [: bases] { members }; its name is a type, its data members are
 // recorded for the machine to lay out (a template struct's are not: its name is a type alone).
-void SourceParser::record_type(bool templated) {
+// After typedef (typedef_name), the name is the one after the members (typedef struct [TAG]
+// { ... } NAME;), or an alias of the struct TAG (typedef struct TAG NAME;).
+void SourceParser::record_type(bool templated, bool typedef_name) {
   Record r{.is_union = take().text == "union"};  // struct, class or union
   while (is_name("__align__") || is_name("alignas") || (is("[") && is("[", 1))) {
     if (is("[")) {
@@ -256,14 +262,25 @@ void SourceParser::record_type(bool templated) {
     r.align = expression();
     expect(")", "to close the alignment");
   }
-  if (peek().kind != Tok::name) {  // an anonymous struct: nothing names it
+  std::string tag;
+  if (peek().kind == Tok::name) {
+    const Token name = take();
+    tag = r.name = name.text;
+    r.pos = name.pos;
+    type_names.insert(r.name);
+  } else if (!typedef_name || !is("{")) {  // an anonymous struct: nothing names it
     skip_statement();
     return;
   }
-  const Token name = take();
-  r.name = name.text;
-  r.pos = name.pos;
-  type_names.insert(r.name);
+  if (typedef_name && !is("{")) {  // typedef struct TAG NAME;: another name of TAG's record
+    if (peek().kind == Tok::name) {
+      type_names.insert(peek().text);
+      if (const auto known = record_index.find(tag); known != record_index.end())
+        record_index[peek().text] = known->second;
+    }
+    skip_statement();
+    return;
+  }
   if (templated || is("<") || is(";")) {  // a template, or a declaration: no layout here
     skip_statement();
     return;
@@ -271,12 +288,35 @@ void SourceParser::record_type(bool templated) {
   if (is(":")) r.unreadable = r.name + " derives from another type";
   while (!at_end() && !is("{") && !is(";")) take();
   if (is("{")) record_members(r);
-  if (!is(";") && peek().kind == Tok::name) {
+  if (typedef_name && peek().kind == Tok::name) {
+    const Token name = take();
+    r.name = name.text;
+    if (r.pos.offset == 0) r.pos = name.pos;
+    type_names.insert(r.name);
+    skip_statement();
+  } else if (!is(";") && peek().kind == Tok::name) {
     skip_statement();  // struct P { ... } p;: a variable of it, not followed
   } else if (is(";")) {
     take();
   }
-  record_index[r.name] = static_cast<int>(program_.records.size());
+  if (!r.name.empty()) add_record(std::move(r), tag);
+}
+
+// A struct of the file under its name (and its tag). BankLab does not scope names: two structs
+// of one name (in two functions) lay out neither, and say why.
+void SourceParser::add_record(Record r, const std::string& tag) {
+  const int index = static_cast<int>(program_.records.size());
+  for (const std::string& name : {r.name, tag}) {
+    if (name.empty()) continue;
+    if (const auto known = record_index.find(name);
+        known != record_index.end() && known->second != index) {
+      const std::string why = "two structs of the file are named " + name +
+                              ": BankLab does not tell them apart by scope";
+      program_.records[static_cast<std::size_t>(known->second)].unreadable = why;
+      r.unreadable = why;
+    }
+    record_index[name] = index;
+  }
   program_.records.push_back(std::move(r));
 }
 
@@ -661,6 +701,15 @@ int SourceParser::statement_inner() {
   if (is("{")) return block();
   if (is(";")) {
     take();
+    return -1;
+  }
+  if ((is_name("struct") || is_name("class") || is_name("union")) && peek(1).kind == Tok::name &&
+      (is("{", 2) || is_name("__align__", 1) || is_name("alignas", 1))) {
+    record_type();  // a struct of the function: laid out as one of the file
+    return -1;
+  }
+  if (is_name("typedef") && (is_name("struct", 1) || is_name("union", 1))) {
+    alias();
     return -1;
   }
   if (is_name("if")) return if_statement(begin);

@@ -150,7 +150,7 @@ std::optional<std::pair<int, int>> written_at(const OperandFill& fill, OperandMa
 // The elements of k-step s read from the wrong bytes (stopping at the first when `first_only`);
 // records the first mismatch of the whole operand.
 std::int64_t compare_step(const MatrixDescriptor& step_desc, const OperandShape& op,
-                          const OperandFill& fill, int s, bool first_only, Agreement& a) {
+                          const OperandFill& fill, int s, bool first_only, DescriptorAgreement& a) {
   const int step_k = op.k_step_elements();
   std::int64_t mismatched = 0;
   for (int mn = 0; mn < a.extent.mn; ++mn) {
@@ -171,9 +171,9 @@ std::int64_t compare_step(const MatrixDescriptor& step_desc, const OperandShape&
 }
 
 // The comparison, whole or (for the search of a fix) up to the first mismatch.
-Agreement compare(const MatrixDescriptor& d, const OperandShape& op, const OperandFill& fill,
-                  bool first_only) {
-  Agreement a;
+DescriptorAgreement compare(const MatrixDescriptor& d, const OperandShape& op,
+                            const OperandFill& fill, bool first_only) {
+  DescriptorAgreement a;
   a.descriptor_rules = check_descriptor(d, op);
   a.producer_rules = check_fill(fill, op);
   if (!read_is_defined(a.descriptor_rules) || !read_is_defined(a.producer_rules)) return a;
@@ -196,9 +196,9 @@ Agreement compare(const MatrixDescriptor& d, const OperandShape& op, const Opera
 
 }  // namespace
 
-Agreement check_agreement(const MatrixDescriptor& d, const OperandShape& op,
-                          const OperandFill& fill) {
-  Agreement a = compare(d, op, fill, false);
+DescriptorAgreement check_agreement(const MatrixDescriptor& d, const OperandShape& op,
+                                    const OperandFill& fill) {
+  DescriptorAgreement a = compare(d, op, fill, false);
   if (a.first) {
     if (const auto found = written_at(fill, op.major, a.extent, a.first->read)) {
       a.first->found_mn = found->first;
@@ -226,7 +226,7 @@ std::optional<MatrixDescriptor> suggest_descriptor(MmaArch arch, const OperandSh
     const bool same = fill.box.byte_swizzle() == s.byte_swizzle;
     modes.insert(same ? modes.begin() : modes.end(), s.mode);
   }
-  const auto clean = [](const Agreement& a) {
+  const auto clean = [](const DescriptorAgreement& a) {
     return a.agrees() &&
            std::none_of(a.descriptor_rules.begin(), a.descriptor_rules.end(),
                         [](const DescFinding& f) { return f.level == FindingLevel::error; });

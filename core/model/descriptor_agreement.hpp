@@ -66,7 +66,7 @@ struct ElementMismatch {
   CoreMatrix core;  // the first mismatching core matrix (operand coordinates)
 };
 
-struct Agreement {
+struct DescriptorAgreement {
   std::vector<DescFinding> producer_rules;
   std::vector<DescFinding> descriptor_rules;
   bool compared = false;  // false when a rule leaves the producer's or the reader's bytes undefined
@@ -79,8 +79,8 @@ struct Agreement {
   bool agrees() const { return compared && mismatched == 0; }
 };
 
-Agreement check_agreement(const MatrixDescriptor& d, const OperandShape& op,
-                          const OperandFill& fill);
+DescriptorAgreement check_agreement(const MatrixDescriptor& d, const OperandShape& op,
+                                    const OperandFill& fill);
 
 // A descriptor that reads what the fill wrote (start at dest, base offset 0), the fill's own
 // swizzle mode tried first; none when no canonical layout describes the fill (a row-major tile

@@ -38,7 +38,8 @@ inline constexpr int kMaxAccessBytes = 16;
 // The Nsight Compute counters of shared-memory instructions (hardware-rules.md, "Measuring it
 // yourself"): the wavefronts, and the bank conflicts = wavefronts - ideal, of loads (LDS, LDSM)
 // or stores (STS, STSM); and, from instrumented SASS rather than hardware counters, the
-// per-instruction wavefronts and their ideal that the Source page shows.
+// per-instruction wavefronts that the Source page shows (its Ideal column has no metric that
+// `ncu --query-metrics` lists; the H200's list: tests/scan/measured/counter-names.txt).
 inline constexpr std::string_view kNcuWavefrontsLd =
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
 inline constexpr std::string_view kNcuWavefrontsSt =
@@ -47,12 +48,17 @@ inline constexpr std::string_view kNcuConflictsLd =
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
 inline constexpr std::string_view kNcuConflictsSt =
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+// cp.async's shared side (LDGSTS) is an operation of its own: a hardware conflict counter, but
+// wavefronts only from instrumented SASS (no l1tex__..._wavefronts_mem_shared_op_ldgsts on the
+// H200: tests/scan/measured/counter-names.txt).
+inline constexpr std::string_view kNcuConflictsLdgsts =
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum";
+inline constexpr std::string_view kNcuSassWavefrontsLdgsts =
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
 inline constexpr std::string_view kNcuInstructionsLd = "smsp__sass_inst_executed_op_shared_ld.sum";
 inline constexpr std::string_view kNcuInstructionsSt = "smsp__sass_inst_executed_op_shared_st.sum";
 inline constexpr std::string_view kNcuSassWavefronts =
     "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared";
-inline constexpr std::string_view kNcuSassWavefrontsIdeal =
-    "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared_ideal";
 
 // Bank-level arithmetic, the only place it is spelled out.
 constexpr std::int64_t word_of_byte(std::int64_t byte) {

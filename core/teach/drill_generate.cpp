@@ -174,6 +174,13 @@ Op ld_or_st(SplitMix64& rng) {
 }
 
 // [SECTION] The families: weak, hire, strong-hire, and each level's mix
+//
+// Each draw from the generator is a statement or a declarator of its own, never one of several
+// in a call's arguments: C++ leaves their order to the compiler (GCC draws the last argument
+// first, clang the first), and a seed gives the same questions in every build, the desktop's
+// (GCC) and the browser's (clang) alike. The draws keep the order GCC's build gave them, so the
+// questions of a seed did not change (issue 36: clang's build drew others, and test_core_drill
+// failed there).
 
 // --- weak: the basics the rubric's Weak candidate misses ---
 
@@ -181,9 +188,11 @@ Op ld_or_st(SplitMix64& rng) {
 Draw weak_bank(SplitMix64& rng) {
   static constexpr int kPads[] = {0, 1};
   const AccessPattern p = rng.below(2) ? AccessPattern::row : AccessPattern::column;
+  const int index = rng.below(32);
+  const Op op = ld_or_st(rng);
+  const int pad = rng.pick(kPads);
   Draw d;
-  d.s =
-      tile_access(DType::fp32, 32, 32, rng.pick(kPads), kNone, p, ld_or_st(rng), rng.below(32), 4);
+  d.s = tile_access(DType::fp32, 32, 32, pad, kNone, p, op, index, 4);
   d.kind = AskKind::bank;
   d.intended = {Mistake::sixteen_banks};
   return d;
@@ -247,8 +256,9 @@ Draw column_fix(SplitMix64& rng, bool vector_fill) {
   Draw d;
   if (!vector_fill) {
     const int cols = rng.pick(kEven);
-    d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, ld_or_st(rng),
-                      rng.below(cols), 4);
+    const int index = rng.below(cols);
+    d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, ld_or_st(rng), index,
+                      4);
     d.choice = FixChoice::pad_only;
   } else {
     const int cols = rng.pick(kDense), width = rng.below(2) ? 8 : 16;
@@ -278,9 +288,10 @@ Draw hire_scalar(SplitMix64& rng) {
                                              0x0F0F0F0Fu};
   const int cols = rng.pick(kFloatWidths);
   const AccessPattern p = rng.below(5) ? AccessPattern::column : AccessPattern::row;
+  const int index = rng.below(p == AccessPattern::column ? cols : 32);
+  const Op op = ld_or_st(rng);
   Draw d;
-  d.s = tile_access(DType::fp32, 32, cols, rng.pick(kPads), kNone, p, ld_or_st(rng),
-                    rng.below(p == AccessPattern::column ? cols : 32), 4);
+  d.s = tile_access(DType::fp32, 32, cols, rng.pick(kPads), kNone, p, op, index, 4);
   if (rng.below(4) == 0) d.s.lane_mask = rng.pick(kMasks);
   d.kind = pick_ask(rng);
   d.intended = {Mistake::global_coalescing, Mistake::sixteen_banks,
@@ -342,9 +353,10 @@ Draw hire_fix(SplitMix64& rng) {
     default: {
       static constexpr int kCols[] = {32, 64};
       const int cols = rng.pick(kCols);
+      const int index = rng.below(cols);
       Draw d;
       d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, ld_or_st(rng),
-                        rng.below(cols), 4);
+                        index, 4);
       d.kind = AskKind::fix;
       d.choice = FixChoice::swizzle_only;
       d.premise = "The tile must stay dense: there is no shared memory to spare for a pad.";
@@ -433,9 +445,11 @@ Draw packed_scalar(SplitMix64& rng) {
   static constexpr int kPads[] = {0, 1, 2, 3, 4, 8};
   const DType dtype = rng.pick(kTypes);
   const int cols = rng.pick(kCols);
+  const int index = rng.below(cols);
+  const Op op = ld_or_st(rng);
   Draw d;
-  d.s = tile_access(dtype, 32, cols, rng.pick(kPads), kNone, AccessPattern::column, ld_or_st(rng),
-                    rng.below(cols), dtype_bytes(dtype));
+  d.s = tile_access(dtype, 32, cols, rng.pick(kPads), kNone, AccessPattern::column, op, index,
+                    dtype_bytes(dtype));
   d.kind = pick_ask(rng);
   d.intended = {Mistake::element_index_banks, Mistake::sixteen_banks};
   return d;
@@ -452,9 +466,10 @@ Draw wide_access(SplitMix64& rng) {
   const AccessPattern pattern = rng.below(2) ? AccessPattern::row : AccessPattern::column;
   const int width = rng.pick(kWidths);
   const int k = width / dtype_bytes(dtype);
+  const int index = rng.below(pattern == AccessPattern::column ? cols / k : 32);
+  const Op op = ld_or_st(rng);
   Draw d;
-  d.s = tile_access(dtype, 32, cols, rng.pick(kPads), kNone, pattern, ld_or_st(rng),
-                    rng.below(pattern == AccessPattern::column ? cols / k : 32), width);
+  d.s = tile_access(dtype, 32, cols, rng.pick(kPads), kNone, pattern, op, index, width);
   static constexpr AskKind kAsks[] = {AskKind::ways, AskKind::wavefronts, AskKind::conflicts};
   d.kind = rng.pick(kAsks);
   d.intended = {Mistake::ways_for_wavefronts, Mistake::conflicts_for_wavefronts};
@@ -520,9 +535,11 @@ Draw wide_broadcast(SplitMix64& rng) {
 // The pad that keeps float4 rows aligned: a multiple of 16 bytes, so a column lands in 8 banks.
 Draw aligned_pad(SplitMix64& rng) {
   static constexpr int kPads[] = {4, 8, 12, 20, 28};
+  const int index = rng.below(32);
+  const Op op = ld_or_st(rng);
   Draw d;
-  d.s = tile_access(DType::fp32, 32, 32, rng.pick(kPads), kNone, AccessPattern::column,
-                    ld_or_st(rng), rng.below(32), 4);
+  d.s =
+      tile_access(DType::fp32, 32, 32, rng.pick(kPads), kNone, AccessPattern::column, op, index, 4);
   d.premise = "The rows are padded so that float4 stores can fill them.";
   d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
   d.intended = {Mistake::global_coalescing, Mistake::sixteen_banks};
@@ -546,9 +563,12 @@ Draw matrix_access(SplitMix64& rng) {
   const int cols = rng.pick(kCols);
   const Op op = rng.pick(kOps);
   const int first_chunks = cols * 2 / 16 - matrix_count(op) + 1;
+  const int chunk = rng.below(first_chunks);
+  const SwizzleSpec swizzle = rng.pick(kSwizzles);
+  const int pad = rng.pick(kPads);
   Draw d;
-  d.s = tile_access(DType::bf16, rng.pick(kRows), cols, rng.pick(kPads), rng.pick(kSwizzles),
-                    AccessPattern::matrix, op, rng.below(first_chunks), 16);
+  d.s = tile_access(DType::bf16, rng.pick(kRows), cols, pad, swizzle, AccessPattern::matrix, op,
+                    chunk, 16);
   d.kind = pick_ask(rng);
   d.intended = {Mistake::ways_for_wavefronts};
   return d;
@@ -566,9 +586,11 @@ Draw swizzled_scalar(SplitMix64& rng) {
                                               {SwizzleKind::cute, {3, 4, 3}}};
   const DType dtype = rng.pick(kTypes);
   const int cols = rng.pick(kCols);
+  const int index = rng.below(cols);
+  const Op op = ld_or_st(rng);
   Draw d;
-  d.s = tile_access(dtype, 32, cols, 0, rng.pick(kSwizzles), AccessPattern::column, ld_or_st(rng),
-                    rng.below(cols), dtype_bytes(dtype));
+  d.s = tile_access(dtype, 32, cols, 0, rng.pick(kSwizzles), AccessPattern::column, op, index,
+                    dtype_bytes(dtype));
   d.kind = pick_ask(rng);
   if (dtype == DType::bf16) d.intended = {Mistake::element_index_banks};
   return d;
@@ -625,9 +647,10 @@ Draw wide_column_fix(SplitMix64& rng) {
   const Kind kind = rng.pick(kKinds);
   const int k = kind.width / dtype_bytes(kind.dtype);
   const int cols = 32;
+  const int index = rng.below(cols / k);
   Draw d;
   d.s = tile_access(kind.dtype, 32, cols, rng.pick(kPads), kNone, AccessPattern::column, Op::ld,
-                    rng.below(cols / k), kind.width);
+                    index, kind.width);
   d.kind = AskKind::fix;
   d.choice = FixChoice::pad_only;
   d.intended = {Mistake::fix_misses_other_indices, Mistake::pad_breaks_alignment};
@@ -641,9 +664,10 @@ Draw tensor_core_fix(SplitMix64& rng) {
   const int cols = rng.pick(kCols);
   static constexpr Op kWide[] = {Op::ldmatrix_x2, Op::ldmatrix_x4, Op::stmatrix_x4};
   const Op op = cols == 16 ? Op::ldmatrix_x2 : rng.pick(kWide);
+  const int chunk = rng.below(cols * 2 / 16 - matrix_count(op) + 1);
   Draw d;
-  d.s = tile_access(DType::bf16, rng.pick(kRows), cols, 0, kNone, AccessPattern::matrix, op,
-                    rng.below(cols * 2 / 16 - matrix_count(op) + 1), 16);
+  d.s = tile_access(DType::bf16, rng.pick(kRows), cols, 0, kNone, AccessPattern::matrix, op, chunk,
+                    16);
   d.kind = AskKind::fix;
   d.choice = FixChoice::tma_only;
   d.intended = {Mistake::padded_tensor_core_tile};
@@ -758,6 +782,38 @@ Draw counter_exceeds(SplitMix64& rng) {
   return d;
 }
 
+// Which counter shows a cp.async fill's bank conflicts: the Details page splits shared-memory
+// counters by operation, and LDGSTS is its own (op_ldgsts), neither op_st nor op_ld; its
+// wavefronts come only from instrumented SASS. The names are the H200's Nsight Compute's
+// (tests/scan/check-counter-names.sh, tests/scan/measured/counter-names.txt).
+Draw cp_async_counter(SplitMix64& rng) {
+  static constexpr int kCols[] = {32, 36, 40, 64, 68};
+  const int cols = rng.pick(kCols);
+  Draw d;
+  d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, Op::st,
+                    rng.below(cols / 4), 16);
+  const Analysis a = *evaluate(d.s).analysis;
+  const std::string counts = format("it reads %d for these copies: %d wavefronts - %d ideal",
+                                    a.bank_conflicts(), a.wavefront_count(), a.ideal_wavefronts);
+  d.premise =
+      "Each lane's cp.async.cg.shared.global (LDGSTS.128) copies 16 bytes from global memory "
+      "into this column; in shared memory that is a 16-byte store.";
+  d.ask = "On Nsight Compute's Details page, which counter shows these copies' bank conflicts?";
+  d.choices = {
+      {std::string(kNcuConflictsLdgsts), Mistake::none,
+       "LDGSTS is an operation of its own, op_ldgsts; " + counts},
+      {std::string(kNcuConflictsSt), Mistake::counter_mixup,
+       "a cp.async is counted like a 16-byte store, but op_st counts STS and STSM only"},
+      {std::string(kNcuConflictsLd), Mistake::counter_mixup,
+       "it reads global memory, but its shared side is a write, and op_ld counts LDS and LDSM"},
+      {std::string(kNcuSassWavefrontsLdgsts), Mistake::conflicts_for_wavefronts,
+       format("that is all %d of the copies' wavefronts, the ideal included",
+              a.wavefront_count())}};
+  d.kind = AskKind::choice;
+  d.intended = {Mistake::counter_mixup};
+  return d;
+}
+
 // cp.async (LDGSTS) fills: the shared side of a 16-byte cp.async is a 16-byte store, counted
 // with the other shared-memory wavefronts (Nsight Compute's L1 Wavefronts Shared on the Source
 // page, the LDGSTS row; docs/scan.md). Either its own wavefronts, lane L copying into row L
@@ -765,7 +821,9 @@ Draw counter_exceeds(SplitMix64& rng) {
 // the copies' 16-byte destinations legal.
 Draw cp_async_fill(SplitMix64& rng) {
   Draw d;
-  if (rng.below(2) == 0) {
+  const int form = rng.below(3);
+  if (form == 2) return cp_async_counter(rng);
+  if (form == 0) {
     static constexpr int kCols[] = {32, 36, 40, 48, 64, 68, 72, 96};
     const int cols = rng.pick(kCols);
     d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, Op::st,

@@ -54,7 +54,6 @@ constexpr Placeholder kPlaceholders[] = {
     {"metric_conflicts", "the Nsight Compute counter of this op's bank conflicts"},
     {"metric_instructions", "the Nsight Compute counter of this op's instructions"},
     {"sass_wavefronts", "the instrumented-SASS wavefronts of the Source page"},
-    {"sass_wavefronts_ideal", "the instrumented-SASS ideal wavefronts of the Source page"},
     {"busiest_bank", "the bank that sets the worst phase's cost"},
     {"busiest_lanes", "the lanes that want it: lanes 0, 8, 16 and 24"},
     {"busiest_words", "the distinct words they want: words 0, 288, 576 and 864"},
@@ -107,6 +106,15 @@ constexpr Placeholder kPlaceholders[] = {
      "the wrong bank: lane L's element index (row x padded columns + column) "
      "mod 32"},
     {"measured:KEY", "a figure of the shipped recording (core/teach/measured.hpp lists the keys)"},
+    {"access", "a step written as code: the access as written: tile[threadIdx.x][threadIdx.y]"},
+    {"block", "a step written as code: its block, as --block writes it: 16x16"},
+    {"block_x", "a step written as code: blockDim.x"},
+    {"warp", "a step written as code: the warp it shows"},
+    {"warp_threads",
+     "a step written as code: the threads that form the warp: threadIdx.x 0-15 at threadIdx.y "
+     "0 and 1"},
+    {"thread:L", "a step written as code: lane L's threadIdx: (3, 1)"},
+    {"index:L", "a step written as code: the element lane L's access names: tile[3][1]"},
 };
 
 // [SECTION] Their values: a lane's, the tile's, the analysis's, the facts (fact_value), value()
@@ -215,7 +223,6 @@ Expected<std::string> analysis_value(std::string_view name, const Scenario& s,
   if (name == "metric_instructions")
     return std::string(is_load(s.op) ? kNcuInstructionsLd : kNcuInstructionsSt);
   if (name == "sass_wavefronts") return std::string(kNcuSassWavefronts);
-  if (name == "sass_wavefronts_ideal") return std::string(kNcuSassWavefrontsIdeal);
   if (name == "hbm_transpose_tbps" || name == "smem_transpose_tbps" || name == "hidden_ways") {
     const Expected<Measurements>& m = recorded();
     if (!m) return Error{m.error()};
@@ -298,7 +305,82 @@ std::optional<Expected<std::string>> fact_value(std::string_view name, std::stri
   return std::nullopt;
 }
 
-Expected<std::string> value(std::string_view key, const Scenario& s, const Evaluation& e) {
+// "0-15" or "7": a range of numbers as a person writes it.
+std::string span_text(int first, int last) {
+  return first == last ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(last);
+}
+
+// "threadIdx.x 0-15 at threadIdx.y 0 and 1": the threads of a warp, by the rows of the block
+// (its values of threadIdx.y, and of threadIdx.z where the block has depth) they come from.
+std::string warp_threads(const StepCode& c) {
+  struct Row {
+    int y, z, x_first, x_last;
+  };
+  std::vector<Row> rows;
+  for (const LaneCode& l : c.code.lanes) {
+    if (!l.active) continue;
+    if (!rows.empty() && rows.back().y == l.thread[1] && rows.back().z == l.thread[2]) {
+      rows.back().x_last = l.thread[0];
+    } else {
+      rows.push_back({l.thread[1], l.thread[2], l.thread[0], l.thread[0]});
+    }
+  }
+  if (rows.empty()) return "no thread";
+  const bool deep = c.params.block[2] > 1;
+  const bool same_x = std::all_of(rows.begin(), rows.end(), [&](const Row& r) {
+    return r.x_first == rows[0].x_first && r.x_last == rows[0].x_last;
+  });
+  std::vector<std::string> at;
+  for (const Row& r : rows)
+    at.push_back(deep ? "(" + std::to_string(r.y) + ", " + std::to_string(r.z) + ")"
+                      : std::to_string(r.y));
+  const std::string which = deep ? "(threadIdx.y, threadIdx.z) " : "threadIdx.y ";
+  if (same_x) {
+    std::string list;
+    for (std::size_t i = 0; i < at.size(); ++i)
+      list += (i == 0 ? "" : i + 1 == at.size() ? " and " : ", ") + at[i];
+    return "threadIdx.x " + span_text(rows[0].x_first, rows[0].x_last) + " at " + which + list;
+  }
+  std::string out;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    out += (i == 0 ? "" : ", ") +
+           ("threadIdx.x " + span_text(rows[i].x_first, rows[i].x_last) + " at " + which + at[i]);
+  return out;
+}
+
+// The placeholders of a step written as code; nullopt for the others.
+std::optional<Expected<std::string>> code_value(std::string_view name, std::string_view arg,
+                                                const StepCode* c) {
+  if (name != "access" && name != "block" && name != "block_x" && name != "warp" &&
+      name != "warp_threads" && name != "thread" && name != "index")
+    return std::nullopt;
+  if (c == nullptr)
+    return Error{"only a step written as code (args with --decl and --expr) has one"};
+  const auto& b = c->params.block;
+  if (name == "access") return c->code.access_text;
+  if (name == "block")
+    return std::to_string(b[0]) + "x" + std::to_string(b[1]) +
+           (b[2] > 1 ? "x" + std::to_string(b[2]) : std::string());
+  if (name == "block_x") return std::to_string(b[0]);
+  if (name == "warp") return std::to_string(c->code.warp);
+  if (name == "warp_threads") return warp_threads(*c);
+  int lane = -1;
+  if (!arg.empty() && arg.size() <= 2 && std::all_of(arg.begin(), arg.end(), ::isdigit))
+    lane = std::stoi(std::string(arg));
+  if (lane < 0 || lane >= kWarpSize)
+    return Error{"the lane must be a number 0..31, got '" + std::string(arg) + "'"};
+  const LaneCode& l = c->code.lanes[static_cast<std::size_t>(lane)];
+  if (!l.active) return Error{"lane " + std::to_string(lane) + " takes no part in this access"};
+  if (name == "thread")
+    return "(" + std::to_string(l.thread[0]) + ", " + std::to_string(l.thread[1]) +
+           (b[2] > 1 ? ", " + std::to_string(l.thread[2]) : std::string()) + ")";
+  std::string index = c->code.array.name;
+  for (std::int64_t i : l.indices) index += "[" + std::to_string(i) + "]";
+  return index;
+}
+
+Expected<std::string> value(std::string_view key, const Scenario& s, const Evaluation& e,
+                            const StepCode* code) {
   const auto colon = key.find(':');
   const std::string_view name = key.substr(0, colon);
   const std::string_view arg = colon == std::string_view::npos ? "" : key.substr(colon + 1);
@@ -315,6 +397,7 @@ Expected<std::string> value(std::string_view key, const Scenario& s, const Evalu
     return Error{takes_arg ? "needs an argument: {" + std::string(name) + ":...}"
                            : "takes no argument"};
   if (auto v = fact_value(name, arg)) return std::move(*v);
+  if (auto v = code_value(name, arg, code)) return std::move(*v);
   if (const auto v = layout_value(name, s)) return *v;
   if (name == "error") {
     if (e.ok()) return Error{"the scenario breaks no rule"};
@@ -384,7 +467,7 @@ std::string reflow(std::string_view text, int width) {
 }
 
 Expected<std::string> fill_text(std::string_view text, const Scenario& s, const Evaluation& e,
-                                FillError* error) {
+                                FillError* error, const StepCode* code) {
   std::string out;
   auto fail = [&](std::size_t at, std::string message) {
     if (error) *error = {message, at};
@@ -401,7 +484,7 @@ Expected<std::string> fill_text(std::string_view text, const Scenario& s, const 
       const std::size_t end = text.find('}', i);
       if (end == std::string_view::npos) return fail(i, "'{' without its '}'");
       const std::string_view key = text.substr(i + 1, end - i - 1);
-      const Expected<std::string> v = value(key, s, e);
+      const Expected<std::string> v = value(key, s, e, code);
       if (!v) return fail(i, "{" + std::string(key) + "}: " + v.error());
       // A value of several lines (code) keeps the indentation of the line it sits on.
       const std::size_t line_start = out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1;
@@ -528,6 +611,59 @@ int text_line(const toml::node& n, std::string_view text, std::size_t offset) {
   return first + static_cast<int>(std::count(text.begin(), text.begin() + offset, '\n'));
 }
 
+// A step's args in the code form (--decl, --expr, --block, --warp, --let), evaluated by the
+// core: the messages of `banklab analyze --decl ... --expr ...`.
+Expected<StepCode> step_code(std::span<const std::string> args) {
+  StepCode c;
+  bool decl = false, expr = false;
+  for (std::size_t i = 0; i < args.size(); i += 2) {
+    const std::string& flag = args[i];
+    if (i + 1 == args.size()) return Error{flag + " needs a value"};
+    const std::string& v = args[i + 1];
+    if (flag == "--decl") {
+      c.decl = v;
+      decl = true;
+    } else if (flag == "--expr") {
+      c.expr = v;
+      expr = true;
+    } else if (flag == "--block") {
+      const Expected<std::array<int, 3>> b = parse_block(v);
+      if (!b) return Error{"--block: " + b.error()};
+      c.params.block = *b;
+    } else if (flag == "--warp") {
+      const Expected<std::int64_t> w =
+          v == "all" ? Expected<std::int64_t>{kAllWarps} : parse_integer(v, "--warp", 0, 1023);
+      if (!w) return Error{w.error()};
+      c.params.warp = static_cast<int>(*w);
+    } else if (flag == "--let") {
+      const auto lets = parse_lets(v);
+      if (!lets) return Error{"--let: " + lets.error()};
+      c.params.lets = *lets;
+      c.lets = v;
+    } else {
+      return Error{flag + " cannot be combined with --decl/--expr: the code gives the array and " +
+                   "the access (a code step takes --decl, --expr, --block, --warp and --let)"};
+    }
+  }
+  if (!decl || !expr)
+    return Error{
+        "the code form needs both --decl (the __shared__ declaration) and --expr (the "
+        "access)"};
+  const CodeSource sources[] = {{"--decl", c.decl}, {"--expr", c.expr}};
+  CodeResult r = evaluate_code(sources, c.params);
+  if (r.error) {
+    const std::string text = format_code_error(*r.error, sources);
+    return Error{text.substr(0, text.find('\n'))};
+  }
+  c.code = std::move(*r.code);
+  return c;
+}
+
+bool written_as_code(std::span<const std::string> args) {
+  return std::any_of(args.begin(), args.end(),
+                     [](const std::string& a) { return a == "--decl" || a == "--expr"; });
+}
+
 Expected<LessonStep> parse_step(const toml::table& t, const std::string& file) {
   LessonStep step;
   step.line = line_of(t);
@@ -551,9 +687,16 @@ Expected<LessonStep> parse_step(const toml::table& t, const std::string& file) {
     if (!a.is_string()) return at(file, line_of(a), "'args' must be a list of strings");
     step.args.push_back(a.as_string()->get());
   }
-  const Expected<Scenario> s = scenario_from_words(step.args);
-  if (!s) return at(file, line_of(args), "the scenario: " + s.error());
-  step.scenario = *s;
+  if (written_as_code(step.args)) {
+    Expected<StepCode> code = step_code(step.args);
+    if (!code) return at(file, line_of(args), "the code: " + code.error());
+    step.scenario = code->code.scenario;
+    step.code = std::move(*code);
+  } else {
+    const Expected<Scenario> s = scenario_from_words(step.args);
+    if (!s) return at(file, line_of(args), "the scenario: " + s.error());
+    step.scenario = *s;
+  }
   if (const Expected<void> tile = step.scenario.tile.check(); !tile)
     return at(file, line_of(args), "the scenario's tile: " + tile.error());
   const toml::node& text = *t.get("text");
@@ -601,7 +744,7 @@ Expected<LessonStep> parse_step(const toml::table& t, const std::string& file) {
   // Fill the text now, so that a placeholder the scenario cannot give is the file's error.
   const Evaluation e = evaluate(step.scenario);
   FillError why;
-  if (!fill_text(step.text, step.scenario, e, &why))
+  if (!fill_text(step.text, step.scenario, e, &why, step.code ? &*step.code : nullptr))
     return at(file, text_line(text, step.text, why.offset), why.message);
   if ((step.busiest_lanes || step.busiest_banks) && !e.ok())
     return at(file, step.line,
@@ -748,7 +891,7 @@ std::string to_markdown(const Lesson& lesson, std::span<const std::string> image
       out += "![Step " + std::to_string(i + 1) + "](" + images[i] + ")\n\n";
     // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "*" + std::string.
     out += '*';
-    out += describe(f.scenario);
+    out += describe_step(f);
     out += "*\n\n";
     // Code lines (four spaces) become fenced blocks, which may follow a paragraph directly.
     bool in_code = false;
@@ -765,12 +908,29 @@ std::string to_markdown(const Lesson& lesson, std::span<const std::string> image
   return out;
 }
 
+std::string describe_step(const FilledStep& f) {
+  if (!f.code) return describe(f.scenario);
+  const KernelCode& k = f.code->code;
+  const auto& b = f.code->params.block;
+  std::string decl = k.array.type + " " + k.array.name;
+  for (std::int64_t d : k.array.dims) decl += "[" + std::to_string(d) + "]";
+  std::string out = k.access_text + " on __shared__ " + decl + ", block " + std::to_string(b[0]) +
+                    "x" + std::to_string(b[1]);
+  if (b[2] > 1) out += "x" + std::to_string(b[2]);
+  out += ", warp " + std::to_string(k.warp);
+  if (f.code->params.warp == kAllWarps) out += " (the worst)";
+  if (!f.code->lets.empty()) out += ", " + f.code->lets;
+  return out;
+}
+
 FilledStep fill_step(const LessonStep& step) {
   FilledStep f;
   f.title = step.title;
   f.scenario = step.scenario;
+  f.code = step.code;
   f.evaluation = evaluate(step.scenario);
-  const Expected<std::string> text = fill_text(step.text, f.scenario, f.evaluation);
+  const Expected<std::string> text =
+      fill_text(step.text, f.scenario, f.evaluation, nullptr, step.code ? &*step.code : nullptr);
   f.text = reflow(text ? *text : step.text, 0);
   Highlights& h = f.highlights;
   h.lanes = step.lanes;

@@ -26,6 +26,7 @@
 // such as {code} keeps its line's indentation). Every error reads "FILE:LINE: what is wrong".
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -33,6 +34,7 @@
 #include <vector>
 
 #include "core/base/expected.hpp"
+#include "core/code/kernel_code.hpp"
 #include "core/model/scenario.hpp"
 
 namespace banklab {
@@ -45,11 +47,24 @@ struct Highlights {
   bool empty() const { return lanes.empty() && banks.empty() && rows.empty() && elements.empty(); }
 };
 
+// A step written as code, in the code form of `banklab analyze`:
+//   args = ["--decl", "__shared__ float tile[32][33];", "--expr", "tile[threadIdx.x][threadIdx.y]",
+//           "--block", "16x16", "--warp", "0"]        (--let NAME=V,... too)
+// The core evaluates the code for that warp of that block; its 32 offsets are the step's
+// scenario, and the placeholders {block}, {block_x}, {warp}, {warp_threads}, {thread:L} and
+// {index:L} say which threads form the warp and what each reads.
+struct StepCode {
+  std::string decl, expr, lets;  // as written ("" for no --let)
+  KernelParams params;
+  KernelCode code;
+};
+
 struct LessonStep {
   std::string title;
   std::vector<std::string> args;  // as written
   Scenario scenario;
-  std::string text;  // with placeholders
+  std::optional<StepCode> code;  // a step written as code: what gave the scenario
+  std::string text;              // with placeholders
   // Highlights as written: a list, or the name of a set the core computes.
   std::vector<int> lanes, banks, rows;
   std::vector<Cell> elements;
@@ -75,6 +90,7 @@ struct FilledStep {
   std::string title;
   std::string text;
   Scenario scenario;
+  std::optional<StepCode> code;  // a step written as code
   Evaluation evaluation;
   Highlights highlights;
   std::vector<std::string> show;                          // as the step names it
@@ -92,14 +108,15 @@ struct Placeholder {
 };
 std::span<const Placeholder> placeholders();
 
-// The text with every placeholder filled from the scenario and its evaluation, or the first
-// placeholder that is unknown or cannot be filled, as "{name}: why" with the offset in `text`.
+// The text with every placeholder filled from the scenario and its evaluation (and, for a step
+// written as code, from its code), or the first placeholder that is unknown or cannot be
+// filled, as "{name}: why" with the offset in `text`.
 struct FillError {
   std::string message;
   std::size_t offset = 0;
 };
 Expected<std::string> fill_text(std::string_view text, const Scenario& s, const Evaluation& e,
-                                FillError* error = nullptr);
+                                FillError* error = nullptr, const StepCode* code = nullptr);
 
 // Paragraphs (lines separated by blank lines) joined into one line each, or wrapped at `width`
 // columns when width > 0; lines indented by four spaces (code) are kept as they are.
@@ -132,6 +149,11 @@ Expected<Lesson> find_lesson(std::string_view name);
 
 // Precondition: the step comes from a lesson that loaded (its placeholders all fill).
 FilledStep fill_step(const LessonStep& step);
+
+// The step's scenario in one line: describe() of it, or for a step written as code the access
+// and the launch, "tile[threadIdx.x][threadIdx.y] on __shared__ float tile[32][33], block
+// 16x16, warp 0".
+std::string describe_step(const FilledStep& f);
 
 // The whole lesson as one Markdown handout: a heading per step, its scenario, the image of
 // step i when images[i] is given (a path relative to the Markdown file), and its text with the

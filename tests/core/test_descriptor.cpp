@@ -290,7 +290,7 @@ TEST_CASE("every canonical layout of CUTLASS's sm90 and sm100 tables, at every k
   CHECK(layouts == (16 + 27) * 2);
 }
 
-// [SECTION] Agreement with the producer, hand-worked
+// [SECTION] DescriptorAgreement with the producer, hand-worked
 
 OperandFill tma(DType dtype, int rows, int cols, SwizzleKind kind, int boxes = 1,
                 std::int64_t dest = 0) {
@@ -300,7 +300,8 @@ OperandFill tma(DType dtype, int rows, int cols, SwizzleKind kind, int boxes = 1
 TEST_CASE("TMA 128B, K-major bf16 64x64, read by the 128B descriptor: agrees, +32 B a k-step") {
   const OperandShape op{OperandMajor::k, DType::bf16};
   const MatrixDescriptor d{MmaArch::sm90, DescSwizzle::b128, 0, 16, 1024, 0, false};
-  const Agreement a = check_agreement(d, op, tma(DType::bf16, 64, 64, SwizzleKind::tma128));
+  const DescriptorAgreement a =
+      check_agreement(d, op, tma(DType::bf16, 64, 64, SwizzleKind::tma128));
   REQUIRE(a.compared);
   CHECK(a.agrees());
   CHECK(a.elements == 64 * 64);
@@ -308,7 +309,8 @@ TEST_CASE("TMA 128B, K-major bf16 64x64, read by the 128B descriptor: agrees, +3
   CHECK(a.steps[1].advance == 32);
   CHECK(a.steps[3].advance == 96);
   // Two boxes along K: the fifth step starts in the second box, 64 rows x 128 B later.
-  const Agreement two = check_agreement(d, op, tma(DType::bf16, 64, 64, SwizzleKind::tma128, 2));
+  const DescriptorAgreement two =
+      check_agreement(d, op, tma(DType::bf16, 64, 64, SwizzleKind::tma128, 2));
   CHECK(two.agrees());
   REQUIRE(two.steps.size() == 8);
   CHECK(two.steps[4].advance == 8192);
@@ -318,7 +320,7 @@ TEST_CASE("the wrong swizzle: a 64B descriptor over a TMA 128B tile") {
   const OperandShape op{OperandMajor::k, DType::bf16};
   const MatrixDescriptor d{MmaArch::sm90, DescSwizzle::b64, 0, 16, 512, 0, false};
   const OperandFill fill = tma(DType::bf16, 64, 64, SwizzleKind::tma128);
-  const Agreement a = check_agreement(d, op, fill);
+  const DescriptorAgreement a = check_agreement(d, op, fill);
   REQUIRE(a.compared);
   CHECK(!a.agrees());
   REQUIRE(a.first);
@@ -347,7 +349,7 @@ TEST_CASE("a 128B TMA tile at byte 512: base offset 0 agrees, base offset 4 is r
   const OperandShape op{OperandMajor::k, DType::bf16};
   const OperandFill fill = tma(DType::bf16, 64, 64, SwizzleKind::tma128, 1, 512);
   MatrixDescriptor d{MmaArch::sm90, DescSwizzle::b128, 512, 16, 1024, 0, false};
-  const Agreement a = check_agreement(d, op, fill);
+  const DescriptorAgreement a = check_agreement(d, op, fill);
   CHECK(a.agrees());
   CHECK(a.elements == 4096);
   CHECK(has(a.producer_rules, FindingLevel::note, "keeps that line's phase"));
@@ -355,7 +357,7 @@ TEST_CASE("a 128B TMA tile at byte 512: base offset 0 agrees, base offset 4 is r
   // Row 1's chunk 0 holds the phase of line 5 of the 1024-byte repeat: 16-byte chunk 0 ^ 5.
   CHECK(producer_byte(fill, OperandMajor::k, 1, 0) == 512 + 128 + 5 * 16);
   d.base_offset = 4;
-  const Agreement shifted = check_agreement(d, op, fill);
+  const DescriptorAgreement shifted = check_agreement(d, op, fill);
   CHECK(!shifted.compared);
   CHECK(has(shifted.descriptor_rules, FindingLevel::error, "minus the base offset"));
 }
@@ -363,7 +365,8 @@ TEST_CASE("a 128B TMA tile at byte 512: base offset 0 agrees, base offset 4 is r
 TEST_CASE("a TMA destination off 128 bytes is not compared: the copy's alignment rule") {
   const OperandShape op{OperandMajor::k, DType::bf16};
   const MatrixDescriptor d{MmaArch::sm90, DescSwizzle::b128, 64, 16, 1024, 0, false};
-  const Agreement a = check_agreement(d, op, tma(DType::bf16, 64, 64, SwizzleKind::tma128, 1, 64));
+  const DescriptorAgreement a =
+      check_agreement(d, op, tma(DType::bf16, 64, 64, SwizzleKind::tma128, 1, 64));
   CHECK(!a.compared);
   CHECK(has(a.producer_rules, FindingLevel::error, "not 128-byte aligned"));
 }
@@ -372,7 +375,8 @@ TEST_CASE("LBO on a K-major swizzled descriptor is ignored, and a no-swizzle til
   const OperandShape op{OperandMajor::k, DType::bf16};
   // Ignored: LBO 4096 changes nothing a 128B descriptor reads.
   const MatrixDescriptor ignored{MmaArch::sm90, DescSwizzle::b128, 0, 4096, 1024, 0, false};
-  const Agreement a = check_agreement(ignored, op, tma(DType::bf16, 64, 64, SwizzleKind::tma128));
+  const DescriptorAgreement a =
+      check_agreement(ignored, op, tma(DType::bf16, 64, 64, SwizzleKind::tma128));
   CHECK(a.agrees());
   CHECK(has(a.descriptor_rules, FindingLevel::warning, "ignores it"));
   // The interleaved tile: 16-byte boxes (8 bf16) of 64 rows, 8 boxes along K, box j at j * 1024.
@@ -382,7 +386,7 @@ TEST_CASE("LBO on a K-major swizzled descriptor is ignored, and a no-swizzle til
   CHECK(check_agreement(plain, op, interleaved).agrees());
   // ...the same LBO on a 128B descriptor is ignored, and the read goes wrong.
   const MatrixDescriptor swizzled{MmaArch::sm90, DescSwizzle::b128, 0, 1024, 128, 0, false};
-  const Agreement wrong = check_agreement(swizzled, op, interleaved);
+  const DescriptorAgreement wrong = check_agreement(swizzled, op, interleaved);
   CHECK(!wrong.agrees());
   CHECK(has(wrong.descriptor_rules, FindingLevel::warning, "ignores it"));
   REQUIRE(wrong.first);
@@ -405,7 +409,7 @@ TEST_CASE("an STS epilogue into a swizzled tile: CuTe's Swizzle<3,4,3> agrees, x
   // c ^ (r mod 64) on elements moves single bf16 elements, not 16-byte chunks: row 1's k 0 lands
   // at column 1.
   const OperandFill xor_tile{TileLayout{DType::bf16, 64, 64, 0, {SwizzleKind::xor_columns}}, 1, 0};
-  const Agreement a = check_agreement(d, op, xor_tile);
+  const DescriptorAgreement a = check_agreement(d, op, xor_tile);
   CHECK(!a.agrees());
   REQUIRE(a.first);
   CHECK(a.first->mn == 1);
@@ -421,7 +425,7 @@ TEST_CASE("MN-major bf16 through TMA 128B: LBO steps the 64-element atoms, SBO t
   CHECK(check_agreement(d, op, fill).agrees());
   MatrixDescriptor swapped = d;
   std::swap(swapped.lbo, swapped.sbo);
-  const Agreement a = check_agreement(swapped, op, fill);
+  const DescriptorAgreement a = check_agreement(swapped, op, fill);
   CHECK(!a.agrees());
   REQUIRE(a.first);
   CHECK(a.first->k == 8);  // the second group of 8 K rows is read 2048 B away instead of 1024

@@ -244,6 +244,24 @@ TEST_CASE("every operator agrees with a reference evaluator over 20000 generated
   CHECK(with_value < 19000);
 }
 
+// A condition with no value in any lane (an error in every lane, as here, or a parameter without
+// --let) leaves neither choice of ?: to evaluate: the value is as unknown as the condition, for
+// the condition's reason. It used to be read from the choice that was never evaluated (an empty
+// std::optional): clang's UBSan stopped on it (an array index of 32767), GCC's build went on
+// with whatever the memory held. Found by clang's build of the suite above (issue 36).
+TEST_CASE("a ?: whose condition no lane knows has the condition's error, not a value") {
+  for (const char* text :
+       {"(32 >> 63) ? 1 : 2", "((32 >> 63) ? 1 : 2) + 1", "1 | ((32 >> 63) ? (63) << 3 : 7)"}) {
+    CAPTURE(text);
+    const IntResult r = evaluate_integer(text, {});
+    REQUIRE(r.error.has_value());
+    CHECK(r.error->message.find("0..31 for int") != std::string::npos);
+  }
+  const IntResult named = evaluate_integer("(n > 1 ? 4 : 8) * 2", {});
+  REQUIRE(named.error.has_value());
+  CHECK(named.error->message.find("n") != std::string::npos);
+}
+
 TEST_CASE("C++ literals and precedence read as a compiler reads them") {
   const auto value = [](std::string_view text) { return evaluate_integer(text, {}).value; };
   CHECK(value("0x1F") == 31);

@@ -31,6 +31,7 @@
 #include "core/model/shared_limits.hpp"
 #include "core/model/swizzle.hpp"
 #include "core/report/explain.hpp"
+#include "core/teach/drill.hpp"
 #include "core/teach/lesson.hpp"
 #include "core/teach/measured.hpp"
 
@@ -253,6 +254,185 @@ TEST_CASE("the audit's statements stay corrected in every track") {
   for (const Preset& p : presets()) {
     CAPTURE(p.name);
     CHECK(std::string(p.lesson).find("put 8 rows in every word's bank") == std::string::npos);
+  }
+}
+
+// A step written as code (issue 34): the core evaluates the declaration and the access for the
+// block and warp given, as `banklab analyze --decl ... --expr ... --block ... --warp ...` does.
+TEST_CASE("a step written as code: the warp the core forms, its threads, and bad code") {
+  const std::string step =
+      "title = \"s\"\n"
+      "args = [\"--decl\", \"__shared__ float tile[32][33];\", \"--expr\", "
+      "\"tile[threadIdx.x][threadIdx.y]\", \"--block\", \"16x16\", \"--warp\", \"1\"]\n"
+      "text = \"{block} {block_x} {warp}: {warp_threads}; lane 16 is {thread:16} on {index:16}; "
+      "{access}; {wavefronts}\"\n";
+  const Expected<Lesson> l = parse_lesson(lesson_with(step), "code.toml");
+  REQUIRE_MESSAGE(l.has_value(), (l ? "" : l.error()));
+  const LessonStep& st = l->steps.front();
+  REQUIRE(st.code.has_value());
+  // The same offsets as the code form of analyze gives for that warp.
+  KernelParams params;
+  params.block = {16, 16, 1};
+  params.warp = 1;
+  const CodeSource sources[] = {{"--decl", "__shared__ float tile[32][33];"},
+                                {"--expr", "tile[threadIdx.x][threadIdx.y]"}};
+  const CodeResult r = evaluate_code(sources, params);
+  REQUIRE(r.code.has_value());
+  CHECK(st.scenario == r.code->scenario);
+  const FilledStep f = fill_step(st);
+  const std::string wavefronts = std::to_string(evaluate(st.scenario).analysis->wavefront_count());
+  CHECK(f.text ==
+        "16x16 16 1: threadIdx.x 0-15 at threadIdx.y 2 and 3; lane 16 is (0, 3) on tile[0][3]; "
+        "tile[threadIdx.x][threadIdx.y]; " +
+            wavefronts + "\n");
+  CHECK(describe_step(f) ==
+        "tile[threadIdx.x][threadIdx.y] on __shared__ float tile[32][33], block 16x16, warp 1");
+  // A deep block names its rows by (y, z).
+  const std::string deep =
+      "title = \"s\"\nargs = [\"--decl\", \"__shared__ float t[64];\", \"--expr\", "
+      "\"t[threadIdx.x + 8 * threadIdx.y]\", \"--block\", \"8x2x4\"]\ntext = \"{warp_threads}\"\n";
+  const Expected<Lesson> d = parse_lesson(lesson_with(deep), "deep.toml");
+  REQUIRE_MESSAGE(d.has_value(), (d ? "" : d.error()));
+  CHECK(fill_step(d->steps.front()).text ==
+        "threadIdx.x 0-7 at (threadIdx.y, threadIdx.z) (0, 0), (1, 0), (0, 1) and (1, 1)\n");
+  // Bad code, flags and placeholders: FILE:LINE and what is wrong.
+  const auto with_args = [](const std::string& args, const std::string& text = "t") {
+    return lesson_with("title = \"s\"\nargs = [" + args + "]\ntext = \"" + text + "\"\n");
+  };
+  CHECK(error_of(with_args("\"--decl\", \"__shared__ float t[32];\"")) ==
+        "bad.toml:4: the code: the code form needs both --decl (the __shared__ declaration) and "
+        "--expr (the access)");
+  CHECK(error_of(with_args("\"--decl\", \"__shared__ float t[32];\", \"--expr\", \"t[k]\""))
+            .starts_with("bad.toml:4: the code: --expr:1:"));
+  CHECK(error_of(with_args("\"--expr\", \"t[0]\", \"--decl\", \"__shared__ float t[32];\", "
+                           "\"--pad\", \"1\""))
+            .starts_with("bad.toml:4: the code: --pad cannot be combined with --decl/--expr"));
+  CHECK(error_of(with_args("\"--expr\", \"t[0]\", \"--decl\", \"__shared__ float t[32];\", "
+                           "\"--block\", \"0x4\""))
+            .starts_with("bad.toml:4: the code: --block: "));
+  CHECK(error_of(with_args("\"--expr\", \"t[0]\", \"--decl\", \"__shared__ float t[32];\", "
+                           "\"--warp\", \"3\""))
+            .find("warp 3 is not in the block") != std::string::npos);
+  CHECK(error_of(with_args("\"--expr\", \"t[0]\", \"--decl\", \"__shared__ float t[32];\", "
+                           "\"--warp\""))
+            .starts_with("bad.toml:4: the code: --warp needs a value"));
+  CHECK(error_of(with_args("\"--dtype\", \"fp32\"", "{block}"))
+            .starts_with("bad.toml:5: {block}: only a step written as code"));
+}
+
+// The transpose track's 2-D block steps: a 16-wide block's warp spans two columns of 16 rows,
+// so the pad of one leaves a conflict, and the pad the second step shows is conflict-free in
+// every warp of the block.
+TEST_CASE("warp composition for 2-D blocks, as the transpose track teaches it") {
+  const Expected<Lesson> lesson = find_lesson("transpose");
+  REQUIRE(lesson.has_value());
+  std::vector<const LessonStep*> blocks;
+  for (const LessonStep& st : lesson->steps)
+    if (st.code && st.code->params.block[0] != kWarpSize) blocks.push_back(&st);
+  REQUIRE(blocks.size() == 2);
+  for (const LessonStep* st : blocks) {
+    CAPTURE(st->title);
+    const KernelCode& k = st->code->code;
+    const int block_x = st->code->params.block[0];
+    // "32 / blockDim.x" columns a warp, each of blockDim.x rows: the second subscript.
+    std::set<std::int64_t> columns, rows;
+    for (const LaneCode& lane : k.lanes) {
+      REQUIRE(lane.active);
+      CHECK(lane.thread[0] < block_x);
+      rows.insert(lane.indices[0]);
+      columns.insert(lane.indices[1]);
+    }
+    CHECK(columns.size() == static_cast<std::size_t>(kWarpSize / block_x));
+    CHECK(rows.size() == static_cast<std::size_t>(block_x));
+  }
+  const Analysis padded = *evaluate(blocks[0]->scenario).analysis;
+  CHECK(blocks[0]->code->code.array.dims.back() == kWarpSize + 1);  // the pad of one
+  CHECK(padded.max_ways > 1);
+  // Every warp of the block, as --warp all checks: conflict-free.
+  CHECK(blocks[1]->code->params.warp == kAllWarps);
+  for (int w = 0; w < blocks[1]->code->code.warp_count; ++w) {
+    KernelParams p = blocks[1]->code->params;
+    p.warp = w;
+    const CodeSource sources[] = {{"--decl", blocks[1]->code->decl},
+                                  {"--expr", blocks[1]->code->expr}};
+    const CodeResult r = evaluate_code(sources, p);
+    REQUIRE(r.code.has_value());
+    CHECK(evaluate(r.code->scenario).analysis->bank_conflicts() == 0);
+  }
+}
+
+// The measure track's packing steps: the load packs and its ideal is below bytes over a
+// wavefront; the same addresses stored do not pack.
+TEST_CASE("load packing with its source, and the same addresses stored") {
+  const Expected<Lesson> lesson = find_lesson("measure");
+  REQUIRE(lesson.has_value());
+  const LessonStep* load = nullptr;
+  const LessonStep* store = nullptr;
+  for (const LessonStep& st : lesson->steps) {
+    if (!st.code) continue;
+    (st.scenario.op == Op::ld ? load : store) = &st;
+  }
+  REQUIRE(load != nullptr);
+  REQUIRE(store != nullptr);
+  CHECK(load->scenario.custom_offsets == store->scenario.custom_offsets);
+  const Analysis ld = *evaluate(load->scenario).analysis;
+  const Analysis st = *evaluate(store->scenario).analysis;
+  CHECK(ld.packed);
+  CHECK(ld.ideal_wavefronts * kWavefrontBytes < ld.requested_bytes);
+  CHECK(ld.bank_conflicts() > 0);
+  CHECK_FALSE(st.packed);
+  CHECK(st.ideal_wavefronts * kWavefrontBytes == st.requested_bytes);
+  CHECK(st.bank_conflicts() == 0);
+  const std::string text = fill_step(*load).text;
+  for (const char* source : {"docs/hardware-rules.md", "docs/gpu-results.md",
+                             "core/validate/corpus.cpp", "NVIDIA documents no packing"})
+    CHECK(text.find(source) != std::string::npos);
+}
+
+// Every Nsight Compute name a lesson or a drill states is one the H200's Nsight Compute has
+// (tests/scan/check-counter-names.sh, its output in tests/scan/measured/counter-names.txt):
+// metrics by their base name, "op_X" suffixes as a shared-memory metric of that operation,
+// and the Source page's columns by their header.
+TEST_CASE("the counters the lessons and drills name exist on the H200") {
+  const std::filesystem::path measured =
+      std::filesystem::path(BANKLAB_SOURCE_DIR) / "tests/scan/measured";
+  const std::string listed = read(measured / "counter-names.txt");
+  const std::string columns = read(measured / "counter-names-source-columns.txt");
+  REQUIRE(listed.find("# missing:") != std::string::npos);
+  std::string texts;
+  const Expected<LessonCatalogue> catalogue = load_lessons();
+  REQUIRE(catalogue.has_value());
+  for (const Lesson& l : catalogue->lessons)
+    for (const LessonStep& step : l.steps) texts += fill_step(step).text + "\n";
+  for (DrillLevel level : kAllDrillLevels)
+    for (int i = 0; i < 300; ++i) {
+      const Question q = make_question(level, 11, i);
+      texts += q.text + "\n";
+      for (const Choice& c : q.choices) texts += c.text + " " + c.why + "\n";
+    }
+  const auto whole_word = [](const std::string& hay, const std::string& word) {
+    return std::regex_search(hay, std::regex("(^|[^A-Za-z0-9_])" + word + "($|[^A-Za-z0-9_])"));
+  };
+  const std::regex metric(R"(\b(l1tex|smsp|sm)__[a-z0-9_]+)");
+  const std::regex op(R"(\bop_([a-z]+)\b)");
+  int metrics = 0, ops = 0;
+  for (auto m = std::sregex_iterator(texts.begin(), texts.end(), metric);
+       m != std::sregex_iterator(); ++m, ++metrics) {
+    CAPTURE(m->str());
+    CHECK(whole_word(listed, m->str()));
+  }
+  for (auto m = std::sregex_iterator(texts.begin(), texts.end(), op); m != std::sregex_iterator();
+       ++m, ++ops) {
+    CAPTURE(m->str());
+    CHECK(listed.find("_mem_shared_" + m->str()) != std::string::npos);
+  }
+  CHECK(metrics > 10);
+  CHECK(ops > 10);
+  for (const char* column : {"L1 Wavefronts Shared", "L1 Wavefronts Shared Ideal",
+                             "L1 Wavefronts Shared Excessive", "stall_mio", "stall_short_sb"}) {
+    CAPTURE(column);
+    CHECK(texts.find(column) != std::string::npos);
+    CHECK(columns.find(std::string("\"") + column + "\"\n") != std::string::npos);
   }
 }
 

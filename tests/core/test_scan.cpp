@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -236,6 +238,29 @@ TEST_CASE("if and else split the warp; the lanes reconverge after them") {
   CHECK(after->worst_ways == 2);  // all 32 lanes again, two words a bank
 }
 
+TEST_CASE("a variable declared in a branch is made anew: the other lanes' values do not count") {
+  // Before, `if (t < d) { const int ai = ...; }` was "ai holds different kinds of values (or
+  // places) in different lanes" and its accesses unevaluated in the trips where more lanes
+  // took the branch than before (a Blelloch scan's down-sweep, shapes.cu lines 72-74).
+  const KernelScan k = scan_one(kernel("__shared__ float temp[256];\n"
+                                       "const int t = threadIdx.x;\n"
+                                       "for (int d = 1; d < 256; d *= 2) {\n"
+                                       "  if (t < d) {\n"
+                                       "    const int ai = 2 * t;\n"
+                                       "    temp[ai] = 1.0f;\n"
+                                       "  }\n"
+                                       "}",
+                                       128),
+                                "k");
+  CHECK(k.unevaluated.empty());
+  // Warp w's lanes take the branch from d = 32w + 1 on: 8 trips of warp 0 (d = 1..128), two
+  // of warp 1 (d = 64, 128), one of warps 2 and 3.
+  CHECK(entry(k, 7, Op::st)->instructions == 8 + 2 + 1 + 1);
+  const KernelScan scan = scan_one(read(kCorpus + "corpus/shapes.cu"), "blelloch_scan");
+  for (const ScanProblem& p : scan.unevaluated)
+    CHECK(p.reason.find("different kinds") == std::string::npos);
+}
+
 TEST_CASE("loops run each lane its own trips; break, continue and return leave the mask") {
   ScanOptions keep;
   keep.keep_instances = true;
@@ -427,6 +452,48 @@ TEST_CASE("structs, references and shared variables, counted as nvcc lays them o
   CHECK(entry(refs, 10, Op::st)->worst_ways == 2);   // set(i) made i threadIdx.x
 }
 
+TEST_CASE("typedef'd structs and structs of a function are laid out; two of one name are not") {
+  // typedef struct { ... } Point; was "Point has no size BankLab knows", and the parse error
+  // of `const Point p = ...` hid the next line's read of points.
+  const std::string typedefed =
+      "typedef struct {\n  float a;\n  float b;\n} Point;\n"
+      "__global__ void k(float* out) {\n"
+      "  __shared__ Point points[64];\n"
+      "  points[threadIdx.x].b = 1.0f;\n"
+      "  const Point p = points[threadIdx.x ^ 1];\n"
+      "  const float x = points[(threadIdx.x + 2) % 64].a;\n"
+      "  out[threadIdx.x] = p.a + x;\n"
+      "}\nint main() { k<<<1, 64>>>(nullptr); }\n";
+  const KernelScan t = scan_one(typedefed, "k");
+  CHECK(t.unevaluated.empty());
+  CHECK(entry(t, 7, Op::st)->worst_ways == 2);  // a float of an 8-byte struct: 2-way
+  CHECK(entry(t, 8, Op::ld)->width == 8);       // the whole struct: one LDS.64
+  CHECK(entry(t, 9, Op::ld)->worst_ways == 2);
+  // typedef struct TAG NAME; and a struct defined in the kernel.
+  const KernelScan tagged = scan_one(
+      "struct Cell { float v; int k; float w; };\ntypedef struct Cell C;\n"
+      "__global__ void k() {\n"
+      "  struct Local { float x; float y; float z; float w; };\n"
+      "  __shared__ C cells[32];\n  __shared__ Local quads[32];\n"
+      "  cells[threadIdx.x].w = 0;\n  quads[threadIdx.x].y = 0;\n"
+      "}\nint main() { k<<<1, 32>>>(); }\n",
+      "k");
+  CHECK(tagged.unevaluated.empty());
+  CHECK(entry(tagged, 7, Op::st)->worst_ways == 1);  // a stride of 3 words: every bank once
+  CHECK(entry(tagged, 8, Op::st)->worst_ways == 4);
+  // Two kernels' structs of one name: BankLab does not scope names, so neither is laid out.
+  const std::string twice =
+      "__global__ void a() { struct P { float x; }; __shared__ P s[32]; s[threadIdx.x].x = 0; }\n"
+      "__global__ void b() { struct P { float x, y; }; __shared__ P s[32]; s[threadIdx.x].y = 0; "
+      "}\n"
+      "int main() { a<<<1, 32>>>(); b<<<1, 32>>>(); }\n";
+  const KernelScan first = scan_one(twice, "a");
+  CHECK(first.lines.empty());
+  REQUIRE(!first.unevaluated.empty());
+  CHECK(first.unevaluated[0].reason.find("two structs of the file are named P") !=
+        std::string::npos);
+}
+
 TEST_CASE("merges only where nvcc makes them: whole runs of adjacent trips, never volatile") {
   // Three adjacent trips: no whole run of two or four.
   const KernelScan three =
@@ -437,6 +504,11 @@ TEST_CASE("merges only where nvcc makes them: whole runs of adjacent trips, neve
                "k");
   CHECK(entry(three, 4, Op::ld)->width == 4);
   CHECK(entry(three, 4, Op::ld)->instructions == 3);
+  // What ptxas makes of the third (LDS.64 and LDS, or three LDS) was not measured: listed,
+  // and the entry says why once.
+  CHECK(unevaluated_lines(three) == std::vector<int>{4});
+  REQUIRE(entry(three, 4, Op::ld)->notes.size() == 1);
+  CHECK(entry(three, 4, Op::ld)->notes[0].starts_with("the width is not decided: "));
   // A volatile array: each trip its own LDS.
   const KernelScan held =
       scan_one(kernel("volatile __shared__ float v[128];\n"
@@ -457,6 +529,112 @@ TEST_CASE("merges only where nvcc makes them: whole runs of adjacent trips, neve
   CHECK(entry(twice, 4, Op::ld) == nullptr);
   CHECK(entry(twice, 6, Op::ld) != nullptr);  // after a barrier, loaded again
   CHECK(unevaluated_lines(twice) == std::vector<int>{4});
+}
+
+// The SASS of tests/scan/sass/merges.cu (nvcc 13.0.88 -O3 -lineinfo -arch=sm_90, disassembled
+// with nvdisasm -g on the H200 machine): for each kernel, each line's LDS/STS instructions.
+std::map<std::string, std::map<int, std::vector<std::string>>> sass_by_kernel(
+    const std::string& text) {
+  std::map<std::string, std::map<int, std::vector<std::string>>> out;
+  std::string kernel;
+  int line = 0;
+  std::istringstream in(text);
+  for (std::string row; std::getline(in, row);) {
+    if (row.starts_with(".text._Z") && row.ends_with(":")) {
+      std::size_t at = 8, length = 0;
+      while (at < row.size() && std::isdigit(static_cast<unsigned char>(row[at])) != 0)
+        length = length * 10 + static_cast<std::size_t>(row[at++] - '0');
+      kernel = row.substr(at, length);
+    } else if (const std::size_t l = row.find("\", line "); l != std::string::npos) {
+      line = std::stoi(row.substr(l + 8));
+    } else if (const std::size_t op = row.find_first_of("LS", row.find("*/"));
+               !kernel.empty() && row.find("*/") != std::string::npos && op != std::string::npos &&
+               (row.compare(op, 3, "LDS") == 0 || row.compare(op, 3, "STS") == 0)) {
+      out[kernel][line].push_back(row.substr(op, row.find(' ', op) - op));
+    }
+  }
+  return out;
+}
+
+TEST_CASE("each line's instructions are the SASS's: merges across loops, none of 2-byte trips") {
+  // Every kernel of merges.cu is one warp and, but for h_partial4, straight-line code in its
+  // SASS: each line evaluated must issue exactly the SASS's instructions there, of its widths.
+  const std::string source = read(kCorpus + "sass/merges.cu");
+  const auto sass = sass_by_kernel(read(kCorpus + "sass/merges.sass"));
+  REQUIRE(sass.size() == 7);
+  ScanOptions one_warp;
+  one_warp.block = std::array<int, 3>{32, 1, 1};
+  for (const auto& [name, lines] : sass) {
+    CAPTURE(name);
+    const KernelScan k = scan_one(source, name, one_warp);
+    const std::vector<int> listed = unevaluated_lines(k);
+    for (const auto& [line, instructions] : lines) {
+      CAPTURE(line);
+      if (std::find(listed.begin(), listed.end(), line) != listed.end()) continue;
+      if (name == "h_outer_two" && line == 56) continue;  // nvcc gives its loads the barrier's line
+      std::multiset<std::string> predicted, measured(instructions.begin(), instructions.end());
+      for (const ScanLine& l : k.lines) {
+        if (l.line != line) continue;
+        const std::string op = l.op == Op::ld ? "LDS" : "STS";
+        const std::string suffix = l.width == 16  ? ".128"
+                                   : l.width == 8 ? ".64"
+                                   : l.width == 2 ? ".U16"
+                                   : l.width == 1 ? (l.op == Op::ld ? ".S8" : ".U8")
+                                                  : "";
+        for (std::int64_t i = 0; i < l.instructions; ++i) predicted.insert(op + suffix);
+      }
+      CHECK(predicted == measured);
+    }
+  }
+  // What the SASS shows that the scan cannot know, it lists: a loop unrolled by 4 made LDS.64
+  // where LDS.128 was possible, a 64-trip loop with no pragma was unrolled whole (sixteen
+  // LDS.128), and two places a[2t] and a[2t + 1] became one STS.64 on the second's line.
+  CHECK(unevaluated_lines(scan_one(source, "h_partial4", one_warp)) == std::vector<int>{8});
+  CHECK(unevaluated_lines(scan_one(source, "h_sixtyfour", one_warp)) == std::vector<int>{16});
+  CHECK(unevaluated_lines(scan_one(source, "h_two_sites", one_warp)) ==
+        std::vector<int>{37, 38, 40, 41});
+}
+
+TEST_CASE("a merge across the outer unrolled loop: the SGEMM tile of the H200 trace") {
+  // nvcc merged four trips of the outer k loop of As[ty + 8 * i][k] into one LDS.128 (Nsight
+  // Compute on the H200, assets/traces/sgemm_tile.json: line 27 4,096 wavefronts in 4 blocks,
+  // 8 LDS.128 in the SASS of a tile); the scan merged the inner i loop's trips only, whose
+  // addresses are rows apart, and counted 2,048 LDS a block.
+  const KernelScan k = scan_one(
+      read(std::string(BANKLAB_SOURCE_DIR) + "/tests/trace/programs/sgemm_tile.cu"), "sgemm_tile");
+  const ScanLine* as = entry(k, 27, Op::ld);
+  REQUIRE(as != nullptr);
+  CHECK(as->width == 16);
+  CHECK(as->instructions == 512);
+  CHECK(as->wavefronts * 4 == 4096);
+  CHECK(as->ideal_wavefronts * 4 == 4096);
+  REQUIRE(!as->notes.empty());
+  CHECK(as->notes[0].starts_with(
+      "nvcc merges this 4-byte load of adjacent trips of the unrolled loop (k) into 16-byte "
+      "loads (LDS.128): 1024 wavefronts in 512 instructions"));
+  CHECK(entry(k, 26, Op::ld)->wavefronts * 4 == 2048);
+  CHECK(entry(k, 21, Op::st)->wavefronts * 4 == 256);
+  CHECK(k.unevaluated.empty());
+  // Two loops whose trips are adjacent only together (2k + i): the eight loads of a thread are
+  // one run, as the sixteen of h_sixteen, which ptxas made four LDS.128.
+  const KernelScan both = scan_one(kernel("__shared__ float a[256];\n"
+                                          "float s = 0;\n"
+                                          "for (int k = 0; k < 4; k++)\n"
+                                          "  for (int i = 0; i < 2; i++)\n"
+                                          "    s += a[threadIdx.x * 8 + 2 * k + i];\n"
+                                          "a[threadIdx.x] = s;"),
+                                   "k");
+  CHECK(entry(both, 6, Op::ld)->width == 16);
+  CHECK(entry(both, 6, Op::ld)->instructions == 2);
+  // 8-byte trips adjacent and aligned for 16: not measured, listed.
+  const KernelScan pairs =
+      scan_one(kernel("__shared__ double d[64];\n"
+                      "double s = 0;\n"
+                      "for (int i = 0; i < 2; i++) s += d[threadIdx.x * 2 + i];\n"
+                      "d[threadIdx.x] = s;"),
+               "k");
+  CHECK(entry(pairs, 4, Op::ld)->instructions == 2);
+  CHECK(unevaluated_lines(pairs) == std::vector<int>{4});
 }
 
 TEST_CASE("__device__ functions, shuffles, macros and #if run as the compiler reads them") {
@@ -657,6 +835,46 @@ TEST_CASE("the scan's widths agree with nvcc's PTX line by line, and a wrong one
   CHECK(!checks[0].agrees);
   // A PTX without the file's line table is refused.
   CHECK(!parse_ptx(".visible .entry k()\n{\n}\n", "widths.cu").has_value());
+}
+
+TEST_CASE("public kernels' shapes: widths as nvcc's PTX has them, or listed") {
+  // tests/scan/corpus/unrolled.cu and shapes.cu (an SGEMM step over the outer k loop, float4
+  // tiles, a convolution with its halo, a Blelloch scan, a flash-attention tile loop) against
+  // nvcc 13.0.88's PTX: every line checked agrees; what the PTX cannot settle is listed.
+  for (const std::string name : {"unrolled", "shapes"}) {
+    CAPTURE(name);
+    const std::string source = read(kCorpus + "corpus/" + name + ".cu");
+    const auto ptx = parse_ptx(read(kCorpus + "ptx/" + name + ".ptx"), name + ".cu");
+    REQUIRE_MESSAGE(ptx.has_value(), ptx.error());
+    REQUIRE(ptx->size() == (name == "unrolled" ? 5u : 4u));
+    for (const PtxKernel& k : *ptx) {
+      CAPTURE(k.name);
+      const KernelScan scan = scan_one(source, k.name);
+      for (const WidthCheck& c : check_widths(scan, k)) {
+        CAPTURE(c.line);
+        CAPTURE(c.detail);
+        CHECK((c.agrees || !c.checked));
+      }
+    }
+  }
+  const std::string unrolled = read(kCorpus + "corpus/unrolled.cu");
+  const KernelScan sgemm = scan_one(unrolled, "sgemm_outer_k");
+  CHECK(entry(sgemm, 25, Op::ld)->width == 16);  // four trips of the outer k loop
+  CHECK(entry(sgemm, 25, Op::ld)->instructions == 512);
+  CHECK(entry(scan_one(unrolled, "two_level"), 38, Op::ld)->width == 16);
+  CHECK(entry(scan_one(unrolled, "half_pairs"), 48, Op::ld)->instructions == 2);
+  CHECK(unevaluated_lines(scan_one(unrolled, "typedef_fields")) == std::vector<int>{60, 61});
+  CHECK(unevaluated_lines(scan_one(unrolled, "sixty_four_trips")) == std::vector<int>{73});
+  const std::string shapes = read(kCorpus + "corpus/shapes.cu");
+  const KernelScan conv = scan_one(shapes, "conv_halo");
+  CHECK(entry(conv, 46, Op::ld)->width == 4);  // adjacent, but odd lanes are not aligned
+  CHECK(entry(conv, 46, Op::ld)->unmerged == "lane 1 of warp 0 is at byte 4, not 16-byte aligned");
+  const KernelScan scan = scan_one(shapes, "blelloch_scan");
+  const std::vector<int> listed = unevaluated_lines(scan);
+  for (const int line : {55, 56, 62})  // temp[2t], temp[2t + 1]; temp[bi] += temp[ai] at d = 128
+    CHECK(std::find(listed.begin(), listed.end(), line) != listed.end());
+  const KernelScan flash = scan_one(shapes, "flash_tile");
+  CHECK(entry(flash, 105, Op::ld)->width == 16);  // Vs[j][d]: a broadcast, 16 bytes at a time
 }
 
 TEST_CASE("the source page's CSV: sections, line and SASS rows, quotes ncu does not escape") {

@@ -95,7 +95,7 @@ std::vector<std::uint16_t> lab_shared_memory(const OperandFill& fill_a,
 // What the lab says the tensor core reads for element (mn, k) of the operand, every k-step's
 // descriptor taking its start from the agreement's steps; `misread_rows` gets the MN indices
 // the lab reports read from the wrong bytes.
-std::vector<float> lab_reads(const MatrixDescriptor& d, const Agreement& agreement,
+std::vector<float> lab_reads(const MatrixDescriptor& d, const DescriptorAgreement& agreement,
                              const OperandFill& fill, const std::vector<std::uint16_t>& smem,
                              std::set<int>& misread_rows) {
   std::vector<float> read(std::size_t{kRows} * kK);
@@ -136,7 +136,7 @@ std::vector<float> values(const std::vector<std::uint16_t>& bits) {
 }
 
 std::array<std::uint64_t, gpu::kProbeSteps> step_words(const MatrixDescriptor& d,
-                                                       const Agreement& agreement) {
+                                                       const DescriptorAgreement& agreement) {
   REQUIRE(agreement.steps.size() == gpu::kProbeSteps);
   std::array<std::uint64_t, gpu::kProbeSteps> words{};
   for (const StepStart& step : agreement.steps) {
@@ -163,7 +163,7 @@ MatrixDescriptor desc_b() {
 
 // The case without A's descriptors: the inputs, both fills, B's descriptors.
 gpu::ProbeCase probe_case(const OperandFill& fill_a) {
-  const Agreement lab_b = check_agreement(desc_b(), kOperand, fill_b());
+  const DescriptorAgreement lab_b = check_agreement(desc_b(), kOperand, fill_b());
   REQUIRE(lab_b.agrees());
   gpu::ProbeCase c;
   c.a = small_integers(1);
@@ -184,7 +184,7 @@ std::vector<float> run_on_gpu(const gpu::ProbeCase& c) {
 // A read through `desc_a` from `fill_a`: the lab's verdict on A against the tensor core's D.
 // Returns the lab's verdict.
 bool lab_matches_hardware(const OperandFill& fill_a, const MatrixDescriptor& desc_a) {
-  const Agreement lab_a = check_agreement(desc_a, kOperand, fill_a);
+  const DescriptorAgreement lab_a = check_agreement(desc_a, kOperand, fill_a);
   REQUIRE(lab_a.compared);
   gpu::ProbeCase c = probe_case(fill_a);
   c.desc_a = step_words(desc_a, lab_a);
@@ -307,11 +307,11 @@ TEST_CASE("base offset 4 at byte 512, 2 and 6 at byte 256: refused by the lab, m
     CAPTURE(base_offset);
     const OperandFill fill_a = tma_fill(SwizzleKind::tma128, 64, dest);
     const MatrixDescriptor d{MmaArch::sm90, DescSwizzle::b128, dest, 16, 1024, base_offset, false};
-    const Agreement lab = check_agreement(d, kOperand, fill_a);
+    const DescriptorAgreement lab = check_agreement(d, kOperand, fill_a);
     CHECK(!lab.compared);
     CHECK(!read_is_defined(lab.descriptor_rules));
     gpu::ProbeCase c = probe_case(fill_a);
-    Agreement steps;  // the starts CUTLASS would use, as with base offset 0
+    DescriptorAgreement steps;  // the starts CUTLASS would use, as with base offset 0
     for (int s = 0; s < gpu::kProbeSteps; ++s) steps.steps.push_back({s, dest + 32 * s, 32 * s, 0});
     c.desc_a = step_words(d, steps);
     const std::vector<float> hardware = run_on_gpu(c);

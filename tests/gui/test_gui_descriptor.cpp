@@ -68,7 +68,7 @@ TEST_CASE("Tile > Descriptor... reads the TMA tile; 64b misreads it as the core 
   const std::optional<MatrixDescriptor> fits = suggest_descriptor(MmaArch::sm90, op, fill);
   REQUIRE(fits.has_value());
   CHECK(s.user.descriptor.desc == *fits);
-  const Agreement agrees = check_agreement(*fits, op, fill);
+  const DescriptorAgreement agrees = check_agreement(*fits, op, fill);
   REQUIRE(agrees.agrees());
   CHECK(verdict_label(s) == format("agrees: all %lld elements are read where they were written",
                                    static_cast<long long>(agrees.elements)));
@@ -80,7 +80,7 @@ TEST_CASE("Tile > Descriptor... reads the TMA tile; 64b misreads it as the core 
   click(ui, s, swizzle_button(s, DescSwizzle::b64).centre());
   CHECK(s.user.descriptor.desc.swizzle == DescSwizzle::b64);
   ui.frame(s);
-  const Agreement wrong = check_agreement(s.user.descriptor.desc, op, fill);
+  const DescriptorAgreement wrong = check_agreement(s.user.descriptor.desc, op, fill);
   REQUIRE(wrong.compared);
   REQUIRE(wrong.mismatched > 0);
   CHECK(verdict_label(s) == format("MISMATCH: %lld of %lld elements misread (%lld in k-step 0)",

@@ -534,3 +534,51 @@ TEST_CASE("a scan runs off the frame, with its progress and Cancel; what was ope
   CHECK(s.user.kernel.scans == scans);
   CHECK(s.user.scenario == before);
 }
+
+TEST_CASE("Cancel stops the running scan itself, not only its result") {
+  // The scan stands for a long one: it runs until it is told to stop (a guard of a minute, not
+  // a measure). Before, Cancel only dropped the result and the worker scanned to the end.
+  struct Seen {
+    std::mutex m;
+    std::condition_variable cv;
+    bool started = false, stopped = false, ended = false;
+  } seen;
+  ScanWorker worker(std::function<void()>{}, [&seen](const CodeSource&, const ScanOptions& o) {
+    std::unique_lock lock(seen.m);
+    seen.started = true;
+    seen.cv.notify_all();
+    seen.stopped = seen.cv.wait_for(lock, std::chrono::minutes(1),
+                                    [&o] { return o.stop != nullptr && o.stop->load(); });
+    seen.ended = true;
+    seen.cv.notify_all();
+    return ScanResult{};
+  });
+  ScanRequest request;
+  request.name = "long.cu";
+  worker.submit(std::move(request));
+  {
+    std::unique_lock lock(seen.m);
+    REQUIRE(seen.cv.wait_for(lock, std::chrono::minutes(1), [&seen] { return seen.started; }));
+  }
+  CHECK(worker.busy());
+  worker.cancel();
+  CHECK_FALSE(worker.busy());
+  seen.cv.notify_all();  // the flag is atomic; the scan's wait reads it when woken
+  {
+    std::unique_lock lock(seen.m);
+    REQUIRE(seen.cv.wait_for(lock, std::chrono::minutes(1), [&seen] { return seen.ended; }));
+    CHECK(seen.stopped);
+  }
+  CHECK_FALSE(worker.take().has_value());
+  // core's scan reads the flag before each statement: a stopped scan says so.
+  const std::atomic<bool> stop{true};
+  ScanOptions stopped;
+  stopped.stop = &stop;
+  const ScanResult r =
+      scan_source({"k.cu",
+                   "__global__ void k() { __shared__ float s[32]; s[threadIdx.x] = 0; }\n"
+                   "int main() { k<<<1, 32>>>(); }\n"},
+                  stopped);
+  REQUIRE(r.error.has_value());
+  CHECK(r.error->message == "the scan was stopped");
+}

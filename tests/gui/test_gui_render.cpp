@@ -802,7 +802,7 @@ TEST_CASE(
   const OperandShape op = descriptor_operand(tile);
   const std::optional<MatrixDescriptor> d = suggest_descriptor(MmaArch::sm90, op, fill);
   REQUIRE(d.has_value());
-  const Agreement a = check_agreement(*d, op, fill);
+  const DescriptorAgreement a = check_agreement(*d, op, fill);
   REQUIRE(a.agrees());
   // What the core says each 16-byte chunk holds ("mn,k" of its first element), and which chunks
   // k-step 0 reads.

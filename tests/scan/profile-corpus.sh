@@ -40,7 +40,10 @@ kernels=(transpose:transpose_naive transpose:transpose_padded
          structs:struct_fields structs:struct_aligned aliases:reference_row
          aliases:pointer_to_local aliases:pointer_select aliases:file_scope_extern
          structs:struct_copy widths:merge_two_trips widths:volatile_four widths:transpose_bf16
-         widths:transpose_rows widths:multi_line)
+         widths:transpose_rows widths:multi_line
+         unrolled:sgemm_outer_k unrolled:two_level unrolled:half_pairs unrolled:typedef_fields
+         unrolled:sixty_four_trips shapes:float4_tile shapes:conv_halo shapes:blelloch_scan
+         shapes:flash_tile)
 [ $# -gt 0 ] && kernels=("$@")
 # The files of those kernels, each once.
 files=()

@@ -116,7 +116,7 @@ void draw_lesson_step(AppState& s, Interaction& io) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(p.title));
   ImGui::TextWrapped("%s", s.lesson.filled.title.c_str());
   ImGui::PopStyleColor();
-  text_disabled_wrapped(describe(s.lesson.filled.scenario));
+  text_disabled_wrapped(describe_step(s.lesson.filled));
   ImGui::Separator();
   ImGui::BeginChild("##lesson-text");
   draw_text(s, s.lesson.filled.text);

@@ -126,6 +126,7 @@ figures::Slide lesson_slide(const AppState& s) {
   slide.text = f.text;
   slide.scenario = s.derived.scenario;
   slide.evaluation = s.derived.evaluation;
+  slide.scenario_line = describe_step(f);
   slide.parts = named_parts(f);
   for (const auto& [name, scenario] : f.compare) {
     slide.compare.push_back(figures::Compared{name, scenario, evaluate(scenario)});

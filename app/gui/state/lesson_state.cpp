@@ -34,7 +34,20 @@ void go_to_step(AppState& s, int step) {
   s.user.preset = -1;  // a lesson step is its own scenario, not a preset
   s.user.custom_error.clear();
   s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
-  show_scenario_code(s);
+  if (const std::optional<StepCode>& code = s.lesson.filled.code) {
+    // A step written as code: the Code window holds its code and launch, evaluated as typed
+    // code is (the same offsets the step's scenario has).
+    CodeBox& box = s.user.code;
+    box.text = code->decl + "\n" + code->expr;
+    box.lets = code->lets;
+    box.block = code->params.block;
+    box.warp = code->params.warp;
+    box.extern_bytes = code->params.extern_bytes;
+    box.left_lesson.clear();
+    apply_code(s);
+  } else {
+    show_scenario_code(s);
+  }
   refresh(s);  // a new scenario: every wavefront served
 }
 

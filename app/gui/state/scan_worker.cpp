@@ -12,6 +12,7 @@ void ScanWorker::submit(ScanRequest request) {
   since_ = std::chrono::steady_clock::now();
   pending_ = std::move(request);
   done_.reset();
+  if (running_stop_) running_stop_->store(true);  // replaced: its result would be dropped
   wake_.notify_one();
 }
 
@@ -20,6 +21,7 @@ void ScanWorker::cancel() {
   wanted_ = 0;
   pending_.reset();
   done_.reset();
+  if (running_stop_) running_stop_->store(true);
 }
 
 bool ScanWorker::busy() const {
@@ -46,10 +48,14 @@ void ScanWorker::run_pending() {
     request = std::move(*pending_);
     pending_.reset();
     number = submitted_;
+    running_stop_ = std::make_shared<std::atomic<bool>>(false);
+    request.options.stop = running_stop_.get();
   }
   ScanResult result = scan_({request.name, request.text}, request.options);
   {
     std::lock_guard lock(mutex_);
+    running_stop_.reset();
+    request.options.stop = nullptr;
     if (number != wanted_) return;  // cancelled, or another scan submitted since
     done_ = ScanDone{std::move(request), std::move(result)};
     wanted_ = 0;

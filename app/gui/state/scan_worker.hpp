@@ -6,17 +6,21 @@
 //   UI thread                                worker
 //   submit(request)  ---- one pending slot --> scan_source(request)
 //   take()           <--- the result --------- posted with its request's number
-//   cancel()         ---- (nothing to stop) -> the running scan ends; its result is dropped
+//   cancel()         ---- stop flag ---------> the running scan stops at its next statement
 //
-// core's scan cannot be stopped midway (it bounds its own work per file), so Cancel gives the
-// window back at once and the worker drops the result when the scan ends; a new submit() does
-// the same to the scan it replaces. On the desktop the worker is a thread
+// Cancel gives the window back at once and sets the running scan's stop flag
+// (ScanOptions::stop), which core reads before each statement it runs: the worker is free again
+// within a statement or two (or once the file is parsed, which its bounds keep short), and drops
+// what the stopped scan returns; a new submit() does the same to the scan it replaces. On the
+// desktop the worker is a thread
 // (scan_worker_thread.cpp); the browser edition has no threads and runs a submitted scan inside
 // the next take() (app/web/scan_worker_inline.cpp), the same code below either way.
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -48,13 +52,14 @@ class ScanWorker {
   // posted: called on the worker's thread when a result is posted (the UI at rest draws nothing
   // until asked for a frame); may be empty.
   explicit ScanWorker(std::function<void()> posted = {}, ScanFunction scan = scan_source);
-  ~ScanWorker();  // waits for a running scan to end (core bounds it), then joins
+  ~ScanWorker();  // stops a running scan, waits for it to end, then joins
   ScanWorker(const ScanWorker&) = delete;
   ScanWorker& operator=(const ScanWorker&) = delete;
 
   // Scans `request` next; the scan submitted before is dropped, pending or running.
   void submit(ScanRequest request);
-  // Drops the scan submitted last: busy() is false at once, and its result never comes.
+  // Drops the scan submitted last: busy() is false at once, its result never comes, and a
+  // running scan is told to stop.
   void cancel();
   // A scan was submitted, and is neither done nor cancelled.
   bool busy() const;
@@ -80,6 +85,7 @@ class ScanWorker {
   std::uint64_t wanted_ = 0;     // the number whose result is awaited; 0: none
   std::string scanning_;
   std::chrono::steady_clock::time_point since_;
+  std::shared_ptr<std::atomic<bool>> running_stop_;  // the running scan's stop flag, if one runs
   bool stopping_ = false;
   std::thread thread_;  // declared last: it starts once every member it uses exists
 };

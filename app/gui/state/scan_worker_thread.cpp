@@ -17,6 +17,7 @@ ScanWorker::~ScanWorker() {
     stopping_ = true;
     pending_.reset();
     wanted_ = 0;
+    if (running_stop_) running_stop_->store(true);
   }
   wake_.notify_one();
   thread_.join();
