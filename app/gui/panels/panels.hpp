@@ -26,6 +26,12 @@ void draw_solve(AppState& s, Interaction& io);     // solve_panel.cpp
 // Presentation mode or a comparison, filling the window below `top` (stage_panel.cpp).
 void draw_stage(AppState& s, Interaction& io, float top);
 void cycle_stage_view(AppState& s);  // banks -> lanes -> tile (not in a comparison) -> banks
+// Whether the stage shows a lesson step as a slide (presentation mode, the slide view), and
+// whether it shows that step's speaker notes instead.
+bool showing_slide(const AppState& s);
+bool showing_notes(const AppState& s);
+// N on a slide: its speaker notes' next page; after the last, the slide again.
+void next_notes_page(AppState& s);
 // The lesson step on screen as a slide (figures/slide.hpp): its track, number, title and text,
 // the scenario on screen, the parts and comparisons the step names. Precondition: in_lesson(s).
 figures::Slide lesson_slide(const AppState& s);
@@ -111,9 +117,20 @@ struct PanelLayout {
   ImVec2 descriptor_pos, descriptor_size;  // floats over the views, as Solve does
   ImVec2 drill_pos, drill_size;            // floats over everything below the menu bar
 };
-// `lesson`: a guided lesson is open, and the Lesson panel gets the room for its text; `kernel`:
-// the Kernel window is open, and the left column widens for its source.
+// A window narrower than this (a phone, 390 px) is laid out in one column (one_column_layout()).
+inline constexpr float kOneColumnWidth = 600.0f;
+// `lesson`: a guided lesson is open, and the Lesson panel gets the room for its text;
+// `kernel_width`: the Kernel window is open and wants that width for its source
+// (kernel_window_width()), 0 when it is closed.
 PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool lesson = false,
-                           bool kernel = false);
+                           float kernel_width = 0.0f);
+// The Kernel window's width whose source pane shows `chars` characters of a line a row, in the
+// current style and the mono font (kernel_panel.cpp).
+float kernel_window_width(const AppState& s, int chars);
+// The characters of a source line the Kernel window wants a row to show, so that a line of CUDA
+// reads whole to its access (transpose.cu's column read is 69 characters with its indent). A
+// screen 1280 px wide gives it 71 (default_layout() keeps 640 px for the bank view); the issue's
+// floor is 60.
+inline constexpr int kKernelSourceChars = 72;
 
 }  // namespace banklab::gui
