@@ -42,22 +42,9 @@
 namespace banklab::cli {
 namespace {
 
-constexpr std::string_view kPatternFlags[] = {"scenario", "preset", "tile", "swizzle", "access",
-                                              "index",    "width",  "op",   "lanes",   "offsets"};
 constexpr std::string_view kSuiteFlags[] = {"size", "variant"};
 
 // [SECTION] The device and errors
-
-void write_device(JsonWriter& w, const gpu::DeviceInfo& d, double measured_mhz) {
-  w.key("device")
-      .begin_object()
-      .field("name", d.name)
-      .field("sm_count", d.sm_count)
-      .field("rated_sm_clock_mhz", d.sm_clock_khz / 1000)
-      .field("measured_sm_clock_mhz", measured_mhz, 1)
-      .field("memory_bytes", d.memory_bytes)
-      .end_object();
-}
 
 // The run did not happen: say why in one line (exit 1 for the environment, 2 for the input).
 int not_run(gpu::RunStatus status, const std::string& error) {
@@ -142,9 +129,13 @@ Expected<GpuBenchOptions> read_options(const frontend::Args& args) {
                   "--sweep runs a fixed set of patterns and takes only --reps and --json, not --");
     }
   } else {
-    for (const std::string_view flag : kPatternFlags) {
-      if (args.has(flag)) {
-        return Error{"--" + std::string(flag) + " describes an access: add --pattern"};
+    // Every scenario flag (core's key table, and --scenario) describes an access, but --dtype
+    // and --pad, which the transpose suite reads too.
+    const frontend::ScenarioFlags given = frontend::scenario_flags(args);
+    if (given.file) return Error{"--scenario describes an access: add --pattern"};
+    for (const KeyValue& k : given.keys) {
+      if (k.key != "dtype" && k.key != "pad") {
+        return Error{"--" + k.key + " describes an access: add --pattern"};
       }
     }
   }
@@ -211,16 +202,17 @@ int run_suite(const GpuBenchOptions& options) {
     if (!r.ok()) return not_run(r.status, r.error);
     if (first) {
       if (json) {
-        write_device(w, r.device, r.sm_clock_mhz);
+        w.key("device");
+        gpu::write_device_json(w, r.device);  // each suite has its measured clock
         w.key("suites").begin_array();
       } else {
-        out += gpu::device_line(r.device, r.sm_clock_mhz);
+        out += frontend::device_line(r.device, r.sm_clock_mhz);
       }
     }
     if (json) {
       gpu::write_suite_json(w, r);
     } else {
-      gpu::append_suite_text(out, r);
+      frontend::append_suite_text(out, r);
     }
     for (const gpu::VariantResult& v : r.results) all_verified = all_verified && v.verified;
     first = false;
@@ -275,40 +267,22 @@ int run_patterns(const GpuBenchOptions& o) {
   const gpu::PatternReport r = gpu::run_pattern_benchmark(accesses, options);
   if (!r.ok()) return not_run(r.status, r.error);
 
-  std::string out;
+  gpu::LabelledPatterns shown{{}, r};
+  for (const Labelled& p : *patterns) shown.labels.push_back(p.label);
   bool all_verified = true;
+  for (const gpu::PatternResult& p : r.results) all_verified = all_verified && p.verified;
+  std::string out;
   if (o.json) {
+    // The device and the patterns with a recording's keys (its "device", and "sweep"/"lesson").
     JsonWriter w(out);
-    w.begin_object();
-    write_device(w, r.device, r.sm_clock_mhz);
-    w.key("patterns").begin_array();
-    for (std::size_t i = 0; i < r.results.size(); ++i) {
-      const gpu::PatternResult& p = r.results[i];
-      w.begin_object()
-          .field("label", (*patterns)[i].label)
-          .field("access", to_string(p.access))
-          .field("predicted_wavefronts", p.predicted_wavefronts)
-          .field("baseline_wavefronts", p.baseline_wavefronts)
-          .field("warps_per_sm", p.warps_per_sm)
-          .field("cycles_per_access", p.cycles_per_access, 4)
-          .field("baseline_cycles_per_access", p.baseline_cycles_per_access, 4)
-          .field("ns_per_access", p.ns_per_access, 4)
-          .field("wavefronts_per_clock", p.wavefronts_per_clock, 4)
-          .field("measured_ratio", p.measured_ratio, 4)
-          .field("predicted_ratio", p.predicted_ratio, 4)
-          .field("verified", p.verified)
-          .field("detail", p.detail)
-          .end_object();
-      all_verified = all_verified && p.verified;
-    }
-    w.end_array().end_object();
+    w.begin_object().key("device");
+    gpu::write_device_json(w, r.device);
+    gpu::write_patterns_fields(w, shown);
+    w.end_object();
     out += '\n';
   } else {
-    out += gpu::device_line(r.device, r.sm_clock_mhz);
-    gpu::LabelledPatterns shown{{}, r};
-    for (const Labelled& p : *patterns) shown.labels.push_back(p.label);
-    gpu::append_patterns_text(out, shown);
-    for (const gpu::PatternResult& p : r.results) all_verified = all_verified && p.verified;
+    out += frontend::device_line(r.device, r.sm_clock_mhz);
+    frontend::append_patterns_text(out, shown);
   }
   print(out);
   return all_verified ? kExitOk : kExitFailure;
@@ -387,9 +361,9 @@ int record(const GpuBenchOptions& options) {
   gpu::Recording r;
   r.device = gpu::query_device();
   if (!r.device.ok()) return failure(r.device.detail);
-  r.created_utc = gpu::utc_now();
-  r.commit = gpu::build_commit();
-  r.driver = gpu::driver_version();
+  r.created_utc = frontend::utc_now();
+  r.commit = frontend::build_commit();
+  r.driver = frontend::driver_version();
   for (const gpu::TransposeOptions& o : *suites) {
     std::fprintf(stderr, "banklab: recording the %s transposes\n",
                  std::string(dtype_name(o.dtype)).c_str());
@@ -420,17 +394,17 @@ int record(const GpuBenchOptions& options) {
   const Expected<gpu::Recording> written = gpu::parse_recording(json);
   if (!written) return failure("the recording just written does not read back: " + written.error());
   std::string text;
-  gpu::append_recording_text(text, *written);
+  frontend::append_recording_text(text, *written);
   text += "(recorded in " + file + ")\n";
   print(text);
   return gpu::recording_passes(*written) ? kExitOk : kExitFailure;
 }
 
 int replay(const GpuBenchOptions& o) {
-  const Expected<gpu::Recording> r = gpu::load_recording(o.file);
+  const Expected<gpu::Recording> r = frontend::load_recording(o.file);
   if (!r) return bad_input(r.error());
   std::string text;
-  gpu::append_recording_text(text, *r);
+  frontend::append_recording_text(text, *r);
   print(text);
   // As the run that recorded it: a result that failed its check is a failed run.
   if (!gpu::recording_passes(*r)) {

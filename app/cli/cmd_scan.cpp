@@ -29,28 +29,6 @@ extern char** environ;
 namespace banklab::cli {
 namespace {
 
-// "32", "32,8", "32,8,2" or "32x8": three sides, each a number from 1, then within CUDA's
-// limits for a block or a grid (check_block, check_grid).
-Expected<std::array<int, 3>> parse_dims(std::string_view flag, std::string_view text) {
-  const std::string name = "--" + std::string(flag);
-  std::array<std::int64_t, 3> d = {1, 1, 1};
-  std::size_t axis = 0;
-  std::string_view rest = text;
-  while (true) {
-    const std::size_t sep = rest.find_first_of(",xX");
-    const Expected<std::int64_t> n = parse_integer(rest.substr(0, sep), name, 1, INT32_MAX);
-    if (!n || axis == 3) {
-      return Error{name + " expects X[,Y[,Z]] (such as 32,8), each at least 1, got " + quote(text)};
-    }
-    d[axis++] = *n;
-    if (sep == std::string_view::npos) break;
-    rest = rest.substr(sep + 1);
-  }
-  const Expected<void> fine = flag == "block" ? check_block(d, name) : check_grid(d, name);
-  if (!fine) return Error{fine.error()};
-  return std::array<int, 3>{static_cast<int>(d[0]), static_cast<int>(d[1]), static_cast<int>(d[2])};
-}
-
 // nvcc: on the PATH, else CUDA's default folder; empty when neither has it.
 std::string find_nvcc() {
   std::vector<std::string> folders;
@@ -146,30 +124,42 @@ void append_widths_json(std::string& out, const std::vector<WidthCheck>& checks)
   w.end_array();
 }
 
+// What `banklab scan` was asked, every flag read here: the scan itself (core's ScanOptions)
+// and what the command does with it.
+struct ScanCommandOptions {
+  ScanOptions scan;
+  std::optional<std::string> ncu_csv;  // Nsight Compute's source page to compare with
+  bool check_widths = false;           // each line's widths against nvcc's PTX
+  bool json = false;
+};
+
+Expected<ScanCommandOptions> read_options(const frontend::Args& args) {
+  ScanCommandOptions o;
+  return frontend::FlagReader(args)
+      .text("kernel", o.scan.kernel)
+      .value("block", o.scan.block, parse_block)
+      .value("grid", o.scan.grid, parse_grid)
+      .integer("smem", o.scan.dynamic_smem, 1, kMaxSharedPerBlockBytes)
+      .each("let", o.scan.lets, parse_lets)
+      .text("ncu-csv", o.ncu_csv)
+      .flag("check-widths", o.check_widths)
+      .flag("json", o.json)
+      .result(o);
+}
+
 }  // namespace
 
 int run_scan(const frontend::Args& args) {
   const std::string path = args.positionals().front();
-  ScanOptions options;
-  const Expected<void> read =
-      frontend::FlagReader(args)
-          .text("kernel", options.kernel)
-          .value("block", options.block, [](std::string_view t) { return parse_dims("block", t); })
-          .value("grid", options.grid, [](std::string_view t) { return parse_dims("grid", t); })
-          .integer("smem", options.dynamic_smem, 1, kMaxSharedPerBlockBytes)
-          .done();
+  const Expected<ScanCommandOptions> read = read_options(args);
   if (!read) return bad_input(read.error());
-  for (std::string_view text : args.values("let")) {
-    auto lets = parse_lets(text);
-    if (!lets) return bad_input(lets.error());
-    options.lets.insert(options.lets.end(), lets->begin(), lets->end());
-  }
+  const ScanCommandOptions& options = *read;
   const Expected<std::string> text =
       frontend::read_input_file(path, kMaxScanSourceBytes, "kernel source");
   if (!text) return failure(text.error());
   const std::string name =
       frontend::is_standard_stream(path) ? "standard input" : path.substr(path.rfind('/') + 1);
-  const ScanResult r = scan_source({name, *text}, options);
+  const ScanResult r = scan_source({name, *text}, options.scan);
   if (r.error) {
     const CodeSource source{name, *text};
     const std::string message = format_code_error(*r.error, std::span(&source, 1));
@@ -180,16 +170,16 @@ int run_scan(const frontend::Args& args) {
     return status;
   }
   std::vector<MeasuredKernel> measured;
-  if (const auto csv_path = args.value("ncu-csv")) {
+  if (const std::optional<std::string>& csv_path = options.ncu_csv) {
     const Expected<std::string> csv =
-        frontend::read_input_file(std::string(*csv_path), kMaxNcuCsvBytes, "Nsight Compute CSV");
+        frontend::read_input_file(*csv_path, kMaxNcuCsvBytes, "Nsight Compute CSV");
     if (!csv) return failure(csv.error());
     auto parsed = parse_ncu_source_csv(*csv);
-    if (!parsed) return bad_input(std::string(*csv_path) + ": " + parsed.error());
+    if (!parsed) return bad_input(*csv_path + ": " + parsed.error());
     measured = std::move(*parsed);
   }
   std::vector<PtxKernel> ptx;
-  if (args.has("check-widths")) {
+  if (options.check_widths) {
     if (frontend::is_standard_stream(path))
       return bad_input(
           "--check-widths compiles the file with nvcc: give a file, not standard input");
@@ -221,7 +211,7 @@ int run_scan(const frontend::Args& args) {
       const auto p = std::ranges::find(ptx, k.kernel, &PtxKernel::name);
       widths = p != ptx.end() ? check_widths(k, *p) : std::vector<WidthCheck>{};
     }
-    if (args.has("json")) {
+    if (options.json) {
       append_json(out, k);
       if (comparison || !comparison_error.empty()) {
         out.pop_back();  // the kernel's closing brace: the comparison goes inside it
@@ -246,7 +236,7 @@ int run_scan(const frontend::Args& args) {
       if (widths) append_widths_text(out, *widths);
     }
   }
-  print(args.has("json") ? out : printable(out));  // JSON escapes its strings itself
+  print(options.json ? out : printable(out));  // JSON escapes its strings itself
   return kExitOk;
 }
 

@@ -440,9 +440,9 @@ Expected<TraceRun> run_trace(const TraceRunOptions& o) {
     return run;
   }
   gpu::Trace t;
-  t.created_utc = gpu::utc_now();
-  t.commit = gpu::build_commit();
-  t.driver = gpu::driver_version();
+  t.created_utc = frontend::utc_now();
+  t.commit = frontend::build_commit();
+  t.driver = frontend::driver_version();
   t.device = meta.contains("device") ? meta.at("device") : device.name;
   t.cc_major = static_cast<int>(number(meta, "cc_major"));
   t.cc_minor = static_cast<int>(number(meta, "cc_minor"));

@@ -149,6 +149,9 @@ struct FigureStyle {
   // fit at it, it draws the first ones that do and says under them how many it left out
   // (projector.hpp's digits, on a slide or a presentation screen).
   float min_digits = 0.0f;
+  // The bank view's tallest row; 0: 2.7 times `font`, a window's. Presentation mode lets a few
+  // wavefronts' rows share the screen's height (a 1-wavefront access filled its top 200 px).
+  float max_row_pitch = 0.0f;
   // A page's heading and verdict (page_figure), wrapped to its width; 0: `font`. A compare's
   // narrow columns shrink `font` so that 32 bank numbers fit, but not the sentences.
   float page_font = 0.0f;

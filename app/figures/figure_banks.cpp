@@ -219,15 +219,19 @@ Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
   const float mark_h = st.highlights.banks.empty() ? 0.0f : std::max(3.0f, std::floor(font * 0.3f));
   BankGrid g;
   g.rows = std::max(1, a.wavefront_count());
+  const float tallest = st.max_row_pitch > 0 ? st.max_row_pitch : font * 2.7f;
   auto row_pitch = [&](float legend_h) {
     const float avail_h = area.height() - header_h - legend_h - mark_h - font * 0.4f;
-    return std::min(font * 2.7f, std::max(avail_h, 0.0f) / static_cast<float>(g.rows));
+    return std::min(tallest, std::max(avail_h, 0.0f) / static_cast<float>(g.rows));
   };
-  // The legend in brief ("conflict") where its full texts would take pixels from the rows.
+  // The legend in brief ("conflict") where its full texts would take pixels from rows that are
+  // not yet 2.7 lines tall (rows grown into a screen's height have pixels to spare).
   Figure scratch, key;
-  const bool brief =
-      std::floor(row_pitch(legend(scratch, items, 0, 0, area.width(), font, p, true))) >
-      std::floor(row_pitch(legend(scratch, items, 0, 0, area.width(), font, p)));
+  const auto cramped_pitch = [&](bool brief_legend) {
+    return std::floor(std::min(
+        font * 2.7f, row_pitch(legend(scratch, items, 0, 0, area.width(), font, p, brief_legend))));
+  };
+  const bool brief = cramped_pitch(true) > cramped_pitch(false);
   const float legend_h = legend(key, items, 0, 0, area.width(), font, p, brief);
   g.pitch_y = row_pitch(legend_h);
   // On a projector the lane numbers keep st.min_digits: where every wavefront's row cannot hold
@@ -237,7 +241,7 @@ Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st) {
   if (st.min_digits > 0 && g.rows > 1 && g.pitch_y < digit_pitch) {
     const float avail_h = area.height() - header_h - legend_h - mark_h - font * 0.4f - summary_h;
     g.rows = std::clamp(static_cast<int>(avail_h / digit_pitch), 1, g.rows);
-    g.pitch_y = std::min(font * 2.7f, std::max(avail_h, 0.0f) / static_cast<float>(g.rows));
+    g.pitch_y = std::min(tallest, std::max(avail_h, 0.0f) / static_cast<float>(g.rows));
   }
   const int left_out = std::max(0, a.wavefront_count() - g.rows);
   // The names in brief where the full ones would leave the lane numbers a smaller font.

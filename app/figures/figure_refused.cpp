@@ -10,6 +10,13 @@
 #include "app/figures/figure_common.hpp"
 
 namespace banklab::figures {
+namespace {
+
+// The thinnest tile row a refused access's figure draws: the misaligned rows' marks beside it
+// must be told apart.
+constexpr float kLeastTileRow = 6.0f;
+
+}  // namespace
 
 std::optional<RowAlignment> refused_rows(const Scenario& s, const Evaluation& e) {
   if (e.ok() || s.pattern == AccessPattern::custom || !s.tile.check()) return std::nullopt;
@@ -45,6 +52,12 @@ Figure misalignment_figure(const Scenario& s, const Evaluation& e, Box area,
     tile.y1 = std::floor(area.y0 + area.height() * 0.6f);
     text.y0 = tile.y1 + gap;
   }
+  // A tile whose rows would be thinner than kLeastTileRow is not drawn (a short window drew it
+  // as a 2 px strip under its title): the arithmetic takes the whole area, and the Tile window
+  // and the bank view show the tile.
+  const Figure drawn_tile = tile_figure(s.tile, e, tile, st);
+  const bool draw_tile = !drawn_tile.grid || drawn_tile.grid->pitch_y >= kLeastTileRow;
+  if (!draw_tile) text = area;
   // The derivation in the largest font, at most the style's, whose wrapped lines fit.
   const float text_font = st.page_font > 0 ? st.page_font : st.font;
   // Never below the style's smallest type: there, the lines that do not fit end in "...".
@@ -74,7 +87,7 @@ Figure misalignment_figure(const Scenario& s, const Evaluation& e, Box area,
     f.labels.push_back(detail::at(l, size, p.text, text.x0, y, Role::text));
     y += std::floor(size * 1.35f);
   }
-  append(f, tile_figure(s.tile, e, tile, st));
+  if (draw_tile) append(f, drawn_tile);
   return f;
 }
 

@@ -637,6 +637,54 @@ Figure slide_figure(const Slide& s, float width, float height, const FigureStyle
   return slide_figure(s, slide_layout(s, width, height, st), st);
 }
 
+namespace {
+
+// The keys in the footer's size, as many as fit (they are listed in order of use).
+Label footer_label(const Slide& s, const SlideLayout& L, const Palette& p) {
+  std::string keys = s.footer;
+  while (text_width(keys, L.footer_font) > L.footer.width() &&
+         keys.rfind("   ") != std::string::npos)
+    keys.resize(keys.rfind("   "));
+  return at(keys, L.footer_font, p.text_dim, L.footer.x0, L.footer.y0, Role::caption);
+}
+
+}  // namespace
+
+Figure notes_figure(const Slide& s, const SlideLayout& L, int page, int* pages,
+                    const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  Figure f = blank_figure(L.width, L.height, p);
+  for (Label& l : header_labels(s, L, L.header.x0, L.header.y0, L.header.width(), p)) {
+    f.labels.push_back(std::move(l));
+  }
+  const float line_h = std::floor(L.text_font * kLineHeight);
+  const float top = L.header.y1 + std::floor(L.height / 72.0f);
+  const float bottom = s.footer.empty() ? L.height - L.header.x0 : L.footer.y0 - L.header.x0 * 0.5f;
+  // Pages of whole lines: the caption, then as many of the notes' lines as fit under it.
+  const std::vector<TextLine> lines =
+      wrap_text(L.notes.empty() ? kNoNotes : L.notes, columns_for(L.header.width(), L.text_font));
+  const auto per_page = static_cast<std::size_t>(std::max(1.0f, (bottom - top) / line_h - 1.0f));
+  const int count = static_cast<int>((lines.size() + per_page - 1) / per_page);
+  if (pages) *pages = std::max(count, 1);
+  page = std::clamp(page, 0, std::max(count, 1) - 1);
+  std::string caption = "Speaker notes";
+  if (count > 1) caption += ", page " + std::to_string(page + 1) + " of " + std::to_string(count);
+  f.labels.push_back(at(caption, L.text_font, p.text_dim, L.header.x0, top, Role::caption));
+  float y = top + line_h;
+  const std::size_t first = static_cast<std::size_t>(page) * per_page;
+  for (std::size_t i = first; i < std::min(lines.size(), first + per_page); ++i) {
+    if (lines[i].code) {
+      f.rects.push_back(Rect{Box{L.header.x0 - 2.0f, y, L.header.x1, y + line_h}, p.cell_empty,
+                             Fill::solid, Role::panel});
+    }
+    if (!lines[i].text.empty())
+      f.labels.push_back(at(lines[i].text, L.text_font, p.text, L.header.x0, y, Role::text));
+    y += line_h;
+  }
+  if (!s.footer.empty()) f.labels.push_back(footer_label(s, L, p));
+  return f;
+}
+
 Figure slide_figure(const Slide& s, const SlideLayout& L, const FigureStyle& st) {
   const Palette& p = *st.palette;
   Figure f = blank_figure(L.width, L.height, p);
@@ -663,15 +711,7 @@ Figure slide_figure(const Slide& s, const SlideLayout& L, const FigureStyle& st)
     append(f, part_figure(s, L.parts[i], L.part_boxes[i], parts_st));
   }
   if (L.parts.size() > 1) f.grid.reset();  // several grids: none is the figure's
-  if (!s.footer.empty()) {
-    // The keys in the body size, as many as fit (they are listed in order of use).
-    std::string keys = s.footer;
-    while (text_width(keys, L.footer_font) > L.footer.width() &&
-           keys.rfind("   ") != std::string::npos)
-      keys.resize(keys.rfind("   "));
-    f.labels.push_back(
-        at(keys, L.footer_font, p.text_dim, L.footer.x0, L.footer.y0, Role::caption));
-  }
+  if (!s.footer.empty()) f.labels.push_back(footer_label(s, L, p));
   return f;
 }
 

@@ -83,6 +83,14 @@ SlideLayout slide_layout(const Slide& s, float width, float height, const Figure
 // The whole slide, laid out by slide_layout() (or given a layout computed before for it).
 Figure slide_figure(const Slide& s, float width, float height, const FigureStyle& st);
 Figure slide_figure(const Slide& s, const SlideLayout& layout, const FigureStyle& st);
+// The step's speaker notes (the text its slide left out, layout.notes) as pages of the slide's
+// size: its header, then the notes in the slide's text type across the whole width, as many
+// lines as fit above the footer; `page` (0-based) of `*pages`. A step whose text is all on its
+// slide says so.
+Figure notes_figure(const Slide& s, const SlideLayout& layout, int page, int* pages,
+                    const FigureStyle& st);
+inline constexpr std::string_view kNoNotes = "The whole text of this step is on the slide.";
+
 // The figures alone in width x height, stacked or side by side (whichever gives the larger
 // numbers), their type that of a slide `slide_height` tall: the HTML deck's SVG beside its text.
 Figure slide_figures(const Slide& s, float width, float height, float slide_height,

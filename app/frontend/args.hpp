@@ -28,10 +28,12 @@
 //     return FlagReader(args).integer("count", o.count, 1, 1000).flag("json", o.json).result(o);
 //   }
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -141,17 +143,23 @@ class FlagReader {
     if (given && !error_) field = std::move(v);
     return *this;
   }
-  // --name V given one or more times: each V read, in command-line order.
+  // --name V given one or more times: each V read, in command-line order. A read that gives a
+  // list (--let j=0,k=1 gives two values) adds every item of it.
   template <class T, class Read>
   FlagReader& each(std::string_view name, std::vector<T>& field, Read read) {
     if (!next(name)) return *this;
     for (std::string_view text : args_.values(name)) {
-      Expected<T> v = read(text);
+      auto v = read(text);
       if (!v) {
         error_ = Error{v.error()};
         break;
       }
-      field.push_back(std::move(*v));
+      if constexpr (std::is_same_v<decltype(v), Expected<std::vector<T>>>) {
+        field.insert(field.end(), std::make_move_iterator(v->begin()),
+                     std::make_move_iterator(v->end()));
+      } else {
+        field.push_back(std::move(*v));
+      }
     }
     return *this;
   }

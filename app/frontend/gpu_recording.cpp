@@ -8,7 +8,9 @@
 #include "app/frontend/file_io.hpp"
 #include "core/base/format.hpp"
 
-namespace banklab::gpu {
+namespace banklab::frontend {
+
+using namespace gpu;  // the recording's structures (core/record/, kernels/)
 namespace {
 
 std::string two_digits(int n) {
@@ -53,4 +55,4 @@ std::string utc_now() {
          two_digits(tm.tm_sec) + "Z";
 }
 
-}  // namespace banklab::gpu
+}  // namespace banklab::frontend

@@ -9,11 +9,11 @@
 #include "core/base/expected.hpp"
 #include "core/record/recording.hpp"
 
-namespace banklab::gpu {
+namespace banklab::frontend {
 
 // The file at `path` (`-`: standard input), read through parse_recording() and so checked; only a
 // regular file of at most kMaxRecordingBytes is read (file_io.hpp).
-Expected<Recording> load_recording(const std::filesystem::path& path);
+Expected<gpu::Recording> load_recording(const std::filesystem::path& path);
 
 // The NVIDIA driver's version from /proc/driver/nvidia/version, or "unknown".
 std::string driver_version();
@@ -22,4 +22,4 @@ std::string build_commit();
 // "2026-11-30T21:40:05Z", now.
 std::string utc_now();
 
-}  // namespace banklab::gpu
+}  // namespace banklab::frontend

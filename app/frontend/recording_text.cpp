@@ -7,7 +7,9 @@
 #include "core/model/presets.hpp"
 #include "core/model/scenario.hpp"
 
-namespace banklab::gpu {
+namespace banklab::frontend {
+
+using namespace gpu;  // the recording's structures (core/record/, kernels/)
 
 std::optional<SharedAccessCost> variant_cost(const VariantResult& r, int pad) {
   if (r.preset.empty()) return std::nullopt;
@@ -162,4 +164,4 @@ void append_recording_text(std::string& out, const Recording& r) {
   append_validate_text(out, r.validate);
 }
 
-}  // namespace banklab::gpu
+}  // namespace banklab::frontend

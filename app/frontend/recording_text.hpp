@@ -11,7 +11,7 @@
 #include "kernels/gpu_device.hpp"
 #include "kernels/gpu_measure.hpp"
 
-namespace banklab::gpu {
+namespace banklab::frontend {
 
 // ---------------------------------------------------------------------------------------------
 // What the lesson says about a suite (the GUI and the CLI alike).
@@ -24,25 +24,27 @@ struct SharedAccessCost {
   int ideal = 0;
   int ways = 0;  // the worst phase: "an n-way conflict"
 };
-std::optional<SharedAccessCost> variant_cost(const VariantResult& r, int pad);
+std::optional<SharedAccessCost> variant_cost(const gpu::VariantResult& r, int pad);
 
 // The numbers of the reversal paragraph (core's reversal_lines()) from a suite, and from a
 // microbenchmark that holds the 32-way column read; empty when the suite's copy roof is not a
 // verified result.
-std::optional<ReversalRun> reversal_run(const SuiteReport& suite, const PatternReport* loop);
+std::optional<ReversalRun> reversal_run(const gpu::SuiteReport& suite,
+                                        const gpu::PatternReport* loop);
 
 // ---------------------------------------------------------------------------------------------
 // The tables, for people: what `banklab gpu-bench` prints live and from a recording.
 
 // "NVIDIA H200, sm_90, ...; SM clock 1962 MHz measured during the run".
-std::string device_line(const DeviceInfo& d, double measured_mhz);
+std::string device_line(const gpu::DeviceInfo& d, double measured_mhz);
 // The suite's table, then the reversal paragraph with its numbers (`loop`, if given, adds the
 // 32-way read's slowdown in the shared-memory-bound loop).
-void append_suite_text(std::string& out, const SuiteReport& r, const PatternReport* loop = nullptr);
-void append_patterns_text(std::string& out, const LabelledPatterns& p);
-void append_cross_check_text(std::string& out, const std::vector<PatternCrossCheck>& checks);
-void append_validate_text(std::string& out, const ValidateTotals& v);
+void append_suite_text(std::string& out, const gpu::SuiteReport& r,
+                       const gpu::PatternReport* loop = nullptr);
+void append_patterns_text(std::string& out, const gpu::LabelledPatterns& p);
+void append_cross_check_text(std::string& out, const std::vector<gpu::PatternCrossCheck>& checks);
+void append_validate_text(std::string& out, const gpu::ValidateTotals& v);
 // The whole recording: where and when it was made, then every table above.
-void append_recording_text(std::string& out, const Recording& r);
+void append_recording_text(std::string& out, const gpu::Recording& r);
 
-}  // namespace banklab::gpu
+}  // namespace banklab::frontend

@@ -37,7 +37,7 @@ consteval std::size_t count_keys(bool raw) {
 }
 }  // namespace detail
 
-// --scenario FILE, then every key of the tile form and those both forms share, in table order.
+// --scenario FILE, then every key of the scenario form and those both forms share, in table order.
 inline constexpr auto kScenarioFlags = [] {
   std::array<FlagSpec, 1 + detail::count_keys(false)> flags{};
   flags[0] = {"scenario", "FILE",

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 
+#include "core/base/format.hpp"
 #include "core/code/kernel_code.hpp"
 
 namespace banklab {
@@ -71,31 +73,40 @@ Expected<void> check_grid(const std::array<std::int64_t, 3>& grid, const std::st
   return check_sides(grid, kMaxGridSides, what, "grid");
 }
 
-Expected<std::array<int, 3>> parse_block(std::string_view text) {
-  std::array<int, 3> block = {1, 1, 1};
+namespace {
+
+// The one grammar of --block and --grid, for every command: one to three sides joined by an x
+// ("32x8x2") or a comma ("32,8,2"), each a whole number from 1; then CUDA's limits for a block or a
+// grid.
+Expected<std::array<int, 3>> parse_sides(std::string_view text, const std::string& flag,
+                                         bool block) {
+  std::array<std::int64_t, 3> d = {1, 1, 1};
   std::size_t axis = 0;
-  std::int64_t threads = 1;
+  std::string_view rest = text;
   while (true) {
-    const std::size_t x = text.find_first_of("xX");
-    const std::string_view part = text.substr(0, x);
-    std::int64_t n = 0;
-    const bool digits =
-        !part.empty() && part.size() <= 5 &&
-        std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
-    if (digits)
-      for (char c : part) n = n * 10 + (c - '0');
-    if (axis == 3 || !digits || n < 1) {
-      return Error{
-          "--block expects X, XxY or XxYxZ threads (such as 32x8), each at least 1, got '" +
-          std::string(text.substr(0, 60)) + "'"};
+    const std::size_t sep = rest.find_first_of(",xX");
+    const Expected<std::int64_t> n = parse_integer(rest.substr(0, sep), flag, 1, INT32_MAX);
+    if (!n || axis == 3) {
+      return Error{flag + " expects X, XxY or XxYxZ (such as 32x8; 32,8 too), each at least 1, " +
+                   "got " + quote(text.substr(0, 60))};
     }
-    block[axis++] = static_cast<int>(n);
-    threads *= n;
-    if (threads > 1024) return Error{"--block: a block has at most 1024 threads"};
-    if (x == std::string_view::npos) break;
-    text = text.substr(x + 1);
+    d[axis++] = *n;
+    if (sep == std::string_view::npos) break;
+    rest = rest.substr(sep + 1);
   }
-  return block;
+  const Expected<void> fine = block ? check_block(d, flag) : check_grid(d, flag);
+  if (!fine) return Error{fine.error()};
+  return std::array<int, 3>{static_cast<int>(d[0]), static_cast<int>(d[1]), static_cast<int>(d[2])};
+}
+
+}  // namespace
+
+Expected<std::array<int, 3>> parse_block(std::string_view text) {
+  return parse_sides(text, "--block", true);
+}
+
+Expected<std::array<int, 3>> parse_grid(std::string_view text) {
+  return parse_sides(text, "--grid", false);
 }
 
 }  // namespace banklab

@@ -31,8 +31,11 @@ struct KernelParams {
 
 // "j=0,k=-1": the --let list. Names are identifiers (blockIdx.x too), values whole numbers.
 Expected<std::vector<std::pair<std::string, std::int64_t>>> parse_lets(std::string_view text);
-// "32x8", "32x8x2", "256": the block shape, at most 1024 threads.
+// "32x8", "32x8x2", "256" (a comma may stand for the x: "32,8"): the block of --block in
+// every command, within CUDA's limits (check_block); the error names --block.
 Expected<std::array<int, 3>> parse_block(std::string_view text);
+// The same grammar for --grid, within a grid's limits (check_grid).
+Expected<std::array<int, 3>> parse_grid(std::string_view text);
 
 // A name --let may give: a C++ identifier, dotted parts allowed (blockIdx.x).
 bool valid_let_name(std::string_view name);

@@ -6,13 +6,15 @@
 #include <map>
 #include <set>
 
+#include "core/base/format.hpp"
+
 namespace banklab {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == ';'))
-    s.remove_suffix(1);
+// A piece of a PTX line without its blanks and the ';'s that close a statement.
+std::string_view trim_statement(std::string_view s) {
+  s = trim(s);
+  while (s.ends_with(';')) s = trim(s.substr(0, s.size() - 1));
   return s;
 }
 
@@ -52,9 +54,9 @@ bool read_access(std::string_view text, PtxAccess& a) {
   if (open == std::string_view::npos || close == std::string_view::npos) return false;
   std::string_view address = text.substr(open + 1, close - open - 1);
   const std::size_t plus = address.find_first_of("+-", 1);
-  a.base = std::string(trim(address.substr(0, plus)));
+  a.base = std::string(trim_statement(address.substr(0, plus)));
   if (plus != std::string_view::npos) {
-    std::string_view number = trim(address.substr(plus + 1));
+    std::string_view number = trim_statement(address.substr(plus + 1));
     std::int64_t offset = 0;
     std::from_chars(number.data(), number.data() + number.size(), offset);
     a.offset = address[plus] == '-' ? -offset : offset;
@@ -100,12 +102,12 @@ Expected<std::vector<PtxKernel>> parse_ptx(std::string_view ptx, std::string_vie
   std::vector<std::string_view> lines;
   for (std::size_t from = 0; from < ptx.size();) {
     const std::size_t end = std::min(ptx.find('\n', from), ptx.size());
-    lines.push_back(trim(ptx.substr(from, end - from)));
+    lines.push_back(trim_statement(ptx.substr(from, end - from)));
     from = end + 1;
   }
   for (std::string_view l : lines) {
     if (!l.starts_with(".file")) continue;
-    l = trim(l.substr(5));
+    l = trim_statement(l.substr(5));
     int number = 0;
     const auto [end, ec] = std::from_chars(l.data(), l.data() + l.size(), number);
     const std::size_t open = l.find('"');
@@ -123,17 +125,17 @@ Expected<std::vector<PtxKernel>> parse_ptx(std::string_view ptx, std::string_vie
   int line = 0;
   for (std::string_view l : lines) {
     if (l.find(".entry") != std::string_view::npos) {
-      std::string_view name = trim(l.substr(l.find(".entry") + 6));
+      std::string_view name = trim_statement(l.substr(l.find(".entry") + 6));
       name = name.substr(0, name.find_first_of("( \t"));
       kernels.push_back({demangled_name(name), {}});
       line = 0;
       continue;
     }
     if (l.starts_with(".loc")) {
-      std::string_view rest = trim(l.substr(4));
+      std::string_view rest = trim_statement(l.substr(4));
       int file = 0;
       auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), file);
-      rest = trim(rest.substr(static_cast<std::size_t>(end - rest.data())));
+      rest = trim_statement(rest.substr(static_cast<std::size_t>(end - rest.data())));
       int number = 0;
       std::from_chars(rest.data(), rest.data() + rest.size(), number);
       line = ec == std::errc() && files.contains(file) ? number : 0;

@@ -35,7 +35,7 @@ inline constexpr int kMaxWavefronts = 32;  // no access needs more (see analysis
 // The widest access of one lane (LDS.128, STS.128, a float4): rows it fills must start on it.
 inline constexpr int kMaxAccessBytes = 16;
 
-// The Nsight Compute counters of shared-memory instructions (hardware-rules.md, "Measuring it
+// The Nsight Compute counters of shared-memory instructions (docs/hardware-rules.md, "Measuring it
 // yourself"): the wavefronts, and the bank conflicts = wavefronts - ideal, of loads (LDS, LDSM)
 // or stores (STS, STSM); and, from instrumented SASS rather than hardware counters, the
 // per-instruction wavefronts that the Source page shows (its Ideal column has no metric that
@@ -57,6 +57,15 @@ inline constexpr std::string_view kNcuSassWavefrontsLdgsts =
     "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
 inline constexpr std::string_view kNcuInstructionsLd = "smsp__sass_inst_executed_op_shared_ld.sum";
 inline constexpr std::string_view kNcuInstructionsSt = "smsp__sass_inst_executed_op_shared_st.sum";
+// The hardware's own instruction counters, which the GPU library reads (kernels/measure): LDS and
+// LDSM (STS and STSM) counted apart, as the SASS-patched kNcuInstructionsLd does not count LDSM;
+// with these all eight counters of a measurement fit one replay pass. And the SM's active
+// cycles, the cross-check's clock.
+inline constexpr std::string_view kNcuHwInstructionsLds = "smsp__inst_executed_op_shared_ld.sum";
+inline constexpr std::string_view kNcuHwInstructionsLdsm = "smsp__inst_executed_op_ldsm.sum";
+inline constexpr std::string_view kNcuHwInstructionsSts = "smsp__inst_executed_op_shared_st.sum";
+inline constexpr std::string_view kNcuHwInstructionsStsm = "smsp__inst_executed_op_shared_stsm.sum";
+inline constexpr std::string_view kNcuSmActiveCycles = "sm__cycles_active.avg";
 inline constexpr std::string_view kNcuSassWavefronts =
     "smsp__sass_l1tex_pipe_lsu_wavefronts_mem_shared";
 

@@ -32,11 +32,7 @@ Scenario all_lanes_on(Op op, int width, std::int64_t offset) {
   return s;
 }
 
-constexpr SwizzleSpec kNone{};
-constexpr SwizzleSpec kXor{SwizzleKind::xor_columns, {}};
-constexpr SwizzleSpec kTma32{SwizzleKind::tma32, {}};
-constexpr SwizzleSpec kTma64{SwizzleKind::tma64, {}};
-constexpr SwizzleSpec kTma128{SwizzleKind::tma128, {}};
+using namespace swizzles;     // kNone, kXor, kTma32, kTma64, kTma128
 constexpr int kInvalid = -1;  // the lesson is the diagnostic: the layout cannot do this access
 
 const std::vector<Preset>& table() {

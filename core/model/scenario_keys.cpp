@@ -128,7 +128,7 @@ Expected<Scenario> read_width(Scenario s, std::string_view value) {
   return s;
 }
 
-// The raw form takes any op; the tile form takes ld or st, the matrix ops being accesses.
+// The raw form takes any op; the scenario form takes ld or st, the matrix ops being accesses.
 Expected<Scenario> read_op(Scenario s, std::string_view value) {
   const auto op = parse_op(value);
   if (s.pattern == AccessPattern::custom) {
@@ -277,7 +277,7 @@ Expected<void> check_one_form(std::span<const KeyValue> values, std::string_view
   if (find_value(values, "offsets") == nullptr) return {};
   for (const KeyValue& v : values) {
     const ScenarioKey* key = find_scenario_key(v.key);
-    if (key != nullptr && key->form == KeyForm::tile) {
+    if (key != nullptr && key->form == KeyForm::scenario) {
       return at(v, origin,
                 "--" + v.key +
                     " belongs to the scenario form; --offsets gives the 32 byte offsets directly");

@@ -6,10 +6,11 @@
 // step's args (["--dtype", "bf16"]), so all three read a value with one set of rules and one
 // set of messages.
 //
-// A scenario is named in one of two forms: a tile and an access pattern over it (every key but
-// offsets), or 32 raw byte offsets (offsets, with op, width and lanes). The table's order is the
-// order the keys apply in: preset first (it replaces the whole scenario), then the tile, then
-// the access, so "--preset X --pad 2" and "--pad 2 --preset X" mean the same.
+// A scenario is named in one of two forms, as --help and the errors call them: the scenario form,
+// a tile and an access pattern over it (every key but offsets), or the raw form, 32 raw byte
+// offsets (offsets, with op, width and lanes; AccessPattern::custom in a Scenario). The table's
+// order is the order the keys apply in: preset first (it replaces the whole scenario), then the
+// tile, then the access, so "--preset X --pad 2" and "--pad 2 --preset X" mean the same.
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -54,7 +55,7 @@ std::optional<std::string> print_offsets(const Scenario& s);
 }  // namespace scenario_key
 
 // Which form of a scenario a key belongs to.
-enum class KeyForm : std::uint8_t { tile, raw, both };
+enum class KeyForm : std::uint8_t { scenario, raw, both };
 
 struct ScenarioKey {
   std::string_view name;        // "dtype": the flag --dtype, the file's key
@@ -68,26 +69,26 @@ struct ScenarioKey {
 
 inline constexpr ScenarioKey kScenarioKeys[] = {
     {"preset", "NAME", "start from a preset (banklab presets); the flags below override it",
-     KeyForm::tile, ValueKind::text, scenario_key::read_preset, nullptr},
+     KeyForm::scenario, ValueKind::text, scenario_key::read_preset, nullptr},
     {"dtype", "D", "fp8|int8, bf16|fp16, fp32|float, fp64|double          (default fp32)",
-     KeyForm::tile, ValueKind::text, scenario_key::read_dtype, scenario_key::print_dtype},
+     KeyForm::scenario, ValueKind::text, scenario_key::read_dtype, scenario_key::print_dtype},
     {"tile", "RxC", "rows x columns in elements                             (default 32x32)",
-     KeyForm::tile, ValueKind::text, scenario_key::read_tile, scenario_key::print_tile},
+     KeyForm::scenario, ValueKind::text, scenario_key::read_tile, scenario_key::print_tile},
     {"pad", "P", "elements appended to every row                         (default 0)",
-     KeyForm::tile, ValueKind::number, scenario_key::read_pad, scenario_key::print_pad},
+     KeyForm::scenario, ValueKind::number, scenario_key::read_pad, scenario_key::print_pad},
     {"swizzle", "S",
      "none; xor (column c ^ r); cute:B,M,S on byte offsets;\n"
      "cute-elem:B,M,S on element indices (M + log2 e in bytes); tma32, tma64,\n"
      "tma128 (a narrower box row sits at span pitch); tma128-atom32, tma128-atom64\n"
      "(Blackwell; predicted: not measured on Blackwell); triton:VEC,PERPHASE,MAXPHASE\n"
      "(VEC in elements, PERPHASE in rows)                    (default none)",
-     KeyForm::tile, ValueKind::text, scenario_key::read_swizzle, scenario_key::print_swizzle},
+     KeyForm::scenario, ValueKind::text, scenario_key::read_swizzle, scenario_key::print_swizzle},
     {"access", "A",
      "row, column, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4, stmatrix.x4\n"
      "                                                       (default column)",
-     KeyForm::tile, ValueKind::text, scenario_key::read_access, scenario_key::print_access},
+     KeyForm::scenario, ValueKind::text, scenario_key::read_access, scenario_key::print_access},
     {"index", "N", "the row, column or 16-byte chunk the warp reads        (default 0)",
-     KeyForm::tile, ValueKind::number, scenario_key::read_index, scenario_key::print_index},
+     KeyForm::scenario, ValueKind::number, scenario_key::read_index, scenario_key::print_index},
     {"width", "BYTES",
      "bytes per lane: 1, 2, 4, 8 or 16                (default: the element size)", KeyForm::both,
      ValueKind::number, scenario_key::read_width, scenario_key::print_width},
@@ -108,13 +109,13 @@ const ScenarioKey* find_scenario_key(std::string_view name);
 std::string scenario_key_names();
 
 // The scenario the keys give, each at most once, in any order: the raw form when offsets is
-// among them (a key of the tile form beside it is an error), else the tile form from the
+// among them (a key of the scenario form beside it is an error), else the scenario form from the
 // defaults; then every key applied in table order. An error names the flag and the value, and
 // for a value from a file's line starts "ORIGIN:LINE: " (origin: the file's name).
 Expected<Scenario> scenario_from_keys(std::span<const KeyValue> values,
                                       std::string_view origin = {});
 
-// With offsets among the keys, no key of the tile form beside it: the error names the first one
+// With offsets among the keys, no key of the scenario form beside it: the error names the first one
 // ("--tile belongs to the scenario form; ..."), at its line as scenario_from_keys() says it.
 Expected<void> check_one_form(std::span<const KeyValue> values, std::string_view origin = {});
 

@@ -369,6 +369,48 @@ constexpr std::string_view kTritonHelp =
     "((2^k / perPhase) mod maxPhase)) mod C over r's bits 2^k. vec counts elements, perPhase "
     "rows.";
 
+// The solver's sweeps (SwizzleKindInfo::sweep).
+
+void no_sweep(const SwizzleKindInfo&, int, std::int64_t, std::vector<SwizzleSpec>&) {}
+
+// A kind without parameters: its one layout.
+void sweep_example(const SwizzleKindInfo& self, int, std::int64_t, std::vector<SwizzleSpec>& out) {
+  out.push_back(self.example);
+}
+
+// CuTe over bytes (CuTe over elements is the same set with M lowered by log2 e, so it sweeps
+// nothing of its own): the B bits changed lie within the bank bits (below bit 7: a 128-byte
+// line), above the element; the bits read lie inside the tile. S positive (rows into columns)
+// and negative.
+void sweep_cute(const SwizzleKindInfo&, int elem_bytes, std::int64_t tile_bytes,
+                std::vector<SwizzleSpec>& out) {
+  const int log_e = std::countr_zero(static_cast<unsigned>(elem_bytes));
+  const int tile_bits =
+      static_cast<int>(std::bit_width(static_cast<std::uint64_t>(tile_bytes))) - 1;
+  for (int bits = 1; bits <= 5; ++bits) {
+    for (int base = log_e; base + bits <= 7; ++base) {
+      for (int shift = bits; base + shift + bits <= tile_bits; ++shift) {
+        out.push_back(SwizzleSpec{SwizzleKind::cute, {bits, base, shift}});
+      }
+      for (int shift = -bits; base - shift + bits <= 7; --shift) {
+        out.push_back(SwizzleSpec{SwizzleKind::cute, {bits, base, shift}});
+      }
+    }
+  }
+}
+
+// Triton: vectors up to 16 bytes, every power-of-two phase length and count.
+void sweep_triton(const SwizzleKindInfo&, int elem_bytes, std::int64_t,
+                  std::vector<SwizzleSpec>& out) {
+  for (int vec = 1; vec * elem_bytes <= 16; vec *= 2) {
+    for (int per_phase = 1; per_phase <= 8; per_phase *= 2) {
+      for (int max_phase = 2; max_phase <= 32; max_phase *= 2) {
+        out.push_back(SwizzleSpec{SwizzleKind::triton, {}, {vec, per_phase, max_phase}});
+      }
+    }
+  }
+}
+
 constexpr std::string_view kNotMeasuredOnBlackwell = "predicted: not measured on Blackwell";
 
 // A TMA mode: tma_bytes' Swizzle, and nothing else of its own but the span and the chunk.
@@ -395,7 +437,9 @@ constexpr SwizzleKindInfo tma_mode(SwizzleKind kind, std::string_view name, std:
           .check_parameters = no_parameters,
           .check_tile = check_tma_tile,
           .native = native_tma,
-          .equivalent_byte_swizzle = own_byte_form};
+          .equivalent_byte_swizzle = own_byte_form,
+          .sweep = sweep_example,
+          .named_in_sweep = true};
 }
 
 // In the order the CLI lists them.
@@ -421,7 +465,9 @@ constexpr SwizzleKindInfo kKinds[] = {
      .check_parameters = no_parameters,
      .check_tile = any_tile,
      .native = native_banklab,
-     .equivalent_byte_swizzle = no_byte_form},
+     .equivalent_byte_swizzle = no_byte_form,
+     .sweep = no_sweep,
+     .named_in_sweep = false},
     {.kind = SwizzleKind::xor_columns,
      .name = "xor",
      .parameters = SwizzleParameters::none,
@@ -443,7 +489,9 @@ constexpr SwizzleKindInfo kKinds[] = {
      .check_parameters = no_parameters,
      .check_tile = check_xor_tile,
      .native = native_xor,
-     .equivalent_byte_swizzle = xor_byte_form},
+     .equivalent_byte_swizzle = xor_byte_form,
+     .sweep = sweep_example,
+     .named_in_sweep = true},
     {.kind = SwizzleKind::cute,
      .name = "cute",
      .parameters = SwizzleParameters::cute,
@@ -465,7 +513,9 @@ constexpr SwizzleKindInfo kKinds[] = {
      .check_parameters = cute_parameters,
      .check_tile = check_cute_tile,
      .native = native_cute_bytes,
-     .equivalent_byte_swizzle = own_byte_form},
+     .equivalent_byte_swizzle = own_byte_form,
+     .sweep = sweep_cute,
+     .named_in_sweep = false},
     {.kind = SwizzleKind::cute_elem,
      .name = "cute-elem",
      .parameters = SwizzleParameters::cute,
@@ -487,7 +537,9 @@ constexpr SwizzleKindInfo kKinds[] = {
      .check_parameters = cute_parameters,
      .check_tile = check_cute_tile,
      .native = native_cute_elements,
-     .equivalent_byte_swizzle = own_byte_form},
+     .equivalent_byte_swizzle = own_byte_form,
+     .sweep = no_sweep,
+     .named_in_sweep = false},
     tma_mode(SwizzleKind::tma32, "tma32", "TMA 32B", 32),
     tma_mode(SwizzleKind::tma64, "tma64", "TMA 64B", 64),
     tma_mode(SwizzleKind::tma128, "tma128", "TMA 128B", 128),
@@ -518,7 +570,9 @@ constexpr SwizzleKindInfo kKinds[] = {
      .check_parameters = triton_parameters,
      .check_tile = check_triton_tile,
      .native = native_triton,
-     .equivalent_byte_swizzle = triton_byte_form},
+     .equivalent_byte_swizzle = triton_byte_form,
+     .sweep = sweep_triton,
+     .named_in_sweep = false},
 };
 
 constexpr std::size_t kKindCount = std::size(kKinds);

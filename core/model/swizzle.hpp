@@ -14,7 +14,7 @@
 // are never the bits written, so apply is its own inverse (a bijection on all offsets).
 //
 // What the offsets count is the caller's choice, and it changes the answer:
-//   cute:B,M,S       byte offsets (Hopper's GMMA/TMA layouts, hardware-rules.md);
+//   cute:B,M,S       byte offsets (Hopper's GMMA/TMA layouts, docs/hardware-rules.md);
 //   cute-elem:B,M,S  element indices of the tile's dtype (most published CuTe code composes
 //                    Swizzle<B,M,S> with an element layout): in bytes it is
 //                    Swizzle<B, M + log2(element size), S>. FlashAttention-2's bf16
@@ -34,6 +34,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/base/expected.hpp"
 
@@ -146,6 +147,16 @@ struct SwizzleSpec {
   friend bool operator==(const SwizzleSpec&, const SwizzleSpec&) = default;
 };
 
+// The kinds without parameters as specs, defined once for the tables that name them (the
+// presets, the drills): `using namespace swizzles;` in a source file.
+namespace swizzles {
+inline constexpr SwizzleSpec kNone{};
+inline constexpr SwizzleSpec kXor{SwizzleKind::xor_columns};
+inline constexpr SwizzleSpec kTma32{SwizzleKind::tma32};
+inline constexpr SwizzleSpec kTma64{SwizzleKind::tma64};
+inline constexpr SwizzleSpec kTma128{SwizzleKind::tma128};
+}  // namespace swizzles
+
 // One descriptor per kind.
 //
 // Everything BankLab knows about a kind sits in its SwizzleKindInfo (swizzle.cpp, kKinds): how
@@ -153,12 +164,12 @@ struct SwizzleSpec {
 // tile must satisfy under it, how its own tool writes it, its place in the GUI's list and the
 // solver's ranking, and the properties the explanation and the code form write its formula
 // from (what it moves, how its column XOR is written, its TMA span, whether its parameters
-// count elements). Adding a kind is adding its enumerator and its descriptor: no code switches
-// over SwizzleKind. Only a kind of a new shape, neither a byte Swizzle nor a column XOR of the
-// two forms below, also adds its formula to core/report/explain.cpp and core/code/code_view.cpp;
-// and layout.cpp's candidate_spellings() names the kinds it offers as another notation of a
-// layout. (tests/core/brute_force.cpp keeps its own switch on purpose: it is the independent
-// reference the model is tested against.)
+// count elements), and the layouts the solver sweeps of it. Adding a kind is adding its
+// enumerator and its descriptor: no code switches over SwizzleKind. Only a kind of a new shape,
+// neither a byte Swizzle nor a column XOR of the two forms below, also adds its formula to
+// core/report/explain.cpp and core/code/code_view.cpp; and layout.cpp's candidate_spellings() names
+// the kinds it offers as another notation of a layout. (tests/core/brute_force.cpp keeps its own
+// switch on purpose: it is the independent reference the model is tested against.)
 
 struct TileLayout;
 
@@ -205,6 +216,13 @@ struct SwizzleKindInfo {
   // The byte swizzle that places every element where this layout does, if one exists (the
   // byte kinds' own, xor's and Triton's power-of-two reductions): candidate spellings.
   std::optional<Swizzle> (*equivalent_byte_swizzle)(const TileLayout& t);
+  // The layouts of this kind the solver tries for an unpadded tile of `elem_bytes` elements and
+  // `tile_bytes` bytes, appended to `out` (core/solve/solve.cpp walks the kinds simplest first);
+  // named_in_sweep: a user would name them, so a tile that refuses one is listed as rejected
+  // (xor, the TMA modes), where the parameter sweeps (CuTe, Triton) are only counted.
+  void (*sweep)(const SwizzleKindInfo& self, int elem_bytes, std::int64_t tile_bytes,
+                std::vector<SwizzleSpec>& out);
+  bool named_in_sweep;
 };
 
 const SwizzleKindInfo& swizzle_kind(SwizzleKind kind);

@@ -169,6 +169,15 @@ namespace {
 
 // [SECTION] Writing
 
+// One structure as a JSON object through its list of fields; the writer walks a copy.
+template <class T>
+void write_object(JsonWriter& w, T copy) {
+  FieldWriter f(w);
+  w.begin_object();
+  fields(f, copy);
+  w.end_object();
+}
+
 // Rows without a label get their access as one, as the tables print them.
 LabelledPatterns with_every_label(LabelledPatterns p) {
   for (std::size_t i = p.labels.size(); i < p.report.results.size(); ++i) {
@@ -207,11 +216,17 @@ Recording read_recording(const json& j) {
 // [SECTION] The public functions
 
 void write_suite_json(JsonWriter& w, const SuiteReport& r) {
-  SuiteReport copy = r;
+  write_object(w, r);
+}
+
+void write_device_json(JsonWriter& w, const DeviceInfo& d) {
+  write_object(w, d);
+}
+
+void write_patterns_fields(JsonWriter& w, const LabelledPatterns& p) {
+  LabelledPatterns copy = with_every_label(p);
   FieldWriter f(w);
-  w.begin_object();
   fields(f, copy);
-  w.end_object();
 }
 
 std::string recording_json(const Recording& r) {

@@ -54,8 +54,14 @@ struct Recording {
 // The largest recording read (a real one is about 100 KB): a larger file is refused unread.
 inline constexpr std::uintmax_t kMaxRecordingBytes = 16u << 20;
 
-// One suite as a JSON object (what `gpu-bench --json` prints per dtype, and a recording holds).
+// What `gpu-bench --json` prints, with the keys and the precision of a recording, through its
+// lists of fields: one suite as a JSON object (per dtype); the device as one; a microbenchmark's
+// labelled patterns as the fields of the object being written (its measured clock and
+// "patterns": what a recording's "sweep" and "lesson" hold; a row without a label gets its
+// access as one).
 void write_suite_json(JsonWriter& w, const SuiteReport& r);
+void write_device_json(JsonWriter& w, const DeviceInfo& d);
+void write_patterns_fields(JsonWriter& w, const LabelledPatterns& p);
 
 // The recording as JSON text (one object, a newline at the end).
 std::string recording_json(const Recording& r);

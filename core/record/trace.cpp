@@ -14,6 +14,7 @@
 #include <set>
 #include <utility>
 
+#include "core/base/format.hpp"
 #include "core/base/json_fields.hpp"
 #include "core/base/json_writer.hpp"
 #include "core/model/analysis.hpp"
@@ -274,12 +275,6 @@ Expected<Trace> parse_trace(std::string_view text) {
 // line "/*0a70*/  LDS R4, [R2] ;".
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // "/*0a70*/   LDS R4, [R2] ;" -> offset 0xa70 and "LDS R4, [R2]"; false for other lines.
 bool parse_instruction(std::string_view line, SassLine& out) {

@@ -420,38 +420,23 @@ struct Trial {
 
 std::vector<Trial> search_space(const SolveRequest& q) {
   const int e = dtype_bytes(q.dtype);
-  const int log_e = std::countr_zero(static_cast<unsigned>(e));
   std::vector<Trial> out;
   auto add = [&](int pad, SwizzleSpec sw, bool named) {
     out.push_back({TileLayout{q.dtype, q.rows, q.cols, pad, sw}, named});
   };
   // Pads beyond 128 B of row repeat the banks of a smaller pad at a higher cost.
   for (int pad = 0; pad < 128 / e; ++pad) add(pad, {}, true);
-  add(0, SwizzleSpec{SwizzleKind::xor_columns}, true);
-  for (const SwizzleKindInfo& k : swizzle_kinds()) {
-    if (k.tma_span_bytes != 0) add(0, k.example, true);
-  }
-  // CuTe over bytes (CuTe over elements is the same set with M lowered by log2 e): the B bits
-  // changed lie within the bank bits (below bit 7: a 128-byte line), above the element; the
-  // bits read lie inside the tile. S positive (rows into columns) and negative.
-  const int tile_bits =
-      static_cast<int>(std::bit_width(static_cast<std::uint64_t>(q.rows) * q.cols * e)) - 1;
-  for (int bits = 1; bits <= 5; ++bits) {
-    for (int base = log_e; base + bits <= 7; ++base) {
-      for (int shift = bits; base + shift + bits <= tile_bits; ++shift) {
-        add(0, SwizzleSpec{SwizzleKind::cute, {bits, base, shift}}, false);
-      }
-      for (int shift = -bits; base - shift + bits <= 7; --shift) {
-        add(0, SwizzleSpec{SwizzleKind::cute, {bits, base, shift}}, false);
-      }
-    }
-  }
-  for (int vec = 1; vec * e <= 16; vec *= 2) {
-    for (int per_phase = 1; per_phase <= 8; per_phase *= 2) {
-      for (int max_phase = 2; max_phase <= 32; max_phase *= 2) {
-        add(0, SwizzleSpec{SwizzleKind::triton, {}, {vec, per_phase, max_phase}}, false);
-      }
-    }
+  // Every kind's own sweep (its descriptor's), the simplest kinds first: xor, the TMA modes,
+  // CuTe, Triton.
+  std::vector<const SwizzleKindInfo*> kinds;
+  for (const SwizzleKindInfo& k : swizzle_kinds()) kinds.push_back(&k);
+  std::ranges::stable_sort(kinds, {}, [](const SwizzleKindInfo* k) { return k->simplicity; });
+  const std::int64_t tile_bytes = std::int64_t{q.rows} * q.cols * e;
+  std::vector<SwizzleSpec> swept;
+  for (const SwizzleKindInfo* k : kinds) {
+    swept.clear();
+    k->sweep(*k, e, tile_bytes, swept);
+    for (const SwizzleSpec& sw : swept) add(0, sw, k->named_in_sweep);
   }
   return out;
 }

@@ -139,11 +139,7 @@ namespace {
 
 using drill_detail::index_name;
 
-constexpr SwizzleSpec kNone{};
-constexpr SwizzleSpec kXor{SwizzleKind::xor_columns, {}};
-constexpr SwizzleSpec kTma32{SwizzleKind::tma32, {}};
-constexpr SwizzleSpec kTma64{SwizzleKind::tma64, {}};
-constexpr SwizzleSpec kTma128{SwizzleKind::tma128, {}};
+using namespace swizzles;  // kNone, kXor, kTma32, kTma64, kTma128
 
 // What a family draws: the scenario and the ask, and for a fix what may change and what the
 // tile must keep legal. `premise` is said before the scenario (the offsets of a custom access,

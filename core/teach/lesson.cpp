@@ -213,7 +213,7 @@ Expected<std::string> analysis_value(std::string_view name, const Scenario& s,
     return std::to_string(active);
   }
   if (name == "packing_partner") {
-    if (!a.packed) return Error{"this access does not pack (hardware-rules.md rule 4)"};
+    if (!a.packed) return Error{"this access does not pack (docs/hardware-rules.md rule 4)"};
     return std::to_string(a.packing_partner);
   }
   if (name == "metric_wavefronts")

@@ -60,11 +60,15 @@ void add_strides(std::vector<CorpusEntry>& out) {
 }
 
 std::vector<SwizzleSpec> swizzles_for(const TileLayout& t) {
-  std::vector<SwizzleSpec> out = {{SwizzleKind::none, {}}, {SwizzleKind::xor_columns, {}}};
+  // None, xor, and Hopper's TMA mode (16-byte chunks; the descriptors say which) whose span is
+  // the unpadded row.
+  std::vector<SwizzleSpec> out = {swizzles::kNone, swizzles::kXor};
   const std::int64_t row_bytes = std::int64_t{t.cols} * t.elem_bytes();
-  if (t.pad == 0 && row_bytes == 32) out.push_back({SwizzleKind::tma32, {}});
-  if (t.pad == 0 && row_bytes == 64) out.push_back({SwizzleKind::tma64, {}});
-  if (t.pad == 0 && row_bytes == 128) out.push_back({SwizzleKind::tma128, {}});
+  for (const SwizzleKindInfo& k : swizzle_kinds()) {
+    if (t.pad == 0 && k.tma_span_bytes == row_bytes && k.tma_chunk_bytes == 16) {
+      out.push_back(k.example);
+    }
+  }
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/hardware.hpp"
 #include "kernels/measure/probe_plan.hpp"
 #include "kernels/measure/range_profiler.hpp"
 #include "kernels/runtime/cuda_support.hpp"
@@ -44,14 +45,10 @@ enum MetricIndex {
 };
 std::vector<std::string> metric_names() {
   return {
-      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-      "smsp__inst_executed_op_shared_ld.sum",
-      "smsp__inst_executed_op_ldsm.sum",
-      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
-      "smsp__inst_executed_op_shared_st.sum",
-      "smsp__inst_executed_op_shared_stsm.sum",
+      std::string(kNcuWavefrontsLd),      std::string(kNcuConflictsLd),
+      std::string(kNcuHwInstructionsLds), std::string(kNcuHwInstructionsLdsm),
+      std::string(kNcuWavefrontsSt),      std::string(kNcuConflictsSt),
+      std::string(kNcuHwInstructionsSts), std::string(kNcuHwInstructionsStsm),
   };
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/model/hardware.hpp"
 #include "kernels/gpu_measure.hpp"
 #include "kernels/measure/range_profiler.hpp"
 
@@ -24,13 +25,10 @@ enum Metric {
 };
 std::vector<std::string> metric_names() {
   return {
-      "smsp__inst_executed_op_shared_ld.sum",
-      "smsp__inst_executed_op_ldsm.sum",
-      "smsp__inst_executed_op_shared_st.sum",
-      "smsp__inst_executed_op_shared_stsm.sum",
-      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
-      "sm__cycles_active.avg",
+      std::string(kNcuHwInstructionsLds), std::string(kNcuHwInstructionsLdsm),
+      std::string(kNcuHwInstructionsSts), std::string(kNcuHwInstructionsStsm),
+      std::string(kNcuWavefrontsLd),      std::string(kNcuWavefrontsSt),
+      std::string(kNcuSmActiveCycles),
   };
 }
 

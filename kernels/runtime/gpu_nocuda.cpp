@@ -1,5 +1,5 @@
 // banklab::gpu in a build without a CUDA compiler. "Not built" is a state the app shows (the
-// GPU panel says how to get it), exactly like "no device": every entry point answers it.
+// GPU window says how to get it), exactly like "no device": every entry point answers it.
 #include "kernels/gpu_bench.hpp"
 #include "kernels/gpu_device.hpp"
 

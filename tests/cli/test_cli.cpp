@@ -127,7 +127,7 @@ TEST_CASE("The lesson's fp64 and 16-byte chunk numbers hold") {
   }
 }
 
-TEST_CASE("Raw offsets give the measured counts of hardware-rules.md") {
+TEST_CASE("Raw offsets give the measured counts of docs/hardware-rules.md") {
   // Offsets of lane L: f(L) for L = 0..31, as the comma list --offsets takes.
   const auto offsets = [](auto f) {
     std::string list;
@@ -341,6 +341,12 @@ TEST_CASE("gpu-bench checks every argument before it looks for a GPU") {
   for (int lane = 0; lane < 32; ++lane) aligned += (lane ? "," : "") + std::to_string(4 * lane);
   check_rejected("gpu-bench --pattern --op ld --width 4 --offsets " + aligned + " --dtype bf16",
                  "--dtype belongs to the scenario form");
+  // Without --pattern, every flag of core's key table names an access, but --dtype and --pad,
+  // which the transpose suite reads too.
+  check_rejected("gpu-bench --swizzle tma128", "--swizzle describes an access: add --pattern");
+  check_rejected("gpu-bench --dtype bf16 --lanes ff", "--lanes describes an access");
+  check_rejected("gpu-bench --scenario s.txt", "--scenario describes an access");
+  check_rejected("gpu-bench --pad 1 --offsets 0", "--offsets describes an access");
 }
 
 TEST_CASE("With --json a rejected input also prints its diagnostics as JSON on stdout") {

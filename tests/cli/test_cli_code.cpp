@@ -31,6 +31,22 @@ TEST_CASE("the code form's JSON is analyze's for the same offsets, with the code
   CHECK(j["code"]["array"]["dims"] == nlohmann::json::array({32, 33}));
 }
 
+TEST_CASE("analyze's --block reads scan's spelling too: one grammar for every command") {
+  std::string comma = kTranspose;
+  comma.replace(comma.find("--block 32x8"), 12, "--block 32,8");
+  const Run x = run_banklab(kTranspose + " --json");
+  const Run c = run_banklab(comma + " --json");
+  INFO(c.err);
+  REQUIRE(c.status == 0);
+  CHECK(c.out == x.out);
+  // A block's z is at most 64, here as in scan (the machine used to be given 1x1x128).
+  const Run deep = run_banklab(
+      "analyze --decl '__shared__ float t[32];' --expr 't[threadIdx.x]' --block 1x1x128");
+  CHECK(deep.status == 2);
+  CHECK(deep.err.find("--block 1x1x128 is not one CUDA launches: a block's z is 1 to 64") !=
+        std::string::npos);
+}
+
 TEST_CASE("the code form's text has the report, the explanation and the per-lane table") {
   const Run run = run_banklab(
       "analyze --decl '__shared__ float tile[32][32];' --expr 'tile[threadIdx.x][threadIdx.y + j]' "

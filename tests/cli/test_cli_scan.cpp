@@ -25,6 +25,23 @@ TEST_CASE("scan prints each kernel's accesses ranked by excess, with the block's
   CHECK(run.out.find("kernel transpose_padded") != std::string::npos);
 }
 
+TEST_CASE("scan reads analyze's block spelling and every --let, each a list") {
+  const TempFile cu(
+      "__global__ void k(int n, int m, int q) {\n"
+      "  __shared__ float s[128];\n"
+      "  s[(threadIdx.x * n + m + q) % 128] = 1;\n"
+      "}\n");
+  const std::string scan = "scan " + cu.path().string() + " --block 32x2 --let n=2,m=1";
+  const Run both = run_banklab(scan + " --let q=0");
+  INFO(both.err);
+  REQUIRE(both.status == 0);
+  CHECK(both.out.find("kernel k, block 32x2x1 (--block)") != std::string::npos);
+  CHECK(both.out.find("2-way") != std::string::npos);
+  // Without the second --let, q has no value: the first list alone was read.
+  const Run first = run_banklab(scan);
+  CHECK(first.out.find("give it a value with --let q=VALUE") != std::string::npos);
+}
+
 TEST_CASE("scan --json: one object a kernel, the shape the issue gives") {
   const Run run = run_banklab("scan " + kCorpus + "corpus/reduce.cu --json");
   REQUIRE(run.status == 0);

@@ -26,7 +26,7 @@ struct Count {
 };
 std::ostream& operator<<(std::ostream& os, const Count& c);
 
-// The lanes of each phase, after load packing: hardware-rules.md rules 2, 4 and 5.
+// The lanes of each phase, after load packing: docs/hardware-rules.md rules 2, 4 and 5.
 std::vector<std::vector<int>> phases(Op op, int width,
                                      const std::array<std::int64_t, kWarpSize>& offsets);
 
@@ -47,7 +47,7 @@ std::int64_t tile_byte(const TileLayout& t, int r, int c);
 // aligned, contiguous block. Precondition: the tile is valid and the index inside it.
 std::optional<WarpAccess> access_of(const Scenario& s);
 
-// CuTe's Swizzle<B,M,S> on one offset, as hardware-rules.md defines it.
+// CuTe's Swizzle<B,M,S> on one offset, as docs/hardware-rules.md defines it.
 std::int64_t swizzle(int bits, int base, int shift, std::int64_t x);
 
 }  // namespace banklab::brute

@@ -1,5 +1,5 @@
 // analyze(): the wavefront count of one warp-wide instruction, checked three ways: against
-// every measured example of hardware-rules.md, against the brute-force model in
+// every measured example of docs/hardware-rules.md, against the brute-force model in
 // brute_force.cpp over 100,000 random accesses, and against the laws any count must obey.
 //
 // [SECTION] Accesses, checked
@@ -43,7 +43,7 @@ Analysis checked_analysis(const WarpAccess& a) {
 
 // [SECTION] Counts measured on the H200
 
-// One row of hardware-rules.md, "Measured examples": measured on the H200 with Nsight Compute.
+// One row of docs/hardware-rules.md, "Measured examples": measured on the H200 with Nsight Compute.
 struct MeasuredExample {
   const char* pattern;
   int width;
@@ -269,7 +269,8 @@ bool analysis_is_consistent(const Analysis& a) {
 // [SECTION] The lesson's numbers
 
 TEST_CASE(
-    "every measured example of hardware-rules.md gives the measured wavefronts and conflicts") {
+    "every measured example of docs/hardware-rules.md gives the measured wavefronts and "
+    "conflicts") {
   for (const MeasuredExample& ex : measured_examples()) {
     for (Op op : ex.ops) {
       CAPTURE(ex.pattern);

@@ -100,7 +100,7 @@ TEST_CASE("the fixed part covers every family, op and width the issue names") {
   CHECK(families["stride"] == 2 * 64 * (5 + 2));
 }
 
-TEST_CASE("the fixed part holds the measured examples of hardware-rules.md") {
+TEST_CASE("the fixed part holds the measured examples of docs/hardware-rules.md") {
   const std::vector<CorpusEntry> corpus = validation_corpus({.random_count = 0, .seed = 1});
   const auto find = [&](Op op, int width, auto offset) {
     return std::any_of(corpus.begin(), corpus.end(), [&](const CorpusEntry& e) {

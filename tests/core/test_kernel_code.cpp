@@ -828,5 +828,25 @@ TEST_CASE("bad parameters: the block, the warp, the --let list") {
   CHECK(!parse_block("1x1x1x1").has_value());
 }
 
+TEST_CASE("--block and --grid have one grammar in every command: x or comma, CUDA's limits") {
+  // analyze --decl/--expr read "32x8" only, scan "32,8" too: one grammar now, both spellings.
+  CHECK(parse_block("32,8").value() == std::array<int, 3>{32, 8, 1});
+  CHECK(parse_block("8,8x4").value() == std::array<int, 3>{8, 8, 4});
+  CHECK(parse_grid("2147483647,65535,65535").value() ==
+        std::array<int, 3>{2147483647, 65535, 65535});
+  // A block's z is at most 64: analyze's grammar let 1x1x128 through to the machine.
+  CHECK(parse_block("1x1x128").error() ==
+        "--block 1x1x128 is not one CUDA launches: a block's z is 1 to 64");
+  CHECK(parse_block("64,32").error() ==
+        "--block 64x32x1 is not one CUDA launches: a block has at most 1024 threads, this one "
+        "2048");
+  CHECK(parse_grid("1,70000").error() ==
+        "--grid 1x70000x1 is not one CUDA launches: a grid's y is 1 to 65535");
+  CHECK(parse_block("32;8").error() ==
+        "--block expects X, XxY or XxYxZ (such as 32x8; 32,8 too), each at least 1, got '32;8'");
+  CHECK(parse_grid("").error().starts_with("--grid expects X, XxY or XxYxZ"));
+  CHECK(!parse_block("99999999999").has_value());
+}
+
 }  // namespace
 }  // namespace banklab

@@ -75,12 +75,12 @@ TEST_CASE("The raw form takes offsets with the keys both forms share, and nothin
     CHECK(scenario_from_keys(no_width, "f").error() ==
           "f:2: --offsets needs --width: the bytes each lane moves (1, 2, 4, 8 or 16)");
   }
-  SUBCASE("a key of the tile form beside offsets is refused at its line") {
+  SUBCASE("a key of the scenario form beside offsets is refused at its line") {
     const std::vector<KeyValue> mixed = {{1, "offsets", offsets}, {3, "pad", "1"}};
     CHECK(scenario_from_keys(mixed, "f").error() ==
           "f:3: --pad belongs to the scenario form; --offsets gives the 32 byte offsets directly");
   }
-  SUBCASE("the raw form's op may be a matrix op; the tile form's may not") {
+  SUBCASE("the raw form's op may be a matrix op; the scenario form's may not") {
     const std::vector<KeyValue> tile = {{0, "op", "ldmatrix.x4"}};
     CHECK(scenario_from_keys(tile).error().starts_with("--op ldmatrix.x4 is a matrix op"));
     const std::vector<KeyValue> raw = {{0, "offsets", offsets}, {0, "op", "nop"}};

@@ -338,4 +338,27 @@ TEST_CASE("Triton's other parameter sets XOR the bases of the row's bits, as its
   CHECK(p.column_xor(12, 16) == 6);
 }
 
+TEST_CASE("each kind's solver sweep gives layouts of its own kind whose parameters are valid") {
+  // The solver sweeps every kind through its descriptor (core/solve/solve.cpp); a sweep that
+  // gave another kind, or a spec its own rules refuse, would be a layout nobody can name.
+  for (const int e : {1, 2, 4, 8}) {
+    for (const std::int64_t tile_bytes : {std::int64_t{1024}, std::int64_t{64} * 64 * e}) {
+      for (const SwizzleKindInfo& k : swizzle_kinds()) {
+        std::vector<SwizzleSpec> swept;
+        k.sweep(k, e, tile_bytes, swept);
+        for (const SwizzleSpec& sw : swept) {
+          CAPTURE(to_string(sw));
+          CHECK(sw.kind == k.kind);
+          CHECK(k.check_parameters(sw).has_value());
+        }
+        // A kind a user names (xor, the TMA modes) is its one layout; none is the solver's pads.
+        if (k.named_in_sweep) CHECK(swept == std::vector<SwizzleSpec>{k.example});
+        if (k.kind == SwizzleKind::none || k.kind == SwizzleKind::cute_elem) CHECK(swept.empty());
+        // The parameter sweeps: CuTe's bits, base and shift; Triton's vector and phases.
+        if (k.kind == SwizzleKind::cute || k.kind == SwizzleKind::triton) CHECK(swept.size() > 10);
+      }
+    }
+  }
+}
+
 }  // namespace banklab

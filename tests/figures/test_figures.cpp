@@ -400,6 +400,25 @@ TEST_CASE("a lesson step's highlights are marked by every view and written in it
   }
 }
 
+// Issue 33: transpose lesson step 8 (bf16 padded by one, a packed store, refused) drew the
+// tile in the 166 px lane map of the 1280x720 layout as a 2 px strip. Where the tile's rows
+// would be thinner than 6 px the arithmetic takes the whole area; where they fit, the tile is
+// drawn with its misaligned rows marked.
+TEST_CASE("a refused access's figure draws no tile thinner than 6 px a row") {
+  const Preset* p = find_preset("bf16-pad1-pair-store");
+  REQUIRE(p != nullptr);
+  const Evaluation e = evaluate(p->scenario);
+  REQUIRE(refused_rows(p->scenario, e).has_value());
+  const FigureStyle st{&palette_for(Theme::dark)};
+  const Figure strip = misalignment_figure(p->scenario, e, Box{0, 0, 550, 120}, st);
+  CHECK((!strip.grid || strip.grid->pitch_y >= 6.0f));
+  CHECK(std::ranges::none_of(strip.rects, [](const Rect& r) { return r.role == Role::cell; }));
+  CHECK(std::ranges::any_of(strip.labels, [](const Label& l) { return l.role == Role::text; }));
+  const Figure large = misalignment_figure(p->scenario, e, Box{0, 0, 1280, 720}, st);
+  REQUIRE(large.grid.has_value());
+  CHECK(large.grid->pitch_y >= 6.0f);
+}
+
 TEST_CASE("the tile without its heat colours is the same figure, less the colour of every slot") {
   // The GUI draws the heat map from a texture of its own and asks for the box alone
   // (FigureStyle::heat_colours); everything else must be what the SVG draws.

@@ -1,5 +1,5 @@
 // The measurement backend on a real GPU (label gpu: run on the H200 by
-// kernels/measure/run_on_h200.sh). Each row of hardware-rules.md's measured examples is
+// kernels/measure/run_on_h200.sh). Each row of docs/hardware-rules.md's measured examples is
 // measured again through CUPTI in-process; the counts are the ones Nsight Compute printed.
 #include <doctest/doctest.h>
 
@@ -33,7 +33,7 @@ WarpAccess make(const KnownCount& k) {
   return a;
 }
 
-// hardware-rules.md, "Measured examples" (ld/st rows appear once per op).
+// docs/hardware-rules.md, "Measured examples" (ld/st rows appear once per op).
 std::vector<KnownCount> known_counts() {
   const auto one = [](std::int64_t at) { return [at](int) { return at; }; };
   std::vector<KnownCount> rows;
@@ -80,7 +80,7 @@ std::vector<KnownCount> known_counts() {
 
 }  // namespace
 
-TEST_CASE("the hardware counts hardware-rules.md's examples through CUPTI in-process") {
+TEST_CASE("the hardware counts docs/hardware-rules.md's examples through CUPTI in-process") {
   const gpu::MeasureSupport support = gpu::measure_support();
   INFO(support.reason);
   REQUIRE(support.ok);

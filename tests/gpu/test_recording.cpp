@@ -14,6 +14,7 @@
 
 using namespace banklab;
 using namespace banklab::gpu;
+using namespace banklab::frontend;  // reading and printing recordings
 
 namespace {
 
@@ -150,6 +151,24 @@ TEST_CASE("a recording written and read back prints the same tables") {
   CHECK(text.find("4294 patterns, 4294 agree") != std::string::npos);
   // The reversal paragraph, as the GUI writes it, with the recorded numbers.
   CHECK(text.find("  Shared memory: 132 SMs x 128 B per clock at 1962 MHz") != std::string::npos);
+}
+
+TEST_CASE("gpu-bench --json writes the device and the patterns as a recording holds them") {
+  // gpu-bench --json wrote both by hand, with other keys (rated_sm_clock_mhz) and a string for
+  // the access: now through the recording's lists of fields, the same text a recording has.
+  const Recording r = sample();
+  const std::string file = recording_json(r);
+  std::string device;
+  JsonWriter d(device);
+  write_device_json(d, r.device);
+  CHECK(file.find("\"device\":" + device) != std::string::npos);
+  std::string lesson;
+  JsonWriter l(lesson);
+  l.begin_object();
+  write_patterns_fields(l, r.lesson);
+  l.end_object();
+  CHECK(file.find("\"lesson\":" + lesson) != std::string::npos);
+  CHECK(lesson.find("\"patterns\":[") != std::string::npos);
 }
 
 TEST_CASE("a row that is not verified shows no figure, only why") {

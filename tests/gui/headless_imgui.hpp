@@ -18,12 +18,19 @@ struct HeadlessImGui {
     io.IniFilename = nullptr;
     io.DisplaySize = ImVec2(1920, 1080);
     io.DeltaTime = 1.0f / 60.0f;
-    load_fonts(*io.Fonts, 1.0f);
+    fonts = load_fonts(*io.Fonts, 1.0f);
     unsigned char* pixels = nullptr;
     int w = 0, h = 0;
     io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
   }
   ~HeadlessImGui() { ImGui::DestroyContext(); }
+  // The app's own fonts, as startup gives them (update_appearance()): the source, the code and
+  // the figures' labels in DejaVu Sans Mono instead of the UI font.
+  void app_fonts(AppState& s) const {
+    s.res.mono_font = fonts.mono;
+    s.res.small_font = fonts.small;
+    s.res.label_fonts = fonts.labels;
+  }
   HeadlessImGui(const HeadlessImGui&) = delete;
   HeadlessImGui& operator=(const HeadlessImGui&) = delete;
 
@@ -58,6 +65,7 @@ struct HeadlessImGui {
   }
 
   KeyQueue keys;
+  FontSet fonts;
 };
 
 }  // namespace banklab::gui

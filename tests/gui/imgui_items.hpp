@@ -61,8 +61,9 @@ class Driver {
   // Keys tapped before the next frame, each pressed and released (a clicker), then frames until
   // the platform's key queue has handed them all to ImGui; the frames it took.
   int taps(AppState& s, std::initializer_list<int> glfw_keys) { return imgui_.taps(s, glfw_keys); }
-  void type(AppState& s, const std::string& text);  // characters, one frame
-  void settle(AppState& s);                         // mouse away, nothing active, popups closed
+  void app_fonts(AppState& s) const { imgui_.app_fonts(s); }  // HeadlessImGui::app_fonts()
+  void type(AppState& s, const std::string& text);            // characters, one frame
+  void settle(AppState& s);  // mouse away, nothing active, popups closed
   // Clicks the visible widget of that ID (widget_id()); false when this frame has none.
   bool click(AppState& s, std::initializer_list<IdPart> path);
   // Clicks the main menu bar's menu, then its item.

@@ -1,4 +1,4 @@
-// The GPU panel without a display and without a GPU: the worker's threading (results in order,
+// The GPU window without a display and without a GPU: the worker's threading (results in order,
 // one job at a time, progress, cancel, a clean join) against a scripted GPU, the panel's logic
 // on top of it, the real backend's no-GPU state on this machine, and the plots' axis arithmetic.
 //
@@ -480,12 +480,12 @@ TEST_CASE("Measure on GPU sets the hardware's counts beside the prediction") {
     REQUIRE(settle(p));
     REQUIRE(start_measure(p, naive));
     REQUIRE(p.measurement);
-    CHECK(compare(*p.measurement).status == Agreement::Status::pending);
+    CHECK(compare(*p.measurement).status == gui::Agreement::Status::pending);
     REQUIRE(settle(p));
     CHECK(p.measurement->predicted_wavefronts == 32);
     CHECK(p.measurement->predicted_conflicts == 31);
-    const Agreement a = compare(*p.measurement);
-    CHECK(a.status == Agreement::Status::agree);
+    const gui::Agreement a = compare(*p.measurement);
+    CHECK(a.status == gui::Agreement::Status::agree);
     CHECK(a.message == "the hardware agrees: 32 wavefronts, 31 bank conflicts");
   }
   SUBCASE("disagreeing, loudly and with both numbers") {
@@ -494,8 +494,8 @@ TEST_CASE("Measure on GPU sets the hardware's counts beside the prediction") {
     REQUIRE(settle(p));
     REQUIRE(start_measure(p, naive));
     REQUIRE(settle(p));
-    const Agreement a = compare(*p.measurement);
-    CHECK(a.status == Agreement::Status::disagree);
+    const gui::Agreement a = compare(*p.measurement);
+    CHECK(a.status == gui::Agreement::Status::disagree);
     CHECK(a.message ==
           "DISAGREEMENT: the model predicts 32 wavefronts and 31 bank conflicts; "
           "the hardware counted 33 wavefronts and 32 bank conflicts");
@@ -511,19 +511,19 @@ TEST_CASE("a measurement that does not isolate the access is not compared") {
   m.measured.wavefronts = 4;
   m.measured.bank_conflicts = 3;
   m.measured.instructions = 1;
-  CHECK(compare(m).status == Agreement::Status::agree);
+  CHECK(compare(m).status == gui::Agreement::Status::agree);
   SUBCASE("two instructions counted") {
     m.measured.instructions = 2;
-    CHECK(compare(m).status == Agreement::Status::failed);
+    CHECK(compare(m).status == gui::Agreement::Status::failed);
     CHECK(compare(m).message.find("saw 2 shared-memory instructions") != std::string::npos);
   }
   SUBCASE("bytes not verified") {
     m.measured.verified = false;
-    CHECK(compare(m).status == Agreement::Status::failed);
+    CHECK(compare(m).status == gui::Agreement::Status::failed);
   }
   SUBCASE("the whole call failed") {
     m.error = "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
-    CHECK(compare(m).status == Agreement::Status::failed);
+    CHECK(compare(m).status == gui::Agreement::Status::failed);
     CHECK(compare(m).message == "the measurement failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES");
   }
 }
@@ -794,7 +794,7 @@ TEST_CASE("the GPU window draws each tab's results in the app, with no display")
     REQUIRE(settle(*s.gpu));
     imgui.frame(s);
     imgui.frame(s);
-    CHECK(compare(*s.gpu->measurement).status == Agreement::Status::disagree);
+    CHECK(compare(*s.gpu->measurement).status == gui::Agreement::Status::disagree);
     CHECK(window_drew(kWindow, c.error));
     CHECK_FALSE(window_drew(kWindow, c.cell_served));
   }

@@ -5,11 +5,14 @@
 // the views stale, the light theme's panel text reads, and the Drill and Solve windows speak to
 // people rather than in flags.
 #include <doctest/doctest.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/figures/projector.hpp"
@@ -54,9 +57,11 @@ bool is_number(figures::Role r) {
 // label's pixel height and rectangle. Numbers and a figure's words at the digit minimum, the
 // verdict at the title minimum (`verdict`: in title type, as a single view's is), every label
 // inside the window, none over another (more than a pixel and a half: the blank above a digit).
-void check_projector_screen(AppState& s, ImVec2 display, bool verdict) {
+// `slide`: a lesson's slide or notes page, which takes the whole screen (its keys in its footer)
+// and may hold no number (a notes page).
+void check_projector_screen(AppState& s, ImVec2 display, bool verdict, bool slide = false) {
   const figures::TypeMinimums m = figures::projector_minimums(display.y);
-  const figures::Box area{0, 0, display.x, display.y - 2.0f * m.body};
+  const figures::Box area{0, 0, display.x, slide ? display.y : display.y - 2.0f * m.body};
   const figures::Figure f = stage_figure(s, area, stage_style(s, display.y));
   REQUIRE_FALSE(f.labels.empty());
   int verdicts = 0;
@@ -79,7 +84,8 @@ void check_projector_screen(AppState& s, ImVec2 display, bool verdict) {
     }
   }
   CHECK(verdicts > 0);
-  CHECK(std::ranges::any_of(f.labels, [](const figures::Label& l) { return is_number(l.role); }));
+  if (!slide)
+    CHECK(std::ranges::any_of(f.labels, [](const figures::Label& l) { return is_number(l.role); }));
 }
 
 const ImVec2 kProjectorScreens[] = {ImVec2(1280, 720), ImVec2(1920, 1080)};
@@ -110,6 +116,12 @@ TEST_CASE("presentation mode: no menu bar, each view at the projector's minimums
                                           ? figures::TileView::both
                                           : figures::TileView::logical;
           check_projector_screen(s, display, true);
+          // The view fills the screen: a 1-wavefront bank view (fp32-pad1) drew its one row
+          // 2.7 lines tall and left the lower 58 % of the screen empty.
+          const figures::TypeMinimums m = figures::projector_minimums(display.y);
+          const figures::Box area{0, 0, display.x, display.y - 2.0f * m.body};
+          CHECK(figures::content_bottom(stage_figure(s, area, stage_style(s, display.y))) >=
+                0.85f * area.height());
         }
       }
     }
@@ -196,6 +208,66 @@ TEST_CASE("presentation mode in a lesson shows the step as a slide, and the clic
   CHECK(s.user.stage.view == StageView::banks);
 }
 
+// Issue 33: the speaker notes on a key, as the HTML deck has them. N on a slide shows the text
+// the slide left out, page by page at the slide's text size, then the slide again; every page
+// at the projector's minimums. (N was "next preset", which left the lesson.)
+TEST_CASE("presentation mode: N shows a slide's speaker notes, page by page, then the slide") {
+  const Expected<Lesson> transpose = find_lesson("transpose");
+  REQUIRE(transpose);
+  for (const ImVec2 display : kProjectorScreens) {
+    for (const Theme theme : {Theme::dark, Theme::light}) {
+      CAPTURE(display.y);
+      CAPTURE(theme_name(theme));
+      Driver d(display);
+      AppState s;
+      s.user.settings.theme = theme;
+      REQUIRE(open_lesson(s, "transpose", 0));
+      d.frame(s);
+      d.key(s, GLFW_KEY_F5);
+      REQUIRE(showing_slide(s));
+      // The first step whose text does not all fit its slide at this size.
+      int step = 0;
+      for (; step < static_cast<int>(transpose->steps.size()); ++step) {
+        REQUIRE(open_lesson(s, "transpose", step));
+        d.frame(s);
+        REQUIRE(s.slide.has_value());
+        if (!s.slide->layout.notes.empty()) break;
+      }
+      REQUIRE(step < static_cast<int>(transpose->steps.size()));
+      const std::string notes = s.slide->layout.notes;
+      const float text_font = s.slide->layout.text_font;
+      std::string read;
+      for (int page = 0;; ++page) {
+        CAPTURE(page);
+        d.key(s, GLFW_KEY_N);
+        REQUIRE(s.lesson.step == step);  // still the lesson, not the next preset
+        if (!showing_notes(s)) break;
+        check_projector_screen(s, display, true, true);
+        const figures::TypeMinimums m = figures::projector_minimums(display.y);
+        const figures::Figure f =
+            stage_figure(s, figures::Box{0, 0, display.x, display.y}, stage_style(s, display.y));
+        CHECK(says_part(f, "Speaker notes"));
+        for (const figures::Label& l : f.labels) {
+          if (l.role != figures::Role::text) continue;
+          CHECK(l.size == text_font);
+          CHECK(l.size >= m.body);
+          read += l.text + " ";
+        }
+        REQUIRE(page < 10);
+      }
+      CHECK(showing_slide(s));
+      // Every word of the notes was on a page, in order.
+      const auto words = [](const std::string& text) {
+        std::vector<std::string> out;
+        std::istringstream in(text);
+        for (std::string w; in >> w;) out.push_back(w);
+        return out;
+      };
+      CHECK(words(read) == words(notes));
+    }
+  }
+}
+
 TEST_CASE("a slide laid out once is reused until its step or its size changes") {
   Driver d(ImVec2(1280, 720));
   AppState s;
@@ -272,6 +344,54 @@ TEST_CASE("the tile takes the place that gives its rows more room, and reads fro
     CHECK(s.frame.geometry.tile->grid.rows == 32);
     CHECK(s.frame.geometry.tile->grid.pitch.y >= screen.least_row_px);
   }
+}
+
+// Issue 33: a phone (390x844) opening a lesson step got the desktop's columns squeezed: the Code
+// window over the Controls, bank digits of 3 px. Below kOneColumnWidth the windows go to one
+// column, none over another and all inside the screen, and the bank view and the lane map keep
+// their numbers at 11 px, scrolled to where the window is smaller.
+TEST_CASE("a phone's width: one column, no window over another, numbers of 11 px") {
+  const ImVec2 phone(390, 844);
+  Driver d(phone);
+  AppState s;
+  d.app_fonts(s);
+  REQUIRE(open_lesson(s, "transpose", 2));
+  d.settle(s);
+  d.frame(s);
+  std::vector<const ImGuiWindow*> shown;
+  for (const ImGuiWindow* w : GImGui->Windows) {
+    if (!w->WasActive || w->Hidden || (w->Flags & ImGuiWindowFlags_ChildWindow) ||
+        (w->Flags & ImGuiWindowFlags_Tooltip) || std::string_view(w->Name) == "##MainMenuBar" ||
+        std::string_view(w->Name).starts_with("Debug##"))
+      continue;
+    shown.push_back(w);
+  }
+  REQUIRE(shown.size() == 3);  // the lesson, the bank view, the lane map
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    const ImRect a = shown[i]->Rect();
+    CAPTURE(shown[i]->Name);
+    CHECK(a.Min.x >= 0.0f);
+    CHECK(a.Max.x <= phone.x);
+    CHECK(a.Max.y <= phone.y);
+    CHECK(a.GetWidth() == phone.x);
+    for (std::size_t j = i + 1; j < shown.size(); ++j) {
+      CAPTURE(shown[j]->Name);
+      CHECK_FALSE(a.Overlaps(shown[j]->Rect()));
+    }
+  }
+  int numbers = 0;
+  for (const figures::Label& l : s.frame.geometry.labels) {
+    if (l.role != figures::Role::bank_label && l.role != figures::Role::cell_label &&
+        l.role != figures::Role::lane_label)
+      continue;
+    CAPTURE(l.text);
+    CHECK(l.size >= 11.0f);
+    ++numbers;
+  }
+  CHECK(numbers >= 3 * 32);  // the bank view's banks, the lane map's lanes and banks at least
+  // The windows with no place in the column are left out until the window is wider.
+  CHECK(s.user.views.controls);
+  CHECK(ImGui::FindWindowByName("Controls") == nullptr);
 }
 
 TEST_CASE("typed code keeps its tile: each lane's (r, c) in the array it declares") {

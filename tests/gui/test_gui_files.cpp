@@ -18,8 +18,8 @@
 
 #include "app/frontend/file_io.hpp"
 #include "app/gui/platform/imgui_ini.hpp"
+#include "app/gui/platform/offscreen.hpp"
 #include "app/gui/platform/options.hpp"
-#include "app/gui/render/gl_target.hpp"
 #include "app/gui/state/app_state.hpp"
 #include "app/gui/state/settings.hpp"
 #include "tests/gui/headless_imgui.hpp"

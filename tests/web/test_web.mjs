@@ -415,6 +415,37 @@ for (const [name, fragment, why, code] of [
   await context.close();
 }
 
+// A phone (390x844, issue 33): `#lesson=transpose&step=3` laid the desktop's columns into 390
+// px (the Code window over Controls, bank digits of 3 px). The page goes to one column: every
+// window inside the screen and across its width, none over another, and the bank view's and
+// the lane map's numbers at 11 px or more (scrolled to, where the column is narrower).
+{
+  const PHONE = { width: 390, height: 844 };
+  const context = await browser.createBrowserContext();
+  const { page, problems } = await openPage(context, PHONE);
+  const phone = await load(page, "lesson=transpose&step=3");
+  await shoot(page, "phone-lesson-step-3");
+  const windows = phone.geometry.windows ?? [];
+  check(windows.length === 3, `phone: the lesson, bank view and lane map in one column, got ${
+        windows.map((w) => w.name).join(", ")}`);
+  for (const [i, w] of windows.entries()) {
+    const [x0, y0, x1, y1] = w.box;
+    check(x0 >= 0 && y0 >= 0 && x1 <= PHONE.width && y1 <= PHONE.height && x1 - x0 === PHONE.width,
+          `phone: ${w.name} across the screen and inside it, at ${w.box}`);
+    for (const v of windows.slice(i + 1)) {
+      const [u0, v0, u1, v1] = v.box;
+      check(!(x0 < u1 && u0 < x1 && y0 < v1 && v0 < y1), `phone: ${w.name} over ${v.name}`);
+    }
+  }
+  const numbers = phone.geometry.labels.filter((l) =>
+    ["bank_label", "cell_label", "lane_label"].includes(l.role));
+  const smallest = Math.min(...numbers.map((l) => l.size));
+  check(numbers.length >= 96 && smallest >= 11,
+        `phone: ${numbers.length} bank, cell and lane numbers, the smallest ${smallest} px (11 at least)`);
+  check(problems.length === 0, `phone: ${problems.join("; ")}`);
+  await context.close();
+}
+
 await browser.close();
 closeServer();
 console.log(timings.join("\n"));

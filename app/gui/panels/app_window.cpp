@@ -26,7 +26,7 @@ constexpr Shortcut kShortcuts[] = {
     {GLFW_KEY_LEFT, "Left", Action::step_back, "one wavefront back"},
     {GLFW_KEY_UP, "Up", Action::index_up, "next column (row, chunk)"},
     {GLFW_KEY_DOWN, "Down", Action::index_down, "previous column (row, chunk)"},
-    {GLFW_KEY_N, "N", Action::next_preset, "next preset"},
+    {GLFW_KEY_N, "N", Action::next_preset, "next preset (on a slide: its speaker notes)"},
     {GLFW_KEY_P, "P", Action::previous_preset, "previous preset"},
     {GLFW_KEY_F1, "F1", Action::help, "this help"},
     {GLFW_KEY_EQUAL, "+", Action::zoom_in, "larger text"},
@@ -163,9 +163,15 @@ const Panel kPanels[] = {
 
 // Each panel in its own window, placed by default_layout() on the first run or after
 // View > Reset layout; afterwards where the user put it (imgui.ini remembers).
+// Whether the layout has a place for the panel on this screen (one_column_layout() has none for
+// some).
+bool has_place(const PanelLayout& l, const Panel& panel) {
+  return (l.*panel.size).x > 0.0f && (l.*panel.size).y > 0.0f;
+}
+
 void panel_window(AppState& s, const Panel& panel, const PanelLayout& l, Interaction& io) {
   bool& open = s.user.views.*panel.open;
-  if (!open) return;
+  if (!open || !has_place(l, panel)) return;
   ImGuiCond cond = s.reset_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   ImGui::SetNextWindowPos(l.*panel.pos, cond);
   ImGui::SetNextWindowSize(l.*panel.size, cond);
@@ -176,6 +182,9 @@ void panel_window(AppState& s, const Panel& panel, const PanelLayout& l, Interac
   ImGuiWindowFlags flags = panel.flags | ImGuiWindowFlags_NoCollapse;
   if (!panel.floating) flags |= ImGuiWindowFlags_NoBackground;
   if (ImGui::Begin(panel.title, &open, flags)) panel.draw(s, io);
+  const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  io.geometry.windows.emplace_back(panel.menu,
+                                   figures::Box{at.x, at.y, at.x + size.x, at.y + size.y});
   ImGui::End();
 }
 
@@ -211,8 +220,15 @@ float menu_bar(AppState& s) {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("View")) {
-    for (const Panel& panel : kPanels)
-      ImGui::MenuItem(panel.menu, nullptr, &(s.user.views.*panel.open));
+    // A phone's one column has no place for some windows: their items are greyed out.
+    const PanelLayout here =
+        default_layout(ImGui::GetIO().DisplaySize, 0.0f, ui_scale(), in_lesson(s));
+    for (const Panel& panel : kPanels) {
+      const bool room = has_place(here, panel);
+      ImGui::MenuItem(panel.menu, nullptr, &(s.user.views.*panel.open), room);
+      if (!room && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("No room in one column: a wider window (or the phone turned) shows it");
+    }
     ImGui::Separator();
     if (ImGui::MenuItem("Dark theme", nullptr, s.user.settings.theme == Theme::dark)) {
       s.user.settings.theme = Theme::dark;
@@ -298,7 +314,11 @@ void apply_action(AppState& s, Action a) {
       move_index(s, -1);
       break;
     case Action::next_preset:
-      cycle_preset(s, 1);
+      if (showing_slide(s)) {  // N on a slide: its speaker notes, as in the HTML deck
+        next_notes_page(s);
+      } else {
+        cycle_preset(s, 1);
+      }
       break;
     case Action::previous_preset:
       cycle_preset(s, -1);
@@ -347,21 +367,44 @@ void handle_shortcuts(AppState& s) {
   }
 }
 
+// A phone's width (390x844): one column, no window over another. The lesson (or the presets)
+// on top, the bank view, then the lane map; the Controls, Code, Tile and Arithmetic windows have
+// no place there (their size is 0: panel_window() leaves them out and the View menu says why).
+// The floating windows (Kernel, GPU, Solve, Descriptor, Drill) take the screen under the menu.
+PanelLayout one_column_layout(ImVec2 display, float top, bool lesson) {
+  PanelLayout l;
+  const float h = std::max(display.y - top, 1.0f);
+  const float presets_h = std::floor(h * (lesson ? 0.34f : 0.22f));
+  const float banks_h = std::floor(h * 0.42f);
+  l.presets_pos = ImVec2(0, top);
+  l.presets_size = ImVec2(display.x, presets_h);
+  l.banks_pos = ImVec2(0, top + presets_h);
+  l.banks_size = ImVec2(display.x, banks_h);
+  l.lanes_pos = ImVec2(0, top + presets_h + banks_h);
+  l.lanes_size = ImVec2(display.x, h - presets_h - banks_h);
+  for (auto [pos, size] : {std::pair{&PanelLayout::kernel_pos, &PanelLayout::kernel_size},
+                           std::pair{&PanelLayout::gpu_pos, &PanelLayout::gpu_size},
+                           std::pair{&PanelLayout::solve_pos, &PanelLayout::solve_size},
+                           std::pair{&PanelLayout::descriptor_pos, &PanelLayout::descriptor_size},
+                           std::pair{&PanelLayout::drill_pos, &PanelLayout::drill_size}}) {
+    l.*pos = ImVec2(0, top);
+    l.*size = ImVec2(display.x, h);
+  }
+  return l;
+}
+
 PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool lesson,
-                           bool kernel) {
+                           float kernel_width) {
   PanelLayout l;
   float top = menu_height;
   float h = std::max(display.y - top, 1.0f);
+  if (display.x < kOneColumnWidth * scale) return one_column_layout(display, top, lesson);
   float left = std::clamp(display.x * 0.2f, 270.0f * scale, 420.0f * scale);
   left = std::min(left, display.x * 0.4f);
-  // The Kernel window's source wants a third of the width, as far as the bank view and the lane
-  // map keep their labels readable (the lower row's 580 px and the 400 px of the code and
-  // arithmetic beside it): 300 px at 1280x720, where its lines wrap to about 31 characters a
-  // row (kernel_panel.cpp), 614 px at 1920x1080.
-  if (kernel) {
-    left =
-        std::max(left, std::min({display.x * 0.32f, 680.0f * scale, display.x - 980.0f * scale}));
-  }
+  // The Kernel window's source shows kKernelSourceChars characters of a line a row (650 px), as
+  // far as the bank view keeps 640 px for its 32 banks (71 characters at 1280x720).
+  const bool kernel = kernel_width > 0.0f;
+  if (kernel) left = std::max(left, std::min(kernel_width, display.x - 640.0f * scale));
   float right = display.x - left;
   // The bank view's 32 wavefront rows of 12 px (cell labels of 11 px) and its step bar,
   // verdict, bank numbers and legend, as far as the lane map keeps its own minimum below.
@@ -408,6 +451,18 @@ PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool 
     std::swap(l.tile_pos, l.arithmetic_pos);
     std::swap(l.tile_size, l.arithmetic_size);
   }
+  // A screen too narrow for the source and every view beside it (1280x720): the bank view and
+  // the lane map take the right side whole, and the Code, Tile and Arithmetic windows lie in the
+  // left column under the Kernel window (the Code window's line is the source's highlighted
+  // one), as the lesson and controls do; closing the Kernel window gives them back their places.
+  if (kernel && right < 980.0f * scale) {
+    l.banks_size.x = right;
+    l.lanes_size.x = right;
+    l.tile_pos = l.code_pos = ImVec2(0, top);
+    l.tile_size = l.code_size = ImVec2(left, h);
+    l.arithmetic_pos = l.controls_pos;
+    l.arithmetic_size = l.controls_size;
+  }
   l.gpu_pos = ImVec2(left + std::floor(right * 0.3f), top);
   // The GPU window's plot, its axis and its legend under its header: the whole height on a
   // small screen (720 px), where 85% of it cut the axis off.
@@ -435,6 +490,7 @@ ViewStyle view_style(const AppState& s) {
   v.playing = s.user.step.playing;
   v.tile_view = s.user.settings.tile_view;
   if (in_lesson(s)) v.highlights = &s.lesson.filled.highlights;
+  v.one_column = ImGui::GetIO().DisplaySize.x < kOneColumnWidth * ui_scale();
   return v;
 }
 
@@ -465,7 +521,8 @@ void draw_app(AppState& s) {
     s.reset_layout = true;
   }
   PanelLayout l =
-      default_layout(imgui.DisplaySize, menu_height, ui_scale(), in_lesson(s), s.user.views.kernel);
+      default_layout(imgui.DisplaySize, menu_height, ui_scale(), in_lesson(s),
+                     s.user.views.kernel ? kernel_window_width(s, kKernelSourceChars) : 0.0f);
   // A panel that is closed this frame leaves no stale cells: the geometry starts empty.
   Interaction io{&s.frame.draw};
   if (s.user.stage.presenting || !s.user.stage.compare.empty()) {

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <bit>
 #include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -314,6 +315,13 @@ const std::vector<float>& row_tops(KernelFile& k, const std::map<int, LineMark>&
   return rows.top;
 }
 
+// The source table's line-number column: "line" or the file's last line number, whichever is
+// wider, in the current font.
+float line_column_width(const KernelFile& k) {
+  const std::string widest = std::to_string(k.line_starts.size());
+  return std::max(ImGui::CalcTextSize("line").x, ImGui::CalcTextSize(widest.c_str()).x);
+}
+
 // The source, one row a line: its number, then the code wrapped to the pane (a line is read
 // whole, never cut at the edge) with what the scan found there under it. Only the rows in view
 // are drawn; the rest are two spacer rows of their measured height.
@@ -329,11 +337,8 @@ void source(AppState& s, const KernelScan& shown, Interaction& io) {
   if (!ImGui::BeginTable("##source", 2, flags, ImGui::GetContentRegionAvail())) return;
   if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
   const int count = static_cast<int>(k.line_starts.size());
-  const std::string widest = std::to_string(count);
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn(
-      "line", ImGuiTableColumnFlags_WidthFixed,
-      std::max(ImGui::CalcTextSize("line").x, ImGui::CalcTextSize(widest.c_str()).x));
+  ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed, line_column_width(k));
   ImGui::TableSetupColumn(k.name.c_str(), ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableHeadersRow();
   ImGui::TableSetColumnIndex(1);
@@ -406,6 +411,18 @@ void scan_progress(AppState& s) {
 }
 
 }  // namespace
+
+float kernel_window_width(const AppState& s, int chars) {
+  if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
+  const float code = static_cast<float>(chars) * ImGui::CalcTextSize("0").x;
+  const float numbers = line_column_width(s.user.kernel);
+  if (s.res.mono_font) ImGui::PopFont();
+  // Around the two columns: the window's padding and border, the table's scroll bar, each
+  // column's cell padding on both sides and the border between them.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return std::ceil(code + numbers + 2.0f * style.WindowPadding.x + 2.0f * style.WindowBorderSize +
+                   style.ScrollbarSize + 4.0f * style.CellPadding.x + 1.0f);
+}
 
 void draw_kernel(AppState& s, Interaction& io) {
   KernelFile& k = s.user.kernel;

@@ -22,14 +22,21 @@ void draw_presets(AppState& s, Interaction& io);   // presets_panel.cpp
 void draw_controls(AppState& s, Interaction& io);  // controls_panel.cpp
 void draw_step_bar(AppState& s);                   // step_bar.cpp (inside the bank view)
 void draw_help(AppState& s);                       // help_panel.cpp
-void draw_solve(AppState& s, Interaction& io);     // solve_state.cpp
+void draw_solve(AppState& s, Interaction& io);     // solve_panel.cpp
 // Presentation mode or a comparison, filling the window below `top` (stage_panel.cpp).
 void draw_stage(AppState& s, Interaction& io, float top);
 void cycle_stage_view(AppState& s);  // banks -> lanes -> tile (not in a comparison) -> banks
+// Whether the stage shows a lesson step as a slide (presentation mode, the slide view), and
+// whether it shows that step's speaker notes instead.
+bool showing_slide(const AppState& s);
+bool showing_notes(const AppState& s);
+// N on a slide: its speaker notes' next page; after the last, the slide again.
+void next_notes_page(AppState& s);
 // The lesson step on screen as a slide (figures/slide.hpp): its track, number, title and text,
 // the scenario on screen, the parts and comparisons the step names. Precondition: in_lesson(s).
 figures::Slide lesson_slide(const AppState& s);
-// What the stage shows, laid out in `area` (also what File > Export writes as SVG).
+// What the stage shows, laid out in `area` (also what File > Export writes as SVG;
+// stage_panel.cpp).
 figures::FigureStyle stage_style(const AppState& s, float height);
 figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyle st);
 // The File menu's items (export, save, open), the file chooser they open and what it confirms,
@@ -45,7 +52,7 @@ figures::Figure export_figure(AppState& s, StageView view, float width, float he
 // grows with the page, every wavefront served, no hover.
 figures::FigureStyle export_style(const AppState& s, float height);
 void draw_export_page(AppState& s, StageView view);
-void draw_drill(AppState& s, Interaction& io);       // drill_state.cpp
+void draw_drill(AppState& s, Interaction& io);       // drill_panel.cpp
 void draw_code(AppState& s, Interaction& io);        // code_panel.cpp
 void draw_kernel(AppState& s, Interaction& io);      // kernel_panel.cpp
 void draw_descriptor(AppState& s, Interaction& io);  // descriptor_panel.cpp
@@ -54,7 +61,8 @@ inline const Palette& colours(const AppState& s) {
   return palette(s.user.settings.theme, s.user.settings.scheme);
 }
 
-// How the views draw the scenario on screen: its theme, fonts, lane highlight and step.
+// How the views draw the scenario on screen: its theme, fonts, lane highlight and step
+// (app_window.cpp, as apply_interaction).
 ViewStyle view_style(const AppState& s);
 // Takes a view's report for the scenario on screen: its geometry (views that were not drawn
 // leave theirs empty), the lane under the mouse, a clicked lane.
@@ -109,9 +117,20 @@ struct PanelLayout {
   ImVec2 descriptor_pos, descriptor_size;  // floats over the views, as Solve does
   ImVec2 drill_pos, drill_size;            // floats over everything below the menu bar
 };
-// `lesson`: a guided lesson is open, and the Lesson panel gets the room for its text; `kernel`:
-// the Kernel window is open, and the left column widens for its source.
+// A window narrower than this (a phone, 390 px) is laid out in one column (one_column_layout()).
+inline constexpr float kOneColumnWidth = 600.0f;
+// `lesson`: a guided lesson is open, and the Lesson panel gets the room for its text;
+// `kernel_width`: the Kernel window is open and wants that width for its source
+// (kernel_window_width()), 0 when it is closed.
 PanelLayout default_layout(ImVec2 display, float menu_height, float scale, bool lesson = false,
-                           bool kernel = false);
+                           float kernel_width = 0.0f);
+// The Kernel window's width whose source pane shows `chars` characters of a line a row, in the
+// current style and the mono font (kernel_panel.cpp).
+float kernel_window_width(const AppState& s, int chars);
+// The characters of a source line the Kernel window wants a row to show, so that a line of CUDA
+// reads whole to its access (transpose.cu's column read is 69 characters with its indent). A
+// screen 1280 px wide gives it 71 (default_layout() keeps 640 px for the bank view); the issue's
+// floor is 60.
+inline constexpr int kKernelSourceChars = 72;
 
 }  // namespace banklab::gui

@@ -48,6 +48,8 @@ constexpr const char* kHint =
     "F5 / Esc leave   Space play   Left/Right step   N/P preset   V view   T theme";
 constexpr const char* kLessonHint =
     "PgDn next step   PgUp previous step   V slide / views   Space play   F5 / Esc leave";
+constexpr const char* kSlideHint =
+    "PgDn next step   PgUp previous step   N notes   V slide / views   Space play   F5 / Esc leave";
 
 // The size of the smallest number a figure draws (lanes, banks, wavefronts, the tile's).
 float smallest_number(const figures::Figure& f) {
@@ -75,9 +77,9 @@ bool labels_apart(const figures::Figure& f) {
   return true;
 }
 
-// The lesson step's slide, laid out once for its step, scenario and size (SlideCache).
-figures::Figure slide_figure(AppState& s, const figures::Slide& slide, figures::Box area,
-                             const figures::FigureStyle& st) {
+// The lesson step's slide layout, computed once for its step, scenario and size (SlideCache).
+const figures::SlideLayout& slide_layout(AppState& s, const figures::Slide& slide,
+                                         figures::Box area, const figures::FigureStyle& st) {
   const auto tile_view = static_cast<std::uint8_t>(st.tile_view);
   const bool footer = !slide.footer.empty();
   SlideCache* c = s.slide ? &*s.slide : nullptr;
@@ -91,8 +93,20 @@ figures::Figure slide_figure(AppState& s, const figures::Slide& slide, figures::
                    footer,        figures::slide_layout(slide, area.width(), area.height(), st)};
     c = &*s.slide;
   }
+  return c->layout;
+}
+
+// The slide, or its speaker notes' page (N), at `area`'s corner.
+figures::Figure slide_figure(AppState& s, const figures::Slide& slide, figures::Box area,
+                             const figures::FigureStyle& st) {
+  const figures::SlideLayout& layout = slide_layout(s, slide, area, st);
   figures::Figure f;
-  figures::append(f, figures::slide_figure(slide, c->layout, st), area.x0, area.y0);
+  if (showing_notes(s)) {
+    figures::append(f, figures::notes_figure(slide, layout, s.notes.page, &s.notes.pages, st),
+                    area.x0, area.y0);
+  } else {
+    figures::append(f, figures::slide_figure(slide, layout, st), area.x0, area.y0);
+  }
   f.width = area.x1;
   f.height = area.y1;
   f.background = st.palette->background;
@@ -143,7 +157,7 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
   const std::vector<CompareItem>& items = s.user.stage.compare;
   if (items.empty() && s.user.stage.view == StageView::slide && in_lesson(s)) {
     figures::Slide slide = lesson_slide(s);
-    if (s.user.stage.presenting && !s.exporting) slide.footer = kLessonHint;
+    if (s.user.stage.presenting && !s.exporting) slide.footer = kSlideHint;
     return slide_figure(s, slide, area, st);
   }
   if (items.empty()) {
@@ -156,6 +170,8 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
     // smallest number larger and the page still fits, draws as many labels (a bank view that
     // would leave rows out stops) and runs none together; the scenario and the verdict over it
     // keep their size.
+    // A bank view of few wavefronts grows its rows into the screen's height, not 2.7 lines each.
+    st.max_row_pitch = area.height();
     figures::Figure best = page(st);
     figures::FigureStyle grown = st;
     grown.page_font = st.font;
@@ -278,6 +294,25 @@ void draw_stage(AppState& s, Interaction& io, float top) {
   ImGui::InvisibleButton("##stage-area", ImVec2(area.width(), area.height()));
   draw_figure(f, ImGui::GetWindowDrawList(), *io.draw, s.res.label_fonts);
   ImGui::End();
+}
+
+bool showing_slide(const AppState& s) {
+  return s.user.stage.presenting && s.user.stage.compare.empty() &&
+         s.user.stage.view == StageView::slide && in_lesson(s);
+}
+
+bool showing_notes(const AppState& s) {
+  return showing_slide(s) && s.notes.step == s.lesson.step;
+}
+
+void next_notes_page(AppState& s) {
+  if (!showing_notes(s)) {
+    s.notes = NotesShown{s.lesson.step, 0, 1};
+  } else if (s.notes.page + 1 < s.notes.pages) {
+    ++s.notes.page;
+  } else {
+    s.notes = NotesShown{};
+  }
 }
 
 void cycle_stage_view(AppState& s) {

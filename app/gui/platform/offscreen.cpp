@@ -7,6 +7,7 @@
 #include <cfloat>
 #include <cstdio>
 
+#include "app/frontend/file_io.hpp"
 #include "app/gui/panels/panels.hpp"
 #include "app/gui/render/fonts.hpp"
 
@@ -45,6 +46,13 @@ void offscreen_frame(AppState& s, GlRenderer& r, const OffscreenTarget& target) 
   upload_frame(s, r);
   target.bind();
   present_frame(s, r, target.width(), target.height());
+}
+
+Expected<void> write_png(const std::string& path, int width, int height,
+                         const std::vector<unsigned char>& rgba) {
+  const Expected<std::string> png = encode_png(width, height, rgba);
+  if (!png) return Error{png.error() + " for " + path};
+  return frontend::replace_file(path, *png);
 }
 
 Expected<void> save_png(const OffscreenTarget& target, const std::string& path) {

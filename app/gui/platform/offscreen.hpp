@@ -4,6 +4,7 @@
 // user chose, whatever the window's size). Needs a current GL 3.3 context, ImGui's OpenGL 3
 // backend and the renderer initialised (main.cpp's init_drawing()).
 #include <string>
+#include <vector>
 
 #include "app/gui/render/gl_renderer.hpp"
 #include "app/gui/render/gl_target.hpp"
@@ -22,6 +23,10 @@ void present_frame(const AppState& s, GlRenderer& r, int width, int height);
 // function of the state alone: a fixed 60 Hz clock, no pointer.
 void offscreen_frame(AppState& s, GlRenderer& r, const OffscreenTarget& target);
 
+// Pixels (top-down RGBA rows) as a PNG file, written atomically and checked to the close
+// (frontend/file_io); done, or why it could not be.
+Expected<void> write_png(const std::string& path, int width, int height,
+                         const std::vector<unsigned char>& rgba);
 // The target's pixels as a PNG, written atomically; done, or why it could not be.
 Expected<void> save_png(const OffscreenTarget& target, const std::string& path);
 

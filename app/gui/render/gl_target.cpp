@@ -6,8 +6,6 @@
 #include <cstdio>
 #include <string>
 
-#include "app/frontend/file_io.hpp"
-
 namespace banklab::gui {
 
 OffscreenTarget::~OffscreenTarget() {
@@ -63,19 +61,18 @@ std::vector<unsigned char> OffscreenTarget::read_rgba() const {
   return pixels;
 }
 
-Expected<void> write_png(const std::string& path, int width, int height,
-                         const std::vector<unsigned char>& rgba) {
-  // Encoded in memory, then written and checked to the close: stbi_write_png() does not check
-  // fclose(), so a full disk passed for success.
+Expected<std::string> encode_png(int width, int height, const std::vector<unsigned char>& rgba) {
+  // Encoded in memory, for the caller to write and check to the close: stbi_write_png() does
+  // not check fclose(), so a full disk passed for success.
   std::string png;
   auto append = [](void* context, void* data, int size) {
     static_cast<std::string*>(context)->append(static_cast<const char*>(data),
                                                static_cast<std::size_t>(size));
   };
   if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4)) {
-    return Error{"cannot encode the PNG for " + path};
+    return Error{"cannot encode the PNG"};
   }
-  return frontend::replace_file(path, png);
+  return png;
 }
 
 }  // namespace banklab::gui

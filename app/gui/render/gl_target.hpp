@@ -32,8 +32,8 @@ class OffscreenTarget {
   int width_ = 0, height_ = 0;
 };
 
-// Done, or the reason the file could not be written.
-Expected<void> write_png(const std::string& path, int width, int height,
-                         const std::vector<unsigned char>& rgba);
+// The pixels (top-down rows of RGBA) encoded as a PNG, in memory: the GL layer writes no file
+// (platform/offscreen.hpp's write_png() does, through frontend/file_io).
+Expected<std::string> encode_png(int width, int height, const std::vector<unsigned char>& rgba);
 
 }  // namespace banklab::gui

@@ -154,6 +154,7 @@ struct AppState {
   Derived derived;
   std::vector<Derived> compared;    // user.stage.compare's, derived when it changes
   std::optional<SlideCache> slide;  // the lesson step's slide layout, for its size
+  NotesShown notes;                 // presentation mode: the step's speaker notes (N)
   FrameOutput frame;
   Resources res;
   Platform platform;

@@ -3,7 +3,7 @@
 // picks, the answer being typed, and, once the question is answered, the Derived of the
 // scenario that explains the answer, whose bank view and derivation the window then reveals.
 // Every answer also counts in the settings' DrillRecord, so the score and the streak outlive
-// the run. No drawing here (drill_state.cpp draws), so the tests drive it headless.
+// the run. No drawing here (panels/drill_panel.cpp draws), so the tests drive it headless.
 #include <imgui.h>
 
 #include <array>

@@ -35,7 +35,7 @@ RunRecord* find_run(GpuPanel& p, int id) {
 void attach_costs(RunRecord& run) {
   run.costs.clear();
   for (const gpu::VariantResult& r : run.suite->results) {
-    run.costs.push_back(gpu::variant_cost(r, run.suite->options.pad));
+    run.costs.push_back(frontend::variant_cost(r, run.suite->options.pad));
   }
 }
 
@@ -319,7 +319,7 @@ void show_recording(GpuPanel& p, const gpu::Recording& r) {
 }
 
 Expected<void> open_recording(GpuPanel& p, const std::filesystem::path& file) {
-  const Expected<gpu::Recording> r = gpu::load_recording(file);
+  const Expected<gpu::Recording> r = frontend::load_recording(file);
   if (!r) return Error{r.error()};
   if (r->suites.empty()) return Error{quote(file.string()) + " holds no transpose suite to show"};
   show_recording(p, *r);
@@ -343,9 +343,9 @@ Expected<void> save_recording(const GpuPanel& p, const std::filesystem::path& fi
   }
   if (r.suites.empty()) return Error{"no finished run of this session to save: Run on GPU first"};
   r.device = r.suites.front().device;
-  r.created_utc = gpu::utc_now();
-  r.commit = gpu::build_commit();
-  r.driver = gpu::driver_version();
+  r.created_utc = frontend::utc_now();
+  r.commit = frontend::build_commit();
+  r.driver = frontend::driver_version();
   r.sweep.report.status = r.lesson.report.status = gpu::RunStatus::ok;
   if (patterns) {
     // The run's microbenchmark: the pattern on screen (if it was included), then the sweep.
@@ -364,7 +364,7 @@ Expected<void> save_recording(const GpuPanel& p, const std::filesystem::path& fi
 std::vector<std::string> reversal_lines(const RunRecord& run) {
   if (!run.suite) return banklab::reversal_lines(std::nullopt);
   const gpu::PatternReport* loop = run.patterns ? &*run.patterns : nullptr;
-  return banklab::reversal_lines(gpu::reversal_run(*run.suite, loop));
+  return banklab::reversal_lines(frontend::reversal_run(*run.suite, loop));
 }
 
 }  // namespace banklab::gui

@@ -1,7 +1,7 @@
 #pragma once
-// The GPU panel's state and logic, without ImGui: what the device is, the runs of this session,
-// the latest measurement, and the sentences the panel shows about them. gpu_state.cpp draws it;
-// the tests drive it with a scripted GPU.
+// The GPU window's state and logic, without ImGui: what the device is, the runs of this session,
+// the latest measurement, and the sentences the window shows about them. panels/gpu_panel.cpp draws
+// it; the tests drive it with a scripted GPU.
 //
 //   poll()           once a frame: creates the worker and asks for the device on first use,
 //                    then applies whatever results the worker posted since the last frame
@@ -27,7 +27,7 @@
 namespace banklab::gui {
 
 // What the core predicts for the shared-memory access a transpose variant makes (its preset).
-using SharedAccessCost = gpu::SharedAccessCost;
+using SharedAccessCost = frontend::SharedAccessCost;
 
 // One "Run on GPU" of this session: a row of the history table.
 struct RunRecord {

@@ -1,5 +1,5 @@
 #pragma once
-// The GPU panel's worker: one thread that runs GPU jobs, so the UI never waits on the GPU.
+// The GPU window's worker: one thread that runs GPU jobs, so the UI never waits on the GPU.
 //
 //   UI thread                            worker thread
 //   submit(job)  ----- one job slot ---> runs it through the backend (banklab::gpu)

@@ -1,7 +1,7 @@
 #pragma once
 // The Solve window's logic, without ImGui: which access families the user ticked, the ranking
 // core's solve() gave for the current tile, the current layout counted against the same
-// families (to compare), and applying a candidate to the scenario. solve_state.cpp draws it.
+// families (to compare), and applying a candidate to the scenario. panels/solve_panel.cpp draws it.
 #include <array>
 #include <cstdint>
 #include <optional>

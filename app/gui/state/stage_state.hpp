@@ -48,6 +48,14 @@ struct SlideCache {
   figures::SlideLayout layout;
 };
 
+// N on a lesson's slide in presentation mode: the step's speaker notes (the text the slide left
+// out), page by page, then the slide again. Kept for the step they were asked on.
+struct NotesShown {
+  int step = -1;  // the lesson step whose notes are on screen; -1: none, the slide
+  int page = 0;
+  int pages = 1;  // as the last frame laid them out
+};
+
 // The built-in comparisons by name: "transpose" (row write, column read of float
 // tile[32][32]), "transpose-padded" (the same over tile[32][33]), "naive-pad-swizzle".
 struct Comparison {

@@ -81,15 +81,22 @@ void draw_banks(const Derived& d, const ViewStyle& v, Interaction& io) {
   if (area.width() < 64 || area.height() < 32) return;
 
   // The layout is banklab_figures' (the same as `banklab export --what banks`), legend included.
-  const figures::Figure f = figures::bank_figure(a, area, figure_style(v));
+  // In a phone's column: 32 banks of 16 px and rows of 14, the lane numbers 11 px, scrolled to.
+  const float font = ImGui::GetFontSize();
+  const ReadableBox readable =
+      begin_readable_box("##banks-readable", v, area,
+                         ImVec2(32.0f * 16.0f + 5.0f * font,
+                                14.0f * static_cast<float>(a.wavefront_count()) + 9.0f * font));
+  const figures::Box box = readable.box;
+  const figures::Figure f = figures::bank_figure(a, box, figure_style(v));
   BankViewGeometry g;
   g.grid = grid_geometry(*f.grid);
-  g.label_width = g.grid.origin.x - area.x0;
-  g.header_height = g.grid.origin.y - area.y0;
+  g.label_width = g.grid.origin.x - box.x0;
+  g.header_height = g.grid.origin.y - box.y0;
   io.geometry.banks = g;
   add_labels(io.geometry, f);
 
-  ImGui::InvisibleButton("##bank-grid", ImVec2(area.width(), area.height()));
+  ImGui::InvisibleButton("##bank-grid", ImVec2(box.width(), box.height()));
   const bool hovered = ImGui::IsItemHovered();
   draw_figure(f, ImGui::GetWindowDrawList(), *io.draw, v.label_fonts);
   if (hovered) {
@@ -99,6 +106,7 @@ void draw_banks(const Derived& d, const ViewStyle& v, Interaction& io) {
       if (std::popcount(lanes) == 1) io.hovering_lane = std::countr_zero(lanes);
     }
   }
+  end_readable_box(readable);
 }
 
 }  // namespace banklab::gui

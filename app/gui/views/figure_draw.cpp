@@ -109,6 +109,22 @@ bool draw_refused(const Derived& d, const ViewStyle& v, Interaction& io) {
   return true;
 }
 
+ReadableBox begin_readable_box(const char* id, const ViewStyle& v, figures::Box area,
+                               ImVec2 least) {
+  if (!v.one_column || (area.width() >= least.x && area.height() >= least.y)) return {area};
+  ImGui::BeginChild(id, ImVec2(area.width(), area.height()), false,
+                    ImGuiWindowFlags_HorizontalScrollbar);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+  return {
+      figures::Box{at.x, at.y, at.x + std::max(room.x, least.x), at.y + std::max(room.y, least.y)},
+      true};
+}
+
+void end_readable_box(const ReadableBox& b) {
+  if (b.scrolls) ImGui::EndChild();
+}
+
 void add_labels(FrameGeometry& g, const figures::Figure& f) {
   for (const figures::Label& l : f.labels) g.labels.push_back(l);
 }

@@ -21,6 +21,19 @@ figures::FigureStyle figure_style(const ViewStyle& v);
 // The rectangle left in the current window from the cursor on.
 figures::Box available_box();
 
+// A view in a phone's one column (ViewStyle::one_column) whose numbers would be smaller than
+// kLeastReadable in its window: laid out at `least` instead, in a child window that scrolls to
+// it (a `least` height of 0: the child's height, less its scroll bar). Elsewhere, and where the
+// window holds `least`, the view's own box. end_readable_box()
+// closes what begin_readable_box() opened.
+inline constexpr float kLeastReadable = 11.0f;  // the views' numbers at 1280x720 (docs/gui.md)
+struct ReadableBox {
+  figures::Box box;
+  bool scrolls = false;
+};
+ReadableBox begin_readable_box(const char* id, const ViewStyle& v, figures::Box area, ImVec2 least);
+void end_readable_box(const ReadableBox& b);
+
 // `fonts`: ascending sizes (FontSet::labels); empty: the current font for every label.
 void draw_figure(const figures::Figure& f, ImDrawList* dl, DrawQueue& queue,
                  std::span<ImFont* const> fonts);

@@ -155,6 +155,13 @@ std::string geometry_json(const FrameGeometry& g, float scale) {
   }
   w.key("labels");
   write_labels(w, g.labels, scale);
+  w.key("windows").begin_array();
+  for (const auto& [name, box] : g.windows) {
+    w.begin_object().key("name").value(name).key("box");
+    write_box(w, box, scale);
+    w.end_object();
+  }
+  w.end_array();
   w.key("gpu_run");
   if (g.gpu_run) {
     w.value(*g.gpu_run);

@@ -7,6 +7,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/figures/figure.hpp"
@@ -100,6 +101,8 @@ struct FrameGeometry {
   std::optional<ButtonRect> lesson_next;         // the Lesson panel's Next button, in a lesson
   std::optional<SourceGeometry> kernel_source;   // nullopt: the Kernel window shows no source
   std::vector<figures::Label> labels;  // every label the views drew, with the cell it names
+  // Every panel window drawn, by its menu name, where it lies on the screen.
+  std::vector<std::pair<std::string, figures::Box>> windows;
   // The GPU window: where the run it plots was measured ("recorded on NVIDIA H200, ..." for a
   // recording, "measured here" for a run of this session, "" for none); nullopt: closed.
   std::optional<std::string> gpu_run;

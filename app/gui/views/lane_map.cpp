@@ -63,8 +63,12 @@ void draw_lanes(const Derived& d, const ViewStyle& v, Interaction& io) {
   const figures::Box area = available_box();
   if (area.width() < 64 || area.height() < 4 * ImGui::GetFontSize()) return;
 
-  // The layout is banklab_figures' (the same as `banklab export --what lanes`).
-  const figures::Figure f = figures::lane_figure(a, area, figure_style(v));
+  // The layout is banklab_figures' (the same as `banklab export --what lanes`). In a phone's
+  // column: 32 lane boxes of 17 px (lane numbers of 11 px), scrolled to.
+  const ReadableBox readable = begin_readable_box(
+      "##lanes-readable", v, area, ImVec2(32.0f * 17.0f + 2.0f * ImGui::GetFontSize(), 0.0f));
+  const figures::Box box = readable.box;
+  const figures::Figure f = figures::lane_figure(a, box, figure_style(v));
   LaneMapGeometry& g = io.geometry.lanes;
   for (const figures::Rect& r : f.rects) {
     if (r.role != figures::Role::lane_box && r.role != figures::Role::bank_box) continue;
@@ -75,10 +79,11 @@ void draw_lanes(const Derived& d, const ViewStyle& v, Interaction& io) {
   g.drawn = true;
   add_labels(io.geometry, f);
 
-  ImGui::InvisibleButton("##lane-map", ImVec2(area.width(), area.height()));
+  ImGui::InvisibleButton("##lane-map", ImVec2(box.width(), box.height()));
   const bool hovered = ImGui::IsItemHovered();
   const bool clicked = ImGui::IsItemClicked(ImGuiMouseButton_Left);
   draw_figure(f, ImGui::GetWindowDrawList(), *io.draw, v.label_fonts);
+  end_readable_box(readable);
   if (!hovered) return;
   const ImVec2 m = ImGui::GetIO().MousePos;
   // A box and the gap after it, whichever way the map runs (lanes across the top, or down the

@@ -40,6 +40,9 @@ struct ViewStyle {
   bool playing = false;                  // step-through running (the current row is outlined)
   figures::TileView tile_view = figures::TileView::logical;  // the tile's picture(s)
   const Highlights* highlights = nullptr;  // a lesson step's lanes, banks, rows and elements
+  // A phone's one column (default_layout()): a view whose numbers would not read in its window
+  // scrolls to a size where they do (begin_readable_box()).
+  bool one_column = false;
 };
 
 // What the views report back. The caller decides what to do with it: the main window stores
