@@ -579,8 +579,16 @@ void SourceParser::parameters(Function& f) {
   while (!at_end() && !is(")")) {
     std::optional<TypeRef> type = try_type(true);
     if (!type && peek().kind == Tok::name) {
-      type = TypeRef{take().text, 0, 0, {}, false};
+      // A type of a header BankLab does not read, qualified or not: const std::vector<float>&.
+      while (is_name("const") || is_name("volatile")) take();
+      std::string qualified = take().text;
       if (is("<")) skip_balanced_angles();
+      while (is("::") && peek(1).kind == Tok::name) {
+        take();
+        qualified += "::" + take().text;
+        if (is("<")) skip_balanced_angles();
+      }
+      type = TypeRef{qualified, 0, 0, {}, false};
       while (is("*") || is("&") || is_name("const") || is_name("__restrict__")) {
         type->pointer = type->pointer || is("*");
         type->reference = type->reference || is("&");

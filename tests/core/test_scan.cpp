@@ -676,6 +676,23 @@ TEST_CASE("__device__ functions, shuffles, macros and #if run as the compiler re
   CHECK(k.inlined_calls == std::vector<std::pair<int, std::string>>{{11, "lane_of"}});
 }
 
+TEST_CASE("host code with types of namespaces BankLab does not read is passed over") {
+  // A host function taking const std::vector<float>& stopped the whole file ("expected a
+  // parameter, found '::'") before qualified names were read as a parameter's type.
+  const KernelScan k = scan_one(
+      "void fill(const std::vector<float>& v, std::size_t n, util::Box<int>* b) {}\n"
+      "std::vector<float> make(int n) { return std::vector<float>(n); }\n"
+      "__global__ void k() {\n"
+      "  __shared__ float tile[32][32];\n"
+      "  tile[threadIdx.x][0] = 1.0f;\n"
+      "}\n"
+      "int main() { k<<<1, 32>>>(); }\n",
+      "k");
+  const ScanLine* column = entry(k, 5, Op::st);
+  REQUIRE(column != nullptr);
+  CHECK(column->worst_ways == 32);
+}
+
 TEST_CASE("template parameters from the launch, from defaults, from --let") {
   const std::string source =
       "template <int STRIDE, int PAD = 0>\n"
