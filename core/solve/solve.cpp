@@ -430,7 +430,11 @@ std::vector<Trial> search_space(const SolveRequest& q) {
   // CuTe, Triton.
   std::vector<const SwizzleKindInfo*> kinds;
   for (const SwizzleKindInfo& k : swizzle_kinds()) kinds.push_back(&k);
-  std::ranges::stable_sort(kinds, {}, [](const SwizzleKindInfo* k) { return k->simplicity; });
+  // Iterator algorithms, not std::ranges ones: the browser's libc++ has none of the latter.
+  std::stable_sort(kinds.begin(), kinds.end(),
+                   [](const SwizzleKindInfo* a, const SwizzleKindInfo* b) {
+                     return a->simplicity < b->simplicity;
+                   });
   const std::int64_t tile_bytes = std::int64_t{q.rows} * q.cols * e;
   std::vector<SwizzleSpec> swept;
   for (const SwizzleKindInfo* k : kinds) {
