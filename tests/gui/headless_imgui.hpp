@@ -40,6 +40,16 @@ struct HeadlessImGui {
     draw_app(s);
     ImGui::Render();
   }
+  // A click as the mouse makes one: onto the point (hovering first), down for a frame, up the next.
+  void click(AppState& s, ImVec2 at) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = at;
+    frame(s);
+    io.MouseDown[0] = true;
+    frame(s);
+    io.MouseDown[0] = false;
+    frame(s);
+  }
   // A key pressed for one frame and released on the next, as a keyboard or a clicker sends it.
   void press(AppState& s, int key) {
     ImGuiIO& io = ImGui::GetIO();

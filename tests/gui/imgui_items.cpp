@@ -84,13 +84,7 @@ std::vector<Item> Driver::frame(AppState& s) {
 }
 
 void Driver::click(AppState& s, ImVec2 at) {
-  ImGuiIO& io = ImGui::GetIO();
-  io.MousePos = at;
-  frame(s);  // hover first, as a real pointer does
-  io.MouseDown[0] = true;
-  frame(s);
-  io.MouseDown[0] = false;
-  frame(s);
+  imgui_.click(s, at);
 }
 
 void Driver::key(AppState& s, int glfw_key) {

@@ -12,16 +12,6 @@
 namespace banklab::gui {
 namespace {
 
-void click(HeadlessImGui& ui, AppState& s, ImVec2 at) {
-  ImGuiIO& io = ImGui::GetIO();
-  io.MousePos = at;
-  ui.frame(s);
-  io.MouseDown[0] = true;
-  ui.frame(s);
-  io.MouseDown[0] = false;
-  ui.frame(s);
-}
-
 const DescriptorGeometry& descriptor_geometry(const AppState& s) {
   REQUIRE(s.frame.geometry.descriptor.has_value());
   return *s.frame.geometry.descriptor;
@@ -57,7 +47,7 @@ TEST_CASE("Tile > Descriptor... reads the TMA tile; 64b misreads it as the core 
   ui.frame(s);
   CHECK_FALSE(s.user.views.descriptor);
   REQUIRE(s.frame.geometry.descriptor_link.has_value());
-  click(ui, s, s.frame.geometry.descriptor_link->centre());
+  ui.click(s, s.frame.geometry.descriptor_link->centre());
   REQUIRE(s.user.views.descriptor);
   ui.frame(s);
 
@@ -77,7 +67,7 @@ TEST_CASE("Tile > Descriptor... reads the TMA tile; 64b misreads it as the core 
   CHECK(descriptor_geometry(s).grid.cols == 8);
 
   // 64b: the wrong swizzle for a 128B fill.
-  click(ui, s, swizzle_button(s, DescSwizzle::b64).centre());
+  ui.click(s, swizzle_button(s, DescSwizzle::b64).centre());
   CHECK(s.user.descriptor.desc.swizzle == DescSwizzle::b64);
   ui.frame(s);
   const DescriptorAgreement wrong = check_agreement(s.user.descriptor.desc, op, fill);
@@ -90,11 +80,11 @@ TEST_CASE("Tile > Descriptor... reads the TMA tile; 64b misreads it as the core 
 
   // tcgen05 has the 32-byte-atom mode wgmma lacks; Read the tile puts the right one back.
   const std::size_t sm90_modes = descriptor_geometry(s).swizzle.size();
-  click(ui, s, descriptor_geometry(s).arch[1].centre());
+  ui.click(s, descriptor_geometry(s).arch[1].centre());
   CHECK(s.user.descriptor.desc.arch == MmaArch::sm100);
   ui.frame(s);
   CHECK(descriptor_geometry(s).swizzle.size() == sm90_modes + 1);
-  click(ui, s, descriptor_geometry(s).read_tile.centre());
+  ui.click(s, descriptor_geometry(s).read_tile.centre());
   ui.frame(s);
   CHECK(check_agreement(s.user.descriptor.desc, op, fill).agrees());
   CHECK(s.user.descriptor.desc.arch == MmaArch::sm100);

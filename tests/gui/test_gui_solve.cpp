@@ -14,17 +14,6 @@
 namespace banklab::gui {
 namespace {
 
-// A click as the mouse makes one: onto the item, down for a frame, up the next.
-void click(HeadlessImGui& ui, AppState& s, ImVec2 at) {
-  ImGuiIO& io = ImGui::GetIO();
-  io.MousePos = at;
-  ui.frame(s);
-  io.MouseDown[0] = true;
-  ui.frame(s);
-  io.MouseDown[0] = false;
-  ui.frame(s);
-}
-
 std::size_t choice(std::string_view family) {
   for (std::size_t i = 0; i < kSolveChoiceCount; ++i) {
     if (kSolveChoices[i].family == family) return i;
@@ -51,12 +40,12 @@ TEST_CASE("the Solve window: tick the families, Solve, compare, Apply, with mous
   CHECK(s.user.solve.chosen[choice("column")]);
 
   // The lesson's second question: rows stored 16 bytes a lane, columns read.
-  click(ui, s, solve_geometry(s).choices[choice("row:st")].centre());
-  click(ui, s, solve_geometry(s).choices[choice("row:16:st")].centre());
+  ui.click(s, solve_geometry(s).choices[choice("row:st")].centre());
+  ui.click(s, solve_geometry(s).choices[choice("row:16:st")].centre());
   CHECK_FALSE(s.user.solve.chosen[choice("row:st")]);
   CHECK(s.user.solve.chosen[choice("row:16:st")]);
   CHECK_FALSE(s.user.solve.result.has_value());
-  click(ui, s, solve_geometry(s).solve.centre());
+  ui.click(s, solve_geometry(s).solve.centre());
 
   // The ranking is core's, for these two families.
   REQUIRE(s.user.solve.result.has_value());
@@ -81,10 +70,10 @@ TEST_CASE("the Solve window: tick the families, Solve, compare, Apply, with mous
   const SolveGeometry g = solve_geometry(s);
   REQUIRE(g.apply.size() >= 2);
   CHECK(g.apply_rank[0] == 0);
-  click(ui, s, g.apply[1].centre());
+  ui.click(s, g.apply[1].centre());
   CHECK(s.user.scenario.tile.swizzle == shown.candidates[1].layout.swizzle);
   CHECK(s.user.solve.selected == 1);
-  click(ui, s, solve_geometry(s).apply[0].centre());
+  ui.click(s, solve_geometry(s).apply[0].centre());
   CHECK(s.user.scenario.tile.swizzle.kind == SwizzleKind::xor_columns);
   CHECK(s.user.scenario.tile.pad == 0);
   // The app now shows the column read under xor (derived at the next frame): conflict-free.
@@ -98,7 +87,7 @@ TEST_CASE("the Solve window: tick the families, Solve, compare, Apply, with mous
   ui.frame(s);
   CHECK(solve_stale(s.user.solve, s.user.scenario.tile));
   CHECK(solve_geometry(s).apply.empty());
-  click(ui, s, solve_geometry(s).solve.centre());
+  ui.click(s, solve_geometry(s).solve.centre());
   REQUIRE(s.user.solve.result.has_value());
   CHECK(s.user.solve.solved_for->rows == 64);
   CHECK_FALSE(solve_geometry(s).apply.empty());
@@ -113,14 +102,14 @@ TEST_CASE("a family the tile cannot take is greyed out and left out of the solve
   s.user.solve.chosen[choice("ldmatrix.x4")] = true;
   ui.frame(s);
   CHECK_FALSE(choice_available(choice("ldmatrix.x4"), s.user.scenario.tile));
-  click(ui, s, solve_geometry(s).choices[choice("ldmatrix.x4")].centre());
+  ui.click(s, solve_geometry(s).choices[choice("ldmatrix.x4")].centre());
   CHECK(s.user.solve.chosen[choice("ldmatrix.x4")]);  // disabled: the click changed nothing
-  click(ui, s, solve_geometry(s).solve.centre());
+  ui.click(s, solve_geometry(s).solve.centre());
   REQUIRE(s.user.solve.result.has_value());
   CHECK(s.user.solve.result->candidates[0].families.size() == 2);
   SUBCASE("with one family left the window says why it cannot solve") {
     s.user.solve.chosen[choice("row:st")] = false;
-    click(ui, s, solve_geometry(s).solve.centre());
+    ui.click(s, solve_geometry(s).solve.centre());
     CHECK_FALSE(s.user.solve.result.has_value());
     CHECK(s.user.solve.error.find("two or more") != std::string::npos);
   }
