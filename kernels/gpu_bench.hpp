@@ -49,7 +49,7 @@ struct VariantInfo {
 std::vector<VariantInfo> transpose_variants(DType dtype);
 
 // The pad (elements per row) the "padded" variant uses when the user has not chosen one:
-// the smallest that makes the column read conflict-free (1 for fp32/fp64, 2 for bf16, 4 for fp8).
+// the smallest that makes the column read conflict-free (DTypeInfo::conflict_free_pad).
 int default_pad(DType dtype);
 
 // ---------------------------------------------------------------------------------------------

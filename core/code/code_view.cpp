@@ -306,17 +306,7 @@ std::vector<std::string> statement_of(const Scenario& s, const CodeView& v) {
 // [SECTION] CUDA's names for types
 
 std::string_view cuda_type_name(DType t) {
-  switch (t) {
-    case DType::fp8:
-      return "__nv_fp8_e4m3";
-    case DType::bf16:
-      return "__nv_bfloat16";
-    case DType::fp32:
-      return "float";
-    case DType::fp64:
-      return "double";
-  }
-  return "float";
+  return dtype_info(t).cuda_name;
 }
 
 std::string_view vector_type_name(int width) {

@@ -9,24 +9,8 @@
 
 namespace banklab::gpu {
 
-// The smallest pad that makes a column read of tile[32][32 + pad] take the floor number of
-// wavefronts (see the presets fp32-pad1, bf16-pad2, fp64-pad1):
-//   fp32: stride 33 words, odd, bank (r + c) mod 32.
-//   bf16: stride 34 elements = 17 words, odd.
-//   fp64: stride 33 doubles = 66 words: half-warps of 16 lanes land on 32 distinct banks.
-//   fp8:  stride 36 bytes = 9 words, odd (a 1-byte pad would split rows across words unevenly).
 int default_pad(DType dtype) {
-  switch (dtype) {
-    case DType::fp8:
-      return 4;
-    case DType::bf16:
-      return 2;
-    case DType::fp32:
-      return 1;
-    case DType::fp64:
-      return 1;
-  }
-  return 1;
+  return dtype_info(dtype).conflict_free_pad;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/model/dtype.hpp"
+#include "core/model/scenario.hpp"
 
 namespace banklab {
 
@@ -54,6 +55,34 @@ TEST_CASE("the C spelling is what a kernel declares") {
   CHECK(dtype_c_name(DType::fp32) == "float");
   CHECK(dtype_c_name(DType::fp64) == "double");
   CHECK(dtype_c_name(DType::bf16) == "bf16");
+}
+
+}  // namespace banklab
+
+namespace banklab {
+
+TEST_CASE("each type's descriptor is the one its enumerator names") {
+  for (const DTypeInfo& d : kDTypes) {
+    CHECK(&dtype_info(d.type) == &d);
+    for (std::string_view alias : d.aliases)
+      if (!alias.empty()) CHECK(parse_dtype(alias) == d.type);
+  }
+  CHECK_FALSE(parse_dtype("").has_value());  // not an unused alias slot
+}
+
+// The GPU runs' default pad and the presets' pads: with it a column read of tile[32][32 + pad]
+// takes the ideal wavefronts; without a pad it does not.
+TEST_CASE("each type's conflict-free pad makes a column read take the ideal wavefronts") {
+  for (DType t : kAllDTypes) {
+    CAPTURE(t);
+    const auto column_read = [t](int pad) {
+      const Evaluation e = evaluate(Scenario{{t, 32, 32, pad, {}}, AccessPattern::column});
+      REQUIRE(e.ok());
+      return e.analysis->bank_conflicts();
+    };
+    CHECK(column_read(dtype_info(t).conflict_free_pad) == 0);
+    CHECK(column_read(0) > 0);
+  }
 }
 
 }  // namespace banklab
