@@ -12,17 +12,7 @@
 namespace banklab {
 
 std::string_view pattern_name(AccessPattern p) {
-  switch (p) {
-    case AccessPattern::row:
-      return "row";
-    case AccessPattern::column:
-      return "column";
-    case AccessPattern::matrix:
-      return "matrix";
-    case AccessPattern::custom:
-      return "custom";
-  }
-  return "column";
+  return access_pattern(p).name;
 }
 
 std::ostream& operator<<(std::ostream& os, AccessPattern p) {
@@ -39,6 +29,131 @@ int Scenario::elements_per_lane() const {
   if (pattern == AccessPattern::custom) return 0;
   return effective_width() / tile.elem_bytes();
 }
+
+// [SECTION] The access patterns: one descriptor each
+
+namespace {
+
+std::string dtype_text(const Scenario& s) {
+  return std::string(dtype_name(s.tile.dtype));
+}
+
+// row --index N: lane L takes the k elements at row-major position N*C + L*k onward.
+Expected<void> check_row_index(const Scenario& s, int) {
+  const TileLayout& t = s.tile;
+  if (s.index < 0 || s.index >= t.rows) {
+    return Error{"row index " + std::to_string(s.index) + " is outside the tile: rows are 0.." +
+                 std::to_string(t.rows - 1)};
+  }
+  return {};
+}
+
+std::optional<Cell> row_lane_first(const Scenario& s, int lane, int k) {
+  const TileLayout& t = s.tile;
+  const std::int64_t pos = std::int64_t{s.index} * t.cols + std::int64_t{lane} * k;
+  if (pos + k > std::int64_t{t.rows} * t.cols) return std::nullopt;  // past the tile
+  return Cell{static_cast<int>(pos / t.cols), static_cast<int>(pos % t.cols)};
+}
+
+int row_last_index(const Scenario& s, int k) {
+  const TileLayout& t = s.tile;
+  // The warp's k*32 elements start at N*C and must end inside the tile.
+  if (t.rows < 1 || t.cols < 1) return 0;  // not a tile: the core says why
+  const std::int64_t last_start = std::int64_t{t.rows} * t.cols - std::int64_t{kWarpSize} * k;
+  return last_start < 0 ? 0 : static_cast<int>(last_start / t.cols);
+}
+
+// column --index N: lane L takes elements (L, N*k ... N*k + k - 1).
+Expected<void> check_column_index(const Scenario& s, int k) {
+  const TileLayout& t = s.tile;
+  if (s.index < 0 || (std::int64_t{s.index} + 1) * k > t.cols) {  // 64-bit: index may be INT_MAX
+    return Error{"column index " + std::to_string(s.index) + " is outside the tile: with " +
+                 std::to_string(k) + " " + dtype_text(s) + " per lane (" +
+                 std::to_string(s.effective_width()) + " B) the indices are 0.." +
+                 std::to_string(t.cols / k - 1) + " for " + std::to_string(t.cols) + " columns"};
+  }
+  return {};
+}
+
+std::optional<Cell> column_lane_first(const Scenario& s, int lane, int k) {
+  if (lane >= s.tile.rows) return std::nullopt;  // the tile has no row for it
+  return Cell{lane, s.index * k};
+}
+
+int column_last_index(const Scenario& s, int k) {
+  // cols may be anything a user typed, INT_MIN included.
+  return static_cast<int>(std::max<std::int64_t>(0, std::int64_t{s.tile.cols} / k - 1));
+}
+
+// matrix --index N: lanes 8m..8m+7 address 16-byte chunk N+m of rows 0..7.
+Expected<void> check_matrix_index(const Scenario& s, int) {
+  const TileLayout& t = s.tile;
+  const int matrices = matrix_count(s.op);
+  const std::int64_t chunks = std::int64_t{t.cols} * t.elem_bytes() / 16;
+  if (t.rows < 8) {
+    return Error{std::string(op_name(s.op)) + " reads 8 rows per matrix; the tile has " +
+                 std::to_string(t.rows)};
+  }
+  if (s.index < 0 || std::int64_t{s.index} + matrices > chunks) {  // 64-bit: index may be INT_MAX
+    return Error{std::string(op_name(s.op)) + " at chunk " + std::to_string(s.index) +
+                 " needs 16-byte chunks " + std::to_string(s.index) + ".." +
+                 std::to_string(std::int64_t{s.index} + matrices - 1) +
+                 " of each row, but a row of " + std::to_string(t.cols) + " " + dtype_text(s) +
+                 " holds " + std::to_string(chunks) + " chunks"};
+  }
+  return {};
+}
+
+std::optional<Cell> matrix_lane_first(const Scenario& s, int lane, int) {
+  if (lane >= 8 * matrix_count(s.op)) return std::nullopt;  // beyond the op's matrices
+  return Cell{lane % 8, (s.index + lane / 8) * 16 / s.tile.elem_bytes()};
+}
+
+int matrix_last_index(const Scenario& s, int) {
+  const int chunks = static_cast<int>(std::int64_t{s.tile.cols} * s.tile.elem_bytes() / 16);
+  return std::max(0, chunks - std::max(1, matrix_count(s.op)));
+}
+
+// custom: 32 explicit byte offsets, no tile element and no index.
+Expected<void> no_index_rule(const Scenario&, int) {
+  return {};
+}
+
+std::optional<Cell> no_lane_element(const Scenario&, int, int) {
+  return std::nullopt;
+}
+
+int no_last_index(const Scenario&, int) {
+  return 0;
+}
+
+constexpr AccessPatternInfo kPatterns[] = {
+    {AccessPattern::row, "row", "row", check_row_index, row_lane_first, row_last_index},
+    {AccessPattern::column, "column", "column", check_column_index, column_lane_first,
+     column_last_index},
+    {AccessPattern::matrix, "matrix", "16-byte chunk", check_matrix_index, matrix_lane_first,
+     matrix_last_index},
+    {AccessPattern::custom, "custom", "", no_index_rule, no_lane_element, no_last_index},
+};
+
+// The table covers the enum, in its order, so that a pattern indexes its descriptor.
+static_assert([] {
+  for (std::size_t i = 0; i < std::size(kPatterns); ++i)
+    if (static_cast<std::size_t>(kPatterns[i].pattern) != i) return false;
+  return static_cast<std::size_t>(AccessPattern::custom) + 1 == std::size(kPatterns);
+}());
+
+}  // namespace
+
+const AccessPatternInfo& access_pattern(AccessPattern p) {
+  return kPatterns[static_cast<std::size_t>(p)];
+}
+
+std::span<const AccessPatternInfo> access_patterns() {
+  return kPatterns;
+}
+
+// [SECTION] Checking a scenario and placing its lanes
 
 namespace {
 
@@ -100,46 +215,7 @@ Expected<void> check_choices(const Scenario& s) {
                  std::to_string(e) + "-byte " + dtype + " element; use a width of at least " +
                  std::to_string(e)};
   }
-  const int k = width / e;
-  switch (s.pattern) {
-    case AccessPattern::row:
-      if (s.index < 0 || s.index >= t.rows) {
-        return Error{"row index " + std::to_string(s.index) + " is outside the tile: rows are 0.." +
-                     std::to_string(t.rows - 1)};
-      }
-      break;
-    case AccessPattern::column:
-      if (s.index < 0 ||
-          (std::int64_t{s.index} + 1) * k > t.cols) {  // 64-bit: index may be INT_MAX
-        return Error{"column index " + std::to_string(s.index) + " is outside the tile: with " +
-                     std::to_string(k) + " " + dtype + " per lane (" + std::to_string(width) +
-                     " B) the indices are 0.." + std::to_string(t.cols / k - 1) + " for " +
-                     std::to_string(t.cols) + " columns"};
-      }
-      break;
-    case AccessPattern::matrix: {
-      const int matrices = matrix_count(s.op);
-      const std::int64_t chunks = std::int64_t{t.cols} * e / 16;
-      if (t.rows < 8) {
-        return Error{std::string(op_name(s.op)) + " reads 8 rows per matrix; the tile has " +
-                     std::to_string(t.rows)};
-      }
-      if (s.index < 0 ||
-          std::int64_t{s.index} + matrices > chunks) {  // 64-bit: index may be INT_MAX
-        return Error{std::string(op_name(s.op)) + " at chunk " + std::to_string(s.index) +
-                     " needs 16-byte"
-                     " chunks " +
-                     std::to_string(s.index) + ".." +
-                     std::to_string(std::int64_t{s.index} + matrices - 1) +
-                     " of each row, but a row of " + std::to_string(t.cols) + " " + dtype +
-                     " holds " + std::to_string(chunks) + " chunks"};
-      }
-      break;
-    }
-    case AccessPattern::custom:
-      break;
-  }
-  return {};
+  return access_pattern(s.pattern).check_index(s, width / e);
 }
 
 }  // namespace
@@ -182,27 +258,12 @@ Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kW
     const int k = s.elements_per_lane();
     std::vector<Diagnostic> lane_errors;
     bool permuted_note = false;
+    const AccessPatternInfo& pattern = access_pattern(s.pattern);
     for (int lane = 0; lane < kWarpSize; ++lane) {
       if (!(s.lane_mask >> lane & 1u)) continue;
-      Cell first;
-      switch (s.pattern) {
-        case AccessPattern::row: {
-          const std::int64_t pos = std::int64_t{s.index} * t.cols + std::int64_t{lane} * k;
-          if (pos + k > std::int64_t{t.rows} * t.cols) continue;  // past the tile: idle
-          first = {static_cast<int>(pos / t.cols), static_cast<int>(pos % t.cols)};
-          break;
-        }
-        case AccessPattern::column:
-          if (lane >= t.rows) continue;
-          first = {lane, s.index * k};
-          break;
-        case AccessPattern::matrix:
-          if (lane >= 8 * matrix_count(s.op)) continue;
-          first = {lane % 8, (s.index + lane / 8) * 16 / e};
-          break;
-        case AccessPattern::custom:
-          break;
-      }
+      const std::optional<Cell> placed = pattern.lane_first(s, lane, k);
+      if (!placed) continue;  // past the tile, or beyond the op's matrices: idle
+      const Cell first = *placed;
       lane_elements[lane] = {first, k};
       const LaneBlock block = lane_block(t, first, k);
       const std::int64_t lowest = block.lowest;
@@ -271,19 +332,7 @@ std::string describe(const Scenario& s) {
     os << "custom offsets, " << op_name(s.op) << " " << s.effective_width() << " B per lane";
   } else {
     os << to_string(s.tile) << ", ";
-    switch (s.pattern) {
-      case AccessPattern::row:
-        os << "row " << s.index;
-        break;
-      case AccessPattern::column:
-        os << "column " << s.index;
-        break;
-      case AccessPattern::matrix:
-        os << "16-byte chunk " << s.index;
-        break;
-      case AccessPattern::custom:
-        break;
-    }
+    os << access_pattern(s.pattern).index_noun << " " << s.index;
     os << ", " << op_name(s.op);
     if (!is_matrix_op(s.op)) os << " " << s.effective_width() << " B per lane";
   }

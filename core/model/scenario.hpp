@@ -14,9 +14,12 @@
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/base/expected.hpp"
 #include "core/model/access.hpp"
 #include "core/model/analysis.hpp"
 #include "core/model/layout.hpp"
@@ -42,6 +45,33 @@ struct Scenario {
 
   friend bool operator==(const Scenario&, const Scenario&) = default;
 };
+
+// One descriptor per access pattern, as SwizzleKindInfo is for the swizzles (swizzle.hpp):
+// its name, how describe() says its index, which indices fit a tile, where each lane starts,
+// and how far the GUI steps it. evaluate() and the GUI read a pattern only through it. Two
+// places write a pattern's own walk in their own terms and switch over AccessPattern: the
+// solver, which walks every instruction of a pattern over a whole tile (core/solve/solve.cpp),
+// and the code form, which writes a lane's element as an expression of threadIdx.x
+// (core/code/code_view.cpp); a new pattern adds its case there too. (tests/core/brute_force.cpp
+// keeps its own switch on purpose: it is the independent reference the model is tested against.)
+struct AccessPatternInfo {
+  AccessPattern pattern;
+  std::string_view name;        // "row": pattern_name(), and --access's spelling of row and column
+  std::string_view index_noun;  // what --index counts, as describe() says it: "16-byte chunk 2"
+  // With k elements of the tile's type per lane (the width already checked): done when the
+  // index fits the tile, otherwise the rule it breaks ("row index 40 is outside the tile: ...").
+  Expected<void> (*check_index)(const Scenario& s, int k);
+  // The first of the k elements lane `lane` takes; nullopt when the lane has none (past the
+  // tile's rows or end, or beyond the matrices the op moves), and so sits idle.
+  std::optional<Cell> (*lane_first)(const Scenario& s, int lane, int k);
+  // The highest index at which the whole warp stays inside a valid tile (the GUI's slider runs
+  // 0 to it); 0 where the pattern has no index.
+  int (*last_index)(const Scenario& s, int k);
+};
+
+const AccessPatternInfo& access_pattern(AccessPattern p);
+// Every pattern, in the enumerators' order.
+std::span<const AccessPatternInfo> access_patterns();
 
 // The first logical element a lane touches, and how many in a row it takes.
 struct LaneElements {

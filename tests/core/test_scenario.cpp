@@ -566,3 +566,51 @@ TEST_CASE("over all dtypes, widths, pads 0..8 and swizzles, evaluate() matches t
 }
 
 }  // namespace banklab
+
+namespace banklab {
+
+// The GUI steps --index from 0 to the pattern's last_index(): there the whole warp is still in
+// the tile (as many lanes placed as at 0), and one step further is refused or loses lanes.
+TEST_CASE("each pattern's last index is the last that keeps the whole warp in the tile") {
+  for (const AccessPatternInfo& p : access_patterns()) {
+    if (p.pattern == AccessPattern::custom) continue;
+    CAPTURE(p.name);
+    const Op op = p.pattern == AccessPattern::matrix ? Op::ldmatrix_x4 : Op::ld;
+    for (DType dtype : kAllDTypes) {
+      for (const Cell shape : {Cell{32, 32}, Cell{64, 16}, Cell{8, 64}, Cell{33, 40}}) {
+        Scenario s = tile_scenario(dtype, shape.row, shape.col, 0, kNone, p.pattern, op, 0);
+        CAPTURE(to_string(s.tile));
+        const Evaluation first = evaluate(s);
+        if (!first.ok()) continue;  // a matrix op wider than the row
+        const int k = std::max(1, s.elements_per_lane());
+        const auto placed = [&](int index) {
+          s.index = index;
+          int lanes = 0;
+          for (int lane = 0; lane < kWarpSize; ++lane) lanes += p.lane_first(s, lane, k) ? 1 : 0;
+          return lanes;
+        };
+        const int at_zero = placed(0);
+        const int last = p.last_index(s, k);
+        CHECK(last >= 0);
+        CHECK(placed(last) == at_zero);
+        s.index = last;
+        CHECK(evaluate(s).ok());
+        s.index = last + 1;
+        const bool refused = !p.check_index(s, k);
+        CHECK((refused || placed(last + 1) < at_zero));
+      }
+    }
+  }
+}
+
+TEST_CASE("each pattern's descriptor is the one its enumerator names, spelled as it prints") {
+  for (const AccessPatternInfo& p : access_patterns()) {
+    CHECK(&access_pattern(p.pattern) == &p);
+    CHECK(pattern_name(p.pattern) == p.name);
+  }
+  CHECK(describe(
+            tile_scenario(DType::bf16, 32, 32, 0, kNone, AccessPattern::matrix, Op::ldmatrix_x2, 1))
+            .find("16-byte chunk 1") != std::string::npos);
+}
+
+}  // namespace banklab

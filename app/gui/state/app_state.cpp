@@ -185,28 +185,10 @@ void advance_time(AppState& s, float seconds) {
 }
 
 int max_index(const Scenario& sc) {
-  const TileLayout& t = sc.tile;
   // A tile the core refuses (a side typed past its limit) has no range to step through; a
   // valid one keeps the range well inside what ImGui's SliderInt takes (INT_MAX / 2).
-  if (sc.pattern != AccessPattern::custom && !t.check()) return 0;
-  int k = std::max(1, sc.elements_per_lane());
-  switch (sc.pattern) {
-    case AccessPattern::row: {
-      // The warp's k*32 elements start at N*C and must end inside the tile.
-      if (t.rows < 1 || t.cols < 1) return 0;  // not a tile: the core says why
-      std::int64_t last_start = std::int64_t{t.rows} * t.cols - std::int64_t{kWarpSize} * k;
-      return last_start < 0 ? 0 : static_cast<int>(last_start / t.cols);
-    }
-    case AccessPattern::column:  // cols may be anything a user typed, INT_MIN included
-      return static_cast<int>(std::max<std::int64_t>(0, std::int64_t{t.cols} / k - 1));
-    case AccessPattern::matrix: {
-      int chunks = static_cast<int>(std::int64_t{t.cols} * t.elem_bytes() / 16);
-      return std::max(0, chunks - std::max(1, matrix_count(sc.op)));
-    }
-    case AccessPattern::custom:
-      return 0;
-  }
-  return 0;
+  if (sc.pattern != AccessPattern::custom && !sc.tile.check()) return 0;
+  return access_pattern(sc.pattern).last_index(sc, std::max(1, sc.elements_per_lane()));
 }
 
 void move_index(AppState& s, int delta) {
