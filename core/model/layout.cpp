@@ -7,6 +7,7 @@
 
 #include "core/base/format.hpp"
 #include "core/model/hardware.hpp"
+#include "core/model/scenario_keys.hpp"
 #include "core/model/shared_limits.hpp"
 
 namespace banklab {
@@ -96,10 +97,14 @@ std::ostream& operator<<(std::ostream& os, const TileLayout& t) {
 }
 
 std::vector<std::string> Spelling::args() const {
-  std::vector<std::string> out;
-  if (pad != 0) out.insert(out.end(), {"--pad", std::to_string(pad)});
-  if (swizzle.kind != SwizzleKind::none) out.insert(out.end(), {"--swizzle", to_string(swizzle)});
-  return out;
+  // The layout's two keys, each left out at its default (no pad, no swizzle).
+  Scenario s;
+  s.tile.pad = pad;
+  s.tile.swizzle = swizzle;
+  std::vector<const ScenarioKey*> keys;
+  if (pad != 0) keys.push_back(&named_key("pad"));
+  if (swizzle.kind != SwizzleKind::none) keys.push_back(&named_key("swizzle"));
+  return scenario_words(s, keys);
 }
 
 Spelling spelling(const TileLayout& t) {

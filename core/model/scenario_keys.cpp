@@ -329,6 +329,19 @@ std::vector<KeyValue> scenario_key_values(const Scenario& s) {
   return out;
 }
 
+std::vector<std::string> scenario_words(const Scenario& s,
+                                        std::span<const ScenarioKey* const> keys) {
+  std::vector<std::string> words;
+  for (const ScenarioKey* key : keys) {
+    if (key->print == nullptr) continue;
+    if (std::optional<std::string> value = key->print(s)) {
+      words.push_back("--" + std::string(key->name));
+      words.push_back(std::move(*value));
+    }
+  }
+  return words;
+}
+
 Expected<Scenario> scenario_from_words(std::span<const std::string> words) {
   std::vector<KeyValue> given;
   for (std::size_t i = 0; i < words.size(); ++i) {

@@ -103,6 +103,14 @@ inline constexpr ScenarioKey kScenarioKeys[] = {
      KeyForm::raw, ValueKind::list, scenario_key::read_offsets, scenario_key::print_offsets},
 };
 
+// The key of that name, for code that names one: a name that is not a key does not compile.
+consteval const ScenarioKey& named_key(std::string_view name) {
+  for (const ScenarioKey& k : kScenarioKeys) {
+    if (k.name == name) return k;
+  }
+  throw "named_key: not a key of kScenarioKeys";
+}
+
 // The key of that name ("dtype"), or nullptr.
 const ScenarioKey* find_scenario_key(std::string_view name);
 // "preset, dtype, tile, ...": every key, for messages.
@@ -123,6 +131,13 @@ Expected<void> check_one_form(std::span<const KeyValue> values, std::string_view
 // what its analysis uses (offsets, width, op, lanes; a width of 0 written as the bytes it
 // means), a tile scenario everything else but preset. scenario_from_keys() gives `s` back.
 std::vector<KeyValue> scenario_key_values(const Scenario& s);
+
+// `s` as command-line words, "--pad", "1", ...: each of `keys` in the order given, its value
+// as its printer writes it (a key whose printer leaves it out for `s` is skipped). Where a
+// scenario is shown as flags to type (a drill's bank view, a solver's layout), the caller
+// picks the keys a reader needs; the table spells them.
+std::vector<std::string> scenario_words(const Scenario& s,
+                                        std::span<const ScenarioKey* const> keys);
 
 // Words as a command line gives them, "--flag value" or "--flag=value" (a lesson step's args):
 // every word a key's flag, each at most once.

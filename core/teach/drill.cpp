@@ -14,6 +14,7 @@
 
 #include "core/base/format.hpp"
 #include "core/base/json_writer.hpp"
+#include "core/model/scenario_keys.hpp"
 #include "core/teach/drill_internal.hpp"
 
 namespace banklab {
@@ -332,37 +333,23 @@ Scenario apply_fix(Scenario s, const Fix& f) {
 }
 
 std::vector<std::string> analyze_flags(const Scenario& s) {
-  std::vector<std::string> flags;
-  auto add = [&](std::string name, std::string value) {
-    flags.push_back(std::move(name));
-    flags.push_back(std::move(value));
-  };
-  const std::string mask = lane_mask_hex(s.lane_mask);
+  // The keys a reader needs to reproduce the bank view, in the order the drill shows them, each
+  // value spelled by its key (scenario_keys.hpp): the width always said (as the bytes it means),
+  // a swizzle and a lane mask only where there is one.
+  Scenario shown = s;
+  shown.width = s.effective_width();
+  std::vector<const ScenarioKey*> keys;
   if (s.pattern == AccessPattern::custom) {
-    std::string offsets;
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-      if (lane) offsets += ',';
-      offsets += std::to_string(s.custom_offsets[lane]);
-    }
-    add("--op", std::string(op_name(s.op)));
-    add("--width", std::to_string(s.effective_width()));
-    add("--offsets", offsets);
-    if (s.lane_mask != 0xFFFFFFFFu) add("--lanes", mask);
-    return flags;
+    keys = {&named_key("op"), &named_key("width"), &named_key("offsets")};
+  } else {
+    keys = {&named_key("dtype"), &named_key("tile"), &named_key("pad")};
+    if (s.tile.swizzle.kind != SwizzleKind::none) keys.push_back(&named_key("swizzle"));
+    keys.insert(keys.end(), {&named_key("access"), &named_key("index")});
+    if (s.pattern != AccessPattern::matrix)
+      keys.insert(keys.end(), {&named_key("op"), &named_key("width")});
   }
-  add("--dtype", std::string(dtype_name(s.tile.dtype)));
-  add("--tile", std::to_string(s.tile.rows) + "x" + std::to_string(s.tile.cols));
-  add("--pad", std::to_string(s.tile.pad));
-  if (s.tile.swizzle.kind != SwizzleKind::none) add("--swizzle", to_string(s.tile.swizzle));
-  add("--access",
-      std::string(s.pattern == AccessPattern::matrix ? op_name(s.op) : pattern_name(s.pattern)));
-  add("--index", std::to_string(s.index));
-  if (s.pattern != AccessPattern::matrix) {
-    add("--op", std::string(op_name(s.op)));
-    add("--width", std::to_string(s.effective_width()));
-  }
-  if (s.lane_mask != 0xFFFFFFFFu) add("--lanes", mask);
-  return flags;
+  if (s.lane_mask != 0xFFFFFFFFu) keys.push_back(&named_key("lanes"));
+  return scenario_words(shown, keys);
 }
 
 namespace drill_detail {
