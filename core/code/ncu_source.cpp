@@ -212,48 +212,51 @@ int KernelComparison::agreeing_lines() const {
       lines.begin(), lines.end(), [](const LineComparison& l) { return l.evaluated && l.agrees; }));
 }
 
-Expected<KernelComparison> compare(const KernelScan& scan, const MeasuredKernel& measured,
-                                   std::string_view file_name, std::string_view source) {
-  KernelComparison c;
-  c.blocks = scan.blocks();
+namespace {
+
+// The measured file whose path is file_name or ends in "/file_name"; an error lists the files
+// the CSV has.
+Expected<const MeasuredFile*> measured_file(const MeasuredKernel& measured,
+                                            std::string_view file_name) {
   const MeasuredFile* file = nullptr;
   std::string suffix(1, '/');  // not "/" + name: GCC 12 warns falsely on that (bug 105329)
   suffix += file_name;
   for (const MeasuredFile& f : measured.files) {
     if (f.path == file_name || f.path.ends_with(suffix)) file = &f;
   }
-  if (file == nullptr) {
-    return Error{"the CSV has no section for " + std::string(file_name) + " in " +
-                 measured.function + " (its files: " +
-                 [&] {
-                   std::string list;
-                   for (const MeasuredFile& f : measured.files)
-                     list += (list.empty() ? "" : ", ") + f.path;
-                   return list;
-                 }() +
-                 ")"};
-  }
-  c.measured_file = file->path;
-  // The lines of the source, for what a line calls.
+  if (file != nullptr) return file;
+  std::string list;
+  for (const MeasuredFile& f : measured.files) list += (list.empty() ? "" : ", ") + f.path;
+  return Error{"the CSV has no section for " + std::string(file_name) + " in " + measured.function +
+               " (its files: " + list + ")"};
+}
+
+// The lines of the source, for what a line calls.
+std::vector<std::string_view> source_lines(std::string_view source) {
   std::vector<std::string_view> text;
   for (std::size_t from = 0; from <= source.size();) {
     const std::size_t end = std::min(source.find('\n', from), source.size());
     text.push_back(source.substr(from, end - from));
     from = end + 1;
   }
-  std::map<int, LineComparison> by_line;
+  return text;
+}
+
+// The scan's counts of each line, for the whole grid, and the lines it could not evaluate.
+Expected<void> add_predictions(const KernelScan& scan, std::int64_t blocks,
+                               std::map<int, LineComparison>& by_line) {
   for (const ScanLine& l : scan.lines) {
     LineComparison& x = by_line[l.line];
     x.line = l.line;
     x.evaluated = true;
     // A block's counts times the grid's blocks (up to 2^63 between them): checked.
     std::int64_t wavefronts = 0, ideal = 0, excess = 0;
-    if (__builtin_mul_overflow(l.wavefronts, c.blocks, &wavefronts) ||
-        __builtin_mul_overflow(l.ideal_wavefronts, c.blocks, &ideal) ||
-        __builtin_mul_overflow(l.excess_wavefronts, c.blocks, &excess) ||
+    if (__builtin_mul_overflow(l.wavefronts, blocks, &wavefronts) ||
+        __builtin_mul_overflow(l.ideal_wavefronts, blocks, &ideal) ||
+        __builtin_mul_overflow(l.excess_wavefronts, blocks, &excess) ||
         __builtin_add_overflow(x.predicted_wavefronts, wavefronts, &x.predicted_wavefronts)) {
       return Error{"line " + std::to_string(l.line) + "'s wavefronts times the grid's " +
-                   std::to_string(c.blocks) + " blocks are more than a 64-bit count holds"};
+                   std::to_string(blocks) + " blocks are more than a 64-bit count holds"};
     }
     x.predicted_ideal += ideal;
     x.predicted_excess += excess;
@@ -264,7 +267,12 @@ Expected<KernelComparison> compare(const KernelScan& scan, const MeasuredKernel&
     x.evaluated = false;
     x.explanation = "not evaluated: " + p.reason;
   }
-  for (const MeasuredLine& m : file->lines) {
+  return {};
+}
+
+// Nsight Compute's counts of each line of the file that has wavefronts or a prediction.
+void add_measurements(const MeasuredFile& file, std::map<int, LineComparison>& by_line) {
+  for (const MeasuredLine& m : file.lines) {
     if (m.wavefronts == 0 && !by_line.contains(m.line)) continue;
     LineComparison& x = by_line[m.line];
     x.line = m.line;
@@ -272,68 +280,94 @@ Expected<KernelComparison> compare(const KernelScan& scan, const MeasuredKernel&
     x.measured_ideal = m.ideal;
     x.measured_excess = m.excessive;
   }
-  // Measurements in other files (CUDA headers): an intrinsic's instructions are counted at its
-  // own line there, not at the call.
-  std::vector<std::pair<std::string, const MeasuredLine*>> elsewhere;
+}
+
+// A measured line of another file (a CUDA header), by the file's base name.
+using ElsewhereLine = std::pair<std::string, const MeasuredLine*>;
+
+// Measurements in other files (CUDA headers): an intrinsic's instructions are counted at its
+// own line there, not at the call.
+std::vector<ElsewhereLine> measured_elsewhere(const MeasuredKernel& measured,
+                                              const MeasuredFile& file) {
+  std::vector<ElsewhereLine> elsewhere;
   for (const MeasuredFile& f : measured.files) {
-    if (&f == file) continue;
+    if (&f == &file) continue;
     for (const MeasuredLine& m : f.lines)
       if (m.wavefronts > 0) elsewhere.emplace_back(f.path.substr(f.path.rfind('/') + 1), &m);
   }
-  // Not a structured binding: clang before 16 cannot capture one in the lambdas below.
-  for (auto& entry : by_line) {
-    const int line = entry.first;
-    LineComparison& x = entry.second;
+  return elsewhere;
+}
+
+// Why a line's prediction and measurement differ, in x.explanation; a line measured inside
+// the intrinsic it calls agrees after all (x.agrees set, the measurement taken from there).
+void explain_difference(int line, LineComparison& x, std::string_view code, const KernelScan& scan,
+                        const std::vector<ElsewhereLine>& elsewhere) {
+  if (x.evaluated && x.measured_wavefronts == 0) {
+    const auto there = std::find_if(elsewhere.begin(), elsewhere.end(), [&](const auto& e) {
+      return e.second->wavefronts == x.predicted_wavefronts && e.second->ideal == x.predicted_ideal;
+    });
+    if (there != elsewhere.end()) {
+      x.agrees = true;
+      x.measured_wavefronts = there->second->wavefronts;
+      x.measured_ideal = there->second->ideal;
+      x.measured_excess = there->second->excessive;
+      x.explanation = "measured at " + there->first + ":" + std::to_string(there->second->line) +
+                      ", inside the intrinsic this line calls, where Nsight Compute counts it";
+      return;
+    }
+    x.explanation =
+        "no shared-memory wavefront is measured on this line: the compiler may have "
+        "removed the access or moved it to another line";
+    return;
+  }
+  if (!x.evaluated) {
+    const auto called = std::find_if(scan.inlined_calls.begin(), scan.inlined_calls.end(),
+                                     [&](const auto& call) { return call.first == line; });
+    x.explanation = called != scan.inlined_calls.end()
+                        ? "this line calls " + called->second +
+                              "(), inlined: Nsight Compute shows some of its instructions here as "
+                              "well as at their own lines, where they are compared"
+                        : "the scan found no shared-memory access on this line";
+    return;
+  }
+  const auto merged = std::find_if(scan.lines.begin(), scan.lines.end(), [&](const ScanLine& l) {
+    return l.line == line && std::any_of(l.notes.begin(), l.notes.end(), [](const std::string& n) {
+             return n.starts_with("nvcc merges");
+           });
+  });
+  x.explanation = merged != scan.lines.end()
+                      ? "the scan expects nvcc to merge adjacent accesses on this line; the SASS "
+                        "Nsight Compute measured did otherwise"
+                      : "the model and the hardware differ on this line" +
+                            std::string(code.find("wgmma") != std::string_view::npos ||
+                                                code.find("cp.async.bulk") != std::string_view::npos
+                                            ? " (tensor-core or TMA traffic shares the pipe)"
+                                            : "");
+}
+
+}  // namespace
+
+Expected<KernelComparison> compare(const KernelScan& scan, const MeasuredKernel& measured,
+                                   std::string_view file_name, std::string_view source) {
+  KernelComparison c;
+  c.blocks = scan.blocks();
+  const Expected<const MeasuredFile*> file = measured_file(measured, file_name);
+  if (!file) return Error{file.error()};
+  c.measured_file = (*file)->path;
+  const std::vector<std::string_view> text = source_lines(source);
+  std::map<int, LineComparison> by_line;
+  if (const Expected<void> predicted = add_predictions(scan, c.blocks, by_line); !predicted)
+    return Error{predicted.error()};
+  add_measurements(**file, by_line);
+  const std::vector<ElsewhereLine> elsewhere = measured_elsewhere(measured, **file);
+  for (auto& [line, x] : by_line) {
     x.agrees = x.predicted_wavefronts == x.measured_wavefronts &&
                x.predicted_ideal == x.measured_ideal && x.predicted_excess == x.measured_excess;
     if (x.agrees || !x.explanation.empty()) continue;
     const std::string_view code = line >= 1 && static_cast<std::size_t>(line) <= text.size()
                                       ? text[static_cast<std::size_t>(line - 1)]
                                       : std::string_view{};
-    if (x.evaluated && x.measured_wavefronts == 0) {
-      const auto there = std::find_if(elsewhere.begin(), elsewhere.end(), [&](const auto& e) {
-        return e.second->wavefronts == x.predicted_wavefronts &&
-               e.second->ideal == x.predicted_ideal;
-      });
-      if (there != elsewhere.end()) {
-        x.agrees = true;
-        x.measured_wavefronts = there->second->wavefronts;
-        x.measured_ideal = there->second->ideal;
-        x.measured_excess = there->second->excessive;
-        x.explanation = "measured at " + there->first + ":" + std::to_string(there->second->line) +
-                        ", inside the intrinsic this line calls, where Nsight Compute counts it";
-        continue;
-      }
-      x.explanation =
-          "no shared-memory wavefront is measured on this line: the compiler may have "
-          "removed the access or moved it to another line";
-      continue;
-    }
-    if (!x.evaluated) {
-      const auto called = std::find_if(scan.inlined_calls.begin(), scan.inlined_calls.end(),
-                                       [&](const auto& call) { return call.first == line; });
-      x.explanation =
-          called != scan.inlined_calls.end()
-              ? "this line calls " + called->second +
-                    "(), inlined: Nsight Compute shows some of its instructions here as "
-                    "well as at their own lines, where they are compared"
-              : "the scan found no shared-memory access on this line";
-      continue;
-    }
-    const auto merged = std::find_if(scan.lines.begin(), scan.lines.end(), [&](const ScanLine& l) {
-      return l.line == line &&
-             std::any_of(l.notes.begin(), l.notes.end(),
-                         [](const std::string& n) { return n.starts_with("nvcc merges"); });
-    });
-    x.explanation =
-        merged != scan.lines.end()
-            ? "the scan expects nvcc to merge adjacent accesses on this line; the SASS "
-              "Nsight Compute measured did otherwise"
-            : "the model and the hardware differ on this line" +
-                  std::string(code.find("wgmma") != std::string_view::npos ||
-                                      code.find("cp.async.bulk") != std::string_view::npos
-                                  ? " (tensor-core or TMA traffic shares the pipe)"
-                                  : "");
+    explain_difference(line, x, code, scan, elsewhere);
   }
   match_statements(scan, by_line);
   for (auto& [line, x] : by_line) c.lines.push_back(std::move(x));
