@@ -72,7 +72,7 @@ int run(std::span<const std::string_view> words) {
   }
   std::size_t lines = 100000;
   std::uint64_t seed = 1;
-  const Expected<void> read = frontend::FlagReader(*args)
+  const Expected<void> read = frontend::FlagReader<kSyntax>(*args)
                                   .integer("lines", lines, 1, 100'000'000)
                                   .integer("seed", seed, 0, INT64_MAX)
                                   .done();

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/syntax.hpp"
 #include "app/cli/text_output.hpp"
 #include "app/frontend/code_flags.hpp"
 #include "core/banklab.hpp"
@@ -13,9 +14,11 @@
 namespace banklab::cli {
 namespace {
 
+// The command's flag names, checked against its syntax when compiled (args.hpp).
+using Flag = frontend::FlagName<kAnalyze>;
+
 // The flags the code form takes; any other scenario, raw or batch flag is an error.
-constexpr std::string_view kAllowed[] = {"decl", "expr", "block", "warp",
-                                         "let",  "smem", "op",    "json"};
+constexpr Flag kAllowed[] = {"decl", "expr", "block", "warp", "let", "smem", "op", "json"};
 
 struct CodeOptions {
   std::string decl;
@@ -29,7 +32,7 @@ Expected<CodeOptions> read_options(const frontend::Args& args) {
   Expected<KernelParams> params = frontend::read_code_params(args);
   if (!params) return Error{params.error()};
   o.params = std::move(*params);
-  return frontend::FlagReader(args)
+  return frontend::FlagReader<kAnalyze>(args)
       .text("decl", o.decl)
       .text("expr", o.expr)
       .flag("json", o.json)
@@ -72,19 +75,19 @@ void append_code_table(std::string& out, const KernelCode& code) {
 
 int run_analyze_code(const frontend::Args& args) {
   for (std::string_view flag : args.given()) {
-    if (std::ranges::find(kAllowed, flag) == std::end(kAllowed)) {
+    if (std::find(std::begin(kAllowed), std::end(kAllowed), flag) == std::end(kAllowed)) {
       return bad_input("--" + std::string(flag) +
                        " cannot be combined with --decl/--expr: the "
                        "code gives the array and the access");
     }
   }
-  if (!args.has("decl") || !args.has("expr")) {
+  if (!args.has(Flag("decl")) || !args.has(Flag("expr"))) {
     return bad_input(
         "the code form needs both --decl (the __shared__ declaration) and --expr "
         "(the access)");
   }
   const Expected<CodeOptions> o = read_options(args);
-  if (!o) return reject(args.has("json"), o.error(), "");
+  if (!o) return reject(args.has(Flag("json")), o.error(), "");
   const KernelParams& params = o->params;
   const CodeSource sources[] = {{"--decl", o->decl}, {"--expr", o->expr}};
   const CodeResult r = evaluate_code(sources, params);

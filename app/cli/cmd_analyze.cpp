@@ -12,6 +12,7 @@
 #include "app/cli/analyze_batch.hpp"
 #include "app/cli/analyze_code.hpp"
 #include "app/cli/commands.hpp"
+#include "app/cli/syntax.hpp"
 #include "app/cli/text_output.hpp"
 #include "app/frontend/file_io.hpp"
 #include "app/frontend/scenario_file.hpp"
@@ -20,7 +21,10 @@
 namespace banklab::cli {
 namespace {
 
-constexpr std::string_view kBatchFlags[] = {"batch", "json", "summary"};
+// The command's flag names, checked against its syntax when compiled (args.hpp).
+using Flag = frontend::FlagName<kAnalyze>;
+
+constexpr Flag kBatchFormFlags[] = {"batch", "json", "summary"};
 
 // Which form the flags name: a scenario (the default), raw offsets, a batch file, or CUDA code.
 enum class Form { scenario, raw, batch, code };
@@ -42,22 +46,25 @@ Expected<AnalyzeOptions> read_options(const frontend::Args& args) {
     o.form = Form::code;
     return o;
   }
-  o.form = args.has("batch") ? Form::batch : args.has("offsets") ? Form::raw : Form::scenario;
+  o.form = args.has(Flag("batch"))     ? Form::batch
+           : args.has(Flag("offsets")) ? Form::raw
+                                       : Form::scenario;
   for (std::string_view flag : args.given()) {
-    if (o.form == Form::batch && std::ranges::find(kBatchFlags, flag) == std::end(kBatchFlags)) {
+    if (o.form == Form::batch && std::find(std::begin(kBatchFormFlags), std::end(kBatchFormFlags),
+                                           flag) == std::end(kBatchFormFlags)) {
       return Error{"--" + std::string(flag) +
                    " cannot be combined with --batch: each batch line gives its own op, "
                    "width and offsets"};
     }
   }
-  if (args.has("summary") && o.form != Form::batch) {
+  if (args.has(Flag("summary")) && o.form != Form::batch) {
     return Error{"--summary goes with --batch: it shortens each pattern's JSON line"};
   }
   o.scenario = frontend::scenario_flags(args);
   if (const Expected<void> one = frontend::check_one_form(o.scenario); !one) {
     return Error{one.error()};
   }
-  return frontend::FlagReader(args)
+  return frontend::FlagReader<kAnalyze>(args)
       .text("batch", o.batch)
       .text("save-scenario", o.save_scenario)
       .flag("summary", o.summary)

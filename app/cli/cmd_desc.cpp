@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/syntax.hpp"
 #include "app/figures/descriptor_figure.hpp"
 #include "app/figures/svg.hpp"
 #include "app/frontend/text_file.hpp"
@@ -15,6 +16,9 @@
 
 namespace banklab::cli {
 namespace {
+
+// The command's flag names, checked against its syntax when compiled (args.hpp).
+using Flag = frontend::FlagName<kDesc>;
 
 struct DescOptions {
   std::string action;
@@ -59,7 +63,7 @@ Expected<DescOptions> read_options(const frontend::Args& args) {
   }
   constexpr std::int64_t kMaxBytes = std::int64_t{1} << 40;  // absurd, yet reported, not wrapped
   Expected<void> read =
-      frontend::FlagReader(args)
+      frontend::FlagReader<kDesc>(args)
           .value("arch", o.arch, parsed(parse_mma_arch))
           .value("major", o.major, parsed(parse_operand_major))
           .value("dtype", o.dtype,
@@ -78,13 +82,14 @@ Expected<DescOptions> read_options(const frontend::Args& args) {
           .flag("json", o.json)
           .done();
   if (!read) return Error{read.error()};
-  if (o.action == "decode" && (o.swizzle || o.start || o.lbo || o.sbo || args.has("base-offset"))) {
+  if (o.action == "decode" &&
+      (o.swizzle || o.start || o.lbo || o.sbo || args.has(Flag("base-offset")))) {
     return Error{
         "desc decode reads the fields from the word; --swizzle, --start, --lbo, --sbo "
         "and --base-offset belong to encode and agree"};
   }
   if (o.action != "agree" &&
-      (o.fill || o.box || o.dest || args.has("boxes") || args.has("k-step") || o.svg)) {
+      (o.fill || o.box || o.dest || args.has(Flag("boxes")) || args.has(Flag("k-step")) || o.svg)) {
     return Error{
         "--fill, --box, --boxes, --dest, --k-step and --svg describe the producer and "
         "its picture: use 'desc agree'"};

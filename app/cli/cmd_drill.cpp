@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/syntax.hpp"
 #include "app/cli/text_output.hpp"
 #include "core/base/format.hpp"
 #include "core/report/explain.hpp"
@@ -117,7 +118,7 @@ struct DrillOptions {
 Expected<DrillOptions> read_options(const frontend::Args& args) {
   DrillOptions o;  // without --level, the first level: DrillLevel{} is weak
   o.seed = std::random_device{}() & 0x7fffffff;
-  return frontend::FlagReader(args)
+  return frontend::FlagReader<kDrill>(args)
       .value("level", o.level,
              frontend::choice(parse_level, "--level expects weak, hire or strong-hire, got "))
       .integer("count", o.count, 1, 1000)

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/syntax.hpp"
 #include "app/cli/text_output.hpp"
 #include "core/code/code_view.hpp"
 #include "core/model/presets.hpp"
@@ -22,7 +23,7 @@ Expected<ExplainOptions> read_options(const frontend::Args& args) {
   ExplainOptions o;
   if (!args.positionals().empty()) o.preset = args.positionals()[0];
   o.scenario = frontend::scenario_flags(args);
-  return frontend::FlagReader(args).flag("json", o.json).result(o);
+  return frontend::FlagReader<kExplain>(args).flag("json", o.json).result(o);
 }
 
 }  // namespace

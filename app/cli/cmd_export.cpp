@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/syntax.hpp"
 #include "app/figures/figure.hpp"
 #include "app/figures/svg.hpp"
 #include "app/figures/tables.hpp"
@@ -17,6 +18,9 @@
 
 namespace banklab::cli {
 namespace {
+
+// The command's flag names, checked against its syntax when compiled (args.hpp).
+using Flag = frontend::FlagName<kExport>;
 
 // What can be exported, and in which formats (the first is the default).
 struct Kind {
@@ -68,35 +72,36 @@ Expected<ExportOptions> read_options(const frontend::Args& args) {
   if (const Expected<void> one = frontend::check_one_form(o.scenario); !one) {
     return Error{one.error()};
   }
-  const auto what = args.value("what");
+  const auto what = args.value(Flag("what"));
   if (!what) return Error{"--what is needed: banks, lanes, tile, table or derivation"};
   o.kind = find_kind(*what);
   if (o.kind == nullptr) {
     return Error{"--what is banks, lanes, tile, table or derivation; got " + quote(*what)};
   }
-  o.format = std::string(args.value("format").value_or(o.kind->formats[0]));
+  o.format = std::string(args.value(Flag("format")).value_or(o.kind->formats[0]));
   if (o.format != o.kind->formats[0] && o.format != o.kind->formats[1]) {
     std::string allowed(o.kind->formats[0]);
     if (!o.kind->formats[1].empty()) allowed += " or " + std::string(o.kind->formats[1]);
     return Error{"--what " + std::string(*what) + " is written as " + allowed + ", not " +
                  quote(o.format)};
   }
-  for (std::string_view flag : {"size", "theme", "palette", "font", "physical", "tile-view"}) {
+  for (const Flag flag : {Flag("size"), Flag("theme"), Flag("palette"), Flag("font"),
+                          Flag("physical"), Flag("tile-view")}) {
     if (args.has(flag) && o.format != "svg") {
       return Error{"--" + std::string(flag) + " shapes a figure (--what banks, lanes or tile)"};
     }
   }
-  if (args.has("physical") && *what != "tile") {
+  if (args.has(Flag("physical")) && *what != "tile") {
     return Error{"--physical shows the tile as stored; it needs --what tile"};
   }
-  if (args.has("tile-view") && *what != "tile") {
+  if (args.has(Flag("tile-view")) && *what != "tile") {
     return Error{"--tile-view picks the tile's picture; it needs --what tile"};
   }
-  if (args.has("physical") && args.has("tile-view")) {
+  if (args.has(Flag("physical")) && args.has(Flag("tile-view"))) {
     return Error{"--physical is --tile-view physical; give one of them, not both"};
   }
   bool physical = false;
-  const Expected<void> read = frontend::FlagReader(args)
+  const Expected<void> read = frontend::FlagReader<kExport>(args)
                                   .text("output", o.output)
                                   .value("size", o.page, read_page_size)
                                   .value("theme", o.theme, frontend::read_theme)

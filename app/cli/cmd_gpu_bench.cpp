@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/syntax.hpp"
 #include "app/frontend/file_io.hpp"
 #include "app/frontend/gpu_recording.hpp"
 #include "app/frontend/recording_text.hpp"
@@ -42,7 +43,10 @@
 namespace banklab::cli {
 namespace {
 
-constexpr std::string_view kSuiteFlags[] = {"size", "variant"};
+// The command's flag names, checked against its syntax when compiled (args.hpp).
+using Flag = frontend::FlagName<kGpuBench>;
+
+constexpr Flag kSuiteFlags[] = {"size", "variant"};
 
 // [SECTION] The device and errors
 
@@ -93,32 +97,32 @@ struct GpuBenchOptions {
 // silently ignored), then the values.
 Expected<GpuBenchOptions> read_options(const frontend::Args& args) {
   GpuBenchOptions o;
-  const auto only = [&](std::initializer_list<std::string_view> allowed,
+  const auto only = [&](std::initializer_list<Flag> allowed,
                         const std::string& message) -> Expected<void> {
     for (const std::string_view flag : args.given()) {
-      if (std::ranges::find(allowed, flag) == allowed.end()) {
+      if (std::find(allowed.begin(), allowed.end(), flag) == allowed.end()) {
         return Error{message + std::string(flag)};
       }
     }
     return {};
   };
-  if (args.has("record") && args.has("replay")) {
+  if (args.has(Flag("record")) && args.has(Flag("replay"))) {
     return Error{"--record and --replay are two forms: give one"};
   }
   Expected<void> fits;
-  if (args.has("record")) {
+  if (args.has(Flag("record"))) {
     o.form = Form::record;
     fits = only({"record", "size", "reps"},
                 "--record runs the whole suite and takes only --size and --reps, not --");
-  } else if (args.has("replay")) {
+  } else if (args.has(Flag("replay"))) {
     o.form = Form::replay;
     fits = only({"replay"}, "--replay prints a recording and takes no other flag, not --");
-  } else if (args.has("pattern") && args.has("sweep")) {
+  } else if (args.has(Flag("pattern")) && args.has(Flag("sweep"))) {
     return Error{"--pattern and --sweep are two forms: give one"};
-  } else if (args.has("pattern") || args.has("sweep")) {
-    o.form = args.has("sweep") ? Form::sweep : Form::pattern;
+  } else if (args.has(Flag("pattern")) || args.has(Flag("sweep"))) {
+    o.form = args.has(Flag("sweep")) ? Form::sweep : Form::pattern;
     o.reps = 7;
-    for (const std::string_view flag : kSuiteFlags) {
+    for (const Flag flag : kSuiteFlags) {
       if (args.has(flag)) {
         return Error{"--" + std::string(flag) +
                      " belongs to the transpose suite, not to --pattern/--sweep"};
@@ -141,7 +145,7 @@ Expected<GpuBenchOptions> read_options(const frontend::Args& args) {
   }
   if (!fits) return Error{fits.error()};
   if (o.form == Form::pattern) o.scenario = frontend::scenario_flags(args);
-  frontend::FlagReader read(args);
+  frontend::FlagReader<kGpuBench> read(args);
   read.text("record", o.file).text("replay", o.file).flag("json", o.json);
   if (o.form == Form::suite || o.form == Form::record) {
     read.value("size", o.size, read_size)

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/syntax.hpp"
 #include "app/frontend/file_io.hpp"
 #include "core/base/json_writer.hpp"
 #include "core/teach/lesson.hpp"
@@ -89,7 +90,10 @@ struct LessonOptions {
 Expected<LessonOptions> read_options(const frontend::Args& args) {
   LessonOptions o;
   o.words = args.positionals();
-  return frontend::FlagReader(args).flag("json", o.json).flag("markdown", o.markdown).result(o);
+  return frontend::FlagReader<kLesson>(args)
+      .flag("json", o.json)
+      .flag("markdown", o.markdown)
+      .result(o);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/syntax.hpp"
 #include "core/model/presets.hpp"
 #include "core/report/json.hpp"
 
@@ -16,7 +17,7 @@ struct PresetsOptions {
 
 Expected<PresetsOptions> read_options(const frontend::Args& args) {
   PresetsOptions o;
-  return frontend::FlagReader(args).flag("json", o.json).result(o);
+  return frontend::FlagReader<kPresets>(args).flag("json", o.json).result(o);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 
 #include "app/cli/commands.hpp"
 #include "app/cli/scan_output.hpp"
+#include "app/cli/syntax.hpp"
 #include "app/frontend/file_io.hpp"
 #include "core/base/format.hpp"
 #include "core/base/json_writer.hpp"
@@ -135,7 +136,7 @@ struct ScanCommandOptions {
 
 Expected<ScanCommandOptions> read_options(const frontend::Args& args) {
   ScanCommandOptions o;
-  return frontend::FlagReader(args)
+  return frontend::FlagReader<kScan>(args)
       .text("kernel", o.scan.kernel)
       .value("block", o.scan.block, parse_block)
       .value("grid", o.scan.grid, parse_grid)

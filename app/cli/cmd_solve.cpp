@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/syntax.hpp"
 #include "core/base/format.hpp"
 #include "core/base/json_writer.hpp"
 #include "core/model/scenario_keys.hpp"
@@ -146,7 +147,7 @@ Expected<AccessFamily> read_family(std::string_view text) {
 Expected<SolveOptions> read_options(const frontend::Args& args) {
   SolveOptions o;
   const Expected<void> read =
-      frontend::FlagReader(args)
+      frontend::FlagReader<kSolve>(args)
           .value("dtype", o.request.dtype, scenario_key::dtype_of)
           .value("tile", o.tile, scenario_key::tile_of)
           .each("access", o.request.families, read_family)

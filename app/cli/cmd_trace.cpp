@@ -11,6 +11,7 @@
 
 #include "app/cli/commands.hpp"
 #include "app/cli/scan_output.hpp"
+#include "app/cli/syntax.hpp"
 #include "app/cli/text_output.hpp"
 #include "app/cli/trace_run.hpp"
 #include "app/frontend/file_io.hpp"
@@ -225,7 +226,7 @@ int print_trace(const gpu::Trace& t, const TraceOptions& o) {
 Expected<TraceOptions> read_options(const frontend::Args& args) {
   TraceOptions o;
   bool no_measure = false;
-  const Expected<void> read = frontend::FlagReader(args)
+  const Expected<void> read = frontend::FlagReader<kTrace>(args)
                                   .text("open", o.open)
                                   .text("output", o.output)
                                   .text("source", o.source)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/cli/commands.hpp"
+#include "app/cli/syntax.hpp"
 #include "core/base/format.hpp"
 #include "core/base/json_writer.hpp"
 #include "core/model/analysis.hpp"
@@ -127,7 +128,7 @@ struct ValidateOptions {
 
 Expected<ValidateOptions> read_options(const frontend::Args& args) {
   ValidateOptions o;
-  return frontend::FlagReader(args)
+  return frontend::FlagReader<kValidate>(args)
       .integer("count", o.count, 0, 1'000'000)
       .integer("seed", o.seed, 0, INT64_MAX)
       .flag("json", o.json)

@@ -3,8 +3,8 @@
 //
 // To add a command:
 //   1. declare `int run_<name>(const frontend::Args& args);` below;
-//   2. in main.cpp, declare its flags and --help text as a CommandSyntax (args.hpp) and add a row
-//      to kCommands: the syntax, a one-line summary for `banklab --help`, and run_<name>;
+//   2. in syntax.hpp, declare its flags and --help text as a CommandSyntax (args.hpp); in main.cpp,
+//      add a row to kCommands: the syntax, a one-line summary for `banklab --help`, and run_<name>;
 //   3. add cmd_<name>.cpp to the banklab executable in app/cli/CMakeLists.txt.
 //
 //   constexpr FlagSpec kDrillFlags[] = {
@@ -20,7 +20,8 @@
 //
 // main() has parsed the words (an unknown flag, a missing value, a repeated flag, a surplus
 // positional never reach run_<name>) and answered --help before run_<name> is called. The
-// command's first line reads its flags into its options struct with a FlagReader (args.hpp):
+// command's first line reads its flags into its options struct with a FlagReader<kName> (args.hpp;
+// a flag name its syntax does not declare does not compile):
 // every value typed, ranges and choices checked, one sentence naming the flag for the first bad
 // one; the rest of the command reads only the struct. A bad value or combination is reported
 // with bad_input(), which prints one line on stderr and returns kExitBadInput.
@@ -28,7 +29,8 @@
 //   struct DrillOptions { int count = 10; bool json = false; };
 //   Expected<DrillOptions> read_options(const frontend::Args& args) {
 //     DrillOptions o;
-//     return frontend::FlagReader(args).integer("count", o.count, 1, 1000).flag("json", o.json)
+//     return frontend::FlagReader<kDrill>(args).integer("count", o.count, 1, 1000).flag("json",
+//     o.json)
 //         .result(o);
 //   }
 //   int run_drill(const frontend::Args& args) {

@@ -2,7 +2,6 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cassert>
 
 namespace banklab::frontend {
 namespace {
@@ -109,19 +108,6 @@ void declare(CLI::App& app, const CommandSyntax& syntax, std::vector<std::string
   app.add_option("positionals", positionals);
 }
 
-const FlagSpec* find_flag(const CommandSyntax& syntax, std::string_view name) {
-  const auto in = [&](std::span<const FlagSpec> flags) -> const FlagSpec* {
-    auto it = std::find_if(flags.begin(), flags.end(),
-                           [name](const FlagSpec& f) { return f.name == name; });
-    return it == flags.end() ? nullptr : &*it;
-  };
-  if (const FlagSpec* f = in(syntax.flags)) return f;
-  for (const FlagGroup& g : syntax.groups) {
-    if (const FlagSpec* f = in(g.flags)) return f;
-  }
-  return nullptr;
-}
-
 std::string invocation(const CommandSyntax& syntax) {
   std::string name(syntax.program);
   if (!syntax.command.empty()) name += " " + std::string(syntax.command);
@@ -162,33 +148,6 @@ std::vector<std::string_view> Args::given() const {
 
 bool Args::declares(std::string_view flag) const {
   return syntax_ != nullptr && find_flag(*syntax_, flag) != nullptr;
-}
-
-std::optional<std::string_view> FlagReader::next(std::string_view name) const {
-  assert(args_.declares(name) && "FlagReader: a flag the command's syntax does not declare");
-  if (error_) return std::nullopt;
-  return args_.value(name);
-}
-
-FlagReader& FlagReader::text(std::string_view name, std::string& field) {
-  if (const auto text = next(name)) field = std::string(*text);
-  return *this;
-}
-
-FlagReader& FlagReader::text(std::string_view name, std::optional<std::string>& field) {
-  if (const auto text = next(name)) field = std::string(*text);
-  return *this;
-}
-
-FlagReader& FlagReader::flag(std::string_view name, bool& field) {
-  assert(args_.declares(name) && "FlagReader: a flag the command's syntax does not declare");
-  if (!error_) field = args_.has(name);
-  return *this;
-}
-
-Expected<void> FlagReader::done() const {
-  if (error_) return *error_;
-  return {};
 }
 
 std::string help_text(const CommandSyntax& syntax) {

@@ -25,8 +25,11 @@
 //   struct DrillOptions { int count = 10; bool json = false; };
 //   Expected<DrillOptions> read_options(const Args& args) {
 //     DrillOptions o;
-//     return FlagReader(args).integer("count", o.count, 1, 1000).flag("json", o.json).result(o);
+//     return FlagReader<kDrill>(args).integer("count", o.count, 1, 1000).flag("json", o.json)
+//         .result(o);  // kDrill: the command's CommandSyntax, which declares both flags
 //   }
+#include <cassert>
+#include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <optional>
@@ -76,6 +79,49 @@ struct CommandSyntax {
   std::span<const std::string_view> repeatable = {};  // flags that may be given more than once
 };
 
+// The flag of that name among the syntax's flags and groups, or nullptr. constexpr: FlagName
+// below asks it when the program is compiled.
+constexpr const FlagSpec* find_flag(std::span<const FlagSpec> flags, std::string_view name) {
+  for (const FlagSpec& f : flags)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+constexpr const FlagSpec* find_flag(const FlagGroup& group, std::string_view name) {
+  return find_flag(group.flags, name);
+}
+constexpr const FlagSpec* find_flag(std::span<const FlagGroup> groups, std::string_view name) {
+  for (const FlagGroup& g : groups)
+    if (const FlagSpec* f = find_flag(g, name)) return f;
+  return nullptr;
+}
+constexpr const FlagSpec* find_flag(const CommandSyntax& syntax, std::string_view name) {
+  if (const FlagSpec* f = find_flag(syntax.flags, name)) return f;
+  return find_flag(syntax.groups, name);
+}
+
+// A flag's name, checked when the program is compiled against the syntaxes that declare the
+// command's flags (a CommandSyntax; or the FlagGroups, or the FlagSpec array, that a reader
+// shared by several commands reads): a name none of them declares does not compile, as
+// scenario_flag() does for the scenario keys. Written as a string literal where a flag is read:
+//
+//   using Flag = frontend::FlagName<kAnalyze>;
+//   if (args.has(Flag("batch"))) ...
+//   frontend::FlagReader<kDrill>(args).integer("count", o.count, 1, 1000)  // the same check
+template <const auto&... Syntaxes>
+struct FlagName {
+  template <std::size_t N>
+  consteval FlagName(const char (&text)[N]) : name(text, N - 1) {  // NOLINT: implicit on purpose
+    if (((find_flag(Syntaxes, name) == nullptr) && ...))
+      throw "FlagName: a flag the command's syntax does not declare";
+  }
+  operator std::string_view() const { return name; }  // NOLINT: reads as the name it is
+  friend constexpr bool operator==(const FlagName& f, std::string_view other) {
+    return f.name == other;
+  }
+
+  std::string_view name;
+};
+
 class Args {
  public:
   std::string_view command() const { return command_; }
@@ -111,20 +157,25 @@ std::string help_text(const CommandSyntax& syntax);
 // Reads a command's flags into the typed fields of its options struct, in the order the reads
 // are written: the first value that cannot be read is the error (a sentence naming the flag),
 // and every read after it is skipped. A flag that is absent leaves its field as it was (the
-// default). Every name must be a flag of the command's syntax (asserted).
+// default). Every name is checked when compiled against the syntaxes given (FlagName), and
+// when run against the syntax the words were parsed with (asserted: the reader of the right
+// command).
 //
-//   FlagReader(args).value("level", o.level, read_level)      // Read: text -> Expected<T>
+//   FlagReader<kDrill>(args).value("level", o.level, read_level)      // Read: text -> Expected<T>
 //                   .integer("count", o.count, 1, 1000)       // a whole number in a range
 //                   .text("output", o.output)                 // the text as given
 //                   .flag("json", o.json)                     // a switch
 //                   .done();                                  // the first error, or ok
+template <const auto&... Syntaxes>
 class FlagReader {
  public:
+  using Name = FlagName<Syntaxes...>;
+
   explicit FlagReader(const Args& args) : args_(args) {}
 
   // --name V, read by `read` (text -> Expected<T>); into a T or an optional<T>.
   template <class T, class Read>
-  FlagReader& value(std::string_view name, T& field, Read read) {
+  FlagReader& value(Name name, T& field, Read read) {
     if (const auto text = next(name)) {
       Expected<T> v = read(*text);
       if (v) {
@@ -136,7 +187,7 @@ class FlagReader {
     return *this;
   }
   template <class T, class Read>
-  FlagReader& value(std::string_view name, std::optional<T>& field, Read read) {
+  FlagReader& value(Name name, std::optional<T>& field, Read read) {
     T v{};
     const bool given = args_.has(name);
     value(name, v, read);
@@ -146,7 +197,7 @@ class FlagReader {
   // --name V given one or more times: each V read, in command-line order. A read that gives a
   // list (--let j=0,k=1 gives two values) adds every item of it.
   template <class T, class Read>
-  FlagReader& each(std::string_view name, std::vector<T>& field, Read read) {
+  FlagReader& each(Name name, std::vector<T>& field, Read read) {
     if (!next(name)) return *this;
     for (std::string_view text : args_.values(name)) {
       auto v = read(text);
@@ -164,20 +215,25 @@ class FlagReader {
     return *this;
   }
   // --name V: the text as given.
-  FlagReader& text(std::string_view name, std::string& field);
-  FlagReader& text(std::string_view name, std::optional<std::string>& field);
+  FlagReader& text(Name name, std::string& field) {
+    if (const auto text = next(name)) field = std::string(*text);
+    return *this;
+  }
+  FlagReader& text(Name name, std::optional<std::string>& field) {
+    if (const auto text = next(name)) field = std::string(*text);
+    return *this;
+  }
   // --name N: a whole number in [min, max] ("--count must be between 1 and 1000, got '0'").
   template <class Int>
-  FlagReader& integer(std::string_view name, Int& field, std::int64_t min, std::int64_t max) {
+  FlagReader& integer(Name name, Int& field, std::int64_t min, std::int64_t max) {
     return value(name, field, [&](std::string_view text) -> Expected<Int> {
-      const Expected<std::int64_t> n = parse_integer(text, "--" + std::string(name), min, max);
+      const Expected<std::int64_t> n = parse_integer(text, "--" + std::string(name.name), min, max);
       if (!n) return Error{n.error()};
       return static_cast<Int>(*n);
     });
   }
   template <class Int>
-  FlagReader& integer(std::string_view name, std::optional<Int>& field, std::int64_t min,
-                      std::int64_t max) {
+  FlagReader& integer(Name name, std::optional<Int>& field, std::int64_t min, std::int64_t max) {
     Int n{};
     const bool given = args_.has(name);
     integer(name, n, min, max);
@@ -185,12 +241,19 @@ class FlagReader {
     return *this;
   }
   // --name: a switch, true when given.
-  FlagReader& flag(std::string_view name, bool& field);
+  FlagReader& flag(Name name, bool& field) {
+    assert(args_.declares(name) && "FlagReader: a flag the command's syntax does not declare");
+    if (!error_) field = args_.has(name);
+    return *this;
+  }
 
   // The first value that could not be read, or ok.
-  Expected<void> done() const;
+  Expected<void> done() const {
+    if (error_) return *error_;
+    return {};
+  }
   // The options the reads filled in, or the first value that could not be read:
-  // `return FlagReader(args).flag("json", o.json).result(o);`
+  // `return FlagReader<kPresets>(args).flag("json", o.json).result(o);`
   template <class Options>
   Expected<Options> result(const Options& options) const {
     if (error_) return *error_;
@@ -199,7 +262,11 @@ class FlagReader {
 
  private:
   // The flag's value when it is given and no read before it failed.
-  std::optional<std::string_view> next(std::string_view name) const;
+  std::optional<std::string_view> next(Name name) const {
+    assert(args_.declares(name) && "FlagReader: a flag the command's syntax does not declare");
+    if (error_) return std::nullopt;
+    return args_.value(name);
+  }
 
   const Args& args_;
   std::optional<Error> error_;

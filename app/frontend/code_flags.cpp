@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "app/frontend/scenario_flags.hpp"
 #include "core/base/format.hpp"
 #include "core/model/access.hpp"
 #include "core/model/shared_limits.hpp"
@@ -40,12 +41,14 @@ Expected<std::int64_t> read_smem(std::string_view text) {
 }  // namespace
 
 bool has_code_flags(const Args& args) {
-  return args.has("decl") || args.has("expr");
+  using Flag = FlagName<kCodeGroup>;
+  return args.has(Flag("decl")) || args.has(Flag("expr"));
 }
 
 Expected<KernelParams> read_code_params(const Args& args) {
   KernelParams p;
-  return FlagReader(args)
+  // --op is the scenario group's: the code form takes it for a bare access.
+  return FlagReader<kCodeGroup, kScenarioGroup>(args)
       .value("block", p.block, parse_block)
       .value("warp", p.warp, read_warp)
       .value("let", p.lets, parse_lets)

@@ -14,7 +14,8 @@ bool ScenarioFlags::has(std::string_view key) const {
 
 ScenarioFlags scenario_flags(const Args& args) {
   ScenarioFlags flags;
-  if (const auto file = args.value("scenario")) flags.file = std::string(*file);
+  if (const auto file = args.value(FlagName<kScenarioGroup>("scenario")))
+    flags.file = std::string(*file);
   for (std::string_view name : args.given()) {
     if (find_scenario_key(name) != nullptr) {
       flags.keys.push_back({.key = std::string(name), .value = std::string(*args.value(name))});

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/frontend/args.hpp"
+#include "app/frontend/scenario_flags.hpp"
 #include "core/model/dtype.hpp"
 
 namespace banklab::frontend {
@@ -174,14 +175,27 @@ TEST_CASE("Numbers are whole, decimal and inside their range") {
     REQUIRE(args);
     int pad = 0;
     int index = 42;
-    CHECK(FlagReader(*args).integer("pad", pad, 0, 8).integer("index", index, 0, 100).done());
+    CHECK(FlagReader<kTypedSyntax>(*args)
+              .integer("pad", pad, 0, 8)
+              .integer("index", index, 0, 100)
+              .done());
     CHECK(pad == 3);
     CHECK(index == 42);
-    const Expected<void> bad = FlagReader(*args).integer("pad", pad, 0, 2).done();
+    const Expected<void> bad = FlagReader<kTypedSyntax>(*args).integer("pad", pad, 0, 2).done();
     REQUIRE_FALSE(bad);
     CHECK(bad.error() == "--pad must be between 0 and 2, got 3");
   }
 }
+
+// FlagName and FlagReader look a name up in the syntax in a consteval constructor: a name the
+// syntax does not declare is a compile error (FlagName<kTypedSyntax>("colour") does not
+// compile). The lookup they make, checked when this file compiles:
+static_assert(find_flag(kTypedSyntax, "pad") == &kTypedFlags[1]);
+static_assert(find_flag(kTypedSyntax, "colour") == nullptr);
+static_assert(find_flag(kScenarioGroup, "swizzle") != nullptr);
+static_assert(find_flag(kScenarioGroups, "offsets") != nullptr);  // the raw form's group
+static_assert(find_flag(kTypedFlags, "json") == &kTypedFlags[3]);
+static_assert(FlagName<kTypedSyntax, kScenarioGroup>("tile") == std::string_view("tile"));
 
 TEST_CASE("A FlagReader reads typed fields in order; the first bad value is the error") {
   const auto args =
@@ -195,7 +209,7 @@ TEST_CASE("A FlagReader reads typed fields in order; the first bad value is the 
   } o;
   const auto read_dtype = choice(parse_dtype, "--dtype expects fp8, bf16, fp32 or fp64, got ");
   // The pad is read first here: its error wins, and nothing after it is read.
-  const Expected<Options> first = FlagReader(*args)
+  const Expected<Options> first = FlagReader<kTypedSyntax>(*args)
                                       .integer("pad", o.pad, 0, 8)
                                       .value("dtype", o.dtype, read_dtype)
                                       .integer("index", o.index, 0, 100)
@@ -207,12 +221,13 @@ TEST_CASE("A FlagReader reads typed fields in order; the first bad value is the 
   CHECK_FALSE(o.index);
   CHECK_FALSE(o.json);
   // In another order, the dtype's choice names its text.
-  const Expected<Options> second = FlagReader(*args).value("dtype", o.dtype, read_dtype).result(o);
+  const Expected<Options> second =
+      FlagReader<kTypedSyntax>(*args).value("dtype", o.dtype, read_dtype).result(o);
   REQUIRE_FALSE(second);
   CHECK(second.error() == "--dtype expects fp8, bf16, fp32 or fp64, got 'fp128'");
   const auto good = parse({"--dtype", "bf16", "--index=5", "--json"}, kTypedSyntax);
   REQUIRE(good);
-  const Expected<Options> read = FlagReader(*good)
+  const Expected<Options> read = FlagReader<kTypedSyntax>(*good)
                                      .value("dtype", o.dtype, read_dtype)
                                      .integer("index", o.index, 0, 100)
                                      .flag("json", o.json)

@@ -107,6 +107,8 @@ constexpr frontend::FlagSpec kGuiFlags[] = {
 // The scenario flags and the code form, as `banklab analyze` takes them.
 constexpr frontend::FlagGroup kGuiGroups[] = {frontend::kScenarioGroup, frontend::kOffsetsGroup,
                                               frontend::kCodeGroup};
+// banklab-gui's flag names, checked against its flags and groups when compiled (args.hpp).
+using Flag = frontend::FlagName<kGuiFlags, kGuiGroups>;
 
 const frontend::CommandSyntax& gui_syntax() {
   static const std::string footer =
@@ -141,8 +143,7 @@ const frontend::CommandSyntax& gui_syntax() {
 }
 
 // A whole number in [min, max], or "--FLAG is WHAT from MIN[ to MAX]; got 'text'".
-auto count_from(std::string_view flag, std::string_view what, int min,
-                std::optional<int> max = std::nullopt) {
+auto count_from(Flag flag, std::string_view what, int min, std::optional<int> max = std::nullopt) {
   return [=](std::string_view text) -> Expected<int> {
     const std::optional<int> n = to_int(text);
     if (!n || *n < min || (max && *n > *max)) {
@@ -175,7 +176,7 @@ Expected<SolveChoices> read_solve(std::string_view text) {
 // Every flag but the scenario's, in the order they are checked.
 Expected<void> read_flags(const frontend::Args& args, Options& o) {
   int step = 0;  // counted from 1 on the command line
-  frontend::FlagReader read(args);
+  frontend::FlagReader<kGuiFlags, kGuiGroups> read(args);
   read.text("screenshot", o.screenshot)
       .text("geometry", o.geometry)
       .value("size", o.size, parse_window_size)
@@ -196,15 +197,15 @@ Expected<void> read_flags(const frontend::Args& args, Options& o) {
       .text("export-dir", o.export_dir);
   if (const Expected<void> done = read.done(); !done) return done;
   if (step > 0) o.step = step - 1;
-  if ((args.has("step") || o.export_dir) && o.lesson.empty())
-    return Error{std::string(args.has("step") ? "--step" : "--export-dir") +
+  if ((args.has(Flag("step")) || o.export_dir) && o.lesson.empty())
+    return Error{std::string(args.has(Flag("step")) ? "--step" : "--export-dir") +
                  " goes with --lesson NAME"};
   read.value("solve", o.solve, read_solve)
       .text("code", o.code)
       .value("drill", o.drill,
              frontend::choice(parse_level, "--drill is weak, hire or strong-hire; got "));
   if (const Expected<void> done = read.done(); !done) return done;
-  if (!o.drill && (args.has("drill-seed") || args.has("drill-answer"))) {
+  if (!o.drill && (args.has(Flag("drill-seed")) || args.has(Flag("drill-answer")))) {
     return Error{"--drill-seed and --drill-answer go with --drill LEVEL"};
   }
   read.text("scan", o.scan)
@@ -213,8 +214,8 @@ Expected<void> read_flags(const frontend::Args& args, Options& o) {
       .value("line", o.scan_line, count_from("line", "a line number", 1));
   if (const Expected<void> done = read.done(); !done) return done;
   if (o.scan && o.trace) return Error{"--scan and --trace both fill the Kernel window: give one"};
-  if (args.has("kernel") && !o.scan) return Error{"--kernel goes with --scan FILE.cu"};
-  if (args.has("line") && !o.scan && !o.trace)
+  if (args.has(Flag("kernel")) && !o.scan) return Error{"--kernel goes with --scan FILE.cu"};
+  if (args.has(Flag("line")) && !o.scan && !o.trace)
     return Error{"--line goes with --scan FILE.cu or --trace FILE.json"};
   return read.integer("drill-seed", o.drill_seed, 0, INT64_MAX)
       .text("drill-answer", o.drill_answer)
@@ -227,7 +228,7 @@ Expected<void> read_flags(const frontend::Args& args, Options& o) {
 Expected<void> read_code_flags(const frontend::Args& args, const frontend::ScenarioFlags& scenario,
                                Options& o) {
   if (frontend::has_code_flags(args)) {
-    if (!args.has("decl") || !args.has("expr")) {
+    if (!args.has(Flag("decl")) || !args.has(Flag("expr"))) {
       return Error{"--decl (the __shared__ declaration) and --expr (the access) go together"};
     }
     if (o.code) return Error{"--code is --decl and --expr in one text: give one form"};
@@ -237,16 +238,18 @@ Expected<void> read_code_flags(const frontend::Args& args, const frontend::Scena
                    " cannot be combined with --decl/--expr: the code gives the array and the "
                    "access"};
     }
-    o.code = std::string(*args.value("decl")) + "\n" + std::string(*args.value("expr"));
+    o.code = std::string(*args.value(Flag("decl"))) + "\n" + std::string(*args.value(Flag("expr")));
   }
-  const bool launch = args.has("block") || args.has("warp") || args.has("let") || args.has("smem");
+  const bool launch = args.has(Flag("block")) || args.has(Flag("warp")) || args.has(Flag("let")) ||
+                      args.has(Flag("smem"));
   if (!launch) return {};
   if (!o.code) return Error{"--block, --warp, --let and --smem go with --code or --decl/--expr"};
-  if (args.has("op")) return Error{"--op does not go with code: the code's '=' says ld or st"};
+  if (args.has(Flag("op")))
+    return Error{"--op does not go with code: the code's '=' says ld or st"};
   const Expected<KernelParams> params = frontend::read_code_params(args);
   if (!params) return Error{params.error()};
-  o.launch = CodeLaunch{params->block, params->warp, std::string(args.value("let").value_or("")),
-                        params->extern_bytes};
+  o.launch = CodeLaunch{params->block, params->warp,
+                        std::string(args.value(Flag("let")).value_or("")), params->extern_bytes};
   return {};
 }
 
@@ -265,7 +268,7 @@ Expected<Options> parse_options(std::span<const std::string_view> words) {
   }
   // The scenario flags: --preset alone opens that lesson; any other scenario flag opens the
   // scenario they describe (on top of the --preset, when one is given).
-  if (const auto name = args->value("preset")) {
+  if (const auto name = args->value(Flag("preset"))) {
     if (!find_preset(*name)) return Error{unknown_preset(*name)};
     o.preset = *name;
   }
