@@ -128,12 +128,12 @@ int no_last_index(const Scenario&, int) {
 }
 
 constexpr AccessPatternInfo kPatterns[] = {
-    {AccessPattern::row, "row", "row", check_row_index, row_lane_first, row_last_index},
-    {AccessPattern::column, "column", "column", check_column_index, column_lane_first,
+    {AccessPattern::row, "row", "row", "row", check_row_index, row_lane_first, row_last_index},
+    {AccessPattern::column, "column", "column", "column", check_column_index, column_lane_first,
      column_last_index},
-    {AccessPattern::matrix, "matrix", "16-byte chunk", check_matrix_index, matrix_lane_first,
-     matrix_last_index},
-    {AccessPattern::custom, "custom", "", no_index_rule, no_lane_element, no_last_index},
+    {AccessPattern::matrix, "matrix", "ldmatrix/stmatrix", "16-byte chunk", check_matrix_index,
+     matrix_lane_first, matrix_last_index},
+    {AccessPattern::custom, "custom", "custom", "", no_index_rule, no_lane_element, no_last_index},
 };
 
 // The table covers the enum, in its order, so that a pattern indexes its descriptor.

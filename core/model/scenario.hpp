@@ -57,6 +57,7 @@ struct Scenario {
 struct AccessPatternInfo {
   AccessPattern pattern;
   std::string_view name;        // "row": pattern_name(), and --access's spelling of row and column
+  std::string_view label;       // the GUI's name for it: "ldmatrix/stmatrix" for matrix
   std::string_view index_noun;  // what --index counts, as describe() says it: "16-byte chunk 2"
   // With k elements of the tile's type per lane (the width already checked): done when the
   // index fits the tile, otherwise the rule it breaks ("row index 40 is outside the tile: ...").

@@ -95,13 +95,12 @@ void access_controls(AppState& s) {
   Scenario& sc = s.user.scenario;
   ImGui::Spacing();
   ImGui::TextDisabled("ACCESS");
-  int pattern = static_cast<int>(sc.pattern);
-  static constexpr const char* kPatterns[] = {"row", "column", "ldmatrix/stmatrix", "custom"};
-  for (int i = 0; i < 4; ++i) {
-    if (i) same_line_if_fits(kPatterns[i]);
-    if (ImGui::RadioButton(kPatterns[i], pattern == i)) {
-      set_pattern(s, static_cast<AccessPattern>(i));
-    }
+  bool first = true;
+  for (const AccessPatternInfo& p : access_patterns()) {
+    const char* label = p.label.data();  // a literal in the table: NUL-terminated
+    if (!first) same_line_if_fits(label);
+    first = false;
+    if (ImGui::RadioButton(label, sc.pattern == p.pattern)) set_pattern(s, p.pattern);
   }
   float w = ImGui::GetFontSize() * 7.0f;
   // A box 1.6 w wide, or what the panel leaves beside its label and a help marker: the labels
