@@ -14,5 +14,6 @@
 #include "core/model/swizzle.hpp"
 #include "core/report/explain.hpp"
 #include "core/report/json.hpp"
+#include "core/report/study.hpp"
 #include "core/solve/solve.hpp"
 #include "core/teach/drill.hpp"

@@ -98,9 +98,10 @@ int run_analyze_code(const frontend::Args& args) {
   }
   const KernelCode& code = *r.code;
   const Scenario& s = code.scenario;
-  const Evaluation e = evaluate(s);
+  const Study studied = study(s);
+  const Evaluation& e = studied.evaluation;
   if (!e.ok()) return reject(o->json, first_error(e.diagnostics), "");
-  const Explanation x = explain(s, e);
+  const Explanation& x = studied.explanation;
   std::string out;
   if (o->json) {
     append_json(out, s, e, &x);

@@ -91,18 +91,19 @@ int reject(const AnalyzeOptions& o, std::string message) {
 }
 
 int run_scenario(const AnalyzeOptions& o) {
-  const Expected<Scenario> s = frontend::scenario_from_flags(o.scenario);
-  if (!s) return reject(o, s.error());
-  const Evaluation e = evaluate(*s);
+  const Expected<Scenario> scenario = frontend::scenario_from_flags(o.scenario);
+  if (!scenario) return reject(o, scenario.error());
+  const Study s = study(*scenario);
+  const Evaluation& e = s.evaluation;
   if (!e.ok()) return reject(o, e.diagnostics);
-  const Explanation x = explain(*s, e);
 
   std::string out;
   if (o.json) {
-    append_json(out, *s, e, &x);
+    append_json(out, s.scenario, e, &s.explanation);
     out += '\n';
   } else {
-    append_report(out, describe(*s), *e.analysis, &e.elements, &s->tile, e.diagnostics, x);
+    append_report(out, describe(s.scenario), *e.analysis, &e.elements, &s.scenario.tile,
+                  e.diagnostics, s.explanation);
   }
   print(out);
   return kExitOk;

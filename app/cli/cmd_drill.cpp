@@ -14,20 +14,21 @@
 #include "app/cli/syntax.hpp"
 #include "app/cli/text_output.hpp"
 #include "core/base/format.hpp"
-#include "core/report/explain.hpp"
+#include "core/report/study.hpp"
 #include "core/teach/drill.hpp"
 
 namespace banklab::cli {
 namespace {
 
 // The bank view and the derivation of the scenario that explains an answer, as analyze prints.
-void append_shown(std::string& out, const Scenario& s) {
-  const Evaluation e = evaluate(s);
+void append_shown(std::string& out, const Study& s) {
+  const Evaluation& e = s.evaluation;
   if (!e.ok()) {
     out += first_error(e.diagnostics) + "\n";
     return;
   }
-  append_report(out, describe(s), *e.analysis, &e.elements, &s.tile, e.diagnostics, explain(s, e));
+  append_report(out, describe(s.scenario), *e.analysis, &e.elements, &s.scenario.tile,
+                e.diagnostics, s.explanation);
 }
 
 // An answer is one short line; a longer one (a file fed by mistake, `cat /dev/zero`) ends the
@@ -90,7 +91,7 @@ InputEnd read_answer(DrillSession& d) {
 std::string feedback(const Grade& g, bool verbose) {
   std::string out;
   if (verbose && g.shown) {
-    append_shown(out, *g.shown);
+    append_shown(out, study(*g.shown));
     out += '\n';
   }
   for (const std::string& line : g.details) out += "  " + line + "\n";

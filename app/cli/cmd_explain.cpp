@@ -9,6 +9,7 @@
 #include "core/code/code_view.hpp"
 #include "core/model/presets.hpp"
 #include "core/report/json.hpp"
+#include "core/report/study.hpp"
 
 namespace banklab::cli {
 namespace {
@@ -56,9 +57,10 @@ int run_explain(const frontend::Args& args) {
 
   // Some scenarios teach through their diagnostic (a float4 store into 132-byte rows cannot be
   // aligned): for those the diagnostic is the explanation, and the command still succeeds.
-  const Evaluation e = evaluate(scenario);
+  const Study studied = study(scenario);
+  const Evaluation& e = studied.evaluation;
   // Text explains both; JSON carries an explanation only with an analysis.
-  const Explanation x = explain(scenario, e);
+  const Explanation& x = studied.explanation;
 
   std::string out;
   if (o->json) {

@@ -115,14 +115,14 @@ Expected<ExportOptions> read_options(const frontend::Args& args) {
   return o;
 }
 
-std::string svg_of(const ExportOptions& o, const Scenario& s, const Evaluation& e) {
+std::string svg_of(const ExportOptions& o, const Study& s) {
   figures::FigureStyle style;
   style.palette = &figures::palette_for(o.theme, o.scheme);
   style.font = static_cast<float>(o.font);
   style.min_font = std::min(style.font, 9.0f);
   style.tile_view = o.tile_view;
   return figures::to_svg(
-      figures::page_figure(*figures::parse_view(o.kind->what), s, e, o.page.x1, o.page.y1, style));
+      figures::page_figure(*figures::parse_view(o.kind->what), s, o.page.x1, o.page.y1, style));
 }
 
 }  // namespace
@@ -131,28 +131,30 @@ int run_export(const frontend::Args& args) {
   const Expected<ExportOptions> o = read_options(args);
   if (!o) return bad_input(o.error());
   const std::string_view what = o->kind->what;
-  const Expected<Scenario> s = frontend::scenario_from_flags(o->scenario);
-  if (!s) return bad_input(s.error());
-  const Evaluation e = evaluate(*s);
+  const Expected<Scenario> scenario = frontend::scenario_from_flags(o->scenario);
+  if (!scenario) return bad_input(scenario.error());
+  const Study s = study(*scenario);
+  const Evaluation& e = s.evaluation;
   // An access the core rejects has no counts, so no table or derivation: its tile can be
   // drawn, and every view of one refused because its rows slip off the access's alignment is
   // that tile with the misaligned rows marked beside the arithmetic (page_figure).
-  if (!e.ok() && what != "tile" && !(o->format == "svg" && figures::refused_rows(*s, e))) {
+  if (!e.ok() && what != "tile" && !(o->format == "svg" && figures::refused_rows(s))) {
     return bad_input("cannot export the " + std::string(what) + ": " + first_error(e.diagnostics));
   }
-  if (const Expected<void> valid = s->tile.check(); what == "tile" && !valid) {
-    return bad_input("cannot export the tile: " + valid.error());
+  if (what == "tile" && !s.tile_valid) {
+    return bad_input("cannot export the tile: " + s.tile_valid.error());
   }
 
   std::string text;
-  const figures::LaneSource lanes{&e.elements, &s->tile};
+  const figures::LaneSource lanes{&e.elements, &s.scenario.tile};
   if (o->format == "svg") {
-    text = svg_of(*o, *s, e);
+    text = svg_of(*o, s);
   } else if (what == "table") {
     text = o->format == "csv" ? figures::lane_table_csv(*e.analysis, lanes)
                               : figures::lane_table_markdown(*e.analysis, lanes);
   } else {
-    text = figures::derivation_markdown(describe(*s), *e.analysis, explain(*s, e), e.diagnostics);
+    text = figures::derivation_markdown(describe(s.scenario), *e.analysis, s.explanation,
+                                        e.diagnostics);
   }
 
   if (o->output && !frontend::is_standard_stream(*o->output)) {

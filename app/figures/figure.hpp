@@ -21,7 +21,7 @@
 
 #include "app/figures/figure_palette.hpp"
 #include "core/model/scenario.hpp"
-#include "core/report/explain.hpp"
+#include "core/report/study.hpp"
 #include "core/teach/lesson.hpp"
 
 namespace banklab::figures {
@@ -184,10 +184,10 @@ struct FigureStyle {
 // access wider than an element (core's row_alignment()) and that is why evaluate() refused it;
 // nullopt for any other scenario. page_figure, the app's views and the slides draw such a
 // scenario as the tile with those rows marked and the arithmetic beside it.
-std::optional<RowAlignment> refused_rows(const Scenario& s, const Evaluation& e);
+std::optional<RowAlignment> refused_rows(const Study& s);
 // The style with the rows a refused access could not start in marked (row_width set); the
 // style unchanged for any other scenario.
-FigureStyle mark_refused_rows(FigureStyle st, const Scenario& s, const Evaluation& e);
+FigureStyle mark_refused_rows(FigureStyle st, const Study& s);
 
 // The width of text in a font of `size` pixels (0.6 em per character of DejaVu Sans Mono).
 float text_width(std::string_view text, float size);
@@ -210,19 +210,18 @@ std::array<Figure, 2> tile_pair_figure(const TileLayout& t, const Evaluation& e,
 
 // A refused access drawn: the tile with the rows it cannot start in marked (mark_refused_rows)
 // beside (or, in a narrow area, over) the arithmetic that finds them, core's derivation.
-// Precondition: refused_rows(s, e).
-Figure misalignment_figure(const Scenario& s, const Evaluation& e, Box area, const FigureStyle& st);
+// Precondition: refused_rows(s).
+Figure misalignment_figure(const Study& s, Box area, const FigureStyle& st);
 
-// The verdict a page or a slide states: the core's (explain()), or for an access refused for its
-// rows' alignment, how many rows start off the boundary ("refused: 16 of 32 rows start off a
-// 4-byte boundary").
-std::string verdict_line(const Scenario& s, const Evaluation& e);
+// The verdict a page or a slide states: the core's (the study's explanation), or for an access
+// refused for its rows' alignment, how many rows start off the boundary ("refused: 16 of 32 rows
+// start off a 4-byte boundary").
+std::string verdict_line(const Study& s);
 
 // A whole page for export: the scenario in words, the verdict, then the view.
 enum class View : std::uint8_t { banks, lanes, tile };
 std::optional<View> parse_view(std::string_view text);  // "banks", "lanes", "tile"
-Figure page_figure(View v, const Scenario& s, const Evaluation& e, float width, float height,
-                   const FigureStyle& st);
+Figure page_figure(View v, const Study& s, float width, float height, const FigureStyle& st);
 
 // How far down a figure draws anything: where its content ends.
 float content_bottom(const Figure& f);

@@ -119,18 +119,7 @@ Label caption_fitting(std::initializer_list<std::string> choices, float size, fl
   return at(std::move(text), std::min(size, fits), colour, x, y, Role::caption);
 }
 
-std::vector<std::array<int, 32>> bank_load(const Analysis& a) {
-  std::vector<std::array<int, 32>> load(a.phases.size(), std::array<int, 32>{});
-  for (const Wavefront& wf : a.wavefronts) {
-    for (int b = 0; b < kBankCount; ++b) {
-      if (wf.banks[b].used()) ++load[wf.phase][b];
-    }
-  }
-  return load;
-}
-
-Status slot_status(const Analysis& a, const std::vector<std::array<int, 32>>& load, int wavefront,
-                   int bank) {
+Status slot_status(const Analysis& a, const BankLoad& load, int wavefront, int bank) {
   const Wavefront& wf = a.wavefronts[wavefront];
   const BankSlot& slot = wf.banks[bank];
   if (!slot.used()) return Status::empty;

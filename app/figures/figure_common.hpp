@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/figures/figure.hpp"
+#include "core/report/study.hpp"
 
 namespace banklab::figures::detail {
 
@@ -33,14 +34,9 @@ Label at(std::string text, float size, Rgba colour, float x, float y, Role role,
 Label caption_fitting(std::initializer_list<std::string> choices, float size, float least,
                       float width, Rgba colour, float x, float y);
 
-// For each phase and bank, in how many wavefronts the bank serves a word: more than one is a
-// conflict (its distinct words serialise the phase).
-std::vector<std::array<int, 32>> bank_load(const Analysis& a);
-
 // What a bank-view cell (and the lane map's line to it) shows: conflict, shared or served.
 enum class Status : std::uint8_t { empty, served, shared, conflict };
-Status slot_status(const Analysis& a, const std::vector<std::array<int, 32>>& load, int wavefront,
-                   int bank);
+Status slot_status(const Analysis& a, const BankLoad& load, int wavefront, int bank);
 Rgba status_colour(const Palette& p, Status s);
 
 // A legend row: swatches and their words, wrapped onto new lines when the width runs out.

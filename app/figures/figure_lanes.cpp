@@ -161,31 +161,39 @@ void add_lines(Figure& f, const Analysis& a, const LaneRows& g, const FigureStyl
   }
 }
 
-}  // namespace
+// The lane map's layout in `area`: the rows (LaneRows), the key under it (its legend in brief
+// where the full texts would take the room the lines need), and the room kept for captions and
+// for the bars that mark a lesson step's lanes and banks.
+struct LanePlan {
+  LaneRows rows;
+  Figure key;
+  float caption_h = 0;
+  float mark_h = 0;     // a marked lane's or bank's bar
+  float bank_mark = 0;  // the room after the bank boxes for their bars (0: no bank marked)
+};
 
-Figure lane_figure(const Analysis& a, Box area, const FigureStyle& st) {
+LanePlan plan_lanes(const Analysis& a, Box area, const FigureStyle& st) {
   const Palette& p = *st.palette;
   const float font = st.font;
-  Figure f = blank_figure(area.x1, area.y1, p);
-
   const std::vector<LegendItem> items = {
       {p.cell_served, Fill::solid, "served", true},
       {p.cell_conflict, Fill::solid, std::string(kConflictLegend), true, "conflict"},
       {p.cell_broadcast, Fill::solid,
        is_load(a.access.op) ? "lanes share a word (broadcast)" : "lanes write one word (merged)",
        true, is_load(a.access.op) ? "broadcast" : "merged"}};
-  LaneRows g;
+  LanePlan plan;
+  LaneRows& g = plan.rows;
   // Lanes down the side where 32 boxes across the width could not hold a readable number
   // (17 px a box, 11 px numbers) but 32 rows down the height can.
   const float readable_pitch = text_width("31", std::min(font, st.readable_font)) + 4.0f;
   g.vertical = area.width() / 32.0f < readable_pitch && area.height() > area.width();
-  const float caption_h = std::floor(font * 1.3f);
+  const float caption_h = plan.caption_h = std::floor(font * 1.3f);
   // Room for the bars that mark a lesson step's lanes (before their boxes) and banks (after).
-  const float mark_h = std::max(3.0f, std::floor(font * 0.3f));
-  const float lane_mark = st.highlights.lanes.empty() ? 0.0f : mark_h + 1.0f;
-  const float bank_mark = st.highlights.banks.empty() ? 0.0f : mark_h + 1.0f;
+  plan.mark_h = std::max(3.0f, std::floor(font * 0.3f));
+  const float lane_mark = st.highlights.lanes.empty() ? 0.0f : plan.mark_h + 1.0f;
+  const float bank_mark = plan.bank_mark = st.highlights.banks.empty() ? 0.0f : plan.mark_h + 1.0f;
   // The legend in brief ("conflict") where its full texts would take what the lines need.
-  Figure key;
+  Figure& key = plan.key;
   float legend_h = legend(key, items, 0, 0, area.width(), font, p);
   const float along_total = g.vertical ? area.width() : area.height();
   if (g.vertical) {
@@ -230,9 +238,15 @@ Figure lane_figure(const Analysis& a, Box area, const FigureStyle& st) {
   g.wave_top = g.lane_top + g.box_h + 2.0f;
   g.line_top = g.wave_top + g.wave_h + 2.0f;
   g.bank_top = along1 - g.box_h - bank_mark;
+  return plan;
+}
 
-  add_lines(f, a, g, st);
-
+// The 32 lane boxes (lit once served), the wavefront that serves each, the 32 bank boxes (faded
+// where no lane touches the bank), and a lesson step's lanes and banks marked by bars.
+void add_boxes(Figure& f, const Analysis& a, const LanePlan& plan, const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  const float font = st.font;
+  const LaneRows& g = plan.rows;
   std::uint32_t touched = 0;
   for (const LaneRecord& r : a.lanes) {
     for (int i = 0; i < r.word_count; ++i) touched |= 1u << r.banks[i];
@@ -256,13 +270,13 @@ Figure lane_figure(const Analysis& a, Box area, const FigureStyle& st) {
     const float a0 = g.left + g.pitch * static_cast<float>(i), a1 = a0 + g.pitch - g.gap;
     if (std::find(std::begin(st.highlights.lanes), std::end(st.highlights.lanes), i) !=
         st.highlights.lanes.end()) {
-      f.rects.push_back(Rect{g.box(a0, g.lane_top - 1.0f - mark_h, a1, g.lane_top - 1.0f),
+      f.rects.push_back(Rect{g.box(a0, g.lane_top - 1.0f - plan.mark_h, a1, g.lane_top - 1.0f),
                              p.spotlight, Fill::solid, Role::highlight, i});
     }
     if (std::find(std::begin(st.highlights.banks), std::end(st.highlights.banks), i) !=
         st.highlights.banks.end()) {
       const float end = g.bank_top + g.box_h;
-      f.rects.push_back(Rect{g.box(a0, end + 1.0f, a1, end + 1.0f + mark_h), p.spotlight,
+      f.rects.push_back(Rect{g.box(a0, end + 1.0f, a1, end + 1.0f + plan.mark_h), p.spotlight,
                              Fill::solid, Role::highlight, i});
     }
     const bool used = touched >> i & 1u;
@@ -279,20 +293,38 @@ Figure lane_figure(const Analysis& a, Box area, const FigureStyle& st) {
                                std::min(wave_font, fit_font(wave, font, wb.width(), wb.height())),
                                p.text, wb, Role::wavefront_label, i));
   }
+}
+
+// "lanes" and "banks" beside their rows, and the key under (or, lanes down the side, beside)
+// the map.
+void add_captions(Figure& f, const LanePlan& plan, Box area, const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  const float font = st.font;
+  const LaneRows& g = plan.rows;
   if (g.vertical) {
     f.labels.push_back(at("lanes", font, p.text_dim, area.x0, area.y0, Role::caption));
     const float w = text_width("banks", font);
     f.labels.push_back(
         at("banks", font, p.text_dim, g.bank_top + g.box_h - w, area.y0, Role::caption));
-    append(f, key, area.x0, g.left + g.pitch * 32.0f + font * 0.5f);
+    append(f, plan.key, area.x0, g.left + g.pitch * 32.0f + font * 0.5f);
   } else {
     const std::string caption = "lanes; under each, the wavefront that serves it";
-    f.labels.push_back(at(caption, fit_font(caption, font, area.width(), caption_h), p.text_dim,
-                          g.left, area.y0, Role::caption));
+    f.labels.push_back(at(caption, fit_font(caption, font, area.width(), plan.caption_h),
+                          p.text_dim, g.left, area.y0, Role::caption));
     f.labels.push_back(at("banks", font, p.text_dim, g.left,
-                          g.bank_top + g.box_h + bank_mark + 2.0f, Role::caption));
-    append(f, key, area.x0, g.bank_top + g.box_h + bank_mark + caption_h);
+                          g.bank_top + g.box_h + plan.bank_mark + 2.0f, Role::caption));
+    append(f, plan.key, area.x0, g.bank_top + g.box_h + plan.bank_mark + plan.caption_h);
   }
+}
+
+}  // namespace
+
+Figure lane_figure(const Analysis& a, Box area, const FigureStyle& st) {
+  Figure f = blank_figure(area.x1, area.y1, *st.palette);
+  const LanePlan plan = plan_lanes(a, area, st);
+  add_lines(f, a, plan.rows, st);
+  add_boxes(f, a, plan, st);
+  add_captions(f, plan, area, st);
   return f;
 }
 

@@ -5,7 +5,6 @@
 
 #include "app/figures/figure.hpp"
 #include "app/figures/figure_common.hpp"
-#include "core/report/explain.hpp"
 #include "core/teach/lesson.hpp"
 
 namespace banklab::figures {
@@ -17,17 +16,18 @@ std::optional<View> parse_view(std::string_view text) {
   return std::nullopt;
 }
 
-std::string verdict_line(const Scenario& s, const Evaluation& e) {
-  if (const auto r = refused_rows(s, e)) {
+std::string verdict_line(const Study& s) {
+  if (const auto r = refused_rows(s)) {
     return "refused: " + std::to_string(r->misaligned.size()) + " of " +
-           std::to_string(s.tile.rows) + " rows start off a " + std::to_string(r->width) +
+           std::to_string(s.scenario.tile.rows) + " rows start off a " + std::to_string(r->width) +
            "-byte boundary";
   }
-  return explain(s, e).verdict;
+  return s.explanation.verdict;
 }
 
-Figure page_figure(View v, const Scenario& s, const Evaluation& e, float width, float height,
-                   const FigureStyle& st) {
+Figure page_figure(View v, const Study& s, float width, float height, const FigureStyle& st) {
+  const Evaluation& e = s.evaluation;
+  const TileLayout& tile = s.scenario.tile;
   const Palette& p = *st.palette;
   Figure f = detail::blank_figure(width, height, p);
   const float margin = std::floor(st.font * 0.8f);
@@ -45,22 +45,23 @@ Figure page_figure(View v, const Scenario& s, const Evaluation& e, float width, 
     }
   };
   const float text_font = st.page_font > 0 ? st.page_font : st.font;
-  paragraph(describe(s), text_font * 1.25f, p.text, Role::heading);
-  if (e.ok() || refused_rows(s, e)) {
+  paragraph(describe(s.scenario), text_font * 1.25f, p.text, Role::heading);
+  const std::optional<RowAlignment> refused = refused_rows(s);
+  if (e.ok() || refused) {
     const bool conflict = e.ok() && e.analysis->bank_conflicts() > 0;
-    paragraph(verdict_line(s, e), std::max(text_font, st.verdict_font),
+    paragraph(verdict_line(s), std::max(text_font, st.verdict_font),
               conflict || !e.ok() ? p.error : p.text_ok, Role::verdict);
   }
   y = std::max(y, margin + st.page_heading);
   const Box area = st.heading_beside
                        ? Box{2 * margin + inner, margin, width - margin, height - margin}
                        : Box{margin, y + margin * 0.5f, width - margin, height - margin};
-  if (refused_rows(s, e)) {  // every view of a refused access: the rows it cannot start in
-    append(f, misalignment_figure(s, e, area, st));
+  if (refused) {  // every view of a refused access: the rows it cannot start in
+    append(f, misalignment_figure(s, area, st));
   } else if (v == View::tile && st.tile_view == TileView::both) {
-    for (const Figure& half : tile_pair_figure(s.tile, e, area, st)) append(f, half);
+    for (const Figure& half : tile_pair_figure(tile, e, area, st)) append(f, half);
   } else if (v == View::tile) {
-    append(f, tile_figure(s.tile, e, area, st));
+    append(f, tile_figure(tile, e, area, st));
   } else if (e.ok()) {
     append(f, v == View::banks ? bank_figure(*e.analysis, area, st)
                                : lane_figure(*e.analysis, area, st));

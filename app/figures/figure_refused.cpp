@@ -18,8 +18,10 @@ constexpr float kLeastTileRow = 6.0f;
 
 }  // namespace
 
-std::optional<RowAlignment> refused_rows(const Scenario& s, const Evaluation& e) {
-  if (e.ok() || s.pattern == AccessPattern::custom || !s.tile.check()) return std::nullopt;
+std::optional<RowAlignment> refused_rows(const Study& study) {
+  const Scenario& s = study.scenario;
+  if (study.evaluation.ok() || s.pattern == AccessPattern::custom || !study.tile_valid)
+    return std::nullopt;
   const int width = s.effective_width();
   if (width <= s.tile.elem_bytes()) return std::nullopt;
   RowAlignment r = row_alignment(s.tile, width);
@@ -27,20 +29,19 @@ std::optional<RowAlignment> refused_rows(const Scenario& s, const Evaluation& e)
   return r;
 }
 
-FigureStyle mark_refused_rows(FigureStyle st, const Scenario& s, const Evaluation& e) {
-  if (const auto r = refused_rows(s, e)) {
+FigureStyle mark_refused_rows(FigureStyle st, const Study& s) {
+  if (const auto r = refused_rows(s)) {
     st.highlights.rows = r->misaligned;
     st.row_width = r->width;
   }
   return st;
 }
 
-Figure misalignment_figure(const Scenario& s, const Evaluation& e, Box area,
-                           const FigureStyle& style) {
-  const FigureStyle st = mark_refused_rows(style, s, e);
+Figure misalignment_figure(const Study& s, Box area, const FigureStyle& style) {
+  const FigureStyle st = mark_refused_rows(style, s);
   const Palette& p = *st.palette;
   Figure f = detail::blank_figure(area.x1, area.y1, p);
-  const Explanation x = explain(s, e);
+  const Explanation& x = s.explanation;
   // Wide areas: the tile on the left, the arithmetic on the right; else the tile over it.
   const bool beside = area.width() > area.height() * 1.3f;
   const float gap = std::floor(st.font);
@@ -55,7 +56,7 @@ Figure misalignment_figure(const Scenario& s, const Evaluation& e, Box area,
   // A tile whose rows would be thinner than kLeastTileRow is not drawn (a short window drew it
   // as a 2 px strip under its title): the arithmetic takes the whole area, and the Tile window
   // and the bank view show the tile.
-  const Figure drawn_tile = tile_figure(s.tile, e, tile, st);
+  const Figure drawn_tile = tile_figure(s.scenario.tile, s.evaluation, tile, st);
   const bool draw_tile = !drawn_tile.grid || drawn_tile.grid->pitch_y >= kLeastTileRow;
   if (!draw_tile) text = area;
   // The derivation in the largest font, at most the style's, whose wrapped lines fit.

@@ -257,6 +257,186 @@ void add_lane_labels(Figure& f, const std::vector<std::pair<std::uint32_t, Box>>
 
 // [SECTION] One picture, logical or physical
 
+// Where one picture's parts go in `area`: the row numbers (and a lesson step's row marks) left
+// of the grid, the column numbers over it, the key under it; how many rows are drawn and how
+// large each slot is.
+struct TilePlan {
+  float readable = 0;    // the lane and bank numbers never go below this
+  float axis_font = 0;   // the row and column numbers
+  float row_axis_w = 0;  // the row numbers' column
+  float mark_w = 0;      // a marked row's bar (0: no row marked)
+  float col_axis_h = 0;  // the column numbers' line
+  float note_h = 0;      // the line that says how many rows are left out
+  int rows = 0;          // rows drawn: all, or on a projector the first ones that fit
+  int slots = 0;         // slots per row
+  float x = 0, y = 0, pitch_x = 0, pitch_y = 0, grid_w = 0, grid_h = 0;
+
+  Slots grid() const { return Slots{x, y, pitch_x, pitch_y}; }
+  Box grid_box() const { return Box{x, y, x + grid_w, y + grid_h}; }
+};
+
+TilePlan plan_tile(const TileLayout& t, Box area, const FigureStyle& st, const Key& key) {
+  TilePlan g;
+  const float caption_h = st.tile_caption ? std::floor(st.font * 1.4f) : 0.0f;
+  g.readable = std::min(st.font, st.readable_font);
+  g.axis_font = std::max(std::min(st.font * 0.8f, st.font), std::min(st.min_font, st.font));
+  g.slots = t.slots_per_row();
+  g.row_axis_w = text_width(std::to_string(t.rows - 1), g.axis_font) + 4.0f;
+  g.mark_w = st.highlights.rows.empty() ? 0.0f : std::max(5.0f, std::floor(st.font * 0.5f));
+  g.col_axis_h = std::floor(g.axis_font * 1.2f);
+  const float left = g.row_axis_w + (g.mark_w > 0 ? g.mark_w + 2.0f : 0.0f);
+  const float avail_w =
+      std::max(1.0f, area.width() - left - (g.mark_w > 0 ? g.mark_w + 2.0f : 0.0f));
+  float avail_h =
+      std::max(1.0f, area.height() - caption_h - g.col_axis_h - key.height - st.font * 0.5f);
+  // On a projector (st.min_digits) a row holds a lane number at the digit minimum: where the
+  // tile's rows cannot all be that tall, its first rows are drawn and a line says how many are
+  // left out.
+  g.rows = t.rows;
+  const float digit_row = st.min_digits + 2.0f;
+  g.note_h = std::floor(st.font * 1.4f);
+  if (st.min_digits > 0 && g.rows > 1 && avail_h / static_cast<float>(g.rows) < digit_row) {
+    avail_h = std::max(1.0f, avail_h - g.note_h);
+    g.rows = std::clamp(static_cast<int>(avail_h / digit_row), 1, t.rows);
+  }
+  const auto rows = static_cast<float>(g.rows);
+  g.pitch_x = std::min({st.font * 2.2f, avail_w / static_cast<float>(g.slots), avail_h / rows});
+  if (g.pitch_x >= 4) g.pitch_x = std::floor(g.pitch_x);
+  // Rows too short for a lane number grow taller than the slots are wide, up to 3x.
+  g.pitch_y = g.pitch_x;
+  if (g.pitch_y < g.readable + 2.0f) {
+    g.pitch_y = std::min({g.readable + 2.0f, avail_h / rows, g.pitch_x * 3.0f});
+    g.pitch_y = std::max(g.pitch_y, g.pitch_x);
+    if (g.pitch_y >= 4) g.pitch_y = std::floor(g.pitch_y);
+  }
+  g.grid_w = g.pitch_x * static_cast<float>(g.slots);
+  g.grid_h = g.pitch_y * rows;
+  g.x = std::floor(area.x0 + left + std::max(0.0f, (avail_w - g.grid_w) * 0.5f));
+  g.y = area.y0 + caption_h + g.col_axis_h;
+  return g;
+}
+
+// Row and column numbers along the edges (every k-th, as many as do not run together); a
+// lesson step's elements on tabs there.
+void add_axes(Figure& f, const TileLayout& t, const TilePlan& g, bool physical,
+              const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  std::vector<int> marked_rows, marked_cols;
+  for (const Cell& c : st.highlights.elements) {
+    if (c.row < 0 || c.row >= t.rows || c.col < 0 || c.col >= t.cols) continue;
+    const Cell at = physical ? t.physical_cell(c.row, c.col) : c;
+    if (at.row >= g.rows) continue;
+    marked_rows.push_back(at.row);
+    marked_cols.push_back(at.col);
+  }
+  const int row_step = axis_step(g.pitch_y, g.axis_font);
+  for (int r = 0; r < g.rows; ++r) {
+    const bool marked =
+        std::find(std::begin(marked_rows), std::end(marked_rows), r) != marked_rows.end();
+    if (r % row_step != 0 && !marked) continue;
+    // Right against the grid (or its row marks), wherever the grid is centred.
+    const float axis_x1 = g.x - (g.mark_w > 0 ? g.mark_w + 4.0f : 2.0f);
+    const Box cell{axis_x1 - g.row_axis_w, g.y + g.pitch_y * static_cast<float>(r), axis_x1,
+                   g.y + g.pitch_y * static_cast<float>(r + 1)};
+    if (marked) f.rects.push_back(Rect{cell, p.spotlight, Fill::solid, Role::highlight, r});
+    Label l = centred(std::to_string(r), g.axis_font, marked ? p.background : p.text_dim, cell,
+                      Role::axis_label, r);
+    l.cell.reset();  // every k-th row: the number may be taller than its row
+    f.labels.push_back(std::move(l));
+  }
+  const int col_step =
+      axis_step(g.pitch_x, text_width(std::to_string(g.slots - 1), g.axis_font) + 3.0f);
+  for (int c = 0; c < g.slots; ++c) {
+    const bool marked =
+        std::find(std::begin(marked_cols), std::end(marked_cols), c) != marked_cols.end();
+    if (c % col_step != 0 && !marked) continue;
+    const std::string n = std::to_string(c);
+    const float cx = g.x + g.pitch_x * (static_cast<float>(c) + 0.5f);
+    const float w = text_width(n, g.axis_font);
+    const Box cell{cx - w * 0.5f - 1.0f, g.y - g.col_axis_h, cx + w * 0.5f + 1.0f, g.y - 1.0f};
+    if (marked) f.rects.push_back(Rect{cell, p.spotlight, Fill::solid, Role::highlight, c});
+    f.labels.push_back(at(n, g.axis_font, marked ? p.background : p.text_dim,
+                          std::floor(cx - w * 0.5f), g.y - g.col_axis_h, Role::axis_label, c));
+  }
+}
+
+// A lesson step's rows (the misaligned rows of a padded tile): hatched bars beside them, in a
+// colour that is neither a bank's nor the conflict's; drawn also when the access breaks a
+// rule, since that is when the rows matter.
+void add_row_marks(Figure& f, const TilePlan& g, const FigureStyle& st) {
+  const Palette& p = *st.palette;
+  for (int r : st.highlights.rows) {
+    if (r < 0 || r >= g.rows) continue;
+    const float y0 = g.y + g.pitch_y * static_cast<float>(r);
+    const float y1 = y0 + std::max(g.pitch_y - (g.pitch_y >= 4 ? 1.0f : 0.0f), 1.0f);
+    f.rects.push_back(Rect{Box{g.x - g.mark_w - 2.0f, y0, g.x - 2.0f, y1}, p.misaligned,
+                           Fill::striped, Role::highlight, r});
+    f.rects.push_back(Rect{Box{g.x + g.grid_w + 2.0f, y0, g.x + g.grid_w + 2.0f + g.mark_w, y1},
+                           p.misaligned, Fill::striped, Role::highlight, r});
+  }
+}
+
+// The access outlined: each lane's frames (dimmed until its wavefront is served, the hovered
+// lane in the ideal line's colour), into `covered`; returns the frames lanes start in, with the
+// lanes that start in each (a broadcast's lanes share one).
+std::vector<std::pair<std::uint32_t, Box>> add_lane_frames(Figure& f, const TileLayout& t,
+                                                           const Evaluation& e, const TilePlan& g,
+                                                           bool physical, const FigureStyle& st,
+                                                           std::vector<Box>& covered) {
+  const Palette& p = *st.palette;
+  const float stroke = std::clamp(std::min(g.pitch_x, g.pitch_y) * 0.1f, 1.0f, 2.0f);
+  std::vector<std::pair<std::uint32_t, Box>> firsts;
+  if (!e.ok()) return firsts;
+  const Analysis& a = *e.analysis;
+  for (int l = 0; l < kWarpSize; ++l) {
+    const LaneElements& el = e.elements[l];
+    if (!a.lanes[l].active || el.count == 0) continue;
+    const bool served = a.lanes[l].last_wavefront < st.served;
+    Rgba c = served ? p.highlight : with_alpha(p.highlight, 0.35f);
+    if (l == st.hovered_lane) c = p.ideal_line;
+    std::vector<Box> frames = lane_frames(t, el, physical, g.grid());
+    std::erase_if(frames, [&](const Box& b) { return b.y0 >= g.y + g.grid_h - 0.5f; });
+    if (frames.empty()) continue;  // in the rows left out
+    for (const Box& b : frames) {
+      f.overlays.push_back(Rect{b, c, Fill::outline, Role::tile_outline, l, stroke});
+      covered.push_back(b);
+    }
+    const auto same = std::find_if(std::begin(firsts), std::end(firsts), [&](const auto& q) {
+      return q.second.x0 == frames.front().x0 && q.second.y0 == frames.front().y0;
+    });
+    if (same != firsts.end()) {
+      same->first |= 1u << l;
+    } else {
+      firsts.emplace_back(1u << l, frames.front());
+    }
+  }
+  return firsts;
+}
+
+// Bank numbers in the slots that no frame or lane number covers, where they are readable and
+// the tile is small enough to number every slot.
+void add_slot_banks(Figure& f, const TileLayout& t, const TilePlan& g, bool physical,
+                    const FigureStyle& st, std::vector<Box> taken) {
+  const float bank_font = fit_font("31", st.font * 0.75f, g.pitch_x - 1.0f, g.pitch_y - 1.0f);
+  if (bank_font < g.readable || t.rows * g.slots > kMaxNumberedSlots) return;
+  for (const Label& l : f.labels) {
+    if (l.role == Role::lane_label) taken.push_back(l.box);
+  }
+  const Slots grid = g.grid();
+  for (int r = 0; r < g.rows; ++r) {
+    for (int c = 0; c < g.slots; ++c) {
+      if (empty_slot(t, r, c, physical)) continue;
+      const Box b = grid.slot(Cell{r, c});
+      if (std::any_of(std::begin(taken), std::end(taken),
+                      [&](const Box& q) { return overlap(q, b); }))
+        continue;
+      const int bank = slot_bank(t, r, c, physical);
+      f.labels.push_back(
+          centred(std::to_string(bank), bank_font, st.palette->on_bank, b, Role::slot_bank, bank));
+    }
+  }
+}
+
 // One picture (logical or physical) in `area`, its key `key` reserved under the grid (drawn by
 // the caller when `draw_key`).
 Figure one_tile(const TileLayout& t, const Evaluation& e, Box area, const FigureStyle& st,
@@ -264,159 +444,29 @@ Figure one_tile(const TileLayout& t, const Evaluation& e, Box area, const Figure
   const Palette& p = *st.palette;
   Figure f = blank_figure(area.x1, area.y1, p);
   const bool physical = st.tile_view == TileView::physical;
-  const float caption_h = st.tile_caption ? std::floor(st.font * 1.4f) : 0.0f;
   const std::string caption =
       to_string(t) + (physical ? ": slots as stored" : ": elements as indexed") + "; colour = bank";
   if (st.tile_caption)
     f.labels.push_back(caption_fitting({caption, to_string(t)}, st.font, st.min_font, area.width(),
                                        p.text, area.x0, area.y0));
-
-  const float readable = std::min(st.font, st.readable_font);
-  const float axis_font =
-      std::max(std::min(st.font * 0.8f, st.font), std::min(st.min_font, st.font));
-  const int slots = t.slots_per_row();
-  const float row_axis_w = text_width(std::to_string(t.rows - 1), axis_font) + 4.0f;
-  const float mark_w =
-      st.highlights.rows.empty() ? 0.0f : std::max(5.0f, std::floor(st.font * 0.5f));
-  const float col_axis_h = std::floor(axis_font * 1.2f);
-  const float left = row_axis_w + (mark_w > 0 ? mark_w + 2.0f : 0.0f);
-  const float avail_w = std::max(1.0f, area.width() - left - (mark_w > 0 ? mark_w + 2.0f : 0.0f));
-  float avail_h =
-      std::max(1.0f, area.height() - caption_h - col_axis_h - key.height - st.font * 0.5f);
-  // On a projector (st.min_digits) a row holds a lane number at the digit minimum: where the
-  // tile's rows cannot all be that tall, its first rows are drawn and a line says how many are
-  // left out.
-  int rows = t.rows;
-  const float digit_row = st.min_digits + 2.0f;
-  const float note_h = std::floor(st.font * 1.4f);
-  if (st.min_digits > 0 && rows > 1 && avail_h / static_cast<float>(rows) < digit_row) {
-    avail_h = std::max(1.0f, avail_h - note_h);
-    rows = std::clamp(static_cast<int>(avail_h / digit_row), 1, t.rows);
+  const TilePlan g = plan_tile(t, area, st, key);
+  f.grid = Grid{g.x, g.y, g.pitch_x, g.pitch_y, 0.0f, g.rows, g.slots};
+  f.heatmaps.push_back(heat(t, g.rows, g.grid_box(), physical, st));
+  if (g.rows < t.rows && (draw_key || !physical)) {  // said once under a pair
+    const std::string rest = "rows " + std::to_string(g.rows) + " to " +
+                             std::to_string(t.rows - 1) + " not drawn: " + std::to_string(t.rows) +
+                             " in all";
+    f.labels.push_back(at(rest, fit_font(rest, st.font, area.width(), g.note_h), p.text_dim,
+                          area.x0, g.y + g.grid_h + key.height + st.font * 0.5f, Role::caption));
   }
-  float pitch_x = std::min(
-      {st.font * 2.2f, avail_w / static_cast<float>(slots), avail_h / static_cast<float>(rows)});
-  if (pitch_x >= 4) pitch_x = std::floor(pitch_x);
-  // Rows too short for a lane number grow taller than the slots are wide, up to 3x.
-  float pitch_y = pitch_x;
-  if (pitch_y < readable + 2.0f) {
-    pitch_y = std::min({readable + 2.0f, avail_h / static_cast<float>(rows), pitch_x * 3.0f});
-    pitch_y = std::max(pitch_y, pitch_x);
-    if (pitch_y >= 4) pitch_y = std::floor(pitch_y);
-  }
-  const float grid_w = pitch_x * static_cast<float>(slots);
-  const float grid_h = pitch_y * static_cast<float>(rows);
-  const float x = std::floor(area.x0 + left + std::max(0.0f, (avail_w - grid_w) * 0.5f));
-  const float y = area.y0 + caption_h + col_axis_h;
-  f.grid = Grid{x, y, pitch_x, pitch_y, 0.0f, rows, slots};
-  f.heatmaps.push_back(heat(t, rows, Box{x, y, x + grid_w, y + grid_h}, physical, st));
-  if (rows < t.rows && (draw_key || !physical)) {  // said once under a pair
-    const std::string rest = "rows " + std::to_string(rows) + " to " + std::to_string(t.rows - 1) +
-                             " not drawn: " + std::to_string(t.rows) + " in all";
-    f.labels.push_back(at(rest, fit_font(rest, st.font, area.width(), note_h), p.text_dim, area.x0,
-                          y + grid_h + key.height + st.font * 0.5f, Role::caption));
-  }
-  const Slots grid{x, y, pitch_x, pitch_y};
-
-  // Row and column numbers along the edges; a lesson step's elements on tabs there.
-  std::vector<int> marked_rows, marked_cols;
-  for (const Cell& c : st.highlights.elements) {
-    if (c.row < 0 || c.row >= t.rows || c.col < 0 || c.col >= t.cols) continue;
-    const Cell at = physical ? t.physical_cell(c.row, c.col) : c;
-    if (at.row >= rows) continue;
-    marked_rows.push_back(at.row);
-    marked_cols.push_back(at.col);
-  }
-  const int row_step = axis_step(pitch_y, axis_font);
-  for (int r = 0; r < rows; ++r) {
-    const bool marked =
-        std::find(std::begin(marked_rows), std::end(marked_rows), r) != marked_rows.end();
-    if (r % row_step != 0 && !marked) continue;
-    // Right against the grid (or its row marks), wherever the grid is centred.
-    const float axis_x1 = x - (mark_w > 0 ? mark_w + 4.0f : 2.0f);
-    const Box cell{axis_x1 - row_axis_w, y + pitch_y * static_cast<float>(r), axis_x1,
-                   y + pitch_y * static_cast<float>(r + 1)};
-    if (marked) f.rects.push_back(Rect{cell, p.spotlight, Fill::solid, Role::highlight, r});
-    Label l = centred(std::to_string(r), axis_font, marked ? p.background : p.text_dim, cell,
-                      Role::axis_label, r);
-    l.cell.reset();  // every k-th row: the number may be taller than its row
-    f.labels.push_back(std::move(l));
-  }
-  const int col_step = axis_step(pitch_x, text_width(std::to_string(slots - 1), axis_font) + 3.0f);
-  for (int c = 0; c < slots; ++c) {
-    const bool marked =
-        std::find(std::begin(marked_cols), std::end(marked_cols), c) != marked_cols.end();
-    if (c % col_step != 0 && !marked) continue;
-    const std::string n = std::to_string(c);
-    const float cx = x + pitch_x * (static_cast<float>(c) + 0.5f);
-    const float w = text_width(n, axis_font);
-    const Box cell{cx - w * 0.5f - 1.0f, y - col_axis_h, cx + w * 0.5f + 1.0f, y - 1.0f};
-    if (marked) f.rects.push_back(Rect{cell, p.spotlight, Fill::solid, Role::highlight, c});
-    f.labels.push_back(at(n, axis_font, marked ? p.background : p.text_dim,
-                          std::floor(cx - w * 0.5f), y - col_axis_h, Role::axis_label, c));
-  }
-  // A lesson step's rows (the misaligned rows of a padded tile): hatched bars beside them, in a
-  // colour that is neither a bank's nor the conflict's; drawn also when the access breaks a
-  // rule, since that is when the rows matter.
-  for (int r : st.highlights.rows) {
-    if (r < 0 || r >= rows) continue;
-    const float y0 = y + pitch_y * static_cast<float>(r);
-    const float y1 = y0 + std::max(pitch_y - (pitch_y >= 4 ? 1.0f : 0.0f), 1.0f);
-    f.rects.push_back(Rect{Box{x - mark_w - 2.0f, y0, x - 2.0f, y1}, p.misaligned, Fill::striped,
-                           Role::highlight, r});
-    f.rects.push_back(Rect{Box{x + grid_w + 2.0f, y0, x + grid_w + 2.0f + mark_w, y1}, p.misaligned,
-                           Fill::striped, Role::highlight, r});
-  }
-
+  add_axes(f, t, g, physical, st);
+  add_row_marks(f, g, st);
   // The access: frames, then the lane numbers, then bank numbers in the slots left free.
-  const float stroke = std::clamp(std::min(pitch_x, pitch_y) * 0.1f, 1.0f, 2.0f);
   std::vector<Box> covered;
-  std::vector<std::pair<std::uint32_t, Box>> firsts;  // lanes starting in one frame, the frame
-  if (e.ok()) {
-    const Analysis& a = *e.analysis;
-    for (int l = 0; l < kWarpSize; ++l) {
-      const LaneElements& el = e.elements[l];
-      if (!a.lanes[l].active || el.count == 0) continue;
-      const bool served = a.lanes[l].last_wavefront < st.served;
-      Rgba c = served ? p.highlight : with_alpha(p.highlight, 0.35f);
-      if (l == st.hovered_lane) c = p.ideal_line;
-      std::vector<Box> frames = lane_frames(t, el, physical, grid);
-      std::erase_if(frames, [&](const Box& b) { return b.y0 >= y + grid_h - 0.5f; });
-      if (frames.empty()) continue;  // in the rows left out
-      for (const Box& b : frames) {
-        f.overlays.push_back(Rect{b, c, Fill::outline, Role::tile_outline, l, stroke});
-        covered.push_back(b);
-      }
-      const auto same = std::find_if(std::begin(firsts), std::end(firsts), [&](const auto& g) {
-        return g.second.x0 == frames.front().x0 && g.second.y0 == frames.front().y0;
-      });
-      if (same != firsts.end()) {
-        same->first |= 1u << l;
-      } else {
-        firsts.emplace_back(1u << l, frames.front());
-      }
-    }
-  }
-  add_lane_labels(f, firsts, Box{x, y, x + grid_w, y + grid_h}, st);
-  const float bank_font = fit_font("31", st.font * 0.75f, pitch_x - 1.0f, pitch_y - 1.0f);
-  if (bank_font >= readable && t.rows * slots <= kMaxNumberedSlots) {
-    std::vector<Box> taken = covered;
-    for (const Label& l : f.labels) {
-      if (l.role == Role::lane_label) taken.push_back(l.box);
-    }
-    for (int r = 0; r < rows; ++r) {
-      for (int c = 0; c < slots; ++c) {
-        if (empty_slot(t, r, c, physical)) continue;
-        const Box b = grid.slot(Cell{r, c});
-        if (std::any_of(std::begin(taken), std::end(taken),
-                        [&](const Box& q) { return overlap(q, b); }))
-          continue;
-        const int bank = slot_bank(t, r, c, physical);
-        f.labels.push_back(
-            centred(std::to_string(bank), bank_font, p.on_bank, b, Role::slot_bank, bank));
-      }
-    }
-  }
-  if (draw_key) add_key(f, key, area.x0, y + grid_h + st.font * 0.5f, area.width(), st);
+  const auto firsts = add_lane_frames(f, t, e, g, physical, st, covered);
+  add_lane_labels(f, firsts, g.grid_box(), st);
+  add_slot_banks(f, t, g, physical, st, std::move(covered));
+  if (draw_key) add_key(f, key, area.x0, g.y + g.grid_h + st.font * 0.5f, area.width(), st);
   return f;
 }
 

@@ -20,7 +20,7 @@
 
 #include "app/figures/figure_common.hpp"
 #include "core/code/code_view.hpp"
-#include "core/report/explain.hpp"
+#include "core/report/study.hpp"
 
 namespace banklab::figures {
 namespace {
@@ -73,7 +73,8 @@ float smallest_number(const Figure& f, const Palette& p) {
 // How much room each part wants along the axis it is stacked on: bank views grow with their
 // wavefronts, a code line is short.
 float weight(SlidePart p, const Slide& s, bool vertical) {
-  const int rows = s.evaluation.ok() ? s.evaluation.analysis->wavefront_count() : 8;
+  const Evaluation& e = s.study.evaluation;
+  const int rows = e.ok() ? e.analysis->wavefront_count() : 8;
   switch (p) {
     case SlidePart::banks:
       return vertical ? std::clamp(1.0f + static_cast<float>(rows) / 8.0f, 1.2f, 4.0f) : 3.0f;
@@ -96,7 +97,7 @@ float weight(SlidePart p, const Slide& s, bool vertical) {
 Figure code_part(const Slide& s, Box box, const FigureStyle& st) {
   const Palette& p = *st.palette;
   Figure f = blank_figure(box.x1, box.y1, p);
-  const CodeView v = code_view(s.scenario, s.evaluation);
+  const CodeView v = code_view(s.study.scenario, s.study.evaluation);
   std::string code = "    " + v.declaration + "\n";
   for (const std::string& l : v.statement) code += "    " + l + "\n";
   if (v.statement.empty() && !v.note.empty()) code += "    // " + v.note + "\n";
@@ -121,8 +122,8 @@ Figure compare_part(const Slide& s, Box box, const FigureStyle& style) {
   st.highlights = {};
   st.served = std::numeric_limits<int>::max();
   Figure f = blank_figure(box.x1, box.y1, *st.palette);
-  std::vector<Compared> all = {Compared{"this step", s.scenario, s.evaluation}};
-  all.insert(all.end(), s.compare.begin(), s.compare.end());
+  std::vector<std::pair<std::string_view, const Study*>> all = {{"this step", &s.study}};
+  for (const Compared& c : s.compare) all.emplace_back(c.name, &c.study);
   const auto n = static_cast<float>(all.size());
   // Side by side where 32 bank numbers fit across a column at the digit minimum, else one
   // under the other, each drawing the wavefronts that fit.
@@ -135,10 +136,9 @@ Figure compare_part(const Slide& s, Box box, const FigureStyle& style) {
   for (std::size_t i = 0; i < all.size(); ++i) {
     const float x = box.x0 + (across ? w * static_cast<float>(i) : 0.0f);
     const float y = box.y0 + (across ? 0.0f : h * static_cast<float>(i));
-    f.labels.push_back(
-        at(all[i].name, st.page_font, st.palette->text, x, y, Role::heading, static_cast<int>(i)));
-    append(f, page_figure(View::banks, all[i].scenario, all[i].evaluation, w, h - name_h, st), x,
-           y + name_h);
+    f.labels.push_back(at(std::string(all[i].first), st.page_font, st.palette->text, x, y,
+                          Role::heading, static_cast<int>(i)));
+    append(f, page_figure(View::banks, *all[i].second, w, h - name_h, st), x, y + name_h);
   }
   return f;
 }
@@ -146,7 +146,7 @@ Figure compare_part(const Slide& s, Box box, const FigureStyle& style) {
 // Why a view cannot be drawn (an access the core refuses for a reason other than alignment).
 Figure refusal_part(const Slide& s, Box box, const FigureStyle& st) {
   Figure f = blank_figure(box.x1, box.y1, *st.palette);
-  const std::string why = explain(s.scenario, s.evaluation).verdict;
+  const std::string& why = s.study.explanation.verdict;
   std::istringstream lines(reflow(why, columns_for(box.width(), st.font)));
   float y = box.y0;
   for (std::string l; std::getline(lines, l); y += std::floor(st.font * kLineHeight)) {
@@ -156,17 +156,17 @@ Figure refusal_part(const Slide& s, Box box, const FigureStyle& st) {
 }
 
 Figure part_figure(const Slide& s, SlidePart part, Box box, const FigureStyle& st) {
-  const Scenario& sc = s.scenario;
-  const Evaluation& e = s.evaluation;
+  const TileLayout& tile = s.study.scenario.tile;
+  const Evaluation& e = s.study.evaluation;
   if (part == SlidePart::code) return code_part(s, box, st);
   if (part == SlidePart::compare) return compare_part(s, box, st);
-  if (refused_rows(sc, e)) return misalignment_figure(sc, e, box, st);
+  if (refused_rows(s.study)) return misalignment_figure(s.study, box, st);
   if (part == SlidePart::tile || part == SlidePart::tiles) {
     if (part == SlidePart::tile && st.tile_view != TileView::both) {
-      return tile_figure(sc.tile, e, box, st);
+      return tile_figure(tile, e, box, st);
     }
     Figure f = blank_figure(box.x1, box.y1, *st.palette);
-    for (const Figure& half : tile_pair_figure(sc.tile, e, box, st)) append(f, half);
+    for (const Figure& half : tile_pair_figure(tile, e, box, st)) append(f, half);
     return f;
   }
   if (!e.ok()) return refusal_part(s, box, st);
@@ -279,13 +279,14 @@ std::vector<Label> header_labels(const Slide& s, const SlideLayout& L, float x, 
     y += std::floor(L.title_font * 1.25f);
   }
   const std::string scenario_line =
-      s.scenario_line.empty() ? describe(s.scenario) : s.scenario_line;
+      s.scenario_line.empty() ? describe(s.study.scenario) : s.scenario_line;
   for (const std::string& line : header_lines(scenario_line, width, L.header_font)) {
     out.push_back(at(line, L.header_font, p.text, x, y, Role::heading));
     y += std::floor(L.header_font * kLineHeight);
   }
-  const bool conflict = s.evaluation.ok() && s.evaluation.analysis->bank_conflicts() > 0;
-  const Rgba verdict = !s.evaluation.ok() || conflict ? p.error : p.text_ok;
+  const Evaluation& e = s.study.evaluation;
+  const bool conflict = e.ok() && e.analysis->bank_conflicts() > 0;
+  const Rgba verdict = !e.ok() || conflict ? p.error : p.text_ok;
   for (const std::string& line : header_lines(slide_verdict(s), width, L.verdict_font)) {
     out.push_back(at(line, L.verdict_font, verdict, x, y, Role::verdict));
     y += std::floor(L.verdict_font * 1.25f);
@@ -298,7 +299,7 @@ std::vector<Label> header_labels(const Slide& s, const SlideLayout& L, float x, 
 // [SECTION] A slide's scenario and parts
 
 std::string slide_verdict(const Slide& s) {
-  return verdict_line(s.scenario, s.evaluation);
+  return verdict_line(s.study);
 }
 
 std::optional<SlidePart> parse_slide_part(std::string_view text) {
@@ -315,16 +316,15 @@ std::string_view slide_part_name(SlidePart p) {
   return kNames[static_cast<int>(p)];
 }
 
-std::vector<SlidePart> default_parts(const Scenario& s, const Evaluation& e) {
-  if (refused_rows(s, e)) return {SlidePart::tile};
+std::vector<SlidePart> default_parts(const Study& s) {
+  if (refused_rows(s)) return {SlidePart::tile};
   return {SlidePart::banks, SlidePart::lanes};
 }
 
 std::vector<SlidePart> slide_parts(const Slide& s) {
-  std::vector<SlidePart> parts =
-      s.parts.empty() ? default_parts(s.scenario, s.evaluation) : s.parts;
+  std::vector<SlidePart> parts = s.parts.empty() ? default_parts(s.study) : s.parts;
   // A refused access is one picture (the tile and its arithmetic), whichever views are named.
-  if (refused_rows(s.scenario, s.evaluation)) {
+  if (refused_rows(s.study)) {
     std::vector<SlidePart> kept;
     bool drawn = false;
     for (SlidePart p : parts) {

@@ -40,8 +40,7 @@ std::string_view slide_part_name(SlidePart p);
 // A scenario shown beside the step's own in a compare part.
 struct Compared {
   std::string name;
-  Scenario scenario;
-  Evaluation evaluation;
+  Study study;
 };
 
 struct Slide {
@@ -49,10 +48,9 @@ struct Slide {
   int step = 1;       // 1-based
   int steps = 1;
   std::string title;
-  std::string text;  // reflowable paragraphs; lines indented by four spaces are code
-  Scenario scenario;
-  Evaluation evaluation;
-  std::string scenario_line;      // the scenario in one line; empty: describe(scenario)
+  std::string text;               // reflowable paragraphs; lines indented by four spaces are code
+  Study study;                    // the step's scenario, studied
+  std::string scenario_line;      // the scenario in one line; empty: describe(study.scenario)
   std::vector<SlidePart> parts;   // empty: default_parts()
   std::vector<Compared> compare;  // for SlidePart::compare, after the step's own scenario
   std::string footer;             // the keys, in the app; empty: no footer
@@ -64,7 +62,7 @@ std::string slide_verdict(const Slide& s);
 
 // What a step shows when it names nothing: the tile (with the rows it cannot start in and the
 // arithmetic) for a refused access; else the bank view and the lane map.
-std::vector<SlidePart> default_parts(const Scenario& s, const Evaluation& e);
+std::vector<SlidePart> default_parts(const Study& s);
 std::vector<SlidePart> slide_parts(const Slide& s);  // s.parts, or default_parts()
 
 // Where everything goes on a slide of width x height.

@@ -215,15 +215,15 @@ void open_link(Page& page, const std::string& fragment) {
 // What the page says beside the canvas: the scenario on screen and its verdict, from the core,
 // or what is wrong with it; for a comparison, each of its scenarios.
 std::string summary_of(const gui::AppState& s) {
-  const auto line = [](const gui::Derived& d) {
+  const auto line = [](const banklab::Study& d) {
     std::string text = banklab::describe(d.scenario) + ": ";
-    if (d.explanation) return text + d.explanation->verdict;
+    if (d.evaluation.ok()) return text + d.explanation.verdict;
     return text + banklab::first_error(d.evaluation.diagnostics);
   };
   if (gui::code_stale(s)) return "The code does not evaluate: " + code_error(s);
-  if (s.compared.empty()) return line(s.derived);
+  if (s.compared.empty()) return line(s.study);
   std::string out;
-  for (const gui::Derived& d : s.compared) out += (out.empty() ? "" : "\n") + line(d);
+  for (const banklab::Study& d : s.compared) out += (out.empty() ? "" : "\n") + line(d);
   return out;
 }
 

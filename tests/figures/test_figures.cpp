@@ -81,7 +81,8 @@ std::vector<std::string> svg_texts(const std::string& svg, const std::string& cl
 
 TEST_CASE("every bank and lane label of every preset is drawn inside its cell at 1280x720 and up") {
   for (const Preset& p : presets()) {
-    const Evaluation e = evaluate(p.scenario);
+    const Study studied = study(p.scenario);
+    const Evaluation& e = studied.evaluation;
     if (!e.ok()) continue;  // a preset that teaches through its diagnostic has no views
     for (Theme theme : kThemes) {
       for (const auto& size : kSizes) {
@@ -89,7 +90,7 @@ TEST_CASE("every bank and lane label of every preset is drawn inside its cell at
         CAPTURE(theme_name(theme));
         CAPTURE(size[0]);
         const FigureStyle st{&palette_for(theme)};
-        const Figure banks = page_figure(View::banks, p.scenario, e, size[0], size[1], st);
+        const Figure banks = page_figure(View::banks, studied, size[0], size[1], st);
         check_numbered(banks, Role::bank_label, 9.0f);
         // A row label for every wavefront, and the lanes of every served cell, readable.
         const auto rows = labels(banks, Role::wavefront_label);
@@ -106,12 +107,12 @@ TEST_CASE("every bank and lane label of every preset is drawn inside its cell at
         }
         for (const Label* l : rows) CHECK(l->size >= 9.0f);
 
-        const Figure lanes = page_figure(View::lanes, p.scenario, e, size[0], size[1], st);
+        const Figure lanes = page_figure(View::lanes, studied, size[0], size[1], st);
         check_numbered(lanes, Role::lane_label, 12.0f);
         check_numbered(lanes, Role::bank_label, 12.0f);
 
         // The tile numbers every active lane that touches an element, not only lanes 0-9.
-        const Figure tile = page_figure(View::tile, p.scenario, e, size[0], size[1], st);
+        const Figure tile = page_figure(View::tile, studied, size[0], size[1], st);
         std::set<int> numbered;
         for (const Label* l : labels(tile, Role::lane_label)) numbered.insert(l->index);
         std::set<int> expected;
@@ -271,10 +272,10 @@ TEST_CASE("the SVG is well-formed XML with the 32 bank numbers as text, for ever
   for (const char* name : {"fp32-naive", "broadcast", "ldmatrix-swizzled", "bf16-pad1-odd"}) {
     CAPTURE(name);
     const Preset* p = find_preset(name);
-    const Evaluation e = evaluate(p->scenario);
+    const Study studied = study(p->scenario);
     for (View v : {View::banks, View::lanes, View::tile}) {
       const std::string svg =
-          to_svg(page_figure(v, p->scenario, e, 1280, 720, FigureStyle{&palette_for(Theme::dark)}));
+          to_svg(page_figure(v, studied, 1280, 720, FigureStyle{&palette_for(Theme::dark)}));
       CHECK(test::markup_problem(svg, test::Markup::xml) == "");
       CHECK(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\"") != std::string::npos);
       if (v == View::tile) continue;
@@ -351,7 +352,7 @@ TEST_CASE("a lesson step's highlights are marked by every view and written in it
     return out;
   };
   // The bank view: bank 0's number on a tab and a bar under its column.
-  const Figure banks = page_figure(View::banks, p->scenario, e, 1280, 720, st);
+  const Figure banks = page_figure(View::banks, study(p->scenario), 1280, 720, st);
   const auto bank_marks = marks(banks);
   REQUIRE(bank_marks.size() == 2u);
   for (const Rect& r : bank_marks) {
@@ -360,10 +361,10 @@ TEST_CASE("a lesson step's highlights are marked by every view and written in it
   }
   CHECK(bank_marks[1].box.y0 >= banks.grid->y + banks.grid->pitch_y * 32.0f);  // under the grid
   // The lane map: bars over lanes 1 and 5, under bank 0.
-  const Figure lanes = page_figure(View::lanes, p->scenario, e, 1280, 720, st);
+  const Figure lanes = page_figure(View::lanes, study(p->scenario), 1280, 720, st);
   CHECK(marks(lanes).size() == 3u);
   // The tile: element (2, 3)'s row and column numbers on tabs; lanes 1 and 5 numbered on tabs.
-  const Figure tile = page_figure(View::tile, p->scenario, e, 1280, 720, st);
+  const Figure tile = page_figure(View::tile, study(p->scenario), 1280, 720, st);
   const auto tile_marks = marks(tile);
   REQUIRE(tile_marks.size() == 2u);
   CHECK(tile_marks[0].index == 2);
@@ -379,19 +380,19 @@ TEST_CASE("a lesson step's highlights are marked by every view and written in it
   CHECK(to_svg(banks).find("class=\"highlight\"") != std::string::npos);
   // Without highlights, none.
   const FigureStyle plain{&pal};
-  CHECK(marks(page_figure(View::banks, p->scenario, e, 1280, 720, plain)).empty());
+  CHECK(marks(page_figure(View::banks, study(p->scenario), 1280, 720, plain)).empty());
 
   // A padded tile that cannot take a float4 per lane: its misaligned rows marked by hatched
   // bars either side, though the access itself is refused.
   const Preset* pad = find_preset("fp32-pad1-vec16-store");
   REQUIRE(pad != nullptr);
-  const Evaluation refused = evaluate(pad->scenario);
-  CHECK_FALSE(refused.ok());
+  const Study refused = study(pad->scenario);
+  CHECK_FALSE(refused.evaluation.ok());
   const RowAlignment rows = row_alignment(pad->scenario.tile, 16);
   REQUIRE_FALSE(rows.misaligned.empty());
   FigureStyle rows_style{&pal};
   rows_style.highlights.rows = rows.misaligned;
-  const Figure padded = page_figure(View::tile, pad->scenario, refused, 1280, 720, rows_style);
+  const Figure padded = page_figure(View::tile, refused, 1280, 720, rows_style);
   const auto row_marks = marks(padded);
   CHECK(row_marks.size() == 2 * rows.misaligned.size());
   for (const Rect& r : row_marks) {
@@ -407,14 +408,14 @@ TEST_CASE("a lesson step's highlights are marked by every view and written in it
 TEST_CASE("a refused access's figure draws no tile thinner than 6 px a row") {
   const Preset* p = find_preset("bf16-pad1-pair-store");
   REQUIRE(p != nullptr);
-  const Evaluation e = evaluate(p->scenario);
-  REQUIRE(refused_rows(p->scenario, e).has_value());
+  const Study refused = study(p->scenario);
+  REQUIRE(refused_rows(refused).has_value());
   const FigureStyle st{&palette_for(Theme::dark)};
-  const Figure strip = misalignment_figure(p->scenario, e, Box{0, 0, 550, 120}, st);
+  const Figure strip = misalignment_figure(refused, Box{0, 0, 550, 120}, st);
   CHECK((!strip.grid || strip.grid->pitch_y >= 6.0f));
   CHECK(std::ranges::none_of(strip.rects, [](const Rect& r) { return r.role == Role::cell; }));
   CHECK(std::ranges::any_of(strip.labels, [](const Label& l) { return l.role == Role::text; }));
-  const Figure large = misalignment_figure(p->scenario, e, Box{0, 0, 1280, 720}, st);
+  const Figure large = misalignment_figure(refused, Box{0, 0, 1280, 720}, st);
   REQUIRE(large.grid.has_value());
   CHECK(large.grid->pitch_y >= 6.0f);
 }

@@ -56,11 +56,10 @@ Slide slide_of(const Lesson& l, std::size_t i) {
   s.steps = static_cast<int>(l.steps.size());
   s.title = f.title;
   s.text = f.text;
-  s.scenario = f.scenario;
-  s.evaluation = f.evaluation;
+  s.study = study(f.scenario);
   for (const std::string& name : f.show) s.parts.push_back(*parse_slide_part(name));
   for (const auto& [name, scenario] : f.compare) {
-    s.compare.push_back(Compared{name, scenario, evaluate(scenario)});
+    s.compare.push_back(Compared{name, study(scenario)});
   }
   return s;
 }
@@ -236,7 +235,7 @@ TEST_CASE("a lesson step's highlights are marks beside its numbers, in every vie
         FigureStyle st{&palette_for(theme)};
         st.highlights = filled.highlights;
         for (View v : {View::banks, View::lanes, View::tile}) {
-          const Figure f = page_figure(v, filled.scenario, filled.evaluation, 1280, 720, st);
+          const Figure f = page_figure(v, study(filled.scenario), 1280, 720, st);
           check_beside_numbers(f);
           const auto marks = std::ranges::count_if(
               f.rects, [](const Rect& r) { return r.role == Role::highlight; });
@@ -352,15 +351,15 @@ TEST_CASE("a column's lane numbers stay on their rows, side by side in the Tile 
 TEST_CASE("a refused access is drawn: the tile, its misaligned rows marked, the arithmetic") {
   const Preset* p = find_preset("fp32-pad1-vec16-store");
   REQUIRE(p != nullptr);
-  const Evaluation e = evaluate(p->scenario);
-  REQUIRE_FALSE(e.ok());
-  const auto rows = refused_rows(p->scenario, e);
+  const Study refused = study(p->scenario);
+  REQUIRE_FALSE(refused.evaluation.ok());
+  const auto rows = refused_rows(refused);
   REQUIRE(rows);
   CHECK(rows->misaligned.size() == 24u);  // 132-byte rows: 3 in 4 start off 16 bytes
   for (Theme theme : kThemes) {
     const Palette& pal = palette_for(theme);
     for (View v : {View::banks, View::lanes, View::tile}) {
-      const Figure f = page_figure(v, p->scenario, e, 1280, 720, FigureStyle{&pal});
+      const Figure f = page_figure(v, refused, 1280, 720, FigureStyle{&pal});
       REQUIRE(f.heatmaps.size() == 1u);
       std::vector<int> marked;
       for (const Rect& r : f.rects) {
@@ -379,8 +378,7 @@ TEST_CASE("a refused access is drawn: the tile, its misaligned rows marked, the 
     }
   }
   // A scenario the core can analyse is not refused.
-  CHECK_FALSE(refused_rows(find_preset("fp32-pad1")->scenario,
-                           evaluate(find_preset("fp32-pad1")->scenario)));
+  CHECK_FALSE(refused_rows(study(find_preset("fp32-pad1")->scenario)));
 }
 
 TEST_CASE("in a narrow pane the lane map runs down it, its numbers 11 px or more") {

@@ -401,7 +401,7 @@ TEST_CASE("typed code keeps its tile: each lane's (r, c) in the array it declare
                    "__shared__ __nv_bfloat16 s[64][72];\n"
                    "ldmatrix_x4(&s[threadIdx.x % 16][threadIdx.x / 16 * 8])"));
   refresh(s);
-  const Derived& d = s.derived;
+  const Study& d = s.study;
   REQUIRE(d.evaluation.ok());
   CHECK(d.scenario.tile.rows == 64);
   CHECK(d.scenario.tile.cols == 72);
@@ -416,7 +416,7 @@ TEST_CASE("typed code keeps its tile: each lane's (r, c) in the array it declare
   // Once a control changes the access, the offsets are raw numbers again, tied to no tile.
   toggle_lane(s, 3);
   refresh(s);
-  CHECK(std::ranges::all_of(s.derived.evaluation.elements,
+  CHECK(std::ranges::all_of(s.study.evaluation.elements,
                             [](const LaneElements& l) { return l.count == 0; }));
 }
 
@@ -431,18 +431,18 @@ TEST_CASE("typing in the Code window leaves the lesson; an edit that does not ev
   CHECK_FALSE(in_lesson(s));
   CHECK(s.user.code.left_lesson == "transpose, step 1");
   CHECK_FALSE(code_stale(s));
-  REQUIRE(s.derived.evaluation.ok());
-  CHECK(s.derived.evaluation.analysis->wavefront_count() == 1);  // the typed pad, not the step's
+  REQUIRE(s.study.evaluation.ok());
+  CHECK(s.study.evaluation.analysis->wavefront_count() == 1);  // the typed pad, not the step's
   // A broken edit: the views keep the last valid access and say they are stale.
   REQUIRE(d.replace_text(s, {kCode, "##code"}, "__shared__ float t[32][33];\nt[threadIdx.x]["));
   d.frame(s);
   CHECK_FALSE(s.user.code.error.empty());
   CHECK(code_stale(s));
-  CHECK(s.derived.evaluation.analysis->wavefront_count() == 1);
+  CHECK(s.study.evaluation.analysis->wavefront_count() == 1);
   REQUIRE(d.replace_text(s, {kCode, "##code"}, "__shared__ float t[32][32];\nt[threadIdx.x][1]"));
   d.frame(s);
   CHECK_FALSE(code_stale(s));
-  CHECK(s.derived.evaluation.analysis->wavefront_count() == 32);
+  CHECK(s.study.evaluation.analysis->wavefront_count() == 32);
 }
 
 TEST_CASE("the panels' text reads in both themes: text and dim text against every backdrop") {

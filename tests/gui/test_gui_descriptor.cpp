@@ -52,7 +52,7 @@ TEST_CASE("Tile > Descriptor... reads the TMA tile; 64b misreads it as the core 
   ui.frame(s);
 
   // The descriptor that reads the tile, as the core suggests it, and the core's verdict on top.
-  const TileLayout& tile = s.derived.scenario.tile;
+  const TileLayout& tile = s.study.scenario.tile;
   const OperandShape op = descriptor_operand(tile);
   const OperandFill fill = descriptor_fill(tile);
   const std::optional<MatrixDescriptor> fits = suggest_descriptor(MmaArch::sm90, op, fill);

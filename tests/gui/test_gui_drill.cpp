@@ -85,7 +85,7 @@ TEST_CASE("The drill window asks, reveals the bank view only once answered, and 
   const Question first = s.drill.session->question();
   CHECK(first.kind == AskKind::fix);    // typed as flags
   CHECK_FALSE(s.drill.geometry.banks);  // hidden before the answer
-  CHECK(s.drill.shown.revision == 0);
+  CHECK_FALSE(s.drill.shown.has_value());
 
   ui.click(s.drill.geometry.input_min, s.drill.geometry.input_max);
   ui.type(typed_answer(first));
@@ -99,8 +99,8 @@ TEST_CASE("The drill window asks, reveals the bank view only once answered, and 
             .level = DrillLevel::weak, .right = 1, .answered = 1, .streak = 1, .best_streak = 1});
   // Revealed: the bank view of the question's own scenario, one row per wavefront.
   REQUIRE(s.drill.geometry.banks);
-  CHECK(s.drill.shown.scenario == apply_fix(first.scenario, *parse_fix(typed_answer(first))));
-  CHECK(s.drill.geometry.banks->grid.rows == s.drill.shown.evaluation.analysis->wavefront_count());
+  CHECK(s.drill.shown->scenario == apply_fix(first.scenario, *parse_fix(typed_answer(first))));
+  CHECK(s.drill.geometry.banks->grid.rows == s.drill.shown->evaluation.analysis->wavefront_count());
 
   ui.click(s.drill.geometry.next_min, s.drill.geometry.next_max);
   const Question second = s.drill.session->question();

@@ -602,12 +602,12 @@ TEST_CASE("the Code window turns read-only when a control changes the access, an
   toggle_lane(s, 3);  // what a click on lane 3 in Controls does
   CHECK_FALSE(shows("##code"));
   CHECK(shows("Edit"));
-  CHECK(s.derived.evaluation.analysis->wavefront_count() == 31);
+  CHECK(s.study.evaluation.analysis->wavefront_count() == 31);
   REQUIRE(d.click(s, {kCode, "Back to the code in the box"}));
   // The box's code is the scenario again (as its 32 offsets): every lane, 32 wavefronts.
   CHECK(code_on_screen(s));
   CHECK(shows("##code"));
-  CHECK(s.derived.evaluation.analysis->wavefront_count() == 32);
+  CHECK(s.study.evaluation.analysis->wavefront_count() == 32);
   toggle_lane(s, 3);
   const Scenario changed = s.user.scenario;
   REQUIRE(d.click(s, {kCode, "Edit"}));

@@ -55,7 +55,7 @@ KernelScan core_scan(const std::string& file, const std::string& kernel) {
 }
 
 int wavefronts_on_screen(const AppState& s) {
-  return s.derived.evaluation.ok() ? s.derived.evaluation.analysis->wavefront_count() : -1;
+  return s.study.evaluation.ok() ? s.study.evaluation.analysis->wavefront_count() : -1;
 }
 
 // The visible rows of one of the window's tables, top to bottom, its header row left out.
@@ -143,7 +143,7 @@ TEST_CASE(
   CHECK(kernel_on_screen(s));
   CHECK(s.user.kernel.access == 0);
   CHECK(wavefronts_on_screen(s) == worst.worst_wavefronts);
-  CHECK(s.derived.scenario.tile.cols == 32);  // the tile view draws tile[32][32]
+  CHECK(s.study.scenario.tile.cols == 32);  // the tile view draws tile[32][32]
 
   // The ranking lists every access; a click on the second puts its worst instruction on screen.
   const std::vector<Item> ranked = rows(app.d, s, "##accesses");
@@ -152,7 +152,7 @@ TEST_CASE(
   app.d.frame(s);  // the next frame derives what the click put on screen
   const ScanLine& second = naive.lines[1];
   CHECK(s.user.kernel.access == 1);
-  CHECK(s.derived.scenario.op == second.op);
+  CHECK(s.study.scenario.op == second.op);
   CHECK(wavefronts_on_screen(s) == second.worst_wavefronts);
 
   // Back to the first; its third warp-instruction, clicked, is the one on screen.
@@ -162,8 +162,8 @@ TEST_CASE(
   app.d.click(s, instructions[2].centre());
   app.d.frame(s);
   CHECK(s.user.kernel.instance == 2);
-  CHECK(s.derived.scenario.custom_offsets == worst.instances[2].offsets);
-  CHECK(s.derived.scenario.lane_mask == worst.instances[2].lanes);
+  CHECK(s.study.scenario.custom_offsets == worst.instances[2].offsets);
+  CHECK(s.study.scenario.lane_mask == worst.instances[2].lanes);
   CHECK(wavefronts_on_screen(s) == worst.instances[2].wavefronts);
 
   // A source line with an access: the click puts its worst access on screen.
@@ -172,7 +172,7 @@ TEST_CASE(
   app.d.frame(s);
   CHECK(s.user.kernel.access >= 0);
   CHECK(shown_kernel(s)->lines[static_cast<std::size_t>(s.user.kernel.access)].line == store_line);
-  CHECK(s.derived.scenario.op == Op::st);
+  CHECK(s.study.scenario.op == Op::st);
   CHECK(wavefronts_on_screen(s) == 1);  // a row of the tile: conflict-free
   // A line without one (__syncthreads()) changes nothing.
   const Scenario before = s.user.scenario;
@@ -183,7 +183,7 @@ TEST_CASE(
   show_kernel(s, 1);
   app.d.frame(s);
   CHECK(shown_kernel(s)->kernel == "transpose_padded");
-  CHECK(s.derived.scenario.tile.cols == 33);
+  CHECK(s.study.scenario.tile.cols == 33);
   CHECK(wavefronts_on_screen(s) ==
         core_scan("transpose.cu", "transpose_padded").lines[0].worst_wavefronts);
 
@@ -339,8 +339,8 @@ TEST_CASE("a shipped trace's lines, clicked, put their lanes in every view") {
         const ScanInstance& run =
             lines[i].instances[static_cast<std::size_t>(s.user.kernel.instance)];
         CHECK(run.wavefronts == lines[i].worst_wavefronts);
-        CHECK(s.derived.scenario.custom_offsets == run.offsets);
-        CHECK(s.derived.scenario.lane_mask == run.lanes);
+        CHECK(s.study.scenario.custom_offsets == run.offsets);
+        CHECK(s.study.scenario.lane_mask == run.lanes);
         CHECK(wavefronts_on_screen(s) == run.wavefronts);
         // Its line in the source, clicked, puts the line's worst access on screen too. (At
         // 1280x720 a trace's header leaves the source pane a few rows, into which a line
@@ -444,7 +444,7 @@ TEST_CASE("a scanned access is drawn on its own array, named as the kernel decla
   int outlined = 0;
   for (int l = 0; l < kWarpSize; ++l) {
     if (!(in.lanes >> l & 1u)) continue;
-    const LaneElements& e = s.derived.evaluation.elements[static_cast<std::size_t>(l)];
+    const LaneElements& e = s.study.evaluation.elements[static_cast<std::size_t>(l)];
     CHECK(e.count >= 1);
     CHECK(e.first.row * 256 + e.first.col == in.offsets[static_cast<std::size_t>(l)] / 4);
     ++outlined;

@@ -8,7 +8,7 @@
 // [SECTION] Presets, stepping and controls
 // [SECTION] Views drawn headless
 // [SECTION] Shortcuts, presentation and the palette
-// [SECTION] Timing, the binary and derive
+// [SECTION] Timing, the binary and refresh
 // [SECTION] Comparisons and lessons
 #include <doctest/doctest.h>
 
@@ -225,7 +225,7 @@ TEST_CASE("every preset loads and evaluates to the wavefronts its lesson claims"
     REQUIRE(load_preset(s, p.name));
     CHECK(refresh(s));
     // A negative expectation marks a lesson whose point is the diagnostic.
-    CHECK(s.derived.evaluation.ok() == (p.expected_wavefronts >= 0));
+    CHECK(s.study.evaluation.ok() == (p.expected_wavefronts >= 0));
     CHECK(wavefront_total(s) == std::max(0, p.expected_wavefronts));
     CHECK(s.user.step.served == std::max(0, p.expected_wavefronts));  // shown fully served
     CHECK(s.user.settings.preset == p.name);
@@ -299,7 +299,7 @@ TEST_CASE("the index moves within what the tile allows") {
     move_index(s, 40);
     CHECK(s.user.scenario.index == 31);
     refresh(s);
-    CHECK(s.derived.evaluation.ok());
+    CHECK(s.study.evaluation.ok());
   }
   SUBCASE("float4 columns: 8 per 32-float row") {
     load_preset(s, "fp32-vec16-column");
@@ -310,7 +310,7 @@ TEST_CASE("the index moves within what the tile allows") {
     CHECK(max_index(s.user.scenario) == 4);
     move_index(s, 10);
     refresh(s);
-    CHECK(s.derived.evaluation.ok());
+    CHECK(s.study.evaluation.ok());
   }
 }
 
@@ -403,8 +403,8 @@ TEST_CASE("a packed 16-byte load is drawn with its merged phases") {
   load_preset(s, "broadcast-16B-store");
   s.user.scenario.op = Op::ld;  // the same access as a load packs: 2 phases of 16 lanes, not 4
   imgui.frame(s);
-  REQUIRE(s.derived.evaluation.ok());
-  CHECK(s.derived.evaluation.analysis->packed);
+  REQUIRE(s.study.evaluation.ok());
+  CHECK(s.study.evaluation.analysis->packed);
   REQUIRE(s.frame.geometry.banks.has_value());
   CHECK(s.frame.geometry.banks->grid.rows == 2);
 }
@@ -447,12 +447,12 @@ TEST_CASE("any combination of controls either draws the core's analysis or its d
     CAPTURE(i);
     CAPTURE(describe(sc));
     imgui.frame(s);
-    CHECK(s.frame.geometry.banks.has_value() == s.derived.evaluation.ok());
-    if (s.derived.evaluation.ok()) {
+    CHECK(s.frame.geometry.banks.has_value() == s.study.evaluation.ok());
+    if (s.study.evaluation.ok()) {
       ++analysed;
       CHECK(s.frame.geometry.banks->grid.rows == std::max(1, wavefront_total(s)));
     }
-    CHECK(s.frame.geometry.tile.has_value() == s.derived.tile_valid.has_value());
+    CHECK(s.frame.geometry.tile.has_value() == s.study.tile_valid.has_value());
   }
   // The walk reaches valid scenarios too, not only diagnostics.
   CHECK(analysed > 200);
@@ -467,8 +467,8 @@ TEST_CASE("an invalid choice shows the core's diagnostic instead of a drawing") 
     s.user.scenario.tile.pad = 1;
     s.user.scenario.width = 16;
     imgui.frame(s);
-    CHECK_FALSE(s.derived.evaluation.ok());
-    CHECK(has_error(s.derived.evaluation.diagnostics));
+    CHECK_FALSE(s.study.evaluation.ok());
+    CHECK(has_error(s.study.evaluation.diagnostics));
     CHECK_FALSE(s.frame.geometry.banks.has_value());
     CHECK_FALSE(s.frame.geometry.lanes.drawn);
     CHECK(s.frame.geometry.tile.has_value());  // the tile itself is valid and still drawn
@@ -476,7 +476,7 @@ TEST_CASE("an invalid choice shows the core's diagnostic instead of a drawing") 
   SUBCASE("a tile with no rows") {
     s.user.scenario.tile.rows = 0;
     imgui.frame(s);
-    CHECK_FALSE(s.derived.tile_valid);
+    CHECK_FALSE(s.study.tile_valid);
     CHECK_FALSE(s.frame.geometry.banks.has_value());
     CHECK_FALSE(s.frame.geometry.tile.has_value());
     CHECK(s.frame.draw.heatmap.cells.empty());
@@ -551,7 +551,7 @@ TEST_CASE(
       const ImVec2 other = in_physical.at(lane);
       differ = differ || std::abs(at.x - other.x) > 0.01f || std::abs(at.y - other.y) > 0.01f;
     }
-    CHECK(differ == (s.derived.scenario.tile.swizzle.kind != SwizzleKind::none));
+    CHECK(differ == (s.study.scenario.tile.swizzle.kind != SwizzleKind::none));
   }
 }
 
@@ -643,7 +643,7 @@ TEST_CASE("the palette gives 32 distinct bank colours in both themes") {
   }
 }
 
-// [SECTION] Timing, the binary and derive
+// [SECTION] Timing, the binary and refresh
 
 TEST_CASE("timing summaries: mean, median, nearest-rank p95, max") {
   std::vector<double> ms;
@@ -677,18 +677,24 @@ TEST_CASE("the binary answers --help, bad arguments and a missing display withou
   }
 }
 
-TEST_CASE("derive computes each phase's bank load once, from the core's wavefronts") {
-  Derived d = derive(find_preset("fp32-naive")->scenario);
-  REQUIRE(d.evaluation.ok());
-  const Analysis& a = *d.evaluation.analysis;
-  REQUIRE(d.bank_load.size() == a.phases.size());
-  CHECK(d.bank_load[0][0] == 32);  // the 32-way column read: bank 0 serves 32 words
-  for (int b = 1; b < kBankCount; ++b) CHECK(d.bank_load[0][b] == 0);
-  Derived padded = derive(find_preset("fp32-pad1")->scenario, &d);
-  REQUIRE(padded.evaluation.ok());
-  for (int b = 0; b < kBankCount; ++b) CHECK(padded.bank_load[0][b] == 1);
-  CHECK(padded.revision == d.revision + 1);
-  CHECK(padded.bank_map != d.bank_map);  // a new tile: its map is not the old one's
+// The bank load itself is core's (tests/core/test_study.cpp); the app studies the scenario on
+// screen again only when it changed, and the heat map follows the study's tile.
+TEST_CASE("refresh studies the scenario on screen once per change") {
+  AppState s;
+  REQUIRE(load_preset(s, "fp32-naive"));
+  CHECK(s.study_revision == 0);
+  CHECK(refresh(s));
+  CHECK(s.study_revision == 1);
+  CHECK(s.study.scenario == s.user.scenario);
+  REQUIRE(s.study.evaluation.ok());
+  CHECK(s.study.bank_load[0][0] == 32);  // the 32-way column read, as core counts it
+  CHECK_FALSE(refresh(s));               // nothing changed: the same study
+  CHECK(s.study_revision == 1);
+  REQUIRE(load_preset(s, "fp32-pad1"));
+  CHECK(refresh(s));
+  CHECK(s.study_revision == 2);
+  CHECK(s.study.bank_map == tile_bank_map(s.user.scenario.tile));
+  CHECK(s.frame.draw.heatmap.cols == s.user.scenario.tile.slots_per_row());
 }
 
 // [SECTION] Comparisons and lessons
@@ -701,7 +707,7 @@ TEST_CASE("the scenario views draw a second scenario in a child, apart from the 
   REQUIRE(s.frame.geometry.banks.has_value());
   CHECK(s.frame.geometry.banks->grid.rows == 32);
 
-  Derived other = derive(find_preset("fp32-pad1")->scenario);
+  Study other = study(find_preset("fp32-pad1")->scenario);
   ViewStyle style = view_style(s);
   style.served = kAllServed;
   Interaction io{&s.frame.draw};
@@ -709,7 +715,7 @@ TEST_CASE("the scenario views draw a second scenario in a child, apart from the 
   ImGui::Begin("comparison");
   for (int i = 0; i < 2; ++i) {
     ImGui::PushID(i);
-    const Derived& d = i == 0 ? s.derived : other;
+    const Study& d = i == 0 ? s.study : other;
     if (ImGui::BeginChild("banks", ImVec2(800, 500))) draw_banks(d, style, io);
     ImGui::EndChild();
     if (ImGui::BeginChild("lanes", ImVec2(800, 200))) draw_lanes(d, style, io);
@@ -726,7 +732,7 @@ TEST_CASE("the scenario views draw a second scenario in a child, apart from the 
   CHECK(io.geometry.lanes.drawn);
   // The app's own picture and scenario are untouched.
   CHECK(s.frame.geometry.banks->grid.rows == 32);
-  CHECK(s.derived.scenario == find_preset("fp32-naive")->scenario);
+  CHECK(s.study.scenario == find_preset("fp32-naive")->scenario);
 }
 
 TEST_CASE("a lesson walks its steps: scenario, highlights, progress, and back to exploring") {
@@ -750,7 +756,7 @@ TEST_CASE("a lesson walks its steps: scenario, highlights, progress, and back to
     imgui.press(s, GLFW_KEY_PAGE_DOWN);
     CHECK(s.lesson.step == i);
     CHECK(s.user.scenario == l.steps[static_cast<std::size_t>(i)].scenario);
-    CHECK(s.derived.scenario == s.user.scenario);  // the views draw the step
+    CHECK(s.study.scenario == s.user.scenario);  // the views draw the step
   }
   imgui.press(s, GLFW_KEY_PAGE_DOWN);  // the last step stays the last
   CHECK(s.lesson.step == static_cast<int>(l.steps.size()) - 1);

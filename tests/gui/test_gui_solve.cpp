@@ -78,9 +78,9 @@ TEST_CASE("the Solve window: tick the families, Solve, compare, Apply, with mous
   CHECK(s.user.scenario.tile.pad == 0);
   // The app now shows the column read under xor (derived at the next frame): conflict-free.
   ui.frame(s);
-  REQUIRE(s.derived.evaluation.ok());
-  CHECK(s.derived.scenario.tile.swizzle.kind == SwizzleKind::xor_columns);
-  CHECK(s.derived.evaluation.analysis->wavefront_count() == 1);
+  REQUIRE(s.study.evaluation.ok());
+  CHECK(s.study.scenario.tile.swizzle.kind == SwizzleKind::xor_columns);
+  CHECK(s.study.evaluation.analysis->wavefront_count() == 1);
 
   // Another tile size: the old ranking is hidden until Solve runs again.
   s.user.scenario.tile.rows = 64;
@@ -124,7 +124,7 @@ TEST_CASE("a narrow TMA box's gap is padding in the tile view, and the layout's 
     CAPTURE(physical);
     set_tile_view(s, physical ? figures::TileView::physical : figures::TileView::logical);
     ui.frame(s);
-    REQUIRE(s.derived.tile_valid);
+    REQUIRE(s.study.tile_valid);
     // 32-byte box rows at the 128-byte span: 64 bf16 slots a row, 48 of them the gap, which
     // the physical picture scatters as the swizzle does.
     const HeatmapImage& img = s.frame.draw.heatmap;
@@ -137,7 +137,7 @@ TEST_CASE("a narrow TMA box's gap is padding in the tile view, and the layout's 
         const bool is_gap =
             cells[static_cast<std::size_t>(r * img.cols + c)] & HeatmapImage::kHeatPadding;
         gap += is_gap;
-        CHECK(is_gap == (physical ? s.derived.scenario.tile.is_gap_slot(r, c) : c >= 16));
+        CHECK(is_gap == (physical ? s.study.scenario.tile.is_gap_slot(r, c) : c >= 16));
         scattered = scattered || (is_gap && c < 16);
       }
     }
@@ -147,8 +147,8 @@ TEST_CASE("a narrow TMA box's gap is padding in the tile view, and the layout's 
     CHECK(s.frame.geometry.tile->grid.cols == 64);
   }
   // The Controls show the layout in the notations that spell it.
-  REQUIRE(s.derived.spellings.size() == 3);
-  CHECK(s.derived.spellings[1].args() ==
+  REQUIRE(s.study.spellings.size() == 3);
+  CHECK(s.study.spellings[1].args() ==
         std::vector<std::string>{"--pad", "48", "--swizzle", "cute:3,4,3"});
 }
 

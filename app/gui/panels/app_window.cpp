@@ -56,22 +56,22 @@ void stale_notice(const AppState& s) {
 void banks_panel(AppState& s, Interaction& io) {
   stale_notice(s);
   draw_step_bar(s);
-  draw_banks(s.derived, view_style(s), io);
+  draw_banks(s.study, view_style(s), io);
 }
 
 void lanes_panel(AppState& s, Interaction& io) {
   stale_notice(s);
-  draw_lanes(s.derived, view_style(s), io);
+  draw_lanes(s.study, view_style(s), io);
 }
 
 void arithmetic_panel(AppState& s, Interaction& io) {
   stale_notice(s);
-  draw_arithmetic(s.derived, view_style(s), io);
+  draw_arithmetic(s.study, view_style(s), io);
 }
 
 void tile_panel(AppState& s, Interaction& io) {
   stale_notice(s);
-  const Derived& d = s.derived;
+  const Study& d = s.study;
   // A scanned kernel's array is named as its kernel declares it, not as the tile it is drawn as.
   const ScanLine* scanned = access_on_screen(s);
   if (scanned && !array_drawable(scanned->shape)) {

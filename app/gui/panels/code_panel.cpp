@@ -115,7 +115,7 @@ void hovered_lane(const CodeView& v, int hovered) {
 
 // Read-only: the CUDA of the scenario on screen, and the ways back to the code box.
 void scenario_code(AppState& s) {
-  const Derived& d = s.derived;
+  const Study& d = s.study;
   const CodeView v = code_view(d.scenario, d.evaluation);
   if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
   ImGui::TextUnformatted(v.declaration.c_str());

@@ -73,8 +73,8 @@ void tile_controls(AppState& s) {
     help_marker(shown.help.data());
   }
   // The layout on screen in the other notations that spell it (checked element by element).
-  const std::vector<Spelling>& same = s.derived.spellings;
-  if (same.size() > 1 && s.derived.scenario.tile == t) {
+  const std::vector<Spelling>& same = s.study.spellings;
+  if (same.size() > 1 && s.study.scenario.tile == t) {
     std::string text = "the same as";
     for (std::size_t i = 1; i < same.size(); ++i) text += (i > 1 ? ";  " : " ") + same[i].native;
     ImGui::PushTextWrapPos(0.0f);

@@ -64,7 +64,7 @@ void offset_controls(DescriptorWindow& w, int steps) {
 }  // namespace
 
 void draw_descriptor(AppState& s, Interaction& io) {
-  const TileLayout& tile = s.derived.scenario.tile;
+  const TileLayout& tile = s.study.scenario.tile;
   DescriptorGeometry g;
   if (!descriptor_offered(tile)) {
     ImGui::TextWrapped(

@@ -143,13 +143,13 @@ void summary(AppState& s) {
 void revealed(AppState& s) {
   DrillPanel& d = s.drill;
   ImGui::Separator();
-  if (d.shown.revision == 0) {
+  if (!d.shown) {
     ImGui::TextDisabled("The bank view and the derivation appear once you answer.");
     return;
   }
   const std::optional<Grade>& g = d.session->graded();
   const bool key_shown = g && g->read && !g->right && d.session->question().kind == AskKind::fix;
-  ImGui::TextDisabled("Bank view and derivation of %s%s:", describe(d.shown.scenario).c_str(),
+  ImGui::TextDisabled("Bank view and derivation of %s%s:", describe(d.shown->scenario).c_str(),
                       key_shown ? " (one fix that works)" : "");
   ViewStyle style = view_style(s);
   style.served = kAllServed;  // the whole answer at once: no step-through here
@@ -160,12 +160,12 @@ void revealed(AppState& s) {
   const float banks_w = std::floor(avail.x * 0.6f);
   if (ImGui::BeginChild("##drill-banks", ImVec2(banks_w, avail.y), false,
                         ImGuiWindowFlags_NoScrollbar)) {
-    draw_banks(d.shown, style, io);
+    draw_banks(*d.shown, style, io);
   }
   ImGui::EndChild();
   ImGui::SameLine();
   if (ImGui::BeginChild("##drill-arithmetic", ImVec2(0.0f, avail.y))) {
-    draw_arithmetic(d.shown, style, io);
+    draw_arithmetic(*d.shown, style, io);
   }
   ImGui::EndChild();
   d.geometry.banks = io.geometry.banks;

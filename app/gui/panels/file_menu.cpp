@@ -107,7 +107,7 @@ std::string png_name(StageView v) {
 // The name offered follows the view until the user types another.
 void png_fields(AppState& s) {
   FileMenu& f = s.user.files;
-  const bool tile = !comparing(s) && s.derived.tile_valid;
+  const bool tile = !comparing(s) && s.study.tile_valid;
   const StageView before = f.png_view;
   if (f.png_view == StageView::tile && !tile) f.png_view = StageView::banks;
   ImGui::TextUnformatted(comparing(s) ? "the comparison:" : "the view:");
@@ -138,8 +138,8 @@ void export_svg(AppState& s, StageView view, const std::string& path) {
 
 // Writes the table or derivation the action names; the scenario must have an analysis.
 void export_text(AppState& s, FileAction a, const std::string& path) {
-  const Derived& d = s.derived;
-  if (!d.evaluation.ok() || (a == FileAction::derivation_markdown && !d.explanation)) {
+  const Study& d = s.study;
+  if (!d.evaluation.ok()) {
     report(s, Error{"the scenario on screen has nothing to export"}, "");
     return;
   }
@@ -149,7 +149,7 @@ void export_text(AppState& s, FileAction a, const std::string& path) {
       a == FileAction::lanes_csv ? figures::lane_table_csv(analysis, lanes)
       : a == FileAction::lanes_markdown
           ? figures::lane_table_markdown(analysis, lanes)
-          : figures::derivation_markdown(describe(d.scenario), analysis, *d.explanation,
+          : figures::derivation_markdown(describe(d.scenario), analysis, d.explanation,
                                          d.evaluation.diagnostics);
   report(s, frontend::write_text_file(path, text, "an export"), "wrote " + path);
 }
@@ -255,7 +255,7 @@ void draw_export_page(AppState& s, StageView view) {
 }
 
 void file_menu(AppState& s) {
-  const Derived& d = s.derived;
+  const Study& d = s.study;
   const bool ok = d.evaluation.ok();
   const bool compare = comparing(s);
   menu_item(
@@ -271,8 +271,7 @@ void file_menu(AppState& s) {
   menu_item(s, FileAction::svg_tile, "Export tile as SVG...", !compare && d.tile_valid);
   menu_item(s, FileAction::lanes_csv, "Export lane table as CSV...", ok);
   menu_item(s, FileAction::lanes_markdown, "Export lane table as Markdown...", ok);
-  menu_item(s, FileAction::derivation_markdown, "Export derivation as Markdown...",
-            ok && d.explanation);
+  menu_item(s, FileAction::derivation_markdown, "Export derivation as Markdown...", ok);
   ImGui::Separator();
   menu_item(s, FileAction::save_scenario, "Save scenario...", true);
   menu_item(s, FileAction::open_scenario, "Open scenario...", true);

@@ -2,7 +2,7 @@
 // The app's windows. Two kinds of function draw into them:
 //   - panels, draw_xxx(AppState&): edit what the user chose (presets, controls, step bar,
 //     help) or wrap a view for the scenario on screen;
-//   - views (views.hpp): draw one scenario from its Derived, usable for any scenario.
+//   - views (views.hpp): draw one scenario from its Study, usable for any scenario.
 // draw_app() draws the menu bar and every panel listed in kPanels (app_window.cpp); a new window is
 // one row there plus a flag in Views (app_state.hpp). docs/gui.md, "Adding a panel".
 #include <imgui.h>

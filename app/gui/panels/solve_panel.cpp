@@ -154,15 +154,15 @@ void draw_comparison(AppState& s, SolvePanel& p) {
   } else {
     coloured_text(pal.warning, "today's layout cannot run these families: " + p.today_rejected);
   }
-  if (s.derived.revision == 0) return;
-  const Derived& preview = candidate_preview(p, s.derived);
+  if (s.study_revision == 0) return;
+  const Study& preview = candidate_preview(p, s.study, s.study_revision);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (avail.y < ImGui::GetFontSize() * 6.0f) return;
   const float w = std::floor((avail.x - ImGui::GetStyle().ItemSpacing.x) * 0.5f);
   ViewStyle style = view_style(s);
   style.served = kAllServed;
   style.highlights = nullptr;  // a lesson step's lanes mean nothing on another layout
-  const Derived* sides[2] = {&s.derived, &preview};
+  const Study* sides[2] = {&s.study, &preview};
   for (int i = 0; i < 2; ++i) {
     if (i == 1) ImGui::SameLine();
     ImGui::PushID(i);

@@ -31,7 +31,7 @@ figures::View figure_view(StageView v) {
                                 : figures::View::banks;
 }
 
-// Derives the compared scenarios when they changed (the core runs once per change).
+// Studies the compared scenarios when they changed (the core runs once per change).
 void refresh_compared(AppState& s) {
   const std::vector<CompareItem>& items = s.user.stage.compare;
   bool same = s.compared.size() == items.size();
@@ -40,7 +40,7 @@ void refresh_compared(AppState& s) {
   }
   if (same) return;
   s.compared.clear();
-  for (const CompareItem& item : items) s.compared.push_back(derive(item.scenario));
+  for (const CompareItem& item : items) s.compared.push_back(study(item.scenario));
 }
 
 // The keys, in a line along the bottom; in a lesson the clicker's keys first.
@@ -83,11 +83,11 @@ const figures::SlideLayout& slide_layout(AppState& s, const figures::Slide& slid
   const auto tile_view = static_cast<std::uint8_t>(st.tile_view);
   const bool footer = !slide.footer.empty();
   SlideCache* c = s.slide ? &*s.slide : nullptr;
-  if (!c || c->step != s.lesson.step || !(c->scenario == slide.scenario) ||
+  if (!c || c->step != s.lesson.step || !(c->scenario == slide.study.scenario) ||
       c->width != area.width() || c->height != area.height() || c->font != st.font ||
       c->tile_view != tile_view || c->footer != footer) {
     s.slide =
-        SlideCache{s.lesson.step, slide.scenario,
+        SlideCache{s.lesson.step, slide.study.scenario,
                    area.width(),  area.height(),
                    st.font,       tile_view,
                    footer,        figures::slide_layout(slide, area.width(), area.height(), st)};
@@ -124,12 +124,11 @@ figures::Slide lesson_slide(const AppState& s) {
   slide.steps = static_cast<int>(l.steps.size());
   slide.title = f.title;
   slide.text = f.text;
-  slide.scenario = s.derived.scenario;
-  slide.evaluation = s.derived.evaluation;
+  slide.study = s.study;
   slide.scenario_line = describe_step(f);
   slide.parts = named_parts(f);
   for (const auto& [name, scenario] : f.compare) {
-    slide.compare.push_back(figures::Compared{name, scenario, evaluate(scenario)});
+    slide.compare.push_back(figures::Compared{name, study(scenario)});
   }
   return slide;
 }
@@ -161,10 +160,10 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
     return slide_figure(s, slide, area, st);
   }
   if (items.empty()) {
-    const Derived& d = s.derived;
+    const Study& d = s.study;
     const auto page = [&](const figures::FigureStyle& style) {
-      return figures::page_figure(figure_view(s.user.stage.view), d.scenario, d.evaluation,
-                                  area.width(), area.height(), style);
+      return figures::page_figure(figure_view(s.user.stage.view), d, area.width(), area.height(),
+                                  style);
     };
     // The view takes the screen: its type grows (up to three times) where that makes its
     // smallest number larger and the page still fits, draws as many labels (a bank view that
@@ -231,9 +230,7 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
   }
   // Every pane keeps the tallest pane's scenario and verdict, so that their views start level.
   for (std::size_t i = 0; i < items.size(); ++i) {
-    const Derived& d = s.compared[i];
-    const figures::Figure page =
-        figures::page_figure(view, d.scenario, d.evaluation, w, h - name_h, st);
+    const figures::Figure page = figures::page_figure(view, s.compared[i], w, h - name_h, st);
     for (const figures::Label& l : page.labels) {
       if (l.role == figures::Role::heading || l.role == figures::Role::verdict)
         st.page_heading = std::max(st.page_heading, l.box.y1 - std::floor(st.font * 0.8f));
@@ -248,9 +245,7 @@ figures::Figure stage_figure(AppState& s, figures::Box area, figures::FigureStyl
                                     x + st.font * 0.5f + figures::text_width(name, size), y + size},
                        size, st.palette->text, name, figures::Role::heading, static_cast<int>(i),
                        std::nullopt, figures::kNoColour});
-    const Derived& d = s.compared[i];
-    figures::append(f, figures::page_figure(view, d.scenario, d.evaluation, w, h - name_h, st), x,
-                    y + name_h);
+    figures::append(f, figures::page_figure(view, s.compared[i], w, h - name_h, st), x, y + name_h);
   }
   return f;
 }

@@ -11,16 +11,6 @@
 namespace banklab::gui {
 namespace {
 
-BankLoad bank_load(const Analysis& a) {
-  BankLoad load(a.phases.size(), std::array<int, kBankCount>{});
-  for (const Wavefront& wf : a.wavefronts) {
-    for (int b = 0; b < kBankCount; ++b) {
-      if (wf.banks[b].used()) ++load[wf.phase][b];
-    }
-  }
-  return load;
-}
-
 // The tile view's texture: one byte per slot of the padded tile, the logical picture over the
 // physical one. In the logical picture slot (r, c) of a real element holds that element's bank
 // (so a swizzle recolours the tile); in the physical one every slot holds the bank of its own
@@ -30,8 +20,8 @@ void rebuild_heatmap(AppState& s) {
   img.cells.clear();
   img.rows = img.cols = 0;
   ++img.revision;
-  if (s.derived.revision == 0 || !s.derived.tile_valid) return;
-  const TileLayout& t = s.derived.scenario.tile;
+  if (s.study_revision == 0 || !s.study.tile_valid) return;
+  const TileLayout& t = s.study.scenario.tile;
   img.rows = t.rows;
   img.cols = t.slots_per_row();  // C + pad, or the span of a narrow TMA box
   const std::size_t picture = static_cast<std::size_t>(img.rows) * img.cols;
@@ -48,7 +38,7 @@ void rebuild_heatmap(AppState& s) {
         } else if (physical) {
           v = static_cast<std::uint8_t>(bank_of_byte(t.logical_byte(r, p)));
         } else {
-          v = s.derived.bank_map[static_cast<std::size_t>(r) * t.cols + p];
+          v = s.study.bank_map[static_cast<std::size_t>(r) * t.cols + p];
         }
         img.cells[(physical ? picture : 0) + static_cast<std::size_t>(r) * img.cols + p] = v;
       }
@@ -61,39 +51,17 @@ void rebuild_heatmap(AppState& s) {
 AppState::AppState() : gpu(std::make_unique<GpuPanel>()) {}
 AppState::~AppState() = default;
 
-Derived derive(const Scenario& sc, const Derived* previous) {
-  Derived d;
-  d.scenario = sc;
-  d.revision = previous ? previous->revision + 1 : 1;
-  d.evaluation = evaluate(sc);
-  if (d.evaluation.ok()) {
-    d.explanation = explain(sc, d.evaluation);
-    d.bank_load = bank_load(*d.evaluation.analysis);
-  }
-  if (previous && previous->revision != 0 && previous->scenario.tile == sc.tile) {
-    d.tile_valid = previous->tile_valid;
-    d.bank_map = previous->bank_map;
-    d.spellings = previous->spellings;
-  } else {
-    d.tile_valid = sc.tile.check();
-    if (d.tile_valid) {
-      d.bank_map = tile_bank_map(sc.tile);
-      d.spellings = spellings(sc.tile);
-    }
-  }
-  return d;
-}
-
 bool refresh(AppState& s) {
-  bool first = s.derived.revision == 0;
-  if (!first && s.derived.scenario == s.user.scenario) return false;
-  bool tile_changed = first || s.derived.scenario.tile != s.user.scenario.tile;
-  s.derived = derive(s.user.scenario, &s.derived);
+  bool first = s.study_revision == 0;
+  if (!first && s.study.scenario == s.user.scenario) return false;
+  bool tile_changed = first || s.study.scenario.tile != s.user.scenario.tile;
+  s.study = study(s.user.scenario, first ? nullptr : &s.study);
+  ++s.study_revision;
   // The access of typed code or of a scanned kernel is drawn on its own array.
   if (code_on_screen(s)) {
-    attach_array_elements(s.derived, s.user.code.code->scenario);
+    attach_array_elements(s.study, s.user.code.code->scenario);
   } else if (kernel_on_screen(s)) {
-    attach_array_elements(s.derived, s.user.kernel.on_screen);
+    attach_array_elements(s.study, s.user.kernel.on_screen);
   }
   // A new access is shown fully served; play starts it over from the first wavefront.
   s.user.step.playing = false;
@@ -108,7 +76,7 @@ void set_tile_view(AppState& s, figures::TileView view) {
 }
 
 int wavefront_total(const AppState& s) {
-  const Evaluation& e = s.derived.evaluation;
+  const Evaluation& e = s.study.evaluation;
   return e.ok() ? e.analysis->wavefront_count() : 0;
 }
 
@@ -242,8 +210,8 @@ void set_pattern(AppState& s, AccessPattern p) {
   }
   if (p == AccessPattern::custom && sc.custom_offsets == std::array<std::int64_t, kWarpSize>{}) {
     // Start custom mode from the access being shown, which the user then edits.
-    if (s.derived.evaluation.ok()) {
-      sc.custom_offsets = s.derived.evaluation.analysis->access.offsets;
+    if (s.study.evaluation.ok()) {
+      sc.custom_offsets = s.study.evaluation.analysis->access.offsets;
       s.user.custom_text = offsets_text(sc.custom_offsets);
     }
   }

@@ -2,10 +2,10 @@
 // Everything banklab-gui knows, in a few plain parts:
 //
 //   UserChoices   what the user chose: scenario, preset, view toggles, step-through, settings
-//   Derived       what core computed for one scenario (derive()); AppState keeps the one for
-//                 the scenario on screen, refreshed by refresh() only when the scenario changed.
-//                 A view that draws a scenario needs only a Derived (see views.hpp), so other
-//                 scenarios (a comparison) are drawn by deriving them too.
+//   Study         what core says about one scenario (core/report/study.hpp); AppState keeps the
+//                 one of the scenario on screen, made again by refresh() only when the scenario
+//                 changed. A view that draws a scenario needs only a Study (see views.hpp), so
+//                 other scenarios (a comparison) are drawn by studying them too.
 //   FrameOutput   what the last frame drew: geometry (cell rectangles) and the GL draw queue
 //   Resources     fonts and renderer problems, set up by main()
 //   gpu           the GPU window with its worker thread, held by pointer: only the GPU window's
@@ -32,10 +32,10 @@
 #include "app/gui/state/settings.hpp"
 #include "app/gui/state/solve_state.hpp"
 #include "app/gui/state/stage_state.hpp"
-#include "app/gui/views/derived.hpp"
 #include "app/gui/views/file_chooser.hpp"
 #include "app/gui/views/geometry.hpp"
 #include "core/model/scenario.hpp"
+#include "core/report/study.hpp"
 
 namespace banklab::gui {
 
@@ -149,12 +149,13 @@ struct AppState {
 
   UserChoices user;
   LessonMode lesson;  // a guided track being walked (lesson_state.hpp), or none
-  // The views draw derived, never user.scenario: a control may change the scenario in the
+  // The views draw study, never user.scenario: a control may change the scenario in the
   // middle of a frame, and the picture must stay consistent until the next refresh().
-  Derived derived;
-  std::vector<Derived> compared;    // user.stage.compare's, derived when it changes
-  std::optional<SlideCache> slide;  // the lesson step's slide layout, for its size
-  NotesShown notes;                 // presentation mode: the step's speaker notes (N)
+  Study study;
+  std::uint64_t study_revision = 0;  // 0: nothing studied yet; grows with every refresh()
+  std::vector<Study> compared;       // user.stage.compare's, studied when it changes
+  std::optional<SlideCache> slide;   // the lesson step's slide layout, for its size
+  NotesShown notes;                  // presentation mode: the step's speaker notes (N)
   FrameOutput frame;
   Resources res;
   Platform platform;

@@ -87,7 +87,7 @@ void code_edited(AppState& s) {
   apply_code(s);
 }
 
-void attach_array_elements(Derived& d, const Scenario& tied) {
+void attach_array_elements(Study& d, const Scenario& tied) {
   const Scenario& sc = d.scenario;
   if (!(sc == tied) || !d.evaluation.ok() || !sc.tile.check()) return;
   const TileLayout& t = sc.tile;
@@ -100,6 +100,8 @@ void attach_array_elements(Derived& d, const Scenario& tied) {
     if (!at || std::int64_t{at->row} * t.cols + at->col + per_lane > elements) continue;
     d.evaluation.elements[static_cast<std::size_t>(l)] = LaneElements{*at, per_lane};
   }
+  // The derivation's lane examples name the elements now tied to the lanes.
+  d.explanation = explain(sc, d.evaluation);
 }
 
 }  // namespace banklab::gui

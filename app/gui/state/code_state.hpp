@@ -12,6 +12,7 @@
 
 #include "core/code/kernel_code.hpp"
 #include "core/model/hardware.hpp"
+#include "core/report/study.hpp"
 
 namespace banklab::gui {
 
@@ -55,12 +56,12 @@ bool code_stale(const AppState& s);
 // the code draws), then the code is evaluated.
 void code_edited(AppState& s);
 
-struct Derived;
 // An access of code drawn on its own array: each lane's byte mapped back to the element (r, c)
 // of the tile the declaration is, so that the tile outlines the access and the lane table gives
 // r and c, as for a preset. `tied` is the scenario whose custom offsets are bytes into that
 // array (typed code's KernelCode::scenario, a scanned access's KernelFile::on_screen), so the
-// mapping is exact; d is left as it is when it was derived from another scenario.
-void attach_array_elements(Derived& d, const Scenario& tied);
+// mapping is exact; d is left as it is when it was studied from another scenario. The study's
+// explanation is told again from the attached elements.
+void attach_array_elements(Study& d, const Scenario& tied);
 
 }  // namespace banklab::gui

@@ -17,7 +17,7 @@ void start_drill(AppState& s, DrillLevel level, std::uint64_t seed) {
   DrillPanel& d = s.drill;
   d.session.emplace(level, seed);
   d.input.fill('\0');
-  d.shown = Derived{};
+  d.shown.reset();
   d.focus_input = true;
   s.user.settings.drill.level = level;
 }
@@ -27,7 +27,7 @@ bool submit_drill_answer(AppState& s, std::string_view text) {
   if (!d.session || !d.session->answer(text)) return false;
   const Grade& g = *d.session->graded();
   count_drill_answer(s.user.settings.drill, g.right);
-  if (g.shown) d.shown = derive(*g.shown);
+  if (g.shown) d.shown = study(*g.shown);
   return true;
 }
 
@@ -36,7 +36,7 @@ void next_drill_question(AppState& s) {
   if (!d.session) return;
   d.session->next();
   d.input.fill('\0');
-  d.shown = Derived{};
+  d.shown.reset();
   d.focus_input = true;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The Drill window's state and logic: a DrillSession (core/teach/drill.hpp) at the level the user
-// picks, the answer being typed, and, once the question is answered, the Derived of the
+// picks, the answer being typed, and, once the question is answered, the Study of the
 // scenario that explains the answer, whose bank view and derivation the window then reveals.
 // Every answer also counts in the settings' DrillRecord, so the score and the streak outlive
 // the run. No drawing here (panels/drill_panel.cpp draws), so the tests drive it headless.
@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "app/gui/views/derived.hpp"
 #include "app/gui/views/geometry.hpp"
+#include "core/report/study.hpp"
 #include "core/teach/drill.hpp"
 
 namespace banklab::gui {
@@ -33,7 +33,7 @@ struct DrillPanel {
   std::optional<DrillSession> session;  // started when the window first opens
   std::array<char, 160> input{};        // the answer being typed
   bool focus_input = false;             // the answer field takes the keyboard next frame
-  Derived shown;                        // after an answer: what the bank view and derivation show
+  std::optional<Study> shown;           // after an answer: what the bank view and derivation show
   DrillGeometry geometry;
 };
 

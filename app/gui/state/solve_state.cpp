@@ -78,13 +78,13 @@ TileLayout applied_layout(const SolvePanel& p, int i, const TileLayout& tile) {
   return t;
 }
 
-const Derived& candidate_preview(SolvePanel& p, const Derived& on_screen) {
-  if (!p.preview || p.preview_of != p.selected || p.preview_revision != on_screen.revision) {
+const Study& candidate_preview(SolvePanel& p, const Study& on_screen, std::uint64_t revision) {
+  if (!p.preview || p.preview_of != p.selected || p.preview_revision != revision) {
     Scenario sc = on_screen.scenario;
     sc.tile = applied_layout(p, p.selected, sc.tile);
-    p.preview = derive(sc);
+    p.preview = study(sc);
     p.preview_of = p.selected;
-    p.preview_revision = on_screen.revision;
+    p.preview_revision = revision;
   }
   return *p.preview;
 }

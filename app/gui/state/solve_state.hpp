@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/gui/views/derived.hpp"
+#include "core/report/study.hpp"
 #include "core/solve/solve.hpp"
 
 namespace banklab::gui {
@@ -52,11 +52,11 @@ struct SolvePanel {
   std::string error;               // why solve() refused (families, tile), "" when it ran
   int selected = 0;                // the candidate the window compares with today's
 
-  // The scenario on screen with the selected candidate's layout, derived for the comparison
+  // The scenario on screen with the selected candidate's layout, studied for the comparison
   // views; rebuilt when the selection or the scenario on screen changes.
-  std::optional<Derived> preview;
+  std::optional<Study> preview;
   int preview_of = -1;                 // the candidate it shows
-  std::uint64_t preview_revision = 0;  // the Derived revision of the scenario on screen
+  std::uint64_t preview_revision = 0;  // AppState::study_revision of the scenario on screen
 };
 
 // Whether family i can run on a tile of this dtype and shape, and why not.
@@ -72,8 +72,9 @@ bool solve_stale(const SolvePanel& p, const TileLayout& tile);
 // The tile with candidate i's pad and swizzle (its simplest spelling).
 TileLayout applied_layout(const SolvePanel& p, int i, const TileLayout& tile);
 
-// The preview of the selected candidate for `on_screen` (the Derived the app draws): derived
-// again only when the selection or the scenario changed. Needs a result.
-const Derived& candidate_preview(SolvePanel& p, const Derived& on_screen);
+// The preview of the selected candidate for `on_screen` (the Study the app draws, made by its
+// refresh number `revision`): studied again only when the selection or the scenario changed.
+// Needs a result.
+const Study& candidate_preview(SolvePanel& p, const Study& on_screen, std::uint64_t revision);
 
 }  // namespace banklab::gui

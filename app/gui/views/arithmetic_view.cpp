@@ -103,17 +103,17 @@ void lane_table(const Evaluation& e, const ViewStyle& v, Interaction& io) {
 
 }  // namespace
 
-void draw_arithmetic(const Derived& d, const ViewStyle& v, Interaction& io) {
+void draw_arithmetic(const Study& d, const ViewStyle& v, Interaction& io) {
   const Evaluation& e = d.evaluation;
   const Palette& p = *v.palette;
   ImFont* mono = v.mono_font;
   ImGui::TextWrapped("%s", describe(d.scenario).c_str());
   ImGui::Separator();
   if (draw_errors_instead(p, e.diagnostics, "the arithmetic")) {
-    // A padded tile that cannot take the access: explain() adds, after the diagnostics, how
-    // the rows slip off alignment and which rows are legal (the tile view marks the others).
+    // A padded tile that cannot take the access: the explanation adds, after the diagnostics,
+    // how the rows slip off alignment and which rows are legal (the tile view marks the others).
     if (!d.tile_valid) return;
-    const Explanation x = explain(d.scenario, e);
+    const Explanation& x = d.explanation;
     ImGui::PushTextWrapPos(0.0f);
     for (std::size_t i = e.diagnostics.size(); i < x.steps.size(); ++i) {
       ImGui::Bullet();
@@ -122,7 +122,7 @@ void draw_arithmetic(const Derived& d, const ViewStyle& v, Interaction& io) {
     ImGui::PopTextWrapPos();
     return;
   }
-  const Explanation& x = *d.explanation;
+  const Explanation& x = d.explanation;
   if (mono) ImGui::PushFont(mono);
   ImGui::PushTextWrapPos(0.0f);
   if (!x.formula.empty()) ImGui::TextUnformatted(x.formula.c_str());

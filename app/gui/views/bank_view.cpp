@@ -51,14 +51,12 @@ void cell_tooltip(const Palette& p, const Analysis& a, int w, int b, const BankL
   ImGui::EndTooltip();
 }
 
-void verdict_lines(const Derived& d, const Palette& p) {
+void verdict_lines(const Study& d, const Palette& p) {
   const Analysis& a = *d.evaluation.analysis;
-  if (d.explanation) {
-    ImU32 c = a.bank_conflicts() > 0 ? p.error : p.text_ok;
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(c));
-    ImGui::TextWrapped("%s", d.explanation->verdict.c_str());
-    ImGui::PopStyleColor();
-  }
+  const ImU32 c = a.bank_conflicts() > 0 ? p.error : p.text_ok;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(c));
+  ImGui::TextWrapped("%s", d.explanation.verdict.c_str());
+  ImGui::PopStyleColor();
   if (a.packed) {
     ImGui::TextDisabled(
         "packed: every lane's partner l^%d is idle or on the same address, so "
@@ -69,7 +67,7 @@ void verdict_lines(const Derived& d, const Palette& p) {
 
 }  // namespace
 
-void draw_banks(const Derived& d, const ViewStyle& v, Interaction& io) {
+void draw_banks(const Study& d, const ViewStyle& v, Interaction& io) {
   io.geometry.banks.reset();
   const Evaluation& e = d.evaluation;
   const Palette& p = *v.palette;

@@ -94,15 +94,14 @@ void draw_figure(const figures::Figure& f, ImDrawList* dl, DrawQueue& queue,
   }
 }
 
-bool draw_refused(const Derived& d, const ViewStyle& v, Interaction& io) {
-  if (!figures::refused_rows(d.scenario, d.evaluation)) return false;
+bool draw_refused(const Study& d, const ViewStyle& v, Interaction& io) {
+  if (!figures::refused_rows(d)) return false;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(v.palette->error));
-  ImGui::TextWrapped("%s", explain(d.scenario, d.evaluation).verdict.c_str());
+  ImGui::TextWrapped("%s", d.explanation.verdict.c_str());
   ImGui::PopStyleColor();
   const figures::Box area = available_box();
   if (area.width() < 64 || area.height() < 32) return true;
-  const figures::Figure f =
-      figures::misalignment_figure(d.scenario, d.evaluation, area, figure_style(v));
+  const figures::Figure f = figures::misalignment_figure(d, area, figure_style(v));
   add_labels(io.geometry, f);
   ImGui::Dummy(ImVec2(area.width(), area.height()));
   draw_figure(f, ImGui::GetWindowDrawList(), *io.draw, v.label_fonts);

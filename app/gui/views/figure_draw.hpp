@@ -46,7 +46,7 @@ ImFont* label_font(std::span<ImFont* const> fonts, const figures::Label& l);
 // those rows marked beside the arithmetic (figures::misalignment_figure) in the space left:
 // what the bank view and the lane map show instead of the error. False (nothing drawn) for any
 // other scenario.
-bool draw_refused(const Derived& d, const ViewStyle& v, Interaction& io);
+bool draw_refused(const Study& d, const ViewStyle& v, Interaction& io);
 
 // Every label of the figure, for --geometry: role, index, text, its box and the cell it names.
 void add_labels(FrameGeometry& g, const figures::Figure& f);

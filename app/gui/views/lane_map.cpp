@@ -53,7 +53,7 @@ void bank_tooltip(const Analysis& a, int bank) {
 
 }  // namespace
 
-void draw_lanes(const Derived& d, const ViewStyle& v, Interaction& io) {
+void draw_lanes(const Study& d, const ViewStyle& v, Interaction& io) {
   io.geometry.lanes.drawn = false;
   const Evaluation& e = d.evaluation;
   const Palette& p = *v.palette;

@@ -68,7 +68,7 @@ int lane_at(const TileLayout& t, const Evaluation& e, bool physical, GridHit hit
 
 }  // namespace
 
-void draw_tile(const Derived& d, const ViewStyle& v, Interaction& io) {
+void draw_tile(const Study& d, const ViewStyle& v, Interaction& io) {
   io.geometry.tile.reset();
   io.geometry.physical_tile.reset();
   const TileLayout& t = d.scenario.tile;
@@ -89,7 +89,7 @@ void draw_tile(const Derived& d, const ViewStyle& v, Interaction& io) {
   if (area.width() < 32 || area.height() < 32) return;
   // The layout is banklab_figures' (the same as `banklab export --what tile`): every lane
   // numbered, outlines thin on small tiles; side by side, the logical picture left.
-  const figures::FigureStyle st = figures::mark_refused_rows(figure_style(v), d.scenario, e);
+  const figures::FigureStyle st = figures::mark_refused_rows(figure_style(v), d);
   std::vector<figures::Figure> pictures;
   if (v.tile_view == figures::TileView::both) {
     std::array<figures::Figure, 2> pair = figures::tile_pair_figure(t, e, area, st);

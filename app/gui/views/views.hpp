@@ -1,11 +1,11 @@
 #pragma once
 // The views that draw one scenario: the bank view, the lane map, the tile and the arithmetic.
-// Each receives what it draws (a Derived, from derive()), how to draw it (ViewStyle) and where
+// Each receives what it draws (a Study, from study()), how to draw it (ViewStyle) and where
 // to report what happened (Interaction), and draws into the current ImGui window or child at
 // the cursor, filling the space left. None of them sees AppState, so a second scenario is drawn
 // the same way:
 //
-//   Derived other = derive(scenario_b);
+//   Study other = study(scenario_b);
 //   ViewStyle style = view_style(s);  // fonts, theme, lane highlight of the main scenario
 //   style.served = kAllServed;        // no step-through for this one
 //   Interaction io{&s.frame.draw};
@@ -22,8 +22,8 @@
 #include "app/figures/figure.hpp"
 #include "app/gui/render/draw_queue.hpp"
 #include "app/gui/render/palette.hpp"
-#include "app/gui/views/derived.hpp"
 #include "app/gui/views/geometry.hpp"
+#include "core/report/study.hpp"
 #include "core/teach/lesson.hpp"
 
 namespace banklab::gui {
@@ -55,11 +55,11 @@ struct Interaction {
   int clicked_lane = -1;   // lane map: a lane box clicked (switch it off / on)
 };
 
-void draw_banks(const Derived& d, const ViewStyle& v, Interaction& io);  // bank_view.cpp
-void draw_lanes(const Derived& d, const ViewStyle& v, Interaction& io);  // lane_map.cpp
+void draw_banks(const Study& d, const ViewStyle& v, Interaction& io);  // bank_view.cpp
+void draw_lanes(const Study& d, const ViewStyle& v, Interaction& io);  // lane_map.cpp
 // The tile heat map comes from io.draw->heatmap, which is built for the main scenario
 // (AppState::frame): a second tile needs its own HeatmapImage first.
-void draw_tile(const Derived& d, const ViewStyle& v, Interaction& io);        // tile_view.cpp
-void draw_arithmetic(const Derived& d, const ViewStyle& v, Interaction& io);  // arithmetic_view.cpp
+void draw_tile(const Study& d, const ViewStyle& v, Interaction& io);        // tile_view.cpp
+void draw_arithmetic(const Study& d, const ViewStyle& v, Interaction& io);  // arithmetic_view.cpp
 
 }  // namespace banklab::gui
