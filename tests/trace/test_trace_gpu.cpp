@@ -133,5 +133,44 @@ TEST_CASE("a data-dependent histogram, not evaluated by the scan, traced agrees 
   CHECK(compared >= 6);  // lines 11, 15, 16, 17, 18 and 21
 }
 
+// Bounded and safe (issue 35, Build 5), on trace_transpose_timed at 64x64 (4 blocks of 8 warps,
+// 4 stores and 4 loads each: 256 shared-memory warp-instructions a launch): a cap keeps the first
+// records and says so; the program's output passes through (on stderr under --json, so that
+// stdout stays one JSON value); its exit status is banklab's; without the injection library,
+// one line and exit status 1.
+TEST_CASE("a capped trace, the program's output and status, a missing injection library") {
+  const std::string program = kPrograms + "trace_transpose_timed";
+  const Run capped = run_banklab("trace --json --no-measure --max-records 100 --kernel " +
+                                 std::string("transpose_timed -- ") + program + " 64");
+  INFO(capped.err);
+  REQUIRE(capped.status == 0);
+  const nlohmann::json j = parse_json(capped);
+  CHECK(j["trace"]["recorded"] == 100);
+  CHECK(j["trace"]["executed"] == 256);
+  bool says_capped = false;
+  for (const nlohmann::json& note : j["notes"])
+    says_capped = says_capped || note.get<std::string>().find("--max-records") != std::string::npos;
+  CHECK(says_capped);
+  CHECK(capped.err.find("launch 6: ") != std::string::npos);
+
+  const Run text = run_banklab("trace --no-measure --kernel transpose_timed -- " + program + " 64");
+  CHECK(text.status == 0);
+  CHECK(text.out.find("launch 6: ") != std::string::npos);
+  CHECK(text.out.find("trace of transpose_timed") != std::string::npos);
+
+  // The size refused before any launch: the program's message and status, and banklab's line.
+  const Run refused = run_banklab("trace --no-measure -- " + program + " 31");
+  CHECK(refused.status == 2);
+  CHECK(refused.err.find("transpose_timed: the size must be") != std::string::npos);
+  CHECK(refused.err.find("banklab: ") != std::string::npos);
+
+  const Run no_library =
+      run_shell("BANKLAB_TRACE_LIBRARY=/nonexistent/libbanklab_trace.so '" +
+                std::string(BANKLAB_EXE) + "' trace --no-measure -- " + program + " 64");
+  CHECK(no_library.status == 1);
+  CHECK(no_library.err ==
+        "banklab: no CUDA toolkit: /nonexistent/libbanklab_trace.so is missing\n");
+}
+
 }  // namespace
 }  // namespace banklab::test
