@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/frontend/trace_view.hpp"
 #include "app/gui/platform/startup.hpp"
 #include "app/gui/state/app_state.hpp"
 #include "app/gui/state/kernel_state.hpp"
@@ -362,6 +363,33 @@ TEST_CASE("a shipped trace's lines, clicked, put their lanes in every view") {
       }
     }
   }
+}
+
+// File > Open trace... through the chooser, as a student without a GPU opens a shipped trace:
+// the Kernel window on its worst line, the same lines `banklab trace --open` ranks.
+TEST_CASE("File > Open trace... opens a shipped trace in the Kernel window") {
+  const fs::path folder = fs::path(BANKLAB_SOURCE_DIR) / "assets" / "traces";
+  AppInFolder app(folder);
+  AppState& s = app.s;
+  REQUIRE(app.d.menu(s, "File", "Open trace..."));
+  app.d.frame(s);
+  REQUIRE(app.d.replace_text(s, {kChooser, "name"}, "histogram_skewed.json"));
+  REQUIRE(app.d.click(s, {kChooser, "Open"}));
+  app.d.frame(s);
+  CHECK_FALSE(s.user.files.failed);
+  CHECK(s.user.files.status == "opened the trace " + (folder / "histogram_skewed.json").string());
+  CHECK(s.user.views.kernel);
+  REQUIRE(s.user.kernel.trace.has_value());
+  const KernelScan* shown = shown_kernel(s);
+  REQUIRE(shown != nullptr);
+  const frontend::TraceView view = frontend::view_of(*s.user.kernel.trace);
+  REQUIRE(shown->lines.size() == view.scan.lines.size());
+  for (std::size_t i = 0; i < shown->lines.size(); ++i) {
+    CHECK(shown->lines[i].line == view.scan.lines[i].line);
+    CHECK(shown->lines[i].wavefronts == view.scan.lines[i].wavefronts);
+  }
+  CHECK(s.user.kernel.access == 0);
+  CHECK(wavefronts_on_screen(s) == view.scan.lines[0].worst_wavefronts);
 }
 
 // A trace's header (its launch, device and measurement) is two rows, so that at 1280x720 the
