@@ -109,10 +109,14 @@ void append_static_scan(std::string& out, const frontend::TraceView& v, const gp
                   static_cast<long long>(tr.second));
     if (unevaluated.contains(line) && sc.first == 0) {
       append_format(out, "not evaluated: %s\n", unevaluated[line].c_str());
-    } else {
-      append_format(out, "%8lld  %6lld  %s\n", static_cast<long long>(sc.first),
-                    static_cast<long long>(sc.second), tr == sc ? "same" : "DIFFERS");
+      continue;
     }
+    append_format(out, "%8lld  %6lld  %s", static_cast<long long>(sc.first),
+                  static_cast<long long>(sc.second), tr == sc ? "same" : "DIFFERS");
+    // A line the scan counted in part: what it left out is why the columns may differ.
+    if (unevaluated.contains(line))
+      append_format(out, "; the rest not evaluated: %s", unevaluated[line].c_str());
+    out += "\n";
   }
   out += "\n";
 }

@@ -131,6 +131,38 @@ void add_phase_lines(Figure& f, const Analysis& a, const BankGrid& g, float left
   }
 }
 
+// The label of the lanes a served cell goes to: one lane's number; several lanes' ranges ("0-31")
+// where they fit at `font`; else their count ("x16") at `readable` or more, across the run of
+// adjacent cells the same lanes share where one cell is too narrow (a wide access: 16 bytes are
+// four banks); else the count alone (no lane is numbered 32 or above). `last`: the last bank the
+// label spans.
+struct LanesLabel {
+  std::string text;
+  float size = 0;
+  Box box;
+  int last = 0;
+};
+LanesLabel lanes_label(const Wavefront& wf, int bank, const BankGrid& g, Box box, float font,
+                       float readable) {
+  const std::uint32_t lanes = wf.banks[bank].lanes;
+  const int n = std::popcount(lanes);
+  LanesLabel l{n == 1 ? std::to_string(std::countr_zero(lanes)) : lane_ranges(lanes), 0, box, bank};
+  const float cell_w = box.width();
+  l.size = fit_font(l.text, font, cell_w, box.height());
+  if (l.size >= font || n == 1) return l;
+  l.text = "x" + std::to_string(n);
+  l.size = fit_font(l.text, font, cell_w, box.height());
+  if (l.size >= readable) return l;
+  int last = bank;
+  while (last + 1 < kBankCount && wf.banks[last + 1].lanes == lanes) ++last;
+  const Box run{box.x0, box.y0, box.x1 + g.pitch_x * static_cast<float>(last - bank), box.y1};
+  if (const float size = fit_font(l.text, font, run.width(), run.height()); size >= readable)
+    return LanesLabel{l.text, size, run, last};
+  l.text = std::to_string(n);
+  l.size = fit_font(l.text, font, cell_w, box.height());
+  return l;
+}
+
 // The lanes each served cell goes to, in one font for the whole grid so that it reads evenly;
 // the word below them where the cells are tall enough.
 void add_cell_labels(Figure& f, const Analysis& a, const BankGrid& g, const FigureStyle& st) {
@@ -150,7 +182,10 @@ void add_cell_labels(Figure& f, const Analysis& a, const BankGrid& g, const Figu
   const float word_font =
       fit_font("w" + std::to_string(widest), font * 0.8f, cell_w, cell_h - lanes_h);
   const bool words = two_lines && word_font >= std::min(st.min_font, font);
+  // A count of lanes ("x16") is read from the back of the room as a lane number is.
+  const float readable = std::min(font, std::max(st.min_font, st.readable_font));
   for (int w = 0; w < std::min(a.wavefront_count(), g.rows); ++w) {
+    int spanned_to = -1;  // the cells up to this bank are under a count label of a run
     for (int b = 0; b < kBankCount; ++b) {
       const BankSlot& slot = a.wavefronts[w].banks[b];
       if (!slot.used()) continue;
@@ -160,21 +195,13 @@ void add_cell_labels(Figure& f, const Analysis& a, const BankGrid& g, const Figu
               ? p.on_fill
               : ink_on(p, with_alpha(status_colour(p, slot_status(a, load, w, b)), 0.4f));
       const Rgba colour = w < st.served ? ink : with_alpha(ink, 0.35f);
-      const int n = std::popcount(slot.lanes);
-      std::string text =
-          n == 1 ? std::to_string(std::countr_zero(slot.lanes)) : lane_ranges(slot.lanes);
-      const Box lanes_box{c.x0, c.y0, c.x1, words ? c.y0 + lanes_h : c.y1};
-      float size = fit_font(text, font, cell_w, lanes_box.height());
-      if (size < font && n > 1) {  // "0-31" does not fit: the count of lanes sharing it
-        text = "x" + std::to_string(n);
-        size = fit_font(text, font, cell_w, lanes_box.height());
-        if (size < st.min_font) {  // the count alone (no lane is numbered 32 or above)
-          text = std::to_string(n);
-          size = fit_font(text, font, cell_w, lanes_box.height());
-        }
+      if (b > spanned_to) {
+        const Box lanes_box{c.x0, c.y0, c.x1, words ? c.y0 + lanes_h : c.y1};
+        const LanesLabel l = lanes_label(a.wavefronts[w], b, g, lanes_box, font, readable);
+        spanned_to = l.last;
+        f.labels.push_back(
+            centred(l.text, l.size, colour, l.box, Role::cell_label, w * kBankCount + b));
       }
-      f.labels.push_back(
-          centred(text, size, colour, lanes_box, Role::cell_label, w * kBankCount + b));
       if (words) {
         f.labels.push_back(centred("w" + std::to_string(slot.word), word_font,
                                    with_alpha(colour, 0.85f), Box{c.x0, c.y0 + lanes_h, c.x1, c.y1},

@@ -102,6 +102,23 @@ void finish_line(ScanLine& l, const std::map<int, std::int64_t>& counts) {
   }
 }
 
+// The offsets of a line's copies of one instruction: each one, in the order first run, where
+// they are few; else how many and their span (an unrolled loop leaves hundreds on one line, and
+// a note is read as a sentence).
+std::string where_in_function(const std::vector<std::int64_t>& offsets) {
+  constexpr std::size_t kListed = 8;
+  const auto pc = [](std::int64_t offset) {
+    return format("+0x%04llx", static_cast<unsigned long long>(offset));
+  };
+  if (offsets.size() > kListed) {
+    const auto [low, high] = std::ranges::minmax(offsets);
+    return format("%zu offsets from %s to %s", offsets.size(), pc(low).c_str(), pc(high).c_str());
+  }
+  std::string at;
+  for (const std::int64_t offset : offsets) at += (at.empty() ? "" : ", ") + pc(offset);
+  return at;
+}
+
 KernelScan scan_of(const gpu::Trace& t, const std::string& file, Attribution how) {
   KernelScan k;
   k.kernel = t.kernel;
@@ -109,7 +126,7 @@ KernelScan scan_of(const gpu::Trace& t, const std::string& file, Attribution how
   k.block_from = "the traced launch";
   std::map<LineKey, ScanLine> lines;
   std::map<LineKey, std::map<int, std::int64_t>> counts;  // wavefronts -> instructions
-  std::map<LineKey, std::vector<std::string>> pcs;
+  std::map<LineKey, std::vector<std::int64_t>> pcs;       // each instruction's offset, once
   for (const gpu::TraceAccess& a : t.accesses) {
     const gpu::TraceInstruction& in = t.instructions[static_cast<std::size_t>(a.instruction)];
     for (const int line : lines_of(in, file, how)) {
@@ -125,8 +142,7 @@ KernelScan scan_of(const gpu::Trace& t, const std::string& file, Attribution how
         l.loops = {"its runs"};
         if (in.atomic()) l.notes.push_back("an atomic: counted as the store it makes");
       }
-      const std::string pc = format("+0x%04llx", static_cast<unsigned long long>(in.offset));
-      if (std::find(pcs[key].begin(), pcs[key].end(), pc) == pcs[key].end()) pcs[key].push_back(pc);
+      if (std::ranges::find(pcs[key], in.offset) == pcs[key].end()) pcs[key].push_back(in.offset);
       add_instance(l, t, a);
       ++counts[key][a.wavefronts];
     }
@@ -134,9 +150,8 @@ KernelScan scan_of(const gpu::Trace& t, const std::string& file, Attribution how
   for (auto& [key, l] : lines) {
     finish_line(l, counts[key]);
     if (l.line > 0 && (k.line == 0 || l.line < k.line)) k.line = l.line;
-    std::string at;
-    for (const std::string& pc : pcs[key]) at += (at.empty() ? "" : ", ") + pc;
-    l.notes.insert(l.notes.begin(), l.array + " at " + at + " in " + t.function);
+    l.notes.insert(l.notes.begin(),
+                   l.array + " at " + where_in_function(pcs[key]) + " in " + t.function);
     k.lines.push_back(std::move(l));
   }
   std::stable_sort(k.lines.begin(), k.lines.end(), [](const ScanLine& a, const ScanLine& b) {

@@ -61,6 +61,22 @@ TEST_CASE("trace --open --lanes shows one instruction's 32 lanes; --source puts 
   CHECK(none.status == 2);
 }
 
+// attention_scores' line 37 holds two loads: vs[j][d], which the scan counts, and ps[lane][j],
+// which it leaves not evaluated (nvcc may hoist it out of the i loop). The line's row said
+// "DIFFERS" and no more; it names what the scan left out.
+TEST_CASE("trace --source: a line the scan counted in part says what it left out") {
+  const std::string root = std::string(BANKLAB_SOURCE_DIR);
+  const Run run = run_banklab("trace --open " + root + "/assets/traces/attention_scores.json" +
+                              " --source " + root + "/tests/trace/programs/attention_scores.cu");
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  const std::size_t row = run.out.find("\n   37  ", run.out.find("the static scan of"));
+  REQUIRE(row != std::string::npos);
+  const std::string line37 = run.out.substr(row + 1, run.out.find('\n', row + 1) - row - 1);
+  CHECK(line37.find("DIFFERS; the rest not evaluated: nvcc may hoist this load") !=
+        std::string::npos);
+}
+
 TEST_CASE("trace --open: a file that is not a usable trace is one line, exit status 1") {
   gpu::Trace t = fixture_trace();
   t.accesses[0].wavefronts = 1;  // not what the model gives for a column

@@ -363,14 +363,15 @@ std::vector<nlohmann::json> labels_inside(const Shot& s, const std::string& role
 }
 
 // At 1280x720 a lane number a student must read from the back of a room is 11 px or more: one
-// lane in a bank view cell (a broadcast's "x32" or "0-31" may be smaller: three or four
-// characters in a cell of one) and a lane box of the lane map (its cells are the geometry's
-// lane_boxes; the tile's numbers are not).
+// lane in a bank view cell, or the count of lanes sharing it ("x16", across the cells of a wide
+// access where one cell is too narrow; it was 10.5 px at 1920x1080), and a lane box of the lane
+// map (its cells are the geometry's lane_boxes; the tile's numbers are not). Ranges ("0-31")
+// are drawn only where they fit at the view's full size.
 constexpr double kReadablePixels = 11.0;
 
 void check_readable_lanes(const Shot& s) {
   for (const nlohmann::json& l : labels_inside(s, "cell_label")) {
-    if (l["text"].get<std::string>().size() > 2) continue;
+    if (l["text"].get<std::string>().find_first_of("-,") != std::string::npos) continue;
     CAPTURE(l.dump());
     CHECK(l["size"].get<double>() >= kReadablePixels);
   }
@@ -741,9 +742,14 @@ TEST_CASE("the shipped traces open at 1280x720 and 1920x1080, each line's worst 
                 " --size " + size);
         REQUIRE(t.status == 0);
         CHECK(t.geometry["bank_grid"]["rows"].get<int>() == line.worst_wavefronts);
-        // Lane numbers readable where each bank cell serves one lane; a broadcast's cells
-        // carry a count of lanes, which may be smaller (check_readable_lanes above).
-        if (!broadcast) check_readable_lanes(t);
+        // Lane numbers readable, and a broadcast's counts of lanes (attention_scores' line 31:
+        // 16 lanes on each 16-byte word) as well.
+        check_readable_lanes(t);
+        if (broadcast) {
+          CHECK(std::ranges::any_of(labels_inside(t, "cell_label"), [](const nlohmann::json& l) {
+            return l["text"].get<std::string>().starts_with("x");
+          }));
+        }
       }
     }
   }

@@ -101,6 +101,37 @@ TEST_CASE("a trace is told per line, ranked by excess, as the scan tells a kerne
   CHECK(frontend::describe_trace_place(t, 3, 0) == "block 1, warp 1, run 0");
 }
 
+// An unrolled loop leaves one line many copies of an instruction (attention_scores' line 37:
+// 256 LDS): the note names each offset where they are few, else their number and span. Listed
+// one by one, they filled the Kernel window's pane at 1280x720 and left the source no room.
+TEST_CASE("a line's instruction offsets are listed where few, counted and spanned where many") {
+  Trace t = test::fixture_trace();
+  const TraceAccess load = t.accesses[1];
+  REQUIRE(t.instructions[static_cast<std::size_t>(load.instruction)].offset == 0x90);
+  const auto copies_of_the_load = [&](int copies) {
+    for (int i = 1; i < copies; ++i) {
+      TraceInstruction copy = t.instructions[static_cast<std::size_t>(load.instruction)];
+      copy.offset += 0x10 * i;
+      t.instructions.push_back(copy);
+      TraceAccess a = load;
+      a.instruction = static_cast<int>(t.instructions.size()) - 1;
+      t.accesses.push_back(a);
+    }
+    t.executed = static_cast<std::int64_t>(t.accesses.size());
+    const frontend::TraceView v = frontend::view_of(t);
+    const auto line6 = std::ranges::find(v.scan.lines, 6, &ScanLine::line);
+    REQUIRE(line6 != v.scan.lines.end());
+    REQUIRE_FALSE(line6->notes.empty());
+    return line6->notes.front();
+  };
+  CHECK(copies_of_the_load(8) ==
+        "LDS at +0x0090, +0x00a0, +0x00b0, +0x00c0, +0x00d0, +0x00e0, +0x00f0, +0x0100 in "
+        "_Z4demoPf");
+  t = test::fixture_trace();
+  CHECK(copies_of_the_load(9) == "LDS at 9 offsets from +0x0090 to +0x0110 in _Z4demoPf");
+  CHECK(frontend::view_of(t).scan.lines.front().notes.front() == "STS at +0x0050 in _Z4demoPf");
+}
+
 TEST_CASE("a trace's measured lines stand beside its own, line by line") {
   Trace t = test::fixture_trace();
   t.measured_by = "a test";

@@ -61,22 +61,27 @@ void error_text(const AppState& s, const std::string& text) {
   ImGui::PopStyleColor();
 }
 
-// A trace's launch: what ran where, and where the measured counts came from.
+// A trace's launch in two rows under the file's name, so that the source keeps its rows at
+// 1280x720: which launch ran where, and how the hardware's counts compare; the program, driver,
+// date, commit and what was recorded in the tooltip of its "(?)". A capped trace says so in the
+// totals' notes below, where the counts are.
 void trace_header(const gpu::Trace& t, const KernelFile& k) {
-  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-  ImGui::TextWrapped("traced: %s, launch %lld of %s, grid %dx%dx%d, block %dx%dx%d",
-                     t.kernel.c_str(), static_cast<long long>(t.launch), t.program.c_str(),
-                     t.grid[0], t.grid[1], t.grid[2], t.block[0], t.block[1], t.block[2]);
-  ImGui::TextWrapped("on %s, driver %s, %s; %zu of %lld warp-instructions recorded",
-                     t.device.c_str(), t.driver.c_str(), t.created_utc.c_str(), t.accesses.size(),
-                     static_cast<long long>(t.executed));
-  if (k.measured) {
-    ImGui::TextWrapped("measured: %s; %d of %d lines agree with the model", t.measured_by.c_str(),
-                       k.measured->agreeing_lines(), k.measured->evaluated_lines());
-  } else {
-    ImGui::TextWrapped("measured: %s", k.not_measured.c_str());
-  }
-  ImGui::PopStyleColor();
+  ImGui::SameLine();
+  text_disabled_wrapped(format("launch %lld on %s, grid %dx%dx%d, block %dx%dx%d",
+                               static_cast<long long>(t.launch), t.device.c_str(), t.grid[0],
+                               t.grid[1], t.grid[2], t.block[0], t.block[1], t.block[2]));
+  text_disabled_wrapped(k.measured
+                            ? format("measured: %d of %d lines agree with the model",
+                                     k.measured->agreeing_lines(), k.measured->evaluated_lines())
+                            : "measured: " + k.not_measured);
+  const std::string details = format(
+      "traced: %s\nlaunch %lld of %s\non %s, driver %s, %s, by BankLab %s\n%zu of %lld "
+      "shared-memory warp-instructions recorded\nmeasured: %s",
+      t.kernel.c_str(), static_cast<long long>(t.launch), t.program.c_str(), t.device.c_str(),
+      t.driver.c_str(), t.created_utc.c_str(), t.commit.c_str(), t.accesses.size(),
+      static_cast<long long>(t.executed),
+      k.measured ? t.measured_by.c_str() : k.not_measured.c_str());
+  help_marker(details.c_str());
 }
 
 // The file, kernel, block and names; a change scans again.
@@ -343,8 +348,11 @@ void source(AppState& s, const KernelScan& shown, Interaction& io) {
   ImGui::TableHeadersRow();
   ImGui::TableSetColumnIndex(1);
   const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize());
+  const float header_row = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
+  const float below_header = ImGui::GetWindowHeight() - header_row;
   io.geometry.kernel_source =
-      SourceGeometry{width, static_cast<int>(width / ImGui::CalcTextSize("0").x)};
+      SourceGeometry{width, static_cast<int>(width / ImGui::CalcTextSize("0").x),
+                     static_cast<int>(below_header / ImGui::GetTextLineHeightWithSpacing())};
   const std::vector<float>& top = row_tops(k, marks, measured, width);
   const float cell_pad = 2.0f * ImGui::GetStyle().CellPadding.y;
   if (k.scroll_to > 0 && k.scroll_to <= count) {  // the chosen line a third of the way down
@@ -453,7 +461,7 @@ void draw_kernel(AppState& s, Interaction& io) {
     ranking(s, *shown, std::min(rows * row, rest * 0.3f));
     const ScanLine& chosen = shown->lines[static_cast<std::size_t>(std::max(k.access, 0))];
     const float instruction_rows = static_cast<float>(chosen.instances.size()) + 1.5f;
-    instructions(s, *shown, std::min(instruction_rows * row, rest * 0.2f));
+    instructions(s, *shown, std::min(instruction_rows * row, rest * 0.15f));
   }
   source(s, *shown, io);
 }

@@ -92,6 +92,7 @@ Expected<void> open_named(AppState& state, const Options& opt) {
       return Error{"--line: line " + std::to_string(opt.scan_line) + " of the trace " + *opt.trace +
                    " has no shared-memory access"};
     }
+    if (opt.scan_line > 0) state.user.kernel.scroll_to = opt.scan_line;  // the line in view
   }
   if (!opt.lesson.empty()) return open_lesson(state, opt.lesson, opt.step);
   return {};

@@ -84,10 +84,12 @@ struct DescriptorGeometry {
   GridGeometry grid;  // the figure's chunk grid: a row per 128-byte line, 8 chunks of 16 bytes
 };
 
-// The Kernel window's source: how many characters of code a row holds before it wraps.
+// The Kernel window's source: how many characters of code a row holds before it wraps, and how
+// many rows of text the pane shows at once (under its header row; a line's marks are rows too).
 struct SourceGeometry {
   float wrap_width = 0;  // pixels of code a row shows
   int chars_per_row = 0;
+  int rows_in_view = 0;
 };
 
 struct FrameGeometry {
