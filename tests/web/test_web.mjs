@@ -399,6 +399,32 @@ for (const [name, fragment, why, code] of [
   await context.close();
 }
 
+// The first keys after launch count too (issue 33: twice the first F5 or D was ignored; the
+// first frames are the slowest): three PageDown taps sent the moment the page has drawn its
+// first frame, before it settles, move step 1 to step 4.
+{
+  const context = await browser.createBrowserContext();
+  const { page, problems } = await openPage(context);
+  await page.goto(`${origin}/#lesson=transpose&step=1`);
+  await waitForFrames(page, 1);
+  const cdp = await page.createCDPSession();
+  const key = { key: "PageDown", code: "PageDown", windowsVirtualKeyCode: 34, nativeVirtualKeyCode: 34 };
+  const taps = [];
+  for (let i = 0; i < 3; ++i) {
+    taps.push(cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", ...key }));
+    taps.push(cdp.send("Input.dispatchKeyEvent", { type: "keyUp", ...key }));
+  }
+  await Promise.all(taps);
+  const moved = await page.waitForFunction(() => window.location.hash === "#lesson=transpose&step=4",
+                                           { timeout: 30000 }).then(() => true, () => false);
+  await settle(page);
+  const after = await state(page);
+  check(moved && after.hash === "#lesson=transpose&step=4",
+        `three PageDown taps at the first frame: step 4, the address is ${after.hash}`);
+  check(problems.length === 0, `first keys: ${problems.join("; ")}`);
+  await context.close();
+}
+
 // Settings in local storage: the theme and the lesson chosen come back without a link.
 {
   const context = await browser.createBrowserContext();
