@@ -9,10 +9,15 @@
 namespace banklab::figures {
 namespace {
 
+// The portrait slide a phone's width shows (a window narrower than kHandheldWidth), laid out to
+// the hand-held minimums for the smallest common phone, so that any phone scales it up (1.08
+// times in a 390x844 window): a 1280x720 slide on a phone was drawn at 0.3 times, 6 px text.
+constexpr float kPhoneSlideWidth = 360.0f, kPhoneSlideHeight = 780.0f;
+
 // The page's look, in the palette's colours: one section on screen at a time, its slide one SVG
 // scaled to fill the window (its aspect kept: a 1280x720 slide is drawn 1:1 in a 1280x720
-// window, 1.5 times in a 1920x1080 one), the notes over its lower half when asked for, in the
-// body minimum's type scaled the same way.
+// window, 1.5 times in a 1920x1080 one; a phone's width shows the portrait slide instead), the
+// notes over its lower half when asked for, in the body minimum's type scaled the same way.
 std::string style_sheet(const Palette& p) {
   // The notes' type: the body minimum in a window of the projector's height, growing with it.
   const float body = projector_minimums(kProjectorHeight).body;
@@ -27,12 +32,19 @@ std::string style_sheet(const Palette& p) {
          "justify-content:center}\n"
          "section.current{display:flex}\n"
          "section>svg{display:block;width:100vw;height:100vh}\n"
+         "section>svg~svg,section>aside.phone{display:none}\n"
          "aside{display:none;position:fixed;left:0;right:0;bottom:0;max-height:50vh;"
          "overflow:auto;box-sizing:border-box;padding:1vh 3vw;font-size:" +
          std::string(notes_font) + ";line-height:1.35;background:" + hex(p.cell_empty) +
          ";border-top:2px solid " + hex(p.text_dim) +
          "}\n"
-         "body.notes section.current aside{display:block}\n"
+         "body.notes section.current aside.wide{display:block}\n"
+         // A phone's width: the phone's slide and notes instead.
+         "@media (max-width:" +
+         std::to_string(static_cast<int>(kHandheldWidth) - 1) +
+         "px){section>svg{display:none}section>svg~svg{display:block}"
+         "body.notes section.current aside.wide{display:none}"
+         "body.notes section.current aside.phone{display:block}}\n"
          "aside h2{margin:0 0 .5em;font-size:1em;color:" +
          hex(p.text_dim) +
          "}\n"
@@ -102,9 +114,25 @@ std::string text_html(std::string_view text) {
   return out;
 }
 
-// The keys, in every slide's footer.
+// The keys, in every slide's footer; a phone's are taps.
 constexpr std::string_view kDeckKeys =
     "Click, Space, PgDn, Right: next   PgUp, Left: previous   N: speaker notes";
+constexpr std::string_view kDeckTaps = "Tap: next   Tap the left edge: previous";
+
+// Step n's slide in the deck, width x height, its footer `keys`: the SVG (its ids prefixed
+// "s3-", a phone's "p3-") and the speaker notes (the text that slide left out) in an <aside> of
+// class `kind` ("wide" or "phone").
+std::string slide_html(Slide s, const std::string& n, std::string_view keys, float width,
+                       float height, const FigureStyle& st, std::string_view kind) {
+  s.footer = std::string(keys);
+  const SlideLayout layout = slide_layout(s, width, height, st);
+  const std::string ids = (kind == "phone" ? "p" : "s") + n + "-";
+  return to_svg_element(slide_figure(s, layout, st), ids) + "<aside class=\"" + std::string(kind) +
+         "\">\n<h2>Speaker notes, step " + n + "</h2>\n" +
+         (layout.notes.empty() ? "<p>The whole text of this step is on the slide.</p>\n"
+                               : text_html(layout.notes)) +
+         "</aside>\n";
+}
 
 }  // namespace
 
@@ -115,16 +143,13 @@ std::string html_deck(std::string_view title, std::span<const Slide> slides, flo
   out += "<title>" + xml_escape(title) + "</title>\n" + style_sheet(*st.palette) + "</head>\n";
   out += "<body>\n";
   for (std::size_t i = 0; i < slides.size(); ++i) {
-    Slide s = slides[i];
-    s.footer = std::string(kDeckKeys);
-    const SlideLayout layout = slide_layout(s, width, height, st);
+    const Slide& s = slides[i];
     const std::string n = std::to_string(i + 1);
+    // The projector's slide, then a phone's (the style sheet shows one of them).
     out += "<section id=\"step-" + n + "\" aria-label=\"Step " + n + ": " + xml_escape(s.title) +
-           "\">\n" + to_svg_element(slide_figure(s, layout, st), "s" + n + "-") +
-           "<aside>\n<h2>Speaker notes, step " + n + "</h2>\n" +
-           (layout.notes.empty() ? "<p>The whole text of this step is on the slide.</p>\n"
-                                 : text_html(layout.notes)) +
-           "</aside>\n</section>\n";
+           "\">\n" + slide_html(s, n, kDeckKeys, width, height, st, "wide") +
+           slide_html(s, n, kDeckTaps, kPhoneSlideWidth, kPhoneSlideHeight, st, "phone") +
+           "</section>\n";
   }
   out += kScript;
   out += "</body>\n</html>\n";

@@ -150,8 +150,13 @@ float legend(Figure& f, const std::vector<LegendItem>& items, float x, float y, 
   float cy = y;
   for (const LegendItem& item : items) {
     LegendItem it = item;
-    if (brief && !it.brief.empty()) it.text = it.brief;
-    const float need = sample(it) + font * 0.4f + text_width(it.text, font);
+    const auto need_for = [&](const std::string& text) {
+      return sample(it) + font * 0.4f + text_width(text, font);
+    };
+    // The brief text where asked for, and where the full one is wider than the whole row (a
+    // lane map down a phone's narrow column drew "conflict: bank holds several words" past it).
+    if (!it.brief.empty() && (brief || need_for(it.text) > width)) it.text = it.brief;
+    const float need = need_for(it.text);
     if (cx > x && cx + need > x + width) {
       cx = x;
       cy += font * 1.4f;

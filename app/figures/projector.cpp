@@ -13,4 +13,8 @@ TypeMinimums projector_minimums(float height) {
                       std::floor(32.0f * scale)};
 }
 
+TypeMinimums screen_minimums(float width, float height) {
+  return width < kHandheldWidth ? kHandheldMinimums : projector_minimums(height);
+}
+
 }  // namespace banklab::figures

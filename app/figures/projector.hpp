@@ -27,4 +27,17 @@ inline constexpr float kProjectorHeight = 720.0f;
 // the 1280x720 values times height / 720, in whole pixels, never below them.
 TypeMinimums projector_minimums(float height);
 
+// A screen narrower than this is held in the hand (a phone is 390 px wide), read at arm's
+// length rather than from the back row; the app lays its windows out in one column there.
+inline constexpr float kHandheldWidth = 600.0f;
+
+// What a hand-held screen's reader needs, the numbers as the phone's one-column views draw them:
+//
+//   digits 11 px   body 14 px   title 20 px
+inline constexpr TypeMinimums kHandheldMinimums{11.0f, 14.0f, 20.0f};
+
+// The minimums for a screen of width x height: a hand-held one's (narrower than
+// kHandheldWidth), else projector_minimums(height).
+TypeMinimums screen_minimums(float width, float height);
+
 }  // namespace banklab::figures

@@ -236,14 +236,28 @@ std::vector<Box> settle(const Slide& s, const std::vector<SlidePart>& parts, std
   return boxes;
 }
 
-// The part styles: the figures' own type grows with the slide (a 45th of its height), never
-// below the style's.
-// The figures' style on a slide `height` tall: type a room reads, never below the digit minimum
-// (labels do not shrink under it; a bank view too tall for it draws fewer rows).
-FigureStyle part_style(const FigureStyle& st, float height) {
-  const float digits = projector_minimums(height).digits;
+// What a slide's sizes follow: its minimums (screen_minimums(): a phone's are not a projector's)
+// and the height its proportions (margins, gaps, the largest type) are taken from: the slide's
+// own, or on a portrait screen (a phone) that of a 16:9 slide of its width, so that the type
+// does not outgrow the width (a 38 px title on a 390 px phone held three words a line).
+struct SlideFrame {
+  TypeMinimums minimums;
+  float width = 0, height = 0;
+};
+SlideFrame slide_frame(float width, float height) {
+  const float proportions =
+      width < height ? std::min(height, std::floor(width * 9.0f / 16.0f)) : height;
+  return SlideFrame{screen_minimums(width, height), width, proportions};
+}
+
+// The figures' style on a slide: type a room reads, growing with the slide (a 45th of its
+// proportions' height, at most a 24th of its width), never below the style's or the digit
+// minimum (labels do not shrink under it; a bank view too tall for it draws fewer rows).
+FigureStyle part_style(const FigureStyle& st, const SlideFrame& frame) {
+  const float digits = frame.minimums.digits;
   FigureStyle out = st;
-  out.font = std::max({st.font, digits, std::floor(height / 45.0f)});
+  out.font = std::max(digits, std::min(std::max(st.font, std::floor(frame.height / 45.0f)),
+                                       std::floor(frame.width / 24.0f)));
   out.min_font = digits;
   out.readable_font = digits;
   out.min_digits = digits;
@@ -404,9 +418,10 @@ struct Candidate {
 
 // The text's largest font, from a 28th of the slide's height down to the body minimum, at which
 // it fits w x h; nullopt where even the minimum does not.
-std::optional<float> text_fitting(std::string_view text, float w, float h, float slide_height) {
-  const float least = projector_minimums(slide_height).body;
-  for (float f = std::max(least, std::floor(slide_height / 28.0f)); f >= least; f -= 1.0f) {
+std::optional<float> text_fitting(std::string_view text, float w, float h,
+                                  const SlideFrame& frame) {
+  const float least = frame.minimums.body;
+  for (float f = std::max(least, std::floor(frame.height / 28.0f)); f >= least; f -= 1.0f) {
     if (text_height(wrap_text(text, columns_for(w, f)), f) <= h) return f;
   }
   return std::nullopt;
@@ -418,11 +433,11 @@ std::optional<float> text_fitting(std::string_view text, float w, float h, float
 // figures' smallest number, up to the digit minimum, then the larger text. Nullopt: the text
 // does not fit at the body minimum in any of them.
 std::optional<Candidate> arrange_body(const Slide& s, std::string_view text,
-                                      const std::vector<SlidePart>& parts, Box body, float height,
-                                      const FigureStyle& st) {
-  const float gap = std::floor(height / 36.0f);
-  const float target = projector_minimums(height).digits;
-  const FigureStyle parts_st = part_style(st, height);
+                                      const std::vector<SlidePart>& parts, Box body,
+                                      const SlideFrame& frame, const FigureStyle& st) {
+  const float gap = std::floor(frame.height / 36.0f);
+  const float target = frame.minimums.digits;
+  const FigureStyle parts_st = part_style(st, frame);
   std::optional<Candidate> best;
   const auto keep = [&](Candidate c) {
     c.numbers = 1e9f;
@@ -443,7 +458,14 @@ std::optional<Candidate> arrange_body(const Slide& s, std::string_view text,
                      0});
     }
   };
-  const auto fitting = [&](float w, float h) { return text_fitting(text, w, h, height); };
+  const auto fitting = [&](float w, float h) { return text_fitting(text, w, h, frame); };
+  if (parts.empty()) {  // no figure (none fits a phone's width): the text takes the body
+    if (const auto f = fitting(body.width(), body.height())) {
+      const float th = text_height(wrap_text(text, columns_for(body.width(), *f)), *f);
+      keep(Candidate{Box{body.x0, body.y0, body.x1, body.y0 + th}, *f, {}, 0});
+    }
+    return best;
+  }
   for (float share : {0.34f, 0.42f, 0.5f}) {
     const float tw = std::floor(body.width() * share);
     if (const auto f = fitting(tw, body.height())) {
@@ -510,8 +532,8 @@ struct Split {
   Candidate body;
 };
 std::optional<Split> split_text(const Slide& s, const std::vector<SlidePart>& parts, Box body,
-                                float height, const FigureStyle& st) {
-  const float digits = projector_minimums(height).digits;
+                                const SlideFrame& frame, const FigureStyle& st) {
+  const float digits = frame.minimums.digits;
   const std::vector<std::string> units = text_units(s.text);
   const auto head = [&](std::size_t n) {
     return n == units.size() ? s.text
@@ -519,15 +541,16 @@ std::optional<Split> split_text(const Slide& s, const std::vector<SlidePart>& pa
   };
   // The widest boxes any arrangement gives the text: a head that fits neither fits none.
   const auto may_fit = [&](std::string_view text) {
-    return text_fitting(text, std::floor(body.width() * 0.5f), body.height(), height) ||
-           text_fitting(text, body.width(), body.height() * 0.6f, height);
+    if (parts.empty()) return text_fitting(text, body.width(), body.height(), frame).has_value();
+    return text_fitting(text, std::floor(body.width() * 0.5f), body.height(), frame) ||
+           text_fitting(text, body.width(), body.height() * 0.6f, frame);
   };
   std::optional<Split> fallback;
   for (std::size_t n = units.size(); n >= 1; --n) {
     if (n < units.size() && units[n - 1].empty()) continue;  // cut after a paragraph, not a gap
     const std::string text = head(n);
     if (!may_fit(text)) continue;
-    const std::optional<Candidate> c = arrange_body(s, text, parts, body, height, st);
+    const std::optional<Candidate> c = arrange_body(s, text, parts, body, frame, st);
     if (!c) continue;
     std::string notes = joined(std::span(units).subspan(n));
     notes.erase(0, notes.find_first_not_of('\n') == std::string::npos
@@ -547,7 +570,7 @@ std::optional<Split> split_text(const Slide& s, const std::vector<SlidePart>& pa
     for (std::size_t k = 0; k < n; ++k) text += (k ? " " : "") + all[k];
     text += " ...\n\n" + std::string(kContinued);
     if (!may_fit(text)) continue;
-    if (const std::optional<Candidate> c = arrange_body(s, text, parts, body, height, st)) {
+    if (const std::optional<Candidate> c = arrange_body(s, text, parts, body, frame, st)) {
       std::string rest;
       for (std::size_t k = n; k < all.size(); ++k) rest += (k > n ? " " : "") + all[k];
       return Split{text, "... " + rest + "\n" + joined(std::span(units).subspan(1)), *c};
@@ -556,19 +579,63 @@ std::optional<Split> split_text(const Slide& s, const std::vector<SlidePart>& pa
   return std::nullopt;
 }
 
+// What a phone's slide calls a part it leaves out.
+std::string_view part_title(SlidePart p) {
+  static constexpr std::string_view kTitles[] = {
+      "bank view", "lane map", "tile", "tile as indexed and as stored", "code", "comparison"};
+  return kTitles[static_cast<int>(p)];
+}
+
+// A phone's slide where its figures cannot keep their numbers at the digit minimum: each part
+// alone (a lane map runs down a narrow screen), the one with the largest numbers that reach it;
+// where none does, no figure, and a line at the foot of the body (taken from `body`) says which
+// it left out.
+void fit_handheld(const Slide& s, SlideLayout& L, std::optional<Split>& best, Box& body,
+                  const SlideFrame& frame, const FigureStyle& st) {
+  if (best && best->body.numbers >= L.minimums.digits) return;
+  std::optional<Split> kept;
+  for (SlidePart p : L.parts) {
+    std::optional<Split> alone = split_text(s, {p}, body, frame, st);
+    if (alone && alone->body.numbers >= L.minimums.digits &&
+        (!kept || alone->body.numbers > kept->body.numbers)) {
+      kept = std::move(alone);
+      L.parts = {p};
+    }
+  }
+  if (kept) {
+    best = std::move(kept);
+    return;
+  }
+  std::string names;
+  for (std::size_t i = 0; i < L.parts.size(); ++i) {
+    names += (i == 0                    ? ""
+              : i + 1 == L.parts.size() ? " and the "
+                                        : ", the ") +
+             std::string(part_title(L.parts[i]));
+  }
+  L.left_out = "Turn the screen for the " + names + ": too narrow to read here.";
+  const float note_h = text_height(
+      wrap_text(L.left_out, columns_for(body.width(), L.minimums.body)), L.minimums.body);
+  body.y1 -= note_h;
+  L.note = Box{body.x0, body.y1, body.x1, body.y1 + note_h};
+  L.parts.clear();
+  best = split_text(s, {}, body, frame, st);
+}
+
 }  // namespace
 
 SlideLayout slide_layout(const Slide& s, float width, float height, const FigureStyle& st) {
   SlideLayout L;
   L.width = width;
   L.height = height;
-  L.minimums = projector_minimums(height);
+  const SlideFrame frame = slide_frame(width, height);
+  L.minimums = frame.minimums;
   L.parts = slide_parts(s);
-  const float margin = std::floor(height / 36.0f);
+  const float margin = std::max(8.0f, std::floor(frame.height / 36.0f));
   // Header: the track and step number and the scenario in body type, the title and the verdict
   // in title type.
   L.header_font = L.minimums.body;
-  L.title_font = std::max(L.minimums.title, std::floor(height / 22.0f));
+  L.title_font = std::max(L.minimums.title, std::floor(frame.height / 22.0f));
   L.verdict_font = L.title_font;
   float header_bottom = margin;
   for (const Label& l : header_labels(s, L, margin, margin, width - 2 * margin, *st.palette)) {
@@ -578,19 +645,20 @@ SlideLayout slide_layout(const Slide& s, float width, float height, const Figure
   L.footer_font = s.footer.empty() ? 0.0f : L.minimums.body;
   const float footer_h = s.footer.empty() ? 0.0f : std::floor(L.footer_font * kLineHeight);
   L.footer = Box{margin, height - margin * 0.5f - footer_h, width - margin, height - margin * 0.5f};
-  const Box body{margin, L.header.y1 + margin * 0.5f, width - margin,
-                 L.footer.y0 - (s.footer.empty() ? 0.0f : margin * 0.5f)};
-  std::optional<Split> best = split_text(s, L.parts, body, height, st);
+  Box body{margin, L.header.y1 + margin * 0.5f, width - margin,
+           L.footer.y0 - (s.footer.empty() ? 0.0f : margin * 0.5f)};
+  std::optional<Split> best = split_text(s, L.parts, body, frame, st);
   // Parts the step did not name (the defaults) give way: where the second figure would leave
   // numbers under the digit minimum, the slide shows the first one alone, larger.
   if (s.parts.empty() && L.parts.size() > 1 && (!best || best->body.numbers < L.minimums.digits)) {
     const std::vector<SlidePart> first(L.parts.begin(), L.parts.begin() + 1);
-    std::optional<Split> alone = split_text(s, first, body, height, st);
+    std::optional<Split> alone = split_text(s, first, body, frame, st);
     if (alone && (!best || alone->body.numbers > best->body.numbers)) {
       best = std::move(alone);
       L.parts = first;
     }
   }
+  if (width < kHandheldWidth) fit_handheld(s, L, best, body, frame, st);
   if (!best) {  // not even a word of text fits (a slide a few pixels tall): the figures alone
     best = Split{"", s.text,
                  Candidate{Box{body.x0, body.y0, body.x0, body.y0}, L.minimums.body,
@@ -602,35 +670,6 @@ SlideLayout slide_layout(const Slide& s, float width, float height, const Figure
   L.text_font = best->body.font;
   L.part_boxes = best->body.boxes;
   return L;
-}
-
-Figure slide_figures(const Slide& s, float width, float height, float slide_height,
-                     const FigureStyle& st) {
-  const FigureStyle parts_st = part_style(st, slide_height);
-  const std::vector<SlidePart> parts = slide_parts(s);
-  const Box area{0, 0, width, height};
-  const float gap = std::floor(slide_height / 36.0f);
-  std::vector<Box> boxes;
-  float numbers = -1;
-  for (bool vertical : {true, false}) {
-    if (!vertical && parts.size() < 2) continue;
-    const std::vector<Box> tried =
-        settle(s, parts, arrange(s, parts, area, vertical, gap), parts_st, gap);
-    float smallest = 1e9f;
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-      smallest = std::min(
-          smallest, smallest_number(part_figure(s, parts[i], tried[i], parts_st), *st.palette));
-    }
-    if (smallest > numbers) {
-      numbers = smallest;
-      boxes = tried;
-    }
-  }
-  Figure f = blank_figure(width, height, *st.palette);
-  for (std::size_t i = 0; i < parts.size(); ++i)
-    append(f, part_figure(s, parts[i], boxes[i], parts_st));
-  if (parts.size() > 1) f.grid.reset();  // several grids: none is the figure's
-  return f;
 }
 
 Figure slide_figure(const Slide& s, float width, float height, const FigureStyle& st) {
@@ -706,7 +745,14 @@ Figure slide_figure(const Slide& s, const SlideLayout& L, const FigureStyle& st)
     f.labels.push_back(at(l.text, L.text_font, p.text, L.text.x0, y, Role::text));
     y += line_h;
   }
-  const FigureStyle parts_st = part_style(st, L.height);
+  if (!L.left_out.empty()) {
+    y = L.note.y0;
+    for (const TextLine& l : wrap_text(L.left_out, columns_for(L.note.width(), L.minimums.body))) {
+      f.labels.push_back(at(l.text, L.minimums.body, p.text_dim, L.note.x0, y, Role::caption));
+      y += std::floor(L.minimums.body * kLineHeight);
+    }
+  }
+  const FigureStyle parts_st = part_style(st, slide_frame(L.width, L.height));
   for (std::size_t i = 0; i < L.parts.size(); ++i) {
     append(f, part_figure(s, L.parts[i], L.part_boxes[i], parts_st));
   }

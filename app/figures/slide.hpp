@@ -68,13 +68,17 @@ std::vector<SlidePart> slide_parts(const Slide& s);  // s.parts, or default_part
 // Where everything goes on a slide of width x height.
 struct SlideLayout {
   float width = 0, height = 0;
-  TypeMinimums minimums;  // projector_minimums(height): every size below is at least these
+  TypeMinimums minimums;  // screen_minimums(width, height): every size below is at least these
   Box header, text, footer;
   float header_font = 0, title_font = 0, verdict_font = 0, text_font = 0, footer_font = 0;
   std::string shown;  // the step's text the slide sets: all of it, or the paragraphs that fit
   std::string notes;  // the rest, the speaker notes; empty when the whole text is on the slide
   std::vector<SlidePart> parts;
   std::vector<Box> part_boxes;  // one per part, beside or under the text
+  // On a phone (narrower than kHandheldWidth) whose width cannot hold a figure's numbers at the
+  // digit minimum: no figure, and this line, in `note`, names the figures left out.
+  std::string left_out;
+  Box note;
 };
 SlideLayout slide_layout(const Slide& s, float width, float height, const FigureStyle& st);
 
@@ -88,11 +92,6 @@ Figure slide_figure(const Slide& s, const SlideLayout& layout, const FigureStyle
 Figure notes_figure(const Slide& s, const SlideLayout& layout, int page, int* pages,
                     const FigureStyle& st);
 inline constexpr std::string_view kNoNotes = "The whole text of this step is on the slide.";
-
-// The figures alone in width x height, stacked or side by side (whichever gives the larger
-// numbers), their type that of a slide `slide_height` tall: the HTML deck's SVG beside its text.
-Figure slide_figures(const Slide& s, float width, float height, float slide_height,
-                     const FigureStyle& st);
 
 // The text as the slide (and the app's Lesson panel) sets it, `columns` characters wide:
 // paragraphs reflowed (a word longer than a line broken after '_', '.' or '/'), code lines kept

@@ -1,9 +1,9 @@
 // What a class sees, checked without a display: every step of every track as a slide at
-// 1280x720 and 1920x1080 in both themes (its title and every line of its text inside the slide,
-// no figure over them), the lesson highlights beside the numbers and never over one, the tile's
-// numbers readable, a refused access drawn, the lane map running down a narrow pane, every text
-// colour's contrast computed from the palette, and the HTML deck (one section per step, no
-// address outside the file).
+// 1280x720 and 1920x1080 (and a phone's 390x844 and 360x780) in both themes (its title and every
+// line of its text inside the slide, no figure over them), the lesson highlights beside the numbers
+// and never over one, the tile's numbers readable, a refused access drawn, the lane map running
+// down a narrow pane, every text colour's contrast computed from the palette, and the HTML deck
+// (one section per step, no address outside the file).
 //
 // [SECTION] Lessons, slides and boxes
 // [SECTION] Every step is a slide
@@ -32,7 +32,9 @@ using namespace banklab::figures;
 namespace {
 
 constexpr Theme kThemes[] = {Theme::dark, Theme::light};
-constexpr float kSlideSizes[][2] = {{1280, 720}, {1920, 1080}};
+// A projector, a large one, a phone held upright (projector.hpp's hand-held minimums) and the
+// HTML deck's phone slide (deck.cpp).
+constexpr float kSlideSizes[][2] = {{1280, 720}, {1920, 1080}, {390, 844}, {360, 780}};
 
 // [SECTION] Lessons, slides and boxes
 
@@ -98,7 +100,13 @@ bool text_overlap(const Box& a, const Box& b) {
 // overlapping, none outside the slide or on the footer.
 void check_projector_sizes(const Figure& f, const SlideLayout& L) {
   const TypeMinimums& m = L.minimums;
-  CHECK(m.digits == std::floor(16.0f * L.height / 720.0f));
+  if (L.width < kHandheldWidth) {
+    CHECK(m.digits == 11.0f);
+    CHECK(m.body == 14.0f);
+    CHECK(m.title == 20.0f);
+  } else {
+    CHECK(m.digits == std::floor(16.0f * L.height / 720.0f));
+  }
   CHECK(L.text_font >= m.body);
   CHECK(L.header_font >= m.body);
   CHECK(L.title_font >= m.title);

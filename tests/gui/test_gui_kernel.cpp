@@ -536,6 +536,26 @@ TEST_CASE("a scanned access is drawn on its own array, named as the kernel decla
   CHECK_FALSE(array_drawable(unbounded));
 }
 
+// Issue 33: with transpose.cu scanned, the Code window wrote code of its own for the access
+// (`v = tile[128 * threadIdx.x / 128][...]`) from the lanes' byte offsets. It shows the file's
+// line as the file has it (draw_code() takes this branch whenever a scanned access is on screen).
+TEST_CASE("the Code window shows a scanned access's line as the file has it") {
+  AppState s;
+  REQUIRE(open_kernel_file(s, (kCorpus / "transpose.cu").string()));
+  const ScanLine* line = access_on_screen(s);
+  REQUIRE(line != nullptr);
+  REQUIRE(line->line == 19);
+  const ScannedCode text = scanned_code_text(s, *line);
+  CHECK(text.where == "transpose.cu, line 19 (kernel transpose_naive):");
+  CHECK(text.code == "odata[(y + j) * height + x] = tile[threadIdx.x][threadIdx.y + j];");
+  CHECK(text.access.starts_with("ld of __shared__ float tile[32][32], 4 bytes a lane."));
+  REQUIRE(show_line(s, 32, true));  // the other kernel's line
+  const ScannedCode padded = scanned_code_text(s, *access_on_screen(s));
+  CHECK(padded.where == "transpose.cu, line 32 (kernel transpose_padded):");
+  CHECK(padded.code == "odata[(y + j) * height + x] = tile[threadIdx.x][threadIdx.y + j];");
+  CHECK(padded.access.starts_with("ld of __shared__ float tile[32][33], 4 bytes a lane."));
+}
+
 // Issue 33: --line reached only the first kernel of a file.
 TEST_CASE("a line of any kernel of the file can be shown, and a kernel by its name") {
   AppState s;

@@ -1,11 +1,13 @@
 // The HTML deck (banklab-gui --lesson NAME --export-dir DIR) as a lecturer uses it: Debian's
 // Chromium, headless, driven by puppeteer-core over the DevTools protocol, the deck served from
 // 127.0.0.1. The transpose track (the longest texts and the tallest figures) is exported once at
-// 1280x720 and opened in windows of 1280x720 and 1920x1080; on every step:
+// 1280x720 and opened in windows of 1280x720, 1920x1080 and a phone's 390x844 (where the deck
+// shows each step's portrait slide, laid out to the hand-held minimums); on every step:
 //   - the slide fills the window (its aspect kept) and every text in it, as the browser sets it
 //     (the layout's position and size, the width the browser's font really takes), is inside the
-//     window, none over another, and at projector.hpp's minimums for the window's height: 16 px
-//     for anything (24 at 1080), the verdict in title type (32, 48 at 1080);
+//     window, none over another, none on or under the footer, and at projector.hpp's minimums
+//     for the window: 16 px for anything (24 at 1080, 11 on a phone), the verdict in title type
+//     (32, 48 at 1080, 20 on a phone);
 //   - the speaker notes show on N, in body type or larger (20 px, 30 at 1080), and hide on Esc;
 // and clicks, taps, Space, the arrows and Page Up/Down step through it, each key a press and a
 // release sent together (CDP Input.dispatchKeyEvent, as a clicker does): every one counts.
@@ -29,8 +31,10 @@ const started = Date.now();
 
 const { check, failures } = checker();
 
-// projector.hpp's minimums for a window `height` tall (never below the 1280x720 ones).
-function minimums(height) {
+// projector.hpp's minimums for a window of width x height: a hand-held screen's (narrower than
+// 600 px), else the 1280x720 ones scaled with the height (never below them).
+function minimums(width, height) {
+  if (width < 600) return { digits: 11, body: 14, title: 20 };
   const scale = Math.max(1, height / 720);
   return { digits: Math.floor(16 * scale), body: Math.floor(20 * scale), title: Math.floor(32 * scale) };
 }
@@ -46,7 +50,9 @@ const browser = await launchChromium(1920, 1080);
 // browser's font takes, its class (the figure role) and its size in window pixels.
 async function texts(page) {
   return page.evaluate(() => {
-    const svg = document.querySelector("section.current > svg");
+    // The slide the window shows: the projector's, or on a phone's width the portrait one.
+    const svg = [...document.querySelectorAll("section.current > svg")]
+      .find((s) => getComputedStyle(s).display !== "none");
     if (!svg) return [];
     const m = svg.getScreenCTM();
     return [...svg.querySelectorAll("text")].map((t) => {
@@ -82,12 +88,12 @@ const slides = fs.readdirSync(out).filter((f) => new RegExp(`^${LESSON}-\\d+\\.p
 check(slides > 0 && steps === slides,
       `the deck has one section per step of ${LESSON} (${steps} sections, ${slides} slides)`);
 
-for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]) {
+for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }, { width: 390, height: 844 }]) {
   const page = await browser.newPage();
   await page.setViewport(size);
   await page.goto(`${origin}/${LESSON}.html#1`);
   const cdp = await page.createCDPSession();
-  const m = minimums(size.height);
+  const m = minimums(size.width, size.height);
   const where = `${size.width}x${size.height}`;
   for (let step = 1; step <= steps; ++step) {
     const at = await current(page);
@@ -102,6 +108,15 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]
       check(t.box[0] >= -0.5 && t.box[1] >= -0.5 && t.box[2] <= size.width + 0.5 &&
             t.box[3] <= size.height + 0.5, `${what} inside the window: ${t.box.map(Math.round)}`);
     }
+    // The footer (the keys, the last line) under every other text: on a phone's width the
+    // projector's slide, drawn a third of its size, had the footer over its text's last lines.
+    const footer = all.find((t) => /^(Click|Tap)/.test(t.text));
+    if (check(footer, `${where} step ${step}: a footer with the keys`)) {
+      for (const t of all) {
+        if (t !== footer) check(t.box[3] <= footer.box[1] + 0.5,
+                                `${where} step ${step}: "${t.text}" on or under the footer`);
+      }
+    }
     for (let i = 0; i < all.length; ++i) {
       for (let j = i + 1; j < all.length; ++j) {
         const [a, b] = [all[i].box, all[j].box];
@@ -112,7 +127,8 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]
     // The speaker notes on N, in body type, gone on Esc.
     await tap(cdp, "n", "KeyN", 78);
     const notes = await page.evaluate(() => {
-      const aside = document.querySelector("section.current aside");
+      const aside = [...document.querySelectorAll("section.current aside")]
+        .find((a) => getComputedStyle(a).display !== "none");
       if (!aside) return { display: "no notes", size: 0, text: "" };
       const style = getComputedStyle(aside);
       return { display: style.display, size: parseFloat(style.fontSize), text: aside.textContent };
@@ -123,10 +139,8 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]
       check(!notes.text.includes("whole text"), `${where} step ${step}: the notes hold the rest of the text`);
     if (step === 3) await page.screenshot({ path: path.join(out, `deck-${where}-step3-notes.png`) });
     await tap(cdp, "Escape", "Escape", 27);
-    check(await page.evaluate(() => {
-      const aside = document.querySelector("section.current aside");
-      return aside ? getComputedStyle(aside).display : "none";
-    }) === "none", `${where} step ${step}: Esc hides the notes`);
+    check(await page.evaluate(() => [...document.querySelectorAll("section.current aside")]
+      .every((a) => getComputedStyle(a).display === "none")), `${where} step ${step}: Esc hides the notes`);
     if (step === 3 || step === 14) await page.screenshot({ path: path.join(out, `deck-${where}-step${step}.png`) });
     await tap(cdp, "PageDown", "PageDown", 34);
   }

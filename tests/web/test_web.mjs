@@ -399,6 +399,32 @@ for (const [name, fragment, why, code] of [
   await context.close();
 }
 
+// The first keys after launch count too (issue 33: twice the first F5 or D was ignored; the
+// first frames are the slowest): three PageDown taps sent the moment the page has drawn its
+// first frame, before it settles, move step 1 to step 4.
+{
+  const context = await browser.createBrowserContext();
+  const { page, problems } = await openPage(context);
+  await page.goto(`${origin}/#lesson=transpose&step=1`);
+  await waitForFrames(page, 1);
+  const cdp = await page.createCDPSession();
+  const key = { key: "PageDown", code: "PageDown", windowsVirtualKeyCode: 34, nativeVirtualKeyCode: 34 };
+  const taps = [];
+  for (let i = 0; i < 3; ++i) {
+    taps.push(cdp.send("Input.dispatchKeyEvent", { type: "rawKeyDown", ...key }));
+    taps.push(cdp.send("Input.dispatchKeyEvent", { type: "keyUp", ...key }));
+  }
+  await Promise.all(taps);
+  const moved = await page.waitForFunction(() => window.location.hash === "#lesson=transpose&step=4",
+                                           { timeout: 30000 }).then(() => true, () => false);
+  await settle(page);
+  const after = await state(page);
+  check(moved && after.hash === "#lesson=transpose&step=4",
+        `three PageDown taps at the first frame: step 4, the address is ${after.hash}`);
+  check(problems.length === 0, `first keys: ${problems.join("; ")}`);
+  await context.close();
+}
+
 // Settings in local storage: the theme and the lesson chosen come back without a link.
 {
   const context = await browser.createBrowserContext();
@@ -443,6 +469,39 @@ for (const [name, fragment, why, code] of [
   check(numbers.length >= 96 && smallest >= 11,
         `phone: ${numbers.length} bank, cell and lane numbers, the smallest ${smallest} px (11 at least)`);
   check(problems.length === 0, `phone: ${problems.join("; ")}`);
+  await context.close();
+}
+
+// The same step in presentation mode on a phone (issue 33): the slide laid out for 390 px drew
+// its legends over the figures, its bank numbers at 4 px, and "Step 3 of 22" beside a track
+// line. From the labels the page reports: each inside the screen, none over another, the
+// figures' numbers and words at the hand-held digit minimum (11 px), the text at its body (14)
+// and the verdict in its title type (20); the step the link names.
+{
+  const PHONE = { width: 390, height: 844 }, HANDHELD = { digits: 11, body: 14, title: 20 };
+  const context = await browser.createBrowserContext();
+  const { page, problems } = await openPage(context, PHONE);
+  const slide = await load(page, "lesson=transpose&step=3&present=1");
+  await shoot(page, "phone-present-step-3");
+  const labels = slide.geometry.labels;
+  const stepLine = labels.find((l) => /^Step \d+ of \d+$/.test(l.text));
+  check(stepLine?.text.startsWith("Step 3 of "), `phone slide: the step line '${stepLine?.text}'`);
+  check(labels.some((l) => l.role === "verdict") && labels.some((l) => l.role === "lane_label"),
+        `phone slide: a verdict and a figure's lane numbers (${labels.length} labels)`);
+  const least = (l) => l.role === "verdict" ? HANDHELD.title
+                     : l.role === "text" ? HANDHELD.body : HANDHELD.digits;
+  for (const [i, l] of labels.entries()) {
+    const [x0, y0, x1, y1] = l.box;
+    check(l.size >= least(l), `phone slide: '${l.text}' (${l.role}) at ${l.size} px, under ${least(l)}`);
+    check(x0 >= -0.5 && y0 >= -0.5 && x1 <= PHONE.width + 0.5 && y1 <= PHONE.height + 0.5,
+          `phone slide: '${l.text}' (${l.role}) outside the screen at ${l.box}`);
+    for (const m of labels.slice(i + 1)) {
+      const [u0, v0, u1, v1] = m.box;
+      check(!(x0 < u1 - 1.5 && u0 < x1 - 1.5 && y0 < v1 - 1.5 && v0 < y1 - 1.5),
+            `phone slide: '${l.text}' (${l.role}) over '${m.text}' (${m.role})`);
+    }
+  }
+  check(problems.length === 0, `phone slide: ${problems.join("; ")}`);
   await context.close();
 }
 

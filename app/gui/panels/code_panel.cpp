@@ -139,24 +139,31 @@ void scenario_code(AppState& s) {
 // A scanned kernel's access on screen: its line as the file has it. The scan's scenario is the
 // lanes' byte offsets, from which no line of code could be written back truthfully.
 void scanned_code(const AppState& s, const ScanLine& l) {
-  const KernelFile& k = s.user.kernel;
-  const KernelScan& kernel = *shown_kernel(s);
-  text_disabled_wrapped(k.name + ", line " + std::to_string(l.line) + " (kernel " + kernel.kernel +
-                        "):");
-  std::string_view code = source_line(k, l.line);
-  code.remove_prefix(std::min(code.size(), code.find_first_not_of(" \t")));
+  const ScannedCode text = scanned_code_text(s, l);
+  text_disabled_wrapped(text.where);
   if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
-  ImGui::TextWrapped("%s", std::string(code).c_str());
+  ImGui::TextWrapped("%s", text.code.c_str());
   if (s.res.mono_font) ImGui::PopFont();
-  const ScanInstance& in = l.instances[static_cast<std::size_t>(k.instance)];
-  ImGui::TextWrapped("%s of __shared__ %s, %d bytes a lane. On screen: %s.",
-                     l.cp_async ? "cp.async" : std::string(op_name(l.op)).c_str(),
-                     array_declaration(l.shape).c_str(), l.width,
-                     describe_instance(k, l, in.warp, in.iteration).c_str());
+  ImGui::TextWrapped("%s", text.access.c_str());
   text_disabled_wrapped("The Kernel window chooses another access or warp-instruction.");
 }
 
 }  // namespace
+
+ScannedCode scanned_code_text(const AppState& s, const ScanLine& l) {
+  const KernelFile& k = s.user.kernel;
+  ScannedCode out;
+  out.where =
+      k.name + ", line " + std::to_string(l.line) + " (kernel " + shown_kernel(s)->kernel + "):";
+  std::string_view code = source_line(k, l.line);
+  code.remove_prefix(std::min(code.size(), code.find_first_not_of(" \t")));
+  out.code = std::string(code);
+  const ScanInstance& in = l.instances[static_cast<std::size_t>(k.instance)];
+  out.access = std::string(l.cp_async ? "cp.async" : op_name(l.op)) + " of __shared__ " +
+               array_declaration(l.shape) + ", " + std::to_string(l.width) +
+               " bytes a lane. On screen: " + describe_instance(k, l, in.warp, in.iteration) + ".";
+  return out;
+}
 
 void draw_code(AppState& s, Interaction& io) {
   CodeBox& c = s.user.code;

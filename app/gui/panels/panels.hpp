@@ -52,10 +52,16 @@ figures::Figure export_figure(AppState& s, StageView view, float width, float he
 // grows with the page, every wavefront served, no hover.
 figures::FigureStyle export_style(const AppState& s, float height);
 void draw_export_page(AppState& s, StageView view);
-void draw_drill(AppState& s, Interaction& io);       // drill_panel.cpp
-void draw_code(AppState& s, Interaction& io);        // code_panel.cpp
-void draw_kernel(AppState& s, Interaction& io);      // kernel_panel.cpp
-void draw_descriptor(AppState& s, Interaction& io);  // descriptor_panel.cpp
+void draw_drill(AppState& s, Interaction& io);  // drill_panel.cpp
+void draw_code(AppState& s, Interaction& io);   // code_panel.cpp
+// What the Code window says of a scanned kernel's access on screen: where it is, its line as
+// the file has it (never code written back from the lanes' offsets), and what it accesses.
+struct ScannedCode {
+  std::string where, code, access;
+};
+ScannedCode scanned_code_text(const AppState& s, const ScanLine& l);  // code_panel.cpp
+void draw_kernel(AppState& s, Interaction& io);                       // kernel_panel.cpp
+void draw_descriptor(AppState& s, Interaction& io);                   // descriptor_panel.cpp
 
 inline const Palette& colours(const AppState& s) {
   return palette(s.user.settings.theme, s.user.settings.scheme);
