@@ -242,7 +242,7 @@ TEST_CASE("A seed asks the same questions in every build, whichever compiler mad
       }
     }
   }
-  CHECK(format("%016llx", static_cast<unsigned long long>(digest)) == "f1226c0abf0ec657");
+  CHECK(format("%016llx", static_cast<unsigned long long>(digest)) == "0703cd583254b732");
 }
 
 // [SECTION] Every answer is the core's
@@ -451,12 +451,12 @@ TEST_CASE("1,000 questions per level: varied fixes, worth only where measured, e
   }
 }
 
-// Issue 34's calibration, beyond the strategies: the weak level's numbers are not mostly 1,
-// and the load-packing family asks where packing changes the answer (the same addresses
-// stored give another one).
+// Issue 34's calibration, beyond the strategies: the weak level's counts are not mostly 1, and
+// the load-packing family asks where packing changes the answer (the same addresses stored give
+// another one).
 TEST_CASE("Weak answers spread over 1 to 32; packing changes the answers it is asked for") {
-  std::map<int, int> weak;
-  int numbers = 0;
+  std::map<int, int> weak, counts;
+  int numbers = 0, counted = 0;
   for (std::uint64_t seed = 1; seed <= 40; ++seed)
     for (int i = 0; i < 20; ++i) {
       const Question q = make_question(DrillLevel::weak, seed, i);
@@ -464,14 +464,22 @@ TEST_CASE("Weak answers spread over 1 to 32; packing changes the answers it is a
         continue;
       ++weak[q.answer];
       ++numbers;
+      if (q.kind == AskKind::bank) continue;
+      ++counts[q.answer];
+      ++counted;
     }
-  // Wavefronts, n-way and banks: the counts alone are 42% ones over 6 values (1, 2, 4, 8, 16,
-  // 32); the bank asks spread the rest.
-  MESSAGE("weak numbers: ", weak.size(), " distinct answers, ", weak[1], " of ", numbers,
-          " are 1, the largest ", weak.rbegin()->first);
-  CHECK(weak[1] * 5 <= numbers * 2);  // at most 40% (84% before)
+  MESSAGE("weak numbers: ", weak.size(), " distinct answers, the largest ", weak.rbegin()->first,
+          "; of ", counted, " wavefront and n-way answers ", counts[1], " are 1, ", counts[2],
+          " 2, ", counts[4], " 4, ", counts[8], " 8, ", counts[16], " 16, ", counts[32], " 32");
   CHECK(weak.size() >= 16);
   CHECK(weak.rbegin()->first == 32);
+  // The counts: 1 was 84% of them, then 42%; measured 22% (120 of 544), no count over 22%
+  // and none of 1-32 under 6%: bounds of 25% and 5%.
+  for (int n : {1, 2, 4, 8, 16, 32}) {
+    CAPTURE(n);
+    CHECK(counts[n] * 4 <= counted);
+    CHECK(counts[n] * 20 >= counted);
+  }
   int packing = 0, changed = 0;
   for (int i = 0; i < 1000; ++i) {
     const Question q = make_question(DrillLevel::strong_hire, 9, i);
@@ -498,7 +506,7 @@ TEST_CASE("Weak answers spread over 1 to 32; packing changes the answers it is a
     changed += asked(ld) != asked(*st.analysis) ? 1 : 0;
   }
   MESSAGE("load packing: ", changed, " of ", packing, " questions answered otherwise if stored");
-  CHECK(changed * 5 >= packing);  // 0 of 107 before
+  CHECK(changed * 10 >= packing * 8);  // 0 of 107, then 36 of 77; measured 84 of 90
 }
 
 TEST_CASE("A cp.async fill asks which counter shows its conflicts: op_ldgsts") {
@@ -604,9 +612,14 @@ TEST_CASE("Questions say what every lane does, in words a person would use") {
           std::string::npos)
         partner = p;
     REQUIRE(partner != 0);
-    CHECK(q.text.find("at byte " + std::to_string(w) + " x (L & ~") != std::string::npos);
+    // The step the text names: the width, or a multiple of it that spreads the pairs.
+    const std::size_t at = q.text.find(" bytes at byte ");
+    REQUIRE(at != std::string::npos);
+    const int step = std::stoi(q.text.substr(at + 15));
+    CHECK(step % w == 0);
+    CHECK(q.text.find("at byte " + std::to_string(step) + " x (L & ~") != std::string::npos);
     for (int lane = 0; lane < 32; ++lane) {
-      CHECK(q.scenario.custom_offsets[lane] == std::int64_t{w} * (lane & ~partner));
+      CHECK(q.scenario.custom_offsets[lane] == std::int64_t{step} * (lane & ~partner));
       CHECK(q.scenario.custom_offsets[lane] == q.scenario.custom_offsets[lane ^ partner]);
     }
   }
