@@ -433,7 +433,7 @@ Draw global_stride(SplitMix64& rng) {
 
 // Is a fix worth it when HBM is the limit? Only conflicts the shipped recording measured end to
 // end (the transposes of its suites): the column read of the naive tile and of the 16-byte
-// aligned pad, for fp32, bf16 and fp64, on tiles of the same conflict from 32 to 128 columns.
+// aligned pad, for fp32, bf16 and fp64, on tiles of the same conflict from 32 to 256 columns.
 // The answer is the per-byte comparison (reversal.hpp), and set_answer keeps it only where the
 // recording agrees.
 Draw worth(SplitMix64& rng, bool with_others) {
@@ -441,7 +441,7 @@ Draw worth(SplitMix64& rng, bool with_others) {
   const DType dtype = with_others ? rng.pick(kTypes) : DType::fp32;
   const bool aligned_pad = rng.below(2) == 0;
   const int pad = aligned_pad ? 16 / dtype_bytes(dtype) : 0;
-  const int cols = 32 * (1 + rng.below(4));
+  const int cols = 32 * (1 + rng.below(8));
   const int per_lane = dtype_bytes(dtype);
   Draw d;
   d.s = tile_access(dtype, 32, cols, pad, kNone, AccessPattern::column, Op::ld,
