@@ -1086,16 +1086,14 @@ int pick_lane(const Draw& d, const Analysis& a, SplitMix64& rng) {
 }
 
 std::string ask_text(const Question& q, const Draw& d, const Analysis& a) {
+  const AskDescriptor& ask = ask_descriptor(q.kind);
+  if (ask.count) return std::string(ask.prompt);
   switch (q.kind) {
     case AskKind::wavefronts:
-      return "How many wavefronts does this instruction take?";
     case AskKind::ways:
-      return "Its worst phase is an n-way conflict: what is n? (1 = conflict-free)";
     case AskKind::ideal:
-      return "What is its ideal: the fewest wavefronts these addresses allow?";
     case AskKind::conflicts:
-      return "How many bank conflicts does Nsight Compute report for it (wavefronts beyond the "
-             "ideal)?";
+      break;  // counts: the table's question
     case AskKind::bank:
       return "Which bank holds the first word lane " + std::to_string(q.lane) + " touches?";
     case AskKind::fix: {
@@ -1236,11 +1234,6 @@ int whole_warp_answer(const Analysis& a, AskKind kind) {
   }
 }
 
-bool is_count(AskKind kind) {
-  return kind == AskKind::wavefronts || kind == AskKind::ways || kind == AskKind::ideal ||
-         kind == AskKind::conflicts;
-}
-
 // The wrong fix each fix mistake stands for, on this question.
 std::optional<Fix> wrong_fix_for(Mistake m, const Question& q) {
   switch (m) {
@@ -1341,7 +1334,7 @@ Question make_question(DrillLevel level, std::uint64_t seed, int index) {
     }
     if (q.kind == AskKind::bank) q.lane = pick_lane(d, *e.analysis, rng);
     if (!set_answer(q, *e.analysis)) continue;
-    if (d.phases_change_answer && is_count(q.kind) &&
+    if (d.phases_change_answer && ask_descriptor(q.kind).count &&
         q.answer == whole_warp_answer(*e.analysis, q.kind))
       continue;
     if (q.kind != AskKind::worth) q.target = target_for(q, d.intended, *e.analysis);

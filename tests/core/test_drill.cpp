@@ -393,6 +393,40 @@ TEST_CASE("Each level asks about what the rubric puts there") {
   for (DType d : {DType::fp8, DType::bf16, DType::fp64}) CHECK(strong_types.count(d) == 1);
 }
 
+// Issue 37: the asks' behaviour is one table. Each names itself, counts are exactly the four
+// wavefront figures, a count asks the table's question, and each answer form grades its own kind
+// of text (a fix for a fix, a letter for a choice, ...).
+TEST_CASE("Each ask's descriptor carries its name, its answer's form and a count's question") {
+  using K = AskKind;
+  const std::set<K> counts = {K::wavefronts, K::ways, K::ideal, K::conflicts};
+  std::set<std::string_view> names;
+  for (K k : {K::wavefronts, K::ways, K::bank, K::fix, K::worth, K::choice, K::design, K::ideal,
+              K::conflicts}) {
+    const AskDescriptor& d = ask_descriptor(k);
+    CAPTURE(d.name);
+    CHECK(d.kind == k);
+    CHECK(ask_name(k) == d.name);
+    names.insert(d.name);
+    CHECK(d.count == (counts.count(k) == 1));
+    CHECK(d.prompt.empty() == !d.count);
+    CHECK_FALSE(d.hint.empty());
+    CHECK((d.form == AnswerForm::number) == (d.count || k == K::bank));
+  }
+  CHECK(names.size() == 9);
+  int asked = 0;
+  for (int i = 0; i < 400; ++i) {
+    const Question q = make_question(DrillLevel::strong_hire, 12, i);
+    const AskDescriptor& d = ask_descriptor(q.kind);
+    if (d.count) {
+      ++asked;
+      CHECK(q.text.ends_with(d.prompt));
+    }
+    // A whole number is read only where the form is a number.
+    CHECK(grade(q, "3").read == (d.form == AnswerForm::number));
+  }
+  CHECK(asked > 50);
+}
+
 TEST_CASE("1,000 questions per level: varied fixes, worth only where measured, every template") {
   for (DrillLevel level : kAllDrillLevels) {
     CAPTURE(level_name(level));
