@@ -62,28 +62,44 @@ std::optional<DrillLevel> parse_level(std::string_view text) {
   return std::nullopt;
 }
 
+namespace {
+
+// In AskKind's order (checked below): the counts' questions are the ones the drill asks.
+constexpr AskDescriptor kAsks[] = {
+    {AskKind::wavefronts, "wavefronts", AnswerForm::number, true,
+     "How many wavefronts does this instruction take?", "a whole number"},
+    {AskKind::ways, "ways", AnswerForm::number, true,
+     "Its worst phase is an n-way conflict: what is n? (1 = conflict-free)", "a whole number"},
+    {AskKind::bank, "bank", AnswerForm::number, false, "", "a bank, 0 to 31"},
+    {AskKind::fix, "fix", AnswerForm::fix, false, "",
+     "a pad and/or a swizzle: pad 2, swizzle tma128, or both"},
+    {AskKind::worth, "worth", AnswerForm::yes_no, false, "", "yes (fix it) or no (leave it)"},
+    {AskKind::choice, "choice", AnswerForm::letter, false, "",
+     "the letter of a choice: a, b, c or d"},
+    {AskKind::design, "design", AnswerForm::design, false, "",
+     "a swizzle and an alignment: --swizzle tma128 --align 1024"},
+    {AskKind::ideal, "ideal", AnswerForm::number, true,
+     "What is its ideal: the fewest wavefronts these addresses allow?", "a whole number"},
+    {AskKind::conflicts, "conflicts", AnswerForm::number, true,
+     "How many bank conflicts does Nsight Compute report for it (wavefronts beyond the ideal)?",
+     "a whole number"},
+};
+
+constexpr bool asks_in_order() {
+  for (std::size_t i = 0; i < std::size(kAsks); ++i)
+    if (static_cast<std::size_t>(kAsks[i].kind) != i) return false;
+  return true;
+}
+static_assert(asks_in_order(), "kAsks lists every AskKind once, in the enum's order");
+
+}  // namespace
+
+const AskDescriptor& ask_descriptor(AskKind k) {
+  return kAsks[static_cast<std::size_t>(k)];
+}
+
 std::string_view ask_name(AskKind k) {
-  switch (k) {
-    case AskKind::wavefronts:
-      return "wavefronts";
-    case AskKind::ways:
-      return "ways";
-    case AskKind::bank:
-      return "bank";
-    case AskKind::fix:
-      return "fix";
-    case AskKind::worth:
-      return "worth";
-    case AskKind::choice:
-      return "choice";
-    case AskKind::design:
-      return "design";
-    case AskKind::ideal:
-      return "ideal";
-    case AskKind::conflicts:
-      return "conflicts";
-  }
-  return "wavefronts";
+  return ask_descriptor(k).name;
 }
 
 std::string_view mistake_name(Mistake m) {
@@ -657,27 +673,27 @@ void append_json(std::string& out, const Question& q) {
   strings("args", analyze_flags(q.scenario));
   if (q.kind == AskKind::bank) w.field("lane", q.lane);
   w.field("question", q.text);
-  switch (q.kind) {
-    case AskKind::fix:
+  switch (ask_descriptor(q.kind).form) {
+    case AnswerForm::fix:
       strings("answer", fix_flags(q.fix));
       break;
-    case AskKind::worth:
+    case AnswerForm::yes_no:
       w.field("answer", q.answer == 1);
       break;
-    case AskKind::choice: {
+    case AnswerForm::letter: {
       w.field("answer", std::string(1, static_cast<char>('a' + q.answer)));
       std::vector<std::string> texts;
       for (const Choice& c : q.choices) texts.push_back(c.text);
       strings("choices", texts);
       break;
     }
-    case AskKind::design: {
+    case AnswerForm::design: {
       std::vector<std::string> flags = fix_flags(q.fix);
       flags.insert(flags.end(), {"--align", std::to_string(q.answer)});
       strings("answer", flags);
       break;
     }
-    default:
+    case AnswerForm::number:
       w.field("answer", q.answer);
   }
   if (q.kind == AskKind::fix || q.kind == AskKind::design) {

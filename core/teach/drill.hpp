@@ -77,6 +77,24 @@ enum class AskKind : std::uint8_t {
   ideal,      // the fewest wavefronts the request allows (after load packing)
   conflicts,  // wavefronts beyond the ideal: what Nsight Compute reports as bank conflicts
 };
+// How an answer to an ask is typed and read: a whole number, yes or no, analyze's flags for a
+// fix, a letter, or a fix with its alignment.
+enum class AnswerForm : std::uint8_t { number, yes_no, fix, letter, design };
+
+// Each ask's behaviour in one table (as swizzle.hpp's descriptors do for the swizzle kinds):
+// its name, how its answer is read and written, whether it counts the access's wavefronts, the
+// question a count asks, and what the app tells the user to type.
+struct AskDescriptor {
+  AskKind kind;
+  std::string_view name;  // "wavefronts": the JSON's kind
+  AnswerForm form;
+  // A count of wavefronts (the total, the worst phase's n, the ideal, the excess): what the
+  // phases, load packing and broadcasts across phases change.
+  bool count;
+  std::string_view prompt;  // a count's question; empty where the text is built per question
+  std::string_view hint;    // "a whole number", "yes (fix it) or no (leave it)", ...
+};
+const AskDescriptor& ask_descriptor(AskKind k);
 // "wavefronts", "ways", "bank", "fix", "worth", "choice", "design", "ideal", "conflicts"
 std::string_view ask_name(AskKind k);
 

@@ -8,6 +8,7 @@
 // [SECTION] The answers: the fix search, the lane of a bank ask, the text, the target mistake
 // [SECTION] make_question(): drawn until a family's draw makes one
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <string>
 #include <utility>
@@ -158,6 +159,10 @@ struct Draw {
   int block_x = 0;              // 2-D block asks: blockDim.x, and the warp asked about
   int block_warp = 0;
   std::string measured;  // worth asks: the recording's transpose that measured this conflict
+  // A count (wavefronts, n-way, ideal, conflicts) is asked only where the Hire formula over the
+  // whole warp gives another answer (whole_warp_answer): what phases, packing or a broadcast
+  // across phases change is what a Strong Hire question of this draw grades.
+  bool phases_change_answer = false;
 };
 
 AskKind pick_ask(SplitMix64& rng) {
@@ -167,6 +172,13 @@ AskKind pick_ask(SplitMix64& rng) {
 
 Op ld_or_st(SplitMix64& rng) {
   return rng.below(2) ? Op::st : Op::ld;
+}
+
+// One of two phrasings of a choice, drawn: each option of a question is said short or long, so
+// that the right one is the longest, or the shortest, about as often as any other option
+// (issue 34: the right option was the shortest of every global-stride question).
+std::string phrasing(SplitMix64& rng, std::string short_form, std::string long_form) {
+  return rng.below(2) ? std::move(long_form) : std::move(short_form);
 }
 
 // [SECTION] The families: weak, hire, strong-hire, and each level's mix
@@ -195,13 +207,14 @@ Draw weak_bank(SplitMix64& rng) {
 }
 
 // Float tile widths from a wide range: a column of float tile[32][W] is gcd(W, 32)-way, so the
-// answers spread over 1 to 32 and no width is worth memorising.
-constexpr int kFloatWidths[] = {16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 64, 72, 80, 96, 33};
+// answers spread over 1 to 32, three widths to each, and no width is worth memorising.
+constexpr int kFloatWidths[] = {17, 33, 65, 18, 34, 50, 20, 36, 52,
+                                24, 40, 56, 16, 48, 80, 32, 64, 96};
 
 // Which of the transpose's two accesses conflicts: the row write, or the column read of a float
 // tile of any width.
 Draw weak_which_conflicts(SplitMix64& rng) {
-  const bool column = rng.below(4) != 0;
+  const bool column = rng.below(6) != 0;
   const int cols = rng.pick(kFloatWidths);
   Draw d;
   d.s = tile_access(DType::fp32, 32, cols, 0, kNone,
@@ -215,9 +228,7 @@ Draw weak_which_conflicts(SplitMix64& rng) {
 
 // Groups of lanes on one 4-byte word each, the groups `unit` words apart: a broadcast within a
 // group, and the groups' words in one bank or not.
-Draw broadcast_groups(SplitMix64& rng, std::span<const int> groups, std::span<const int> units) {
-  const int group = groups[static_cast<std::size_t>(rng.below(static_cast<int>(groups.size())))];
-  const int unit = units[static_cast<std::size_t>(rng.below(static_cast<int>(units.size())))];
+Draw broadcast_groups(int group, int unit, SplitMix64& rng) {
   Draw d;
   d.s.pattern = AccessPattern::custom;
   d.s.op = ld_or_st(rng);
@@ -237,10 +248,17 @@ Draw broadcast_groups(SplitMix64& rng, std::span<const int> groups, std::span<co
   return d;
 }
 
+// The groups and their spacing, chosen so that the answers spread over 1 to 16 (1 for the
+// whole warp on one word): the groups' words fall in 32 / gcd(unit, 32) banks, each holding
+// (32 / group) / that many of them.
 Draw weak_broadcast(SplitMix64& rng) {
-  static constexpr int kGroups[] = {2, 4, 8, 16, 32};
-  static constexpr int kUnits[] = {1, 8, 16, 32};
-  return broadcast_groups(rng, kGroups, kUnits);
+  struct Groups {
+    int group, unit;
+  };
+  static constexpr Groups kGroups[] = {{32, 1}, {4, 8},  {16, 32}, {2, 8},
+                                       {8, 32}, {2, 16}, {4, 32},  {2, 32}};
+  const Groups g = rng.pick(kGroups);
+  return broadcast_groups(g.group, g.unit, rng);
 }
 
 // A float column to fix, the tile shown at its real width: a pad when plain stores fill it
@@ -364,7 +382,9 @@ Draw hire_fix(SplitMix64& rng) {
 Draw hire_broadcast(SplitMix64& rng) {
   static constexpr int kGroups[] = {2, 4, 8, 16};
   static constexpr int kUnits[] = {1, 8, 16, 32, 64};
-  return broadcast_groups(rng, kGroups, kUnits);
+  const int group = rng.pick(kGroups);
+  const int unit = rng.pick(kUnits);
+  return broadcast_groups(group, unit, rng);
 }
 
 // A global access with a stride, the other half of the transpose: lanes reading down a column
@@ -382,16 +402,29 @@ Draw global_stride(SplitMix64& rng) {
       "stores the value with the row write below.",
       cols, cols, cols * 4);
   d.ask = "What does the strided global read cost?";
+  const std::string sectors_text =
+      phrasing(rng, format("%d sectors, one per lane; no bank is involved", sectors),
+               format("%d separate 32-byte sectors, one for each of the %d lanes; no bank is "
+                      "involved at all",
+                      sectors, kWarpSize));
+  const std::string banks_text =
+      phrasing(rng, format("a %d-way bank conflict: every lane is in bank c mod 32", sectors),
+               format("a %d-way bank conflict, %d wavefronts", sectors, sectors));
+  const std::string one_text = phrasing(
+      rng, "one 128-byte transaction, since the warp reads 128 bytes", "one 128-byte transaction");
+  const std::string nothing_text =
+      phrasing(rng, "nothing extra: a conflict-free row write follows it",
+               "nothing beyond one request: the row write after it is conflict-free, so the read "
+               "costs no more than a coalesced one");
   d.choices = {
-      {format("%d sectors, one per lane; no bank is involved", sectors), Mistake::none,
+      {sectors_text, Mistake::none,
        "global memory is served in 32-byte sectors, and lanes 4 KB or more apart share none; "
        "banks belong to shared memory only"},
-      {format("a %d-way bank conflict: every lane is in bank c mod 32", sectors),
-       Mistake::global_stride_as_banks,
+      {banks_text, Mistake::global_stride_as_banks,
        "global loads go through L1 and L2 in 32-byte sectors, not through shared memory's banks"},
-      {"one 128-byte transaction, since the warp reads 128 bytes", Mistake::global_coalescing,
+      {one_text, Mistake::global_coalescing,
        "128 bytes in one transaction needs 32 consecutive floats; these are a column apart"},
-      {"nothing extra: a conflict-free row write follows it", Mistake::conflicts_for_wavefronts,
+      {nothing_text, Mistake::conflicts_for_wavefronts,
        "the shared-memory row write is conflict-free, but the read is one sector per lane"}};
   d.kind = AskKind::choice;
   d.intended = {Mistake::global_stride_as_banks};
@@ -400,7 +433,7 @@ Draw global_stride(SplitMix64& rng) {
 
 // Is a fix worth it when HBM is the limit? Only conflicts the shipped recording measured end to
 // end (the transposes of its suites): the column read of the naive tile and of the 16-byte
-// aligned pad, for fp32, bf16 and fp64, on tiles of the same conflict from 32 to 128 columns.
+// aligned pad, for fp32, bf16 and fp64, on tiles of the same conflict from 32 to 256 columns.
 // The answer is the per-byte comparison (reversal.hpp), and set_answer keeps it only where the
 // recording agrees.
 Draw worth(SplitMix64& rng, bool with_others) {
@@ -408,7 +441,7 @@ Draw worth(SplitMix64& rng, bool with_others) {
   const DType dtype = with_others ? rng.pick(kTypes) : DType::fp32;
   const bool aligned_pad = rng.below(2) == 0;
   const int pad = aligned_pad ? 16 / dtype_bytes(dtype) : 0;
-  const int cols = 32 * (1 + rng.below(4));
+  const int cols = 32 * (1 + rng.below(8));
   const int per_lane = dtype_bytes(dtype);
   Draw d;
   d.s = tile_access(dtype, 32, cols, pad, kNone, AccessPattern::column, Op::ld,
@@ -434,20 +467,25 @@ Draw hire_worth(SplitMix64& rng) {
 
 // --- strong-hire: the Strong Hire bar ---
 
-// One bf16 or fp8 element per lane down a column: the element-index mistake gives other banks.
+// bf16 or fp8 elements down a column, one per lane or packed 8 or 16 bytes to a lane (bf16x4,
+// bf16x8, 16 fp8): the element-index mistake gives other banks, and the packed lanes' phases
+// change the counts.
 Draw packed_scalar(SplitMix64& rng) {
   static constexpr DType kTypes[] = {DType::bf16, DType::bf16, DType::fp8};
   static constexpr int kCols[] = {32, 64};
   static constexpr int kPads[] = {0, 1, 2, 3, 4, 8};
+  static constexpr int kLaneBytes[] = {0, 8, 16};  // 0: one element
   const DType dtype = rng.pick(kTypes);
   const int cols = rng.pick(kCols);
-  const int index = rng.below(cols);
+  const int width = std::max(dtype_bytes(dtype), rng.pick(kLaneBytes));
+  const int index = rng.below(cols * dtype_bytes(dtype) / width);
   const Op op = ld_or_st(rng);
   Draw d;
-  d.s = tile_access(dtype, 32, cols, rng.pick(kPads), kNone, AccessPattern::column, op, index,
-                    dtype_bytes(dtype));
+  d.s =
+      tile_access(dtype, 32, cols, rng.pick(kPads), kNone, AccessPattern::column, op, index, width);
   d.kind = pick_ask(rng);
-  d.intended = {Mistake::element_index_banks, Mistake::sixteen_banks};
+  d.intended = {Mistake::element_index_banks, Mistake::sixteen_banks, Mistake::ways_for_wavefronts};
+  d.phases_change_answer = width > 4;
   return d;
 }
 
@@ -455,11 +493,13 @@ Draw packed_scalar(SplitMix64& rng) {
 Draw wide_access(SplitMix64& rng) {
   static constexpr DType kTypes[] = {DType::fp32, DType::fp64, DType::bf16};
   static constexpr int kWidths[] = {8, 16};
-  static constexpr int kPads[] = {0, 0, 1, 2, 4, 8};
+  static constexpr int kPads[] = {0, 0, 2, 4, 8, 16};
   static constexpr int kCols[] = {32, 64};
   const DType dtype = rng.pick(kTypes);
   const int cols = rng.pick(kCols);
-  const AccessPattern pattern = rng.below(2) ? AccessPattern::row : AccessPattern::column;
+  // Rows are conflict-free in every phase; columns, padded or not, spread the n over 1 to 16
+  // (a pad that leaves the rows misaligned for the lane's width is drawn again).
+  const AccessPattern pattern = rng.below(8) ? AccessPattern::column : AccessPattern::row;
   const int width = rng.pick(kWidths);
   const int k = width / dtype_bytes(dtype);
   const int index = rng.below(pattern == AccessPattern::column ? cols / k : 32);
@@ -469,6 +509,7 @@ Draw wide_access(SplitMix64& rng) {
   static constexpr AskKind kAsks[] = {AskKind::ways, AskKind::wavefronts, AskKind::conflicts};
   d.kind = rng.pick(kAsks);
   d.intended = {Mistake::ways_for_wavefronts, Mistake::conflicts_for_wavefronts};
+  d.phases_change_answer = true;
   return d;
 }
 
@@ -477,21 +518,23 @@ Draw wide_access(SplitMix64& rng) {
 Draw load_packing(SplitMix64& rng) {
   static constexpr int kWidths[] = {8, 16};
   static constexpr int kPartners[] = {1, 2, 1, 2, 4, 8};
+  static constexpr int kSpreads[] = {1, 1, 2, 4};  // the address steps width x spread a lane
   const int width = rng.pick(kWidths), partner = rng.pick(kPartners);
+  const int spread = rng.pick(kSpreads);
   const bool load = rng.below(4) != 0;
   Draw d;
   d.s.pattern = AccessPattern::custom;
   d.s.op = load ? Op::ld : Op::st;
   d.s.width = width;
   // Lane L and lane L ^ partner share the chunk of the lower of the two.
-  for (int lane = 0; lane < kWarpSize; ++lane)
-    d.s.custom_offsets[lane] = std::int64_t{width} * (lane & ~partner);
+  const std::int64_t unit = std::int64_t{width} * spread;
+  for (int lane = 0; lane < kWarpSize; ++lane) d.s.custom_offsets[lane] = unit * (lane & ~partner);
   // In words: the pairs spelled out (0 and 1, 2 and 3, ...), the formula with the mask itself
   // (a bit number would be off by its log: mask 4 is bit 2).
   const std::string p = std::to_string(partner);
   const int second = partner == 1 ? 2 : 1;  // the lowest lane of the second pair
   d.premise = std::string("Lane L ") + (load ? "loads" : "stores") + " " + std::to_string(width) +
-              " bytes at byte " + std::to_string(width) + " x (L & ~" + p + "): lanes L and L ^ " +
+              " bytes at byte " + std::to_string(unit) + " x (L & ~" + p + "): lanes L and L ^ " +
               p + " share an address (lanes 0 and " + p + ", " + std::to_string(second) + " and " +
               std::to_string(second ^ partner) + ", and so on).";
   // Packing shows in the ideal and the conflicts, not only in the wavefronts.
@@ -499,12 +542,15 @@ Draw load_packing(SplitMix64& rng) {
                                       AskKind::conflicts};
   d.kind = rng.pick(kAsks);
   d.intended = {Mistake::broadcast_counted, Mistake::conflicts_for_wavefronts};
+  d.phases_change_answer = true;
   return d;
 }
 
-// Broadcast groups at any width: the mistake counts lanes per address at any phase.
+// Broadcast groups of 8- and 16-byte lanes: the mistake counts lanes per address at any phase;
+// the Hire formula counts a word shared across phases once (4-byte lanes are one phase, and
+// the weak and hire levels ask them).
 Draw wide_broadcast(SplitMix64& rng) {
-  static constexpr int kWidths[] = {4, 8, 16};
+  static constexpr int kWidths[] = {8, 16};
   static constexpr int kGroups[] = {2, 4, 8, 16, 32};
   static constexpr int kUnits[] = {1, 2, 8, 32, 33};
   const int width = rng.pick(kWidths), group = rng.pick(kGroups), unit = rng.pick(kUnits);
@@ -525,20 +571,26 @@ Draw wide_broadcast(SplitMix64& rng) {
                                       AskKind::conflicts};
   d.kind = rng.pick(kAsks);
   d.intended = {Mistake::broadcast_counted};
+  d.phases_change_answer = true;
   return d;
 }
 
-// The pad that keeps float4 rows aligned: a multiple of 16 bytes, so a column lands in 8 banks.
+// The pad that keeps float4 rows aligned: a multiple of 16 bytes, so a float column lands in
+// 8 banks; read a float2 or a float4 to a lane, the column's phases of 16 or 8 lanes each see
+// fewer of the rows.
 Draw aligned_pad(SplitMix64& rng) {
   static constexpr int kPads[] = {4, 8, 12, 20, 28};
-  const int index = rng.below(32);
+  static constexpr int kWidths[] = {4, 8, 16};
+  const int width = rng.pick(kWidths);
+  const int index = rng.below(32 * 4 / width);
   const Op op = ld_or_st(rng);
   Draw d;
-  d.s =
-      tile_access(DType::fp32, 32, 32, rng.pick(kPads), kNone, AccessPattern::column, op, index, 4);
+  d.s = tile_access(DType::fp32, 32, 32, rng.pick(kPads), kNone, AccessPattern::column, op, index,
+                    width);
   d.premise = "The rows are padded so that float4 stores can fill them.";
   d.kind = rng.below(2) ? AskKind::ways : AskKind::wavefronts;
-  d.intended = {Mistake::global_coalescing, Mistake::sixteen_banks};
+  d.intended = {Mistake::global_coalescing, Mistake::sixteen_banks, Mistake::ways_for_wavefronts};
+  d.phases_change_answer = width > 4;
   return d;
 }
 
@@ -565,8 +617,11 @@ Draw matrix_access(SplitMix64& rng) {
   Draw d;
   d.s = tile_access(DType::bf16, rng.pick(kRows), cols, pad, swizzle, AccessPattern::matrix, op,
                     chunk, 16);
-  d.kind = pick_ask(rng);
+  static constexpr AskKind kAsks[] = {AskKind::wavefronts, AskKind::ways, AskKind::conflicts,
+                                      AskKind::bank};
+  d.kind = rng.pick(kAsks);
   d.intended = {Mistake::ways_for_wavefronts};
+  d.phases_change_answer = true;  // one phase per matrix (a bank ask is no count)
   return d;
 }
 
@@ -584,30 +639,40 @@ Draw swizzled_scalar(SplitMix64& rng) {
   const int cols = rng.pick(kCols);
   const int index = rng.below(cols);
   const Op op = ld_or_st(rng);
+  const SwizzleSpec swizzle = rng.pick(kSwizzles);
+  // A swizzle of whole 16-byte chunks (M = 4: the TMA modes, Swizzle<3,4,3>) keeps a lane's 16
+  // bytes together, so half of its columns are read a 16-byte chunk to a lane, in phases of 8.
+  const bool chunks = swizzle.byte_swizzle(dtype_bytes(dtype)).base == 4 && rng.below(2) == 0;
+  const int width = chunks ? 16 : dtype_bytes(dtype);
   Draw d;
-  d.s = tile_access(dtype, 32, cols, 0, rng.pick(kSwizzles), AccessPattern::column, op, index,
-                    dtype_bytes(dtype));
+  d.s = tile_access(dtype, 32, cols, 0, swizzle, AccessPattern::column, op,
+                    chunks ? index * dtype_bytes(dtype) / width : index, width);
   d.kind = pick_ask(rng);
   if (dtype == DType::bf16) d.intended = {Mistake::element_index_banks};
+  d.phases_change_answer = chunks;
   return d;
 }
 
-// A bf16 column read, a pad to choose, and packed bf16x2 row stores that must stay legal.
+// A bf16 column read and packed row stores that must stay legal: bf16x2 (4 B), where a pad of
+// two elements works and the pad of one breaks them, or bf16x4 (8 B), whose 8-byte rows leave
+// every pad an even number of words, so only a swizzle makes the column conflict-free.
 Draw packed_store_fix(SplitMix64& rng) {
   static constexpr int kCols[] = {32, 64, 128};
   static constexpr int kPads[] = {0, 4, 8, 12};
   const int cols = rng.pick(kCols);
   const int pad = rng.pick(kPads);
+  const int store_bytes = rng.below(2) ? 8 : 4;
   Draw d;
   d.s = tile_access(DType::bf16, 32, cols, pad, kNone, AccessPattern::column, Op::ld,
                     rng.below(cols), 2);
   d.keep.push_back(
-      tile_access(DType::bf16, 32, cols, pad, kNone, AccessPattern::row, Op::st, 0, 4));
+      tile_access(DType::bf16, 32, cols, pad, kNone, AccessPattern::row, Op::st, 0, store_bytes));
   d.kind = AskKind::fix;
-  d.choice = FixChoice::pad_only;
-  d.intended = {Mistake::bf16_pad_one_packed};
+  d.choice = store_bytes == 4 ? FixChoice::pad_only : FixChoice::pad_or_swizzle;
+  d.intended = {Mistake::bf16_pad_one_packed, Mistake::pad_breaks_alignment};
   d.premise =
-      "The rows are filled with packed bf16x2 stores (4 B per lane), which must stay legal.";
+      format("The rows are filled with packed %s stores (%d B per lane), which must stay legal.",
+             store_bytes == 4 ? "bf16x2" : "bf16x4", store_bytes);
   return d;
 }
 
@@ -757,19 +822,30 @@ Draw counter_exceeds(SplitMix64& rng) {
       std::string(is_load(d.s.op) ? kNcuConflictsLd : kNcuConflictsSt).c_str(), a.wavefront_count(),
       a.wavefront_count() == 1 ? "" : "s", a.ideal_wavefronts);
   d.ask = "Why can the counter exceed what the addresses explain?";
+  const std::string arbitration_text =
+      phrasing(rng, "it also counts cycles lost to arbitration with other SRAM traffic",
+               "other SRAM traffic (TMA, L1 fills) wins arbitration, and the counter counts the "
+               "cycles this access waits");
+  const std::string broadcast_text =
+      phrasing(rng, "it counts the lanes that read one shared address as conflicts, each one again",
+               "it counts broadcasts as conflicts");
+  const std::string first_text =
+      phrasing(rng, "it counts every wavefront beyond the first one, not beyond the ideal count",
+               "it counts from the first wavefront, not from the ideal");
+  const std::string layout_text =
+      phrasing(rng, "the layout conflicts after all, and the addresses as given undercount it",
+               "the addresses undercount the layout's real conflicts, which only the hardware "
+               "counter sees in full, cycle by cycle");
   d.choices = {
-      {"it also counts cycles lost to arbitration with other SRAM traffic", Mistake::none,
+      {arbitration_text, Mistake::none,
        "the hardware counter sees every cycle the access waits; measure the access alone (one "
        "warp, one instruction) to see what its addresses cost"},
-      {"it counts the lanes that read one shared address as conflicts, each one again",
-       Mistake::broadcast_counted,
+      {broadcast_text, Mistake::broadcast_counted,
        "lanes on one address are served together, and the counter does not count them"},
-      {"it counts every wavefront beyond the first one, not beyond the ideal count",
-       Mistake::conflicts_for_wavefronts,
+      {first_text, Mistake::conflicts_for_wavefronts,
        format("it counts beyond the ideal: %d - %d = %d for these addresses", a.wavefront_count(),
               a.ideal_wavefronts, a.bank_conflicts())},
-      {"the layout conflicts after all, and the addresses as given undercount it",
-       Mistake::arbitration_ignored,
+      {layout_text, Mistake::arbitration_ignored,
        format("the addresses give the layout's whole cost, %d wavefronts; the excess is not the "
               "layout's",
               a.wavefront_count())}};
@@ -830,6 +906,7 @@ Draw cp_async_fill(SplitMix64& rng) {
     static constexpr AskKind kAsks[] = {AskKind::wavefronts, AskKind::ways, AskKind::conflicts};
     d.kind = rng.pick(kAsks);
     d.intended = {Mistake::ways_for_wavefronts, Mistake::conflicts_for_wavefronts};
+    d.phases_change_answer = true;
     return d;
   }
   static constexpr int kCols[] = {32, 64};
@@ -863,10 +940,14 @@ Draw design_swizzle(SplitMix64& rng) {
     d.premise = "TMA fills this tile (one box) and " + std::string(op_name(op)) + " reads it.";
     d.intended = {Mistake::tma_misaligned, Mistake::tma_span_exceeded};
   } else {
+    // Columns read back a float or a float4 to a lane: an element swizzle for the one, a
+    // 16-byte chunk swizzle for the other.
     static constexpr int kCols[] = {32, 64};
+    static constexpr int kReadBytes[] = {4, 16};
     const int cols = rng.pick(kCols);
+    const int read = rng.pick(kReadBytes);
     d.s = tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::column, Op::ld,
-                      rng.below(cols), 4);
+                      rng.below(cols * 4 / read), read);
     d.keep.push_back(
         tile_access(DType::fp32, 32, cols, 0, kNone, AccessPattern::row, Op::st, 0, 16));
     d.premise = "float4 stores fill the rows of this tile and columns are read back.";
@@ -900,17 +981,31 @@ constexpr NamedFamily kHire[] = {
     {"2d-block", block_numbers},   {"2d-block", block_numbers},
     {"column-fix", hire_fix},      {"global-stride", global_stride},
     {"worth-it", hire_worth, true}};
-// strong-hire: the Strong Hire bar, sixteen templates (load packing twice).
-constexpr NamedFamily kStrongHire[] = {
-    {"packed-elements", packed_scalar},     {"wide-lanes", wide_access},
-    {"load-packing", load_packing},         {"broadcast-any-phase", wide_broadcast},
-    {"aligned-pad", aligned_pad},           {"ldmatrix-stmatrix", matrix_access},
-    {"swizzled-column", swizzled_scalar},   {"packed-store-fix", packed_store_fix},
-    {"float4-fill-fix", float4_fix},        {"wide-column-fix", wide_column_fix},
-    {"tensor-core-fix", tensor_core_fix},   {"worth-it", strong_worth, true},
-    {"which-counter", which_counter},       {"counter-exceeds-addresses", counter_exceeds},
-    {"design-the-swizzle", design_swizzle}, {"cp-async-fill", cp_async_fill},
-    {"load-packing", load_packing}};
+// strong-hire: the Strong Hire bar, sixteen templates. Those whose counts phases, packing and
+// broadcasts across phases change, and the fixes that alignment decides, are drawn twice: the
+// Hire formula (words per bank over the whole warp) answers at most a quarter of the questions
+// (tests/core/test_drill_strategies.cpp).
+constexpr NamedFamily kStrongHire[] = {{"packed-elements", packed_scalar},
+                                       {"wide-lanes", wide_access},
+                                       {"load-packing", load_packing},
+                                       {"broadcast-any-phase", wide_broadcast},
+                                       {"aligned-pad", aligned_pad},
+                                       {"ldmatrix-stmatrix", matrix_access},
+                                       {"swizzled-column", swizzled_scalar},
+                                       {"packed-store-fix", packed_store_fix},
+                                       {"float4-fill-fix", float4_fix},
+                                       {"wide-column-fix", wide_column_fix},
+                                       {"tensor-core-fix", tensor_core_fix},
+                                       {"worth-it", strong_worth, true},
+                                       {"which-counter", which_counter},
+                                       {"counter-exceeds-addresses", counter_exceeds},
+                                       {"design-the-swizzle", design_swizzle},
+                                       {"cp-async-fill", cp_async_fill},
+                                       {"load-packing", load_packing},
+                                       {"wide-lanes", wide_access},
+                                       {"broadcast-any-phase", wide_broadcast},
+                                       {"float4-fill-fix", float4_fix},
+                                       {"cp-async-fill", cp_async_fill}};
 
 std::span<const NamedFamily> families(DrillLevel level) {
   switch (level) {
@@ -991,16 +1086,14 @@ int pick_lane(const Draw& d, const Analysis& a, SplitMix64& rng) {
 }
 
 std::string ask_text(const Question& q, const Draw& d, const Analysis& a) {
+  const AskDescriptor& ask = ask_descriptor(q.kind);
+  if (ask.count) return std::string(ask.prompt);
   switch (q.kind) {
     case AskKind::wavefronts:
-      return "How many wavefronts does this instruction take?";
     case AskKind::ways:
-      return "Its worst phase is an n-way conflict: what is n? (1 = conflict-free)";
     case AskKind::ideal:
-      return "What is its ideal: the fewest wavefronts these addresses allow?";
     case AskKind::conflicts:
-      return "How many bank conflicts does Nsight Compute report for it (wavefronts beyond the "
-             "ideal)?";
+      break;  // counts: the table's question
     case AskKind::bank:
       return "Which bank holds the first word lane " + std::to_string(q.lane) + " touches?";
     case AskKind::fix: {
@@ -1115,6 +1208,32 @@ bool set_answer(Question& q, const Analysis& a) {
   return false;
 }
 
+// What the Hire formula answers to a count: the most distinct words one bank holds over the
+// whole warp, as if it were one phase (phases, load packing and a word shared across phases
+// ignored), and the floor as the requested bytes / 128; the excess is the one less the other.
+int whole_warp_answer(const Analysis& a, AskKind kind) {
+  std::array<std::vector<std::int64_t>, kBankCount> words;
+  for (const LaneRecord& l : a.lanes) {
+    if (!l.active) continue;
+    for (int k = 0; k < l.word_count; ++k) {
+      auto& bank = words[static_cast<std::size_t>(l.banks[k])];
+      if (std::find(bank.begin(), bank.end(), l.words[k]) == bank.end()) bank.push_back(l.words[k]);
+    }
+  }
+  int ways = 1;
+  for (const auto& bank : words) ways = std::max(ways, static_cast<int>(bank.size()));
+  const int floor =
+      std::max(1, static_cast<int>((a.requested_bytes + kWavefrontBytes - 1) / kWavefrontBytes));
+  switch (kind) {
+    case AskKind::ideal:
+      return floor;
+    case AskKind::conflicts:
+      return std::max(0, ways - floor);
+    default:
+      return ways;
+  }
+}
+
 // The wrong fix each fix mistake stands for, on this question.
 std::optional<Fix> wrong_fix_for(Mistake m, const Question& q) {
   switch (m) {
@@ -1215,6 +1334,9 @@ Question make_question(DrillLevel level, std::uint64_t seed, int index) {
     }
     if (q.kind == AskKind::bank) q.lane = pick_lane(d, *e.analysis, rng);
     if (!set_answer(q, *e.analysis)) continue;
+    if (d.phases_change_answer && ask_descriptor(q.kind).count &&
+        q.answer == whole_warp_answer(*e.analysis, q.kind))
+      continue;
     if (q.kind != AskKind::worth) q.target = target_for(q, d.intended, *e.analysis);
     q.text = question_text(q, d, *e.analysis);
     return q;

@@ -437,18 +437,19 @@ Grade grade(const Question& q, std::string_view answer) {
     g.feedback = "no answer given";
     return g;
   }
-  switch (q.kind) {
-    case AskKind::fix:
+  switch (ask_descriptor(q.kind).form) {
+    case AnswerForm::fix:
       return grade_fix(q, text);
-    case AskKind::worth:
+    case AnswerForm::yes_no:
       return grade_worth(q, text);
-    case AskKind::choice:
+    case AnswerForm::letter:
       return grade_choice(q, text);
-    case AskKind::design:
+    case AnswerForm::design:
       return grade_design(q, text);
-    default:
-      return grade_number(q, text);
+    case AnswerForm::number:
+      break;
   }
+  return grade_number(q, text);
 }
 
 }  // namespace banklab

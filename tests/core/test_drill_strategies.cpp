@@ -3,14 +3,25 @@
 // tries (issue 34). The figures each case asserts are printed with the figures before the
 // generator was calibrated in the comments beside them.
 //
-//   no arithmetic   "1" for every count, bank 0, --pad 1, --swizzle xor, "no", option (a)
-//   test-wise       no arithmetic, and the longest option (or the one that repeats the most
-//                   of the question's words) at a choice
+//   no arithmetic   "1" for every count, bank 0, --pad 1, --swizzle xor, "no", option (a); or
+//                   the same with "0" bank conflicts (conflict-free)
+//   test-wise       no arithmetic, and the longest option (or the shortest, or the one that
+//                   repeats the most of the question's words) at a choice
 //   whole warp      the Hire formula everywhere: the most distinct words one bank holds over
-//                   the whole warp, phases, packing and alignment ignored; the first pad or
-//                   swizzle that formula calls conflict-free at the asked index; test-wise at
-//                   a choice; right at every worth question (the formula's judgement is the
-//                   recording's)
+//                   the whole warp, phases, packing and alignment ignored, the ideal as the
+//                   requested bytes / 128 and the conflicts as the one less the other; the
+//                   first pad or swizzle that formula calls conflict-free at the asked index;
+//                   test-wise at a choice; right at every worth question (the formula's
+//                   judgement is the recording's)
+//
+// The figures, measured over seeds 1-100 (`ctest --test-dir build -R drill_strategies -V`):
+// before issue 34 / before the second calibration (phases, packing and broadcasts across
+// phases asked where they change the answer, drawn twice at strong-hire; the options said in
+// drawn phrasings) / now. No arithmetic at Hire 43 / 0 / 1 of 100; at Weak 22 / 0 / 0 of 40;
+// at Strong Hire - / 2 / 2 of 100. The whole warp at Strong Hire 69% / 47% (56% with the floor
+// rule) / 26%, placed there in - / 18 (28) / 1 of 100 five-question sessions. Over 400 choice
+// questions the longest option is right in 41 of 67 / 24 / 91, the shortest - / 261 / 32, the
+// most repeated wording - / 23 / 58 (chance: 100).
 //
 // [SECTION] The strategies
 // [SECTION] Sessions and scores
@@ -48,6 +59,9 @@ std::string no_arithmetic(const Question& q) {
       return "a";
     case AskKind::design:
       return "--swizzle xor --align 16";
+    case AskKind::ideal:
+    case AskKind::conflicts:
+      return "1";
   }
   return "1";
 }
@@ -61,6 +75,14 @@ std::string longest_option(const Question& q) {
   std::size_t best = 0;
   for (std::size_t i = 1; i < q.choices.size(); ++i)
     if (q.choices[i].text.size() > q.choices[best].text.size()) best = i;
+  return letter(best);
+}
+
+// The shortest option; the first of equals.
+std::string shortest_option(const Question& q) {
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < q.choices.size(); ++i)
+    if (q.choices[i].text.size() < q.choices[best].text.size()) best = i;
   return letter(best);
 }
 
@@ -125,11 +147,22 @@ std::string formula_fix(const Question& q) {
   return tries.front();
 }
 
+// The floor as the Hire formula puts it: the requested bytes / 128, packing ignored.
+int formula_ideal(const Scenario& s) {
+  const Evaluation e = evaluate(s);
+  if (!e.ok()) return 1;
+  return std::max<int>(1, static_cast<int>((e.analysis->requested_bytes + 127) / 128));
+}
+
 std::string whole_warp(const Question& q) {
   switch (q.kind) {
     case AskKind::wavefronts:
     case AskKind::ways:
       return std::to_string(whole_warp_ways(q.scenario));
+    case AskKind::ideal:
+      return std::to_string(formula_ideal(q.scenario));
+    case AskKind::conflicts:
+      return std::to_string(std::max(0, whole_warp_ways(q.scenario) - formula_ideal(q.scenario)));
     case AskKind::bank: {
       const Evaluation e = evaluate(q.scenario);
       return std::to_string(e.analysis->lanes[q.lane].banks[0]);
@@ -185,21 +218,29 @@ double score(DrillLevel level, int sessions, int count, Strategy answer) {
 // [SECTION] The calibration
 
 TEST_CASE("A responder who does no arithmetic is never placed at Hire, nor passes Weak") {
-  const int hire = passed(DrillLevel::hire, 100, 5, no_arithmetic);
-  const int weak = passed(DrillLevel::weak, 40, 20, no_arithmetic);
-  const int strong = passed(DrillLevel::strong_hire, 100, 5, no_arithmetic);
-  MESSAGE("no arithmetic: Hire in ", hire, " of 100 five-question hire sessions (was 43); ",
-          "80%+ in ", weak, " of 40 twenty-question weak sessions (was 22); Strong Hire in ",
-          strong, " of 100");
-  CHECK(hire <= 2);
-  CHECK(weak <= 1);
-  CHECK(strong <= 2);
+  for (Strategy s : {no_arithmetic, +[](const Question& q) {
+                       return q.kind == AskKind::conflicts ? std::string("0") : no_arithmetic(q);
+                     }}) {
+    const int hire = passed(DrillLevel::hire, 100, 5, s);
+    const int weak = passed(DrillLevel::weak, 40, 20, s);
+    const int strong = passed(DrillLevel::strong_hire, 100, 5, s);
+    MESSAGE("no arithmetic: Hire in ", hire, " of 100 five-question hire sessions (was 43); ",
+            "80%+ in ", weak, " of 40 twenty-question weak sessions (was 22); Strong Hire in ",
+            strong, " of 100");
+    // The issue's bounds; measured 1, 0, 2 (0 conflicts: 1, 0, 1).
+    CHECK(hire <= 2);
+    CHECK(weak <= 1);
+    CHECK(strong <= 2);
+  }
 }
 
 TEST_CASE("Reading the options' length or wording scores below the level it tries") {
   for (DrillLevel level : {DrillLevel::hire, DrillLevel::strong_hire}) {
     for (Strategy s : {+[](const Question& q) {
                          return q.kind == AskKind::choice ? longest_option(q) : no_arithmetic(q);
+                       },
+                       +[](const Question& q) {
+                         return q.kind == AskKind::choice ? shortest_option(q) : no_arithmetic(q);
                        },
                        +[](const Question& q) {
                          return q.kind == AskKind::choice ? wording_option(q) : no_arithmetic(q);
@@ -209,9 +250,10 @@ TEST_CASE("Reading the options' length or wording scores below the level it trie
       CHECK(pct < 50);
     }
   }
-  // At the choices alone: the longest option, and the most repeated wording, right no more
-  // often than chance (one in four) over 400 choice questions of both levels that ask them.
-  int asked = 0, longest = 0, wording = 0;
+  // At the choices alone: the longest option, the shortest, and the most repeated wording,
+  // right no more often than chance (one in four) over 400 choice questions of both levels that
+  // ask them.
+  int asked = 0, longest = 0, shortest = 0, wording = 0;
   for (std::uint64_t seed = 1; asked < 400; ++seed) {
     for (int i = 0; i < 40 && asked < 400; ++i) {
       const Question q =
@@ -219,12 +261,15 @@ TEST_CASE("Reading the options' length or wording scores below the level it trie
       if (q.kind != AskKind::choice) continue;
       ++asked;
       longest += grade(q, longest_option(q)).right ? 1 : 0;
+      shortest += grade(q, shortest_option(q)).right ? 1 : 0;
       wording += grade(q, wording_option(q)).right ? 1 : 0;
     }
   }
   MESSAGE("of 400 choice questions the longest option is right in ", longest,
-          " (was 41 of 67), the most repeated wording in ", wording);
+          " (was 41 of 67), the shortest in ", shortest,
+          " (was 261), the most repeated wording in ", wording);
   CHECK(longest <= 100);
+  CHECK(shortest <= 100);
   CHECK(wording <= 100);
 }
 
@@ -233,12 +278,13 @@ TEST_CASE("The Hire formula places at Hire, and below Strong Hire") {
   const double strong = score(DrillLevel::strong_hire, 100, 10, whole_warp);
   const int strong_passed = passed(DrillLevel::strong_hire, 100, 5, whole_warp);
   MESSAGE("whole-warp formula: ", hire, "% at hire (was 100), ", strong,
-          "% at strong-hire (was 69); Strong Hire in ", strong_passed,
-          " of 100 five-question "
-          "sessions");
+          "% at strong-hire (was 69, then 56); Strong Hire in ", strong_passed,
+          " of 100 five-question sessions (was 28)");
   CHECK(hire >= 80);
-  CHECK(strong < 60);
-  CHECK(strong_passed <= 20);
+  // Measured 26.4% and 1 of 100: the bounds leave a margin of about 3 points and 1 session
+  // (the issue's bound is 2 of 100).
+  CHECK(strong < 30);
+  CHECK(strong_passed <= 2);
 }
 
 }  // namespace

@@ -13,24 +13,6 @@
 namespace banklab::gui {
 namespace {
 
-// "a whole number", what the user is expected to type for this ask.
-const char* answer_hint(AskKind k) {
-  switch (k) {
-    case AskKind::fix:
-      return "a pad and/or a swizzle: pad 2, swizzle tma128, or both";
-    case AskKind::worth:
-      return "yes (fix it) or no (leave it)";
-    case AskKind::bank:
-      return "a bank, 0 to 31";
-    case AskKind::choice:
-      return "the letter of a choice: a, b, c or d";
-    case AskKind::design:
-      return "a swizzle and an alignment: --swizzle tma128 --align 1024";
-    default:
-      return "a whole number";
-  }
-}
-
 void header(AppState& s) {
   DrillPanel& d = s.drill;
   const DrillLevel level = d.session->level();
@@ -92,7 +74,8 @@ void answer_field(AppState& s) {
   d.geometry.answer_min = ImGui::GetItemRectMin();
   d.geometry.answer_max = ImGui::GetItemRectMax();
   ImGui::SameLine();
-  ImGui::TextDisabled("%s", answer_hint(d.session->question().kind));
+  const std::string_view hint = ask_descriptor(d.session->question().kind).hint;
+  ImGui::TextDisabled("%.*s", static_cast<int>(hint.size()), hint.data());
   if (submit && !submit_drill_answer(s, d.input.data())) d.focus_input = true;
   const std::optional<Grade>& g = d.session->graded();
   if (g && !g->read) {
