@@ -16,6 +16,7 @@
 #include "core/model/hardware.hpp"
 #include "core/report/explain.hpp"
 #include "core/teach/drill.hpp"
+#include "core/teach/drill_descriptor.hpp"
 #include "core/teach/drill_internal.hpp"
 
 namespace banklab {
@@ -157,7 +158,8 @@ struct Draw {
   bool tma_fill = false;        // design asks
   int block_x = 0;              // 2-D block asks: blockDim.x, and the warp asked about
   int block_warp = 0;
-  std::string measured;  // worth asks: the recording's transpose that measured this conflict
+  std::string measured;     // worth asks: the recording's transpose that measured this conflict
+  bool says_access = true;  // false: the question is about the tile (a descriptor), not a warp
 };
 
 AskKind pick_ask(SplitMix64& rng) {
@@ -900,7 +902,22 @@ constexpr NamedFamily kHire[] = {
     {"2d-block", block_numbers},   {"2d-block", block_numbers},
     {"column-fix", hire_fix},      {"global-stride", global_stride},
     {"worth-it", hire_worth, true}};
-// strong-hire: the Strong Hire bar, sixteen templates (load packing twice).
+// Matrix descriptors: drill_descriptor.cpp draws the question, here it becomes a choice.
+Draw descriptor_question(SplitMix64& rng) {
+  drill_detail::DescriptorDraw x = drill_detail::descriptor_drill(rng);
+  Draw d;
+  d.s = std::move(x.s);
+  d.kind = AskKind::choice;
+  d.premise = std::move(x.premise);
+  d.ask = std::move(x.ask);
+  d.choices = std::move(x.choices);
+  d.intended = std::move(x.intended);
+  d.says_access = false;
+  return d;
+}
+
+// strong-hire: the Strong Hire bar, seventeen templates (load packing and descriptors, four
+// forms, twice).
 constexpr NamedFamily kStrongHire[] = {
     {"packed-elements", packed_scalar},     {"wide-lanes", wide_access},
     {"load-packing", load_packing},         {"broadcast-any-phase", wide_broadcast},
@@ -910,7 +927,8 @@ constexpr NamedFamily kStrongHire[] = {
     {"tensor-core-fix", tensor_core_fix},   {"worth-it", strong_worth, true},
     {"which-counter", which_counter},       {"counter-exceeds-addresses", counter_exceeds},
     {"design-the-swizzle", design_swizzle}, {"cp-async-fill", cp_async_fill},
-    {"load-packing", load_packing}};
+    {"load-packing", load_packing},         {"descriptor", descriptor_question},
+    {"descriptor", descriptor_question}};
 
 std::span<const NamedFamily> families(DrillLevel level) {
   switch (level) {
@@ -1034,7 +1052,7 @@ std::string ask_text(const Question& q, const Draw& d, const Analysis& a) {
 // The question's text: the premise, what every lane does, the ask.
 std::string question_text(const Question& q, const Draw& d, const Analysis& a) {
   std::string text = d.premise.empty() ? "" : d.premise + " ";
-  if (q.scenario.pattern != AccessPattern::custom) {
+  if (d.says_access && q.scenario.pattern != AccessPattern::custom) {
     text += to_string(q.scenario.tile) + " (" +
             (is_matrix_op(q.scenario.op)
                  ? std::string(op_name(q.scenario.op))
