@@ -136,12 +136,22 @@ Choice descriptor_choice(const MatrixDescriptor& d, const OperandShape& op, cons
   return {fields_text(d.swizzle, d.lbo, d.sbo), m, why + "; " + std::string(reason)};
 }
 
-DescriptorDraw which_reads_form(SplitMix64& rng) {
+// A TMA tile of a drawn element type and swizzle mode, read as a K-major operand.
+struct DrawnTile {
+  DescSwizzle mode;
+  Scenario s;
+  OperandShape op;
+};
+DrawnTile draw_tile(SplitMix64& rng) {
   const DType t = rng.pick(kTypes);
   const DescSwizzle mode = rng.pick(kSwizzled);
+  return {mode, tma_tile(t, mode), k_major(t)};
+}
+
+DescriptorDraw which_reads_form(SplitMix64& rng) {
+  const auto [mode, scenario, op] = draw_tile(rng);
   DescriptorDraw x;
-  x.s = tma_tile(t, mode);
-  const OperandShape op = k_major(t);
+  x.s = scenario;
   const OperandFill fill{x.s.tile, 1, 1024 * rng.below(8)};
   MatrixDescriptor right = *suggest_descriptor(MmaArch::sm90, op, fill);
   right.lbo = any_lbo(rng);
@@ -221,11 +231,9 @@ DescriptorDraw base_offset_form(SplitMix64& rng) {
 // [SECTION] k-advance: the start of k-step s
 
 DescriptorDraw k_advance_form(SplitMix64& rng) {
-  const DType t = rng.pick(kTypes);
-  const DescSwizzle mode = rng.pick(kSwizzled);
+  const auto [mode, scenario, op] = draw_tile(rng);
   DescriptorDraw x;
-  x.s = tma_tile(t, mode);
-  const OperandShape op = k_major(t);
+  x.s = scenario;
   const int width = desc_swizzle(mode).width_bytes;
   // Boxes side by side along K until K holds one 128-byte swizzle row's worth: four k-steps.
   const OperandFill fill{x.s.tile, desc_swizzle(DescSwizzle::b128).width_bytes / width,
