@@ -137,9 +137,17 @@ Figure descriptor_figure(const MatrixDescriptor& d, const OperandShape& op, cons
   Figure f = detail::blank_figure(area.x1, area.y1, p);
   const DescriptorAgreement a = check_agreement(d, op, fill);
   const OperandExtent x = operand_extent(fill, op.major);
-  const std::string heading = heading_text(d, op, fill, x, std::max(0, k_step));
-  f.labels.push_back(at(heading, fit_font(heading, st.font, area.width(), st.font), p.text, area.x0,
-                        area.y0, Role::heading));
+  // The heading in one line: shortened (the word and the producer left out), not shrunk, where
+  // the whole of it would fall under the minimum type (a slide's figure beside its text).
+  std::string heading = heading_text(d, op, fill, x, std::max(0, k_step));
+  float heading_font = fit_font(heading, st.font, area.width(), st.font);
+  if (heading_font < st.min_font) {
+    heading =
+        format("k-step %d of a %dx%d %s %s-major operand", std::max(0, k_step), x.mn, x.k,
+               std::string(dtype_name(op.dtype)).c_str(), std::string(to_string(op.major)).c_str());
+    heading_font = std::max(st.min_font, fit_font(heading, st.font, area.width(), st.font));
+  }
+  f.labels.push_back(at(heading, heading_font, p.text, area.x0, area.y0, Role::heading));
   if (!a.compared || a.steps.empty()) return rules_figure(std::move(f), a, area, st);
   const int s = std::clamp(k_step, 0, static_cast<int>(a.steps.size()) - 1);
   MatrixDescriptor step = d;
@@ -152,7 +160,18 @@ Figure descriptor_figure(const MatrixDescriptor& d, const OperandShape& op, cons
   const float left = area.x0 + text_width("+0x00000", small) + 6;
   const float right = area.x1 - text_width("0 1 2 3 4 5 6 7", small) - 8;
   const float top = area.y0 + st.font * 2.8f;
-  const float bottom = area.y1 - st.font * 2.6f;
+  // The legend under the grid, as many lines as it wraps to in this width (measured with the
+  // longest "first N of M lines" item it can get).
+  std::vector<detail::LegendItem> items = {
+      {p.wavefronts[0], Fill::solid, "read by this k-step (a colour per core matrix)"},
+      {p.cell_conflict, Fill::solid, "misread: not where the producer put it"},
+      {p.cell_empty, Fill::solid, "written, not read by this k-step"},
+      {p.highlight, Fill::outline, "the first core matrix"}};
+  std::vector<detail::LegendItem> widest = items;
+  widest.push_back({p.text_dim, Fill::solid, "first 9999 of 9999 lines"});
+  Figure scratch;
+  const float legend_h = detail::legend(scratch, widest, area.x0, 0, area.width(), small, p);
+  const float bottom = area.y1 - legend_h - 6;
   const int fit = static_cast<int>((bottom - top) / (st.min_font + 3.0f));
   const ChunkMap m = map_chunks(step, op, fill, x, s, fit);
   const float pitch_x = (right - left) / 8;
@@ -207,16 +226,17 @@ Figure descriptor_figure(const MatrixDescriptor& d, const OperandShape& op, cons
     if (!from || !to || r.mn >= x.mn || r.k >= op.k_step_elements()) continue;
     f.lines.push_back({from->first, from->second, to->first, to->second, 2.5f, p.title,
                        Role::access_line, arrow});
+    // From the target chunk's left edge, so that its halo covers that chunk's own label whole
+    // rather than half of it (the arrow's words must read; the arrow names the chunk anyway).
+    const float left_edge = to->first - pitch_x / 2 + 2.0f;
     Label label =
-        at(r.text, small, p.title, to->first + 6, to->second - small / 2, Role::legend, arrow++);
-    label.halo = p.background;  // over the cells' numbers: the arrow's words must read
+        at(r.text, small, p.title, left_edge, to->second - small / 2, Role::legend, arrow++);
+    label.halo = p.background;
+    // ... and up to the edge of the chunk it ends in, so that no chunk's label shows half.
+    const float cells = std::ceil((label.box.x1 - left) / pitch_x);
+    label.box.x1 = std::min(right, left + cells * pitch_x - 2.0f);
     f.labels.push_back(std::move(label));
   }
-  std::vector<detail::LegendItem> items = {
-      {p.wavefronts[0], Fill::solid, "read by this k-step (a colour per core matrix)"},
-      {p.cell_conflict, Fill::solid, "misread: not where the producer put it"},
-      {p.cell_empty, Fill::solid, "written, not read by this k-step"},
-      {p.highlight, Fill::outline, "the first core matrix"}};
   if (m.lines < m.total_lines) {
     items.push_back(
         {p.text_dim, Fill::solid, format("first %d of %d lines", m.lines, m.total_lines)});

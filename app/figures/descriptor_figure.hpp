@@ -12,6 +12,9 @@ namespace banklab::figures {
 // The lines drawn at most (fewer where the area holds fewer readable rows); a larger fill shows
 // its first lines and says so.
 inline constexpr int kMaxDescriptorLines = 64;
+// The lines of one 1024-byte swizzle repeat, the widest mode's whole pattern: a slide gives the
+// picture at least these before its text takes the room (slide.cpp).
+inline constexpr int kDescriptorRepeatLines = 8;
 
 // k_step is clamped to the fill's steps. A fill or descriptor the agreement cannot compare is
 // drawn as its rules in words.

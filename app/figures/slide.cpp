@@ -18,6 +18,7 @@
 #include <span>
 #include <sstream>
 
+#include "app/figures/descriptor_figure.hpp"
 #include "app/figures/figure_common.hpp"
 #include "core/code/code_view.hpp"
 #include "core/report/study.hpp"
@@ -70,6 +71,27 @@ float smallest_number(const Figure& f, const Palette& p) {
 
 // [SECTION] The parts and their figures
 
+// The Descriptor Lab's picture keeps its numbers at the minimum by drawing fewer lines and by
+// leaving out a chunk's label where the chunk is too narrow for it: fewer lines than one swizzle
+// repeat lose the pattern, and an unnamed chunk loses what it holds, so either counts as numbers
+// under the minimum, in proportion.
+float descriptor_numbers(const Slide& s, const Figure& f, float target) {
+  if (!f.grid) return target;
+  const int wanted = static_cast<int>(
+      std::min<std::int64_t>(kDescriptorRepeatLines, s.scenario.tile.size_bytes() / 128));
+  float numbers = target;
+  if (f.grid->rows < wanted)
+    numbers = target * static_cast<float>(f.grid->rows) / static_cast<float>(wanted);
+  const auto cells = std::count_if(f.rects.begin(), f.rects.end(), [](const Rect& r) {
+    return r.role == Role::cell && r.fill == Fill::solid;
+  });
+  const auto named = std::count_if(f.labels.begin(), f.labels.end(),
+                                   [](const Label& l) { return l.role == Role::cell_label; });
+  if (cells > 0 && named < cells)
+    numbers = std::min(numbers, target * static_cast<float>(named) / static_cast<float>(cells));
+  return numbers;
+}
+
 // How much room each part wants along the axis it is stacked on: bank views grow with their
 // wavefronts, a code line is short.
 float weight(SlidePart p, const Slide& s, bool vertical) {
@@ -88,6 +110,8 @@ float weight(SlidePart p, const Slide& s, bool vertical) {
       return vertical ? 0.7f : 1.5f;
     case SlidePart::compare:
       return 4.0f;
+    case SlidePart::descriptor:
+      return vertical ? 4.0f : 3.0f;
   }
   return 1.0f;
 }
@@ -160,6 +184,10 @@ Figure part_figure(const Slide& s, SlidePart part, Box box, const FigureStyle& s
   const Evaluation& e = s.study.evaluation;
   if (part == SlidePart::code) return code_part(s, box, st);
   if (part == SlidePart::compare) return compare_part(s, box, st);
+  if (part == SlidePart::descriptor && s.descriptor) {
+    const StepDescriptor& d = *s.descriptor;
+    return descriptor_figure(d.desc, step_operand(tile), step_fill(d, tile), d.k_step, box, st);
+  }
   if (refused_rows(s.study)) return misalignment_figure(s.study, box, st);
   if (part == SlidePart::tile || part == SlidePart::tiles) {
     if (part == SlidePart::tile && st.tile_view != TileView::both) {
@@ -300,7 +328,9 @@ std::vector<Label> header_labels(const Slide& s, const SlideLayout& L, float x, 
   }
   const Evaluation& e = s.study.evaluation;
   const bool conflict = e.ok() && e.analysis->bank_conflicts() > 0;
-  const Rgba verdict = !e.ok() || conflict ? p.error : p.text_ok;
+  const bool wrong = s.descriptor ? !step_agreement(*s.descriptor, s.study.scenario.tile).agrees()
+                                  : !e.ok() || conflict;
+  const Rgba verdict = wrong ? p.error : p.text_ok;
   for (const std::string& line : header_lines(slide_verdict(s), width, L.verdict_font)) {
     out.push_back(at(line, L.verdict_font, verdict, x, y, Role::verdict));
     y += std::floor(L.verdict_font * 1.25f);
@@ -313,20 +343,21 @@ std::vector<Label> header_labels(const Slide& s, const SlideLayout& L, float x, 
 // [SECTION] A slide's scenario and parts
 
 std::string slide_verdict(const Slide& s) {
+  if (s.descriptor) return descriptor_verdict(*s.descriptor, s.study.scenario.tile);
   return verdict_line(s.study);
 }
 
 std::optional<SlidePart> parse_slide_part(std::string_view text) {
   for (SlidePart p : {SlidePart::banks, SlidePart::lanes, SlidePart::tile, SlidePart::tiles,
-                      SlidePart::code, SlidePart::compare}) {
+                      SlidePart::code, SlidePart::compare, SlidePart::descriptor}) {
     if (text == slide_part_name(p)) return p;
   }
   return std::nullopt;
 }
 
 std::string_view slide_part_name(SlidePart p) {
-  static constexpr std::string_view kNames[] = {"banks", "lanes", "tile",
-                                                "tiles", "code",  "compare"};
+  static constexpr std::string_view kNames[] = {"banks", "lanes",   "tile",      "tiles",
+                                                "code",  "compare", "descriptor"};
   return kNames[static_cast<int>(p)];
 }
 
@@ -342,7 +373,8 @@ std::vector<SlidePart> slide_parts(const Slide& s) {
     std::vector<SlidePart> kept;
     bool drawn = false;
     for (SlidePart p : parts) {
-      const bool view = p != SlidePart::code && p != SlidePart::compare;
+      const bool view =
+          p != SlidePart::code && p != SlidePart::compare && p != SlidePart::descriptor;
       if (view && drawn) continue;
       drawn = drawn || view;
       kept.push_back(view ? SlidePart::tile : p);
@@ -442,8 +474,10 @@ std::optional<Candidate> arrange_body(const Slide& s, std::string_view text,
   const auto keep = [&](Candidate c) {
     c.numbers = 1e9f;
     for (std::size_t i = 0; i < parts.size(); ++i) {
-      c.numbers = std::min(
-          c.numbers, smallest_number(part_figure(s, parts[i], c.boxes[i], parts_st), *st.palette));
+      const Figure f = part_figure(s, parts[i], c.boxes[i], parts_st);
+      c.numbers = std::min(c.numbers, smallest_number(f, *st.palette));
+      if (parts[i] == SlidePart::descriptor)
+        c.numbers = std::min(c.numbers, descriptor_numbers(s, f, target));
     }
     const auto key = [&](const Candidate& k) {
       return std::pair{std::min(k.numbers, target), k.font};

@@ -27,13 +27,15 @@
 
 #include "app/figures/figure.hpp"
 #include "app/figures/projector.hpp"
+#include "core/teach/lesson_descriptor.hpp"
 
 namespace banklab::figures {
 
 // What a slide shows beside its text (a lesson step's `show`): the bank view, the lane map, the
 // tile (as the Tile window shows it), the tile as indexed and as stored side by side (a
-// swizzle's picture), the code line, or the step's scenario compared with others.
-enum class SlidePart : std::uint8_t { banks, lanes, tile, tiles, code, compare };
+// swizzle's picture), the code line, the step's scenario compared with others, or the Descriptor
+// Lab's picture of the tile read through the step's descriptor (descriptor_figure.hpp).
+enum class SlidePart : std::uint8_t { banks, lanes, tile, tiles, code, compare, descriptor };
 std::optional<SlidePart> parse_slide_part(std::string_view text);  // "banks", ... "compare"
 std::string_view slide_part_name(SlidePart p);
 
@@ -53,11 +55,13 @@ struct Slide {
   std::string scenario_line;      // the scenario in one line; empty: describe(study.scenario)
   std::vector<SlidePart> parts;   // empty: default_parts()
   std::vector<Compared> compare;  // for SlidePart::compare, after the step's own scenario
-  std::string footer;             // the keys, in the app; empty: no footer
+  // A step read through a descriptor: what SlidePart::descriptor draws and the header's verdict.
+  std::optional<StepDescriptor> descriptor;
+  std::string footer;  // the keys, in the app; empty: no footer
 };
 
 // The header's last line, in title-size type: the core's verdict, or why the core refuses the
-// access.
+// access; for a step read through a descriptor, whether it reads what TMA wrote.
 std::string slide_verdict(const Slide& s);
 
 // What a step shows when it names nothing: the tile (with the rows it cannot start in and the

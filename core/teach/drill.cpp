@@ -144,6 +144,24 @@ std::string_view mistake_name(Mistake m) {
       return "warp-of-2d-block";
     case Mistake::global_stride_as_banks:
       return "global-stride-as-banks";
+    case Mistake::desc_field_raw:
+      return "desc-field-raw";
+    case Mistake::desc_lbo_sbo_swapped:
+      return "desc-lbo-sbo-swapped";
+    case Mistake::desc_swizzle_code:
+      return "desc-swizzle-code";
+    case Mistake::desc_swizzle_not_tma:
+      return "desc-swizzle-not-tma";
+    case Mistake::desc_sbo_row_pitch:
+      return "desc-sbo-row-pitch";
+    case Mistake::desc_isa_base_offset:
+      return "desc-isa-base-offset";
+    case Mistake::desc_advance_in_elements:
+      return "desc-advance-in-elements";
+    case Mistake::desc_advance_past_box:
+      return "desc-advance-past-box";
+    case Mistake::desc_advance_by_stride:
+      return "desc-advance-by-stride";
   }
   return "none";
 }
@@ -222,6 +240,38 @@ std::string_view mistake_text(Mistake m) {
       return "Global memory has no banks: a strided global access costs 32-byte sectors (one per "
              "lane when the stride is 32 bytes or more), and it shows in the sectors per "
              "request, not in the shared-memory conflict counters.";
+    case Mistake::desc_field_raw:
+      return "A descriptor stores its start, LBO and SBO as (bytes & 0x3FFFF) >> 4: the field's "
+             "value is a count of 16-byte units.";
+    case Mistake::desc_lbo_sbo_swapped:
+      return "LBO (bits 16-29) is the leading-dimension offset and SBO (bits 32-45) the stride "
+             "between groups of 8 core-matrix rows: swapped, the tensor core reads the wrong "
+             "rows without any error.";
+    case Mistake::desc_swizzle_code:
+      return "The swizzle codes differ by architecture: wgmma's bits 62-63 (1 = 128B, 2 = 64B, "
+             "3 = 32B) and tcgen05's bits 61-63 (2 = 128B, 4 = 64B, 6 = 32B, 1 = 128B with "
+             "32-byte atoms).";
+    case Mistake::desc_swizzle_not_tma:
+      return "The descriptor's swizzle mode must be the tensor map's: another mode reads another "
+             "permutation of the chunks TMA wrote, and the MMA multiplies the wrong numbers.";
+    case Mistake::desc_sbo_row_pitch:
+      return "SBO is the stride between groups of 8 rows (a K-major swizzled tile's atom: 8 "
+             "rows of the swizzle's width), not the pitch of one row.";
+    case Mistake::desc_isa_base_offset:
+      return "TMA swizzles the absolute address, so a box off its 1024-byte boundary keeps its "
+             "line's phase and base offset 0 reads it; the PTX ISA's (start >> 7) & 7 misread "
+             "nearly every element on the H200 (docs/descriptor-lab.md).";
+    case Mistake::desc_advance_in_elements:
+      return "The start is a byte address, and one instruction reads 32 bytes of K (two 16-byte "
+             "core matrices): advance by the unswizzled byte offset of the step's first "
+             "element.";
+    case Mistake::desc_advance_past_box:
+      return "Inside a swizzle row the start advances 32 bytes a step; past the row's end the "
+             "next k-step is in the next box (CuTe's tile_to_shape order), not further along "
+             "the same one.";
+    case Mistake::desc_advance_by_stride:
+      return "SBO, a row's pitch and a box along MN are strides of the MN direction: a k-step "
+             "moves along K, by the unswizzled offset of its first element.";
   }
   return "";
 }

@@ -122,6 +122,16 @@ enum class Mistake : std::uint8_t {
   arbitration_ignored,       // a counter above the addresses blamed on the addresses
   warp_of_2d_block,          // a warp of a 2-D block taken for 32 consecutive threadIdx.x
   global_stride_as_banks,    // a strided global access called a bank conflict
+  // Matrix descriptors (drill_descriptor.cpp): reading, writing and advancing one.
+  desc_field_raw,            // LBO / SBO read as the field's value, not the field << 4
+  desc_lbo_sbo_swapped,      // LBO and SBO swapped
+  desc_swizzle_code,         // the swizzle field's code read with the wrong table
+  desc_swizzle_not_tma,      // a descriptor mode other than the tensor map's swizzle
+  desc_sbo_row_pitch,        // SBO set to one row's pitch, not the stride between row groups
+  desc_isa_base_offset,      // (start >> 7) & 7 for a tile TMA swizzled on the absolute address
+  desc_advance_in_elements,  // the start advanced by elements or a core matrix, not 32 bytes
+  desc_advance_past_box,     // 32 bytes a step past the end of a box's swizzle row
+  desc_advance_by_stride,    // the start advanced along MN (SBO, a box, a row) for a k-step
 };
 std::string_view mistake_name(Mistake m);  // "element-index-banks", ...
 // The mistake in the lesson's words, one sentence.

@@ -17,6 +17,7 @@
 #include "core/model/hardware.hpp"
 #include "core/report/explain.hpp"
 #include "core/teach/drill.hpp"
+#include "core/teach/drill_descriptor.hpp"
 #include "core/teach/drill_internal.hpp"
 
 namespace banklab {
@@ -163,6 +164,7 @@ struct Draw {
   // whole warp gives another answer (whole_warp_answer): what phases, packing or a broadcast
   // across phases change is what a Strong Hire question of this draw grades.
   bool phases_change_answer = false;
+  bool says_access = true;  // false: the question is about the tile (a descriptor), not a warp
 };
 
 AskKind pick_ask(SplitMix64& rng) {
@@ -981,7 +983,21 @@ constexpr NamedFamily kHire[] = {
     {"2d-block", block_numbers},   {"2d-block", block_numbers},
     {"column-fix", hire_fix},      {"global-stride", global_stride},
     {"worth-it", hire_worth, true}};
-// strong-hire: the Strong Hire bar, sixteen templates. Those whose counts phases, packing and
+// Matrix descriptors: drill_descriptor.cpp draws the question, here it becomes a choice.
+Draw descriptor_question(SplitMix64& rng) {
+  drill_detail::DescriptorDraw x = drill_detail::descriptor_drill(rng);
+  Draw d;
+  d.s = std::move(x.s);
+  d.kind = AskKind::choice;
+  d.premise = std::move(x.premise);
+  d.ask = std::move(x.ask);
+  d.choices = std::move(x.choices);
+  d.intended = std::move(x.intended);
+  d.says_access = false;
+  return d;
+}
+
+// strong-hire: the Strong Hire bar, seventeen templates. Those whose counts phases, packing and
 // broadcasts across phases change, and the fixes that alignment decides, are drawn twice: the
 // Hire formula (words per bank over the whole warp) answers at most a quarter of the questions
 // (tests/core/test_drill_strategies.cpp).
@@ -1005,7 +1021,9 @@ constexpr NamedFamily kStrongHire[] = {{"packed-elements", packed_scalar},
                                        {"wide-lanes", wide_access},
                                        {"broadcast-any-phase", wide_broadcast},
                                        {"float4-fill-fix", float4_fix},
-                                       {"cp-async-fill", cp_async_fill}};
+                                       {"cp-async-fill", cp_async_fill},
+                                       {"descriptor", descriptor_question},
+                                       {"descriptor", descriptor_question}};
 
 std::span<const NamedFamily> families(DrillLevel level) {
   switch (level) {
@@ -1127,7 +1145,7 @@ std::string ask_text(const Question& q, const Draw& d, const Analysis& a) {
 // The question's text: the premise, what every lane does, the ask.
 std::string question_text(const Question& q, const Draw& d, const Analysis& a) {
   std::string text = d.premise.empty() ? "" : d.premise + " ";
-  if (q.scenario.pattern != AccessPattern::custom) {
+  if (d.says_access && q.scenario.pattern != AccessPattern::custom) {
     text += to_string(q.scenario.tile) + " (" +
             (is_matrix_op(q.scenario.op)
                  ? std::string(op_name(q.scenario.op))

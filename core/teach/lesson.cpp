@@ -115,6 +115,41 @@ constexpr Placeholder kPlaceholders[] = {
      "0 and 1"},
     {"thread:L", "a step written as code: lane L's threadIdx: (3, 1)"},
     {"index:L", "a step written as code: the element lane L's access names: tile[3][1]"},
+    // A step read through a descriptor (lesson_descriptor.hpp): the descriptor and its mode.
+    {"desc_word", "a descriptor step: the 64-bit descriptor word: 0x4000004000000000"},
+    {"desc_swizzle", "a descriptor step: its swizzle mode, as the PTX ISA names it"},
+    {"desc_start", "a descriptor step: its start address, bytes"},
+    {"desc_lbo", "a descriptor step: its leading dimension byte offset (LBO)"},
+    {"desc_sbo", "a descriptor step: its stride dimension byte offset (SBO)"},
+    {"desc_base_offset", "a descriptor step: its base offset field"},
+    {"desc_dest", "a descriptor step: where TMA's box lands, bytes"},
+    {"desc_isa_base_offset", "a descriptor step: the PTX ISA's (start >> 7) & 7 for its start"},
+    {"desc_layout", "a descriptor step: its canonical layout in CuTe notation (K-major)"},
+    {"desc_chunk_elements", "a descriptor step: T, the elements of one 16-byte chunk"},
+    {"desc_layout_numbers", "a descriptor step: the same with its numbers, strides in elements"},
+    {"desc_layout_mn", "a descriptor step: the MN-major canonical layout of the same mode"},
+    {"desc_k_elements", "a descriptor step: elements of K one instruction reads"},
+    {"desc_step_bytes", "a descriptor step: bytes of K one instruction reads"},
+    {"desc_core_rows", "a descriptor step: rows of one core matrix"},
+    {"desc_core_bytes", "a descriptor step: bytes of one core matrix's row"},
+    {"desc_row_bytes", "a descriptor step: bytes of one swizzled row of its mode"},
+    {"desc_atom_bytes", "a descriptor step: bytes of one swizzle atom of its mode (rows x row)"},
+    {"desc_boundary", "a descriptor step: the boundary base offset 0 assumes for its mode, bytes"},
+    // ... and what it reads (check_agreement).
+    {"desc_verdict", "a descriptor step: whether it reads what TMA wrote, in one line"},
+    {"desc_elements", "a descriptor step: the operand's elements compared"},
+    {"desc_mismatched", "a descriptor step: the elements it reads from the wrong bytes"},
+    {"desc_steps", "a descriptor step: the k-steps (instructions) the tile holds"},
+    {"desc_advance:S", "a descriptor step: k-step S's start minus k-step 0's, bytes"},
+    {"desc_start_of:S", "a descriptor step: k-step S's start address"},
+    {"desc_first_mismatch",
+     "a descriptor step: the first element misread, where it was written and where it is read"},
+    {"desc_core_mismatch", "a descriptor step: the first mismatching core matrix: MN 0-7 x K 0-7"},
+    {"desc_fix", "a descriptor step: the descriptor that reads the tile: its mode, SBO and word"},
+    {"desc_fix_sbo", "a descriptor step: that descriptor's SBO"},
+    {"desc_fix_swizzle", "a descriptor step: that descriptor's swizzle mode"},
+    {"desc_note", "a descriptor step: the first note of its rules and its fill's rules"},
+    {"desc_rule", "a descriptor step: the first rule it or its fill breaks"},
 };
 
 // [SECTION] Their values: a lane's, the tile's, the analysis's, the facts (fact_value), value()
@@ -380,7 +415,7 @@ std::optional<Expected<std::string>> code_value(std::string_view name, std::stri
 }
 
 Expected<std::string> value(std::string_view key, const Scenario& s, const Evaluation& e,
-                            const StepCode* code) {
+                            const StepCode* code, const StepDescriptor* descriptor) {
   const auto colon = key.find(':');
   const std::string_view name = key.substr(0, colon);
   const std::string_view arg = colon == std::string_view::npos ? "" : key.substr(colon + 1);
@@ -398,6 +433,7 @@ Expected<std::string> value(std::string_view key, const Scenario& s, const Evalu
                            : "takes no argument"};
   if (auto v = fact_value(name, arg)) return std::move(*v);
   if (auto v = code_value(name, arg, code)) return std::move(*v);
+  if (auto v = descriptor_value(name, arg, s, descriptor)) return std::move(*v);
   if (const auto v = layout_value(name, s)) return *v;
   if (name == "error") {
     if (e.ok()) return Error{"the scenario breaks no rule"};
@@ -467,7 +503,8 @@ std::string reflow(std::string_view text, int width) {
 }
 
 Expected<std::string> fill_text(std::string_view text, const Scenario& s, const Evaluation& e,
-                                FillError* error, const StepCode* code) {
+                                FillError* error, const StepCode* code,
+                                const StepDescriptor* descriptor) {
   std::string out;
   auto fail = [&](std::size_t at, std::string message) {
     if (error) *error = {message, at};
@@ -484,7 +521,7 @@ Expected<std::string> fill_text(std::string_view text, const Scenario& s, const 
       const std::size_t end = text.find('}', i);
       if (end == std::string_view::npos) return fail(i, "'{' without its '}'");
       const std::string_view key = text.substr(i + 1, end - i - 1);
-      const Expected<std::string> v = value(key, s, e, code);
+      const Expected<std::string> v = value(key, s, e, code, descriptor);
       if (!v) return fail(i, "{" + std::string(key) + "}: " + v.error());
       // A value of several lines (code) keeps the indentation of the line it sits on.
       const std::size_t line_start = out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1;
@@ -659,6 +696,19 @@ Expected<StepCode> step_code(std::span<const std::string> args) {
   return c;
 }
 
+// The step's `descriptor`: the flags of `banklab desc agree`, read against its scenario.
+Expected<void> descriptor_words(const toml::node& n, const std::string& file, LessonStep& step) {
+  if (!n.is_array()) return at(file, line_of(n), "'descriptor' must be a list of strings");
+  for (const toml::node& w : *n.as_array()) {
+    if (!w.is_string()) return at(file, line_of(w), "'descriptor' must be a list of strings");
+    step.descriptor_args.push_back(w.as_string()->get());
+  }
+  Expected<StepDescriptor> d = parse_step_descriptor(step.descriptor_args, step.scenario);
+  if (!d) return at(file, line_of(n), "the descriptor: " + d.error());
+  step.descriptor = *d;
+  return {};
+}
+
 bool written_as_code(std::span<const std::string> args) {
   return std::any_of(args.begin(), args.end(),
                      [](const std::string& a) { return a == "--decl" || a == "--expr"; });
@@ -667,14 +717,15 @@ bool written_as_code(std::span<const std::string> args) {
 Expected<LessonStep> parse_step(const toml::table& t, const std::string& file) {
   LessonStep step;
   step.line = line_of(t);
-  static constexpr std::string_view kKeys[] = {"title", "args",     "text", "lanes",  "banks",
-                                               "rows",  "elements", "show", "compare"};
+  static constexpr std::string_view kKeys[] = {"title",   "args",      "text",     "lanes",
+                                               "banks",   "rows",      "elements", "show",
+                                               "compare", "descriptor"};
   for (auto&& [key, node] : t) {
     if (std::find(std::begin(kKeys), std::end(kKeys), key.str()) == std::end(kKeys))
       return at(file, line_of(node),
                 "unknown key '" + std::string(key.str()) +
                     "' in a step (title, args, text, lanes, banks, rows, "
-                    "elements, show, compare)");
+                    "elements, show, compare, descriptor)");
   }
   for (std::string_view key : {"title", "args", "text"})
     if (!t.contains(key)) return at(file, step.line, "the step has no '" + std::string(key) + "'");
@@ -741,10 +792,20 @@ Expected<LessonStep> parse_step(const toml::table& t, const std::string& file) {
     return at(file, step.line,
               "'compare' lists the presets shown beside the step, and 'show' names \"compare\": "
               "give both or neither");
+  if (const toml::node* n = t.get("descriptor")) {
+    auto words = descriptor_words(*n, file, step);
+    if (!words) return Error{words.error()};
+  }
+  if (std::find(step.show.begin(), step.show.end(), "descriptor") != step.show.end() &&
+      !step.descriptor)
+    return at(file, step.line,
+              "'show' names \"descriptor\": give the step its 'descriptor' (the flags of "
+              "banklab desc agree)");
   // Fill the text now, so that a placeholder the scenario cannot give is the file's error.
   const Evaluation e = evaluate(step.scenario);
   FillError why;
-  if (!fill_text(step.text, step.scenario, e, &why, step.code ? &*step.code : nullptr))
+  if (!fill_text(step.text, step.scenario, e, &why, step.code ? &*step.code : nullptr,
+                 step.descriptor ? &*step.descriptor : nullptr))
     return at(file, text_line(text, step.text, why.offset), why.message);
   if ((step.busiest_lanes || step.busiest_banks) && !e.ok())
     return at(file, step.line,
@@ -909,6 +970,11 @@ std::string to_markdown(const Lesson& lesson, std::span<const std::string> image
 }
 
 std::string describe_step(const FilledStep& f) {
+  if (f.descriptor) {
+    return format("%s, TMA's box at byte %lld; %s", to_string(f.scenario.tile).c_str(),
+                  static_cast<long long>(f.descriptor->dest),
+                  describe_descriptor(*f.descriptor).c_str());
+  }
   if (!f.code) return describe(f.scenario);
   const KernelCode& k = f.code->code;
   const auto& b = f.code->params.block;
@@ -929,8 +995,10 @@ FilledStep fill_step(const LessonStep& step) {
   f.scenario = step.scenario;
   f.code = step.code;
   f.evaluation = evaluate(step.scenario);
+  f.descriptor = step.descriptor;
   const Expected<std::string> text =
-      fill_text(step.text, f.scenario, f.evaluation, nullptr, step.code ? &*step.code : nullptr);
+      fill_text(step.text, f.scenario, f.evaluation, nullptr, step.code ? &*step.code : nullptr,
+                step.descriptor ? &*step.descriptor : nullptr);
   f.text = reflow(text ? *text : step.text, 0);
   Highlights& h = f.highlights;
   h.lanes = step.lanes;

@@ -15,6 +15,9 @@
 //   show = ["banks", "tiles"]           # what its slide draws: banks, lanes, tile, tiles (as
 //                                       # indexed and as stored side by side), code, compare
 //   compare = ["fp32-pad1", "fp32-xor"] # with "compare": presets shown beside the step's scenario
+//   descriptor = ["--swizzle", "64b", "--sbo", "512"]  # the tile read through a wgmma/tcgen05
+//                                       # descriptor (lesson_descriptor.hpp): {desc_...} fill,
+//                                       # the app opens its Descriptor window, show "descriptor"
 //   text = """
 //   {busiest_lanes} all want bank {busiest_bank}: {ways}-way, {wavefronts} wavefronts.
 //   """
@@ -36,6 +39,7 @@
 #include "core/base/expected.hpp"
 #include "core/code/kernel_code.hpp"
 #include "core/model/scenario.hpp"
+#include "core/teach/lesson_descriptor.hpp"
 
 namespace banklab {
 
@@ -73,6 +77,9 @@ struct LessonStep {
   // of `compare`, drawn beside the step's scenario when `show` has "compare".
   std::vector<std::string> show;
   std::vector<std::string> compare;
+  // The tile read as a wgmma / tcgen05 operand through a descriptor, as `descriptor` names it.
+  std::vector<std::string> descriptor_args;
+  std::optional<StepDescriptor> descriptor;
   int line = 0;       // where the step's table starts
   int text_line = 0;  // where its text starts
 };
@@ -95,12 +102,13 @@ struct FilledStep {
   Highlights highlights;
   std::vector<std::string> show;                          // as the step names it
   std::vector<std::pair<std::string, Scenario>> compare;  // preset name, its scenario
+  std::optional<StepDescriptor> descriptor;               // a step read through a descriptor
 };
 
 // The names `show` takes: the bank view, the lane map, the tile, both tile pictures side by
-// side, the code line, a comparison.
-inline constexpr std::string_view kSlideParts[] = {"banks", "lanes", "tile",
-                                                   "tiles", "code",  "compare"};
+// side, the code line, a comparison, the Descriptor Lab's picture (a step with a descriptor).
+inline constexpr std::string_view kSlideParts[] = {"banks", "lanes",   "tile",      "tiles",
+                                                   "code",  "compare", "descriptor"};
 
 struct Placeholder {
   std::string_view name;  // "wavefronts"; "bank:L" takes a lane number
@@ -109,14 +117,16 @@ struct Placeholder {
 std::span<const Placeholder> placeholders();
 
 // The text with every placeholder filled from the scenario and its evaluation (and, for a step
-// written as code, from its code), or the first placeholder that is unknown or cannot be
-// filled, as "{name}: why" with the offset in `text`.
+// written as code, from its code; for one read through a descriptor, from its agreement), or the
+// first placeholder that is unknown or cannot be filled, as "{name}: why" with the offset in
+// `text`.
 struct FillError {
   std::string message;
   std::size_t offset = 0;
 };
 Expected<std::string> fill_text(std::string_view text, const Scenario& s, const Evaluation& e,
-                                FillError* error = nullptr, const StepCode* code = nullptr);
+                                FillError* error = nullptr, const StepCode* code = nullptr,
+                                const StepDescriptor* descriptor = nullptr);
 
 // Paragraphs (lines separated by blank lines) joined into one line each, or wrapped at `width`
 // columns when width > 0; lines indented by four spaces (code) are kept as they are.

@@ -76,7 +76,7 @@ TEST_CASE("lesson rejects what it cannot do, with exit status 2") {
     CHECK(run.err.starts_with("banklab: "));
   }
   CHECK(run_banklab("lesson show nope")
-            .err.find("the lessons are interview, ldmatrix, measure, transpose") !=
+            .err.find("the lessons are descriptor, interview, ldmatrix, measure, transpose") !=
         std::string::npos);
 }
 

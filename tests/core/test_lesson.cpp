@@ -70,7 +70,8 @@ TEST_CASE("the shipped lessons load, and every step's scenario and text fill") {
   const std::regex unfilled(R"(\{[a-z_]+(:[A-Za-z0-9-]+)?\})");
   std::set<std::string> names;
   for (const Lesson& l : *lessons) names.insert(l.name);
-  CHECK(names == std::set<std::string>{"interview", "ldmatrix", "measure", "transpose"});
+  CHECK(names ==
+        std::set<std::string>{"descriptor", "interview", "ldmatrix", "measure", "transpose"});
   for (const Lesson& l : *lessons) {
     CAPTURE(l.name);
     CHECK_FALSE(l.title.empty());

@@ -3,9 +3,12 @@
 // window reports). Every verdict and number checked against the core's check_agreement().
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 
+#include "app/gui/panels/panels.hpp"
 #include "app/gui/state/descriptor_state.hpp"
+#include "app/gui/state/lesson_state.hpp"
 #include "core/base/format.hpp"
 #include "tests/gui/headless_imgui.hpp"
 
@@ -101,6 +104,44 @@ TEST_CASE("a tile without a TMA swizzle offers no Descriptor window, and the win
   REQUIRE(s.frame.geometry.descriptor.has_value());
   CHECK(descriptor_geometry(s).swizzle.empty());
   CHECK(descriptor_geometry(s).grid.empty());
+}
+
+TEST_CASE("a descriptor lesson step opens the window on its descriptor; the slide follows it") {
+  HeadlessImGui ui;
+  AppState s;
+  REQUIRE(open_lesson(s, "descriptor", 0));
+  const Lesson& lesson = *s.lesson.lesson;
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i) {
+    CAPTURE(lesson.steps[i].title);
+    go_to_step(s, static_cast<int>(i));
+    ui.frame(s);
+    const StepDescriptor& d = *lesson.steps[i].descriptor;
+    CHECK(s.user.views.descriptor);
+    CHECK(s.user.descriptor == d);
+    REQUIRE(s.frame.geometry.descriptor.has_value());
+    // The window draws the core's verdict for the step's fill (its destination included).
+    const DescriptorAgreement a = step_agreement(d, s.derived.scenario.tile);
+    const std::string verdict = verdict_label(s);
+    CHECK(verdict.rfind(a.agrees() ? "agrees" : "MISMATCH", 0) == 0);
+    if (!a.agrees())
+      CHECK(verdict.find(std::to_string(a.mismatched) + " of ") != std::string::npos);
+    // The slide's header says the same, and draws the Descriptor Lab's picture.
+    const figures::Slide slide = lesson_slide(s);
+    REQUIRE(slide.descriptor.has_value());
+    CHECK(figures::slide_verdict(slide) == descriptor_verdict(d, s.derived.scenario.tile));
+    CHECK(std::find(slide.parts.begin(), slide.parts.end(), figures::SlidePart::descriptor) !=
+          slide.parts.end());
+  }
+  // What the user changes in the window, the slide shows: the wrong swizzle step read with 128B.
+  go_to_step(s, 5);
+  ui.frame(s);
+  REQUIRE_FALSE(step_agreement(s.user.descriptor, s.derived.scenario.tile).agrees());
+  ui.click(s, swizzle_button(s, DescSwizzle::b128).centre());
+  s.user.descriptor.desc.sbo = 1024;
+  ui.frame(s);
+  CHECK(figures::slide_verdict(lesson_slide(s)) ==
+        descriptor_verdict(s.user.descriptor, s.derived.scenario.tile));
+  CHECK(step_agreement(s.user.descriptor, s.derived.scenario.tile).agrees());
 }
 
 }  // namespace banklab::gui

@@ -85,9 +85,8 @@ void draw_descriptor(AppState& s, Interaction& io) {
       "matrix, red where the descriptor reads the wrong bytes. Read the tile: the descriptor "
       "that reads it.");
   figures::Box area = available_box();
-  const figures::Figure f =
-      figures::descriptor_figure(w.desc, descriptor_operand(tile), descriptor_fill(tile), w.k_step,
-                                 area, figure_style(view_style(s)));
+  const figures::Figure f = figures::descriptor_figure(
+      w.desc, step_operand(tile), step_fill(w, tile), w.k_step, area, figure_style(view_style(s)));
   add_labels(io.geometry, f);
   if (f.grid) g.grid = grid_geometry(*f.grid);
   ImGui::Dummy(ImVec2(area.width(), area.height()));

@@ -125,7 +125,15 @@ figures::Slide lesson_slide(const AppState& s) {
   slide.title = f.title;
   slide.text = f.text;
   slide.study = s.study;
-  slide.scenario_line = describe_step(f);
+  if (f.descriptor) {
+    // The Descriptor window's descriptor: the step's, or what the user has made of it since.
+    FilledStep shown = f;
+    shown.descriptor = s.user.descriptor;
+    slide.descriptor = s.user.descriptor;
+    slide.scenario_line = describe_step(shown);
+  } else {
+    slide.scenario_line = describe_step(f);
+  }
   slide.parts = named_parts(f);
   for (const auto& [name, scenario] : f.compare) {
     slide.compare.push_back(figures::Compared{name, study(scenario)});

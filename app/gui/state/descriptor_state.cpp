@@ -10,17 +10,17 @@ bool descriptor_offered(const TileLayout& tile) {
 }
 
 OperandFill descriptor_fill(const TileLayout& tile) {
-  return {tile, 1, 0};
+  return step_fill(StepDescriptor{}, tile);
 }
 
 OperandShape descriptor_operand(const TileLayout& tile) {
-  return {OperandMajor::k, tile.dtype};
+  return step_operand(tile);
 }
 
 void read_tile_with(DescriptorWindow& w, const TileLayout& tile, MmaArch arch) {
   const std::optional<MatrixDescriptor> fits =
-      suggest_descriptor(arch, descriptor_operand(tile), descriptor_fill(tile));
-  w.desc = fits ? *fits : MatrixDescriptor{arch, DescSwizzle::b128, 0, 16, 1024, 0, false};
+      suggest_descriptor(arch, step_operand(tile), step_fill(w, tile));
+  w.desc = fits ? *fits : MatrixDescriptor{arch, DescSwizzle::b128, w.dest, 16, 1024, 0, false};
   w.k_step = 0;
 }
 

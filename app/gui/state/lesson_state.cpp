@@ -48,6 +48,11 @@ void go_to_step(AppState& s, int step) {
   } else {
     show_scenario_code(s);
   }
+  if (const std::optional<StepDescriptor>& d = s.lesson.filled.descriptor) {
+    // A step read through a descriptor: the Descriptor window shows it, as the step sets it.
+    s.user.descriptor = *d;
+    s.user.views.descriptor = true;
+  }
   refresh(s);  // a new scenario: every wavefront served
 }
 

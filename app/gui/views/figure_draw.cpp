@@ -87,8 +87,11 @@ void draw_figure(const figures::Figure& f, ImDrawList* dl, DrawQueue& queue,
     const float x = l.cell ? (l.box.x0 + l.box.x1 - size.x) * 0.5f : l.box.x0;
     const ImVec2 at(std::floor(x), std::floor((l.box.y0 + l.box.y1 - font->FontSize) * 0.5f));
     if (l.halo.a != 0) {
-      dl->AddRectFilled(ImVec2(at.x - 1, at.y), ImVec2(at.x + size.x + 1, at.y + size.y),
-                        to_imu32(l.halo), 2.0f);
+      // The label's box or its text, whichever is wider (a box widened to cover what is under
+      // it, as the SVG draws it).
+      const float x1 = std::max(at.x + size.x, l.cell ? 0.0f : l.box.x1);
+      dl->AddRectFilled(ImVec2(at.x - 1, at.y), ImVec2(x1 + 1, at.y + size.y), to_imu32(l.halo),
+                        2.0f);
     }
     dl->AddText(font, font->FontSize, at, to_imu32(l.colour), l.text.c_str());
   }
