@@ -2,7 +2,8 @@
 # The whole test suite, set up from scratch if need be: installs the Debian packages, builds
 # everything (the CUDA kernels too when nvcc is there), and runs
 #   1. every suite that needs no GPU, with BANKLAB_FORCE_NO_GPU=1 so that the no-GPU checks see
-#      no GPU on any machine (the GUI's suites under an Xvfb it starts when there is no display);
+#      no GPU on any machine (the suites that open windows each under an Xvfb of its own,
+#      tests/own_display.sh; the browser edition's test under one this script starts);
 #   2. with a usable NVIDIA GPU (nvidia-smi lists one and `banklab gpu-bench` runs on it), the
 #      suites labelled gpu: every kernel against its CPU reference, the measurement, a short
 #      `banklab validate`;
