@@ -121,13 +121,15 @@ banklab_phase() {
 # targets, the tests): ASan + UBSan on everything it builds. scripts/sanitize-and-fuzz.sh builds
 # the core's suites and the fuzz targets in one (clang, libFuzzer; the compares not
 # instrumented), scripts/fuzz.sh's long campaigns in another (the compares instrumented for
-# libFuzzer). Release keeps assertions in this project; -O1 -g keeps the sanitized code fast
-# enough and its stack traces readable. No GUI, CUDA or benchmarks.
+# libFuzzer). Release keeps assertions in this project; -O1 keeps the sanitized code fast
+# enough, and line tables (-gline-tables-only) are all the sanitizers' stack traces read (the
+# function, file and line of each frame): full debug information (-g) cost about a fifth of
+# the tree's compile time (issue 36, docs/testing.md). No GUI, CUDA or benchmarks.
 banklab_configure_sanitized() {
   local dir=$1
   shift
   cmake -S "$BANKLAB_ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -g" -DBANKLAB_SANITIZE=address,undefined \
+    "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -gline-tables-only" -DBANKLAB_SANITIZE=address,undefined \
     -DBANKLAB_BUILD_GUI=OFF -DBANKLAB_BUILD_CUDA=OFF -DBANKLAB_BUILD_BENCH=OFF \
     "${banklab_include_args[@]}" "$@" >/dev/null
 }

@@ -2,7 +2,8 @@
 # The whole test suite, set up from scratch if need be: installs the Debian packages, builds
 # everything (the CUDA kernels too when nvcc is there), and runs
 #   1. every suite that needs no GPU, with BANKLAB_FORCE_NO_GPU=1 so that the no-GPU checks see
-#      no GPU on any machine (the GUI's suites under an Xvfb it starts when there is no display);
+#      no GPU on any machine (the suites that open windows each under an Xvfb of its own,
+#      tests/own_display.sh; the browser edition's test under one this script starts);
 #   2. with a usable NVIDIA GPU (nvidia-smi lists one and `banklab gpu-bench` runs on it), the
 #      suites labelled gpu: every kernel against its CPU reference, the measurement, a short
 #      `banklab validate`;
@@ -31,9 +32,13 @@ print_phases() {
   echo "BankLab: $(($(date +%s) - command_start)) s in all"
 }
 
-# shellcheck disable=SC2086  # lists of packages, word-split on purpose
+# Every package the command uses, the browser edition's and its test's too (npm where node came
+# without it; Debian's nodejs does), in one apt-get run: one index update and one round of
+# dpkg's triggers instead of two.
+# shellcheck disable=SC2046,SC2086  # lists of packages, word-split on purpose
 banklab_phase "Debian packages" \
-  banklab_install_packages $BANKLAB_PACKAGES_BUILD $BANKLAB_PACKAGES_GUI $BANKLAB_PACKAGES_TEST
+  banklab_install_packages $BANKLAB_PACKAGES_BUILD $BANKLAB_PACKAGES_GUI $BANKLAB_PACKAGES_TEST \
+  $BANKLAB_PACKAGES_WEB $BANKLAB_PACKAGES_WEB_TEST $(command -v npm >/dev/null || echo npm)
 if command -v clang-format >/dev/null; then
   banklab_phase "the house style (.clang-format)" bash "$BANKLAB_ROOT/scripts/check-format.sh"
 else
@@ -89,11 +94,6 @@ no_install=$(banklab_no_install_reason)
 if [ "$gui" != ON ]; then
   web_reason="no GUI here to compare the page with"
 else
-  # npm where node came without it (Debian's nodejs does).
-  # shellcheck disable=SC2046,SC2086  # lists of packages, word-split on purpose
-  banklab_phase "Debian packages for the browser edition" \
-    banklab_install_packages $BANKLAB_PACKAGES_WEB $BANKLAB_PACKAGES_WEB_TEST \
-    $(command -v npm >/dev/null || echo npm)
   for tool in emcc chromium npm; do
     command -v "$tool" >/dev/null ||
       web_reason="no $tool here${no_install:+ and nothing is installed ($no_install)}"

@@ -10,7 +10,8 @@
 #   - anywhere else: from the dpkg -x root; nothing is installed into the system.
 # HAVE_CUDA (ON or OFF) says whether the tree has the CUDA kernels; either way the installed GPU
 # commands must exit 1 with one line saying why there is no GPU to use here. Needs an X display
-# for the GUI's screenshot (scripts/test.sh starts Xvfb), or xvfb-run.
+# for the GUI's screenshot (CTest gives it an Xvfb of its own: tests/own_display.sh), or
+# xvfb-run.
 #   tests/package/test_package.sh BUILD_DIR HAVE_CUDA
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
