@@ -78,7 +78,7 @@ float smallest_number(const Figure& f, const Palette& p) {
 float descriptor_numbers(const Slide& s, const Figure& f, float target) {
   if (!f.grid) return target;
   const int wanted = static_cast<int>(
-      std::min<std::int64_t>(kDescriptorRepeatLines, s.scenario.tile.size_bytes() / 128));
+      std::min<std::int64_t>(kDescriptorRepeatLines, s.study.scenario.tile.size_bytes() / 128));
   float numbers = target;
   if (f.grid->rows < wanted)
     numbers = target * static_cast<float>(f.grid->rows) / static_cast<float>(wanted);

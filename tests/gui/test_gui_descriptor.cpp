@@ -120,7 +120,7 @@ TEST_CASE("a descriptor lesson step opens the window on its descriptor; the slid
     CHECK(s.user.descriptor == d);
     REQUIRE(s.frame.geometry.descriptor.has_value());
     // The window draws the core's verdict for the step's fill (its destination included).
-    const DescriptorAgreement a = step_agreement(d, s.derived.scenario.tile);
+    const DescriptorAgreement a = step_agreement(d, s.study.scenario.tile);
     const std::string verdict = verdict_label(s);
     CHECK(verdict.rfind(a.agrees() ? "agrees" : "MISMATCH", 0) == 0);
     if (!a.agrees())
@@ -128,20 +128,20 @@ TEST_CASE("a descriptor lesson step opens the window on its descriptor; the slid
     // The slide's header says the same, and draws the Descriptor Lab's picture.
     const figures::Slide slide = lesson_slide(s);
     REQUIRE(slide.descriptor.has_value());
-    CHECK(figures::slide_verdict(slide) == descriptor_verdict(d, s.derived.scenario.tile));
+    CHECK(figures::slide_verdict(slide) == descriptor_verdict(d, s.study.scenario.tile));
     CHECK(std::find(slide.parts.begin(), slide.parts.end(), figures::SlidePart::descriptor) !=
           slide.parts.end());
   }
   // What the user changes in the window, the slide shows: the wrong swizzle step read with 128B.
   go_to_step(s, 5);
   ui.frame(s);
-  REQUIRE_FALSE(step_agreement(s.user.descriptor, s.derived.scenario.tile).agrees());
+  REQUIRE_FALSE(step_agreement(s.user.descriptor, s.study.scenario.tile).agrees());
   ui.click(s, swizzle_button(s, DescSwizzle::b128).centre());
   s.user.descriptor.desc.sbo = 1024;
   ui.frame(s);
   CHECK(figures::slide_verdict(lesson_slide(s)) ==
-        descriptor_verdict(s.user.descriptor, s.derived.scenario.tile));
-  CHECK(step_agreement(s.user.descriptor, s.derived.scenario.tile).agrees());
+        descriptor_verdict(s.user.descriptor, s.study.scenario.tile));
+  CHECK(step_agreement(s.user.descriptor, s.study.scenario.tile).agrees());
 }
 
 }  // namespace banklab::gui
