@@ -262,6 +262,12 @@ TEST_CASE("Every answer is what the core gives for the question's own scenario")
           case AskKind::ways:
             CHECK(q.answer == a.max_ways);
             break;
+          case AskKind::ideal:
+            CHECK(q.answer == a.ideal_wavefronts);
+            break;
+          case AskKind::conflicts:
+            CHECK(q.answer == a.bank_conflicts());
+            break;
           case AskKind::bank:
             REQUIRE(a.lanes[q.lane].active);
             CHECK(q.answer == a.lanes[q.lane].banks[0]);
