@@ -111,8 +111,9 @@ std::string where_in_function(const std::vector<std::int64_t>& offsets) {
     return format("+0x%04llx", static_cast<unsigned long long>(offset));
   };
   if (offsets.size() > kListed) {
-    const auto [low, high] = std::ranges::minmax(offsets);
-    return format("%zu offsets from %s to %s", offsets.size(), pc(low).c_str(), pc(high).c_str());
+    // Iterator forms: the browser edition's libc++ has no std::ranges algorithms.
+    const auto [low, high] = std::minmax_element(offsets.begin(), offsets.end());
+    return format("%zu offsets from %s to %s", offsets.size(), pc(*low).c_str(), pc(*high).c_str());
   }
   std::string at;
   for (const std::int64_t offset : offsets) at += (at.empty() ? "" : ", ") + pc(offset);
@@ -142,7 +143,8 @@ KernelScan scan_of(const gpu::Trace& t, const std::string& file, Attribution how
         l.loops = {"its runs"};
         if (in.atomic()) l.notes.push_back("an atomic: counted as the store it makes");
       }
-      if (std::ranges::find(pcs[key], in.offset) == pcs[key].end()) pcs[key].push_back(in.offset);
+      std::vector<std::int64_t>& seen = pcs[key];
+      if (std::find(seen.begin(), seen.end(), in.offset) == seen.end()) seen.push_back(in.offset);
       add_instance(l, t, a);
       ++counts[key][a.wavefronts];
     }
