@@ -104,7 +104,7 @@ int run_analyze_code(const frontend::Args& args) {
   const Explanation& x = studied.explanation;
   std::string out;
   if (o->json) {
-    append_json(out, s, e, &x);
+    append_json(out, studied);
     out.pop_back();  // the object's '}': the code's evaluation joins it
     out += ",\"code\":";
     append_json(out, code);

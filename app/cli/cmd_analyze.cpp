@@ -99,7 +99,7 @@ int run_scenario(const AnalyzeOptions& o) {
 
   std::string out;
   if (o.json) {
-    append_json(out, s.scenario, e, &s.explanation);
+    append_json(out, s);
     out += '\n';
   } else {
     append_report(out, describe(s.scenario), *e.analysis, &e.elements, &s.scenario.tile,

@@ -64,7 +64,7 @@ int run_explain(const frontend::Args& args) {
 
   std::string out;
   if (o->json) {
-    append_json(out, scenario, e, e.ok() ? &x : nullptr);
+    append_json(out, studied);  // the explanation only with an analysis
     out += '\n';
   } else {
     if (preset != nullptr)

@@ -199,14 +199,13 @@ Figure bank_figure(const Analysis& a, Box area, const FigureStyle& st);
 // The lane map: 32 lane boxes above 32 bank boxes, a line per word a lane touches, coloured as
 // the bank view colours that word's cell; lanes sharing a word meet at one point over the bank.
 Figure lane_figure(const Analysis& a, Box area, const FigureStyle& st);
-// The tile: the heat map of banks, padding striped, the access outlined, every lane numbered.
-// `evaluation` may hold no analysis (the tile alone is drawn).
-Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const FigureStyle& st);
+// The study's tile: the heat map of banks, padding striped, the access outlined, every lane
+// numbered. Its evaluation may hold no analysis (the tile alone is drawn).
+Figure tile_figure(const Study& s, Box area, const FigureStyle& st);
 // The logical ([0]) and the physical ([1]) tile side by side in area, each under its caption
 // ("logical: elements as indexed", "physical: slots as stored"), with its own grid and heat map;
 // the tile's declaration over both when st.tile_caption. page_figure draws it for TileView::both.
-std::array<Figure, 2> tile_pair_figure(const TileLayout& t, const Evaluation& e, Box area,
-                                       const FigureStyle& st);
+std::array<Figure, 2> tile_pair_figure(const Study& s, Box area, const FigureStyle& st);
 
 // A refused access drawn: the tile with the rows it cannot start in marked (mark_refused_rows)
 // beside (or, in a narrow area, over) the arithmetic that finds them, core's derivation.

@@ -27,7 +27,6 @@ std::string verdict_line(const Study& s) {
 
 Figure page_figure(View v, const Study& s, float width, float height, const FigureStyle& st) {
   const Evaluation& e = s.evaluation;
-  const TileLayout& tile = s.scenario.tile;
   const Palette& p = *st.palette;
   Figure f = detail::blank_figure(width, height, p);
   const float margin = std::floor(st.font * 0.8f);
@@ -59,9 +58,9 @@ Figure page_figure(View v, const Study& s, float width, float height, const Figu
   if (refused) {  // every view of a refused access: the rows it cannot start in
     append(f, misalignment_figure(s, area, st));
   } else if (v == View::tile && st.tile_view == TileView::both) {
-    for (const Figure& half : tile_pair_figure(tile, e, area, st)) append(f, half);
+    for (const Figure& half : tile_pair_figure(s, area, st)) append(f, half);
   } else if (v == View::tile) {
-    append(f, tile_figure(tile, e, area, st));
+    append(f, tile_figure(s, area, st));
   } else if (e.ok()) {
     append(f, v == View::banks ? bank_figure(*e.analysis, area, st)
                                : lane_figure(*e.analysis, area, st));

@@ -56,7 +56,7 @@ Figure misalignment_figure(const Study& s, Box area, const FigureStyle& style) {
   // A tile whose rows would be thinner than kLeastTileRow is not drawn (a short window drew it
   // as a 2 px strip under its title): the arithmetic takes the whole area, and the Tile window
   // and the bank view show the tile.
-  const Figure drawn_tile = tile_figure(s.scenario.tile, s.evaluation, tile, st);
+  const Figure drawn_tile = tile_figure(s, tile, st);
   const bool draw_tile = !drawn_tile.grid || drawn_tile.grid->pitch_y >= kLeastTileRow;
   if (!draw_tile) text = area;
   // The derivation in the largest font, at most the style's, whose wrapped lines fit.

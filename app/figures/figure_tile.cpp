@@ -108,8 +108,8 @@ struct Key {
   std::vector<LegendItem> items;
 };
 
-std::vector<LegendItem> legend_items(const TileLayout& t, const Evaluation& e,
-                                     const FigureStyle& st) {
+std::vector<LegendItem> legend_items(const Study& s, const FigureStyle& st) {
+  const TileLayout& t = s.scenario.tile;
   const Palette& p = *st.palette;
   std::vector<LegendItem> items;
   if (t.slots_per_row() > t.cols)
@@ -121,11 +121,12 @@ std::vector<LegendItem> legend_items(const TileLayout& t, const Evaluation& e,
                          : "marked row",
                      false, st.row_width > 0 ? "misaligned row" : ""});
   }
-  if (e.ok()) items.push_back({p.highlight, Fill::outline, "outlined: this access, by lane"});
+  if (s.evaluation.ok())
+    items.push_back({p.highlight, Fill::outline, "outlined: this access, by lane"});
   return items;
 }
 
-Key plan_key(const TileLayout& t, const Evaluation& e, float width, const FigureStyle& st) {
+Key plan_key(const Study& s, float width, const FigureStyle& st) {
   Key k;
   const float readable = std::min(st.font, st.readable_font);
   k.font = std::max(readable, std::floor(st.font * 0.8f));
@@ -138,7 +139,7 @@ Key plan_key(const TileLayout& t, const Evaluation& e, float width, const Figure
   }
   k.swatch_w = std::min(k.swatch_w, std::floor(k.font * 2.4f));
   k.swatch_h = std::floor(k.font * 1.4f);
-  k.items = legend_items(t, e, st);
+  k.items = legend_items(s, st);
   Figure scratch;
   k.height = k.swatch_h * static_cast<float>(32 / k.per_row) + k.font * 0.4f +
              (k.items.empty() ? 0.0f : legend(scratch, k.items, 0, 0, width, st.font, *st.palette));
@@ -379,10 +380,12 @@ void add_row_marks(Figure& f, const TilePlan& g, const FigureStyle& st) {
 // The access outlined: each lane's frames (dimmed until its wavefront is served, the hovered
 // lane in the ideal line's colour), into `covered`; returns the frames lanes start in, with the
 // lanes that start in each (a broadcast's lanes share one).
-std::vector<std::pair<std::uint32_t, Box>> add_lane_frames(Figure& f, const TileLayout& t,
-                                                           const Evaluation& e, const TilePlan& g,
-                                                           bool physical, const FigureStyle& st,
+std::vector<std::pair<std::uint32_t, Box>> add_lane_frames(Figure& f, const Study& s,
+                                                           const TilePlan& g, bool physical,
+                                                           const FigureStyle& st,
                                                            std::vector<Box>& covered) {
+  const TileLayout& t = s.scenario.tile;
+  const Evaluation& e = s.evaluation;
   const Palette& p = *st.palette;
   const float stroke = std::clamp(std::min(g.pitch_x, g.pitch_y) * 0.1f, 1.0f, 2.0f);
   std::vector<std::pair<std::uint32_t, Box>> firsts;
@@ -439,8 +442,8 @@ void add_slot_banks(Figure& f, const TileLayout& t, const TilePlan& g, bool phys
 
 // One picture (logical or physical) in `area`, its key `key` reserved under the grid (drawn by
 // the caller when `draw_key`).
-Figure one_tile(const TileLayout& t, const Evaluation& e, Box area, const FigureStyle& st,
-                const Key& key, bool draw_key) {
+Figure one_tile(const Study& s, Box area, const FigureStyle& st, const Key& key, bool draw_key) {
+  const TileLayout& t = s.scenario.tile;
   const Palette& p = *st.palette;
   Figure f = blank_figure(area.x1, area.y1, p);
   const bool physical = st.tile_view == TileView::physical;
@@ -463,7 +466,7 @@ Figure one_tile(const TileLayout& t, const Evaluation& e, Box area, const Figure
   add_row_marks(f, g, st);
   // The access: frames, then the lane numbers, then bank numbers in the slots left free.
   std::vector<Box> covered;
-  const auto firsts = add_lane_frames(f, t, e, g, physical, st, covered);
+  const auto firsts = add_lane_frames(f, s, g, physical, st, covered);
   add_lane_labels(f, firsts, g.grid_box(), st);
   add_slot_banks(f, t, g, physical, st, std::move(covered));
   if (draw_key) add_key(f, key, area.x0, g.y + g.grid_h + st.font * 0.5f, area.width(), st);
@@ -485,12 +488,12 @@ std::string_view tile_view_name(TileView v) {
   return v == TileView::physical ? "physical" : v == TileView::both ? "both" : "logical";
 }
 
-Figure tile_figure(const TileLayout& t, const Evaluation& e, Box area, const FigureStyle& st) {
-  return one_tile(t, e, area, st, plan_key(t, e, area.width(), st), true);
+Figure tile_figure(const Study& s, Box area, const FigureStyle& st) {
+  return one_tile(s, area, st, plan_key(s, area.width(), st), true);
 }
 
-std::array<Figure, 2> tile_pair_figure(const TileLayout& t, const Evaluation& e, Box area,
-                                       const FigureStyle& st) {
+std::array<Figure, 2> tile_pair_figure(const Study& s, Box area, const FigureStyle& st) {
+  const TileLayout& t = s.scenario.tile;
   const Palette& p = *st.palette;
   const float caption_h = std::floor(st.font * 1.4f);
   float y = area.y0;
@@ -502,7 +505,7 @@ std::array<Figure, 2> tile_pair_figure(const TileLayout& t, const Evaluation& e,
     y += caption_h;
   }
   // One key for both pictures, under them.
-  const Key key = plan_key(t, e, area.width(), st);
+  const Key key = plan_key(s, area.width(), st);
   const float gap = std::floor(st.font);
   const float half = std::floor((area.width() - gap) * 0.5f);
   std::array<Figure, 2> out;
@@ -512,7 +515,7 @@ std::array<Figure, 2> tile_pair_figure(const TileLayout& t, const Evaluation& e,
     FigureStyle one = st;
     one.tile_view = k == 0 ? TileView::logical : TileView::physical;
     one.tile_caption = false;
-    out[k] = one_tile(t, e, Box{x0, y + caption_h, x0 + half, area.y1}, one, key, false);
+    out[k] = one_tile(s, Box{x0, y + caption_h, x0 + half, area.y1}, one, key, false);
     // The caption over the grid itself, so that it names the picture under it; in a narrow
     // half, the picture's name alone.
     const Grid& g = *out[k].grid;

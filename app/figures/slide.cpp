@@ -191,10 +191,10 @@ Figure part_figure(const Slide& s, SlidePart part, Box box, const FigureStyle& s
   if (refused_rows(s.study)) return misalignment_figure(s.study, box, st);
   if (part == SlidePart::tile || part == SlidePart::tiles) {
     if (part == SlidePart::tile && st.tile_view != TileView::both) {
-      return tile_figure(tile, e, box, st);
+      return tile_figure(s.study, box, st);
     }
     Figure f = blank_figure(box.x1, box.y1, *st.palette);
-    for (const Figure& half : tile_pair_figure(tile, e, box, st)) append(f, half);
+    for (const Figure& half : tile_pair_figure(s.study, box, st)) append(f, half);
     return f;
   }
   if (!e.ok()) return refusal_part(s, box, st);

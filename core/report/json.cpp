@@ -162,11 +162,12 @@ void append_json_error(std::string& out, const std::vector<Diagnostic>& diagnost
   w.end_object();
 }
 
-void append_json(std::string& out, const Scenario& s, const Evaluation& e,
-                 const Explanation* explanation) {
+void append_json(std::string& out, const Study& st) {
+  const Evaluation& e = st.evaluation;
+  const Explanation* explanation = e.ok() ? &st.explanation : nullptr;
   JsonWriter w(out);
   w.begin_object().field("ok", e.ok());
-  write_scenario_fields(w, s);
+  write_scenario_fields(w, st.scenario);
   if (e.analysis) write_analysis_fields(w, *e.analysis, &e.elements, true, true);
   write_diagnostics(w, e.diagnostics);
   if (explanation) {

@@ -8,6 +8,7 @@
 #include "core/model/presets.hpp"
 #include "core/model/scenario.hpp"
 #include "core/report/explain.hpp"
+#include "core/report/study.hpp"
 
 namespace banklab {
 
@@ -18,8 +19,9 @@ void append_json(std::string& out, const Analysis& a, const std::vector<Diagnost
 // twelfth of the size (`banklab analyze --batch --summary`).
 void append_json_counts(std::string& out, const Analysis& a,
                         const std::vector<Diagnostic>& diagnostics);
-void append_json(std::string& out, const Scenario& s, const Evaluation& e,
-                 const Explanation* explanation);
+// A study: its scenario, its evaluation (analysis or diagnostics) and, with an analysis only,
+// its explanation.
+void append_json(std::string& out, const Study& st);
 void append_json_error(std::string& out, const std::vector<Diagnostic>& diagnostics);
 void append_json(std::string& out, const Preset& p);
 

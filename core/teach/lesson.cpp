@@ -22,6 +22,7 @@
 #include "core/model/presets.hpp"
 #include "core/model/scenario_keys.hpp"
 #include "core/report/explain.hpp"
+#include "core/report/study.hpp"
 #include "core/teach/measured.hpp"
 #include "core/teach/reversal.hpp"
 
@@ -162,8 +163,9 @@ std::string fixed2(double v) {
   return format("%.2f", v);
 }
 
-Expected<std::string> lane_value(std::string_view name, std::string_view arg, const Scenario& s,
-                                 const Evaluation& e) {
+Expected<std::string> lane_value(std::string_view name, std::string_view arg, const Study& st) {
+  const Scenario& s = st.scenario;
+  const Evaluation& e = st.evaluation;
   int lane = -1;
   if (arg.size() > 0 && arg.size() <= 2 && std::all_of(arg.begin(), arg.end(), ::isdigit))
     lane = std::stoi(std::string(arg));
@@ -214,8 +216,9 @@ std::optional<std::string> layout_value(std::string_view name, const Scenario& s
   return std::nullopt;
 }
 
-Expected<std::string> analysis_value(std::string_view name, const Scenario& s,
-                                     const Evaluation& e) {
+Expected<std::string> analysis_value(std::string_view name, const Study& st) {
+  const Scenario& s = st.scenario;
+  const Evaluation& e = st.evaluation;
   const Analysis& a = *e.analysis;
   const Culprits c = busiest(a);
   const auto stride = word_stride(a);
@@ -280,7 +283,7 @@ Expected<std::string> analysis_value(std::string_view name, const Scenario& s,
     for (const std::string& line : v.statement) code += (code.empty() ? "" : "\n") + line;
     return code;
   }
-  const Explanation x = explain(s, e);
+  const Explanation& x = st.explanation;
   if (name == "formula") return x.formula;
   if (name == "bank_expression") return x.bank_expression;
   if (name == "verdict") return x.verdict;
@@ -414,8 +417,10 @@ std::optional<Expected<std::string>> code_value(std::string_view name, std::stri
   return index;
 }
 
-Expected<std::string> value(std::string_view key, const Scenario& s, const Evaluation& e,
-                            const StepCode* code, const StepDescriptor* descriptor) {
+Expected<std::string> value(std::string_view key, const Study& st, const StepCode* code,
+                            const StepDescriptor* descriptor) {
+  const Scenario& s = st.scenario;
+  const Evaluation& e = st.evaluation;
   const auto colon = key.find(':');
   const std::string_view name = key.substr(0, colon);
   const std::string_view arg = colon == std::string_view::npos ? "" : key.substr(colon + 1);
@@ -442,8 +447,8 @@ Expected<std::string> value(std::string_view key, const Scenario& s, const Evalu
   if (!e.ok())
     return Error{"needs a scenario the core can analyse, and this one breaks a rule: " +
                  first_error(e.diagnostics)};
-  if (takes_arg) return lane_value(name, arg, s, e);
-  return analysis_value(name, s, e);
+  if (takes_arg) return lane_value(name, arg, st);
+  return analysis_value(name, st);
 }
 
 }  // namespace
@@ -502,9 +507,8 @@ std::string reflow(std::string_view text, int width) {
   return out;
 }
 
-Expected<std::string> fill_text(std::string_view text, const Scenario& s, const Evaluation& e,
-                                FillError* error, const StepCode* code,
-                                const StepDescriptor* descriptor) {
+Expected<std::string> fill_text(std::string_view text, const Study& st, FillError* error,
+                                const StepCode* code, const StepDescriptor* descriptor) {
   std::string out;
   auto fail = [&](std::size_t at, std::string message) {
     if (error) *error = {message, at};
@@ -521,7 +525,7 @@ Expected<std::string> fill_text(std::string_view text, const Scenario& s, const 
       const std::size_t end = text.find('}', i);
       if (end == std::string_view::npos) return fail(i, "'{' without its '}'");
       const std::string_view key = text.substr(i + 1, end - i - 1);
-      const Expected<std::string> v = value(key, s, e, code, descriptor);
+      const Expected<std::string> v = value(key, st, code, descriptor);
       if (!v) return fail(i, "{" + std::string(key) + "}: " + v.error());
       // A value of several lines (code) keeps the indentation of the line it sits on.
       const std::size_t line_start = out.rfind('\n') == std::string::npos ? 0 : out.rfind('\n') + 1;
@@ -802,14 +806,15 @@ Expected<LessonStep> parse_step(const toml::table& t, const std::string& file) {
               "'show' names \"descriptor\": give the step its 'descriptor' (the flags of "
               "banklab desc agree)");
   // Fill the text now, so that a placeholder the scenario cannot give is the file's error.
-  const Evaluation e = evaluate(step.scenario);
+  const Study st = study(step.scenario);
   FillError why;
-  if (!fill_text(step.text, step.scenario, e, &why, step.code ? &*step.code : nullptr,
+  if (!fill_text(step.text, st, &why, step.code ? &*step.code : nullptr,
                  step.descriptor ? &*step.descriptor : nullptr))
     return at(file, text_line(text, step.text, why.offset), why.message);
-  if ((step.busiest_lanes || step.busiest_banks) && !e.ok())
+  if ((step.busiest_lanes || step.busiest_banks) && !st.evaluation.ok())
     return at(file, step.line,
-              "\"busiest\" needs a scenario the core can analyse: " + first_error(e.diagnostics));
+              "\"busiest\" needs a scenario the core can analyse: " +
+                  first_error(st.evaluation.diagnostics));
   return step;
 }
 
@@ -971,11 +976,11 @@ std::string to_markdown(const Lesson& lesson, std::span<const std::string> image
 
 std::string describe_step(const FilledStep& f) {
   if (f.descriptor) {
-    return format("%s, TMA's box at byte %lld; %s", to_string(f.scenario.tile).c_str(),
+    return format("%s, TMA's box at byte %lld; %s", to_string(f.study.scenario.tile).c_str(),
                   static_cast<long long>(f.descriptor->dest),
                   describe_descriptor(*f.descriptor).c_str());
   }
-  if (!f.code) return describe(f.scenario);
+  if (!f.code) return describe(f.study.scenario);
   const KernelCode& k = f.code->code;
   const auto& b = f.code->params.block;
   std::string decl = k.array.type + " " + k.array.name;
@@ -992,12 +997,11 @@ std::string describe_step(const FilledStep& f) {
 FilledStep fill_step(const LessonStep& step) {
   FilledStep f;
   f.title = step.title;
-  f.scenario = step.scenario;
+  f.study = study(step.scenario);
   f.code = step.code;
-  f.evaluation = evaluate(step.scenario);
   f.descriptor = step.descriptor;
   const Expected<std::string> text =
-      fill_text(step.text, f.scenario, f.evaluation, nullptr, step.code ? &*step.code : nullptr,
+      fill_text(step.text, f.study, nullptr, step.code ? &*step.code : nullptr,
                 step.descriptor ? &*step.descriptor : nullptr);
   f.text = reflow(text ? *text : step.text, 0);
   Highlights& h = f.highlights;
@@ -1007,9 +1011,9 @@ FilledStep fill_step(const LessonStep& step) {
   h.elements = step.elements;
   f.show = step.show;
   for (const std::string& name : step.compare)
-    f.compare.emplace_back(name, find_preset(name)->scenario);
-  if (f.evaluation.ok()) {
-    const Culprits c = busiest(*f.evaluation.analysis);
+    f.compare.emplace_back(name, study(find_preset(name)->scenario));
+  if (f.study.evaluation.ok()) {
+    const Culprits c = busiest(*f.study.evaluation.analysis);
     if (step.busiest_lanes) h.lanes.insert(h.lanes.end(), c.lanes.begin(), c.lanes.end());
     if (step.busiest_banks && c.bank >= 0) h.banks.push_back(c.bank);
   }

@@ -39,6 +39,7 @@
 #include "core/base/expected.hpp"
 #include "core/code/kernel_code.hpp"
 #include "core/model/scenario.hpp"
+#include "core/report/study.hpp"
 #include "core/teach/lesson_descriptor.hpp"
 
 namespace banklab {
@@ -92,17 +93,17 @@ struct Lesson {
   std::vector<LessonStep> steps;
 };
 
-// A step with its numbers filled in, ready to show.
+// A step with its numbers filled in, ready to show: its scenario and the presets it compares
+// with studied once, here (the slide, the app and the handout read the studies).
 struct FilledStep {
   std::string title;
   std::string text;
-  Scenario scenario;
+  Study study;                   // the step's scenario, studied
   std::optional<StepCode> code;  // a step written as code
-  Evaluation evaluation;
   Highlights highlights;
-  std::vector<std::string> show;                          // as the step names it
-  std::vector<std::pair<std::string, Scenario>> compare;  // preset name, its scenario
-  std::optional<StepDescriptor> descriptor;               // a step read through a descriptor
+  std::vector<std::string> show;                       // as the step names it
+  std::vector<std::pair<std::string, Study>> compare;  // preset name, its scenario studied
+  std::optional<StepDescriptor> descriptor;            // a step read through a descriptor
 };
 
 // The names `show` takes: the bank view, the lane map, the tile, both tile pictures side by
@@ -116,7 +117,7 @@ struct Placeholder {
 };
 std::span<const Placeholder> placeholders();
 
-// The text with every placeholder filled from the scenario and its evaluation (and, for a step
+// The text with every placeholder filled from the study of the step's scenario (and, for a step
 // written as code, from its code; for one read through a descriptor, from its agreement), or the
 // first placeholder that is unknown or cannot be filled, as "{name}: why" with the offset in
 // `text`.
@@ -124,8 +125,8 @@ struct FillError {
   std::string message;
   std::size_t offset = 0;
 };
-Expected<std::string> fill_text(std::string_view text, const Scenario& s, const Evaluation& e,
-                                FillError* error = nullptr, const StepCode* code = nullptr,
+Expected<std::string> fill_text(std::string_view text, const Study& st, FillError* error = nullptr,
+                                const StepCode* code = nullptr,
                                 const StepDescriptor* descriptor = nullptr);
 
 // Paragraphs (lines separated by blank lines) joined into one line each, or wrapped at `width`

@@ -181,11 +181,12 @@ TEST_CASE("a batch of random analyses appends valid objects to one reused buffer
 
 TEST_CASE("a scenario writes its choices, its analysis, its grid and its explanation") {
   const Scenario s = fp32_column(1, 5);
-  const Evaluation e = evaluate(s);
+  const Study st = study(s);
+  const Evaluation& e = st.evaluation;
   REQUIRE(e.ok());
-  const Explanation x = explain(s, e);
+  const Explanation& x = st.explanation;
   std::string out;
-  append_json(out, s, e, &x);
+  append_json(out, st);
   const json j = parsed(out);
   CHECK(j.at("ok") == true);
   const json& sc = j.at("scenario");
@@ -216,12 +217,14 @@ TEST_CASE("a scenario that cannot be analysed writes ok false and its diagnostic
   s.pattern = AccessPattern::row;
   s.op = Op::st;
   s.width = 16;
-  const Evaluation e = evaluate(s);
+  const Study st = study(s);
+  const Evaluation& e = st.evaluation;
   REQUIRE_FALSE(e.ok());
   std::string out;
-  append_json(out, s, e, nullptr);
+  append_json(out, st);
   const json j = parsed(out);
   CHECK(j.at("ok") == false);
+  CHECK_FALSE(j.contains("explanation"));  // an explanation only with an analysis
   CHECK_FALSE(j.contains("wavefronts"));
   REQUIRE_FALSE(j.at("diagnostics").empty());
   const json& d = j.at("diagnostics")[0];

@@ -82,11 +82,11 @@ TEST_CASE("the shipped lessons load, and every step's scenario and text fill") {
       CHECK_FALSE(std::regex_search(f.text, unfilled));  // every placeholder filled
       CHECK_FALSE(f.text.empty());
       // A scenario that breaks a rule is there to show the rule: the step says so.
-      if (!f.evaluation.ok())
+      if (!f.study.evaluation.ok())
         CHECK((step.text.find("{error}") != std::string::npos || step.misaligned_rows));
       for (int lane : f.highlights.lanes) CHECK((lane >= 0 && lane < 32));
       for (int bank : f.highlights.banks) CHECK((bank >= 0 && bank < 32));
-      for (int row : f.highlights.rows) CHECK((row >= 0 && row < f.scenario.tile.rows));
+      for (int row : f.highlights.rows) CHECK((row >= 0 && row < f.study.scenario.tile.rows));
     }
   }
 }
@@ -113,12 +113,12 @@ TEST_CASE("a lesson text states no count of its own: results are placeholders") 
 
 TEST_CASE("placeholders are filled from the core, for the lanes that collide") {
   const Scenario s = *scenario_from_words(std::vector<std::string>{"--pad", "4"});
-  const Evaluation e = evaluate(s);
+  const Study st = study(s);
   const Expected<std::string> t = fill_text(
       "{busiest_lanes} want bank {busiest_bank}: {ways}-way, {wavefronts} for {ideal}; "
       "stride {stride}, gcd {gcd}, {stride_banks} banks; pad {pad_bytes} B "
       "({pad_percent}%); lane 8: word {word:8}, bank {bank:8}; {{literal}}",
-      s, e);
+      st);
   REQUIRE(t.has_value());
   CHECK(*t ==
         "lanes 0, 8, 16 and 24 want bank 0: 4-way, 4 for 1; stride 36, gcd 4, 8 banks; pad "
@@ -136,8 +136,8 @@ TEST_CASE("placeholders are filled from the core, for the lanes that collide") {
 
 TEST_CASE("what lessons say about limits and alignment is the core's") {
   const Scenario s = *scenario_from_words(std::vector<std::string>{"--preset", "fp32-naive"});
-  const Evaluation e = evaluate(s);
-  const auto fill = [&](const std::string& text) { return fill_text(text, s, e).value(); };
+  const Study st = study(s);
+  const auto fill = [&](const std::string& text) { return fill_text(text, st).value(); };
   // TMA: the destination is aligned to the swizzle's period, the 128 B of an unswizzled box
   // otherwise; the XORed bits are the period's row bits.
   for (const char* mode : {"tma32", "tma64", "tma128"}) {
@@ -158,9 +158,8 @@ TEST_CASE("what lessons say about limits and alignment is the core's") {
   CHECK(fill("{tma_alignment:none}") == std::to_string(kTmaAlignmentBytes));
   CHECK(fill("{tma_alignment:tma128} {tma_bits:tma128} {tma_chunk_bits:tma128}") == "1024 7-9 4-6");
   CHECK(fill("{tma_bits:tma64} {tma_bits:tma32}") == "7-8 7");
-  CHECK(fill_text("{tma_bits:none}", s, e).error().find("XORs no address bits") !=
-        std::string::npos);
-  CHECK(fill_text("{tma_alignment:xor}", s, e).error().find("MODE is none") != std::string::npos);
+  CHECK(fill_text("{tma_bits:none}", st).error().find("XORs no address bits") != std::string::npos);
+  CHECK(fill_text("{tma_alignment:xor}", st).error().find("MODE is none") != std::string::npos);
   // The shared-memory limits, in KB, are where check_shared_bytes() draws its lines.
   CHECK(fill("{shared_limit:static} {shared_limit:block} {shared_limit:sm}") == "48 227 228");
   const std::int64_t kb = 1024;
@@ -168,7 +167,7 @@ TEST_CASE("what lessons say about limits and alignment is the core's") {
   CHECK_FALSE(check_shared_bytes(48 * kb + 1, SharedDeclaration::static_array, "t"));
   CHECK(check_shared_bytes(227 * kb, SharedDeclaration::extern_array, "t"));
   CHECK_FALSE(check_shared_bytes(227 * kb + 1, SharedDeclaration::extern_array, "t"));
-  CHECK(fill_text("{shared_limit:grid}", s, e).error().find("static, block or sm") !=
+  CHECK(fill_text("{shared_limit:grid}", st).error().find("static, block or sm") !=
         std::string::npos);
 }
 
@@ -473,7 +472,7 @@ TEST_CASE("the whole transpose kernel: warp w takes rows w, w + 8, ..., as the l
   REQUIRE(step != lesson->steps.end());
   const FilledStep f = fill_step(*step);
   CHECK(f.text.find("Warp 3 takes rows 3, 11, 19 and 27") != std::string::npos);
-  CHECK(f.scenario.index == 3);  // "warp 3 at j = 3"
+  CHECK(f.study.scenario.index == 3);  // "warp 3 at j = 3"
   for (const char* pad : {"0", "1"}) {
     for (const char* swizzle : {"none", "xor"}) {
       if (std::string(pad) == "1" && std::string(swizzle) == "xor") continue;
@@ -525,7 +524,7 @@ TEST_CASE("misaligned rows are data, for the padding-fails steps") {
   step.text = "{pitch_bytes} mod {width} = {row_step}; {misaligned_rows} rows; {error}";
   step.misaligned_rows = true;
   const FilledStep f = fill_step(step);
-  CHECK_FALSE(f.evaluation.ok());
+  CHECK_FALSE(f.study.evaluation.ok());
   CHECK(f.text.starts_with("132 mod 16 = 4; 24 rows; lane 8: a 16-byte access"));
   CHECK(f.highlights.rows.size() == 24);
   CHECK(f.highlights.rows.front() == 1);
@@ -594,8 +593,8 @@ TEST_CASE("a step names what its slide shows, and the presets it is compared wit
   CHECK(f.show == std::vector<std::string>{"tiles", "compare"});
   REQUIRE(f.compare.size() == 2u);
   CHECK(f.compare[0].first == "fp32-pad1");
-  CHECK(f.compare[0].second.tile.pad == 1);
-  CHECK(f.compare[1].second.tile.swizzle.kind == SwizzleKind::xor_columns);
+  CHECK(f.compare[0].second.scenario.tile.pad == 1);
+  CHECK(f.compare[1].second.scenario.tile.swizzle.kind == SwizzleKind::xor_columns);
   // A step that names nothing leaves the choice to the slide.
   const Expected<Lesson> plain =
       parse_lesson(lesson_with("title = \"s\"\nargs = []\ntext = \"x\"\n"), "ok.toml");
@@ -640,8 +639,8 @@ TEST_CASE("measured figures come from the shipped recording, and only from it") 
   const double clock = rec["sweep"]["measured_sm_clock_mhz"].get<double>();
   const int sms = rec["device"]["sm_count"].get<int>();
   const Scenario s = *scenario_from_words(std::vector<std::string>{"--preset", "fp32-naive"});
-  const Evaluation e = evaluate(s);
-  const auto fill = [&](const char* text) { return fill_text(text, s, e).value(); };
+  const Study st = study(s);
+  const auto fill = [&](const char* text) { return fill_text(text, st).value(); };
   for (const char* name : {"fp32-naive", "fp32-padded", "fp32-aligned-pad", "bf16-naive"}) {
     CAPTURE(name);
     const std::string dtype = std::string(name).substr(0, 4);

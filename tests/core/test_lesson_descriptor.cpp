@@ -21,8 +21,7 @@ const Lesson& descriptor_track() {
 }
 
 std::string filled(const LessonStep& step, const std::string& placeholder) {
-  const Evaluation e = evaluate(step.scenario);
-  const Expected<std::string> v = fill_text("{" + placeholder + "}", step.scenario, e, nullptr,
+  const Expected<std::string> v = fill_text("{" + placeholder + "}", study(step.scenario), nullptr,
                                             nullptr, step.descriptor ? &*step.descriptor : nullptr);
   const std::string why = placeholder + ": " + (v ? std::string() : v.error());
   REQUIRE_MESSAGE(v.has_value(), why);

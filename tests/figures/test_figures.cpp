@@ -140,11 +140,11 @@ TEST_CASE(
     "side by side, each lane is numbered in both tiles, which differ exactly under a swizzle") {
   for (const Preset& p : presets()) {
     if (!p.scenario.tile.check()) continue;
-    const Evaluation e = evaluate(p.scenario);
+    const Study studied = study(p.scenario);
     for (Theme theme : kThemes) {
       CAPTURE(p.name);
       FigureStyle st{&palette_for(theme)};
-      const auto pair = tile_pair_figure(p.scenario.tile, e, Box{0, 0, 1280, 620}, st);
+      const auto pair = tile_pair_figure(studied, Box{0, 0, 1280, 620}, st);
       for (int k = 0; k < 2; ++k) {
         CAPTURE(k);
         const Figure& f = pair[k];
@@ -427,15 +427,15 @@ TEST_CASE("the tile without its heat colours is the same figure, less the colour
     CAPTURE(name);
     const Preset* p = find_preset(name);
     REQUIRE(p != nullptr);
-    const Evaluation e = evaluate(p->scenario);
+    const Study studied = study(p->scenario);
     for (TileView view : {TileView::logical, TileView::physical}) {
       FigureStyle with(&palette_for(Theme::dark));
       with.tile_view = view;
       FigureStyle without = with;
       without.heat_colours = false;
       const Box area{0, 0, 1280, 720};
-      const Figure a = tile_figure(p->scenario.tile, e, area, with);
-      const Figure b = tile_figure(p->scenario.tile, e, area, without);
+      const Figure a = tile_figure(studied, area, with);
+      const Figure b = tile_figure(studied, area, without);
       REQUIRE(a.heatmaps.size() == 1);
       REQUIRE(b.heatmaps.size() == 1);
       const Heatmap &ha = a.heatmaps[0], &hb = b.heatmaps[0];

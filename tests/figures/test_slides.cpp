@@ -58,11 +58,9 @@ Slide slide_of(const Lesson& l, std::size_t i) {
   s.steps = static_cast<int>(l.steps.size());
   s.title = f.title;
   s.text = f.text;
-  s.study = study(f.scenario);
+  s.study = f.study;
   for (const std::string& name : f.show) s.parts.push_back(*parse_slide_part(name));
-  for (const auto& [name, scenario] : f.compare) {
-    s.compare.push_back(Compared{name, study(scenario)});
-  }
+  for (const auto& [name, compared] : f.compare) s.compare.push_back(Compared{name, compared});
   return s;
 }
 
@@ -243,15 +241,16 @@ TEST_CASE("a lesson step's highlights are marks beside its numbers, in every vie
         FigureStyle st{&palette_for(theme)};
         st.highlights = filled.highlights;
         for (View v : {View::banks, View::lanes, View::tile}) {
-          const Figure f = page_figure(v, study(filled.scenario), 1280, 720, st);
+          const Figure f = page_figure(v, filled.study, 1280, 720, st);
           check_beside_numbers(f);
           const auto marks = std::ranges::count_if(
               f.rects, [](const Rect& r) { return r.role == Role::highlight; });
           // The bank view marks listed banks (its lanes are the spotlight), the lane map listed
           // lanes and banks, the tile listed rows.
           const Highlights& h = filled.highlights;
-          if (v == View::banks && filled.evaluation.ok()) CHECK((marks > 0) == !h.banks.empty());
-          if (v == View::lanes && filled.evaluation.ok())
+          if (v == View::banks && filled.study.evaluation.ok())
+            CHECK((marks > 0) == !h.banks.empty());
+          if (v == View::lanes && filled.study.evaluation.ok())
             CHECK((marks > 0) == (!h.lanes.empty() || !h.banks.empty()));
           if (!filled.highlights.rows.empty()) CHECK(marks > 0);
         }
@@ -287,7 +286,8 @@ TEST_CASE("a step's spotlight keeps its lanes' cells in colour and fades the oth
 
 TEST_CASE("the tile's lane and bank numbers are 11 px or more and never run together") {
   for (const Preset& p : presets()) {
-    const Evaluation e = evaluate(p.scenario);
+    const Study studied = study(p.scenario);
+    const Evaluation& e = studied.evaluation;
     // Up to 64 rows: a 256-row tile drawn whole at 1280x720 has rows under 2 px, where 32 lane
     // numbers cannot stand apart (they keep their size and spill).
     if (!e.ok() || p.scenario.tile.rows > 64) continue;
@@ -297,7 +297,7 @@ TEST_CASE("the tile's lane and bank numbers are 11 px or more and never run toge
       st.font = 15.0f;  // the app's font at 1280x720
       st.tile_caption = false;
       // The Tile window of the default layout at 1280x720 (beside the bank view).
-      const Figure f = tile_figure(p.scenario.tile, e, Box{0, 0, 360, 500}, st);
+      const Figure f = tile_figure(studied, Box{0, 0, 360, 500}, st);
       std::vector<Box> numbers;
       for (const Label& l : f.labels) {
         if (l.role != Role::lane_label && l.role != Role::slot_bank) continue;
@@ -334,11 +334,12 @@ TEST_CASE("a column's lane numbers stay on their rows, side by side in the Tile 
   // Tile window's half at 1280x720 the rows are shorter than an 11 px number; the numbers moved
   // above or below drifted a row further with each lane (lane 29 on row 30).
   const Preset* p = find_preset("fp32-xor");
-  const Evaluation e = evaluate(p->scenario);
+  const Study studied = study(p->scenario);
+  const Evaluation& e = studied.evaluation;
   FigureStyle st{&palette_for(Theme::dark)};
   st.font = 15.0f;
   st.tile_caption = false;
-  const auto pair = tile_pair_figure(p->scenario.tile, e, Box{0, 0, 330, 420}, st);
+  const auto pair = tile_pair_figure(studied, Box{0, 0, 330, 420}, st);
   const Figure& logical = pair[0];
   REQUIRE(logical.grid.has_value());
   const Grid& g = *logical.grid;

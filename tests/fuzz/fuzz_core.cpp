@@ -133,12 +133,12 @@ void fuzz_scenario(ByteReader& in) {
     const Expected<WarpAccess> line = parse_pattern_line(to_string(a.access));
     require(line.has_value() && *line == a.access);
   }
-  const Explanation x = explain(s, e);
-  to_text(x);
+  const Study st = study(s);
+  to_text(st.explanation);
   describe(s);
   tile_bank_map(s.tile);
   std::string out;
-  append_json(out, s, e, &x);
+  append_json(out, st);
   require_json(out);
 }
 

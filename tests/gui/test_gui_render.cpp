@@ -594,7 +594,8 @@ TEST_CASE("--export-dir writes every lesson step as a slide, the Markdown handou
     };
     CHECK(pixels(to_rgb(pal.title)) > 200);
     const FilledStep f = fill_step(lesson->steps[i]);
-    if (!f.highlights.lanes.empty() && f.evaluation.ok()) CHECK(pixels(to_rgb(pal.spotlight)) > 50);
+    if (!f.highlights.lanes.empty() && f.study.evaluation.ok())
+      CHECK(pixels(to_rgb(pal.spotlight)) > 50);
     if (i > 0) CHECK(images[i] != images[i - 1]);
   }
   const auto read = [&](const char* file) {

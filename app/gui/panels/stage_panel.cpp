@@ -135,8 +135,8 @@ figures::Slide lesson_slide(const AppState& s) {
     slide.scenario_line = describe_step(f);
   }
   slide.parts = named_parts(f);
-  for (std::size_t i = 0; i < f.compare.size(); ++i) {
-    slide.compare.push_back(figures::Compared{f.compare[i].first, s.lesson.compared[i]});
+  for (const auto& [name, compared] : f.compare) {
+    slide.compare.push_back(figures::Compared{name, compared});
   }
   return slide;
 }

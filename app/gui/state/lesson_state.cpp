@@ -30,11 +30,7 @@ void go_to_step(AppState& s, int step) {
   const auto& steps = s.lesson.lesson->steps;
   s.lesson.step = std::clamp(step, 0, static_cast<int>(steps.size()) - 1);
   s.lesson.filled = fill_step(steps[static_cast<std::size_t>(s.lesson.step)]);
-  s.lesson.compared.clear();
-  for (const auto& compared : s.lesson.filled.compare) {
-    s.lesson.compared.push_back(study(compared.second));
-  }
-  s.user.scenario = s.lesson.filled.scenario;
+  s.user.scenario = s.lesson.filled.study.scenario;
   s.user.preset = -1;  // a lesson step is its own scenario, not a preset
   s.user.custom_error.clear();
   s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
@@ -68,7 +64,6 @@ void leave_lesson(AppState& s) {
   s.lesson.lesson.reset();
   s.lesson.step = 0;
   s.lesson.filled = FilledStep{};
-  s.lesson.compared.clear();
   s.reset_layout = true;
   if (s.user.stage.view == StageView::slide) s.user.stage.view = StageView::banks;
 }

@@ -5,10 +5,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "core/base/expected.hpp"
-#include "core/report/study.hpp"
 #include "core/teach/lesson.hpp"
 
 namespace banklab::gui {
@@ -19,10 +17,9 @@ struct Interaction;  // views.hpp
 struct LessonMode {
   std::optional<Lesson> lesson;  // none: free exploration
   int step = 0;
-  FilledStep filled;  // the current step, its numbers filled in
-  // The step's compared scenarios (filled.compare, in order), studied once when the step is
+  // The current step, its numbers filled in and its scenarios studied once when the step is
   // entered: the slide is drawn every frame, the step changes only on a key.
-  std::vector<Study> compared;
+  FilledStep filled;
   // The lessons on offer and the files that did not load, read once when the Lesson panel
   // first lists them.
   std::optional<Expected<LessonCatalogue>> catalogue;

@@ -51,7 +51,9 @@ void slot_tooltip(const TileLayout& t, bool physical, int r, int p) {
 
 // The lane whose access touches the slot under the mouse (in the physical picture, the element
 // stored there); -1: none.
-int lane_at(const TileLayout& t, const Evaluation& e, bool physical, GridHit hit) {
+int lane_at(const Study& s, bool physical, GridHit hit) {
+  const TileLayout& t = s.scenario.tile;
+  const Evaluation& e = s.evaluation;
   if (!e.ok() || (physical ? t.is_gap_slot(hit.row, hit.col) : hit.col >= t.cols)) return -1;
   const std::optional<Cell> element =
       physical ? t.element_at(t.logical_byte(hit.row, hit.col)) : Cell{hit.row, hit.col};
@@ -92,10 +94,10 @@ void draw_tile(const Study& d, const ViewStyle& v, Interaction& io) {
   const figures::FigureStyle st = figures::mark_refused_rows(figure_style(v), d);
   std::vector<figures::Figure> pictures;
   if (v.tile_view == figures::TileView::both) {
-    std::array<figures::Figure, 2> pair = figures::tile_pair_figure(t, e, area, st);
+    std::array<figures::Figure, 2> pair = figures::tile_pair_figure(d, area, st);
     pictures.assign(std::make_move_iterator(pair.begin()), std::make_move_iterator(pair.end()));
   } else {
-    pictures.push_back(figures::tile_figure(t, e, area, st));
+    pictures.push_back(figures::tile_figure(d, area, st));
   }
 
   ImGui::InvisibleButton("##tile", ImVec2(area.width(), area.height()));
@@ -111,7 +113,7 @@ void draw_tile(const Study& d, const ViewStyle& v, Interaction& io) {
       slot_tooltip(t, physical, hit->row, hit->col);
       // The lane that touches the element under the mouse lights up in every view (and in both
       // pictures side by side).
-      if (const int lane = lane_at(t, e, physical, *hit); lane >= 0) io.hovering_lane = lane;
+      if (const int lane = lane_at(d, physical, *hit); lane >= 0) io.hovering_lane = lane;
     }
   }
 }
