@@ -167,6 +167,21 @@ TEST_CASE("code that does not evaluate stays in the box and in the link (issue 3
   CHECK(link_to(undefined).starts_with("code="));
 }
 
+// Issue 37: the scenario the options named waited in AppState::user for the first frame's
+// refresh(); the first frame now draws from the Study startup made.
+TEST_CASE("startup studies the scenario it opens, before the first frame") {
+  for (const char* fragment : {"swizzle=tma128&dtype=bf16", "preset=fp32-naive",
+                               "lesson=transpose&step=3", "pad=1&index=5"}) {
+    CAPTURE(fragment);
+    AppState s;
+    open(s, fragment);
+    CHECK(s.study_revision > 0);
+    CHECK(s.study.scenario == s.user.scenario);
+    CHECK(s.user.step.served == wavefront_total(s));
+    CHECK_FALSE(refresh(s));  // nothing left for the first frame to study
+  }
+}
+
 TEST_CASE("whatever a fragment holds, it opens or says why (fixed-seed random fragments)") {
   // Pieces of real links and of hostile ones, glued at random.
   const std::vector<std::string> pieces = {"preset=",     "fp32-naive",

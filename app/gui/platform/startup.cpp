@@ -45,10 +45,10 @@ void apply_options(AppState& state, const Options& opt, const Settings* saved, W
     }
     set_code(state, *opt.code);
   }
-  if (opt.clock) {
-    refresh(state);
-    step_by(state, *opt.clock - state.user.step.served);
-  }
+  // The scenario studied now: the first frame draws from this Study, as every later one does
+  // from the one refresh() made before it.
+  refresh(state);
+  if (opt.clock) step_by(state, *opt.clock - state.user.step.served);
   state.user.views.gpu = opt.gpu || opt.gpu_results.has_value();
   if (opt.solve) {
     state.user.views.solve = true;
@@ -94,7 +94,11 @@ Expected<void> open_named(AppState& state, const Options& opt) {
     }
     if (opt.scan_line > 0) state.user.kernel.scroll_to = opt.scan_line;  // the line in view
   }
-  if (!opt.lesson.empty()) return open_lesson(state, opt.lesson, opt.step);
+  if (!opt.lesson.empty()) {
+    if (const Expected<void> opened = open_lesson(state, opt.lesson, opt.step); !opened)
+      return opened;
+  }
+  refresh(state);  // a kernel's access on screen is studied before the first frame too
   return {};
 }
 

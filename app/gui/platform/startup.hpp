@@ -18,14 +18,15 @@ namespace banklab::gui {
 
 // The state the options ask for, over the saved settings (none in batch runs, which must not
 // depend on them). `size` is the picture's: a screenshot or export scales its text with it.
-// An empty `preset` opens the last one used, else the default lesson.
+// An empty `preset` opens the last one used, else the default lesson. The scenario on screen is
+// studied before it returns (AppState::study), so the first frame draws from it.
 void apply_options(AppState& state, const Options& opt, const Settings* saved, WindowSize size,
                    std::string_view preset);
 
 // What the options name beyond the scenario: the recording the GPU window opens on
 // (--gpu-results), the kernel file the Kernel window scans (--scan, --line) and the lesson with
-// its step (--lesson, --step). Done, or why one of them cannot be opened, as the user's
-// mistake to fix.
+// its step (--lesson, --step). Done, with the scenario they put on screen studied, or why one of
+// them cannot be opened, as the user's mistake to fix.
 Expected<void> open_named(AppState& state, const Options& opt);
 
 // What the fonts and style were last built for; rebuilt when DPI, zoom or theme change.
