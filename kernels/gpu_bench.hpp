@@ -35,7 +35,7 @@ namespace banklab::gpu {
 struct VariantInfo {
   std::string_view name;  // "fp32-padded": what --variant and the GUI use
   DType dtype = DType::fp32;
-  VariantRole role = VariantRole::teaching;
+  record::VariantRole role = record::VariantRole::teaching;
   std::string_view lesson;  // one line: what the variant shows
   // The core preset (banklab::presets()) whose shared-memory access this kernel performs,
   // so the GUI can show the bank view beside the timing; "" when the kernel has no preset.
@@ -66,10 +66,11 @@ using ProgressFn = std::function<void(const Progress&)>;
 // The transpose suite (its options and results: core/record/results.hpp).
 
 // Rules for the options, as sentences with the numbers; done when the options are valid.
-Expected<void> check_options(const TransposeOptions& options);
+Expected<void> check_options(const record::TransposeOptions& options);
 
-SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressFn& progress = {},
-                                const std::atomic<bool>* cancel = nullptr);
+record::SuiteReport run_transpose_suite(const record::TransposeOptions& options,
+                                        const ProgressFn& progress = {},
+                                        const std::atomic<bool>* cancel = nullptr);
 
 // ---------------------------------------------------------------------------------------------
 // The shared-memory microbenchmark: one WarpAccess, replayed by every warp of a full GPU in an
@@ -111,9 +112,9 @@ struct PatternOptions {
 std::vector<WarpAccess> conflict_sweep();
 
 // Each access must pass banklab::check_access() (else bad_input with its first error).
-PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
-                                    const PatternOptions& options = {},
-                                    const ProgressFn& progress = {},
-                                    const std::atomic<bool>* cancel = nullptr);
+record::PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
+                                            const PatternOptions& options = {},
+                                            const ProgressFn& progress = {},
+                                            const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace banklab::gpu

@@ -7,6 +7,6 @@
 namespace banklab::gpu {
 
 // Cheap after the first call; safe to call from any thread.
-DeviceInfo query_device();
+record::DeviceInfo query_device();
 
 }  // namespace banklab::gpu

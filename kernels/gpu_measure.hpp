@@ -42,7 +42,7 @@ using Measurement = HardwareCount;
 // call; does not open a profiling session, so a permission problem is reported by measure()
 // itself.
 struct MeasureSupport {
-  DeviceInfo device;
+  record::DeviceInfo device;
   bool ok = false;
   std::string reason;  // empty when ok
 };
@@ -68,10 +68,10 @@ Expected<std::vector<Measurement>> measure(std::span<const WarpAccess> accesses,
 // (core/record/results.hpp, where the rules are explained).
 
 struct PatternCrossCheckReport {
-  PatternReport benchmark;              // the run itself (each pattern against its baseline)
-  std::vector<PatternCrossCheck> runs;  // one per distinct run: patterns and baselines
+  record::PatternReport benchmark;  // the run itself (each pattern against its baseline)
+  std::vector<record::PatternCrossCheck> runs;  // one per distinct run: patterns and baselines
   bool all_agree() const {
-    for (const PatternCrossCheck& c : runs) {
+    for (const record::PatternCrossCheck& c : runs) {
       if (!c.agrees) return false;
     }
     return !runs.empty();

@@ -51,8 +51,8 @@ constexpr Flag kSuiteFlags[] = {"size", "variant"};
 // [SECTION] The device and errors
 
 // The run did not happen: say why in one line (exit 1 for the environment, 2 for the input).
-int not_run(gpu::RunStatus status, const std::string& error) {
-  return status == gpu::RunStatus::bad_input ? bad_input(error) : failure(error);
+int not_run(record::RunStatus status, const std::string& error) {
+  return status == record::RunStatus::bad_input ? bad_input(error) : failure(error);
 }
 
 // [SECTION] The transpose suite
@@ -165,10 +165,10 @@ Expected<GpuBenchOptions> read_options(const frontend::Args& args) {
 
 // The suites the options ask for, one per dtype, every option checked before the GPU is looked
 // for: a bad one is the user's to fix on any machine, with or without a GPU.
-Expected<std::vector<gpu::TransposeOptions>> suite_options(const GpuBenchOptions& options) {
-  std::vector<gpu::TransposeOptions> suites;
+Expected<std::vector<record::TransposeOptions>> suite_options(const GpuBenchOptions& options) {
+  std::vector<record::TransposeOptions> suites;
   for (const DType d : options.dtypes) {
-    gpu::TransposeOptions& o = suites.emplace_back();
+    record::TransposeOptions& o = suites.emplace_back();
     o.dtype = d;
     o.rows = options.size.row;
     o.cols = options.size.col;
@@ -194,31 +194,31 @@ Expected<std::vector<gpu::TransposeOptions>> suite_options(const GpuBenchOptions
 int run_suite(const GpuBenchOptions& options) {
   const auto asked = suite_options(options);
   if (!asked) return bad_input(asked.error());
-  const std::vector<gpu::TransposeOptions>& suites = *asked;
+  const std::vector<record::TransposeOptions>& suites = *asked;
   std::string out;
   JsonWriter w(out);
   bool all_verified = true;
   bool first = true;
   const bool json = options.json;
   if (json) w.begin_object();
-  for (const gpu::TransposeOptions& o : suites) {
-    const gpu::SuiteReport r = gpu::run_transpose_suite(o);
+  for (const record::TransposeOptions& o : suites) {
+    const record::SuiteReport r = gpu::run_transpose_suite(o);
     if (!r.ok()) return not_run(r.status, r.error);
     if (first) {
       if (json) {
         w.key("device");
-        gpu::write_device_json(w, r.device);  // each suite has its measured clock
+        record::write_device_json(w, r.device);  // each suite has its measured clock
         w.key("suites").begin_array();
       } else {
         out += frontend::device_line(r.device, r.sm_clock_mhz);
       }
     }
     if (json) {
-      gpu::write_suite_json(w, r);
+      record::write_suite_json(w, r);
     } else {
       frontend::append_suite_text(out, r);
     }
-    for (const gpu::VariantResult& v : r.results) all_verified = all_verified && v.verified;
+    for (const record::VariantResult& v : r.results) all_verified = all_verified && v.verified;
     first = false;
   }
   if (json) {
@@ -268,20 +268,20 @@ int run_patterns(const GpuBenchOptions& o) {
   for (const Labelled& p : *patterns) accesses.push_back(p.access);
   gpu::PatternOptions options;
   options.repetitions = o.reps;
-  const gpu::PatternReport r = gpu::run_pattern_benchmark(accesses, options);
+  const record::PatternReport r = gpu::run_pattern_benchmark(accesses, options);
   if (!r.ok()) return not_run(r.status, r.error);
 
-  gpu::LabelledPatterns shown{{}, r};
+  record::LabelledPatterns shown{{}, r};
   for (const Labelled& p : *patterns) shown.labels.push_back(p.label);
   bool all_verified = true;
-  for (const gpu::PatternResult& p : r.results) all_verified = all_verified && p.verified;
+  for (const record::PatternResult& p : r.results) all_verified = all_verified && p.verified;
   std::string out;
   if (o.json) {
     // The device and the patterns with a recording's keys (its "device", and "sweep"/"lesson").
     JsonWriter w(out);
     w.begin_object().key("device");
-    gpu::write_device_json(w, r.device);
-    gpu::write_patterns_fields(w, shown);
+    record::write_device_json(w, r.device);
+    record::write_patterns_fields(w, shown);
     w.end_object();
     out += '\n';
   } else {
@@ -297,8 +297,8 @@ int run_patterns(const GpuBenchOptions& o) {
 constexpr std::int64_t kRecordValidateCount = 2000;  // random patterns after the fixed corpus
 constexpr std::int64_t kRecordValidateSeed = 1;
 
-gpu::ValidateTotals validate_totals(std::string& error) {
-  gpu::ValidateTotals v;
+record::ValidateTotals validate_totals(std::string& error) {
+  record::ValidateTotals v;
   v.random_count = kRecordValidateCount;
   v.seed = kRecordValidateSeed;
   const std::vector<CorpusEntry> corpus = validation_corpus(
@@ -335,10 +335,10 @@ std::vector<Labelled> lesson_patterns() {
 }
 
 // Runs one microbenchmark set; the cross-check (when asked) runs it under the counters.
-Expected<gpu::LabelledPatterns> run_labelled(const std::vector<Labelled>& patterns, int reps,
-                                             std::vector<gpu::PatternCrossCheck>* checks) {
+Expected<record::LabelledPatterns> run_labelled(const std::vector<Labelled>& patterns, int reps,
+                                                std::vector<record::PatternCrossCheck>* checks) {
   std::vector<WarpAccess> accesses;
-  gpu::LabelledPatterns run;
+  record::LabelledPatterns run;
   for (const Labelled& p : patterns) {
     accesses.push_back(p.access);
     run.labels.push_back(p.label);
@@ -362,16 +362,16 @@ int record(const GpuBenchOptions& options) {
   const std::string& file = options.file;
   const auto suites = suite_options(options);
   if (!suites) return bad_input(suites.error());
-  gpu::Recording r;
+  record::Recording r;
   r.device = gpu::query_device();
   if (!r.device.ok()) return failure(r.device.detail);
   r.created_utc = frontend::utc_now();
   r.commit = frontend::build_commit();
   r.driver = frontend::driver_version();
-  for (const gpu::TransposeOptions& o : *suites) {
+  for (const record::TransposeOptions& o : *suites) {
     std::fprintf(stderr, "banklab: recording the %s transposes\n",
                  std::string(dtype_name(o.dtype)).c_str());
-    gpu::SuiteReport s = gpu::run_transpose_suite(o);
+    record::SuiteReport s = gpu::run_transpose_suite(o);
     if (!s.ok()) return not_run(s.status, s.error);
     r.suites.push_back(std::move(s));
   }
@@ -387,31 +387,31 @@ int record(const GpuBenchOptions& options) {
   r.validate = validate_totals(error);
   if (!error.empty()) return failure(error);
 
-  const std::string json = gpu::recording_json(r);
+  const std::string json = record::recording_json(r);
   if (frontend::is_standard_stream(file)) {  // `-`: the recording is the output
     print(json);
-    return gpu::recording_passes(r) ? kExitOk : kExitFailure;
+    return record::recording_passes(r) ? kExitOk : kExitFailure;
   }
   if (const Expected<void> saved = frontend::replace_file(file, json); !saved)
     return failure(saved.error());
   // What is printed is what was written, read back: a replay prints the same tables.
-  const Expected<gpu::Recording> written = gpu::parse_recording(json);
+  const Expected<record::Recording> written = record::parse_recording(json);
   if (!written) return failure("the recording just written does not read back: " + written.error());
   std::string text;
   frontend::append_recording_text(text, *written);
   text += "(recorded in " + file + ")\n";
   print(text);
-  return gpu::recording_passes(*written) ? kExitOk : kExitFailure;
+  return record::recording_passes(*written) ? kExitOk : kExitFailure;
 }
 
 int replay(const GpuBenchOptions& o) {
-  const Expected<gpu::Recording> r = frontend::load_recording(o.file);
+  const Expected<record::Recording> r = frontend::load_recording(o.file);
   if (!r) return bad_input(r.error());
   std::string text;
   frontend::append_recording_text(text, *r);
   print(text);
   // As the run that recorded it: a result that failed its check is a failed run.
-  if (!gpu::recording_passes(*r)) {
+  if (!record::recording_passes(*r)) {
     return failure(
         "the recording holds a failed check: a row marked WRONG or NO above, or "
         "validate's mismatches");

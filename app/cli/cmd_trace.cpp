@@ -52,7 +52,7 @@ Expected<LanesChoice> parse_lanes(std::string_view text) {
   return c;
 }
 
-void append_header(std::string& out, const gpu::Trace& t) {
+void append_header(std::string& out, const record::Trace& t) {
   append_format(out, "trace of %s, launch %lld, grid %s, block %s\n", t.kernel.c_str(),
                 static_cast<long long>(t.launch), dims(t.grid).c_str(), dims(t.block).c_str());
   append_format(out,
@@ -71,7 +71,7 @@ void append_header(std::string& out, const gpu::Trace& t) {
 }
 
 // The static scan of --source for the traced kernel, per line, beside the trace's totals.
-void append_static_scan(std::string& out, const frontend::TraceView& v, const gpu::Trace& t,
+void append_static_scan(std::string& out, const frontend::TraceView& v, const record::Trace& t,
                         const std::string& name, const ScanResult& r) {
   const std::string kernel = t.kernel.substr(0, t.kernel.find('('));
   const auto k = std::ranges::find(r.kernels, kernel, &KernelScan::kernel);
@@ -145,7 +145,7 @@ WarpAccess access_of(const ScanLine& l, const ScanInstance& s) {
   return a;
 }
 
-int print_trace(const gpu::Trace& t, const TraceOptions& o) {
+int print_trace(const record::Trace& t, const TraceOptions& o) {
   const frontend::TraceView v = frontend::view_of(t);
   const std::string name = v.file.empty() ? "(no line info)" : v.file.substr(v.file.rfind('/') + 1);
   std::optional<ScanResult> static_scan;
@@ -259,9 +259,9 @@ int run_trace_command(const frontend::Args& args) {
   if (!o) return bad_input(o.error());
   if (o->open) {
     const Expected<std::string> text =
-        frontend::read_input_file(*o->open, gpu::kMaxTraceBytes, "trace");
+        frontend::read_input_file(*o->open, record::kMaxTraceBytes, "trace");
     if (!text) return failure(text.error());
-    const Expected<gpu::Trace> t = gpu::parse_trace(*text);
+    const Expected<record::Trace> t = record::parse_trace(*text);
     if (!t) return failure(frontend::input_name(*o->open) + ": " + t.error());
     return print_trace(*t, *o);
   }
@@ -274,7 +274,8 @@ int run_trace_command(const frontend::Args& args) {
     return run->program_status != 0 ? run->program_status : kExitFailure;
   }
   if (o->output) {
-    const Expected<void> written = frontend::replace_file(*o->output, gpu::trace_json(*run->trace));
+    const Expected<void> written =
+        frontend::replace_file(*o->output, record::trace_json(*run->trace));
     if (!written) return failure(written.error());
   }
   const int printed = print_trace(*run->trace, *o);

@@ -249,9 +249,9 @@ std::string as_given(const std::string& path) {
 
 // Each record as a counted access of its instruction; instructions as nvdisasm lists them, at
 // the places the cubin's line table gives them.
-void add_records(gpu::Trace& t, const std::vector<trace_abi::Record>& records,
-                 std::uint64_t function_pc, const std::vector<gpu::SassLine>& listing,
-                 const gpu::CubinLines& lines) {
+void add_records(record::Trace& t, const std::vector<trace_abi::Record>& records,
+                 std::uint64_t function_pc, const std::vector<record::SassLine>& listing,
+                 const record::CubinLines& lines) {
   std::map<std::int64_t, int> index_of;  // offset -> instruction
   std::map<std::tuple<std::uint32_t, std::uint32_t, int>, std::int64_t> runs;
   std::map<std::string, int> problems;
@@ -259,16 +259,16 @@ void add_records(gpu::Trace& t, const std::vector<trace_abi::Record>& records,
     const auto offset = static_cast<std::int64_t>(r.pc - function_pc);
     auto [it, added] = index_of.try_emplace(offset, static_cast<int>(t.instructions.size()));
     if (added) {
-      gpu::TraceInstruction in;
+      record::TraceInstruction in;
       in.offset = offset;
-      const auto s = std::ranges::find(listing, offset, &gpu::SassLine::offset);
+      const auto s = std::ranges::find(listing, offset, &record::SassLine::offset);
       if (s != listing.end()) {
         in.sass = s->text;
       } else {
         in.sass = "?";
         ++problems["an instruction at an offset nvdisasm does not list"];
       }
-      gpu::InstructionPlaces places = gpu::places_at(lines, offset);
+      record::InstructionPlaces places = record::places_at(lines, offset);
       in.where = std::move(places.where);
       in.counted_at = std::move(places.counted_at);
       t.instructions.push_back(std::move(in));
@@ -279,23 +279,23 @@ void add_records(gpu::Trace& t, const std::vector<trace_abi::Record>& records,
       ++problems[problem];
       continue;
     }
-    gpu::TraceAccess x;
+    record::TraceAccess x;
     x.instruction = it->second;
     x.block = r.block;
     x.warp = static_cast<int>(r.warp);
     x.instance = runs[{r.block, r.warp, it->second}]++;
     x.access = *a;
-    gpu::count_access(x);
+    record::count_access(x);
     t.accesses.push_back(std::move(x));
   }
   for (const auto& [problem, n] : problems)
     t.notes.push_back(format("%d warp-instructions not counted: %s", n, problem.c_str()));
 }
 
-void add_sources(gpu::Trace& t) {
+void add_sources(record::Trace& t) {
   std::vector<std::string> files;
-  for (const gpu::TraceInstruction& in : t.instructions)
-    for (const gpu::TraceLocation& l : in.where)
+  for (const record::TraceInstruction& in : t.instructions)
+    for (const record::TraceLocation& l : in.where)
       if (std::ranges::find(files, l.file) == files.end()) files.push_back(l.file);
   for (const std::string& f : files) {
     if (f.find("/cuda") != std::string::npos && !f.ends_with(".cu")) continue;  // the toolkit's
@@ -316,13 +316,13 @@ double median_ms(const fs::path& timing) {
 // [SECTION] Measuring with Nsight Compute
 
 // The measured lines, their files named as the trace's own places are (as_given).
-std::vector<gpu::TraceMeasuredLine> measured_as_given(const MeasuredKernel& kernel) {
-  std::vector<gpu::TraceMeasuredLine> lines = frontend::measured_lines(kernel);
-  for (gpu::TraceMeasuredLine& l : lines) l.file = as_given(l.file);
+std::vector<record::TraceMeasuredLine> measured_as_given(const MeasuredKernel& kernel) {
+  std::vector<record::TraceMeasuredLine> lines = frontend::measured_lines(kernel);
+  for (record::TraceMeasuredLine& l : lines) l.file = as_given(l.file);
   return lines;
 }
 
-void measure(gpu::Trace& t, const TraceRunOptions& o, const fs::path& dir) {
+void measure(record::Trace& t, const TraceRunOptions& o, const fs::path& dir) {
   if (o.ncu_csv) {
     const std::string csv = read_small_file(*o.ncu_csv, 256u << 20);
     auto kernels = parse_ncu_source_csv(csv);
@@ -403,7 +403,7 @@ void measure(gpu::Trace& t, const TraceRunOptions& o, const fs::path& dir) {
 // [SECTION] run_trace
 
 Expected<TraceRun> run_trace(const TraceRunOptions& o) {
-  const gpu::DeviceInfo device = gpu::query_device();
+  const record::DeviceInfo device = gpu::query_device();
   if (!device.ok()) return Error{"no GPU: " + device.detail};
   const Expected<InjectionFiles> files = injection_files();
   if (!files) return Error{files.error()};
@@ -439,7 +439,7 @@ Expected<TraceRun> run_trace(const TraceRunOptions& o) {
     run.error = not_reached(o, dir.path);
     return run;
   }
-  gpu::Trace t;
+  record::Trace t;
   t.created_utc = frontend::utc_now();
   t.commit = frontend::build_commit();
   t.driver = frontend::driver_version();
@@ -471,15 +471,15 @@ Expected<TraceRun> run_trace(const TraceRunOptions& o) {
   const fs::path cubin = dir.path / trace_abi::kCubinFile;
   run_process({nvdisasm, cubin.string()}, {}, listing_file.string());
   auto listing =
-      gpu::parse_sass_listing(read_small_file(listing_file, kMaxListingBytes), t.function);
+      record::parse_sass_listing(read_small_file(listing_file, kMaxListingBytes), t.function);
   if (!listing) {
     t.notes.push_back("nvdisasm gave no listing of the function: " + listing.error());
-    listing = std::vector<gpu::SassLine>{};
+    listing = std::vector<record::SassLine>{};
   }
-  auto lines = gpu::read_cubin_lines(read_small_file(cubin, kMaxListingBytes), t.function);
+  auto lines = record::read_cubin_lines(read_small_file(cubin, kMaxListingBytes), t.function);
   if (!lines) {
     t.notes.push_back(lines.error());
-    lines = gpu::CubinLines{};
+    lines = record::CubinLines{};
   }
   for (std::string& file : lines->files) file = as_given(file);
   add_records(t, records, std::strtoull(meta.at("function_pc").c_str(), nullptr, 10), *listing,

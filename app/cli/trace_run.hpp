@@ -17,7 +17,7 @@ struct TraceRunOptions {
   std::vector<std::string> command;  // the program and its arguments
   std::string kernel;                // a kernel's name; empty: the first kernel launched
   std::int64_t launch = 0;           // which launch of it, from 0
-  std::int64_t cap = gpu::kDefaultTraceCap;
+  std::int64_t cap = record::kDefaultTraceCap;
   bool measure = true;                 // run Nsight Compute on the same launch
   std::optional<std::string> ncu_csv;  // else read its Source page from this file
   // The program's standard output goes to standard error: the trace's JSON is on standard
@@ -26,9 +26,9 @@ struct TraceRunOptions {
 };
 
 struct TraceRun {
-  std::optional<gpu::Trace> trace;  // none when the launch was never reached
-  int program_status = 0;           // the program's exit status (128 + N after signal N)
-  std::string error;                // why there is no trace, one line
+  std::optional<record::Trace> trace;  // none when the launch was never reached
+  int program_status = 0;              // the program's exit status (128 + N after signal N)
+  std::string error;                   // why there is no trace, one line
 };
 
 // Errors before the program runs (no GPU, no toolkit, no injection library) are one line.

@@ -10,7 +10,7 @@
 
 namespace banklab::frontend {
 
-using namespace gpu;  // the recording's structures (core/record/, kernels/)
+using namespace record;  // the recording's structures (core/record/)
 namespace {
 
 std::string two_digits(int n) {

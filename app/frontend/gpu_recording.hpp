@@ -13,7 +13,7 @@ namespace banklab::frontend {
 
 // The file at `path` (`-`: standard input), read through parse_recording() and so checked; only a
 // regular file of at most kMaxRecordingBytes is read (file_io.hpp).
-Expected<gpu::Recording> load_recording(const std::filesystem::path& path);
+Expected<record::Recording> load_recording(const std::filesystem::path& path);
 
 // The NVIDIA driver's version from /proc/driver/nvidia/version, or "unknown".
 std::string driver_version();

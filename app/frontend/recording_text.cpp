@@ -9,7 +9,7 @@
 
 namespace banklab::frontend {
 
-using namespace gpu;  // the recording's structures (core/record/, kernels/)
+using namespace record;  // the recording's structures (core/record/)
 
 std::optional<SharedAccessCost> variant_cost(const VariantResult& r, int pad) {
   if (r.preset.empty()) return std::nullopt;

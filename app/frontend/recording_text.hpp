@@ -24,27 +24,28 @@ struct SharedAccessCost {
   int ideal = 0;
   int ways = 0;  // the worst phase: "an n-way conflict"
 };
-std::optional<SharedAccessCost> variant_cost(const gpu::VariantResult& r, int pad);
+std::optional<SharedAccessCost> variant_cost(const record::VariantResult& r, int pad);
 
 // The numbers of the reversal paragraph (core's reversal_lines()) from a suite, and from a
 // microbenchmark that holds the 32-way column read; empty when the suite's copy roof is not a
 // verified result.
-std::optional<ReversalRun> reversal_run(const gpu::SuiteReport& suite,
-                                        const gpu::PatternReport* loop);
+std::optional<ReversalRun> reversal_run(const record::SuiteReport& suite,
+                                        const record::PatternReport* loop);
 
 // ---------------------------------------------------------------------------------------------
 // The tables, for people: what `banklab gpu-bench` prints live and from a recording.
 
 // "NVIDIA H200, sm_90, ...; SM clock 1962 MHz measured during the run".
-std::string device_line(const gpu::DeviceInfo& d, double measured_mhz);
+std::string device_line(const record::DeviceInfo& d, double measured_mhz);
 // The suite's table, then the reversal paragraph with its numbers (`loop`, if given, adds the
 // 32-way read's slowdown in the shared-memory-bound loop).
-void append_suite_text(std::string& out, const gpu::SuiteReport& r,
-                       const gpu::PatternReport* loop = nullptr);
-void append_patterns_text(std::string& out, const gpu::LabelledPatterns& p);
-void append_cross_check_text(std::string& out, const std::vector<gpu::PatternCrossCheck>& checks);
-void append_validate_text(std::string& out, const gpu::ValidateTotals& v);
+void append_suite_text(std::string& out, const record::SuiteReport& r,
+                       const record::PatternReport* loop = nullptr);
+void append_patterns_text(std::string& out, const record::LabelledPatterns& p);
+void append_cross_check_text(std::string& out,
+                             const std::vector<record::PatternCrossCheck>& checks);
+void append_validate_text(std::string& out, const record::ValidateTotals& v);
 // The whole recording: where and when it was made, then every table above.
-void append_recording_text(std::string& out, const gpu::Recording& r);
+void append_recording_text(std::string& out, const record::Recording& r);
 
 }  // namespace banklab::frontend

@@ -17,9 +17,9 @@ bool is_toolkit_header(const std::string& path) {
 }
 
 // The kernel's file: the outermost place of most instructions (a kernel is never inlined).
-std::string kernel_file(const gpu::Trace& t) {
+std::string kernel_file(const record::Trace& t) {
   std::map<std::string, std::int64_t> votes;
-  for (const gpu::TraceAccess& a : t.accesses) {
+  for (const record::TraceAccess& a : t.accesses) {
     const auto& where = t.instructions[static_cast<std::size_t>(a.instruction)].where;
     if (!where.empty() && !is_toolkit_header(where.back().file)) ++votes[where.back().file];
   }
@@ -40,16 +40,16 @@ enum class Attribution {
   measured,  // every place the line table gives its address, as Nsight Compute counts it
 };
 
-std::vector<int> lines_of(const gpu::TraceInstruction& in, const std::string& file,
+std::vector<int> lines_of(const record::TraceInstruction& in, const std::string& file,
                           Attribution how) {
   if (file.empty()) return {0};
   if (how == Attribution::own) {
     const auto own = std::find_if(in.where.begin(), in.where.end(),
-                                  [&](const gpu::TraceLocation& l) { return l.file == file; });
+                                  [&](const record::TraceLocation& l) { return l.file == file; });
     return {own == in.where.end() ? 0 : own->line};
   }
   std::vector<int> lines;
-  for (const gpu::TraceLocation& l : in.counted_at)
+  for (const record::TraceLocation& l : in.counted_at)
     if (l.file == file && std::find(lines.begin(), lines.end(), l.line) == lines.end())
       lines.push_back(l.line);
   return lines;
@@ -57,7 +57,7 @@ std::vector<int> lines_of(const gpu::TraceInstruction& in, const std::string& fi
 
 using LineKey = std::tuple<int, Op, int, std::string, std::int64_t>;  // line, op, width, opcode, pc
 
-void add_instance(ScanLine& l, const gpu::Trace& t, const gpu::TraceAccess& a) {
+void add_instance(ScanLine& l, const record::Trace& t, const record::TraceAccess& a) {
   ScanInstance s;
   s.warp = static_cast<int>(a.block * t.warps_per_block() + a.warp);
   s.iteration = {static_cast<std::int32_t>(std::min<std::int64_t>(a.instance, INT32_MAX))};
@@ -120,7 +120,7 @@ std::string where_in_function(const std::vector<std::int64_t>& offsets) {
   return at;
 }
 
-KernelScan scan_of(const gpu::Trace& t, const std::string& file, Attribution how) {
+KernelScan scan_of(const record::Trace& t, const std::string& file, Attribution how) {
   KernelScan k;
   k.kernel = t.kernel;
   k.block = t.block;
@@ -128,8 +128,8 @@ KernelScan scan_of(const gpu::Trace& t, const std::string& file, Attribution how
   std::map<LineKey, ScanLine> lines;
   std::map<LineKey, std::map<int, std::int64_t>> counts;  // wavefronts -> instructions
   std::map<LineKey, std::vector<std::int64_t>> pcs;       // each instruction's offset, once
-  for (const gpu::TraceAccess& a : t.accesses) {
-    const gpu::TraceInstruction& in = t.instructions[static_cast<std::size_t>(a.instruction)];
+  for (const record::TraceAccess& a : t.accesses) {
+    const record::TraceInstruction& in = t.instructions[static_cast<std::size_t>(a.instruction)];
     for (const int line : lines_of(in, file, how)) {
       // Without a line, each instruction is its own entry; with one, a line's copies are one.
       const LineKey key{line, a.access.op, a.access.width, in.opcode(), line == 0 ? in.offset : 0};
@@ -193,8 +193,8 @@ void explain_inlined_calls(KernelComparison& c, const KernelScan& own) {
 
 }  // namespace
 
-std::vector<gpu::TraceMeasuredLine> measured_lines(const MeasuredKernel& kernel) {
-  std::vector<gpu::TraceMeasuredLine> out;
+std::vector<record::TraceMeasuredLine> measured_lines(const MeasuredKernel& kernel) {
+  std::vector<record::TraceMeasuredLine> out;
   for (const MeasuredFile& f : kernel.files) {
     for (const MeasuredLine& m : f.lines) {
       if (m.line < 1) continue;
@@ -204,10 +204,10 @@ std::vector<gpu::TraceMeasuredLine> measured_lines(const MeasuredKernel& kernel)
   return out;
 }
 
-MeasuredKernel measured_kernel(const gpu::Trace& t) {
+MeasuredKernel measured_kernel(const record::Trace& t) {
   MeasuredKernel k;
   k.function = t.kernel;
-  for (const gpu::TraceMeasuredLine& m : t.measured) {
+  for (const record::TraceMeasuredLine& m : t.measured) {
     auto f = find_by(k.files, &MeasuredFile::path, m.file);
     if (f == k.files.end()) f = k.files.insert(k.files.end(), MeasuredFile{m.file, {}});
     MeasuredLine line;
@@ -221,10 +221,10 @@ MeasuredKernel measured_kernel(const gpu::Trace& t) {
   return k;
 }
 
-TraceView view_of(const gpu::Trace& t) {
+TraceView view_of(const record::Trace& t) {
   TraceView v;
   v.file = kernel_file(t);
-  for (const gpu::TraceSource& s : t.sources)
+  for (const record::TraceSource& s : t.sources)
     if (s.path == v.file) v.source = s.text;
   v.scan = scan_of(t, v.file, Attribution::own);
   if (t.measured_by.empty()) {
@@ -246,7 +246,7 @@ TraceView view_of(const gpu::Trace& t) {
   return v;
 }
 
-std::string describe_trace_place(const gpu::Trace& t, int launch_warp, std::int64_t run) {
+std::string describe_trace_place(const record::Trace& t, int launch_warp, std::int64_t run) {
   const int per_block = t.warps_per_block();
   return format("block %d, warp %d, run %lld", launch_warp / per_block, launch_warp % per_block,
                 static_cast<long long>(run));

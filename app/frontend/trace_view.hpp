@@ -31,15 +31,15 @@ struct TraceView {
   std::string not_measured;                  // why not, when not
 };
 
-TraceView view_of(const gpu::Trace& trace);
+TraceView view_of(const record::Trace& trace);
 
 // "block 3, warp 5, run 2": where one warp-instruction of a trace's line ran.
-std::string describe_trace_place(const gpu::Trace& trace, int launch_warp, std::int64_t run);
+std::string describe_trace_place(const record::Trace& trace, int launch_warp, std::int64_t run);
 
 // The measured lines of one kernel of an Nsight Compute Source page, as a trace keeps them.
-std::vector<gpu::TraceMeasuredLine> measured_lines(const MeasuredKernel& kernel);
+std::vector<record::TraceMeasuredLine> measured_lines(const MeasuredKernel& kernel);
 
 // The trace's measured lines as the Source page's kernel compare() reads.
-MeasuredKernel measured_kernel(const gpu::Trace& trace);
+MeasuredKernel measured_kernel(const record::Trace& trace);
 
 }  // namespace banklab::frontend

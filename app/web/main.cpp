@@ -130,7 +130,7 @@ gui::GpuBackend browser_gpu_backend() {
       "on a machine with an NVIDIA GPU runs them live";
   gui::GpuBackend b = gui::real_gpu_backend();
   b.query_device = [] {
-    banklab::gpu::DeviceInfo d = banklab::gpu::query_device();
+    banklab::record::DeviceInfo d = banklab::gpu::query_device();
     d.detail = kWhy;
     return d;
   };

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <map>
 
-namespace banklab::gpu {
+namespace banklab::record {
 namespace {
 
 // [SECTION] Reading bytes
@@ -386,4 +386,4 @@ InstructionPlaces places_at(const CubinLines& lines, std::int64_t offset) {
   return p;
 }
 
-}  // namespace banklab::gpu
+}  // namespace banklab::record

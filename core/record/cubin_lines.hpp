@@ -28,7 +28,7 @@
 #include "core/base/expected.hpp"
 #include "core/record/trace.hpp"
 
-namespace banklab::gpu {
+namespace banklab::record {
 
 // One function's sequence of the line table.
 struct CubinLines {
@@ -56,4 +56,4 @@ struct InstructionPlaces {
 };
 InstructionPlaces places_at(const CubinLines& lines, std::int64_t offset);
 
-}  // namespace banklab::gpu
+}  // namespace banklab::record

@@ -2,7 +2,7 @@
 
 #include "core/base/format.hpp"
 
-namespace banklab::gpu {
+namespace banklab::record {
 
 std::string_view availability_name(Availability a) {
   switch (a) {
@@ -35,4 +35,4 @@ std::string device_summary(const DeviceInfo& d) {
          std::to_string(d.l2_bytes >> 20) + " MiB L2";
 }
 
-}  // namespace banklab::gpu
+}  // namespace banklab::record

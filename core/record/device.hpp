@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace banklab::gpu {
+namespace banklab::record {
 
 enum class Availability : std::uint8_t {
   available,
@@ -41,4 +41,4 @@ struct DeviceInfo {
 // nvidia-smi and the CUDA samples print them.
 std::string device_summary(const DeviceInfo& d);
 
-}  // namespace banklab::gpu
+}  // namespace banklab::record

@@ -1,6 +1,6 @@
 #include "core/record/record_fields.hpp"
 
-namespace banklab::gpu {
+namespace banklab::record {
 namespace {
 
 struct TooDeep {};
@@ -45,4 +45,4 @@ Expected<nlohmann::json> parse_record_json(std::string_view text, const RecordFo
   }
 }
 
-}  // namespace banklab::gpu
+}  // namespace banklab::record

@@ -19,7 +19,7 @@
 #include "core/model/access.hpp"
 #include "core/model/hardware.hpp"
 
-namespace banklab::gpu {
+namespace banklab::record {
 
 // Every real number a file holds: far below what any table prints.
 inline constexpr int kRecordDecimals = 9;
@@ -152,4 +152,4 @@ Expected<T> read_record(std::string_view text, const RecordFormat& f, Read read)
   }
 }
 
-}  // namespace banklab::gpu
+}  // namespace banklab::record

@@ -25,7 +25,7 @@
 #include "core/record/record_fields.hpp"
 #include "core/record/recording_check.hpp"
 
-namespace banklab::gpu {
+namespace banklab::record {
 namespace {
 
 constexpr std::string_view kFormat = "banklab-gpu-recording";
@@ -253,4 +253,4 @@ Expected<Recording> parse_recording(std::string_view text) {
   });
 }
 
-}  // namespace banklab::gpu
+}  // namespace banklab::record

@@ -20,7 +20,7 @@
 #include "core/record/device.hpp"
 #include "core/record/results.hpp"
 
-namespace banklab::gpu {
+namespace banklab::record {
 
 // banklab validate's totals, as recorded.
 struct ValidateTotals {
@@ -71,4 +71,4 @@ std::string recording_json(const Recording& r);
 // what can be recomputed and what is possible (recording_check.hpp).
 Expected<Recording> parse_recording(std::string_view json);
 
-}  // namespace banklab::gpu
+}  // namespace banklab::record

@@ -13,7 +13,7 @@
 #include "core/model/layout.hpp"
 #include "core/record/results.hpp"
 
-namespace banklab::gpu {
+namespace banklab::record {
 namespace {
 
 // The bounds no real run comes near, so that only a file's invention falls outside them.
@@ -220,4 +220,4 @@ bool recording_passes(const Recording& r) {
   return ok;
 }
 
-}  // namespace banklab::gpu
+}  // namespace banklab::record

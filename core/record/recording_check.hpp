@@ -7,7 +7,7 @@
 //     clock (from its own cycles), each transpose's GB/s (bytes over time) and fraction of the
 //     copy roof; a figure that does not follow from the others refuses the file;
 //   - recomputed and used: whether each cross-check agrees, from its counts by the rule a live run
-//     applies (gpu::check_agreement()), whatever its `agrees` says;
+//     applies (record::check_agreement()), whatever its `agrees` says;
 //   - range-checked: sizes, clocks, times, rates (no more than any memory or SM can do), counts
 //     and texts (at most kMaxRecordedText bytes; the tables show their control bytes as \xNN).
 #include <cstddef>
@@ -16,7 +16,7 @@
 #include "core/base/expected.hpp"
 #include "core/record/recording.hpp"
 
-namespace banklab::gpu {
+namespace banklab::record {
 
 inline constexpr std::size_t kMaxRecordedText = 4096;
 
@@ -30,4 +30,4 @@ Expected<void> check_recording(Recording& r);
 // when it does not.
 bool recording_passes(const Recording& r);
 
-}  // namespace banklab::gpu
+}  // namespace banklab::record

@@ -8,7 +8,7 @@
 
 #include "core/base/format.hpp"
 
-namespace banklab::gpu {
+namespace banklab::record {
 
 std::string_view status_name(RunStatus status) {
   switch (status) {
@@ -73,4 +73,4 @@ Expected<void> check_agreement(const PatternCrossCheck& c) {
   return {};
 }
 
-}  // namespace banklab::gpu
+}  // namespace banklab::record

@@ -15,7 +15,7 @@
 #include "core/model/dtype.hpp"
 #include "core/record/device.hpp"
 
-namespace banklab::gpu {
+namespace banklab::record {
 
 // ---------------------------------------------------------------------------------------------
 // How a run ended.
@@ -166,4 +166,4 @@ struct PatternCrossCheck {
 // than trusting its `agrees`. Its caller sets `agrees` and `detail` from it.
 Expected<void> check_agreement(const PatternCrossCheck& c);
 
-}  // namespace banklab::gpu
+}  // namespace banklab::record

@@ -21,7 +21,7 @@
 #include "core/record/record_fields.hpp"
 #include "core/record/recording_check.hpp"
 
-namespace banklab::gpu {
+namespace banklab::record {
 namespace {
 
 constexpr std::string_view kFormat = "banklab-trace";
@@ -321,4 +321,4 @@ Expected<std::vector<SassLine>> parse_sass_listing(std::string_view listing,
   return lines;
 }
 
-}  // namespace banklab::gpu
+}  // namespace banklab::record

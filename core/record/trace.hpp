@@ -16,7 +16,7 @@
 #include "core/base/expected.hpp"
 #include "core/model/access.hpp"
 
-namespace banklab::gpu {
+namespace banklab::record {
 
 // A place in the source: a file (as the machine that built the program named it) and a line.
 struct TraceLocation {
@@ -121,4 +121,4 @@ struct SassLine {
 Expected<std::vector<SassLine>> parse_sass_listing(std::string_view listing,
                                                    std::string_view function);
 
-}  // namespace banklab::gpu
+}  // namespace banklab::record

@@ -18,15 +18,15 @@ namespace {
 
 // The figures lessons quote, derived from a recording read and checked by the one codec
 // (core/record/recording.hpp): the same fields the GPU window and `gpu-bench --replay` show.
-Expected<Measurements> figures_of(const gpu::Recording& r, const std::string& file) {
+Expected<Measurements> figures_of(const record::Recording& r, const std::string& file) {
   Measurements m;
   m.file = file;
   m.device = r.device.name;
   m.sm_count = r.device.sm_count;
-  for (const gpu::SuiteReport& suite : r.suites) {
+  for (const record::SuiteReport& suite : r.suites) {
     const std::string dtype(dtype_name(suite.options.dtype));
-    for (const gpu::VariantResult& v : suite.results) {
-      if (v.role == gpu::VariantRole::roof) {
+    for (const record::VariantResult& v : suite.results) {
+      if (v.role == record::VariantRole::roof) {
         if (suite.options.dtype == DType::fp32) m.copy_gbps = v.gbps;
         m.figures.push_back({dtype + "-copy", format("%.0f GB/s", v.gbps),
                              "the copy roof of the " + dtype + " run (bytes read plus written)"});
@@ -40,7 +40,7 @@ Expected<Measurements> figures_of(const gpu::Recording& r, const std::string& fi
   m.figures.push_back({"sm-clock", format("%.0f MHz", m.sm_clock_mhz),
                        "the SM clock measured during the shared-memory-bound loop"});
   m.figures.push_back({"sm-count", std::to_string(m.sm_count), "the SMs of the " + m.device});
-  const std::vector<gpu::PatternResult>& sweep = r.sweep.report.results;
+  const std::vector<record::PatternResult>& sweep = r.sweep.report.results;
   for (std::size_t i = 0; i < sweep.size(); ++i) {
     const int ways = static_cast<int>(std::lround(sweep[i].predicted_ratio));
     m.figures.push_back({"sweep-" + std::to_string(ways) + "way",
@@ -71,7 +71,7 @@ double Measurements::shared_tbps() const {
 }
 
 Expected<Measurements> parse_measurements(std::string_view text, const std::string& file) {
-  const Expected<gpu::Recording> recording = gpu::parse_recording(text);
+  const Expected<record::Recording> recording = record::parse_recording(text);
   if (!recording) return Error{file + ": " + recording.error()};
   return figures_of(*recording, file);
 }
@@ -82,7 +82,7 @@ const Expected<Measurements>& recorded() {
     if (!data) return Error{data.error()};
     const std::filesystem::path file = *data / kShippedRecording;
     const Expected<std::string> text =
-        read_regular_file(file.string(), gpu::kMaxRecordingBytes, "shipped recording");
+        read_regular_file(file.string(), record::kMaxRecordingBytes, "shipped recording");
     if (!text) return Error{text.error()};
     return parse_measurements(*text, file.string());
   }();

@@ -39,7 +39,7 @@ struct Measurements {
 };
 
 // The figures of a recording's text, read and checked by the recording's one codec
-// (core/record/recording.hpp: gpu::parse_recording); an error names the file and its first
+// (core/record/recording.hpp: record::parse_recording); an error names the file and its first
 // problem, as the codec words it, or the figure a lesson needs that the recording lacks.
 Expected<Measurements> parse_measurements(std::string_view json, const std::string& file);
 

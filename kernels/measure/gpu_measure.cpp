@@ -73,8 +73,9 @@ MeasureSupport measure_support() {
   s.device = query_device();
   if (!s.device.ok()) {
     // The device query's sentence ("no CUDA driver ...: cudaGetDeviceCount: ...") says it all.
-    s.reason = s.device.detail.empty() ? std::string(availability_name(s.device.availability))
-                                       : s.device.detail;
+    s.reason = s.device.detail.empty()
+                   ? std::string(record::availability_name(s.device.availability))
+                   : s.device.detail;
     return s;
   }
   // stmatrix and the counters the model is checked against are Hopper's (sm_90).

@@ -32,8 +32,9 @@ std::vector<std::string> metric_names() {
   };
 }
 
-PatternCrossCheck compare(const ReplayAccounting& a, const std::vector<double>& v, int sm_count) {
-  PatternCrossCheck c;
+record::PatternCrossCheck compare(const ReplayAccounting& a, const std::vector<double>& v,
+                                  int sm_count) {
+  record::PatternCrossCheck c;
   c.access = a.access;
   const bool load = is_load(a.access.op);
   const bool matrix = is_matrix_op(a.access.op);
@@ -48,7 +49,7 @@ PatternCrossCheck compare(const ReplayAccounting& a, const std::vector<double>& 
   c.hardware_wavefronts_per_clock =
       v[kSmActiveCycles] > 0 ? double(c.hardware_wavefronts) / (v[kSmActiveCycles] * sm_count) : 0;
 
-  const Expected<void> agreement = check_agreement(c);
+  const Expected<void> agreement = record::check_agreement(c);
   c.agrees = agreement.has_value();
   c.detail = agreement ? std::string() : agreement.error();
   return c;

@@ -523,7 +523,7 @@ ReplayAccounting account(const Plan& p, const WarpAccess& a, int blocks) {
 }
 
 // Runs one access: warm-up, timed repetitions (median), then the checks on the last launch.
-PatternMeasurement measure_access(Plan& p, const WarpAccess& a, const DeviceInfo& device,
+PatternMeasurement measure_access(Plan& p, const WarpAccess& a, const record::DeviceInfo& device,
                                   int predicted_wavefronts, const PatternOptions& options) {
   PatternMeasurement m;
   p.blocks_per_sm = p.replayer->prepare(p.threads, p.smem);
@@ -643,20 +643,21 @@ PatternMeasurement measure_access(Plan& p, const WarpAccess& a, const DeviceInfo
 
 // [SECTION] The public function
 
-PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
-                                    const PatternOptions& options, const ProgressFn& progress,
-                                    const std::atomic<bool>* cancel) {
+record::PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
+                                            const PatternOptions& options,
+                                            const ProgressFn& progress,
+                                            const std::atomic<bool>* cancel) {
   using namespace detail;
-  PatternReport report;
+  record::PatternReport report;
   report.device = query_device();
   if (!report.device.ok()) {
-    report.status = RunStatus::unavailable;
+    report.status = record::RunStatus::unavailable;
     report.error = report.device.detail;
     return report;
   }
   if (options.repetitions < 1 || options.repetitions > 1000 || !(options.target_ms > 0) ||
       options.target_ms > 1000 || options.max_blocks < 0) {
-    report.status = RunStatus::bad_input;
+    report.status = record::RunStatus::bad_input;
     report.error =
         "the repetitions must be 1-1000, the target time 0-1000 ms and the block "
         "limit 0 or more, not " +
@@ -666,7 +667,7 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
   }
   for (std::size_t i = 0; i < accesses.size(); ++i) {
     if (const std::string e = first_error(check_access(accesses[i])); !e.empty()) {
-      report.status = RunStatus::bad_input;
+      report.status = record::RunStatus::bad_input;
       report.error = "pattern " + std::to_string(i + 1) + ": " + e;
       return report;
     }
@@ -682,7 +683,7 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
   };
   std::vector<std::pair<std::size_t, std::size_t>> pairs;  // (pattern, baseline) in `runs`
   for (const WarpAccess& a : accesses) {
-    const std::size_t base = index_of(conflict_free_baseline(a));
+    const std::size_t base = index_of(record::conflict_free_baseline(a));
     pairs.emplace_back(index_of(a), base);
   }
 
@@ -696,22 +697,22 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
                                      report.device.ordinal),
               "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)");
         for (const WarpAccess& a : runs) {
-          if (cancelled(cancel)) return RunStatus::cancelled;
+          if (cancelled(cancel)) return record::RunStatus::cancelled;
           step.what = to_string(a);
           if (progress) progress(step);
           Expected<Plan> plan = plan_access(a, max_block_smem);
           if (!plan) {
             report.error = plan.error();
-            return RunStatus::bad_input;
+            return record::RunStatus::bad_input;
           }
           measured.push_back(
               measure_access(*plan, a, report.device, analyze(a).wavefront_count(), options));
           ++step.step;
         }
-        return RunStatus::ok;
+        return record::RunStatus::ok;
       },
       &report.error);
-  if (report.status != RunStatus::ok) return report;
+  if (report.status != record::RunStatus::ok) return report;
 
   std::vector<double> clocks;
   for (const PatternMeasurement& m : measured) clocks.push_back(m.clock_mhz);
@@ -719,7 +720,7 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
   for (const auto& [pattern, base] : pairs) {
     const PatternMeasurement& m = measured[pattern];
     const PatternMeasurement& b = measured[base];
-    PatternResult r;
+    record::PatternResult r;
     r.access = runs[pattern];
     r.predicted_wavefronts = analyze(runs[pattern]).wavefront_count();
     r.baseline_wavefronts = analyze(runs[base]).wavefront_count();
@@ -736,11 +737,11 @@ PatternReport run_pattern_benchmark(std::span<const WarpAccess> accesses,
     const double baseline_rate = r.baseline_wavefronts / b.cycles_per_access;
     for (const auto& [what, rate] :
          {std::pair{"", r.wavefronts_per_clock}, std::pair{"the baseline: ", baseline_rate}}) {
-      if (r.verified && !(rate <= kMaxWavefrontsPerClock)) {
+      if (r.verified && !(rate <= record::kMaxWavefrontsPerClock)) {
         r.verified = false;
         r.detail = std::string(what) + format("%.3f", rate) +
                    " wavefronts per clock per SM is above what the shared-memory pipe serves (" +
-                   format("%.2f", kMaxWavefrontsPerClock) +
+                   format("%.2f", record::kMaxWavefrontsPerClock) +
                    "): the benchmark's instruction or clock accounting is wrong, not shown";
       }
     }

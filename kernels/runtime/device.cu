@@ -19,24 +19,24 @@ std::string call_error(std::string_view call, cudaError_t status) {
 
 // Which state a failed first call means. With the static runtime and no libcuda.so.1 on the
 // machine, or a driver older than the toolkit, the runtime answers "insufficient driver".
-Availability classify(cudaError_t status) {
+record::Availability classify(cudaError_t status) {
   switch (status) {
     case cudaErrorNoDevice:
-      return Availability::no_device;
+      return record::Availability::no_device;
     case cudaErrorInsufficientDriver:
     case cudaErrorStubLibrary:
     case cudaErrorCallRequiresNewerDriver:
-      return Availability::no_driver;
+      return record::Availability::no_driver;
     default:
-      return Availability::error;
+      return record::Availability::error;
   }
 }
 
-DeviceInfo probe_device() {
-  DeviceInfo info;
+record::DeviceInfo probe_device() {
+  record::DeviceInfo info;
   // The test command's no-GPU suites force the no-GPU path on a machine that has one.
   if (const char* force = std::getenv("BANKLAB_FORCE_NO_GPU"); force && std::string(force) == "1") {
-    info.availability = Availability::no_device;
+    info.availability = record::Availability::no_device;
     info.detail = "no CUDA device: BANKLAB_FORCE_NO_GPU=1 hides the GPU";
     return info;
   }
@@ -45,15 +45,15 @@ DeviceInfo probe_device() {
   if (counted != cudaSuccess) {
     info.availability = classify(counted);
     info.detail = call_error("cudaGetDeviceCount", counted);
-    if (info.availability == Availability::no_driver) {
+    if (info.availability == record::Availability::no_driver) {
       info.detail = "no CUDA driver (or one older than CUDA 13): " + info.detail;
-    } else if (info.availability == Availability::no_device) {
+    } else if (info.availability == record::Availability::no_device) {
       info.detail = "no CUDA device: " + info.detail;
     }
     return info;
   }
   if (count == 0) {
-    info.availability = Availability::no_device;
+    info.availability = record::Availability::no_device;
     info.detail = "no CUDA device: cudaGetDeviceCount found 0 devices";
     return info;
   }
@@ -80,7 +80,7 @@ DeviceInfo probe_device() {
   for (const Attribute& a : attributes) {
     const cudaError_t status = cudaDeviceGetAttribute(a.into, a.attribute, info.ordinal);
     if (status != cudaSuccess) {
-      info.availability = Availability::error;
+      info.availability = record::Availability::error;
       info.detail = call_error(std::string("cudaDeviceGetAttribute(") + a.name + ")", status);
       return info;
     }
@@ -90,13 +90,13 @@ DeviceInfo probe_device() {
   cudaDeviceProp prop{};
   if (const cudaError_t status = cudaGetDeviceProperties(&prop, info.ordinal);
       status != cudaSuccess) {
-    info.availability = Availability::error;
+    info.availability = record::Availability::error;
     info.detail = call_error("cudaGetDeviceProperties", status);
     return info;
   }
   info.name = prop.name;
   info.memory_bytes = prop.totalGlobalMem;
-  info.availability = Availability::available;
+  info.availability = record::Availability::available;
   return info;
 }
 
@@ -109,9 +109,9 @@ __global__ void spin_clock(long long cycles, unsigned long long* elapsed) {
 
 }  // namespace
 
-DeviceInfo query_device() {
+record::DeviceInfo query_device() {
   // A magic static: initialised once, thread-safe, and the CUDA runtime is asked only once.
-  static const DeviceInfo info = probe_device();
+  static const record::DeviceInfo info = probe_device();
   return info;
 }
 

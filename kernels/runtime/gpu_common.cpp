@@ -25,7 +25,7 @@ std::string range_error(std::string_view what, int value, int lo, int hi) {
 }
 }  // namespace
 
-Expected<void> check_options(const TransposeOptions& o) {
+Expected<void> check_options(const record::TransposeOptions& o) {
   if (o.rows < 1 || o.rows > kMaxSide)
     return Error{range_error("the row count", o.rows, 1, kMaxSide)};
   if (o.cols < 1 || o.cols > kMaxSide)

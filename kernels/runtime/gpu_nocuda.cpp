@@ -11,9 +11,9 @@ constexpr std::string_view kNotBuilt =
     "with -DBANKLAB_BUILD_CUDA=OFF; install the CUDA toolkit and reconfigure)";
 }
 
-DeviceInfo query_device() {
-  DeviceInfo info;
-  info.availability = Availability::not_built;
+record::DeviceInfo query_device() {
+  record::DeviceInfo info;
+  info.availability = record::Availability::not_built;
   info.detail = std::string(kNotBuilt);
   return info;
 }
@@ -23,22 +23,23 @@ std::vector<VariantInfo> transpose_variants(DType /*dtype*/) {
   return {};
 }
 
-SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressFn& /*progress*/,
-                                const std::atomic<bool>* /*cancel*/) {
-  SuiteReport report;
-  report.status = RunStatus::unavailable;
+record::SuiteReport run_transpose_suite(const record::TransposeOptions& options,
+                                        const ProgressFn& /*progress*/,
+                                        const std::atomic<bool>* /*cancel*/) {
+  record::SuiteReport report;
+  report.status = record::RunStatus::unavailable;
   report.device = query_device();
   report.error = report.device.detail;
   report.options = options;
   return report;
 }
 
-PatternReport run_pattern_benchmark(std::span<const WarpAccess> /*accesses*/,
-                                    const PatternOptions& /*options*/,
-                                    const ProgressFn& /*progress*/,
-                                    const std::atomic<bool>* /*cancel*/) {
-  PatternReport report;
-  report.status = RunStatus::unavailable;
+record::PatternReport run_pattern_benchmark(std::span<const WarpAccess> /*accesses*/,
+                                            const PatternOptions& /*options*/,
+                                            const ProgressFn& /*progress*/,
+                                            const std::atomic<bool>* /*cancel*/) {
+  record::PatternReport report;
+  report.status = record::RunStatus::unavailable;
   report.device = query_device();
   report.error = report.device.detail;
   return report;

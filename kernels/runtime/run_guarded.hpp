@@ -15,7 +15,7 @@ namespace banklab::gpu::detail {
 // CUDA call anywhere in it, or the host running out of memory (the outputs are verified on
 // the host), ends it as RunStatus::cuda_error with the reason in *error.
 template <class Body>
-RunStatus run_guarded(const Body& body, std::string* error) {
+record::RunStatus run_guarded(const Body& body, std::string* error) {
   try {
     return body();
   } catch (const CudaFailure& failure) {
@@ -23,7 +23,7 @@ RunStatus run_guarded(const Body& body, std::string* error) {
   } catch (const std::bad_alloc&) {
     *error = "the host ran out of memory (std::bad_alloc)";
   }
-  return RunStatus::cuda_error;
+  return record::RunStatus::cuda_error;
 }
 
 }  // namespace banklab::gpu::detail

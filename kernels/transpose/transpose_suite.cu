@@ -262,10 +262,10 @@ struct Variant {
   bool transposes;  // false for the copy roof: verified as a copy
 };
 
-constexpr VariantRole kRoof = VariantRole::roof;
-constexpr VariantRole kTeach = VariantRole::teaching;
-constexpr VariantRole kFast = VariantRole::fast;
-constexpr VariantRole kLibrary = VariantRole::library;
+constexpr record::VariantRole kRoof = record::VariantRole::roof;
+constexpr record::VariantRole kTeach = record::VariantRole::teaching;
+constexpr record::VariantRole kFast = record::VariantRole::fast;
+constexpr record::VariantRole kLibrary = record::VariantRole::library;
 using U8 = std::uint8_t;
 using U16 = std::uint16_t;
 using U32 = std::uint32_t;
@@ -466,14 +466,14 @@ class PinnedBuffer {
   void* ptr_ = nullptr;
 };
 
-Expected<std::vector<const Variant*>> select(const TransposeOptions& o) {
+Expected<std::vector<const Variant*>> select(const record::TransposeOptions& o) {
   std::vector<const Variant*> chosen;
   std::string known;
   for (const Variant& v : kVariants) {
     if (v.info.dtype != o.dtype) continue;
     known += (known.empty() ? "" : ", ") + std::string(v.info.name);
     const bool wanted =
-        v.info.role == VariantRole::roof || o.variants.empty() ||
+        v.info.role == record::VariantRole::roof || o.variants.empty() ||
         std::find(o.variants.begin(), o.variants.end(), v.info.name) != o.variants.end();
     if (wanted) chosen.push_back(&v);
   }
@@ -491,10 +491,12 @@ Expected<std::vector<const Variant*>> select(const TransposeOptions& o) {
 // The library rows need their library; after cudaSetDevice, since loading it makes a handle on
 // the current device. Rows the user named are refused (the error says why); rows that came
 // with the default selection are dropped with a note.
-Expected<void> drop_unloadable_library_rows(const TransposeOptions& o,
+Expected<void> drop_unloadable_library_rows(const record::TransposeOptions& o,
                                             std::vector<const Variant*>* chosen,
                                             std::vector<std::string>* notes) {
-  const auto is_library = [](const Variant* v) { return v->info.role == VariantRole::library; };
+  const auto is_library = [](const Variant* v) {
+    return v->info.role == record::VariantRole::library;
+  };
   if (std::none_of(chosen->begin(), chosen->end(), is_library)) return {};
   const std::string& why = cublas_unavailable_reason();
   if (why.empty()) return {};
@@ -513,9 +515,9 @@ bool cancelled(const std::atomic<bool>* cancel) {
   return cancel != nullptr && cancel->load(std::memory_order_relaxed);
 }
 
-VariantResult run_variant(const Variant& v, const Launch& launch, const TransposeOptions& o,
-                          unsigned char* host_out) {
-  VariantResult r;
+record::VariantResult run_variant(const Variant& v, const Launch& launch,
+                                  const record::TransposeOptions& o, unsigned char* host_out) {
+  record::VariantResult r;
   r.name = v.info.name;
   r.lesson = v.info.lesson;
   r.preset = v.info.preset;
@@ -557,27 +559,28 @@ std::vector<VariantInfo> transpose_variants(DType dtype) {
   return out;
 }
 
-SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressFn& progress,
-                                const std::atomic<bool>* cancel) {
+record::SuiteReport run_transpose_suite(const record::TransposeOptions& options,
+                                        const ProgressFn& progress,
+                                        const std::atomic<bool>* cancel) {
   using namespace detail;
-  SuiteReport report;
+  record::SuiteReport report;
   report.options = options;
   if (report.options.pad == -1) report.options.pad = default_pad(options.dtype);
-  const TransposeOptions& o = report.options;
+  const record::TransposeOptions& o = report.options;
   report.device = query_device();
   if (!report.device.ok()) {
-    report.status = RunStatus::unavailable;
+    report.status = record::RunStatus::unavailable;
     report.error = report.device.detail;
     return report;
   }
   if (const Expected<void> valid = check_options(o); !valid) {
-    report.status = RunStatus::bad_input;
+    report.status = record::RunStatus::bad_input;
     report.error = valid.error();
     return report;
   }
   Expected<std::vector<const Variant*>> selected = select(o);
   if (!selected) {
-    report.status = RunStatus::bad_input;
+    report.status = record::RunStatus::bad_input;
     report.error = selected.error();
     return report;
   }
@@ -594,7 +597,7 @@ SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressF
         if (const Expected<void> runnable = drop_unloadable_library_rows(o, &chosen, &report.notes);
             !runnable) {
           report.error = runnable.error();
-          return RunStatus::bad_input;
+          return record::RunStatus::bad_input;
         }
         step.steps = static_cast<int>(chosen.size()) + 1;
         const std::size_t elements = std::size_t(o.rows) * std::size_t(o.cols);
@@ -624,23 +627,23 @@ SuiteReport run_transpose_suite(const TransposeOptions& options, const ProgressF
             in.get(), out.get(), o.rows, o.cols, o.pad, bytes, report.device.shared_memory_per_sm,
             reserved};
         for (const Variant* v : chosen) {
-          if (cancelled(cancel)) return RunStatus::cancelled;
+          if (cancelled(cancel)) return record::RunStatus::cancelled;
           tell(std::string(v->info.name));
           report.results.push_back(run_variant(*v, launch, o, host_out.get()));
           ++step.step;
           // Read the clock right after the copy roof, while the GPU is busy and boosted.
-          if (v->info.role == VariantRole::roof) {
+          if (v->info.role == record::VariantRole::roof) {
             tell("reading the SM clock");
             report.sm_clock_mhz = measure_sm_clock_mhz(report.device.sm_count);
             ++step.step;
           }
         }
-        return RunStatus::ok;
+        return record::RunStatus::ok;
       },
       &report.error);
-  if (report.status != RunStatus::ok) return report;
+  if (report.status != record::RunStatus::ok) return report;
   const double copy_gbps = report.results.front().gbps;
-  for (VariantResult& r : report.results) r.fraction_of_copy = r.gbps / copy_gbps;
+  for (record::VariantResult& r : report.results) r.fraction_of_copy = r.gbps / copy_gbps;
   tell("done");
   return report;
 }

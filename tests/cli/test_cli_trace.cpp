@@ -17,7 +17,7 @@ namespace banklab::test {
 namespace {
 
 TEST_CASE("trace --open prints the lines ranked by excess, as scan does") {
-  const TempFile file(gpu::trace_json(fixture_trace()));
+  const TempFile file(record::trace_json(fixture_trace()));
   const Run run = run_banklab("trace --open " + file.path().string());
   INFO(run.err);
   REQUIRE(run.status == 0);
@@ -34,7 +34,7 @@ TEST_CASE("trace --open prints the lines ranked by excess, as scan does") {
 }
 
 TEST_CASE("trace --open --json: the scan's fields, the trace's and measured") {
-  const TempFile file(gpu::trace_json(fixture_trace()));
+  const TempFile file(record::trace_json(fixture_trace()));
   const Run run = run_banklab("trace --open " + file.path().string() + " --json --lanes 4");
   REQUIRE(run.status == 0);
   const nlohmann::json j = parse_json(run);
@@ -48,7 +48,7 @@ TEST_CASE("trace --open --json: the scan's fields, the trace's and measured") {
 }
 
 TEST_CASE("trace --open --lanes shows one instruction's 32 lanes; --source puts the scan beside") {
-  const TempFile file(gpu::trace_json(fixture_trace()));
+  const TempFile file(record::trace_json(fixture_trace()));
   const TempFile source(kFixtureSource);
   const Run run = run_banklab("trace --open " + file.path().string() + " --lanes 4:2 --source " +
                               source.path().string());
@@ -78,9 +78,9 @@ TEST_CASE("trace --source: a line the scan counted in part says what it left out
 }
 
 TEST_CASE("trace --open: a file that is not a usable trace is one line, exit status 1") {
-  gpu::Trace t = fixture_trace();
+  record::Trace t = fixture_trace();
   t.accesses[0].wavefronts = 1;  // not what the model gives for a column
-  const TempFile bad(gpu::trace_json(t));
+  const TempFile bad(record::trace_json(t));
   for (const std::string& path : {bad.path().string(), std::string("/nonexistent/trace.json")}) {
     const Run run = run_banklab("trace --open " + path);
     CHECK(run.status == 1);
@@ -105,7 +105,7 @@ TEST_CASE("the shipped traces open without a GPU and name no build path") {
     CHECK(run.out.find("device:  NVIDIA H200") != std::string::npos);
     std::ifstream in(entry.path());
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    const Expected<gpu::Trace> t = gpu::parse_trace(text);
+    const Expected<record::Trace> t = record::parse_trace(text);
     REQUIRE_MESSAGE(t, t.error());
     CHECK(t->program.starts_with("build-trace/"));
     CHECK(t->commit.size() == 12);
@@ -114,11 +114,12 @@ TEST_CASE("the shipped traces open without a GPU and name no build path") {
     const auto tree_or_toolkit = [](const std::string& path) {
       return path.starts_with("tests/") || path.starts_with("/usr/local/cuda/");
     };
-    for (const gpu::TraceSource& source : t->sources) CHECK(source.path.starts_with("tests/"));
-    for (const gpu::TraceMeasuredLine& line : t->measured) CHECK(tree_or_toolkit(line.file));
-    for (const gpu::TraceInstruction& instruction : t->instructions) {
-      for (const gpu::TraceLocation& place : instruction.where) CHECK(tree_or_toolkit(place.file));
-      for (const gpu::TraceLocation& place : instruction.counted_at)
+    for (const record::TraceSource& source : t->sources) CHECK(source.path.starts_with("tests/"));
+    for (const record::TraceMeasuredLine& line : t->measured) CHECK(tree_or_toolkit(line.file));
+    for (const record::TraceInstruction& instruction : t->instructions) {
+      for (const record::TraceLocation& place : instruction.where)
+        CHECK(tree_or_toolkit(place.file));
+      for (const record::TraceLocation& place : instruction.counted_at)
         CHECK(tree_or_toolkit(place.file));
     }
     ++opened;

@@ -14,6 +14,7 @@
 
 using namespace banklab;
 using namespace banklab::gpu;
+using namespace banklab::record;  // what a run returns (core/record/)
 
 TEST_CASE("without a GPU every entry point reports the missing device or driver as a state") {
   const DeviceInfo d = query_device();

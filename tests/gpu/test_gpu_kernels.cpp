@@ -14,6 +14,7 @@
 
 using namespace banklab;
 using namespace banklab::gpu;
+using namespace banklab::record;  // what a run returns (core/record/)
 
 namespace {
 

@@ -50,7 +50,7 @@ std::string mismatch(const WarpAccess& a, const ProbePlan& p, std::span<const st
 }  // namespace
 
 TEST_CASE("without a usable GPU, measuring says why instead of measuring") {
-  const gpu::DeviceInfo device = gpu::query_device();
+  const record::DeviceInfo device = gpu::query_device();
   const gpu::MeasureSupport support = gpu::measure_support();
   CHECK(support.device.availability == device.availability);
   if (!device.ok()) {

@@ -195,7 +195,7 @@ TEST_CASE(
   if (!checked) FAIL(checked.error());
   REQUIRE(checked->benchmark.results.size() == accesses.size());
   REQUIRE(checked->runs.size() >= 14);
-  for (const gpu::PatternCrossCheck& c : checked->runs) {
+  for (const record::PatternCrossCheck& c : checked->runs) {
     CAPTURE(to_string(c.access));
     CAPTURE(c.detail);
     CHECK(c.agrees);
@@ -203,13 +203,13 @@ TEST_CASE(
     // Issue 22: the clock span within 0.5 % of the hardware's active clocks, every pattern.
     CHECK(c.counted_cycles_per_access ==
           doctest::Approx(c.hardware_cycles_per_access).epsilon(0.005));
-    CHECK(c.hardware_wavefronts_per_clock <= gpu::kMaxWavefrontsPerClock);
+    CHECK(c.hardware_wavefronts_per_clock <= record::kMaxWavefrontsPerClock);
   }
-  for (const gpu::PatternResult& r : checked->benchmark.results) {
+  for (const record::PatternResult& r : checked->benchmark.results) {
     CAPTURE(to_string(r.access));
     CAPTURE(r.detail);
     CHECK(r.verified);
-    CHECK(r.wavefronts_per_clock <= gpu::kMaxWavefrontsPerClock);
+    CHECK(r.wavefronts_per_clock <= record::kMaxWavefrontsPerClock);
   }
   CHECK(checked->all_agree());
 }

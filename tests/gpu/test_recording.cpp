@@ -13,7 +13,7 @@
 #include "core/record/recording_check.hpp"
 
 using namespace banklab;
-using namespace banklab::gpu;
+using namespace banklab::record;
 using namespace banklab::frontend;  // reading and printing recordings
 
 namespace {

@@ -59,9 +59,9 @@ bool settle(GpuPanel& p) {
   return done;
 }
 
-gpu::DeviceInfo scripted_device() {
-  gpu::DeviceInfo d;
-  d.availability = gpu::Availability::available;
+record::DeviceInfo scripted_device() {
+  record::DeviceInfo d;
+  d.availability = record::Availability::available;
   d.name = "Scripted H200";
   d.cc_major = 9;
   d.sm_count = 132;
@@ -74,8 +74,9 @@ gpu::DeviceInfo scripted_device() {
   return d;
 }
 
-gpu::VariantResult variant(std::string name, gpu::VariantRole role, double gbps, bool verified) {
-  gpu::VariantResult r;
+record::VariantResult variant(std::string name, record::VariantRole role, double gbps,
+                              bool verified) {
+  record::VariantResult r;
   r.name = std::move(name);
   r.role = role;
   r.bytes_moved = std::int64_t{2} * 16384 * 16384 * 4;
@@ -102,7 +103,7 @@ struct ScriptedGpu {
   std::vector<WarpAccess> benchmarked;  // the accesses of the last run_patterns call
 
   static std::vector<gpu::VariantInfo> variants(DType) {
-    using R = gpu::VariantRole;
+    using R = record::VariantRole;
     return {
         {"fp32-copy", DType::fp32, R::roof, "roof", "", false},
         {"fp32-naive", DType::fp32, R::teaching, "32-way", "fp32-naive", false},
@@ -119,10 +120,10 @@ struct ScriptedGpu {
     b.query_device = scripted_device;
     b.measure_support = [] { return gpu::MeasureSupport{scripted_device(), true, ""}; };
     b.variants = variants;
-    b.run_suite = [this](const gpu::TransposeOptions& o, const gpu::ProgressFn& progress,
+    b.run_suite = [this](const record::TransposeOptions& o, const gpu::ProgressFn& progress,
                          const std::atomic<bool>* cancel) {
       ++suite_calls;
-      gpu::SuiteReport r;
+      record::SuiteReport r;
       r.device = scripted_device();
       r.options = o;
       if (r.options.pad < 0) r.options.pad = 1;
@@ -131,14 +132,14 @@ struct ScriptedGpu {
       while (block_suite && !release) {
         if (cancel && *cancel) {
           saw_cancel = true;
-          r.status = gpu::RunStatus::cancelled;
+          r.status = record::RunStatus::cancelled;
           r.error = "cancelled";
           return r;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
       }
-      using R = gpu::VariantRole;
-      r.status = gpu::RunStatus::ok;
+      using R = record::VariantRole;
+      r.status = record::RunStatus::ok;
       r.results = {variant("fp32-copy", R::roof, 3900, true),
                    variant("fp32-naive", R::teaching, 1372, true),
                    variant("fp32-padded", R::teaching, 2470, true),
@@ -147,7 +148,7 @@ struct ScriptedGpu {
                    variant("fp32-fast", R::fast, 3760, true),
                    variant("fp32-cublas", R::library, 3640, true)};
       // The suite names each kernel's preset, as run_transpose_suite() does from its table.
-      for (gpu::VariantResult& v : r.results) {
+      for (record::VariantResult& v : r.results) {
         for (const gpu::VariantInfo& info : variants(o.dtype)) {
           if (info.name != v.name) continue;
           v.preset = std::string(info.preset);
@@ -163,15 +164,15 @@ struct ScriptedGpu {
         std::lock_guard lock(mutex);
         benchmarked.assign(accesses.begin(), accesses.end());
       }
-      gpu::PatternReport r;
-      r.status = gpu::RunStatus::ok;
+      record::PatternReport r;
+      r.status = record::RunStatus::ok;
       r.device = scripted_device();
       r.sm_clock_mhz = 1980;
       for (const WarpAccess& a : accesses) {
-        gpu::PatternResult p;
+        record::PatternResult p;
         p.access = a;
         p.predicted_wavefronts = analyze(a).wavefront_count();
-        p.baseline_wavefronts = analyze(gpu::conflict_free_baseline(a)).wavefront_count();
+        p.baseline_wavefronts = analyze(record::conflict_free_baseline(a)).wavefront_count();
         p.cycles_per_access = p.predicted_wavefronts;
         p.baseline_cycles_per_access = p.baseline_wavefronts;
         p.measured_ratio = p.cycles_per_access / p.baseline_cycles_per_access;
@@ -346,9 +347,9 @@ TEST_CASE("cancel stops the suite and the microbenchmark never starts") {
   CHECK(gpu.pattern_calls == 0);
   const std::vector<GpuResult> results = worker.drain();
   REQUIRE(results.size() == 2);
-  CHECK(std::get<SuiteDone>(results[0]).report.status == gpu::RunStatus::cancelled);
-  const gpu::PatternReport& patterns = std::get<PatternsDone>(results[1]).report;
-  CHECK(patterns.status == gpu::RunStatus::cancelled);
+  CHECK(std::get<SuiteDone>(results[0]).report.status == record::RunStatus::cancelled);
+  const record::PatternReport& patterns = std::get<PatternsDone>(results[1]).report;
+  CHECK(patterns.status == record::RunStatus::cancelled);
   CHECK(patterns.results.empty());
   CHECK_FALSE(worker.cancelling());
 
@@ -549,13 +550,13 @@ TEST_CASE("without a GPU the panel shows the state and starts nothing") {
   GpuPanel p;  // the real banklab::gpu of this build
   REQUIRE(settle(p));
   REQUIRE(p.device);
-  const gpu::DeviceInfo& d = *p.device;
+  const record::DeviceInfo& d = *p.device;
   CHECK_FALSE(d.ok());
-  CHECK((d.availability == gpu::Availability::not_built ||
-         d.availability == gpu::Availability::no_driver ||
-         d.availability == gpu::Availability::no_device));
+  CHECK((d.availability == record::Availability::not_built ||
+         d.availability == record::Availability::no_driver ||
+         d.availability == record::Availability::no_device));
   CHECK_FALSE(d.detail.empty());
-  CHECK(device_summary(d).rfind(std::string(gpu::availability_name(d.availability)) + ": ", 0) ==
+  CHECK(device_summary(d).rfind(std::string(record::availability_name(d.availability)) + ": ", 0) ==
         0);
   REQUIRE(p.measure_support);
   CHECK_FALSE(p.measure_support->ok);
@@ -581,11 +582,11 @@ TEST_CASE("without a GPU the panel shows the state and starts nothing") {
     REQUIRE(eventually([&] { return !worker.busy(); }));
     std::vector<GpuResult> results = worker.drain();
     REQUIRE(results.size() == 2);
-    const gpu::SuiteReport& suite = std::get<SuiteDone>(results[0]).report;
-    CHECK(suite.status == gpu::RunStatus::unavailable);
+    const record::SuiteReport& suite = std::get<SuiteDone>(results[0]).report;
+    CHECK(suite.status == record::RunStatus::unavailable);
     CHECK_FALSE(suite.error.empty());
     CHECK(suite.results.empty());
-    CHECK(std::get<PatternsDone>(results[1]).report.status == gpu::RunStatus::unavailable);
+    CHECK(std::get<PatternsDone>(results[1]).report.status == record::RunStatus::unavailable);
 
     REQUIRE(worker.submit(MeasureJob{2, gpu::conflict_sweep()}));
     REQUIRE(eventually([&] { return !worker.busy(); }));
@@ -598,8 +599,8 @@ TEST_CASE("without a GPU the panel shows the state and starts nothing") {
 }
 
 TEST_CASE("why there is no GPU is said in words, the CUDA error's name left to the details") {
-  gpu::DeviceInfo d;
-  d.availability = gpu::Availability::no_driver;
+  record::DeviceInfo d;
+  d.availability = record::Availability::no_driver;
   d.detail =
       "no CUDA driver (or one older than CUDA 13): cudaGetDeviceCount: "
       "cudaErrorInsufficientDriver (CUDA driver version is insufficient for CUDA runtime "
@@ -607,11 +608,11 @@ TEST_CASE("why there is no GPU is said in words, the CUDA error's name left to t
   CHECK(no_gpu_in_words(d) ==
         "the NVIDIA driver is older than this build's CUDA runtime needs: update the driver");
   d.detail = "no CUDA device: BANKLAB_FORCE_NO_GPU=1 hides the GPU";
-  d.availability = gpu::Availability::no_device;
+  d.availability = record::Availability::no_device;
   CHECK(no_gpu_in_words(d) == "BANKLAB_FORCE_NO_GPU=1 hides the GPU");
   d.detail = "no CUDA device: cudaGetDeviceCount found 0 devices";
   CHECK(no_gpu_in_words(d) == "the NVIDIA driver found no GPU on this machine");
-  d.availability = gpu::Availability::not_built;
+  d.availability = record::Availability::not_built;
   d.detail.clear();
   CHECK(no_gpu_in_words(d).starts_with("this build of BankLab was made without CUDA"));
   // A GPU with a scripted answer of "no device" opens the recording too; one that is there
@@ -619,8 +620,8 @@ TEST_CASE("why there is no GPU is said in words, the CUDA error's name left to t
   GpuPanel none;
   none.backend = real_gpu_backend();
   none.backend.query_device = [] {
-    gpu::DeviceInfo info;
-    info.availability = gpu::Availability::no_device;
+    record::DeviceInfo info;
+    info.availability = record::Availability::no_device;
     info.detail = "no CUDA device: cudaGetDeviceCount found 0 devices";
     return info;
   };
@@ -713,12 +714,12 @@ TEST_CASE("every transpose kernel that names a preset gets the core's predicted 
     RunRecord run;
     run.id = static_cast<int>(p.runs.size()) + 1;
     p.runs.push_back(run);
-    gpu::SuiteReport report;
-    report.status = gpu::RunStatus::ok;
+    record::SuiteReport report;
+    report.status = record::RunStatus::ok;
     report.options.dtype = dtype;
     report.options.pad = gpu::default_pad(dtype);
     for (const gpu::VariantInfo& v : table) {
-      gpu::VariantResult r;
+      record::VariantResult r;
       r.name = std::string(v.name);
       r.role = v.role;
       r.preset = std::string(v.preset);  // as run_transpose_suite() fills them
@@ -820,7 +821,7 @@ TEST_CASE("the shipped recordings open, each dtype a history row labelled as rec
     for (const RunRecord& run : p.runs) {
       CHECK(run.recorded.rfind("recorded on NVIDIA H200, ", 0) == 0);
       REQUIRE(run.suite);
-      CHECK(run.suite->results.front().role == gpu::VariantRole::roof);
+      CHECK(run.suite->results.front().role == record::VariantRole::roof);
       // The costs come from the recording's own preset names, with no kernels in this build:
       // every dtype's naive kernel names its preset.
       REQUIRE(run.costs.size() == run.suite->results.size());

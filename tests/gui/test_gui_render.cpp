@@ -674,7 +674,7 @@ TEST_CASE("--trace FILE.json: the Kernel window on a trace, the views on its wor
   const fs::path file = fs::temp_directory_path() / "banklab-gui-trace-fixture.json";
   {
     std::ofstream out(file);
-    out << gpu::trace_json(banklab::test::fixture_trace());
+    out << record::trace_json(banklab::test::fixture_trace());
   }
   for (const char* size : {"1280x720", "1920x1080"}) {
     CAPTURE(size);
@@ -714,7 +714,7 @@ TEST_CASE("the shipped traces open at 1280x720 and 1920x1080, each line's worst 
     ++traces;
     std::ifstream in(entry.path());
     const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    const Expected<gpu::Trace> trace = gpu::parse_trace(text);
+    const Expected<record::Trace> trace = record::parse_trace(text);
     REQUIRE_MESSAGE(trace, trace.error());
     const frontend::TraceView view = frontend::view_of(*trace);
     for (const ScanLine& line : view.scan.lines) {

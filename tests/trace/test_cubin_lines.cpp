@@ -13,7 +13,7 @@
 
 #include "core/record/cubin_lines.hpp"
 
-namespace banklab::gpu {
+namespace banklab::record {
 namespace {
 
 std::string cubin(const std::string& name) {
@@ -131,4 +131,4 @@ TEST_CASE("any cut or changed bytes of a cubin read without a crash") {
 }
 
 }  // namespace
-}  // namespace banklab::gpu
+}  // namespace banklab::record

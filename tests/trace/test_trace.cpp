@@ -13,7 +13,7 @@
 #include "tests/trace/trace_fixture.hpp"
 
 using namespace banklab;
-using namespace banklab::gpu;
+using namespace banklab::record;
 
 TEST_CASE("a trace round-trips through its file") {
   const Trace t = test::fixture_trace();

@@ -19,8 +19,8 @@ inline constexpr const char* kFixtureSource =
     "  out[threadIdx.x] = tile[0][threadIdx.x];\n"
     "}\n";
 
-inline gpu::Trace fixture_trace() {
-  gpu::Trace t;
+inline record::Trace fixture_trace() {
+  record::Trace t;
   t.created_utc = "2026-12-03T14:00:00Z";
   t.commit = "test";
   t.driver = "test";
@@ -41,14 +41,14 @@ inline gpu::Trace fixture_trace() {
   for (std::int64_t block = 0; block < 2; ++block) {
     for (int warp = 0; warp < 2; ++warp) {
       for (int instruction = 0; instruction < 2; ++instruction) {
-        gpu::TraceAccess a;
+        record::TraceAccess a;
         a.instruction = instruction;
         a.block = block;
         a.warp = warp;
         a.access.op = instruction == 0 ? Op::st : Op::ld;
         for (int lane = 0; lane < kWarpSize; ++lane)
           a.access.offsets[lane] = 1024 + (instruction == 0 ? 128 * lane : 4 * lane);
-        gpu::count_access(a);
+        record::count_access(a);
         t.accesses.push_back(a);
       }
     }

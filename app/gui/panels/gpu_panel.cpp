@@ -78,7 +78,7 @@ void device_section(const GpuPanel& p, const Palette& c) {
                        "Asking the driver which GPU is there...");
     return;
   }
-  const gpu::DeviceInfo& d = *p.device;
+  const record::DeviceInfo& d = *p.device;
   if (d.ok()) {
     ImGui::TextWrapped("Device %d: %s", d.ordinal, device_summary(d).c_str());
     if (p.measure_support && !p.measure_support->ok) {
@@ -207,10 +207,10 @@ void controls(GpuPanel& p, const Scenario& current, const Palette& c) {
 
 ImU32 bar_colour(const RunRecord& run, std::size_t i, const Palette& c) {
   const PlotColours k = plot_colours(c);
-  const gpu::VariantResult& r = run.suite->results[i];
-  if (r.role == gpu::VariantRole::roof) return k.roof;
-  if (r.role == gpu::VariantRole::fast) return k.fast;
-  if (r.role == gpu::VariantRole::library) return k.library;
+  const record::VariantResult& r = run.suite->results[i];
+  if (r.role == record::VariantRole::roof) return k.roof;
+  if (r.role == record::VariantRole::fast) return k.fast;
+  if (r.role == record::VariantRole::library) return k.library;
   const auto& cost = run.costs[i];
   if (!cost) return k.library;
   return cost->ways > 1 ? k.conflict : k.free;
@@ -249,30 +249,31 @@ std::string cost_text(const std::optional<SharedAccessCost>& cost) {
          std::to_string(cost->ideal) + ")";
 }
 
-void run_status(const std::string& what, gpu::RunStatus status, const std::string& error,
+void run_status(const std::string& what, record::RunStatus status, const std::string& error,
                 const Palette& c) {
-  if (status == gpu::RunStatus::ok) return;
-  banner(status == gpu::RunStatus::cancelled ? c.warning : c.error, c.background,
-         what + " " + std::string(gpu::status_name(status)) + (error.empty() ? "" : ": " + error));
+  if (status == record::RunStatus::ok) return;
+  banner(
+      status == record::RunStatus::cancelled ? c.warning : c.error, c.background,
+      what + " " + std::string(record::status_name(status)) + (error.empty() ? "" : ": " + error));
 }
 
 void bandwidth_plot(const RunRecord& run, const Palette& c) {
-  const gpu::SuiteReport& suite = *run.suite;
+  const record::SuiteReport& suite = *run.suite;
   Axis x{"GB/s (bytes read + written, median launch)", 0.0, 1.0, {}};
   Axis y{"variant", 0.0, 1.0, {}};
   double top = 1.0;
   double copy = 0.0;
-  for (const gpu::VariantResult& r : suite.results) {
+  for (const record::VariantResult& r : suite.results) {
     y.categories.push_back(r.name);
     if (r.verified) top = std::max(top, r.gbps);
-    if (r.role == gpu::VariantRole::roof && r.verified) copy = r.gbps;
+    if (r.role == record::VariantRole::roof && r.verified) copy = r.gbps;
   }
   x.hi = round_up_to_tick(top * 1.08, 11);
   const float height = ImGui::GetTextLineHeightWithSpacing() *
                        (static_cast<float>(suite.results.size()) * 1.4f + 4.0f);
   Plot plot("##bandwidth", ImVec2(0.0f, height), std::move(x), std::move(y), c);
   for (std::size_t i = 0; i < suite.results.size(); ++i) {
-    const gpu::VariantResult& r = suite.results[i];
+    const record::VariantResult& r = suite.results[i];
     const int row = static_cast<int>(i);
     if (!r.verified) {
       // A wrong result is not a bandwidth: no bar, only the label that says why.
@@ -292,17 +293,17 @@ void bandwidth_plot(const RunRecord& run, const Palette& c) {
 }
 
 void transpose_table(const RunRecord& run, const Palette& c) {
-  const gpu::SuiteReport& suite = *run.suite;
+  const record::SuiteReport& suite = *run.suite;
   if (!begin_table("##variants", {"variant", "shared tile", "shared read", "ms", "GB/s", "of copy",
                                   "verified"})) {
     return;
   }
   for (std::size_t i = 0; i < suite.results.size(); ++i) {
-    const gpu::VariantResult& r = suite.results[i];
+    const record::VariantResult& r = suite.results[i];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.name.c_str());
-    tooltip_on_hover(std::string(gpu::role_name(r.role)) + ": " + r.lesson);
+    tooltip_on_hover(std::string(record::role_name(r.role)) + ": " + r.lesson);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.tile.c_str());
     ImGui::TableNextColumn();
@@ -344,13 +345,13 @@ void transpose_tab(const GpuPanel& p, const Palette& c) {
     ImGui::TextDisabled("Run %d: the transpose suite is running...", run.id);
     return;
   }
-  const gpu::SuiteReport& suite = *run.suite;
+  const record::SuiteReport& suite = *run.suite;
   if (!run.recorded.empty())
     banner(c.note, c.background, "Recorded, not measured here: " + run.recorded);
   run_status("The transpose suite:", suite.status, suite.error, c);
   if (suite.results.empty()) return;
   // The two numbers first: the bytes every variant moves, and the roof they are measured against.
-  const gpu::VariantResult& roof = suite.results.front();
+  const record::VariantResult& roof = suite.results.front();
   std::string header =
       "Run " + std::to_string(run.id) + ", " + std::string(dtype_name(suite.options.dtype)) + ", " +
       std::to_string(suite.options.rows) + " x " + std::to_string(suite.options.cols) + ", pad " +
@@ -373,7 +374,7 @@ void transpose_tab(const GpuPanel& p, const Palette& c) {
 void microbench_plot(const RunRecord& run, const Palette& c) {
   const auto& results = run.patterns->results;
   double x_top = 1.0, y_top = 1.0;
-  for (const gpu::PatternResult& r : results) {
+  for (const record::PatternResult& r : results) {
     if (!r.verified) continue;
     x_top = std::max(x_top, double(r.predicted_wavefronts));
     y_top = std::max(y_top, r.cycles_per_access);
@@ -387,7 +388,7 @@ void microbench_plot(const RunRecord& run, const Palette& c) {
             "ideal: one wavefront per clock per SM (clocks = wavefronts)");
   // Backwards, so that the pattern on screen (the first result) is drawn on top of the sweep.
   for (std::size_t i = results.size(); i-- > 0;) {
-    const gpu::PatternResult& r = results[i];
+    const record::PatternResult& r = results[i];
     if (!r.verified) continue;  // listed as wrong in the table, never plotted
     const bool on_screen = run.pattern_included && i == 0;
     const std::string tip = (on_screen ? "the pattern on screen: " + run.pattern + "\n" : "") +
@@ -424,7 +425,7 @@ void microbench_tab(const GpuPanel& p, const Palette& c) {
     ImGui::TextDisabled("Run %d: waiting for the microbenchmark...", run.id);
     return;
   }
-  const gpu::PatternReport& report = *run.patterns;
+  const record::PatternReport& report = *run.patterns;
   if (!run.recorded.empty())
     banner(c.note, c.background, "Recorded, not measured here: " + run.recorded);
   run_status("The microbenchmark:", report.status, report.error, c);
@@ -437,7 +438,7 @@ void microbench_tab(const GpuPanel& p, const Palette& c) {
     return;
   }
   for (std::size_t i = 0; i < report.results.size(); ++i) {
-    const gpu::PatternResult& r = report.results[i];
+    const record::PatternResult& r = report.results[i];
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     const bool on_screen = run.pattern_included && i == 0;
@@ -526,10 +527,10 @@ void measure_tab(const GpuPanel& p, const Scenario& current, const Palette& c) {
 
 std::string history_status(const RunRecord& run) {
   if (!run.suite) return "running";
-  std::string text(gpu::status_name(run.suite->status));
+  std::string text(record::status_name(run.suite->status));
   if (!run.recorded.empty()) text += ", recorded";
   if (run.patterns && run.patterns->status != run.suite->status) {
-    text += " / " + std::string(gpu::status_name(run.patterns->status));
+    text += " / " + std::string(record::status_name(run.patterns->status));
   }
   return text;
 }
@@ -544,7 +545,7 @@ void runs_plot(const GpuPanel& p, const Palette& c) {
                            std::string(dtype_name(run.options.dtype)) + ", " +
                            std::to_string(run.options.rows));
     if (!run.suite) continue;
-    for (const gpu::VariantResult& r : run.suite->results) {
+    for (const record::VariantResult& r : run.suite->results) {
       if (r.verified) top = std::max(top, 100 * r.fraction_of_copy);
     }
   }
@@ -557,8 +558,8 @@ void runs_plot(const GpuPanel& p, const Palette& c) {
     const RunRecord& run = p.runs[row];
     if (!run.suite) continue;
     for (std::size_t i = 0; i < run.suite->results.size(); ++i) {
-      const gpu::VariantResult& r = run.suite->results[i];
-      if (!r.verified || r.role == gpu::VariantRole::roof) continue;
+      const record::VariantResult& r = run.suite->results[i];
+      if (!r.verified || r.role == record::VariantRole::roof) continue;
       plot.point(100 * r.fraction_of_copy, static_cast<double>(row), bar_colour(run, i, c), 4.5f,
                  r.name + ": " + fixed(100 * r.fraction_of_copy, 1) + "% of copy, " +
                      fixed(r.gbps, 0) + " GB/s");
@@ -594,12 +595,12 @@ void history_tab(GpuPanel& p, const Palette& c) {
     ImGui::TextUnformatted(std::string(dtype_name(run.options.dtype)).c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%d", run.options.rows);
-    const gpu::VariantResult* roof = nullptr;
-    const gpu::VariantResult* best = nullptr;
+    const record::VariantResult* roof = nullptr;
+    const record::VariantResult* best = nullptr;
     if (run.suite) {
-      for (const gpu::VariantResult& r : run.suite->results) {
+      for (const record::VariantResult& r : run.suite->results) {
         if (!r.verified) continue;
-        if (r.role == gpu::VariantRole::roof)
+        if (r.role == record::VariantRole::roof)
           roof = &r;
         else if (!best || r.gbps > best->gbps)
           best = &r;

@@ -65,7 +65,7 @@ void error_text(const AppState& s, const std::string& text) {
 // 1280x720: which launch ran where, and how the hardware's counts compare; the program, driver,
 // date, commit and what was recorded in the tooltip of its "(?)". A capped trace says so in the
 // totals' notes below, where the counts are.
-void trace_header(const gpu::Trace& t, const KernelFile& k) {
+void trace_header(const record::Trace& t, const KernelFile& k) {
   ImGui::SameLine();
   text_disabled_wrapped(format("launch %lld on %s, grid %dx%dx%d, block %dx%dx%d",
                                static_cast<long long>(t.launch), t.device.c_str(), t.grid[0],

@@ -34,7 +34,7 @@ RunRecord* find_run(GpuPanel& p, int id) {
 // The costs come with each result (its preset), so a recording made elsewhere gets the same.
 void attach_costs(RunRecord& run) {
   run.costs.clear();
-  for (const gpu::VariantResult& r : run.suite->results) {
+  for (const record::VariantResult& r : run.suite->results) {
     run.costs.push_back(frontend::variant_cost(r, run.suite->options.pad));
   }
 }
@@ -85,21 +85,21 @@ std::string shown_run(const GpuPanel& p) {
   return run.recorded.empty() ? "measured here" : run.recorded;
 }
 
-std::string no_gpu_in_words(const gpu::DeviceInfo& d) {
+std::string no_gpu_in_words(const record::DeviceInfo& d) {
   if (std::string words = cuda_error_in_words(d.detail); !words.empty()) return words;
   switch (d.availability) {
-    case gpu::Availability::no_driver:
+    case record::Availability::no_driver:
       return "no NVIDIA driver this build can use (none installed, or one older than CUDA 13)";
-    case gpu::Availability::no_device:
+    case record::Availability::no_device:
       return d.detail.find("BANKLAB_FORCE_NO_GPU") != std::string::npos
                  ? "BANKLAB_FORCE_NO_GPU=1 hides the GPU"
                  : "the NVIDIA driver found no GPU on this machine";
-    case gpu::Availability::not_built:
+    case record::Availability::not_built:
       return "this build of BankLab was made without CUDA (nvcc was not found when it was "
              "built)";
-    case gpu::Availability::error:
+    case record::Availability::error:
       return "the driver answered with an error (below)";
-    case gpu::Availability::available:
+    case record::Availability::available:
       break;
   }
   return "";
@@ -130,7 +130,7 @@ void apply(GpuPanel& p, GpuResult result) {
     }
     void operator()(SuiteDone& d) {
       // A run that found no GPU tells the panel what state the GPU is in now.
-      if (d.report.status == gpu::RunStatus::unavailable) p.device = d.report.device;
+      if (d.report.status == record::RunStatus::unavailable) p.device = d.report.device;
       RunRecord* run = find_run(p, d.run);
       if (!run) return;
       run->suite = std::move(d.report);
@@ -282,7 +282,7 @@ std::vector<std::filesystem::path> shipped_recordings() {
   return files;
 }
 
-void show_recording(GpuPanel& p, const gpu::Recording& r) {
+void show_recording(GpuPanel& p, const record::Recording& r) {
   // "2026-11-30T21:15:00Z" as people read it: "2026-11-30 21:15:00 UTC".
   std::string when = r.created_utc;
   if (when.size() == 20 && when[10] == 'T' && when.back() == 'Z') {
@@ -291,13 +291,13 @@ void show_recording(GpuPanel& p, const gpu::Recording& r) {
   const std::string label = "recorded on " + r.device.name + ", " + when + " (driver " + r.driver +
                             ", BankLab " + r.commit + ")";
   // One microbenchmark for every row: the lesson's patterns, then the sweep, with their labels.
-  gpu::PatternReport patterns = r.lesson.report;
+  record::PatternReport patterns = r.lesson.report;
   std::vector<std::string> labels = r.lesson.labels;
   patterns.results.insert(patterns.results.end(), r.sweep.report.results.begin(),
                           r.sweep.report.results.end());
   labels.insert(labels.end(), r.sweep.labels.begin(), r.sweep.labels.end());
   int selected = -1;
-  for (const gpu::SuiteReport& suite : r.suites) {
+  for (const record::SuiteReport& suite : r.suites) {
     RunRecord run;
     run.id = p.next_id++;
     run.started = r.created_utc;
@@ -319,7 +319,7 @@ void show_recording(GpuPanel& p, const gpu::Recording& r) {
 }
 
 Expected<void> open_recording(GpuPanel& p, const std::filesystem::path& file) {
-  const Expected<gpu::Recording> r = frontend::load_recording(file);
+  const Expected<record::Recording> r = frontend::load_recording(file);
   if (!r) return Error{r.error()};
   if (r->suites.empty()) return Error{quote(file.string()) + " holds no transpose suite to show"};
   show_recording(p, *r);
@@ -327,7 +327,7 @@ Expected<void> open_recording(GpuPanel& p, const std::filesystem::path& file) {
 }
 
 Expected<void> save_recording(const GpuPanel& p, const std::filesystem::path& file) {
-  gpu::Recording r;
+  record::Recording r;
   const RunRecord* patterns = nullptr;
   for (const RunRecord& run : p.runs) {
     if (!run.recorded.empty() || !run.suite || !run.suite->ok()) continue;
@@ -346,24 +346,24 @@ Expected<void> save_recording(const GpuPanel& p, const std::filesystem::path& fi
   r.created_utc = frontend::utc_now();
   r.commit = frontend::build_commit();
   r.driver = frontend::driver_version();
-  r.sweep.report.status = r.lesson.report.status = gpu::RunStatus::ok;
+  r.sweep.report.status = r.lesson.report.status = record::RunStatus::ok;
   if (patterns) {
     // The run's microbenchmark: the pattern on screen (if it was included), then the sweep.
     const auto& results = patterns->patterns->results;
     const std::size_t first_sweep = patterns->pattern_included ? 1 : 0;
     r.sweep.report.sm_clock_mhz = r.lesson.report.sm_clock_mhz = patterns->patterns->sm_clock_mhz;
     for (std::size_t i = 0; i < results.size(); ++i) {
-      gpu::LabelledPatterns& part = i < first_sweep ? r.lesson : r.sweep;
+      record::LabelledPatterns& part = i < first_sweep ? r.lesson : r.sweep;
       part.report.results.push_back(results[i]);
       part.labels.push_back(i < first_sweep ? patterns->pattern : to_string(results[i].access));
     }
   }
-  return frontend::replace_file(file.string(), gpu::recording_json(r));
+  return frontend::replace_file(file.string(), record::recording_json(r));
 }
 
 std::vector<std::string> reversal_lines(const RunRecord& run) {
   if (!run.suite) return banklab::reversal_lines(std::nullopt);
-  const gpu::PatternReport* loop = run.patterns ? &*run.patterns : nullptr;
+  const record::PatternReport* loop = run.patterns ? &*run.patterns : nullptr;
   return banklab::reversal_lines(frontend::reversal_run(*run.suite, loop));
 }
 

@@ -36,13 +36,13 @@ struct RunRecord {
   // "" for a run of this session; for a run read from a recording, where and when it was made:
   // "recorded on NVIDIA H200, 2026-11-30T21:15:00Z (driver 580.159.04, BankLab e63d98cb5bb5)".
   std::string recorded;
-  gpu::TransposeOptions options;
+  record::TransposeOptions options;
   std::string pattern;  // describe() of the pattern on screen when the run started
   bool pattern_included = false;
   std::string pattern_skipped;  // why the pattern on screen was not benchmarked ("" if it was)
-  std::optional<gpu::SuiteReport> suite;       // empty until it comes back
-  std::optional<gpu::PatternReport> patterns;  // results: the pattern (if included), the sweep
-  std::vector<std::string> pattern_labels;     // a recording's label per pattern; else empty
+  std::optional<record::SuiteReport> suite;       // empty until it comes back
+  std::optional<record::PatternReport> patterns;  // results: the pattern (if included), the sweep
+  std::vector<std::string> pattern_labels;        // a recording's label per pattern; else empty
   // Computed when the results arrive, not while drawing:
   std::vector<std::optional<SharedAccessCost>> costs;  // one per suite->results entry
   std::vector<std::string> reversal;                   // reversal_lines() of this run
@@ -78,7 +78,7 @@ struct GpuPanel {
   // Which GPU the worker drives (the tests script one); the worker takes a copy on its first
   // poll(), so set it before.
   GpuBackend backend = real_gpu_backend();
-  std::optional<gpu::DeviceInfo> device;  // empty until the first query comes back
+  std::optional<record::DeviceInfo> device;  // empty until the first query comes back
   std::optional<gpu::MeasureSupport> measure_support;
   std::vector<RunRecord> runs;  // oldest first
   int selected_run = -1;        // index in runs shown in the plots
@@ -127,7 +127,7 @@ std::vector<std::filesystem::path> shipped_recordings();
 // driver answers that there is no usable GPU and nothing is shown yet, poll() opens the shipped
 // H200 recording by itself: the window opens on real results, labelled as recorded.
 Expected<void> open_recording(GpuPanel& p, const std::filesystem::path& file);
-void show_recording(GpuPanel& p, const gpu::Recording& r);
+void show_recording(GpuPanel& p, const record::Recording& r);
 // This session's finished live runs as a recording: every dtype's latest suite, the patterns
 // of the latest run (the pattern on screen as the lesson part, the sweep). Done, or why not.
 Expected<void> save_recording(const GpuPanel& p, const std::filesystem::path& file);
@@ -138,7 +138,7 @@ std::string shown_run(const GpuPanel& p);
 
 // Why there is no GPU, in words for people rather than the CUDA call's error name: "the NVIDIA
 // driver is older than this build's CUDA 13 runtime needs: update the driver".
-std::string no_gpu_in_words(const gpu::DeviceInfo& d);
+std::string no_gpu_in_words(const record::DeviceInfo& d);
 
 // A number with a fixed count of decimals, as the panel prints its figures: fixed(3.14159, 2)
 // is "3.14".

@@ -117,7 +117,7 @@ void GpuWorker::execute(const RunJob& job) {
   PatternsDone patterns{job.run, {}};
   if (cancel_) {
     // The suite stopped on the flag; starting the next stage would ignore the user.
-    patterns.report.status = gpu::RunStatus::cancelled;
+    patterns.report.status = record::RunStatus::cancelled;
     patterns.report.error = "cancelled before the microbenchmark started";
   } else {
     patterns.report = backend_.run_patterns(job.patterns, job.pattern_options, on_step, &cancel_);

@@ -57,14 +57,14 @@ class PostQueue {
 // real_gpu_backend(); the tests put a scripted GPU in its place to check the worker's threading
 // without one.
 struct GpuBackend {
-  std::function<gpu::DeviceInfo()> query_device;
+  std::function<record::DeviceInfo()> query_device;
   std::function<gpu::MeasureSupport()> measure_support;
   std::function<std::vector<gpu::VariantInfo>(DType)> variants;  // the transpose table
-  std::function<gpu::SuiteReport(const gpu::TransposeOptions&, const gpu::ProgressFn&,
-                                 const std::atomic<bool>*)>
+  std::function<record::SuiteReport(const record::TransposeOptions&, const gpu::ProgressFn&,
+                                    const std::atomic<bool>*)>
       run_suite;
-  std::function<gpu::PatternReport(std::span<const WarpAccess>, const gpu::PatternOptions&,
-                                   const gpu::ProgressFn&, const std::atomic<bool>*)>
+  std::function<record::PatternReport(std::span<const WarpAccess>, const gpu::PatternOptions&,
+                                      const gpu::ProgressFn&, const std::atomic<bool>*)>
       run_patterns;
   std::function<Expected<std::vector<gpu::Measurement>>(
       std::span<const WarpAccess>, const gpu::MeasureProgress&, const std::atomic<bool>*)>
@@ -89,7 +89,7 @@ struct DeviceJob {};  // ask the driver what is there, and whether measure() can
 // "Run on GPU": the transpose suite, then the microbenchmark of the given patterns.
 struct RunJob {
   int run = 0;  // the history row the results belong to
-  gpu::TransposeOptions suite;
+  record::TransposeOptions suite;
   std::vector<WarpAccess> patterns;
   gpu::PatternOptions pattern_options;
 };
@@ -103,16 +103,16 @@ struct MeasureJob {
 using GpuJob = std::variant<DeviceJob, RunJob, MeasureJob>;
 
 struct DeviceDone {
-  gpu::DeviceInfo device;
+  record::DeviceInfo device;
   gpu::MeasureSupport measure;
 };
 struct SuiteDone {
   int run = 0;
-  gpu::SuiteReport report;
+  record::SuiteReport report;
 };
 struct PatternsDone {
   int run = 0;
-  gpu::PatternReport report;
+  record::PatternReport report;
 };
 struct MeasureDone {
   int measurement = 0;

@@ -126,12 +126,12 @@ void start_kernel_scan(AppState& s, const std::string& path) {
 
 bool open_trace_file(AppState& s, const std::string& path) {
   KernelFile& k = s.user.kernel;
-  const Expected<std::string> text = read_regular_file(path, gpu::kMaxTraceBytes, "trace");
+  const Expected<std::string> text = read_regular_file(path, record::kMaxTraceBytes, "trace");
   if (!text) {
     k.error = text.error();
     return false;
   }
-  Expected<gpu::Trace> trace = gpu::parse_trace(*text);
+  Expected<record::Trace> trace = record::parse_trace(*text);
   if (!trace) {
     k.error = path + ": " + trace.error();
     return false;

@@ -57,7 +57,7 @@ struct KernelFile {
   // A trace opened instead of a file (File > Open trace..., --trace FILE.json): the recorded
   // launch, its lines told as a scan (app/frontend/trace_view.hpp) with the source it carries,
   // and the hardware's counts of the same launch beside them where it was measured.
-  std::optional<gpu::Trace> trace;
+  std::optional<record::Trace> trace;
   std::optional<KernelComparison> measured;
   std::string not_measured;
 };
