@@ -91,9 +91,11 @@ Expected<Scenario> read_access(Scenario s, std::string_view value) {
     pattern = AccessPattern::matrix;
     matrix_op = op;
   }
-  // Custom offsets are not a pattern over the tile: they have a form of their own.
-  if (value == pattern_name(AccessPattern::custom))
-    return Error{"--access custom: give the 32 byte offsets with --offsets instead"};
+  // The raw form is not a pattern over the tile: it has flags of its own. "custom" is its name
+  // in the JSON (kPatterns), so a script may try it; "raw" is its name in the help.
+  if (value == pattern_name(AccessPattern::custom) || value == "raw")
+    return Error{"--access " + std::string(value) +
+                 ": give the 32 byte offsets with --offsets instead (the raw form)"};
   if (!pattern)
     return expects("access", "row, column, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4",
                    value);
@@ -163,48 +165,48 @@ Expected<Scenario> read_offsets(Scenario s, std::string_view value) {
   return s;
 }
 
-// A custom scenario is written as its offsets, op, width and lanes; a tile scenario as
-// everything else.
+// A scenario of the raw form is written as its offsets, op, width and lanes; one of the
+// scenario form as everything else.
 namespace {
-bool custom(const Scenario& s) {
+bool raw_form(const Scenario& s) {
   return s.pattern == AccessPattern::custom;
 }
 }  // namespace
 
 std::optional<std::string> print_dtype(const Scenario& s) {
-  if (custom(s)) return std::nullopt;
+  if (raw_form(s)) return std::nullopt;
   return std::string(dtype_name(s.tile.dtype));
 }
 
 std::optional<std::string> print_tile(const Scenario& s) {
-  if (custom(s)) return std::nullopt;
+  if (raw_form(s)) return std::nullopt;
   return std::to_string(s.tile.rows) + "x" + std::to_string(s.tile.cols);
 }
 
 std::optional<std::string> print_pad(const Scenario& s) {
-  if (custom(s)) return std::nullopt;
+  if (raw_form(s)) return std::nullopt;
   return std::to_string(s.tile.pad);
 }
 
 std::optional<std::string> print_swizzle(const Scenario& s) {
-  if (custom(s)) return std::nullopt;
+  if (raw_form(s)) return std::nullopt;
   return to_string(s.tile.swizzle);
 }
 
 std::optional<std::string> print_access(const Scenario& s) {
-  if (custom(s)) return std::nullopt;
+  if (raw_form(s)) return std::nullopt;
   return std::string(s.pattern == AccessPattern::matrix ? op_name(s.op) : pattern_name(s.pattern));
 }
 
 std::optional<std::string> print_index(const Scenario& s) {
-  if (custom(s)) return std::nullopt;
+  if (raw_form(s)) return std::nullopt;
   return std::to_string(s.index);
 }
 
 // A custom scenario always has a width (its offsets mean nothing without one); a tile
 // scenario's 0 is "the element size", left out.
 std::optional<std::string> print_width(const Scenario& s) {
-  if (custom(s)) return std::to_string(s.effective_width());
+  if (raw_form(s)) return std::to_string(s.effective_width());
   if (s.width == 0) return std::nullopt;
   return std::to_string(s.width);
 }
@@ -220,7 +222,7 @@ std::optional<std::string> print_lanes(const Scenario& s) {
 }
 
 std::optional<std::string> print_offsets(const Scenario& s) {
-  if (!custom(s)) return std::nullopt;
+  if (!raw_form(s)) return std::nullopt;
   std::string offsets;
   for (std::int64_t o : s.custom_offsets) {
     if (!offsets.empty()) offsets += ',';

@@ -147,7 +147,7 @@ Expected<void> check_family(const AccessFamily& f, DType dtype, int rows, int co
     case AccessPattern::custom:
       break;
   }
-  return Error{name + ": custom offsets are not a family over a tile"};
+  return Error{name + ": raw offsets (the raw form) are not a family over a tile"};
 }
 
 // [SECTION] Walking and counting a family

@@ -274,6 +274,7 @@ TEST_CASE("Bad input exits 2 with one line naming the problem") {
     check_rejected("analyze --dtype fp128", "--dtype expects fp8, bf16, fp32 or fp64");
     check_rejected("analyze --access diagonal", "--access expects row, column");
     check_rejected("analyze --access custom", "give the 32 byte offsets with --offsets");
+    check_rejected("analyze --access raw", "give the 32 byte offsets with --offsets");
     check_rejected("analyze --op ldmatrix.x4", "--op ldmatrix.x4 is a matrix op");
     check_rejected("analyze --access ldmatrix.x4 --op st", "does not match --access");
     // Regression: the width was ignored, where the raw form rejects it.

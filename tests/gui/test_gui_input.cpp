@@ -176,8 +176,8 @@ TEST_CASE("the index slider of the default lesson has its own ID and a click on 
 }
 
 TEST_CASE("every access choice is inside the Controls window at 1280x720, and a click picks it") {
-  // The bug: the four choices stayed on one line, wider than the panel, and "custom" was
-  // clipped out of sight at 1280x720.
+  // The bug: the four choices stayed on one line, wider than the panel, and the last (then
+  // "custom", now "raw offsets") was clipped out of sight at 1280x720.
   Driver d(ImVec2(1280, 720));
   Fresh f(d, false);
   const std::vector<Item> items = d.frame(f.state);
@@ -188,7 +188,7 @@ TEST_CASE("every access choice is inside the Controls window at 1280x720, and a 
       {"row", AccessPattern::row},
       {"column", AccessPattern::column},
       {"ldmatrix/stmatrix", AccessPattern::matrix},
-      {"custom", AccessPattern::custom}};
+      {"raw offsets", AccessPattern::custom}};
   for (const auto& [label, pattern] : choices) {
     CAPTURE(label);
     const Item* it = find_item(items, "Controls", ImHashStr(label, 0, ImHashStr("Controls")));

@@ -143,8 +143,8 @@ const Panel kPanels[] = {
      &PanelLayout::code_size, 0, false, draw_code},
     {"Kernel: every shared-memory line of a .cu file", "Kernel", &Views::kernel,
      &PanelLayout::kernel_pos, &PanelLayout::kernel_size, 0, true, draw_kernel},
-    {"GPU: run and measure", "GPU: run and measure", &Views::gpu, &PanelLayout::gpu_pos,
-     &PanelLayout::gpu_size, 0, true,
+    {"GPU: run and measure", "GPU", &Views::gpu, &PanelLayout::gpu_pos, &PanelLayout::gpu_size, 0,
+     true,
      [](AppState& s, Interaction& io) {
        draw_gpu(*s.gpu, s.user.scenario, colours(s));
        io.geometry.gpu_run = shown_run(*s.gpu);

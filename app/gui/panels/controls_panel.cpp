@@ -1,5 +1,5 @@
 // The controls: the tile (dtype, size, pad, swizzle with CuTe's B/M/S or a TMA mode), the
-// access (row, column, ldmatrix/stmatrix, custom offsets; index, width, load or store) and the
+// access (row, column, ldmatrix/stmatrix, raw offsets; index, width, load or store) and the
 // lane mask. Any combination may be chosen; the core says what is wrong with it, and the views
 // show that message instead of a drawing.
 #include <imgui.h>

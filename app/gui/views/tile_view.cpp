@@ -85,7 +85,7 @@ void draw_tile(const Study& d, const ViewStyle& v, Interaction& io) {
   if (d.scenario.pattern == AccessPattern::custom &&
       std::none_of(std::begin(e.elements), std::end(e.elements),
                    [](const LaneElements& l) { return l.count > 0; })) {
-    ImGui::TextDisabled("custom offsets: the access is not tied to this tile");
+    ImGui::TextDisabled("raw offsets: the access is not tied to this tile");
   }
   const figures::Box area = available_box();
   if (area.width() < 32 || area.height() < 32) return;
