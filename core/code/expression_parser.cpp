@@ -193,11 +193,36 @@ std::optional<TypeRef> ExpressionParser::try_type(bool allow_pointer) {
       type.bytes = 0;
     }
   }
-  while ((is("&") || is("&&")) && allow_pointer) {  // a reference names the same memory
+  if (allow_pointer) pointer_to_array(type, nullptr);  // reinterpret_cast<float (*)[33]>
+  while ((is("&") || is("&&")) && allow_pointer) {     // a reference names the same memory
     take();
     type.reference = true;
   }
   return type;
+}
+
+bool ExpressionParser::pointer_to_array(TypeRef& type, Token* name) {
+  if (dialect_ != Dialect::file || type.pointer || !is("(") || !is("*", 1)) return false;
+  std::size_t ahead = 2;
+  while (is_name("const", ahead) || is_name("volatile", ahead) || is_name("__restrict__", ahead) ||
+         is_name("__restrict", ahead))
+    ++ahead;
+  const bool named = peek(ahead).kind == Tok::name;
+  if (named != (name != nullptr)) return false;
+  if (named) ++ahead;
+  if (!is(")", ahead) || !is("[", ahead + 1)) return false;
+  for (std::size_t i = 0; i < ahead; ++i) {
+    const Token t = take();
+    if (named && i + 1 == ahead) *name = t;
+  }
+  take();  // ')'
+  type.pointer = true;
+  while (is("[")) {
+    take();
+    type.rows.push_back(expression());
+    expect("]", "to close the array bound");
+  }
+  return true;
 }
 
 ArrayDecl ExpressionParser::array_declaration(Pos begin, bool is_extern) {

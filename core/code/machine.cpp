@@ -480,7 +480,7 @@ Lanes Machine::eval(int node) {
       if (v.kind == Lanes::Kind::element) {
         Lanes p = v;
         p.kind = Lanes::Kind::pointer;
-        p.level = shapes_[static_cast<std::size_t>(v.array)].levels();
+        p.level = shape_of(v).levels();
         return p;
       }
       if (v.kind == Lanes::Kind::array) {
@@ -593,7 +593,8 @@ Lanes Machine::ternary(int node) {
   if (c) c = decay(*c);
   Lanes r = b ? *b : *c;
   if (b && c) {
-    const bool same = b->kind == c->kind && b->array == c->array && b->var == c->var;
+    const bool same =
+        b->kind == c->kind && b->array == c->array && b->var == c->var && b->view == c->view;
     if (!same) {
       for (const Lanes* x : {&*b, &*c})
         if (x->kind == Lanes::Kind::local_pointer) escape(x->var);
@@ -707,7 +708,7 @@ std::optional<IntType> Machine::static_type(int node) {
 Lanes Machine::decay(Lanes v) const {
   if (v.kind != Lanes::Kind::array) return v;
   // An array (or a row of it) stands for a pointer to its first sub-array or element.
-  const ArrayShape& s = shapes_[static_cast<std::size_t>(v.array)];
+  const ArrayShape& s = shape_of(v);
   const int next = v.level + 1;
   v.kind = Lanes::Kind::pointer;
   v.bytes = s.sizes[static_cast<std::size_t>(next)];
@@ -772,7 +773,7 @@ Lanes Machine::bind_reference(int node) {
   Lanes v = eval(node);
   if (v.kind == Lanes::Kind::element) {
     v.kind = Lanes::Kind::pointer;
-    v.level = shapes_[static_cast<std::size_t>(v.array)].levels();
+    v.level = shape_of(v).levels();
   } else if (v.kind == Lanes::Kind::array) {
     v.kind = Lanes::Kind::pointer;
   } else if (v.kind == Lanes::Kind::local_place) {
@@ -963,8 +964,8 @@ Lanes Machine::member_part(Pos pos, std::string_view name, const Lanes& v) {
   return r;
 }
 
-// s[i].m: the member's place at its offset in the struct; an array member is a pointer to its
-// first element (s[i].v[k] subscripts it).
+// s[i].m: the member's place at its offset in the struct; an array member is an array of its
+// own bounds there (s[i].v[k], s.a[r][c] subscript it with its rows' sizes, not the struct's).
 Lanes Machine::field(Pos pos, std::string_view name, const Lanes& v) {
   const Record& r = program_.records[static_cast<std::size_t>(v.record)];
   const RecordLayout& l = layout(v.record);
@@ -979,17 +980,75 @@ Lanes Machine::field(Pos pos, std::string_view name, const Lanes& v) {
   out.record = f->type.pointer ? -1 : f->type.record;
   out.scalar = static_cast<int>(out.record >= 0 || f->type.pointer ? size : f->type.scalar_bytes);
   out.is_volatile = v.is_volatile || f->type.is_volatile;
-  if (l.counts[i] > 0) {
-    out.kind = Lanes::Kind::pointer;
-    out.level = shapes_[static_cast<std::size_t>(v.array)].levels();
+  if (l.counts[i] > 0) {  // an array of the member's own bounds, from the member's offset
+    out.kind = Lanes::Kind::array;
+    out.view = view(-1 - (std::int64_t{v.record} << 20 | static_cast<std::int64_t>(i)),
+                    r.name + "::" + f->name, f->type, f->dims, pos);
+    out.level = 0;
+    out.bytes = views_[static_cast<std::size_t>(out.view)].sizes[0];
+    out.scalar = 0;
+    out.record = -1;
   }
   return out;
+}
+
+// The shape of `dims` of `element` laid over a shared array (Lanes::view): an array member's
+// bounds, or a pointer to an array's rows (its first bound -1: a pointer is not bounded by its
+// type, so that bound is 1 and never checked). The same key with the same bounds is the same
+// view; a template function's rows of other bounds make another.
+int Machine::view(std::int64_t key, const std::string& name, const TypeRef& element,
+                  std::span<const int> dims, Pos pos) {
+  std::vector<std::int64_t> bounds;
+  for (const int d : dims) bounds.push_back(d < 0 ? 1 : constant_of(d, pos, name + "'s bound"));
+  if (const auto known = view_index_.find(key);
+      known != view_index_.end() &&
+      views_[static_cast<std::size_t>(known->second)].array.dims == bounds)
+    return known->second;
+  ArrayShape s;
+  s.array.name = name;
+  s.array.type = element.name;
+  const std::int64_t elem = size_and_align(element, pos).first;
+  s.array.elem_bytes = static_cast<int>(std::min<std::int64_t>(elem, INT32_MAX));
+  s.array.scalar_bytes =
+      element.record >= 0 || element.pointer ? s.array.elem_bytes : element.scalar_bytes;
+  s.record = element.pointer ? -1 : element.record;
+  s.is_volatile = element.is_volatile;
+  s.array.dims = bounds;
+  s.sizes.assign(bounds.size() + 1, elem);  // sizes[L]: the bytes below L subscripts
+  for (std::size_t i = bounds.size(); i-- > 0;) {
+    if (__builtin_mul_overflow(s.sizes[i + 1], bounds[i], &s.sizes[i]) ||
+        s.sizes[i] > kMaxLayoutBytes)
+      fail(pos, name + " is larger than any shared memory");
+  }
+  const int index = static_cast<int>(views_.size());
+  views_.push_back(std::move(s));
+  view_index_[key] = index;
+  return index;
+}
+
+// A pointer as a pointer to arrays of t's rows (T (*p)[N] given an address, or cast to one):
+// p[i] is the i-th row of N elements from where it points.
+Lanes Machine::as_rows(Lanes v, const TypeRef& t, std::int64_t key, const std::string& name,
+                       Pos pos) {
+  v = decay(v);
+  if (v.kind != Lanes::Kind::pointer) return v;
+  TypeRef element = t;
+  element.pointer = false;
+  element.rows.clear();
+  std::vector<int> dims{-1};
+  dims.insert(dims.end(), t.rows.begin(), t.rows.end());
+  v.view = view(key, name, element, dims, pos);
+  v.level = 1;
+  v.bytes = views_[static_cast<std::size_t>(v.view)].sizes[1];
+  v.scalar = 0;
+  v.record = -1;
+  return v;
 }
 
 Lanes Machine::subscript(const Node& n, const Lanes& base) {
   const Lanes index = integer(n.b);
   if (base.kind == Lanes::Kind::array) {
-    const ArrayShape& s = shapes_[static_cast<std::size_t>(base.array)];
+    const ArrayShape& s = shape_of(base);
     const auto level = static_cast<std::size_t>(base.level);
     const std::int64_t bound = s.array.dims[level];
     if (base.level == 0) indices_.clear();
@@ -1058,7 +1117,7 @@ Lanes Machine::deref(const Node& n, Lanes ptr) {
     if (!setup_.snippet && ptr.kind == Lanes::Kind::other) return ptr;  // a global pointer
     fail(n.pos, "'*' and [] need a pointer into the shared array");
   }
-  const ArrayShape& s = shapes_[static_cast<std::size_t>(ptr.array)];
+  const ArrayShape& s = shape_of(ptr);
   if (ptr.level < s.levels()) {
     ptr.kind = Lanes::Kind::array;
     return ptr;
@@ -1137,6 +1196,9 @@ Lanes Machine::cast(const Node& n) {
   v.record = t.record;
   v.is_volatile = t.is_volatile;
   v.level = s.levels();
+  v.view = -1;
+  if (!t.rows.empty())
+    return as_rows(v, t, index_of(n), "the rows of " + t.name + " (*)[...]", n.pos);
   return v;
 }
 
@@ -1502,13 +1564,16 @@ void Machine::store_var(int var, const Lanes& value) {
     in = unknown(
         reason(v.pos, v.name + " is a local array: BankLab does not follow its values", false));
   if (v.type.pointer && v.type.is_volatile) in.is_volatile = true;  // volatile T* p
+  if (!v.type.rows.empty()) {  // T (*p)[N]: p[i] is a row of N, whatever it was given
+    in = as_rows(in, v.type, static_cast<std::int64_t>(program_.nodes.size()) + var, v.name, v.pos);
+  }
   Lanes& s = slot(var);
   const LaneMask all = constant_ ? 1u : in_block_;
   const LaneMask take = ctx_.active | ctx_.uncertain;
   if ((take & all) == all ||
       (s.kind == Lanes::Kind::other && s.unknown == kAllLanes && s.why[0] == 0)) {
     s = in;
-  } else if (s.kind == in.kind && s.array == in.array && s.var == in.var) {
+  } else if (s.kind == in.kind && s.array == in.array && s.var == in.var && s.view == in.view) {
     for_lanes(take, [&](int l) {
       const auto i = static_cast<std::size_t>(l);
       s.v[i] = in.v[i];

@@ -597,7 +597,12 @@ void SourceParser::parameters(Function& f) {
     }
     if (!type) fail(peek().pos, "expected a parameter, found " + describe(peek()));
     Variable v{.name = "", .type = *type, .pos = peek().pos, .parameter = true};
-    if (peek().kind == Tok::name) v.name = take().text;
+    if (Token name; pointer_to_array(v.type, &name)) {  // half (*dst)[kHeadDim + kPad]
+      v.name = name.text;
+      v.pos = name.pos;
+    } else if (peek().kind == Tok::name) {
+      v.name = take().text;
+    }
     while (is("[")) {  // T a[] is T* a
       skip_balanced();
       v.type.pointer = true;
@@ -858,7 +863,8 @@ bool SourceParser::looks_like_declaration() const {
   if (find_type(t.text) != nullptr || is_integer_word(t.text) || aliases.contains(t.text) ||
       type_names.contains(t.text) || t.text == "dim3" || t.text == "float3" || t.text == "int3" ||
       t.text == "uint3" || t.text == "uint") {
-    return !is("(", i + 1) || t.text == "dim3";
+    // float (*rows)[33]: a pointer to arrays; float(x) alone is a cast.
+    return !is("(", i + 1) || t.text == "dim3" || is("*", i + 2);
   }
   if (lookup(t.text) != nullptr) return false;
   // An unknown type: NAME NAME, NAME * NAME, NAME & NAME, NAME<...> NAME.
@@ -908,7 +914,7 @@ int SourceParser::declarators(const TypeRef& type, bool constant, Pos begin) {
     Token name;
     if (pending_name_) {
       name = *std::exchange(pending_name_, std::nullopt);
-    } else {
+    } else if (!pointer_to_array(t, &name)) {  // float (*rows)[33] names it inside
       if (peek().kind != Tok::name) fail(peek().pos, "expected a name after the type " + t.name);
       name = take();
     }

@@ -48,6 +48,12 @@ const ScanLine* entry(const KernelScan& k, int line, Op op) {
   return nullptr;
 }
 
+// The worst n-way of the line's first access of that op; 0 where the line has none.
+int ways(const KernelScan& k, int line, Op op) {
+  const ScanLine* l = entry(k, line, op);
+  return l != nullptr ? l->worst_ways : 0;
+}
+
 // ---- The corpus against the H200. ----
 
 struct CorpusKernel {
@@ -506,6 +512,69 @@ TEST_CASE("typedef'd structs and structs of a function are laid out; two of one 
   REQUIRE(!first.unevaluated.empty());
   CHECK(first.unevaluated[0].reason.find("two structs of the file are named P") !=
         std::string::npos);
+}
+
+TEST_CASE("a struct's array members of two dimensions are indexed with their own rows") {
+  // CUTLASS's and FlashAttention's SharedStorage: sm.a[t][0] was "this is already one element
+  // of sm: it has no subscript", and every access of such a kernel went unevaluated.
+  const std::string storage =
+      "struct Storage { float a[32][33]; float b[64]; float c[8][32]; };\n"
+      "__global__ void k(float* out) {\n"
+      "  __shared__ Storage sm;\n"
+      "  __shared__ Storage arr[2];\n"
+      "  const int t = threadIdx.x;\n"
+      "  sm.a[t][0] = 1.f;\n"
+      "  sm.c[t % 8][0] = 1.f;\n"
+      "  arr[1].a[t][0] = 1.f;\n"
+      "  auto& row = sm.a[3];\n"
+      "  row[t] = 2.f;\n"
+      "  out[t] = sm.a[0][t] + sm.b[t];\n"
+      "  sm.c[t][0] = 3.f;\n"
+      "}\nint main() { k<<<1, 32>>>(nullptr); }\n";
+  const KernelScan k = scan_one(storage, "k");
+  CHECK(ways(k, 6, Op::st) == 1);  // rows of 33 floats: every bank once
+  CHECK(ways(k, 7, Op::st) == 8);  // rows of 32: 8 rows, one bank
+  CHECK(ways(k, 8, Op::st) == 1);  // an element of an array of structs
+  CHECK(ways(k, 10, Op::st) == 1);
+  CHECK(std::count_if(k.lines.begin(), k.lines.end(), [](const ScanLine& l) {
+          return l.line == 11 && l.op == Op::ld && l.worst_ways == 1;
+        }) == 2);
+  // The member's own bounds are checked: c has 8 rows.
+  REQUIRE(k.unevaluated.size() == 1);
+  CHECK(k.unevaluated[0].line == 12);
+  CHECK(k.unevaluated[0].reason.find("outside Storage::c's first dimension [8]") !=
+        std::string::npos);
+}
+
+TEST_CASE("pointers to arrays, as parameters, locals and casts, index rows of their bound") {
+  // half (*dst)[kHeadDim + kPad] as a parameter was "expected a parameter, found '('" and
+  // exit status 2 for the whole file.
+  const std::string rows =
+      "constexpr int kHeadDim = 64;\nconstexpr int kPad = 8;\n"
+      "__device__ void load_rows(float (*dst)[kHeadDim + kPad], const float* src) {\n"
+      "  dst[threadIdx.x][0] = src[threadIdx.x];\n"
+      "}\n"
+      "__global__ void k(const float* src) {\n"
+      "  extern __shared__ float smem[];\n"
+      "  __shared__ float tile[32][kHeadDim + kPad];\n"
+      "  load_rows(tile, src);\n"
+      "  float (*rows)[33] = reinterpret_cast<float (*)[33]>(smem);\n"
+      "  rows[threadIdx.x][1] = 1.f;\n"
+      "  float (*plain)[32] = (float (*)[32])smem;\n"
+      "  plain[threadIdx.x][0] = 2.f;\n"
+      "  rows[1][threadIdx.x + 1] = 3.f;\n"
+      "  plain[threadIdx.x][40] = 4.f;\n"
+      "}\nint main() { k<<<1, 32, 64 * 33 * 4>>>(nullptr); }\n";
+  const KernelScan k = scan_one(rows, "k");
+  CHECK(ways(k, 4, Op::st) == 8);    // rows of 72 floats: 8 banks apart
+  CHECK(ways(k, 11, Op::st) == 1);   // rows of 33
+  CHECK(ways(k, 13, Op::st) == 32);  // rows of 32
+  CHECK(ways(k, 14, Op::st) == 1);
+  CHECK((entry(k, 14, Op::st) != nullptr && entry(k, 14, Op::st)->wavefronts == 1));
+  // A row's bound is checked as an array's: plain's rows have 32 elements.
+  REQUIRE(k.unevaluated.size() == 1);
+  CHECK(k.unevaluated[0].line == 15);
+  CHECK(k.unevaluated[0].reason.find("[32]") != std::string::npos);
 }
 
 TEST_CASE("merges only where nvcc makes them: whole runs of adjacent trips, never volatile") {
