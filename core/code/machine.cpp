@@ -363,7 +363,27 @@ Lanes Machine::name(const Node& n) {
   for (const auto& [name, value] : setup_.lets) {
     if (name == n.text) return integer_value(value, let_type(value));
   }
+  if (const int var = member_constant(n); var >= 0) return slot(var);
   return builtin(n);
+}
+
+// Cfg::kTile where the template type parameter Cfg is a struct of the file: its static
+// constant member (Traits::kTile, a constant of the file's scope); -1 where there is none.
+int Machine::member_constant(const Node& n) {
+  const std::size_t colons = n.text.find("::");
+  if (colons == std::string::npos) return -1;
+  const auto [it, fresh] = member_constants_.emplace(index_of(n), -1);
+  if (!fresh) return it->second;
+  const std::string_view param = std::string_view(n.text).substr(0, colons);
+  for (const auto& [name, type] : setup_.types) {
+    if (name != param || type.record < 0 || type.pointer) continue;
+    const std::string qualified = type.name + n.text.substr(colons);
+    const auto var = std::find_if(program_.vars.begin(), program_.vars.end(), [&](const Variable& v) {
+      return v.function < 0 && v.constant && v.name == qualified;
+    });
+    if (var != program_.vars.end()) it->second = static_cast<int>(var - program_.vars.begin());
+  }
+  return it->second;
 }
 
 Lanes Machine::builtin(const Node& n) {
@@ -966,12 +986,33 @@ Lanes Machine::member_part(Pos pos, std::string_view name, const Lanes& v) {
 
 // s[i].m: the member's place at its offset in the struct; an array member is an array of its
 // own bounds there (s[i].v[k], s.a[r][c] subscript it with its rows' sizes, not the struct's).
+bool Machine::has_member(int record, std::string_view name) const {
+  const Record& r = program_.records[static_cast<std::size_t>(record)];
+  return std::any_of(r.fields.begin(), r.fields.end(), [&](const Field& f) {
+    return f.name == name || (f.name.empty() && f.type.record >= 0 && !f.type.pointer &&
+                              f.type.record != record && has_member(f.type.record, name));
+  });
+}
+
 Lanes Machine::field(Pos pos, std::string_view name, const Lanes& v) {
   const Record& r = program_.records[static_cast<std::size_t>(v.record)];
   const RecordLayout& l = layout(v.record);
   const auto f = std::find_if(r.fields.begin(), r.fields.end(),
                               [&](const Field& field) { return field.name == name; });
-  if (f == r.fields.end()) fail(pos, std::string(name) + " is no member of " + r.name);
+  if (f == r.fields.end()) {
+    // A member of an anonymous union or struct inside (union { float a[64]; int b[64]; };): at
+    // that one's offset.
+    for (std::size_t k = 0; k < r.fields.size(); ++k) {
+      const TypeRef& t = r.fields[k].type;
+      if (!r.fields[k].name.empty() || t.record < 0 || t.pointer || !has_member(t.record, name))
+        continue;
+      Lanes inner = v;
+      for (auto& x : inner.v) x += l.offsets[k];
+      inner.record = t.record;
+      return field(pos, name, inner);
+    }
+    fail(pos, std::string(name) + " is no member of " + r.name);
+  }
   const auto i = static_cast<std::size_t>(f - r.fields.begin());
   const std::int64_t size = size_and_align(f->type, pos).first;
   Lanes out = v;

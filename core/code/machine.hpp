@@ -287,6 +287,8 @@ class Machine {
   Lanes deref(const Node& n, Lanes ptr);
   Lanes member_part(Pos pos, std::string_view name, const Lanes& v);
   Lanes field(Pos pos, std::string_view name, const Lanes& v);
+  bool has_member(int record, std::string_view name) const;
+  int member_constant(const Node& n);
   Lanes reference(const Node& n, const Lanes& bound);
   Lanes bind_reference(int node);
   static Lanes lost(std::uint16_t why, std::uint8_t what = kLostAddress);
@@ -369,6 +371,7 @@ class Machine {
   std::vector<Reason> reasons_;
   std::unordered_map<std::string, std::uint16_t> reason_index_;
   std::unordered_map<int, std::uint16_t> read_reasons_;  // by load node
+  std::unordered_map<int, int> member_constants_;        // member_constant, by name node
   bool constant_ = false;                                // no thread
   int warp_ = 0;
   LaneMask in_block_ = 0;

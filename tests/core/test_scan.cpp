@@ -546,6 +546,41 @@ TEST_CASE("a struct's array members of two dimensions are indexed with their own
         std::string::npos);
 }
 
+TEST_CASE("unions and structs inside structs, and a template's tile sizes from a struct") {
+  // The SharedStorage of two phases: a union of the phases' tiles, named, anonymous or of a
+  // type defined inside; each was "a member of S BankLab cannot read", every access with it.
+  // Cfg::kRows of a template type parameter given Traits was "Cfg::kRows is not defined".
+  const std::string nested =
+      "struct Traits { static constexpr int kRows = 8; static const int kCols = 32; };\n"
+      "struct S {\n"
+      "  union { float a[32][33]; float b[16][64]; };\n"
+      "  union Phase { float c[32][32]; int d[8]; } p;\n"
+      "  struct Inner { int x; float y[4]; } in[32];\n"
+      "  Phase q;\n"
+      "};\n"
+      "template <typename Cfg>\n"
+      "__global__ void k() {\n"
+      "  __shared__ S s;\n"
+      "  __shared__ float t2[Cfg::kRows][Cfg::kCols + 1];\n"
+      "  s.a[threadIdx.x][0] = 1.f;\n"
+      "  s.b[threadIdx.x % 16][threadIdx.x * 2] = 1.f;\n"
+      "  s.p.c[threadIdx.x][0] = 2.f;\n"
+      "  s.in[threadIdx.x].y[1] = 2.f;\n"
+      "  s.q.c[0][threadIdx.x] = 3.f;\n"
+      "  t2[threadIdx.x % Cfg::kRows][threadIdx.x / Cfg::kRows] = 3.f;\n"
+      "}\nint main() { k<Traits><<<1, 32>>>(); }\n";
+  const KernelScan k = scan_one(nested, "k");
+  CHECK(k.unevaluated.empty());
+  CHECK(ways(k, 12, Op::st) == 1);   // rows of 33 words
+  CHECK(ways(k, 13, Op::st) == 2);   // 2t in rows of 64 (the union's other member)
+  CHECK(ways(k, 14, Op::st) == 32);  // rows of 32
+  CHECK(ways(k, 15, Op::st) == 1);   // Inner is 5 words
+  CHECK(ways(k, 16, Op::st) == 1);
+  // Rows of 33 words: t2[r][c] is on bank r + c, and r + c = 3 four times (r < 8, c < 4).
+  CHECK(ways(k, 17, Op::st) == 4);
+  REQUIRE(k.lines.size() == 6);
+}
+
 TEST_CASE("pointers to arrays, as parameters, locals and casts, index rows of their bound") {
   // half (*dst)[kHeadDim + kPad] as a parameter was "expected a parameter, found '('" and
   // exit status 2 for the whole file.
