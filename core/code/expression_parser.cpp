@@ -202,7 +202,9 @@ std::optional<TypeRef> ExpressionParser::try_type(bool allow_pointer) {
 }
 
 bool ExpressionParser::pointer_to_array(TypeRef& type, Token* name) {
-  if (dialect_ != Dialect::file || type.pointer || !is("(") || !is("*", 1)) return false;
+  if (dialect_ != Dialect::file || type.pointer || !is("(") || !(is("*", 1) || is("&", 1)))
+    return false;
+  const bool reference = is("&", 1);
   std::size_t ahead = 2;
   while (is_name("const", ahead) || is_name("volatile", ahead) || is_name("__restrict__", ahead) ||
          is_name("__restrict", ahead))
@@ -216,12 +218,16 @@ bool ExpressionParser::pointer_to_array(TypeRef& type, Token* name) {
     if (named && i + 1 == ahead) *name = t;
   }
   take();  // ')'
-  type.pointer = true;
+  std::vector<int> rows;
   while (is("[")) {
     take();
-    type.rows.push_back(expression());
+    rows.push_back(expression());
     expect("]", "to close the array bound");
   }
+  // A reference names the array it is bound to, which has these bounds itself.
+  type.reference = reference;
+  type.pointer = !reference;
+  if (!reference) type.rows = std::move(rows);
   return true;
 }
 

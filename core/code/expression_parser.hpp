@@ -44,7 +44,8 @@ class ExpressionParser {
   // allowed.
   std::optional<TypeRef> try_type(bool allow_pointer);
   // After a type, in a file: (*)[A][B], or (*name)[A][B] where name is given, makes the type a
-  // pointer to arrays of those bounds (TypeRef::rows). False, nothing taken, where it is not one.
+  // pointer to arrays of those bounds (TypeRef::rows); (&name)[A] a reference to such an array.
+  // False, nothing taken, where it is not one.
   bool pointer_to_array(TypeRef& type, Token* name);
   // An expression read from other tokens than the cursor's (a launch's <<<...>>>, whose '>>'
   // the cursor's expression would take for a shift), in the same scopes.

@@ -378,9 +378,9 @@ int Machine::member_constant(const Node& n) {
   for (const auto& [name, type] : setup_.types) {
     if (name != param || type.record < 0 || type.pointer) continue;
     const std::string qualified = type.name + n.text.substr(colons);
-    const auto var = std::find_if(program_.vars.begin(), program_.vars.end(), [&](const Variable& v) {
-      return v.function < 0 && v.constant && v.name == qualified;
-    });
+    const auto var = std::find_if(
+        program_.vars.begin(), program_.vars.end(),
+        [&](const Variable& v) { return v.function < 0 && v.constant && v.name == qualified; });
     if (var != program_.vars.end()) it->second = static_cast<int>(var - program_.vars.begin());
   }
   return it->second;

@@ -449,7 +449,8 @@ bool SourceParser::nested_record(Record& outer) {
   }
   if (!is(";")) {
     if (outer.unreadable.empty())
-      outer.unreadable = "a member of " + outer.name + " BankLab cannot read, at '" + peek().text + "'";
+      outer.unreadable =
+          "a member of " + outer.name + " BankLab cannot read, at '" + peek().text + "'";
     skip_statement();
     return true;
   }
@@ -481,8 +482,11 @@ void SourceParser::static_member(const Record& r) {
   Variable v{.name = r.name + "::" + name.text, .type = *type, .pos = name.pos};
   v.constant = true;
   const int var = new_var(std::move(v));
-  globals_.push_back(add_stmt(
-      {.kind = StmtKind::decl, .begin = name.pos, .end = peek().pos, .vars = {var}, .inits = {init}}));
+  globals_.push_back(add_stmt({.kind = StmtKind::decl,
+                               .begin = name.pos,
+                               .end = peek().pos,
+                               .vars = {var},
+                               .inits = {init}}));
   if (is(";")) take();
 }
 
@@ -947,8 +951,10 @@ bool SourceParser::looks_like_declaration() const {
   if (find_type(t.text) != nullptr || is_integer_word(t.text) || aliases.contains(t.text) ||
       type_names.contains(t.text) || t.text == "dim3" || t.text == "float3" || t.text == "int3" ||
       t.text == "uint3" || t.text == "uint") {
-    // float (*rows)[33]: a pointer to arrays; float(x) alone is a cast.
-    return !is("(", i + 1) || t.text == "dim3" || is("*", i + 2);
+    // float (*rows)[33], float (&row)[33]: a pointer to arrays, a reference to one; float(x)
+    // alone is a cast.
+    return !is("(", i + 1) || t.text == "dim3" || is("*", i + 2) ||
+           (is("&", i + 2) && peek(i + 3).kind == Tok::name && is(")", i + 4));
   }
   if (lookup(t.text) != nullptr) return false;
   // An unknown type: NAME NAME, NAME * NAME, NAME & NAME, NAME<...> NAME.

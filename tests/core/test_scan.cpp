@@ -610,6 +610,26 @@ TEST_CASE("pointers to arrays, as parameters, locals and casts, index rows of th
   REQUIRE(k.unevaluated.size() == 1);
   CHECK(k.unevaluated[0].line == 15);
   CHECK(k.unevaluated[0].reason.find("[32]") != std::string::npos);
+  // A reference to an array, a parameter (a parse error of the file before) and a local: it
+  // names the row it is bound to. A struct member of such a type is not read, and says so.
+  const KernelScan refs = scan_one(
+      "struct P { float (*rows)[33]; int x; };\n"
+      "__device__ void f(float (&row)[33]) { row[threadIdx.x] = 1.f; }\n"
+      "__global__ void k() {\n"
+      "  __shared__ float t[32][32];\n"
+      "  __shared__ P p[4];\n"
+      "  float (&r)[32] = t[1];\n"
+      "  r[threadIdx.x] = 2.f;\n"
+      "  f(reinterpret_cast<float (*)[33]>(&t[0][0])[threadIdx.x % 16]);\n"
+      "  p[threadIdx.x % 4].x = 1;\n"
+      "}\nint main() { k<<<1, 32>>>(); }\n",
+      "k");
+  CHECK(ways(refs, 7, Op::st) == 1);
+  // Element t of row t % 16 of rows of 33: bank (t % 16 + t) % 32, each twice.
+  CHECK(ways(refs, 2, Op::st) == 2);
+  REQUIRE(refs.unevaluated.size() == 2);  // the declaration and the access
+  CHECK(refs.unevaluated[1].line == 9);
+  CHECK(refs.unevaluated[1].reason.find("cannot lay P out") != std::string::npos);
 }
 
 TEST_CASE("merges only where nvcc makes them: whole runs of adjacent trips, never volatile") {
