@@ -139,6 +139,15 @@ TEST_CASE("scan --ncu-csv puts the measured counts beside the prediction, line b
   const nlohmann::json k = parse_json(json);
   CHECK(k["ncu"]["agreeing_lines"] == 2);
   CHECK(k["ncu"]["blocks"] == 8);
+  // A template's instance: ncu names it "void traits_tile<Attention>(const __half *, float *)",
+  // which was "the CSV has no measurement of traits_tile".
+  const Run instance =
+      run_banklab("scan " + kCorpus + "corpus/storage.cu --kernel traits_tile --ncu-csv " +
+                  kCorpus + "measured/traits_tile.csv");
+  REQUIRE(instance.status == 0);
+  CHECK(instance.out.find("predicted times 1 block:\n") != std::string::npos);
+  CHECK(instance.out.find("2 of 2 evaluated lines agree with the measurement") !=
+        std::string::npos);
 }
 
 TEST_CASE("scan refuses bad input with one line and status 2, a missing file with status 1") {

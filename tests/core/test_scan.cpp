@@ -97,6 +97,11 @@ const CorpusKernel kCorpusKernels[] = {
     {"shapes", "conv_halo", 2},
     {"shapes", "blelloch_scan", 1},
     {"shapes", "flash_tile", 1},
+    {"storage", "shared_storage", 5},
+    {"storage", "attention_tiles", 4},
+    {"storage", "row_pointers", 3},
+    {"storage", "traits_tile", 2},
+    {"storage", "warp_softmax", 2},
 };
 
 // A SASS instruction as a load or store and the bytes a lane moves: LDS 4, LDS.64 8, LDS.128
@@ -175,7 +180,7 @@ TEST_CASE("every line the scan evaluates in the corpus equals Nsight Compute's H
     CHECK(c->evaluated_lines() == m.evaluated_lines);
     lines += c->evaluated_lines();
   }
-  CHECK(lines == 91);
+  CHECK(lines == 107);
 }
 
 TEST_CASE("the corpus's lessons, as the scan reports them") {
@@ -1001,12 +1006,12 @@ TEST_CASE("public kernels' shapes: widths as nvcc's PTX has them, or listed") {
   // tests/scan/corpus/unrolled.cu and shapes.cu (an SGEMM step over the outer k loop, float4
   // tiles, a convolution with its halo, a Blelloch scan, a flash-attention tile loop) against
   // nvcc 13.0.88's PTX: every line checked agrees; what the PTX cannot settle is listed.
-  for (const std::string name : {"unrolled", "shapes"}) {
+  for (const std::string name : {"unrolled", "shapes", "storage"}) {
     CAPTURE(name);
     const std::string source = read(kCorpus + "corpus/" + name + ".cu");
     const auto ptx = parse_ptx(read(kCorpus + "ptx/" + name + ".ptx"), name + ".cu");
     REQUIRE_MESSAGE(ptx.has_value(), ptx.error());
-    REQUIRE(ptx->size() == (name == "unrolled" ? 5u : 4u));
+    REQUIRE(ptx->size() == (name == "shapes" ? 4u : 5u));
     for (const PtxKernel& k : *ptx) {
       CAPTURE(k.name);
       const KernelScan scan = scan_one(source, k.name);
@@ -1140,6 +1145,10 @@ TEST_CASE("the source page's CSV: sections, line and SASS rows, quotes ncu does 
   REQUIRE_MESSAGE(kernels.has_value(), kernels.error());
   REQUIRE(kernels->size() == 1);
   CHECK((*kernels)[0].name() == "k");
+  // A template's instance, as ncu names it: its return type and template arguments go.
+  CHECK(MeasuredKernel{"void traits_tile<Attention>(const __half *, float *)", {}}.name() ==
+        "traits_tile");
+  CHECK(MeasuredKernel{"void k<a<1>, 2>(int)", {}}.name() == "k");
   const MeasuredLine& line = (*kernels)[0].files.at(0).lines.at(0);
   CHECK(line.line == 3);
   CHECK(line.source == "  printf(\"a\",\"b\"); s[i] = 0;");
