@@ -102,11 +102,8 @@ void match_statements(const KernelScan& scan, std::map<int, LineComparison>& by_
 
 }  // namespace
 
-// "transpose_naive(float *, ...)" is transpose_naive; a template's instance, "void
-// traits_tile<Attention>(const __half *, float *)", is traits_tile: its return type and its
-// template arguments go.
-std::string MeasuredKernel::name() const {
-  std::string name = function.substr(0, function.find('('));
+std::string kernel_base_name(std::string_view function) {
+  std::string name(function.substr(0, function.find('(')));
   if (name.ends_with('>')) {
     int depth = 0;
     for (std::size_t i = name.size(); i-- > 0;) {
@@ -120,6 +117,10 @@ std::string MeasuredKernel::name() const {
   if (const std::size_t space = name.rfind(' '); space != std::string::npos)
     name.erase(0, space + 1);
   return name;
+}
+
+std::string MeasuredKernel::name() const {
+  return kernel_base_name(function);
 }
 
 Expected<std::vector<MeasuredKernel>> parse_ncu_source_csv(std::string_view csv) {
