@@ -52,6 +52,7 @@ class SourceParser : public ExpressionParser {
   void record_members(Record& r);
   bool nested_record(Record& outer);
   void static_member(const Record& r);
+  int global_constant(std::string name, const TypeRef& type, Pos pos, int init);
   void enumeration();
   std::vector<TemplateParam> template_header();
   void declaration(std::vector<TemplateParam> templ);
@@ -479,15 +480,19 @@ void SourceParser::static_member(const Record& r) {
   const Token name = take();
   take();  // '='
   const int init = expression();
-  Variable v{.name = r.name + "::" + name.text, .type = *type, .pos = name.pos};
+  global_constant(r.name + "::" + name.text, *type, name.pos, init);
+  if (is(";")) take();
+}
+
+// A constant of the file's scope (an enumerator, a struct's static member) and its
+// declaration, run before a kernel: its variable.
+int SourceParser::global_constant(std::string name, const TypeRef& type, Pos pos, int init) {
+  Variable v{.name = std::move(name), .type = type, .pos = pos};
   v.constant = true;
   const int var = new_var(std::move(v));
-  globals_.push_back(add_stmt({.kind = StmtKind::decl,
-                               .begin = name.pos,
-                               .end = peek().pos,
-                               .vars = {var},
-                               .inits = {init}}));
-  if (is(";")) take();
+  globals_.push_back(add_stmt(
+      {.kind = StmtKind::decl, .begin = pos, .end = peek().pos, .vars = {var}, .inits = {init}}));
+  return var;
 }
 
 // enum [class] [NAME] [: T] { A, B = 4, C }: each enumerator an int constant.
@@ -533,14 +538,7 @@ void SourceParser::enumeration() {
         value = add(std::move(sum));
       }
     }
-    Variable v{.name = name.text, .type = int_type, .pos = name.pos};
-    v.constant = true;
-    previous = new_var(std::move(v));
-    globals_.push_back(add_stmt({.kind = StmtKind::decl,
-                                 .begin = name.pos,
-                                 .end = peek().pos,
-                                 .vars = {previous},
-                                 .inits = {value}}));
+    previous = global_constant(name.text, int_type, name.pos, value);
     if (is(",")) take();
   }
   skip_statement();
