@@ -1170,8 +1170,19 @@ Lanes Machine::deref(const Node& n, Lanes ptr) {
 // [SECTION] Casts and calls
 
 Lanes Machine::cast(const Node& n) {
-  Lanes v = decay(rvalue(eval(n.a), n.a));
-  const TypeRef& t = n.type;
+  if (n.type.reference && !n.type.pointer && !setup_.snippet) {
+    // reinterpret_cast<Storage&>(smem) names the same bytes as a Storage, as
+    // *reinterpret_cast<Storage*>(&smem) does; it was a copy of the value, which a reference
+    // bound to it lost (its writes went uncounted).
+    TypeRef pointer = n.type;
+    pointer.reference = false;
+    pointer.pointer = true;
+    return reference(n, cast_to(n, pointer, decay(bind_reference(n.a))));
+  }
+  return cast_to(n, n.type, decay(rvalue(eval(n.a), n.a)));
+}
+
+Lanes Machine::cast_to(const Node& n, const TypeRef& t, Lanes v) {
   if (!t.pointer) {
     if (!t.integer) {  // (float)x and the like: a value BankLab does not follow
       return unknown(reason(n.pos, "a " + t.name + " value", false));

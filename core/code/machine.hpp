@@ -300,6 +300,7 @@ class Machine {
   Lanes decay(Lanes v) const;
   Lanes offset(Pos pos, Lanes ptr, const Lanes& k, bool minus);
   Lanes cast(const Node& n);
+  Lanes cast_to(const Node& n, const TypeRef& t, Lanes v);
   Lanes call(const Node& n);
   Lanes unknown_call(const Node& n);
   Lanes matrix_call(const Node& n);

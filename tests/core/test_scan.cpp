@@ -549,6 +549,20 @@ TEST_CASE("a struct's array members of two dimensions are indexed with their own
   CHECK(k.unevaluated[0].line == 12);
   CHECK(k.unevaluated[0].reason.find("outside Storage::c's first dimension [8]") !=
         std::string::npos);
+  // reinterpret_cast<Storage&>(raw) names the shared bytes: it was a copy of the whole struct
+  // ("1120 members copied", not evaluated), and r.b[2t] = 3 after it was dropped, silently.
+  const KernelScan cast = scan_one(
+      "struct Storage { float a[32][33]; float b[64]; };\n"
+      "__global__ void k() {\n"
+      "  __shared__ float raw[32 * 33 + 64];\n"
+      "  Storage& r = reinterpret_cast<Storage&>(raw);\n"
+      "  r.b[threadIdx.x * 2] = 3.f;\n"
+      "  reinterpret_cast<Storage&>(raw).a[threadIdx.x][0] = 4.f;\n"
+      "}\nint main() { k<<<1, 32>>>(); }\n",
+      "k");
+  CHECK(cast.unevaluated.empty());
+  CHECK(ways(cast, 5, Op::st) == 2);
+  CHECK(ways(cast, 6, Op::st) == 1);
 }
 
 TEST_CASE("unions and structs inside structs, and a template's tile sizes from a struct") {
