@@ -92,6 +92,8 @@ class ExpressionParser {
   int primary(int depth);
   int name_expression(const Token& t, int depth);
   int call(const Token& name, std::vector<int> templ, int depth);
+  int dotted(const Token& t, const std::string& name);
+  int expression_call(int callee, int depth);
   int cast_to(Pos pos, TypeRef type, int depth);
   std::vector<int> template_arguments(int depth);
   std::vector<int> asm_operands();

@@ -1461,6 +1461,22 @@ Lanes Machine::call(const Node& n) {
 // address may be written there.
 Lanes Machine::unknown_call(const Node& n) {
   const std::string& f = n.text;
+  // obj.method(...) of a struct in shared memory: BankLab does not read methods, and what one
+  // returns may be a place in it (sm.at(r, c) = x): listed, and so is every access through it.
+  if (f == "(expression)" && !n.args.empty() && at(n.args[0]).kind == NodeKind::member) {
+    const Node& method = at(n.args[0]);
+    if (const Lanes object = eval(method.a); may_be_shared(object)) {
+      for (std::size_t k = 1; k < n.args.size(); ++k) rvalue(eval(n.args[k]), n.args[k]);
+      const std::uint16_t why =
+          reason(n.pos,
+                 "a method called on shared memory (." + method.text +
+                     "()): BankLab does not "
+                     "read methods, and what this one reads, writes or returns is not known",
+                 false);
+      record_unknown(index_of(n), false, n.pos, why);
+      return lost(why, kLostPlace);
+    }
+  }
   for (int a : n.args) {
     const Lanes v = eval(a);
     if (v.kind == Lanes::Kind::element || v.kind == Lanes::Kind::local_place ||
@@ -1591,7 +1607,7 @@ Lanes Machine::device_call(const Node& n, int function) {
   calls_.pop_back();
   frames_.pop_back();
   if (!done.has_value) return unknown(reason(n.pos, n.text + "() returns no value", false));
-  return done.value;
+  return fn.returns.reference ? reference(n, done.value) : done.value;
 }
 
 // [SECTION] Assignments and accesses
@@ -2034,7 +2050,10 @@ void Machine::exec(int index) {
         return;
       case StmtKind::return_: {
         if (s.a >= 0) {
-          const Lanes v = rvalue(eval(s.a), s.a);
+          // A function returning T& returns the place (get(sm).a[t] = x stores into sm).
+          const Function& fn =
+              program_.functions[static_cast<std::size_t>(frames_.back().function)];
+          const Lanes v = fn.returns.reference ? bind_reference(s.a) : rvalue(eval(s.a), s.a);
           // Taken after the value: a call in it grows calls_, which may move its elements.
           Call& call = calls_.back();
           if (!call.has_value) {

@@ -563,6 +563,27 @@ TEST_CASE("a struct's array members of two dimensions are indexed with their own
   CHECK(cast.unevaluated.empty());
   CHECK(ways(cast, 5, Op::st) == 2);
   CHECK(ways(cast, 6, Op::st) == 1);
+  // A function returning a reference returns the place, and a method of a shared struct, which
+  // BankLab does not read, is listed with what goes through it. get(sm).a[t][1] = 3 was "a
+  // whole Smem of 1056 members copied" on the return's line and nothing on its own;
+  // sm.at(t, 0) = 1 and the read of sm.at(0, t) were dropped, silently.
+  const KernelScan calls = scan_one(
+      "struct Smem {\n"
+      "  float a[32][33];\n"
+      "  __device__ float& at(int r, int c) { return a[r][c]; }\n"
+      "};\n"
+      "__device__ Smem& get(Smem& s) { return s; }\n"
+      "__global__ void k(float* out) {\n"
+      "  __shared__ Smem sm;\n"
+      "  sm.at(threadIdx.x, 0) = 1.f;\n"
+      "  get(sm).a[threadIdx.x][1] = 3.f;\n"
+      "  out[threadIdx.x] = sm.at(0, threadIdx.x);\n"
+      "}\nint main() { k<<<1, 32>>>(nullptr); }\n",
+      "k");
+  CHECK(ways(calls, 9, Op::st) == 1);
+  std::set<int> listed;
+  for (const ScanProblem& p : calls.unevaluated) listed.insert(p.line);
+  CHECK(listed == std::set<int>{8, 10});
 }
 
 TEST_CASE("unions and structs inside structs, and a template's tile sizes from a struct") {
