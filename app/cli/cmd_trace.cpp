@@ -18,6 +18,7 @@
 #include "app/frontend/trace_view.hpp"
 #include "core/base/format.hpp"
 #include "core/base/json_writer.hpp"
+#include "core/code/ncu_source.hpp"
 #include "core/code/scan.hpp"
 #include "core/model/analysis.hpp"
 
@@ -73,7 +74,7 @@ void append_header(std::string& out, const record::Trace& t) {
 // The static scan of --source for the traced kernel, per line, beside the trace's totals.
 void append_static_scan(std::string& out, const frontend::TraceView& v, const record::Trace& t,
                         const std::string& name, const ScanResult& r) {
-  const std::string kernel = t.kernel.substr(0, t.kernel.find('('));
+  const std::string kernel = kernel_base_name(t.kernel);  // a template's instance too
   const auto k = std::ranges::find(r.kernels, kernel, &KernelScan::kernel);
   if (r.error || k == r.kernels.end() || k->error) {
     append_format(out, "static scan of %s: %s\n\n", name.c_str(),

@@ -66,8 +66,8 @@ void append_text(std::string& out, const std::string& file,
                 k.lines.size(), static_cast<long long>(total), std::string(style.total_of).c_str(),
                 static_cast<long long>(excess));
   if (k.grid) {
-    append_format(out, " (Nsight Compute counts the whole grid: %lld blocks)",
-                  static_cast<long long>(k.blocks()));
+    append_format(out, " (Nsight Compute counts the whole grid: %lld block%s)",
+                  static_cast<long long>(k.blocks()), k.blocks() == 1 ? "" : "s");
   }
   out += "\n\n";
   if (!k.lines.empty()) {
@@ -96,8 +96,9 @@ void append_text(std::string& out, const std::string& file,
 }
 
 void append_comparison_text(std::string& out, const KernelComparison& c) {
-  append_format(out, "measured (Nsight Compute, %s), predicted times %lld blocks:\n",
-                c.measured_file.c_str(), static_cast<long long>(c.blocks));
+  append_format(out, "measured (Nsight Compute, %s), predicted times %lld block%s:\n",
+                c.measured_file.c_str(), static_cast<long long>(c.blocks),
+                c.blocks == 1 ? "" : "s");
   out += " line   predicted  measured   pred. ideal  meas. ideal   pred. excess  meas. excess\n";
   for (const LineComparison& l : c.lines) {
     append_format(

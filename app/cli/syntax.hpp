@@ -305,7 +305,7 @@ inline constexpr frontend::FlagSpec kExportFlags[] = {
     {"what", "WHAT", "banks, lanes or tile (a figure); table or derivation (text)"},
     {"format", "F",
      "svg for a figure; csv or md for the table; md for the derivation\n"
-     "                                         (default: the first named)"},
+     "(default: the first named)"},
     {"output", "FILE", "write FILE (whole or not at all) instead of standard output (- is it)",
      'o'},
     {"size", "WxH", "the figure's page in pixels                (default 1280x720)"},
@@ -314,7 +314,7 @@ inline constexpr frontend::FlagSpec kExportFlags[] = {
     {"palette", "P", "standard, or colour-blind (Okabe-Ito)        (default standard)"},
     {"tile-view", "V",
      "--what tile: logical (elements as indexed), physical (slots as stored)\n"
-     "                                         or both side by side (default logical)"},
+     "or both side by side (default logical)"},
     {"physical", "", "--what tile: the slots as stored (--tile-view physical)"},
 };
 inline constexpr frontend::CommandSyntax kExport{
@@ -344,19 +344,19 @@ inline constexpr frontend::FlagSpec kScanFlags[] = {
     {"kernel", "NAME", "scan this kernel only                        (default: every kernel)"},
     {"block", "X[,Y[,Z]]",
      "the block's threads                         (default: the file's launch\n"
-     "                                         with a constant block, else __launch_bounds__)"},
+     "with a constant block, else __launch_bounds__)"},
     {"grid", "X[,Y[,Z]]", "the grid, for gridDim and the measured totals (default: the launch's)"},
     {"let", "NAME=V[,...]",
      "values of names the file leaves open: kernel parameters, template\n"
-     "                                         parameters, blockIdx.x (may be repeated)"},
+     "parameters, blockIdx.x (may be repeated)"},
     {"smem", "BYTES", "the launch's dynamic shared memory, which sizes extern arrays"},
     {"ncu-csv", "FILE",
      "Nsight Compute's source page of the same kernel, measured:\n"
-     "                                         ncu -i REPORT --page source --csv --print-source "
+     "ncu -i REPORT --page source --csv --print-source "
      "cuda,sass"},
     {"check-widths", "",
      "compile the file with nvcc -ptx -lineinfo and check each line's\n"
-     "                                         load and store widths against the PTX"},
+     "load and store widths against the PTX"},
     {"json", "", "one JSON object a kernel, one a line"},
 };
 inline constexpr std::string_view kScanRepeatable[] = {"let"};
@@ -443,7 +443,7 @@ inline constexpr frontend::FlagSpec kTraceFlags[] = {
     {"launch", "N", "which of its launches, counting from 0       (default 0)"},
     {"max-records", "N",
      "keep at most N warp-instructions; the rest are counted, not kept\n"
-     "                                         (default 1048576)"},
+     "(default 1048576)"},
     {"no-measure", "", "do not run Nsight Compute on the same launch"},
     {"ncu-csv", "FILE", "the hardware's counts from this Source page CSV instead of running ncu"},
     {"source", "FILE.cu", "the static scan of FILE.cu beside the trace, line by line"},

@@ -330,7 +330,7 @@ void measure(record::Trace& t, const TraceRunOptions& o, const fs::path& dir) {
       t.not_measured = *o.ncu_csv + ": " + kernels.error();
       return;
     }
-    const std::string name = t.kernel.substr(0, t.kernel.find('('));
+    const std::string name = kernel_base_name(t.kernel);  // a template's instance too
     const auto k = std::ranges::find(*kernels, name, &MeasuredKernel::name);
     if (k == kernels->end()) {
       t.not_measured = *o.ncu_csv + " has no measurement of " + name;

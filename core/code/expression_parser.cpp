@@ -193,11 +193,42 @@ std::optional<TypeRef> ExpressionParser::try_type(bool allow_pointer) {
       type.bytes = 0;
     }
   }
-  while ((is("&") || is("&&")) && allow_pointer) {  // a reference names the same memory
+  if (allow_pointer) pointer_to_array(type, nullptr);  // reinterpret_cast<float (*)[33]>
+  while ((is("&") || is("&&")) && allow_pointer) {     // a reference names the same memory
     take();
     type.reference = true;
   }
   return type;
+}
+
+bool ExpressionParser::pointer_to_array(TypeRef& type, Token* name) {
+  if (dialect_ != Dialect::file || type.pointer || !is("(") || !(is("*", 1) || is("&", 1)))
+    return false;
+  const bool reference = is("&", 1);
+  std::size_t ahead = 2;
+  while (is_name("const", ahead) || is_name("volatile", ahead) || is_name("__restrict__", ahead) ||
+         is_name("__restrict", ahead))
+    ++ahead;
+  const bool named = peek(ahead).kind == Tok::name;
+  if (named != (name != nullptr)) return false;
+  if (named) ++ahead;
+  if (!is(")", ahead) || !is("[", ahead + 1)) return false;
+  for (std::size_t i = 0; i < ahead; ++i) {
+    const Token t = take();
+    if (named && i + 1 == ahead) *name = t;
+  }
+  take();  // ')'
+  std::vector<int> rows;
+  while (is("[")) {
+    take();
+    rows.push_back(expression());
+    expect("]", "to close the array bound");
+  }
+  // A reference names the array it is bound to, which has these bounds itself.
+  type.reference = reference;
+  type.pointer = !reference;
+  if (!reference) type.rows = std::move(rows);
+  return true;
 }
 
 ArrayDecl ExpressionParser::array_declaration(Pos begin, bool is_extern) {
@@ -468,15 +499,7 @@ int ExpressionParser::postfix(int depth) {
       n.a = node;
       node = add(std::move(n));
     } else if (file && is("(")) {  // (*f)(x), obj.method(x): a call BankLab does not know
-      Node n{.kind = NodeKind::call, .pos = peek().pos, .text = "(expression)"};
-      take();
-      while (!is(")")) {
-        n.args.push_back(expression(depth + 1));
-        if (!is(")")) expect(",", "between the arguments");
-      }
-      take();
-      n.args.insert(n.args.begin(), node);
-      node = add(std::move(n));
+      node = expression_call(node, depth);
     } else if (is("++") || is("--") || is("->")) {
       fail(peek().pos, "'" + peek().text + "' is not supported in an index expression");
     } else {
@@ -589,6 +612,11 @@ int ExpressionParser::name_expression(const Token& t, int depth) {
     }
   }
   if (is("(")) {
+    // sm.at(r, c): the tokenizer's one name is a method of sm, called on it.
+    if (const std::size_t dot = name.find('.'); file && dot != std::string::npos &&
+                                                lookup(name) == nullptr &&
+                                                lookup(name.substr(0, dot)) != nullptr)
+      return expression_call(dotted(t, name), depth);
     Token named = t;
     named.text = name;
     return call(named, std::move(templ), depth);
@@ -603,27 +631,46 @@ int ExpressionParser::name_expression(const Token& t, int depth) {
     return add(
         {.kind = NodeKind::name, .pos = t.pos, .text = name, .var = b->var, .array = b->array});
   }
-  if (const std::size_t dot = name.find('.'); dot != std::string::npos) {
-    if (const Binding* b = lookup(name.substr(0, dot))) {
-      int node = add({.kind = NodeKind::name,
-                      .pos = t.pos,
-                      .text = name.substr(0, dot),
-                      .var = b->var,
-                      .array = b->array});
-      std::size_t from = dot + 1;
-      while (from <= name.size()) {
-        const std::size_t next = std::min(name.find('.', from), name.size());
-        Node m{.kind = NodeKind::member,
-               .pos = {t.pos.source, t.pos.offset + static_cast<int>(from) - 1},
-               .text = name.substr(from, next - from)};
-        m.a = node;
-        node = add(std::move(m));
-        from = next + 1;
-      }
-      return node;
-    }
-  }
+  if (const std::size_t dot = name.find('.');
+      dot != std::string::npos && lookup(name.substr(0, dot)) != nullptr)
+    return dotted(t, name);
   return add({.kind = NodeKind::name, .pos = t.pos, .text = name});
+}
+
+// "s.a.b" whose first part is declared: that name and its members, one node each.
+int ExpressionParser::dotted(const Token& t, const std::string& name) {
+  const std::size_t dot = name.find('.');
+  const Binding* b = lookup(name.substr(0, dot));
+  int node = add({.kind = NodeKind::name,
+                  .pos = t.pos,
+                  .text = name.substr(0, dot),
+                  .var = b->var,
+                  .array = b->array});
+  std::size_t from = dot + 1;
+  while (from <= name.size()) {
+    const std::size_t next = std::min(name.find('.', from), name.size());
+    Node m{.kind = NodeKind::member,
+           .pos = {t.pos.source, t.pos.offset + static_cast<int>(from) - 1},
+           .text = name.substr(from, next - from)};
+    m.a = node;
+    node = add(std::move(m));
+    from = next + 1;
+  }
+  return node;
+}
+
+// callee(args) of an expression: (*f)(x), obj.method(x), a call BankLab does not know (the
+// machine's unknown_call), the callee its first argument.
+int ExpressionParser::expression_call(int callee, int depth) {
+  Node n{.kind = NodeKind::call, .pos = peek().pos, .text = "(expression)"};
+  take();
+  while (!is(")")) {
+    n.args.push_back(expression(depth + 1));
+    if (!is(")")) expect(",", "between the arguments");
+  }
+  take();
+  n.args.insert(n.args.begin(), callee);
+  return add(std::move(n));
 }
 
 int ExpressionParser::call(const Token& name, std::vector<int> templ, int depth) {

@@ -43,6 +43,10 @@ class ExpressionParser {
   // also a typedef of one, a struct or template type name (its size unknown), then '*' when
   // allowed.
   std::optional<TypeRef> try_type(bool allow_pointer);
+  // After a type, in a file: (*)[A][B], or (*name)[A][B] where name is given, makes the type a
+  // pointer to arrays of those bounds (TypeRef::rows); (&name)[A] a reference to such an array.
+  // False, nothing taken, where it is not one.
+  bool pointer_to_array(TypeRef& type, Token* name);
   // An expression read from other tokens than the cursor's (a launch's <<<...>>>, whose '>>'
   // the cursor's expression would take for a shift), in the same scopes.
   int parse_slice(std::vector<Token> tokens);
@@ -88,6 +92,8 @@ class ExpressionParser {
   int primary(int depth);
   int name_expression(const Token& t, int depth);
   int call(const Token& name, std::vector<int> templ, int depth);
+  int dotted(const Token& t, const std::string& name);
+  int expression_call(int callee, int depth);
   int cast_to(Pos pos, TypeRef type, int depth);
   std::vector<int> template_arguments(int depth);
   std::vector<int> asm_operands();

@@ -363,7 +363,27 @@ Lanes Machine::name(const Node& n) {
   for (const auto& [name, value] : setup_.lets) {
     if (name == n.text) return integer_value(value, let_type(value));
   }
+  if (const int var = member_constant(n); var >= 0) return slot(var);
   return builtin(n);
+}
+
+// Cfg::kTile where the template type parameter Cfg is a struct of the file: its static
+// constant member (Traits::kTile, a constant of the file's scope); -1 where there is none.
+int Machine::member_constant(const Node& n) {
+  const std::size_t colons = n.text.find("::");
+  if (colons == std::string::npos) return -1;
+  const auto [it, fresh] = member_constants_.emplace(index_of(n), -1);
+  if (!fresh) return it->second;
+  const std::string_view param = std::string_view(n.text).substr(0, colons);
+  for (const auto& [name, type] : setup_.types) {
+    if (name != param || type.record < 0 || type.pointer) continue;
+    const std::string qualified = type.name + n.text.substr(colons);
+    const auto var = std::find_if(
+        program_.vars.begin(), program_.vars.end(),
+        [&](const Variable& v) { return v.function < 0 && v.constant && v.name == qualified; });
+    if (var != program_.vars.end()) it->second = static_cast<int>(var - program_.vars.begin());
+  }
+  return it->second;
 }
 
 Lanes Machine::builtin(const Node& n) {
@@ -480,7 +500,7 @@ Lanes Machine::eval(int node) {
       if (v.kind == Lanes::Kind::element) {
         Lanes p = v;
         p.kind = Lanes::Kind::pointer;
-        p.level = shapes_[static_cast<std::size_t>(v.array)].levels();
+        p.level = shape_of(v).levels();
         return p;
       }
       if (v.kind == Lanes::Kind::array) {
@@ -593,7 +613,8 @@ Lanes Machine::ternary(int node) {
   if (c) c = decay(*c);
   Lanes r = b ? *b : *c;
   if (b && c) {
-    const bool same = b->kind == c->kind && b->array == c->array && b->var == c->var;
+    const bool same =
+        b->kind == c->kind && b->array == c->array && b->var == c->var && b->view == c->view;
     if (!same) {
       for (const Lanes* x : {&*b, &*c})
         if (x->kind == Lanes::Kind::local_pointer) escape(x->var);
@@ -707,7 +728,7 @@ std::optional<IntType> Machine::static_type(int node) {
 Lanes Machine::decay(Lanes v) const {
   if (v.kind != Lanes::Kind::array) return v;
   // An array (or a row of it) stands for a pointer to its first sub-array or element.
-  const ArrayShape& s = shapes_[static_cast<std::size_t>(v.array)];
+  const ArrayShape& s = shape_of(v);
   const int next = v.level + 1;
   v.kind = Lanes::Kind::pointer;
   v.bytes = s.sizes[static_cast<std::size_t>(next)];
@@ -772,7 +793,7 @@ Lanes Machine::bind_reference(int node) {
   Lanes v = eval(node);
   if (v.kind == Lanes::Kind::element) {
     v.kind = Lanes::Kind::pointer;
-    v.level = shapes_[static_cast<std::size_t>(v.array)].levels();
+    v.level = shape_of(v).levels();
   } else if (v.kind == Lanes::Kind::array) {
     v.kind = Lanes::Kind::pointer;
   } else if (v.kind == Lanes::Kind::local_place) {
@@ -963,14 +984,35 @@ Lanes Machine::member_part(Pos pos, std::string_view name, const Lanes& v) {
   return r;
 }
 
-// s[i].m: the member's place at its offset in the struct; an array member is a pointer to its
-// first element (s[i].v[k] subscripts it).
+// s[i].m: the member's place at its offset in the struct; an array member is an array of its
+// own bounds there (s[i].v[k], s.a[r][c] subscript it with its rows' sizes, not the struct's).
+bool Machine::has_member(int record, std::string_view name) const {
+  const Record& r = program_.records[static_cast<std::size_t>(record)];
+  return std::any_of(r.fields.begin(), r.fields.end(), [&](const Field& f) {
+    return f.name == name || (f.name.empty() && f.type.record >= 0 && !f.type.pointer &&
+                              f.type.record != record && has_member(f.type.record, name));
+  });
+}
+
 Lanes Machine::field(Pos pos, std::string_view name, const Lanes& v) {
   const Record& r = program_.records[static_cast<std::size_t>(v.record)];
   const RecordLayout& l = layout(v.record);
   const auto f = std::find_if(r.fields.begin(), r.fields.end(),
                               [&](const Field& field) { return field.name == name; });
-  if (f == r.fields.end()) fail(pos, std::string(name) + " is no member of " + r.name);
+  if (f == r.fields.end()) {
+    // A member of an anonymous union or struct inside (union { float a[64]; int b[64]; };): at
+    // that one's offset.
+    for (std::size_t k = 0; k < r.fields.size(); ++k) {
+      const TypeRef& t = r.fields[k].type;
+      if (!r.fields[k].name.empty() || t.record < 0 || t.pointer || !has_member(t.record, name))
+        continue;
+      Lanes inner = v;
+      for (auto& x : inner.v) x += l.offsets[k];
+      inner.record = t.record;
+      return field(pos, name, inner);
+    }
+    fail(pos, std::string(name) + " is no member of " + r.name);
+  }
   const auto i = static_cast<std::size_t>(f - r.fields.begin());
   const std::int64_t size = size_and_align(f->type, pos).first;
   Lanes out = v;
@@ -979,17 +1021,75 @@ Lanes Machine::field(Pos pos, std::string_view name, const Lanes& v) {
   out.record = f->type.pointer ? -1 : f->type.record;
   out.scalar = static_cast<int>(out.record >= 0 || f->type.pointer ? size : f->type.scalar_bytes);
   out.is_volatile = v.is_volatile || f->type.is_volatile;
-  if (l.counts[i] > 0) {
-    out.kind = Lanes::Kind::pointer;
-    out.level = shapes_[static_cast<std::size_t>(v.array)].levels();
+  if (l.counts[i] > 0) {  // an array of the member's own bounds, from the member's offset
+    out.kind = Lanes::Kind::array;
+    out.view = view(-1 - (std::int64_t{v.record} << 20 | static_cast<std::int64_t>(i)),
+                    r.name + "::" + f->name, f->type, f->dims, pos);
+    out.level = 0;
+    out.bytes = views_[static_cast<std::size_t>(out.view)].sizes[0];
+    out.scalar = 0;
+    out.record = -1;
   }
   return out;
+}
+
+// The shape of `dims` of `element` laid over a shared array (Lanes::view): an array member's
+// bounds, or a pointer to an array's rows (its first bound -1: a pointer is not bounded by its
+// type, so that bound is 1 and never checked). The same key with the same bounds is the same
+// view; a template function's rows of other bounds make another.
+int Machine::view(std::int64_t key, const std::string& name, const TypeRef& element,
+                  std::span<const int> dims, Pos pos) {
+  std::vector<std::int64_t> bounds;
+  for (const int d : dims) bounds.push_back(d < 0 ? 1 : constant_of(d, pos, name + "'s bound"));
+  if (const auto known = view_index_.find(key);
+      known != view_index_.end() &&
+      views_[static_cast<std::size_t>(known->second)].array.dims == bounds)
+    return known->second;
+  ArrayShape s;
+  s.array.name = name;
+  s.array.type = element.name;
+  const std::int64_t elem = size_and_align(element, pos).first;
+  s.array.elem_bytes = static_cast<int>(std::min<std::int64_t>(elem, INT32_MAX));
+  s.array.scalar_bytes =
+      element.record >= 0 || element.pointer ? s.array.elem_bytes : element.scalar_bytes;
+  s.record = element.pointer ? -1 : element.record;
+  s.is_volatile = element.is_volatile;
+  s.array.dims = bounds;
+  s.sizes.assign(bounds.size() + 1, elem);  // sizes[L]: the bytes below L subscripts
+  for (std::size_t i = bounds.size(); i-- > 0;) {
+    if (__builtin_mul_overflow(s.sizes[i + 1], bounds[i], &s.sizes[i]) ||
+        s.sizes[i] > kMaxLayoutBytes)
+      fail(pos, name + " is larger than any shared memory");
+  }
+  const int index = static_cast<int>(views_.size());
+  views_.push_back(std::move(s));
+  view_index_[key] = index;
+  return index;
+}
+
+// A pointer as a pointer to arrays of t's rows (T (*p)[N] given an address, or cast to one):
+// p[i] is the i-th row of N elements from where it points.
+Lanes Machine::as_rows(Lanes v, const TypeRef& t, std::int64_t key, const std::string& name,
+                       Pos pos) {
+  v = decay(v);
+  if (v.kind != Lanes::Kind::pointer) return v;
+  TypeRef element = t;
+  element.pointer = false;
+  element.rows.clear();
+  std::vector<int> dims{-1};
+  dims.insert(dims.end(), t.rows.begin(), t.rows.end());
+  v.view = view(key, name, element, dims, pos);
+  v.level = 1;
+  v.bytes = views_[static_cast<std::size_t>(v.view)].sizes[1];
+  v.scalar = 0;
+  v.record = -1;
+  return v;
 }
 
 Lanes Machine::subscript(const Node& n, const Lanes& base) {
   const Lanes index = integer(n.b);
   if (base.kind == Lanes::Kind::array) {
-    const ArrayShape& s = shapes_[static_cast<std::size_t>(base.array)];
+    const ArrayShape& s = shape_of(base);
     const auto level = static_cast<std::size_t>(base.level);
     const std::int64_t bound = s.array.dims[level];
     if (base.level == 0) indices_.clear();
@@ -1058,7 +1158,7 @@ Lanes Machine::deref(const Node& n, Lanes ptr) {
     if (!setup_.snippet && ptr.kind == Lanes::Kind::other) return ptr;  // a global pointer
     fail(n.pos, "'*' and [] need a pointer into the shared array");
   }
-  const ArrayShape& s = shapes_[static_cast<std::size_t>(ptr.array)];
+  const ArrayShape& s = shape_of(ptr);
   if (ptr.level < s.levels()) {
     ptr.kind = Lanes::Kind::array;
     return ptr;
@@ -1070,8 +1170,19 @@ Lanes Machine::deref(const Node& n, Lanes ptr) {
 // [SECTION] Casts and calls
 
 Lanes Machine::cast(const Node& n) {
-  Lanes v = decay(rvalue(eval(n.a), n.a));
-  const TypeRef& t = n.type;
+  if (n.type.reference && !n.type.pointer && !setup_.snippet) {
+    // reinterpret_cast<Storage&>(smem) names the same bytes as a Storage, as
+    // *reinterpret_cast<Storage*>(&smem) does; it was a copy of the value, which a reference
+    // bound to it lost (its writes went uncounted).
+    TypeRef pointer = n.type;
+    pointer.reference = false;
+    pointer.pointer = true;
+    return reference(n, cast_to(n, pointer, decay(bind_reference(n.a))));
+  }
+  return cast_to(n, n.type, decay(rvalue(eval(n.a), n.a)));
+}
+
+Lanes Machine::cast_to(const Node& n, const TypeRef& t, Lanes v) {
   if (!t.pointer) {
     if (!t.integer) {  // (float)x and the like: a value BankLab does not follow
       return unknown(reason(n.pos, "a " + t.name + " value", false));
@@ -1137,6 +1248,9 @@ Lanes Machine::cast(const Node& n) {
   v.record = t.record;
   v.is_volatile = t.is_volatile;
   v.level = s.levels();
+  v.view = -1;
+  if (!t.rows.empty())
+    return as_rows(v, t, index_of(n), "the rows of " + t.name + " (*)[...]", n.pos);
   return v;
 }
 
@@ -1347,6 +1461,22 @@ Lanes Machine::call(const Node& n) {
 // address may be written there.
 Lanes Machine::unknown_call(const Node& n) {
   const std::string& f = n.text;
+  // obj.method(...) of a struct in shared memory: BankLab does not read methods, and what one
+  // returns may be a place in it (sm.at(r, c) = x): listed, and so is every access through it.
+  if (f == "(expression)" && !n.args.empty() && at(n.args[0]).kind == NodeKind::member) {
+    const Node& method = at(n.args[0]);
+    if (const Lanes object = eval(method.a); may_be_shared(object)) {
+      for (std::size_t k = 1; k < n.args.size(); ++k) rvalue(eval(n.args[k]), n.args[k]);
+      const std::uint16_t why =
+          reason(n.pos,
+                 "a method called on shared memory (." + method.text +
+                     "()): BankLab does not "
+                     "read methods, and what this one reads, writes or returns is not known",
+                 false);
+      record_unknown(index_of(n), false, n.pos, why);
+      return lost(why, kLostPlace);
+    }
+  }
   for (int a : n.args) {
     const Lanes v = eval(a);
     if (v.kind == Lanes::Kind::element || v.kind == Lanes::Kind::local_place ||
@@ -1477,7 +1607,7 @@ Lanes Machine::device_call(const Node& n, int function) {
   calls_.pop_back();
   frames_.pop_back();
   if (!done.has_value) return unknown(reason(n.pos, n.text + "() returns no value", false));
-  return done.value;
+  return fn.returns.reference ? reference(n, done.value) : done.value;
 }
 
 // [SECTION] Assignments and accesses
@@ -1502,13 +1632,16 @@ void Machine::store_var(int var, const Lanes& value) {
     in = unknown(
         reason(v.pos, v.name + " is a local array: BankLab does not follow its values", false));
   if (v.type.pointer && v.type.is_volatile) in.is_volatile = true;  // volatile T* p
+  if (!v.type.rows.empty()) {  // T (*p)[N]: p[i] is a row of N, whatever it was given
+    in = as_rows(in, v.type, static_cast<std::int64_t>(program_.nodes.size()) + var, v.name, v.pos);
+  }
   Lanes& s = slot(var);
   const LaneMask all = constant_ ? 1u : in_block_;
   const LaneMask take = ctx_.active | ctx_.uncertain;
   if ((take & all) == all ||
       (s.kind == Lanes::Kind::other && s.unknown == kAllLanes && s.why[0] == 0)) {
     s = in;
-  } else if (s.kind == in.kind && s.array == in.array && s.var == in.var) {
+  } else if (s.kind == in.kind && s.array == in.array && s.var == in.var && s.view == in.view) {
     for_lanes(take, [&](int l) {
       const auto i = static_cast<std::size_t>(l);
       s.v[i] = in.v[i];
@@ -1917,7 +2050,10 @@ void Machine::exec(int index) {
         return;
       case StmtKind::return_: {
         if (s.a >= 0) {
-          const Lanes v = rvalue(eval(s.a), s.a);
+          // A function returning T& returns the place (get(sm).a[t] = x stores into sm).
+          const Function& fn =
+              program_.functions[static_cast<std::size_t>(frames_.back().function)];
+          const Lanes v = fn.returns.reference ? bind_reference(s.a) : rvalue(eval(s.a), s.a);
           // Taken after the value: a call in it grows calls_, which may move its elements.
           Call& call = calls_.back();
           if (!call.has_value) {

@@ -72,13 +72,17 @@ struct Lanes {
     local_place
   };
   Kind kind = Kind::other;
-  IntType type = kInt;       // integer
-  int array = -1;            // pointer, array, element: the shared array
-  int var = -1;              // local_pointer, local_place: the variable
-  int record = -1;           // element, pointer: the struct it is (Program::records), if one
-  std::int64_t bytes = 0;    // pointer: the size it points to; array: a row's size; element: width
-  int scalar = 0;            // element, pointer: one component (the .x of a float4)
-  int level = 0;             // array: subscripts applied; pointer: the level it points to
+  IntType type = kInt;     // integer
+  int array = -1;          // pointer, array, element: the shared array
+  int var = -1;            // local_pointer, local_place: the variable
+  int record = -1;         // element, pointer: the struct it is (Program::records), if one
+  std::int64_t bytes = 0;  // pointer: the size it points to; array: a row's size; element: width
+  int scalar = 0;          // element, pointer: one component (the .x of a float4)
+  int level = 0;           // array: subscripts applied; pointer: the level it points to
+  // array, pointer: the rows below the array's own bounds when they are another shape
+  // (Machine::views_): a struct's array member (s.a[r][c]), a pointer to an array (T (*p)[N]);
+  // -1: the array's own. level counts the view's subscripts then.
+  int view = -1;
   Op op = Op::ld;            // matrix
   bool constant = false;     // known when compiling: literals, constexpr, template parameters
   bool is_volatile = false;  // pointer, array, element: accessed as volatile (never merged)
@@ -283,6 +287,8 @@ class Machine {
   Lanes deref(const Node& n, Lanes ptr);
   Lanes member_part(Pos pos, std::string_view name, const Lanes& v);
   Lanes field(Pos pos, std::string_view name, const Lanes& v);
+  bool has_member(int record, std::string_view name) const;
+  int member_constant(const Node& n);
   Lanes reference(const Node& n, const Lanes& bound);
   Lanes bind_reference(int node);
   static Lanes lost(std::uint16_t why, std::uint8_t what = kLostAddress);
@@ -294,6 +300,7 @@ class Machine {
   Lanes decay(Lanes v) const;
   Lanes offset(Pos pos, Lanes ptr, const Lanes& k, bool minus);
   Lanes cast(const Node& n);
+  Lanes cast_to(const Node& n, const TypeRef& t, Lanes v);
   Lanes call(const Node& n);
   Lanes unknown_call(const Node& n);
   Lanes matrix_call(const Node& n);
@@ -333,6 +340,17 @@ class Machine {
   const Program& program_;
   MachineSetup setup_;
   std::vector<ArrayShape> shapes_;
+  // Shapes laid over part of a shared array: an array member of a struct, the rows of a pointer
+  // to an array. Made once each (view_index_: by member or by the type's node or variable).
+  std::vector<ArrayShape> views_;
+  std::unordered_map<std::int64_t, int> view_index_;
+  const ArrayShape& shape_of(const Lanes& v) const {
+    return v.view >= 0 ? views_[static_cast<std::size_t>(v.view)]
+                       : shapes_[static_cast<std::size_t>(v.array)];
+  }
+  int view(std::int64_t key, const std::string& name, const TypeRef& element,
+           std::span<const int> dims, Pos pos);
+  Lanes as_rows(Lanes v, const TypeRef& t, std::int64_t key, const std::string& name, Pos pos);
   std::vector<std::int8_t> shaped_;  // by array: 0 not yet, 1 shaped, 2 its bounds failed
   std::vector<std::optional<RecordLayout>> layouts_;  // by struct, once laid out
   std::vector<std::optional<Failure>> layout_failed_;
@@ -354,6 +372,7 @@ class Machine {
   std::vector<Reason> reasons_;
   std::unordered_map<std::string, std::uint16_t> reason_index_;
   std::unordered_map<int, std::uint16_t> read_reasons_;  // by load node
+  std::unordered_map<int, int> member_constants_;        // member_constant, by name node
   bool constant_ = false;                                // no thread
   int warp_ = 0;
   LaneMask in_block_ = 0;

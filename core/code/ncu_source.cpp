@@ -102,8 +102,25 @@ void match_statements(const KernelScan& scan, std::map<int, LineComparison>& by_
 
 }  // namespace
 
+std::string kernel_base_name(std::string_view function) {
+  std::string name(function.substr(0, function.find('(')));
+  if (name.ends_with('>')) {
+    int depth = 0;
+    for (std::size_t i = name.size(); i-- > 0;) {
+      depth += name[i] == '>' ? 1 : name[i] == '<' ? -1 : 0;
+      if (depth == 0) {
+        name.resize(i);
+        break;
+      }
+    }
+  }
+  if (const std::size_t space = name.rfind(' '); space != std::string::npos)
+    name.erase(0, space + 1);
+  return name;
+}
+
 std::string MeasuredKernel::name() const {
-  return function.substr(0, function.find('('));
+  return kernel_base_name(function);
 }
 
 Expected<std::vector<MeasuredKernel>> parse_ncu_source_csv(std::string_view csv) {

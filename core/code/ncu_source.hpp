@@ -47,6 +47,11 @@ struct MeasuredKernel {
   std::string name() const;  // the function's name alone: "transpose_naive"
 };
 
+// A kernel's name alone, from its signature as ncu or the demangler gives it:
+// "transpose_naive(float *, ...)" is transpose_naive, "void traits_tile<Attention>(const __half
+// *, float *)" traits_tile (the return type and template arguments go).
+std::string kernel_base_name(std::string_view function);
+
 // The largest CSV read: a source page of one kernel is a few MB at most (the corpus's are 20 to
 // 100 KB); a larger file is refused before it is read into lines.
 inline constexpr std::size_t kMaxNcuCsvBytes = 16 << 20;

@@ -50,6 +50,9 @@ class SourceParser : public ExpressionParser {
   void record_type(bool templated = false, bool typedef_name = false);
   void add_record(Record r, const std::string& tag);
   void record_members(Record& r);
+  bool nested_record(Record& outer);
+  void static_member(const Record& r);
+  int global_constant(std::string name, const TypeRef& type, Pos pos, int init);
   void enumeration();
   std::vector<TemplateParam> template_header();
   void declaration(std::vector<TemplateParam> templ);
@@ -339,9 +342,13 @@ void SourceParser::record_members(Record& r) {
       take();
       continue;
     }
-    if (is_name("static") || is_name("using") || is_name("typedef") || is_name("friend") ||
-        is_name("template") || is_name("enum") || is_name("struct") || is_name("class") ||
-        is_name("union") || is_name("constexpr") || is_name("static_assert")) {
+    if ((is_name("struct") || is_name("class") || is_name("union")) && nested_record(r)) continue;
+    if (is_name("static") || is_name("constexpr")) {
+      static_member(r);
+      continue;
+    }
+    if (is_name("using") || is_name("typedef") || is_name("friend") || is_name("template") ||
+        is_name("enum") || is_name("static_assert")) {
       skip_statement();
       continue;
     }
@@ -402,6 +409,92 @@ void SourceParser::record_members(Record& r) {
   if (is("}")) take();
 }
 
+// A struct or union defined inside a struct: a type of its own (union Phase { ... };), a member
+// of it (union { ... } u;), or an anonymous one whose members are the outer struct's (union {
+// float a[64]; int b[64]; };: a Field with no name). False where none is defined here (struct
+// Tile t;: an ordinary member, read as one).
+bool SourceParser::nested_record(Record& outer) {
+  if (!is("{", 1) && !(peek(1).kind == Tok::name && is("{", 2))) {
+    take();  // the keyword of an elaborated type
+    return false;
+  }
+  Record inner{.is_union = take().text == "union"};
+  std::string tag;
+  if (peek().kind == Tok::name) {
+    const Token name = take();
+    tag = inner.name = name.text;
+    inner.pos = name.pos;
+    type_names.insert(tag);
+  } else {
+    inner.name = outer.name + "'s anonymous " + (inner.is_union ? "union" : "struct");
+    inner.pos = peek().pos;
+  }
+  record_members(inner);
+  TypeRef type{inner.name, 0, 0, {}, false};
+  type.record = static_cast<int>(program_.records.size());
+  if (tag.empty())
+    program_.records.push_back(std::move(inner));  // no name to find it by
+  else
+    add_record(std::move(inner), tag);
+  if (is(";") && tag.empty()) outer.fields.push_back({.name = "", .type = type});
+  while (peek().kind == Tok::name) {
+    Field f{.name = take().text, .type = type};
+    while (is("[")) {
+      take();
+      f.dims.push_back(expression());
+      expect("]", "to close the member's array bound");
+    }
+    outer.fields.push_back(std::move(f));
+    if (!is(",")) break;
+    take();
+  }
+  if (!is(";")) {
+    if (outer.unreadable.empty())
+      outer.unreadable =
+          "a member of " + outer.name + " BankLab cannot read, at '" + peek().text + "'";
+    skip_statement();
+    return true;
+  }
+  take();
+  return true;
+}
+
+// static constexpr int kTile = 32; in a struct of the file: the constant Traits::kTile (and,
+// through a template type parameter given Traits, Cfg::kTile). Other static members, and those
+// of structs inside functions, change no layout and are skipped.
+void SourceParser::static_member(const Record& r) {
+  const std::size_t from = in_.position();
+  bool constant = false;
+  while (is_name("static") || is_name("constexpr") || is_name("const") || is_name("inline") ||
+         is_name("__device__") || is_name("__host__")) {
+    constant = constant || is_name("constexpr") || is_name("const");
+    take();
+  }
+  const std::optional<TypeRef> type = try_type(false);
+  if (function_ >= 0 || !constant || !type || !type->integer || peek().kind != Tok::name ||
+      !is("=", 1) || r.name.empty()) {
+    in_.rewind(from);
+    skip_statement();
+    return;
+  }
+  const Token name = take();
+  take();  // '='
+  const int init = expression();
+  global_constant(r.name + "::" + name.text, *type, name.pos, init);
+  if (is(";")) take();
+}
+
+// A constant of the file's scope (an enumerator, a struct's static member) and its
+// declaration, run before a kernel: its variable.
+int SourceParser::global_constant(std::string name, const TypeRef& type, Pos pos, int init) {
+  Variable v{.name = std::move(name), .type = type, .pos = pos};
+  v.constant = true;
+  const int var = new_var(std::move(v));
+  globals_.push_back(add_stmt(
+      {.kind = StmtKind::decl, .begin = pos, .end = peek().pos, .vars = {var}, .inits = {init}}));
+  return var;
+}
+
 // enum [class] [NAME] [: T] { A, B = 4, C }: each enumerator an int constant.
 void SourceParser::enumeration() {
   take();
@@ -445,14 +538,7 @@ void SourceParser::enumeration() {
         value = add(std::move(sum));
       }
     }
-    Variable v{.name = name.text, .type = int_type, .pos = name.pos};
-    v.constant = true;
-    previous = new_var(std::move(v));
-    globals_.push_back(add_stmt({.kind = StmtKind::decl,
-                                 .begin = name.pos,
-                                 .end = peek().pos,
-                                 .vars = {previous},
-                                 .inits = {value}}));
+    previous = global_constant(name.text, int_type, name.pos, value);
     if (is(",")) take();
   }
   skip_statement();
@@ -597,7 +683,12 @@ void SourceParser::parameters(Function& f) {
     }
     if (!type) fail(peek().pos, "expected a parameter, found " + describe(peek()));
     Variable v{.name = "", .type = *type, .pos = peek().pos, .parameter = true};
-    if (peek().kind == Tok::name) v.name = take().text;
+    if (Token name; pointer_to_array(v.type, &name)) {  // half (*dst)[kHeadDim + kPad]
+      v.name = name.text;
+      v.pos = name.pos;
+    } else if (peek().kind == Tok::name) {
+      v.name = take().text;
+    }
     while (is("[")) {  // T a[] is T* a
       skip_balanced();
       v.type.pointer = true;
@@ -858,7 +949,10 @@ bool SourceParser::looks_like_declaration() const {
   if (find_type(t.text) != nullptr || is_integer_word(t.text) || aliases.contains(t.text) ||
       type_names.contains(t.text) || t.text == "dim3" || t.text == "float3" || t.text == "int3" ||
       t.text == "uint3" || t.text == "uint") {
-    return !is("(", i + 1) || t.text == "dim3";
+    // float (*rows)[33], float (&row)[33]: a pointer to arrays, a reference to one; float(x)
+    // alone is a cast.
+    return !is("(", i + 1) || t.text == "dim3" || is("*", i + 2) ||
+           (is("&", i + 2) && peek(i + 3).kind == Tok::name && is(")", i + 4));
   }
   if (lookup(t.text) != nullptr) return false;
   // An unknown type: NAME NAME, NAME * NAME, NAME & NAME, NAME<...> NAME.
@@ -908,7 +1002,7 @@ int SourceParser::declarators(const TypeRef& type, bool constant, Pos begin) {
     Token name;
     if (pending_name_) {
       name = *std::exchange(pending_name_, std::nullopt);
-    } else {
+    } else if (!pointer_to_array(t, &name)) {  // float (*rows)[33] names it inside
       if (peek().kind != Tok::name) fail(peek().pos, "expected a name after the type " + t.name);
       name = take();
     }

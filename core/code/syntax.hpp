@@ -37,6 +37,7 @@ struct TypeRef {
   int record = -1;                   // a struct of the file (Program::records)
   bool is_volatile = false;          // volatile T (or, for a pointer, what it points to)
   bool reference = false;            // T& (a parameter that names its argument)
+  std::vector<int> rows{};           // T (*)[A][B]: a pointer to arrays of these bounds (nodes)
   bool is_auto() const { return name == "auto"; }
   // A type BankLab knows the size of (a struct of the file has one once it is laid out; a
   // struct of a header or a template type parameter has none).

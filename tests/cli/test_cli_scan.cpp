@@ -25,6 +25,49 @@ TEST_CASE("scan prints each kernel's accesses ranked by excess, with the block's
   CHECK(run.out.find("kernel transpose_padded") != std::string::npos);
 }
 
+TEST_CASE("every command's help continues a flag's description under its first line") {
+  // A description's second line was indented by hand for a column the formatter does not use:
+  // the formatter's 20 columns and 41 spaces put `--block`'s "with a constant block, else
+  // __launch_bounds__)" at column 61. No help has a line there (tables and right-aligned
+  // defaults start elsewhere).
+  const std::string under(20, ' ');
+  for (const char* command : {"analyze", "solve", "presets", "explain", "export", "scan", "desc",
+                              "trace", "drill", "lesson", "validate", "gpu-bench"}) {
+    const std::string name = command;
+    CAPTURE(name);
+    const Run run = run_banklab(name + " --help");
+    REQUIRE(run.status == 0);
+    std::istringstream lines(run.out);
+    std::string line;
+    while (std::getline(lines, line)) {
+      CAPTURE(line);
+      CHECK(line.find_first_not_of(' ') != 61);
+    }
+  }
+  const Run scan = run_banklab("scan --help");
+  for (const char* continued : {"with a constant block, else __launch_bounds__)",
+                                "parameters, blockIdx.x (may be repeated)",
+                                "ncu -i REPORT --page source --csv --print-source cuda,sass",
+                                "load and store widths against the PTX"}) {
+    CHECK(scan.out.find("\n" + under + continued + "\n") != std::string::npos);
+  }
+  const Run export_help = run_banklab("export --help");
+  CHECK(export_help.out.find("\n" + under + "(default: the first named)\n") != std::string::npos);
+}
+
+TEST_CASE("scan counts one block as one block") {
+  const TempFile cu(
+      "__global__ void k() {\n"
+      "  __shared__ float s[32];\n"
+      "  s[threadIdx.x] = 1;\n"
+      "}\nint main() { k<<<1, 32>>>(); k<<<2, 32>>>(); }\n");
+  const Run one = run_banklab("scan " + cu.path().string());
+  REQUIRE(one.status == 0);
+  CHECK(one.out.find("(Nsight Compute counts the whole grid: 1 block)") != std::string::npos);
+  const Run two = run_banklab("scan " + cu.path().string() + " --grid 2");
+  CHECK(two.out.find("(Nsight Compute counts the whole grid: 2 blocks)") != std::string::npos);
+}
+
 TEST_CASE("scan reads analyze's block spelling and every --let, each a list") {
   const TempFile cu(
       "__global__ void k(int n, int m, int q) {\n"
@@ -96,6 +139,15 @@ TEST_CASE("scan --ncu-csv puts the measured counts beside the prediction, line b
   const nlohmann::json k = parse_json(json);
   CHECK(k["ncu"]["agreeing_lines"] == 2);
   CHECK(k["ncu"]["blocks"] == 8);
+  // A template's instance: ncu names it "void traits_tile<Attention>(const __half *, float *)",
+  // which was "the CSV has no measurement of traits_tile".
+  const Run instance =
+      run_banklab("scan " + kCorpus + "corpus/storage.cu --kernel traits_tile --ncu-csv " +
+                  kCorpus + "measured/traits_tile.csv");
+  REQUIRE(instance.status == 0);
+  CHECK(instance.out.find("predicted times 1 block:\n") != std::string::npos);
+  CHECK(instance.out.find("2 of 2 evaluated lines agree with the measurement") !=
+        std::string::npos);
 }
 
 TEST_CASE("scan refuses bad input with one line and status 2, a missing file with status 1") {

@@ -43,7 +43,8 @@ kernels=(transpose:transpose_naive transpose:transpose_padded
          widths:transpose_rows widths:multi_line
          unrolled:sgemm_outer_k unrolled:two_level unrolled:half_pairs unrolled:typedef_fields
          unrolled:sixty_four_trips shapes:float4_tile shapes:conv_halo shapes:blelloch_scan
-         shapes:flash_tile)
+         shapes:flash_tile storage:shared_storage storage:attention_tiles storage:row_pointers
+         storage:traits_tile storage:warp_softmax)
 [ $# -gt 0 ] && kernels=("$@")
 # The files of those kernels, each once.
 files=()
@@ -65,7 +66,8 @@ done
 for pair in "${kernels[@]}"; do
   file=${pair%%:*}
   kernel=${pair#*:}
-  run ncu --clock-control none --set full --import-source yes -k "$kernel" -c 1 -f \
+  # The kernel by its name, a template's instance too (traits_tile<Attention>).
+  run ncu --clock-control none --set full --import-source yes -k "regex:^$kernel(<.*)?\$" -c 1 -f \
     -o "$out/rep/$kernel" "$out/bin/$file"
 done
 # export REPORT KERNEL FORM SUFFIX: the report's Source page as CSV, FORM being what
