@@ -37,7 +37,7 @@ phase_budget() {
       "the browser edition in headless"*) echo 90 ;;
       "sanitized build"*) echo 200 ;;
       "core suites under"*) echo 60 ;;
-      "fuzz targets"*) echo 60 ;;
+      "fuzz targets"*) echo 25 ;;
       *) echo "" ;;
     esac
   else
@@ -46,7 +46,7 @@ phase_budget() {
       "the suites that need no GPU"*) echo 110 ;;
       "the browser edition in headless"*) echo 90 ;;
       "core suites under"*) echo 60 ;;
-      "fuzz targets"*) echo 60 ;;
+      "fuzz targets"*) echo 25 ;;
       *) echo "" ;;
     esac
   fi

@@ -252,10 +252,12 @@ Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kW
     if (const Expected<void> fit = check_choices(s); !fit) return fail("choice", fit.error());
     // A tile above 48 KB is legal only as an extern array: the code shows that form, and the
     // note says why (a static declaration of it is what nvcc refuses).
-    if (const Expected<void> fits = check_shared_bytes(
-            s.tile.size_bytes(), SharedDeclaration::static_array, to_string(s.tile));
-        !fits) {
-      diags.push_back({Severity::note, "static-limit", fits.error(), -1});
+    if (!shared_bytes_fit(s.tile.size_bytes(), SharedDeclaration::static_array)) {
+      diags.push_back({Severity::note, "static-limit",
+                       check_shared_bytes(s.tile.size_bytes(), SharedDeclaration::static_array,
+                                          to_string(s.tile))
+                           .error(),
+                       -1});
     }
     const TileLayout& t = s.tile;
     const int e = t.elem_bytes();

@@ -30,23 +30,26 @@ std::string opt_in_line(std::int64_t bytes) {
          std::to_string(bytes) + ");";
 }
 
+bool shared_bytes_fit(std::int64_t bytes, SharedDeclaration how) {
+  return bytes <= kMaxSharedPerBlockBytes &&
+         (how == SharedDeclaration::extern_array || bytes <= kStaticSharedBytes);
+}
+
 Expected<void> check_shared_bytes(std::int64_t bytes, SharedDeclaration how,
                                   const std::string& what) {
+  if (shared_bytes_fit(bytes, how)) return {};
   const std::string needs = what + " needs " + std::to_string(bytes) + " B of shared memory";
   if (bytes > kMaxSharedPerBlockBytes) {
     return Error{needs + ", more than " + block_limit_text() +
                  ": use fewer rows or narrower elements, or split the tile across blocks"};
   }
-  if (how == SharedDeclaration::static_array && bytes > kStaticSharedBytes) {
-    return Error{
-        needs + ", more than the " + kilobytes(kStaticSharedBytes) +
-        " a static __shared__ array may take (nvcc: \"uses too much shared data\"): declare "
-        "it extern __shared__ and, on the host, opt in with cudaFuncSetAttribute(kernel, "
-        "cudaFuncAttributeMaxDynamicSharedMemorySize, " +
-        std::to_string(bytes) + ") before the launch (up to " + kilobytes(kMaxSharedPerBlockBytes) +
-        " per block)"};
-  }
-  return {};
+  // Within the block's limit, only a static array's can be broken.
+  return Error{needs + ", more than the " + kilobytes(kStaticSharedBytes) +
+               " a static __shared__ array may take (nvcc: \"uses too much shared data\"): "
+               "declare it extern __shared__ and, on the host, opt in with "
+               "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, " +
+               std::to_string(bytes) + ") before the launch (up to " +
+               kilobytes(kMaxSharedPerBlockBytes) + " per block)"};
 }
 
 }  // namespace banklab

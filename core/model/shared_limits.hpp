@@ -33,6 +33,11 @@ SharedDeclaration declaration_for(std::int64_t bytes);
 Expected<void> check_shared_bytes(std::int64_t bytes, SharedDeclaration how,
                                   const std::string& what);
 
+// Whether `bytes` fit the declaration: check_shared_bytes() without the message, for callers
+// that name the array only when it does not fit (a tile's name is a formatted string, and every
+// scenario evaluated checks its tile twice).
+bool shared_bytes_fit(std::int64_t bytes, SharedDeclaration how);
+
 // The block's limit and why, for every message that refuses a size above it: "232448 B (227 KB),
 // the most one block can have on an H100/H200 (the SM's 233472 B (228 KB) less the 1024 B
 // reserved per block)".
