@@ -33,7 +33,7 @@ phase_budget() {
       "Debian packages"*) echo 180 ;;
       "build "*) echo 300 ;;
       "the suites that need no GPU"*) echo 110 ;;
-      "the browser edition: build"*) echo 200 ;;
+      "the browser edition: build"*) echo 150 ;;
       "the browser edition in headless"*) echo 90 ;;
       "sanitized build"*) echo 200 ;;
       "core suites under"*) echo 60 ;;

@@ -10,6 +10,16 @@ set(BANKLAB_BUILD_CUDA OFF CACHE BOOL "" FORCE)
 set(BANKLAB_BUILD_TESTS OFF CACHE BOOL "" FORCE)
 set(BANKLAB_BUILD_GUI ON CACHE BOOL "" FORCE)
 
+# A unity build: each target's sources compiled in batches of 8, one translation unit a batch.
+# em++ spends most of a unit on what every unit repeats (the standard library's, toml++'s,
+# CLI11's and ImGui's headers parsed, their templates instantiated and optimized once per unit)
+# and 0.3 CPU s on its own Python start: a fresh build of the page took 332 CPU s to compile its
+# 157 units and 193 CPU s as 24 batches (issue 36; docs/web.md, "Build time"). The desktop build
+# compiles each file alone, so a file's own includes are checked there; here two files of one
+# target must not define the same name at namespace scope, even in an anonymous namespace.
+set(CMAKE_UNITY_BUILD ON)
+set(CMAKE_UNITY_BUILD_BATCH_SIZE 8)
+
 set(BANKLAB_WEB_HEADERS ${CMAKE_BINARY_DIR}/debian-headers)
 file(MAKE_DIRECTORY ${BANKLAB_WEB_HEADERS})
 foreach(entry IN ITEMS CLI toml++ nlohmann stb/stb_image_write.h)
@@ -50,6 +60,11 @@ add_library(banklab_imgui STATIC
   ${imgui}/backends/imgui_impl_glfw.cpp
   ${imgui}/backends/imgui_impl_opengl3.cpp
   ${imgui}/misc/cpp/imgui_stdlib.cpp)
+# The backends stay units of their own: the GLFW one includes desktop GL's header, after which
+# the OpenGL 3 one would use glPolygonMode, which WebGL 2 lacks.
+set_source_files_properties(${imgui}/backends/imgui_impl_glfw.cpp
+                            ${imgui}/backends/imgui_impl_opengl3.cpp
+                            PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
 # The app includes <imgui.h>, <imgui_stdlib.h> and <backends/...>, as with libimgui-dev.
 target_include_directories(banklab_imgui SYSTEM PUBLIC ${imgui} ${imgui}/misc/cpp)
 target_compile_definitions(banklab_imgui PUBLIC IMGUI_IMPL_OPENGL_ES3)

@@ -113,16 +113,21 @@ web_test_packages() {
   (cd "$web" && npm ci --ignore-scripts --no-audit --no-fund)
   cp "$web/package-lock.json" "$stamp"
 }
+# The page against the desktop programs (tests/web/test_web.mjs), then the HTML deck a lecturer
+# opens (banklab-gui --export-dir: sizes, keys, clicks, notes): one phase, both always run.
+web_browser_tests() {
+  local status=0
+  node "$BANKLAB_ROOT/tests/web/test_web.mjs" "$BANKLAB_ROOT/build-web" \
+    "$BANKLAB_BUILD_DIR/app/cli/banklab" "$BANKLAB_BUILD_DIR/app/gui/banklab-gui" \
+    "$BANKLAB_BUILD_DIR/web-test" || status=1
+  node "$BANKLAB_ROOT/tests/web/test_deck.mjs" "$BANKLAB_BUILD_DIR/app/gui/banklab-gui" \
+    "$BANKLAB_BUILD_DIR/deck-test" || status=1
+  return $status
+}
 if [ -z "$web_reason" ]; then
   banklab_phase "the browser edition: build (scripts/web.sh)" bash "$BANKLAB_ROOT/scripts/web.sh"
   banklab_phase "the browser edition: the test's npm packages" web_test_packages
-  banklab_phase "the browser edition in headless Chromium (tests/web)" \
-    node "$BANKLAB_ROOT/tests/web/test_web.mjs" "$BANKLAB_ROOT/build-web" \
-    "$BANKLAB_BUILD_DIR/app/cli/banklab" "$BANKLAB_BUILD_DIR/app/gui/banklab-gui" \
-    "$BANKLAB_BUILD_DIR/web-test"
-  # The HTML deck a lecturer opens (banklab-gui --export-dir): sizes, keys, clicks, notes.
-  node "$BANKLAB_ROOT/tests/web/test_deck.mjs" "$BANKLAB_BUILD_DIR/app/gui/banklab-gui" \
-    "$BANKLAB_BUILD_DIR/deck-test"
+  banklab_phase "the browser edition in headless Chromium (tests/web, the deck)" web_browser_tests
 else
   echo "BankLab: browser edition skipped: $web_reason"
 fi

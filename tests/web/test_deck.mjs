@@ -15,9 +15,10 @@
 //   node tests/web/test_deck.mjs BANKLAB_GUI OUT
 //     BANKLAB_GUI  the desktop app (it needs an X display: DISPLAY)
 //     OUT          where the deck and the screenshots are written, for people to look at
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 
 import { checker, launchChromium, servePage } from "./browser.mjs";
 
@@ -40,10 +41,13 @@ function minimums(width, height) {
 }
 
 const LESSON = "transpose";
-execFileSync(banklabGui, ["--lesson", LESSON, "--export-dir", out, "--size", "1280x720"],
-             { stdio: "inherit" });
+// The export (banklab-gui, waiting on its X server more than computing) and Chromium's start
+// side by side; the server serves the folder the export writes.
+const exported = promisify(execFile)(banklabGui, ["--lesson", LESSON, "--export-dir", out, "--size", "1280x720"],
+                                     { encoding: "utf8" })
+  .then(({ stdout, stderr }) => { process.stdout.write(stdout); process.stderr.write(stderr); });
 const { origin, close: closeServer } = await servePage(out);
-const browser = await launchChromium(1920, 1080);
+const [browser] = await Promise.all([launchChromium(1920, 1080), exported]);
 
 // Every text of the section on screen as the browser sets it: its layout box in window pixels
 // (x, the baseline less the ascent, the font size times the SVG's scale) with the width the
@@ -88,8 +92,11 @@ const slides = fs.readdirSync(out).filter((f) => new RegExp(`^${LESSON}-\\d+\\.p
 check(slides > 0 && steps === slides,
       `the deck has one section per step of ${LESSON} (${steps} sections, ${slides} slides)`);
 
-for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }, { width: 390, height: 844 }]) {
-  const page = await browser.newPage();
+// The three window sizes side by side, each in a context (a window) of its own: the checks wait
+// on the page far more than they compute.
+async function checkSize(size) {
+  const context = await browser.createBrowserContext();
+  const page = await context.newPage();
   await page.setViewport(size);
   await page.goto(`${origin}/${LESSON}.html#1`);
   const cdp = await page.createCDPSession();
@@ -166,8 +173,10 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 },
   // Ten instant Page Downs: ten steps.
   for (let i = 0; i < 10; ++i) await tap(cdp, "PageDown", "PageDown", 34);
   check((await current(page)).hash === "#14", `${where}: ten instant Page Downs are ten steps`);
-  await page.close();
+  await context.close();
 }
+await Promise.all([{ width: 1280, height: 720 }, { width: 1920, height: 1080 }, { width: 390, height: 844 }]
+  .map(checkSize));
 
 await browser.close();
 closeServer();
