@@ -186,7 +186,7 @@ Figure part_figure(const Slide& s, SlidePart part, Box box, const FigureStyle& s
   if (part == SlidePart::compare) return compare_part(s, box, st);
   if (part == SlidePart::descriptor && s.descriptor) {
     const StepDescriptor& d = *s.descriptor;
-    return descriptor_figure(d.desc, step_operand(tile), step_fill(d, tile), d.k_step, box, st);
+    return descriptor_figure(d.desc, step_operand(d, tile), step_fill(d, tile), d.k_step, box, st);
   }
   if (refused_rows(s.study)) return misalignment_figure(s.study, box, st);
   if (part == SlidePart::tile || part == SlidePart::tiles) {

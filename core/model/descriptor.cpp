@@ -336,7 +336,11 @@ void check_offsets(const MatrixDescriptor& d, const OperandShape& op, Findings& 
   }
 }
 
-// Base offset: 0 when the pattern starts on its boundary, else (pattern start >> 7) & 7.
+// Base offset: 0 when the pattern starts on its boundary, else (pattern start >> 7) & 7 (PTX
+// ISA). What it does is descriptor_byte()'s: the swizzle takes its row from address bits 7-9
+// minus the base offset, as if the pattern had begun that many 128-byte lines past a boundary.
+// Measured on the H200 (docs/descriptor-lab.md) for 128B, 64B and 32B; the 32-byte-atom mode
+// (sm100 only) is not measured, and a base offset there is reported, not modelled.
 void check_base_offset(const MatrixDescriptor& d, Findings& f) {
   const DescSwizzleInfo& s = desc_swizzle(d.swizzle);
   if (d.swizzle == DescSwizzle::none) {
@@ -349,12 +353,19 @@ void check_base_offset(const MatrixDescriptor& d, Findings& f) {
     return;
   }
   const std::int64_t past = d.start % s.boundary_bytes;
-  if (past == 0 && d.base_offset != 0) {
+  const long long isa = d.start >> 7 & 7;
+  if (d.base_offset != 0 && d.swizzle == DescSwizzle::b128_atom32) {
     f.add(FindingLevel::error,
-          format("base offset %d, but the start lies on a %d-byte boundary, where the %s pattern "
-                 "begins with base offset 0",
-                 d.base_offset, s.boundary_bytes, std::string(s.ptx_name).c_str()),
-          "write base offset 0", true);
+          format("base offset %d with %s: what it reads is not measured (sm100 only), and "
+                 "BankLab does not model it",
+                 d.base_offset, std::string(s.ptx_name).c_str()),
+          "write base offset 0 and start the tile on a 1024-byte boundary", true);
+  } else if (past == 0 && d.base_offset != 0) {
+    f.add(FindingLevel::warning,
+          format("base offset %d, but the start lies on a %d-byte boundary: the reads follow a "
+                 "%s pattern that began %d lines (of 128 bytes) before it",
+                 d.base_offset, s.boundary_bytes, std::string(s.ptx_name).c_str(), d.base_offset),
+          "write base offset 0 for a pattern that begins on the boundary");
   } else if (past != 0 && d.base_offset == 0) {
     f.add(FindingLevel::note,
           format("the start is %lld bytes past a %d-byte boundary: right with base offset 0 when "
@@ -363,16 +374,18 @@ void check_base_offset(const MatrixDescriptor& d, Findings& f) {
                  "K or MN (CUTLASS's increments)",
                  static_cast<long long>(past), s.boundary_bytes),
           format("keep base offset 0 for a TMA-filled tile; PTX's (start >> 7) & 7 = %lld is for "
-                 "a pattern that begins at the start address, which BankLab does not model",
-                 static_cast<long long>(d.start >> 7 & 7)));
+                 "a pattern that begins at the start address (an epilogue's stores into a tile "
+                 "there)",
+                 isa));
   } else if (past != 0) {
-    f.add(FindingLevel::error,
-          format("base offset %d: the reads follow a swizzle pattern that began on a line where "
-                 "(address >> 7) & 7 = %d (measured on the H200 with 128B: the row XORed in is "
-                 "address bits 7-9 minus the base offset), not the one TMA writes from the "
-                 "%d-byte boundary; BankLab does not compare these reads",
-                 d.base_offset, d.base_offset, s.boundary_bytes),
-          "for a tile TMA filled, write base offset 0", true);
+    f.add(FindingLevel::note,
+          format("base offset %d: the swizzle takes its row from address bits 7-9 minus %d, as "
+                 "for a pattern that began where (address >> 7) & 7 = %d (measured on the H200); "
+                 "it reads a tile whose pattern begins there, not one TMA filled",
+                 d.base_offset, d.base_offset, d.base_offset),
+          format("for a pattern that begins at the start, PTX's (start >> 7) & 7 = %lld; for a "
+                 "tile TMA filled, 0",
+                 isa));
   }
 }
 
@@ -461,7 +474,11 @@ std::int64_t descriptor_byte(const MatrixDescriptor& d, const OperandShape& op, 
       offset = column * sbo + k % 8 * 16 + k / 8 * lbo + mn_byte % 16;
     }
   }
-  return s.byte_swizzle(start + offset);
+  // A base offset b moves the row the swizzle XORs in back by b lines of 128 bytes: the pattern
+  // as if it began b lines past its boundary (check_base_offset() says where this was measured).
+  // The 1024 added keeps the address positive and changes no bit the swizzle reads.
+  const std::int64_t back = swizzled ? 1024 - 128 * std::int64_t{d.base_offset & 7} : 0;
+  return s.byte_swizzle(start + offset + back) - back;
 }
 
 CoreMatrix core_matrix_of(const OperandShape& op, int mn, int k) {

@@ -138,8 +138,8 @@ struct CuteNotation {
 CuteNotation cute_notation(const MatrixDescriptor& d, const OperandShape& op);
 
 // The shared-memory byte address holding element (mn, k) of the K slice one instruction reads
-// (0 <= k < k_step_elements()): the canonical layout's offset added to the start address, then
-// the swizzle applied to the absolute address. Meaningful when read_is_defined().
+// (0 <= k < k_step_elements()): the start plus the canonical layout's offset, then the swizzle
+// on that absolute address, its row less the base offset. Meaningful when read_is_defined().
 std::int64_t descriptor_byte(const MatrixDescriptor& d, const OperandShape& op, int mn, int k);
 
 // The 16-byte core matrix holding element (mn, k): its first MN index and first K index (8 rows

@@ -28,11 +28,18 @@ BoxCell box_cell(const OperandFill& fill, OperandMajor major, int mn, int k) {
 // destination needs (PTX ISA); its swizzle follows the absolute address, so a box off the
 // swizzle's repeat keeps the phase of the line it lands in (measured on the H200: a 128B box at
 // byte 512, read exactly by a descriptor at 512 with base offset 0; docs/descriptor-lab.md). An
-// epilogue's stores: the period of the byte swizzle they apply to the tile's own offsets.
+// epilogue's stores: 16-byte chunks, and whole 128-byte lines when they swizzle (the tile's own
+// offsets): a pattern that begins on a line is one a base offset describes, one that begins
+// mid-line is not.
 std::int64_t fill_alignment(const OperandFill& fill) {
   if (fill.is_tma()) return 128;
+  return fill.box.byte_swizzle().bits > 0 ? 128 : 16;
+}
+
+// The period of the epilogue's swizzle (the tile's own offsets), 0 for TMA or none.
+std::int64_t sts_period(const OperandFill& fill) {
   const Swizzle s = fill.box.byte_swizzle();
-  return s.bits > 0 ? std::int64_t{1} << s.period_log2() : 16;
+  return fill.is_tma() || s.bits == 0 ? 0 : std::int64_t{1} << s.period_log2();
 }
 
 }  // namespace
@@ -95,9 +102,10 @@ std::vector<DescFinding> check_fill(const OperandFill& fill, const OperandShape&
         {FindingLevel::error,
          format("%s writes from byte %lld, which is not %lld-byte aligned%s", who.c_str(),
                 static_cast<long long>(fill.dest), static_cast<long long>(align),
-                fill.is_tma() ? ": a bulk tensor copy needs its shared destination aligned to 128"
-                              : ", the period of its swizzle: the reader would need a base offset "
-                                "whose reads BankLab does not model"),
+                fill.is_tma()  ? ": a bulk tensor copy needs its shared destination aligned to 128"
+                : align == 128 ? ": its swizzle pattern would begin mid-line, where no base "
+                                 "offset describes it"
+                               : ""),
          format("align the tile to %lld bytes (e.g. %lld)", static_cast<long long>(align),
                 static_cast<long long>((std::max<std::int64_t>(fill.dest, 0) / align + 1) * align)),
          true});
@@ -112,6 +120,17 @@ std::vector<DescFinding> check_fill(const OperandFill& fill, const OperandShape&
                 repeat),
          format("nothing to fix; align to %d bytes if other code assumes the pattern starts here",
                 repeat)});
+  } else if (const std::int64_t period = sts_period(fill); period > 0 && fill.dest % period != 0) {
+    rules.push_back(
+        {FindingLevel::note,
+         format("the epilogue's swizzle pattern begins at byte %lld, %lld bytes into its %lld-byte "
+                "period: a descriptor there reads it with base offset (%lld >> 7) & 7 = %lld, the "
+                "PTX ISA's formula",
+                static_cast<long long>(fill.dest), static_cast<long long>(fill.dest % period),
+                static_cast<long long>(period), static_cast<long long>(fill.dest),
+                static_cast<long long>(fill.dest >> 7 & 7)),
+         format("write base offset %lld, or align the tile to %lld bytes",
+                static_cast<long long>(fill.dest >> 7 & 7), static_cast<long long>(period))});
   }
   const OperandExtent x = operand_extent(fill, op.major);
   if (x.k % op.k_step_elements() != 0) {
@@ -231,15 +250,22 @@ std::optional<MatrixDescriptor> suggest_descriptor(MmaArch arch, const OperandSh
            std::none_of(a.descriptor_rules.begin(), a.descriptor_rules.end(),
                         [](const DescFinding& f) { return f.level == FindingLevel::error; });
   };
-  for (const DescSwizzle mode : modes) {
-    // K-major swizzled layouts ignore LBO: CUTLASS writes 16 (encoded 1).
-    const bool lbo_unused = mode != DescSwizzle::none && op.major == OperandMajor::k;
-    for (const std::int64_t lbo : lbo_unused ? std::vector<std::int64_t>{16} : offsets) {
-      for (const std::int64_t sbo : offsets) {
-        const MatrixDescriptor d{arch, mode, fill.dest, lbo, sbo, 0, false};
-        if (clean(compare(d, op, fill, true))) return d;
+  // Base offset 0 first (TMA's pattern follows the absolute address), then the PTX ISA's
+  // (dest >> 7) & 7 for a pattern that begins at dest (an epilogue's stores).
+  const int isa_base_offset = static_cast<int>(fill.dest >> 7 & 7);
+  for (const int base_offset : {0, isa_base_offset}) {
+    for (const DescSwizzle mode : modes) {
+      if (base_offset != 0 && mode == DescSwizzle::none) continue;
+      // K-major swizzled layouts ignore LBO: CUTLASS writes 16 (encoded 1).
+      const bool lbo_unused = mode != DescSwizzle::none && op.major == OperandMajor::k;
+      for (const std::int64_t lbo : lbo_unused ? std::vector<std::int64_t>{16} : offsets) {
+        for (const std::int64_t sbo : offsets) {
+          const MatrixDescriptor d{arch, mode, fill.dest, lbo, sbo, base_offset, false};
+          if (clean(compare(d, op, fill, true))) return d;
+        }
       }
     }
+    if (isa_base_offset == 0) break;
   }
   return std::nullopt;
 }

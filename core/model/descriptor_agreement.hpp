@@ -82,9 +82,9 @@ struct DescriptorAgreement {
 DescriptorAgreement check_agreement(const MatrixDescriptor& d, const OperandShape& op,
                                     const OperandFill& fill);
 
-// A descriptor that reads what the fill wrote (start at dest, base offset 0), the fill's own
-// swizzle mode tried first; none when no canonical layout describes the fill (a row-major tile
-// with rows wider than 16 bytes and no swizzle, say).
+// A descriptor that reads what the fill wrote (start at dest; base offset 0, then the PTX ISA's
+// (dest >> 7) & 7 for a pattern that begins at dest), the fill's own swizzle mode tried first;
+// none when no canonical layout describes the fill (a row-major tile with 16+-byte rows, say).
 std::optional<MatrixDescriptor> suggest_descriptor(MmaArch arch, const OperandShape& op,
                                                    const OperandFill& fill);
 

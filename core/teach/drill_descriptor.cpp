@@ -198,9 +198,16 @@ DescriptorDraw base_offset_form(SplitMix64& rng) {
   const MatrixDescriptor right = *suggest_descriptor(MmaArch::sm90, op, fill);
   const int isa = static_cast<int>((fill.dest >> 7) & 7);
   const int other = isa == 4 ? 2 : 8 - isa;  // the same rows counted the other way
-  MatrixDescriptor with_isa = right;
-  with_isa.base_offset = isa;
-  const std::vector<DescFinding> isa_rules = check_descriptor(with_isa, op);
+  // What a wrong base offset reads, in the lab's count (the H200 measured these misreads).
+  const auto misreads = [&](int base_offset) {
+    MatrixDescriptor wrong = right;
+    wrong.base_offset = base_offset;
+    const DescriptorAgreement a = check_agreement(wrong, op, fill);
+    return format(
+        "the swizzle takes its row from address bits 7-9 minus %d, as if the pattern "
+        "began mid-tile: %lld of %lld elements misread",
+        base_offset, static_cast<long long>(a.mismatched), static_cast<long long>(a.elements));
+  };
   const std::vector<DescFinding> fill_rules = check_fill(fill, op);
   x.premise = format(
       "TMA wrote %s with its %s at shared-memory byte %lld, %lld bytes past a "
@@ -218,10 +225,8 @@ DescriptorDraw base_offset_form(SplitMix64& rng) {
       "all %lld elements with it (measured on the H200: docs/descriptor-lab.md)",
       static_cast<long long>(check_agreement(right, op, fill).elements));
   x.choices = {{format("base offset %d", right.base_offset), Mistake::none, agrees},
-               {format("base offset %d", isa), Mistake::desc_isa_base_offset,
-                isa_rules.empty() ? "" : isa_rules.front().rule},
-               {format("base offset %d", other), Mistake::desc_isa_base_offset,
-                isa_rules.empty() ? "" : isa_rules.front().rule},
+               {format("base offset %d", isa), Mistake::desc_isa_base_offset, misreads(isa)},
+               {format("base offset %d", other), Mistake::desc_isa_base_offset, misreads(other)},
                {"none: move the box to the boundary first", Mistake::tma_misaligned,
                 fill_rules.empty() ? "" : fill_rules.front().rule}};
   x.intended = {Mistake::desc_isa_base_offset};

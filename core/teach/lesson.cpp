@@ -122,9 +122,9 @@ constexpr Placeholder kPlaceholders[] = {
     {"desc_lbo", "a descriptor step: its leading dimension byte offset (LBO)"},
     {"desc_sbo", "a descriptor step: its stride dimension byte offset (SBO)"},
     {"desc_base_offset", "a descriptor step: its base offset field"},
-    {"desc_dest", "a descriptor step: where TMA's box lands, bytes"},
+    {"desc_dest", "a descriptor step: where TMA's (first) box lands, bytes"},
     {"desc_isa_base_offset", "a descriptor step: the PTX ISA's (start >> 7) & 7 for its start"},
-    {"desc_layout", "a descriptor step: its canonical layout in CuTe notation (K-major)"},
+    {"desc_layout", "a descriptor step: its canonical layout in CuTe notation (its major-ness)"},
     {"desc_chunk_elements", "a descriptor step: T, the elements of one 16-byte chunk"},
     {"desc_layout_numbers", "a descriptor step: the same with its numbers, strides in elements"},
     {"desc_layout_mn", "a descriptor step: the MN-major canonical layout of the same mode"},
@@ -135,6 +135,9 @@ constexpr Placeholder kPlaceholders[] = {
     {"desc_row_bytes", "a descriptor step: bytes of one swizzled row of its mode"},
     {"desc_atom_bytes", "a descriptor step: bytes of one swizzle atom of its mode (rows x row)"},
     {"desc_boundary", "a descriptor step: the boundary base offset 0 assumes for its mode, bytes"},
+    {"desc_atom_rows", "a descriptor step: rows of one swizzle atom of its mode"},
+    {"desc_atom_elements", "a descriptor step: elements of one swizzled row of its mode"},
+    {"desc_major", "a descriptor step: its operand's major-ness, K or MN"},
     // ... and what it reads (check_agreement).
     {"desc_verdict", "a descriptor step: whether it reads what TMA wrote, in one line"},
     {"desc_elements", "a descriptor step: the operand's elements compared"},
@@ -971,7 +974,9 @@ std::string to_markdown(const Lesson& lesson, std::span<const std::string> image
 
 std::string describe_step(const FilledStep& f) {
   if (f.descriptor) {
-    return format("%s, TMA's box at byte %lld; %s", to_string(f.scenario.tile).c_str(),
+    const int boxes = f.descriptor->boxes;
+    return format("%s, TMA's %s at byte %lld; %s", to_string(f.scenario.tile).c_str(),
+                  boxes == 1 ? "box" : format("%d boxes side by side", boxes).c_str(),
                   static_cast<long long>(f.descriptor->dest),
                   describe_descriptor(*f.descriptor).c_str());
   }

@@ -9,15 +9,15 @@
 namespace banklab {
 
 OperandFill step_fill(const StepDescriptor& d, const TileLayout& tile) {
-  return {tile, 1, d.dest};
+  return {tile, d.boxes, d.dest};
 }
 
-OperandShape step_operand(const TileLayout& tile) {
-  return {OperandMajor::k, tile.dtype};
+OperandShape step_operand(const StepDescriptor& d, const TileLayout& tile) {
+  return {d.major, tile.dtype};
 }
 
 DescriptorAgreement step_agreement(const StepDescriptor& d, const TileLayout& tile) {
-  return check_agreement(d.desc, step_operand(tile), step_fill(d, tile));
+  return check_agreement(d.desc, step_operand(d, tile), step_fill(d, tile));
 }
 
 namespace {
@@ -34,6 +34,14 @@ Expected<void> set_field(StepDescriptor& d, std::string_view flag, std::string_v
     const Expected<MmaArch> a = parse_mma_arch(v);
     if (!a) return Error{a.error()};
     d.desc.arch = *a;
+  } else if (flag == "--major") {
+    const Expected<OperandMajor> m = parse_operand_major(v);
+    if (!m) return Error{m.error()};
+    d.major = *m;
+  } else if (flag == "--boxes") {
+    const Expected<std::int64_t> n = parse_integer(v, flag, 1, kMaxStepBoxes);
+    if (!n) return Error{n.error()};
+    d.boxes = static_cast<int>(*n);
   } else if (flag == "--swizzle") {
     const Expected<DescSwizzle> sw = parse_desc_swizzle(v);
     if (!sw) return Error{sw.error()};
@@ -56,8 +64,8 @@ Expected<void> set_field(StepDescriptor& d, std::string_view flag, std::string_v
     d.k_step = static_cast<int>(*k);
   } else {
     return Error{std::string(flag) +
-                 " is not a descriptor flag (--arch, --swizzle, --start, --lbo, --sbo, "
-                 "--base-offset, --dest, --k-step)"};
+                 " is not a descriptor flag (--arch, --major, --swizzle, --start, --lbo, --sbo, "
+                 "--base-offset, --dest, --boxes, --k-step)"};
   }
   return {};
 }
@@ -94,7 +102,7 @@ Expected<std::string> mismatch_value(std::string_view name, const DescriptorAgre
 Expected<std::string> fix_value(std::string_view name, const StepDescriptor& d,
                                 const TileLayout& tile) {
   const std::optional<MatrixDescriptor> fix =
-      suggest_descriptor(d.desc.arch, step_operand(tile), step_fill(d, tile));
+      suggest_descriptor(d.desc.arch, step_operand(d, tile), step_fill(d, tile));
   if (!fix) return Error{"no canonical layout describes this tile"};
   if (name == "desc_fix_sbo") return std::to_string(fix->sbo);
   if (name == "desc_fix_swizzle") return swizzle_words(*fix);
@@ -150,7 +158,7 @@ std::optional<std::string> field_value(std::string_view name, const StepDescript
                                        const TileLayout& tile) {
   const MatrixDescriptor& m = d.desc;
   const DescSwizzleInfo& sw = desc_swizzle(m.swizzle);
-  const OperandShape op = step_operand(tile);
+  const OperandShape op = step_operand(d, tile);
   const CoreMatrix core = core_matrix_of(op, 0, 0);
   if (name == "desc_word") return hex_word(encode(m));
   if (name == "desc_swizzle") return swizzle_words(m);
@@ -164,11 +172,19 @@ std::optional<std::string> field_value(std::string_view name, const StepDescript
   if (name == "desc_layout_numbers") return cute_notation(m, op).numeric;
   if (name == "desc_layout_mn")
     return layout_only(cute_notation(m, {OperandMajor::mn, tile.dtype}).symbolic);
-  if (name == "desc_chunk_elements") return std::to_string(core.k_count);
+  // A core matrix's rows run along MN for a K-major operand and along K for an MN-major one;
+  // each row is one 16-byte chunk of T elements.
+  const bool k_major = op.major == OperandMajor::k;
+  const int core_rows = k_major ? core.mn_count : core.k_count;
+  const int row_elements = k_major ? core.k_count : core.mn_count;
+  if (name == "desc_chunk_elements") return std::to_string(row_elements);
   if (name == "desc_k_elements") return std::to_string(op.k_step_elements());
   if (name == "desc_step_bytes") return std::to_string(kMmaStepBytes);
-  if (name == "desc_core_rows") return std::to_string(core.mn_count);
-  if (name == "desc_core_bytes") return std::to_string(core.k_count * op.elem_bytes());
+  if (name == "desc_core_rows") return std::to_string(core_rows);
+  if (name == "desc_core_bytes") return std::to_string(row_elements * op.elem_bytes());
+  if (name == "desc_atom_rows") return std::to_string(sw.atom_rows);
+  if (name == "desc_atom_elements") return std::to_string(sw.width_bytes / op.elem_bytes());
+  if (name == "desc_major") return std::string(to_string(op.major));
   if (name == "desc_row_bytes") return std::to_string(sw.width_bytes);
   if (name == "desc_atom_bytes") return std::to_string(sw.width_bytes * sw.atom_rows);
   if (name == "desc_boundary") return std::to_string(sw.boundary_bytes);
@@ -219,11 +235,11 @@ std::string descriptor_verdict(const StepDescriptor& d, const TileLayout& tile) 
 
 std::string describe_descriptor(const StepDescriptor& d) {
   const MatrixDescriptor& m = d.desc;
-  return format("%s descriptor %s: %s, LBO %lld, SBO %lld, start %lld, k-step %d",
+  return format("%s descriptor %s: %s-major, %s, LBO %lld, SBO %lld, start %lld, k-step %d",
                 m.arch == MmaArch::sm90 ? "wgmma (sm90)" : "tcgen05 (sm100)",
-                hex_word(encode(m)).c_str(), swizzle_words(m).c_str(),
-                static_cast<long long>(m.lbo), static_cast<long long>(m.sbo),
-                static_cast<long long>(m.start), d.k_step);
+                hex_word(encode(m)).c_str(), std::string(to_string(d.major)).c_str(),
+                swizzle_words(m).c_str(), static_cast<long long>(m.lbo),
+                static_cast<long long>(m.sbo), static_cast<long long>(m.start), d.k_step);
 }
 
 std::optional<Expected<std::string>> descriptor_value(std::string_view name, std::string_view arg,

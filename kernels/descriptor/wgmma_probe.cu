@@ -1,8 +1,8 @@
-// The Descriptor Lab's hardware check (wgmma_probe.hpp): TMA fills shared memory, wgmma reads it
-// through the caller's descriptors. Written from the PTX ISA: "Tensor Copy" (cp.async.bulk.tensor
-// completing on an mbarrier), "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"
-// (wgmma.fence / mma_async / commit_group / wait_group, the descriptor, the m64nNk16 accumulator
-// fragment) and the driver's cuTensorMapEncodeTiled.
+// The Descriptor Lab's hardware check (wgmma_probe.hpp): TMA (or, for A, the threads' stores)
+// fills shared memory, wgmma reads it through the caller's descriptors. Written from the PTX ISA:
+// "Tensor Copy" (cp.async.bulk.tensor completing on an mbarrier), "Asynchronous Warpgroup Level
+// Matrix Multiply-Accumulate" (wgmma.fence / mma_async / commit_group / wait_group, the descriptor,
+// the m64nNk16 accumulator fragment) and the driver's cuTensorMapEncodeTiled.
 #include <string>
 
 #include "kernels/descriptor/wgmma_probe.hpp"
@@ -22,6 +22,8 @@ struct ProbeParams {
   ProbeFill fill_a;
   ProbeFill fill_b;
   std::uint32_t smem_bytes;
+  const std::uint32_t* a_addresses;  // null: TMA loads A
+  const std::uint16_t* a_global;     // A's elements, for the stores
 };
 
 __device__ inline void issue_fill(const CUtensorMap& map, const ProbeFill& f, unsigned char* base,
@@ -62,16 +64,24 @@ __global__ void __launch_bounds__(kProbeThreads, 1)
   unsigned char* base = align_1024(dynamic_smem);
   const int t = threadIdx.x;
 
-  // Every byte a descriptor may read holds 0 unless TMA writes it, so a misread is predictable.
+  // Every byte a descriptor may read holds 0 unless TMA or the stores write it, so a misread is
+  // predictable.
   for (std::uint32_t i = 16 * t; i < p.smem_bytes; i += 16 * kProbeThreads) {
     *reinterpret_cast<uint4*>(base + i) = make_uint4(0, 0, 0, 0);
+  }
+  const bool a_stored = p.a_addresses != nullptr;
+  if (a_stored) {
+    __syncthreads();  // zeroed before any thread stores into the same bytes
+    for (int i = t; i < kProbeRows * kProbeK; i += kProbeThreads) {
+      *reinterpret_cast<std::uint16_t*>(base + p.a_addresses[i]) = p.a_global[i];
+    }
   }
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // generic writes -> async reads
   if (t == 0) barrier_init(&loaded);
   __syncthreads();
   if (t == 0) {
-    barrier_expect_bytes(&loaded, fill_bytes(p.fill_a) + fill_bytes(p.fill_b));
-    issue_fill(map_a, p.fill_a, base, &loaded);
+    barrier_expect_bytes(&loaded, (a_stored ? 0 : fill_bytes(p.fill_a)) + fill_bytes(p.fill_b));
+    if (!a_stored) issue_fill(map_a, p.fill_a, base, &loaded);
     issue_fill(map_b, p.fill_b, base, &loaded);
   }
   barrier_wait(&loaded, 0);
@@ -141,6 +151,12 @@ std::string case_problem(const ProbeCase& c) {
   if (c.smem_bytes % 16 != 0 || c.smem_bytes > 200 * 1024) {
     return "smem_bytes must be a multiple of 16 up to 200 KiB";
   }
+  if (!c.a_addresses.empty()) {
+    if (c.a_addresses.size() != elements) return "a_addresses must hold one address per element";
+    for (const std::uint32_t at : c.a_addresses) {
+      if (at % 2 != 0 || at + 2 > c.smem_bytes) return "an A address lies outside smem_bytes";
+    }
+  }
   for (const ProbeFill* f : {&c.fill_a, &c.fill_b}) {
     if (f->box_rows != kProbeRows || f->boxes < 1 || f->box_cols * f->boxes != kProbeK) {
       return "each fill must cover 64 rows x 64 columns";
@@ -162,6 +178,12 @@ std::vector<float> run_case(const ProbeCase& c) {
   const std::size_t operand_bytes = c.a.size() * 2;
   const std::size_t out_bytes = std::size_t{kProbeRows} * kProbeRows * sizeof(float);
   DeviceBuffer a(operand_bytes, "A"), b(operand_bytes, "B"), out(out_bytes, "D");
+  const std::size_t address_bytes = c.a_addresses.size() * sizeof(std::uint32_t);
+  DeviceBuffer addresses(address_bytes, "A's addresses");
+  if (address_bytes > 0) {
+    check(cudaMemcpy(addresses.get(), c.a_addresses.data(), address_bytes, cudaMemcpyHostToDevice),
+          "cudaMemcpy(A's addresses)");
+  }
   check(cudaMemcpy(a.get(), c.a.data(), operand_bytes, cudaMemcpyHostToDevice), "cudaMemcpy(A)");
   check(cudaMemcpy(b.get(), c.b.data(), operand_bytes, cudaMemcpyHostToDevice), "cudaMemcpy(B)");
   check(cudaMemset(out.get(), 0xFF, out_bytes), "cudaMemset(D)");  // NaN where nothing lands
@@ -174,6 +196,9 @@ std::vector<float> run_case(const ProbeCase& c) {
   p.fill_a = c.fill_a;
   p.fill_b = c.fill_b;
   p.smem_bytes = c.smem_bytes;
+  p.a_addresses =
+      c.a_addresses.empty() ? nullptr : static_cast<const std::uint32_t*>(addresses.get());
+  p.a_global = static_cast<const std::uint16_t*>(a.get());
   const int dynamic_bytes = int(c.smem_bytes) + 1024;  // room to align the base to 1024
   check(
       cudaFuncSetAttribute(wgmma_probe, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_bytes),

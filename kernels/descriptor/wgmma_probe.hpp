@@ -1,7 +1,8 @@
 #pragma once
 // The hardware half of the Descriptor Lab's test (tests/gpu/test_descriptor_gpu.cpp): one
 // warpgroup loads a bf16 A (64 x 64, M x K) and B (64 x 64, N x K), both K-major, into shared
-// memory through TMA, then multiplies them with wgmma.mma_async.m64n64k16 (sm_90a), one
+// memory through TMA (or A through the warpgroup's own stores, as an epilogue writes a swizzled
+// tile), then multiplies them with wgmma.mma_async.m64n64k16 (sm_90a), one
 // instruction per 16-element k-step, each reading A and B through the descriptor words the
 // caller gives. The caller says what TMA does (the box, its swizzle, where it lands) and which
 // descriptors the tensor core reads through; the kernel decides nothing, so a descriptor that
@@ -43,6 +44,11 @@ struct ProbeCase {
   std::array<std::uint64_t, kProbeSteps> desc_b{};
   // The shared memory the kernel zeroes before the loads: every byte a descriptor may read.
   std::uint32_t smem_bytes = 32768;
+  // When not empty, A is not loaded by TMA: element i of `a` (row-major) is stored by the
+  // warpgroup's threads (st.shared, 2 bytes) at byte a_addresses[i] from the aligned base, and
+  // fill_a is ignored. An epilogue's swizzled tile, its pattern starting wherever the caller's
+  // addresses say.
+  std::vector<std::uint32_t> a_addresses;
 };
 
 // D = A * B^T (64 x 64 fp32, row-major) as the tensor core computed it; an error names the CUDA

@@ -116,6 +116,32 @@ TEST_CASE("desc agree --svg writes the picture of a k-step") {
   CHECK(svg.find("MISMATCH") != std::string::npos);
 }
 
+TEST_CASE("desc agree --svg draws an MN-major operand: its core matrix, SBO and LBO") {
+  // The lesson's MN-major step: two 32x64 bf16 boxes TMA wrote with 128B, two atoms along MN.
+  const TempFile out("");
+  const Run run = run_banklab(
+      "desc agree --major MN --swizzle 128b --lbo 4096 --sbo 1024 --fill tma128 --box 32x64 "
+      "--boxes 2 --svg " +
+      out.path().string());
+  INFO(run.err);
+  REQUIRE(run.status == 0);
+  const std::string svg = read_file(out.path());
+  CHECK(svg.find("reads k-step 0 of a 128x32 bf16 MN-major operand") != std::string::npos);
+  CHECK(svg.find("agrees: all 4096 elements") != std::string::npos);
+  CHECK(svg.find(">SBO 1024 B<") != std::string::npos);
+  CHECK(svg.find(">LBO 4096 B<") != std::string::npos);
+  CHECK(svg.find("MISMATCH") == std::string::npos);
+  // One box: the operand is one atom wide, and the picture says LBO has nowhere to go.
+  const Run one = run_banklab(
+      "desc agree --major MN --swizzle 128b --lbo 8192 --sbo 1024 --fill tma128 --box 64x64 "
+      "--svg " +
+      out.path().string());
+  REQUIRE(one.status == 0);
+  CHECK(read_file(out.path())
+            .find("LBO 8192 B unused: the operand is one 128-byte swizzle atom "
+                  "wide along MN") != std::string::npos);
+}
+
 TEST_CASE("desc: bad input exits 2 with one line") {
   const char* cases[] = {
       "desc",

@@ -63,8 +63,8 @@ TEST_CASE("every descriptor placeholder is the Descriptor Lab's value for the st
     const StepDescriptor& d = *step.descriptor;
     const MatrixDescriptor& m = d.desc;
     const TileLayout& t = step.scenario.tile;
-    const OperandShape op{OperandMajor::k, t.dtype};
-    const OperandFill fill{t, 1, d.dest};
+    const OperandShape op{d.major, t.dtype};
+    const OperandFill fill{t, d.boxes, d.dest};
     const DescriptorAgreement a = check_agreement(m, op, fill);
     const DescSwizzleInfo& sw = desc_swizzle(m.swizzle);
     CHECK(filled(step, "desc_word") == hex_word(encode(m)));
@@ -87,6 +87,9 @@ TEST_CASE("every descriptor placeholder is the Descriptor Lab's value for the st
     CHECK(filled(step, "desc_row_bytes") == std::to_string(sw.width_bytes));
     CHECK(filled(step, "desc_atom_bytes") == std::to_string(sw.width_bytes * sw.atom_rows));
     CHECK(filled(step, "desc_boundary") == std::to_string(sw.boundary_bytes));
+    CHECK(filled(step, "desc_atom_rows") == std::to_string(sw.atom_rows));
+    CHECK(filled(step, "desc_atom_elements") == std::to_string(sw.width_bytes / t.elem_bytes()));
+    CHECK(filled(step, "desc_major") == (d.major == OperandMajor::k ? "K" : "MN"));
     if (!a.compared) continue;
     CHECK(filled(step, "desc_elements") == std::to_string(a.elements));
     CHECK(filled(step, "desc_mismatched") == std::to_string(a.mismatched));
@@ -124,8 +127,8 @@ TEST_CASE("the track's fault steps are the cases the H200 computed") {
     bool found = false;
     for (const LessonStep& step : descriptor_track().steps) {
       const StepDescriptor& d = *step.descriptor;
-      if (desc_swizzle(d.desc.swizzle).ptx_name != c.swizzle || d.desc.sbo != c.sbo ||
-          d.dest != c.dest || d.desc.base_offset != 0)
+      if (d.major != OperandMajor::k || desc_swizzle(d.desc.swizzle).ptx_name != c.swizzle ||
+          d.desc.sbo != c.sbo || d.dest != c.dest || d.desc.base_offset != 0)
         continue;
       found = true;
       CHECK(filled(step, "desc_mismatched") == c.mismatched);
@@ -135,6 +138,23 @@ TEST_CASE("the track's fault steps are the cases the H200 computed") {
     CAPTURE(c.sbo);
     CHECK(found);
   }
+}
+
+TEST_CASE("the MN-major step: LBO is TMA's second box, and the descriptor reads the tile") {
+  // Its text says LBO steps from one swizzle atom along MN to the next, TMA's second box.
+  int found = 0;
+  for (const LessonStep& step : descriptor_track().steps) {
+    const StepDescriptor& d = *step.descriptor;
+    if (d.major != OperandMajor::mn) continue;
+    ++found;
+    const TileLayout& t = step.scenario.tile;
+    CHECK(d.boxes == 2);
+    CHECK(d.desc.lbo == t.size_bytes());
+    CHECK(t.cols * t.elem_bytes() == desc_swizzle(d.desc.swizzle).width_bytes);  // one atom
+    CHECK(step_agreement(d, t).agrees());
+    CHECK(filled(step, "desc_layout") == "Swizzle<3,4,3> o ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO))");
+  }
+  CHECK(found == 1);
 }
 
 TEST_CASE("a step's descriptor is checked: FILE:LINE and what is wrong") {
@@ -149,6 +169,12 @@ TEST_CASE("a step's descriptor is checked: FILE:LINE and what is wrong") {
             .find("the tile holds k-steps 0 to 3") != std::string::npos);
   CHECK(error_of(one_step(std::string(kTmaTile) + "\n" + R"(descriptor = ["--pad", "1"])"))
             .find("--pad is not a descriptor flag") != std::string::npos);
+  CHECK(error_of(one_step(std::string(kTmaTile) + "\n" + R"(descriptor = ["--major", "row"])"))
+            .starts_with("bad.toml:5: the descriptor: "));
+  CHECK(error_of(one_step(std::string(kTmaTile) + "\n" + R"(descriptor = ["--boxes", "9"])"))
+            .starts_with("bad.toml:5: the descriptor: "));
+  CHECK(error_of(one_step(std::string(kTmaTile) + "\n" + R"(descriptor = ["--boxes", "0"])"))
+            .starts_with("bad.toml:5: the descriptor: "));
   CHECK(error_of(one_step(std::string(kTmaTile) + "\n" + R"(descriptor = ["--sbo"])"))
             .find("--sbo needs a value") != std::string::npos);
   CHECK(error_of(one_step(std::string(kTmaTile) + "\n" + R"(descriptor = ["--sbo", "-16"])"))

@@ -3,6 +3,10 @@
 // B read through its matching descriptor and A through the descriptor under test, one
 // instruction per k-step with the start address the lab advances (check_agreement's steps).
 //
+// A can also be written by the warpgroup's own stores at the addresses the lab's fill model
+// gives an epilogue's swizzled tile (its pattern starting at the tile, off the swizzle's
+// boundary when the tile is): the case the PTX ISA's base offset is for.
+//
 // The lab's verdict must be what the hardware computed:
 // - agrees: D equals the CPU GEMM, every element;
 // - disagrees: D differs from the CPU GEMM, and equals, bit for bit, the product of what the
@@ -16,7 +20,6 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -72,20 +75,16 @@ gpu::ProbeFill probe_fill(const OperandFill& f) {
 }
 
 // Shared memory as the lab says the two fills leave it: element bits at producer_byte(), 0
-// elsewhere (the kernel zeroes it before the loads). `a_at`, when given, places A's elements
-// instead (another model of the producer).
-using Placement = std::function<std::int64_t(int mn, int k)>;
+// elsewhere (the kernel zeroes it before the loads).
 std::vector<std::uint16_t> lab_shared_memory(const OperandFill& fill_a,
                                              const std::vector<std::uint16_t>& a,
                                              const OperandFill& fill_b,
-                                             const std::vector<std::uint16_t>& b,
-                                             const Placement& a_at = nullptr) {
+                                             const std::vector<std::uint16_t>& b) {
   std::vector<std::uint16_t> smem(kSmemBytes / 2, 0);
   for (int mn = 0; mn < kRows; ++mn) {
     for (int k = 0; k < kK; ++k) {
       const std::size_t i = std::size_t(mn) * kK + k;
-      const std::int64_t at = a_at ? a_at(mn, k) : producer_byte(fill_a, OperandMajor::k, mn, k);
-      smem[std::size_t(at / 2)] = a[i];
+      smem[std::size_t(producer_byte(fill_a, OperandMajor::k, mn, k) / 2)] = a[i];
       smem[std::size_t(producer_byte(fill_b, OperandMajor::k, mn, k) / 2)] = b[i];
     }
   }
@@ -161,14 +160,25 @@ MatrixDescriptor desc_b() {
   return {MmaArch::sm90, DescSwizzle::b128, kDestB, 16, 1024, 0, false};
 }
 
-// The case without A's descriptors: the inputs, both fills, B's descriptors.
+// The case without A's descriptors: the inputs, both fills, B's descriptors. A fill that is not
+// TMA's is written by the threads' stores, each element where the lab's fill model puts it.
 gpu::ProbeCase probe_case(const OperandFill& fill_a) {
   const DescriptorAgreement lab_b = check_agreement(desc_b(), kOperand, fill_b());
   REQUIRE(lab_b.agrees());
   gpu::ProbeCase c;
   c.a = small_integers(1);
   c.b = small_integers(2);
-  c.fill_a = probe_fill(fill_a);
+  if (fill_a.is_tma()) {
+    c.fill_a = probe_fill(fill_a);
+  } else {
+    c.fill_a = probe_fill(tma_fill(SwizzleKind::none, 8, 0));  // valid, and not issued
+    for (int mn = 0; mn < kRows; ++mn) {
+      for (int k = 0; k < kK; ++k) {
+        c.a_addresses.push_back(
+            static_cast<std::uint32_t>(producer_byte(fill_a, OperandMajor::k, mn, k)));
+      }
+    }
+  }
   c.fill_b = probe_fill(fill_b());
   c.desc_b = step_words(desc_b(), lab_b);
   c.smem_bytes = kSmemBytes;
@@ -273,61 +283,49 @@ TEST_CASE("TMA 128B at byte 512 read from 512 with base offset 0: agrees, D is e
 
 namespace {
 
-// A 128B read whose XOR takes its row from the address's bits 7-9 shifted by `lines` (mod 8):
-// what a base offset might do. `lines` 0 is the descriptor_byte() read.
-std::vector<float> shifted_reads(const MatrixDescriptor& d, const std::vector<std::uint16_t>& smem,
-                                 int lines) {
-  const Swizzle sw128 = desc_swizzle(DescSwizzle::b128).byte_swizzle;
-  std::vector<float> read(std::size_t{kRows} * kK);
-  const int step_k = kOperand.k_step_elements();
-  for (int s = 0; s < gpu::kProbeSteps; ++s) {
-    MatrixDescriptor at = d;
-    at.start = d.start + 32 * s;  // CUTLASS's +32 B a k-step inside the 128-byte row
-    at.base_offset = 0;
-    for (int mn = 0; mn < kRows; ++mn) {
-      for (int kl = 0; kl < step_k; ++kl) {
-        const std::int64_t plain = sw128(descriptor_byte(at, kOperand, mn, kl));  // unswizzled
-        const std::int64_t byte = plain ^ ((((plain >> 7) + lines) & 7) << 4);
-        read[std::size_t(mn) * kK + s * step_k + kl] = bf16_value(smem[std::size_t(byte / 2)]);
-      }
-    }
-  }
-  return read;
+// An epilogue's tile: CuTe's Swizzle<B,4,3> on the tile's own byte offsets (the 32B, 64B or 128B
+// pattern), `box_cols` bf16 a row, boxes side by side along K from `dest`.
+OperandFill sts_fill(int bits, int box_cols, std::int64_t dest) {
+  return {TileLayout{DType::bf16, kRows, box_cols, 0, {SwizzleKind::cute, {bits, 4, 3}}},
+          kK / box_cols, dest};
+}
+
+MatrixDescriptor based(DescSwizzle swizzle, std::int64_t start, std::int64_t sbo, int base_offset) {
+  return {MmaArch::sm90, swizzle, start, 16, sbo, base_offset, false};
 }
 
 }  // namespace
 
-// A non-zero base offset on a TMA tile off its 1024-byte line: the lab refuses to compare (it
-// does not compare its reads), and the tensor core misreads: exactly the 128B pattern with the
-// row it XORs in taken as address bits 7-9 minus b (measured on the H200: 0 outputs differ at
-// b = 4, 2, 6; moved +b, 4062 of 4096 differ at 2 and 6; at 4 the two coincide).
-TEST_CASE("base offset 4 at byte 512, 2 and 6 at byte 256: refused by the lab, misread") {
-  for (const auto& [dest, base_offset] : {std::pair{512, 4}, {256, 2}, {256, 6}}) {
-    CAPTURE(dest);
-    CAPTURE(base_offset);
-    const OperandFill fill_a = tma_fill(SwizzleKind::tma128, 64, dest);
-    const MatrixDescriptor d{MmaArch::sm90, DescSwizzle::b128, dest, 16, 1024, base_offset, false};
-    const DescriptorAgreement lab = check_agreement(d, kOperand, fill_a);
-    CHECK(!lab.compared);
-    CHECK(!read_is_defined(lab.descriptor_rules));
-    gpu::ProbeCase c = probe_case(fill_a);
-    DescriptorAgreement steps;  // the starts CUTLASS would use, as with base offset 0
-    for (int s = 0; s < gpu::kProbeSteps; ++s) steps.steps.push_back({s, dest + 32 * s, 32 * s, 0});
-    c.desc_a = step_words(d, steps);
-    const std::vector<float> hardware = run_on_gpu(c);
+// The base offset, modelled: the swizzle takes its row from address bits 7-9 minus the field.
+// A pattern that begins off its boundary (an epilogue's tile at byte 512 / 256 / 128) is read
+// exactly with the PTX ISA's (start >> 7) & 7 and misread with 0; on a TMA tile, which keeps the
+// absolute phase, the ISA's value misreads, exactly as the lab predicts.
+TEST_CASE("an epilogue's 128B tile at byte 512: base offset 4 reads it, 0 misreads it") {
+  CHECK(lab_matches_hardware(sts_fill(3, 64, 512), based(DescSwizzle::b128, 512, 1024, 4)));
+  CHECK_FALSE(lab_matches_hardware(sts_fill(3, 64, 512), based(DescSwizzle::b128, 512, 1024, 0)));
+}
 
-    const std::vector<std::uint16_t> smem = lab_shared_memory(fill_a, c.a, fill_b(), c.b);
-    const std::vector<float> b = values(c.b);
-    const int wrong = differing(hardware, gemm(values(c.a), b));
-    const int minus = differing(hardware, gemm(shifted_reads(d, smem, -base_offset), b));
-    const int plus = differing(hardware, gemm(shifted_reads(d, smem, base_offset), b));
-    MESSAGE("start " << dest << ", base offset " << base_offset << ": " << wrong
-                     << " of 4096 outputs differ from the CPU GEMM; " << minus
-                     << " from the pattern moved -" << base_offset << " lines, " << plus
-                     << " from it moved +" << base_offset << " lines");
-    CHECK(wrong > 0);
-    // Measured: the row XORed in is address bits 7-9 minus the base offset (at 4 both ways agree).
-    CHECK(minus == 0);
-    CHECK((plus > 0 || base_offset == 4));
-  }
+TEST_CASE("an epilogue's 64B tile at byte 256: base offset 2 reads it, 0 misreads it") {
+  CHECK(lab_matches_hardware(sts_fill(2, 32, 256), based(DescSwizzle::b64, 256, 512, 2)));
+  CHECK_FALSE(lab_matches_hardware(sts_fill(2, 32, 256), based(DescSwizzle::b64, 256, 512, 0)));
+}
+
+TEST_CASE("an epilogue's 32B tile at byte 128: base offset 1 reads it, 0 misreads it") {
+  CHECK(lab_matches_hardware(sts_fill(1, 16, 128), based(DescSwizzle::b32, 128, 256, 1)));
+  CHECK_FALSE(lab_matches_hardware(sts_fill(1, 16, 128), based(DescSwizzle::b32, 128, 256, 0)));
+}
+
+// A TMA tile off its boundary read with the ISA's base offset: the lab's misreads, the tensor
+// core's (128B at 512 and 256, with 4, 2 and 6; 64B at 256 with 2; 32B at 128 with 1).
+TEST_CASE("TMA tiles off their boundary with a non-zero base offset: misread as the lab says") {
+  CHECK_FALSE(lab_matches_hardware(tma_fill(SwizzleKind::tma128, 64, 512),
+                                   based(DescSwizzle::b128, 512, 1024, 4)));
+  CHECK_FALSE(lab_matches_hardware(tma_fill(SwizzleKind::tma128, 64, 256),
+                                   based(DescSwizzle::b128, 256, 1024, 2)));
+  CHECK_FALSE(lab_matches_hardware(tma_fill(SwizzleKind::tma128, 64, 256),
+                                   based(DescSwizzle::b128, 256, 1024, 6)));
+  CHECK_FALSE(lab_matches_hardware(tma_fill(SwizzleKind::tma64, 32, 256),
+                                   based(DescSwizzle::b64, 256, 512, 2)));
+  CHECK_FALSE(lab_matches_hardware(tma_fill(SwizzleKind::tma32, 16, 128),
+                                   based(DescSwizzle::b32, 128, 256, 1)));
 }

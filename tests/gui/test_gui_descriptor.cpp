@@ -1,6 +1,7 @@
 // The Descriptor window driven as a user drives it, headless: the Tile window's Descriptor...
-// button on a TMA tile, then clicks on the architecture and swizzle buttons (at the rectangles the
-// window reports). Every verdict and number checked against the core's check_agreement().
+// button on a TMA tile, then clicks on the major-ness, architecture and swizzle buttons (at the
+// rectangles the window reports). Every verdict and number checked against the core's
+// check_agreement().
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -56,8 +57,8 @@ TEST_CASE("Tile > Descriptor... reads the TMA tile; 64b misreads it as the core 
 
   // The descriptor that reads the tile, as the core suggests it, and the core's verdict on top.
   const TileLayout& tile = s.study.scenario.tile;
-  const OperandShape op = descriptor_operand(tile);
-  const OperandFill fill = descriptor_fill(tile);
+  const OperandShape op = descriptor_operand(s.user.descriptor, tile);  // K-major, one box
+  const OperandFill fill = descriptor_fill(s.user.descriptor, tile);
   const std::optional<MatrixDescriptor> fits = suggest_descriptor(MmaArch::sm90, op, fill);
   REQUIRE(fits.has_value());
   CHECK(s.user.descriptor.desc == *fits);
@@ -91,6 +92,52 @@ TEST_CASE("Tile > Descriptor... reads the TMA tile; 64b misreads it as the core 
   ui.frame(s);
   CHECK(check_agreement(s.user.descriptor.desc, op, fill).agrees());
   CHECK(s.user.descriptor.desc.arch == MmaArch::sm100);
+}
+
+TEST_CASE("the K-major / MN-major buttons read the tile each way, as the core suggests") {
+  HeadlessImGui ui;
+  AppState s;
+  REQUIRE(open_lesson(s, "descriptor", 0));
+  // The MN-major step: bf16 tile[32][64] TMA wrote with 128B, two boxes along its columns.
+  int mn_step = -1;
+  const Lesson& lesson = *s.lesson.lesson;
+  for (std::size_t i = 0; i < lesson.steps.size(); ++i)
+    if (lesson.steps[i].descriptor->major == OperandMajor::mn) mn_step = static_cast<int>(i);
+  REQUIRE(mn_step >= 0);
+  go_to_step(s, mn_step);
+  ui.frame(s);
+  const StepDescriptor step = s.user.descriptor;
+  CHECK(step.major == OperandMajor::mn);
+  CHECK(step.boxes == 2);
+  const TileLayout& tile = s.study.scenario.tile;
+  REQUIRE(descriptor_geometry(s).major.size() == 2);
+  for (const OperandMajor major : {OperandMajor::k, OperandMajor::mn}) {
+    CAPTURE(to_string(major));
+    ui.click(s, descriptor_geometry(s).major[major == OperandMajor::k ? 0 : 1].centre());
+    ui.frame(s);
+    CHECK(s.user.descriptor.major == major);
+    CHECK(s.user.descriptor.boxes == 2);
+    const OperandShape op = descriptor_operand(s.user.descriptor, tile);
+    const OperandFill fill = descriptor_fill(s.user.descriptor, tile);
+    const std::optional<MatrixDescriptor> fits = suggest_descriptor(MmaArch::sm90, op, fill);
+    REQUIRE(fits.has_value());
+    CHECK(s.user.descriptor.desc == *fits);
+    const DescriptorAgreement a = check_agreement(*fits, op, fill);
+    REQUIRE(a.agrees());
+    CHECK(verdict_label(s) == format("agrees: all %lld elements are read where they were written",
+                                     static_cast<long long>(a.elements)));
+    // The arrows' words are the descriptor's SBO and, MN-major, LBO.
+    int arrows = 0;
+    for (const figures::Label& l : s.frame.geometry.labels) {
+      arrows += l.text == format("SBO %lld B", static_cast<long long>(fits->sbo));
+      arrows += major == OperandMajor::mn &&
+                l.text == format("LBO %lld B", static_cast<long long>(fits->lbo));
+    }
+    CHECK(arrows == (major == OperandMajor::mn ? 2 : 1));
+  }
+  // Back to MN-major: the step's own descriptor, LBO one box (one swizzle atom along MN).
+  CHECK(s.user.descriptor.desc == step.desc);
+  CHECK(step.desc.lbo == tile.size_bytes());
 }
 
 TEST_CASE("a tile without a TMA swizzle offers no Descriptor window, and the window says why") {

@@ -804,8 +804,8 @@ TEST_CASE(
   const Preset* preset = find_preset("stmatrix-swizzled");
   REQUIRE(preset != nullptr);
   const TileLayout& tile = preset->scenario.tile;
-  const OperandFill fill = descriptor_fill(tile);
-  const OperandShape op = descriptor_operand(tile);
+  const OperandFill fill = descriptor_fill(DescriptorWindow{}, tile);
+  const OperandShape op = descriptor_operand(DescriptorWindow{}, tile);
   const std::optional<MatrixDescriptor> d = suggest_descriptor(MmaArch::sm90, op, fill);
   REQUIRE(d.has_value());
   const DescriptorAgreement a = check_agreement(*d, op, fill);
@@ -865,6 +865,69 @@ TEST_CASE(
         CAPTURE(chunk);
         CHECK(distance(corner(chunk), corner(unread)) > 60);
       }
+    }
+  }
+}
+
+TEST_CASE(
+    "the lesson's MN-major step, 1280x720 and 1920x1080, both themes: drawn as the core says") {
+  require_display();
+  // The step: bf16 tile[32][64] TMA wrote with 128B, two boxes along MN, read MN-major.
+  const Lesson lesson = find_lesson("descriptor").value();
+  int number = 0;
+  const LessonStep* step = nullptr;
+  for (std::size_t i = 0; i < lesson.steps.size() && !step; ++i) {
+    if (lesson.steps[i].descriptor->major == OperandMajor::mn) {
+      step = &lesson.steps[i];
+      number = static_cast<int>(i) + 1;
+    }
+  }
+  REQUIRE(step != nullptr);
+  const StepDescriptor& d = *step->descriptor;
+  const TileLayout& tile = step->scenario.tile;
+  const OperandFill fill = descriptor_fill(d, tile);
+  const OperandShape op = descriptor_operand(d, tile);
+  REQUIRE(op.major == OperandMajor::mn);
+  const DescriptorAgreement a = check_agreement(d.desc, op, fill);
+  REQUIRE(a.agrees());
+  // Each 16-byte chunk holds 8 MN neighbours of one K row: "first MN,k".
+  const int per_chunk = 16 / tile.elem_bytes();
+  const OperandExtent x = operand_extent(fill, op.major);
+  std::map<int, std::string> holds;
+  for (int mn = 0; mn < x.mn; mn += per_chunk) {
+    for (int k = 0; k < x.k; ++k) {
+      holds[static_cast<int>(producer_byte(fill, op.major, mn, k) / 16)] =
+          std::to_string(mn) + "," + std::to_string(k);
+    }
+  }
+  for (Theme theme : {Theme::dark, Theme::light}) {
+    for (const char* size : {"1280x720", "1920x1080"}) {
+      CAPTURE(size);
+      CAPTURE(theme_name(theme));
+      const Shot s = run_shot(std::string("descriptor-mn-") + size + "-" + theme_name(theme).data(),
+                              "--lesson descriptor --step " + std::to_string(number) + " --size " +
+                                  size + " --theme " + theme_name(theme).data());
+      const nlohmann::json& g = s.geometry["descriptor_grid"];
+      REQUIRE_FALSE(g.is_null());
+      CHECK(g["cols"] == 8);
+      CHECK(g["rows"].get<int>() >= 32);  // LBO's chunk (line 32) among the lines drawn
+      const std::vector<nlohmann::json> chunks = descriptor_chunks(s);
+      CHECK(chunks.size() == static_cast<std::size_t>(g["rows"].get<int>() * 8));
+      for (const nlohmann::json& l : chunks) {
+        CHECK(l["text"] == holds[l["index"].get<int>()]);
+        CHECK(l["size"].get<double>() >= 9.0);
+      }
+      // SBO and LBO named with the descriptor's values, in type a class can read.
+      int arrows = 0;
+      for (const nlohmann::json& l : s.geometry["labels"]) {
+        const std::string text = l["text"];
+        if (text == "SBO " + std::to_string(d.desc.sbo) + " B" ||
+            text == "LBO " + std::to_string(d.desc.lbo) + " B") {
+          ++arrows;
+          CHECK(l["size"].get<double>() >= 9.0);
+        }
+      }
+      CHECK(arrows == 2);
     }
   }
 }

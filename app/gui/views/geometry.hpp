@@ -77,6 +77,7 @@ struct SolveGeometry {
 
 // The Descriptor window's buttons (descriptor_panel.cpp), for the tests' clicks.
 struct DescriptorGeometry {
+  std::vector<ButtonRect> major;           // K-major, MN-major
   std::vector<ButtonRect> arch;            // wgmma (sm90), tcgen05 (sm100)
   std::vector<ButtonRect> swizzle;         // one per mode the architecture has
   std::vector<DescSwizzle> swizzle_modes;  // which mode each of those is
