@@ -65,7 +65,7 @@ std::optional<DrillLevel> parse_level(std::string_view text) {
 namespace {
 
 // In AskKind's order (checked below): the counts' questions are the ones the drill asks.
-constexpr AskDescriptor kAsks[] = {
+constexpr AskDescriptor kAskDescriptors[] = {
     {AskKind::wavefronts, "wavefronts", AnswerForm::number, true,
      "How many wavefronts does this instruction take?", "a whole number"},
     {AskKind::ways, "ways", AnswerForm::number, true,
@@ -86,16 +86,16 @@ constexpr AskDescriptor kAsks[] = {
 };
 
 constexpr bool asks_in_order() {
-  for (std::size_t i = 0; i < std::size(kAsks); ++i)
-    if (static_cast<std::size_t>(kAsks[i].kind) != i) return false;
+  for (std::size_t i = 0; i < std::size(kAskDescriptors); ++i)
+    if (static_cast<std::size_t>(kAskDescriptors[i].kind) != i) return false;
   return true;
 }
-static_assert(asks_in_order(), "kAsks lists every AskKind once, in the enum's order");
+static_assert(asks_in_order(), "kAskDescriptors lists every AskKind once, in the enum's order");
 
 }  // namespace
 
 const AskDescriptor& ask_descriptor(AskKind k) {
-  return kAsks[static_cast<std::size_t>(k)];
+  return kAskDescriptors[static_cast<std::size_t>(k)];
 }
 
 std::string_view ask_name(AskKind k) {
