@@ -58,7 +58,7 @@ std::string wavefront_text(const LaneRecord& r) {
 }
 
 // Whether a lesson step's highlights light lane l's line to bank b (every line without them).
-bool lit(const Highlights& h, int l, int b) {
+bool line_lit(const Highlights& h, int l, int b) {
   if (h.lanes.empty() && h.banks.empty()) return true;
   return std::find(std::begin(h.lanes), std::end(h.lanes), l) != h.lanes.end() ||
          std::find(std::begin(h.banks), std::end(h.banks), b) != h.banks.end();
@@ -95,7 +95,7 @@ void add_lines(Figure& f, const Analysis& a, const LaneRows& g, const FigureStyl
       const int w = r.wavefronts[i], b = r.banks[i];
       Rgba c = status_colour(p, slot_status(a, load, w, b));
       if (w >= st.served) c = with_alpha(c, 0.18f);
-      if (!lit(st.highlights, l, b)) c = with_alpha(c, 0.3f);
+      if (!line_lit(st.highlights, l, b)) c = with_alpha(c, 0.3f);
       const float lw = l == st.hovered_lane ? width * 2.0f : width;
       const bool shared = std::popcount(a.wavefronts[w].banks[b].lanes) > 1;
       f.lines.push_back(line(g, g.centre(l), g.line_top,

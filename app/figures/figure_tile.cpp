@@ -83,7 +83,7 @@ struct Slots {
 // 10 px apart touches the next row's by its box's edge, where DejaVu's digits (0.73 em tall)
 // leave blank room, so that is not a collision.
 constexpr float kTouch = 1.5f;
-bool overlap(const Box& a, const Box& b) {
+bool collide(const Box& a, const Box& b) {
   return a.x0 < b.x1 - kTouch && b.x0 < a.x1 - kTouch && a.y0 < b.y1 - kTouch &&
          b.y0 < a.y1 - kTouch;
 }
@@ -241,7 +241,7 @@ void add_lane_labels(Figure& f, const std::vector<std::pair<std::uint32_t, Box>>
       if (in_column) tries.insert(tries.end(), std::begin(vertical), std::end(vertical));
       const auto free = [&](const Box& b) {
         return std::none_of(std::begin(placed), std::end(placed),
-                            [&](const Box& q) { return overlap(q, b); });
+                            [&](const Box& q) { return collide(q, b); });
       };
       const auto found = std::find_if(std::begin(tries), std::end(tries), free);
       lb.box = found != tries.end() ? *found : tries.front();
@@ -431,7 +431,7 @@ void add_slot_banks(Figure& f, const TileLayout& t, const TilePlan& g, bool phys
       if (empty_slot(t, r, c, physical)) continue;
       const Box b = grid.slot(Cell{r, c});
       if (std::any_of(std::begin(taken), std::end(taken),
-                      [&](const Box& q) { return overlap(q, b); }))
+                      [&](const Box& q) { return collide(q, b); }))
         continue;
       const int bank = slot_bank(t, r, c, physical);
       f.labels.push_back(

@@ -1,6 +1,6 @@
 // The CUDA behind a scenario, as text a kernel writer would type and nvcc accepts.
 //
-//   1. integer expressions as text, folded where they are numbers (Expr, apply)
+//   1. integer expressions as text, folded where they are numbers (Expr, combine)
 //   2. a lane's element before and after the tile's swizzle (physical, logical, affine)
 //   3. the guard and the statement of the access (guard_of, statement_of)
 //   4. the public functions: type names, code_view, the whole transpose kernel, the
@@ -115,7 +115,7 @@ Expr num_of(std::int64_t v) {
 
 // a OP b, with the identities that keep the text short (a + 0, a * 1, a ^ 0, 0 * a, and the
 // products and remainders above).
-Expr apply(const Expr& a, char op, const Expr& b) {
+Expr combine(const Expr& a, char op, const Expr& b) {
   if (a.value && b.value) return Expr::num(fold(*a.value, op, *b.value));
   const bool b0 = b.value == 0, b1 = b.value == 1, a0 = a.value == 0, a1 = a.value == 1;
   if ((op == '+' || op == '^' || op == '-' || op == '>') && b0) return a;
@@ -125,7 +125,7 @@ Expr apply(const Expr& a, char op, const Expr& b) {
   if ((op == '*' && (a0 || b0)) || (op == '%' && b1) || (op == '&' && (a0 || b0)))
     return Expr::num(0);
   if (op == '*' && b.value && a.op == '*' && a.base)
-    return apply(*a.base, '*', num_of(a.by * *b.value));
+    return combine(*a.base, '*', num_of(a.by * *b.value));
   if (b.value && a.base && a.by == *b.value) {
     if (a.op == '*' && op == '/') return *a.base;
     if (a.op == '*' && op == '%') return Expr::num(0);
@@ -160,8 +160,8 @@ std::pair<Expr, Expr> physical(const TileLayout& t, const Expr& r, const Expr& c
   const SwizzleKindInfo& kind = swizzle_kind(t.swizzle.kind);
   if (kind.moves == SwizzleMoves::nothing) return {r, c};
   if (kind.column_xor_form == ColumnXorForm::row_mod_columns) {
-    const Expr rr = r_below_cols ? r : apply(r, '%', num(t.cols));
-    return {r, apply(c, '^', k > 1 ? apply(apply(rr, '/', num(k)), '*', num(k)) : rr)};
+    const Expr rr = r_below_cols ? r : combine(r, '%', num(t.cols));
+    return {r, combine(c, '^', k > 1 ? combine(combine(rr, '/', num(k)), '*', num(k)) : rr)};
   }
   if (kind.column_xor_form == ColumnXorForm::row_bit_basis) {
     // The column XOR is linear over the row's bits (swizzle.hpp): row bit k adds
@@ -170,12 +170,12 @@ std::pair<Expr, Expr> physical(const TileLayout& t, const Expr& r, const Expr& c
     for (int bit = 0; (1 << bit) < t.rows; ++bit) {
       const int basis = t.swizzle.column_xor(1 << bit, t.cols);
       if (basis == 0) continue;
-      const Expr term = apply(apply(apply(r, '>', num(bit)), '&', num(1)), '*', num(basis));
-      x = x ? apply(*x, '^', term) : term;
+      const Expr term = combine(combine(combine(r, '>', num(bit)), '&', num(1)), '*', num(basis));
+      x = x ? combine(*x, '^', term) : term;
     }
     if (!x) return {r, c};
-    if (k > 1) x = apply(apply(*x, '/', num(k)), '*', num(k));
-    return {r, apply(c, '^', *x)};
+    if (k > 1) x = combine(combine(*x, '/', num(k)), '*', num(k));
+    return {r, combine(c, '^', *x)};
   }
   if (const int span = kind.tma_span_bytes; span != 0) {
     // TMA rows are one span long (TileLayout::check): the XORed bits 7.. are row bits, the
@@ -183,23 +183,23 @@ std::pair<Expr, Expr> physical(const TileLayout& t, const Expr& r, const Expr& c
     // Blackwell's atoms).
     const int chunk = kind.tma_chunk_bytes;
     const int per_chunk = chunk / e;
-    const Expr q = apply(c, '/', num(per_chunk)), w = apply(c, '%', num(per_chunk));
-    const Expr row_phase = span == 128 ? r : apply(r, '/', num(128 / span));
-    const Expr f = apply(row_phase, '%', num(span / chunk));
-    return {r, apply(apply(apply(q, '^', f), '*', num(per_chunk)), '+', w)};
+    const Expr q = combine(c, '/', num(per_chunk)), w = combine(c, '%', num(per_chunk));
+    const Expr row_phase = span == 128 ? r : combine(r, '/', num(128 / span));
+    const Expr f = combine(row_phase, '%', num(span / chunk));
+    return {r, combine(combine(combine(q, '^', f), '*', num(per_chunk)), '+', w)};
   }
   // Any other byte swizzle: the offset through x ^ ((x & yyy_mask) >> S).
   const Swizzle z = t.byte_swizzle();
   const Expr pitch = num(t.pitch_bytes());
-  const Expr o = apply(apply(r, '*', pitch), '+', apply(c, '*', num(e)));
-  const Expr masked = apply(o, '&', num(z.yyy_mask()));
+  const Expr o = combine(combine(r, '*', pitch), '+', combine(c, '*', num(e)));
+  const Expr masked = combine(o, '&', num(z.yyy_mask()));
   // A negative shift moves the bits up (CuTe's Swizzle<2,0,-2>).
   const Expr moved =
-      z.shift >= 0 ? apply(masked, '>', num(z.shift)) : apply(masked, '<', num(-z.shift));
-  Expr swizzled = apply(o, '^', moved);
+      z.shift >= 0 ? combine(masked, '>', num(z.shift)) : combine(masked, '<', num(-z.shift));
+  Expr swizzled = combine(o, '^', moved);
   if (k > 1 && (1 << z.base) < k * e)
-    swizzled = apply(apply(swizzled, '/', num(k * e)), '*', num(k * e));
-  return {apply(swizzled, '/', pitch), apply(apply(swizzled, '%', pitch), '/', num(e))};
+    swizzled = combine(combine(swizzled, '/', num(k * e)), '*', num(k * e));
+  return {combine(swizzled, '/', pitch), combine(combine(swizzled, '%', pitch), '/', num(e))};
 }
 
 // [SECTION] The access as a statement
@@ -233,22 +233,22 @@ std::optional<std::pair<Expr, Expr>> logical(const Scenario& s, const WarpAccess
     case AccessPattern::column:
       return std::pair{tx, num(std::int64_t{s.index} * k)};
     case AccessPattern::row: {
-      const Expr pos = apply(num(k), '*', tx);
+      const Expr pos = combine(num(k), '*', tx);
       if (std::int64_t{k} * (kWarpSize - 1) < t.cols) return std::pair{num(s.index), pos};
-      return std::pair{apply(num(s.index), '+', apply(pos, '/', num(t.cols))),
-                       apply(pos, '%', num(t.cols))};
+      return std::pair{combine(num(s.index), '+', combine(pos, '/', num(t.cols))),
+                       combine(pos, '%', num(t.cols))};
     }
     case AccessPattern::matrix:
-      return std::pair{
-          apply(tx, '%', num(8)),
-          apply(apply(num(s.index), '+', apply(tx, '/', num(8))), '*', num(16 / t.elem_bytes()))};
+      return std::pair{combine(tx, '%', num(8)),
+                       combine(combine(num(s.index), '+', combine(tx, '/', num(8))), '*',
+                               num(16 / t.elem_bytes()))};
     case AccessPattern::custom: {
       const auto ab = affine(access);
       if (!ab) return std::nullopt;
-      const Expr byte = apply(num(ab->first), '+', apply(num(ab->second), '*', tx));
+      const Expr byte = combine(num(ab->first), '+', combine(num(ab->second), '*', tx));
       const Expr pitch = num(t.pitch_bytes());
-      return std::pair{apply(byte, '/', pitch),
-                       apply(apply(byte, '%', pitch), '/', num(t.elem_bytes()))};
+      return std::pair{combine(byte, '/', pitch),
+                       combine(combine(byte, '%', pitch), '/', num(t.elem_bytes()))};
     }
   }
   return std::nullopt;

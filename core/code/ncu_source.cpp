@@ -40,7 +40,7 @@ std::vector<std::string> split_row(std::string_view row, std::size_t columns,
   return fields;
 }
 
-std::int64_t number(const std::string& field) {
+std::int64_t parse_number(const std::string& field) {
   std::int64_t v = 0;
   std::string digits;
   for (char c : field)
@@ -54,7 +54,7 @@ std::int64_t number(const std::string& field) {
 // else why not, naming the CSV's line.
 Expected<std::int64_t> count_in(const std::string& field, const char* column, std::int64_t low,
                                 std::size_t csv_line) {
-  const std::int64_t v = number(field);
+  const std::int64_t v = parse_number(field);
   if ((v == 0 && field.find_first_not_of("0, ") != std::string::npos) || v < low || v > INT32_MAX) {
     return Error{"line " + std::to_string(csv_line) + " of the CSV: \"" + column + "\" is " +
                  (field.size() > 40 ? field.substr(0, 40) + "..." : field) + ", not a count from " +
@@ -198,7 +198,7 @@ Expected<std::vector<MeasuredKernel>> parse_ncu_source_csv(std::string_view csv)
       l.line = static_cast<int>(*line);
       file->lines.push_back(std::move(l));
     } else if (!file->lines.empty() && f.size() > 3) {  // one of its SASS instructions
-      const std::int64_t wavefronts = number(get("L1 Wavefronts Shared"));
+      const std::int64_t wavefronts = parse_number(get("L1 Wavefronts Shared"));
       if (wavefronts > 0) {
         std::string sass = f[3];
         sass.erase(0, sass.find_first_not_of(' '));

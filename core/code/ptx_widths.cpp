@@ -33,7 +33,7 @@ std::string demangled_name(std::string_view mangled) {
 
 // "ld.shared.v2.f32 %f1, [%r6+4]" (or st., or ld.volatile.shared, or .shared::cta): the access,
 // or nothing for another instruction.
-bool read_access(std::string_view text, PtxAccess& a) {
+bool parse_access(std::string_view text, PtxAccess& a) {
   const bool load = text.starts_with("ld.");
   if (!load && !text.starts_with("st.")) return false;
   const std::string_view op = text.substr(0, text.find_first_of(" \t"));
@@ -65,7 +65,7 @@ bool read_access(std::string_view text, PtxAccess& a) {
   return true;
 }
 
-std::string describe(const std::vector<const PtxAccess*>& accesses) {
+std::string describe_accesses(const std::vector<const PtxAccess*>& accesses) {
   std::map<std::string, int> counts;
   for (const PtxAccess* a : accesses) ++counts[a->text.substr(0, a->text.find_first_of(" \t"))];
   std::string out;
@@ -142,7 +142,7 @@ Expected<std::vector<PtxKernel>> parse_ptx(std::string_view ptx, std::string_vie
       continue;
     }
     PtxAccess a;
-    if (!kernels.empty() && line > 0 && read_access(l, a)) {
+    if (!kernels.empty() && line > 0 && parse_access(l, a)) {
       a.line = line;
       kernels.back().accesses.push_back(std::move(a));
     }
@@ -174,7 +174,7 @@ std::vector<WidthCheck> check_widths(const KernelScan& scan, const PtxKernel& pt
       continue;
     }
     c.checked = true;
-    const std::string has = "the PTX has " + describe(there);
+    const std::string has = "the PTX has " + describe_accesses(there);
     if (l.width == 4 && (adjacent_run(there, 8) || adjacent_run(there, 16))) {
       // Adjacent 4-byte accesses, which ptxas merges where it proves them aligned (the PTX
       // does not show whether it did): they agree where the scan found them unaligned.
@@ -213,7 +213,7 @@ std::vector<WidthCheck> check_widths(const KernelScan& scan, const PtxKernel& pt
     out.push_back({.line = line,
                    .load = load,
                    .checked = true,
-                   .detail = "the PTX has " + describe(on_line(line, load)) +
+                   .detail = "the PTX has " + describe_accesses(on_line(line, load)) +
                              " here, and the scan neither counts nor lists it"});
   }
   std::sort(out.begin(), out.end(), [](const WidthCheck& a, const WidthCheck& b) {

@@ -920,7 +920,8 @@ std::vector<std::string> open_names(const Program& p) {
 // A --let the scan would not use is refused, not ignored: a name the file #defines or declares
 // itself (its value is the file's), a name it never uses (a typo), a launch's value CUDA does
 // not make (gridDim.x=0).
-void check_lets(const Program& p, const std::vector<std::pair<std::string, std::int64_t>>& lets) {
+void check_scan_lets(const Program& p,
+                     const std::vector<std::pair<std::string, std::int64_t>>& lets) {
   const std::vector<std::string> open = open_names(p);
   for (const auto& [name, value] : lets) {
     const std::string let = "--let " + name + ": ";
@@ -985,7 +986,7 @@ ScanResult scan_source(const CodeSource& source, const ScanOptions& options) {
         fail(kNowhere, "--let " + name + ": given twice; give each name one value");
     }
     const Program p = parse_source(source.text);
-    check_lets(p, options.lets);
+    check_scan_lets(p, options.lets);
     const LineTable lines(source.text);
     std::vector<std::string> names;
     WorkBudget budget;

@@ -190,8 +190,8 @@ std::int64_t compare_step(const MatrixDescriptor& step_desc, const OperandShape&
 }
 
 // The comparison, whole or (for the search of a fix) up to the first mismatch.
-DescriptorAgreement compare(const MatrixDescriptor& d, const OperandShape& op,
-                            const OperandFill& fill, bool first_only) {
+DescriptorAgreement compare_reads(const MatrixDescriptor& d, const OperandShape& op,
+                                  const OperandFill& fill, bool first_only) {
   DescriptorAgreement a;
   a.descriptor_rules = check_descriptor(d, op);
   a.producer_rules = check_fill(fill, op);
@@ -217,7 +217,7 @@ DescriptorAgreement compare(const MatrixDescriptor& d, const OperandShape& op,
 
 DescriptorAgreement check_agreement(const MatrixDescriptor& d, const OperandShape& op,
                                     const OperandFill& fill) {
-  DescriptorAgreement a = compare(d, op, fill, false);
+  DescriptorAgreement a = compare_reads(d, op, fill, false);
   if (a.first) {
     if (const auto found = written_at(fill, op.major, a.extent, a.first->read)) {
       a.first->found_mn = found->first;
@@ -261,7 +261,7 @@ std::optional<MatrixDescriptor> suggest_descriptor(MmaArch arch, const OperandSh
       for (const std::int64_t lbo : lbo_unused ? std::vector<std::int64_t>{16} : offsets) {
         for (const std::int64_t sbo : offsets) {
           const MatrixDescriptor d{arch, mode, fill.dest, lbo, sbo, base_offset, false};
-          if (clean(compare(d, op, fill, true))) return d;
+          if (clean(compare_reads(d, op, fill, true))) return d;
         }
       }
     }

@@ -21,7 +21,7 @@ Error expects(std::string_view flag, std::string_view choices, std::string_view 
 }
 
 // Whole numbers here; whether they make sense for the tile is the scenario's rule to state.
-Expected<int> whole_number(std::string_view flag, std::string_view text) {
+Expected<int> flag_whole_number(std::string_view flag, std::string_view text) {
   const Expected<std::int64_t> n = parse_integer(text, "--" + std::string(flag), INT_MIN, INT_MAX);
   if (!n) return Error{n.error()};
   return static_cast<int>(*n);
@@ -67,7 +67,7 @@ Expected<Scenario> read_tile(Scenario s, std::string_view value) {
 }
 
 Expected<Scenario> read_pad(Scenario s, std::string_view value) {
-  const Expected<int> n = whole_number("pad", value);
+  const Expected<int> n = flag_whole_number("pad", value);
   if (!n) return Error{n.error()};
   s.tile.pad = *n;
   return s;
@@ -111,7 +111,7 @@ Expected<Scenario> read_access(Scenario s, std::string_view value) {
 }
 
 Expected<Scenario> read_index(Scenario s, std::string_view value) {
-  const Expected<int> n = whole_number("index", value);
+  const Expected<int> n = flag_whole_number("index", value);
   if (!n) return Error{n.error()};
   s.index = *n;
   return s;
@@ -263,7 +263,7 @@ Expected<std::uint32_t> parse_lane_mask(std::string_view text) {
 namespace {
 
 // "FILE:LINE: " before an error about a file's line; nothing before one about a flag.
-Error at(const KeyValue& v, std::string_view origin, const std::string& message) {
+Error error_at(const KeyValue& v, std::string_view origin, const std::string& message) {
   if (v.line == 0) return Error{message};
   return Error{std::string(origin) + ":" + std::to_string(v.line) + ": " + message};
 }
@@ -280,9 +280,10 @@ Expected<void> check_one_form(std::span<const KeyValue> values, std::string_view
   for (const KeyValue& v : values) {
     const ScenarioKey* key = find_scenario_key(v.key);
     if (key != nullptr && key->form == KeyForm::scenario) {
-      return at(v, origin,
-                "--" + v.key +
-                    " belongs to the scenario form; --offsets gives the 32 byte offsets directly");
+      return error_at(
+          v, origin,
+          "--" + v.key +
+              " belongs to the scenario form; --offsets gives the 32 byte offsets directly");
     }
   }
   return {};
@@ -291,7 +292,7 @@ Expected<void> check_one_form(std::span<const KeyValue> values, std::string_view
 Expected<Scenario> scenario_from_keys(std::span<const KeyValue> values, std::string_view origin) {
   for (const KeyValue& v : values) {
     if (find_scenario_key(v.key) == nullptr) {
-      return at(v, origin, "--" + v.key + " is not a scenario flag");
+      return error_at(v, origin, "--" + v.key + " is not a scenario flag");
     }
   }
   if (const Expected<void> one = check_one_form(values, origin); !one) return Error{one.error()};
@@ -305,15 +306,15 @@ Expected<Scenario> scenario_from_keys(std::span<const KeyValue> values, std::str
     const KeyValue* op = find_value(values, "op");
     const std::optional<Op> parsed = op != nullptr ? parse_op(op->value) : Op::ld;
     if (find_value(values, "width") == nullptr && parsed && !is_matrix_op(*parsed)) {
-      return at(*offsets, origin,
-                "--offsets needs --width: the bytes each lane moves (1, 2, 4, 8 or 16)");
+      return error_at(*offsets, origin,
+                      "--offsets needs --width: the bytes each lane moves (1, 2, 4, 8 or 16)");
     }
   }
   for (const ScenarioKey& key : kScenarioKeys) {
     const KeyValue* v = find_value(values, key.name);
     if (v == nullptr) continue;
     Expected<Scenario> next = key.read(std::move(s), v->value);
-    if (!next) return at(*v, origin, next.error());
+    if (!next) return error_at(*v, origin, next.error());
     s = std::move(*next);
   }
   if (offsets != nullptr && s.width == 0) s.width = 16;  // a matrix row address covers 16 B

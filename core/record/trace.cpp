@@ -24,9 +24,9 @@
 namespace banklab::record {
 namespace {
 
-constexpr std::string_view kFormat = "banklab-trace";
-constexpr int kVersion = 2;   // 2: an instruction's counted_at
-constexpr int kMaxDepth = 8;  // a trace nests 5 deep; deeper text is refused unbuilt
+constexpr std::string_view kTraceFormatName = "banklab-trace";
+constexpr int kTraceVersion = 2;   // 2: an instruction's counted_at
+constexpr int kTraceMaxDepth = 8;  // a trace nests 5 deep; deeper text is refused unbuilt
 constexpr std::size_t kMaxSourceBytes = 8u << 20;  // one source file the trace carries
 
 }  // namespace
@@ -123,7 +123,7 @@ namespace {
 // What can be known without the GPU: sizes and counts in range, every index inside what it
 // indexes, every access's count what the model gives (checked as it is read, above).
 
-void within(const std::string& path, std::int64_t value, std::int64_t lo, std::int64_t hi) {
+void check_within(const std::string& path, std::int64_t value, std::int64_t lo, std::int64_t hi) {
   if (value < lo || value > hi) {
     throw JsonFieldError(path + " is " + std::to_string(value) + "; it must be " +
                          std::to_string(lo) + " to " + std::to_string(hi));
@@ -131,8 +131,8 @@ void within(const std::string& path, std::int64_t value, std::int64_t lo, std::i
 }
 
 void short_text(const std::string& path, const std::string& text) {
-  within(path + "'s length", static_cast<std::int64_t>(text.size()), 0,
-         static_cast<std::int64_t>(kMaxRecordedText));
+  check_within(path + "'s length", static_cast<std::int64_t>(text.size()), 0,
+               static_cast<std::int64_t>(kMaxRecordedText));
 }
 
 void check_launch(const Trace& t) {
@@ -149,15 +149,16 @@ void check_launch(const Trace& t) {
   }
   std::int64_t threads = 1;
   for (int axis = 0; axis < 3; ++axis) {
-    within("trace.block[" + std::to_string(axis) + "]", t.block[axis], 1, 1024);
-    within("trace.grid[" + std::to_string(axis) + "]", t.grid[axis], 1, 2147483647);
+    check_within("trace.block[" + std::to_string(axis) + "]", t.block[axis], 1, 1024);
+    check_within("trace.grid[" + std::to_string(axis) + "]", t.grid[axis], 1, 2147483647);
     threads *= t.block[axis];
   }
-  within("trace.block's threads", threads, 1, 1024);
-  within("trace.launch", t.launch, 0, INT64_MAX);
-  within("trace.cap", t.cap, 1, INT64_MAX);
-  within("trace.accesses' count", static_cast<std::int64_t>(t.accesses.size()), 0, t.cap);
-  within("trace.executed", t.executed, static_cast<std::int64_t>(t.accesses.size()), INT64_MAX);
+  check_within("trace.block's threads", threads, 1, 1024);
+  check_within("trace.launch", t.launch, 0, INT64_MAX);
+  check_within("trace.cap", t.cap, 1, INT64_MAX);
+  check_within("trace.accesses' count", static_cast<std::int64_t>(t.accesses.size()), 0, t.cap);
+  check_within("trace.executed", t.executed, static_cast<std::int64_t>(t.accesses.size()),
+               INT64_MAX);
   for (const auto& [path, ms] :
        {std::pair{"trace.traced_ms", t.traced_ms}, {"trace.untraced_ms", t.untraced_ms}}) {
     if (!(ms >= 0 && ms < 1e9)) throw JsonFieldError(std::string(path) + " is not a time in ms");
@@ -169,14 +170,14 @@ void check_lines(const Trace& t) {
   for (std::size_t i = 0; i < t.instructions.size(); ++i) {
     const TraceInstruction& in = t.instructions[i];
     const std::string path = "trace.instructions[" + std::to_string(i) + "]";
-    within(path + ".offset", in.offset, 0, INT64_MAX);
+    check_within(path + ".offset", in.offset, 0, INT64_MAX);
     if (!offsets.insert(in.offset).second) throw JsonFieldError(path + ".offset is listed twice");
     short_text(path + ".sass", in.sass);
     for (const auto& [name, places] :
          {std::pair{".where", &in.where}, {".counted_at", &in.counted_at}}) {
       for (const TraceLocation& l : *places) {
         short_text(path + name + "'s file", l.file);
-        within(path + name + "'s line", l.line, 1, INT32_MAX);
+        check_within(path + name + "'s line", l.line, 1, INT32_MAX);
       }
     }
   }
@@ -184,17 +185,17 @@ void check_lines(const Trace& t) {
     const TraceMeasuredLine& m = t.measured[i];
     const std::string path = "trace.measured[" + std::to_string(i) + "]";
     short_text(path + ".file", m.file);
-    within(path + ".line", m.line, 1, INT32_MAX);
-    within(path + ".instructions", m.instructions, 0, INT64_MAX);
-    within(path + ".wavefronts", m.wavefronts, 0, INT64_MAX);
-    within(path + ".ideal", m.ideal, 0, m.wavefronts);
-    within(path + ".excessive", m.excessive, 0, m.wavefronts);
+    check_within(path + ".line", m.line, 1, INT32_MAX);
+    check_within(path + ".instructions", m.instructions, 0, INT64_MAX);
+    check_within(path + ".wavefronts", m.wavefronts, 0, INT64_MAX);
+    check_within(path + ".ideal", m.ideal, 0, m.wavefronts);
+    check_within(path + ".excessive", m.excessive, 0, m.wavefronts);
   }
   for (std::size_t i = 0; i < t.sources.size(); ++i) {
     const std::string path = "trace.sources[" + std::to_string(i) + "]";
     short_text(path + ".path", t.sources[i].path);
-    within(path + ".text's length", static_cast<std::int64_t>(t.sources[i].text.size()), 0,
-           kMaxSourceBytes);
+    check_within(path + ".text's length", static_cast<std::int64_t>(t.sources[i].text.size()), 0,
+                 kMaxSourceBytes);
   }
   for (std::size_t i = 0; i < t.notes.size(); ++i)
     short_text("trace.notes[" + std::to_string(i) + "]", t.notes[i]);
@@ -205,15 +206,16 @@ void check_accesses(const Trace& t) {
   for (std::size_t i = 0; i < t.accesses.size(); ++i) {
     const TraceAccess& a = t.accesses[i];
     const std::string path = "trace.accesses[" + std::to_string(i) + "]";
-    within(path + ".instruction", a.instruction, 0,
-           static_cast<std::int64_t>(t.instructions.size()) - 1);
-    within(path + ".block", a.block, 0, blocks - 1);
-    within(path + ".warp", a.warp, 0, t.warps_per_block() - 1);
-    within(path + ".instance", a.instance, 0, t.executed);
+    check_within(path + ".instruction", a.instruction, 0,
+                 static_cast<std::int64_t>(t.instructions.size()) - 1);
+    check_within(path + ".block", a.block, 0, blocks - 1);
+    check_within(path + ".warp", a.warp, 0, t.warps_per_block() - 1);
+    check_within(path + ".instance", a.instance, 0, t.executed);
   }
 }
 
-constexpr RecordFormat kTraceFormat{"trace", "trace", kFormat, kVersion, kMaxDepth};
+constexpr RecordFormat kTraceFormat{"trace", "trace", kTraceFormatName, kTraceVersion,
+                                    kTraceMaxDepth};
 
 Trace read_trace(const nlohmann::json& j) {
   FieldReader f = open_record(j, kTraceFormat);
@@ -253,7 +255,7 @@ std::string trace_json(const Trace& t) {
   std::string out;
   JsonWriter w(out);
   FieldWriter f(w);
-  w.begin_object().field("format", kFormat).field("version", kVersion);
+  w.begin_object().field("format", kTraceFormatName).field("version", kTraceVersion);
   fields(f, copy);
   w.end_object();
   out += '\n';

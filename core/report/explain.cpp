@@ -112,7 +112,7 @@ std::string constant_banks(std::int64_t first_word, int words) {
 
 // [SECTION] Lanes and culprits
 
-std::string lane_range(std::uint32_t lanes) {
+std::string lanes_text(std::uint32_t lanes) {
   if (!lanes) return "none";
   const int lo = std::countr_zero(lanes);
   const int hi = 31 - std::countl_zero(lanes);
@@ -298,7 +298,7 @@ void add_counting_steps(const Analysis& a, Explanation* x) {
   for (std::size_t p = 0; p < a.phases.size(); ++p) {
     const Phase& ph = a.phases[p];
     if (!ph.active_lanes) {
-      x->steps.push_back("phase " + std::to_string(p) + " (lanes " + lane_range(ph.lanes) +
+      x->steps.push_back("phase " + std::to_string(p) + " (lanes " + lanes_text(ph.lanes) +
                          "): no active lane, 0 wavefronts");
       continue;
     }
@@ -314,7 +314,7 @@ void add_counting_steps(const Analysis& a, Explanation* x) {
     }
     std::sort(words.begin(), words.end());
     const auto distinct = std::unique(words.begin(), words.end()) - words.begin();
-    std::string line = "phase " + std::to_string(p) + " (lanes " + lane_range(ph.lanes) +
+    std::string line = "phase " + std::to_string(p) + " (lanes " + lanes_text(ph.lanes) +
                        "): " + plural(distinct, "distinct word", "distinct words") + " in " +
                        plural(std::popcount(banks), "bank", "banks") + "; ";
     if (ph.wavefront_count == 1) {

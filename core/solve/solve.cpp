@@ -245,7 +245,7 @@ Expected<void> for_each_access(const TileLayout& t, const ByteOf& byte_of, const
 
 // One count per distinct pattern, shifted to start in word 0 (see solve.hpp: a shift by whole
 // words rotates the banks and keeps every count).
-class Counter {
+class PatternCounter {
  public:
   struct Count {
     int wavefronts = 0;
@@ -341,7 +341,7 @@ int instruction_block_rows(const TileLayout& t, const AccessFamily& f) {
 // [T, 2T) are those of [0, T) shifted, T = lcm(P, block rows): the first T rows are counted and
 // multiplied by R / T, which is exact. Otherwise every instruction is counted.
 Outcome count_family(const TileLayout& t, const std::vector<std::int32_t>& map, int period,
-                     const AccessFamily& f, Counter& counter) {
+                     const AccessFamily& f, PatternCounter& counter) {
   Outcome out;
   out.count.family = f;
   const auto byte_of = [&map, cols = std::size_t(t.cols)](int r, int c) {
@@ -353,7 +353,7 @@ Outcome count_family(const TileLayout& t, const std::vector<std::int32_t>& map, 
   const int rows = repeats ? static_cast<int>(span) : t.rows;
   const int times = t.rows / rows;
   out.legal = for_each_access(t, byte_of, f, rows, &out.count.permuted, [&](const WarpAccess& a) {
-    const Counter::Count c = counter(a);
+    const PatternCounter::Count c = counter(a);
     out.count.instructions += times;
     out.count.wavefronts += c.wavefronts * times;
     out.count.ideal += c.ideal * times;
@@ -466,8 +466,9 @@ std::uint64_t placement_hash(const TileLayout& t, const std::vector<std::int32_t
 
 // Counts every family under t; returns the candidate, or why it is rejected: the rule broken
 // and what the other families would have given.
-Expected<Candidate> judge(const TileLayout& t, const std::vector<std::int32_t>& map,
-                          const std::vector<AccessFamily>& families, Counter& counter) {
+Expected<Candidate> judge_candidate(const TileLayout& t, const std::vector<std::int32_t>& map,
+                                    const std::vector<AccessFamily>& families,
+                                    PatternCounter& counter) {
   Candidate c;
   c.layout = t;
   c.overhead_bytes = t.overhead_bytes();
@@ -518,9 +519,9 @@ Expected<Candidate> evaluate_candidate(const TileLayout& t,
     if (Expected<void> fits = check_family(f, t.dtype, t.rows, t.cols); !fits)
       return Error{fits.error()};
   }
-  Counter counter;
+  PatternCounter counter;
   const std::vector<std::int32_t> map = byte_map(t);
-  Expected<Candidate> c = judge(t, map, families, counter);
+  Expected<Candidate> c = judge_candidate(t, map, families, counter);
   if (!c) return c;
   placement_hash(t, map, &c->bijective);
   c->spellings = spellings(t);
@@ -541,7 +542,7 @@ Expected<SolveResult> solve(const SolveRequest& q) {
       return Error{fits.error()};
   }
   SolveResult result;
-  Counter counter;
+  PatternCounter counter;
   struct Seen {
     std::uint64_t hash;
     TileLayout layout;
@@ -586,7 +587,7 @@ Expected<SolveResult> solve(const SolveRequest& q) {
           {t, short_name(t) + ": two elements share a slot (not a bijection)"});
       continue;
     }
-    Expected<Candidate> c = judge(t, map, q.families, counter);
+    Expected<Candidate> c = judge_candidate(t, map, q.families, counter);
     if (!c) {
       seen.push_back({h, t, SIZE_MAX});
       result.rejected.push_back({t, c.error()});

@@ -25,7 +25,7 @@ constexpr int kTileRows = 64;  // MN rows of every operand asked about: eight co
 constexpr DescSwizzle kSwizzled[] = {DescSwizzle::b32, DescSwizzle::b64, DescSwizzle::b128};
 constexpr DType kTypes[] = {DType::bf16, DType::fp8, DType::fp32};
 
-std::string tma_mode(DescSwizzle m) {
+std::string tma_swizzle_name(DescSwizzle m) {
   return "tma" + std::to_string(desc_swizzle(m).width_bytes);
 }
 
@@ -34,10 +34,9 @@ std::string tma_mode(DescSwizzle m) {
 Scenario tma_tile(DType t, DescSwizzle mode) {
   const int cols = desc_swizzle(mode).width_bytes / dtype_bytes(t);
   for (std::string_view op : {"ldmatrix.x4", "ldmatrix.x2", "ldmatrix.x1"}) {
-    const std::vector<std::string> words = {"--dtype",   std::string(dtype_name(t)),
-                                            "--tile",    format("%dx%d", kTileRows, cols),
-                                            "--swizzle", tma_mode(mode),
-                                            "--access",  std::string(op)};
+    const std::vector<std::string> words = {
+        "--dtype",   std::string(dtype_name(t)), "--tile",   format("%dx%d", kTileRows, cols),
+        "--swizzle", tma_swizzle_name(mode),     "--access", std::string(op)};
     const Expected<Scenario> s = scenario_from_words(words);
     if (s && evaluate(*s).ok()) return *s;
   }

@@ -53,7 +53,7 @@ bool parameters(CodeBox& c) {
 }
 
 // Lane, threadIdx, the subscripts and the byte of each lane; hovering a row highlights the lane.
-void lane_table(const KernelCode& code, Interaction& io) {
+void code_lane_table(const KernelCode& code, Interaction& io) {
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("##code-lanes", 4, flags, ImVec2(0.0f, ImGui::GetContentRegionAvail().y)))
@@ -210,7 +210,7 @@ void draw_code(AppState& s, Interaction& io) {
   }
   ImGui::TextDisabled("warp %d of %d%s, lane by lane:", c.code->warp, c.code->warp_count,
                       c.warp == kAllWarps ? " (the worst)" : "");
-  lane_table(*c.code, io);
+  code_lane_table(*c.code, io);
 }
 
 }  // namespace banklab::gui

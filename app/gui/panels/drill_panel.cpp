@@ -13,7 +13,7 @@
 namespace banklab::gui {
 namespace {
 
-void header(AppState& s) {
+void drill_header(AppState& s) {
   DrillPanel& d = s.drill;
   const DrillLevel level = d.session->level();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
@@ -160,7 +160,7 @@ void draw_drill(AppState& s, Interaction&) {
   DrillPanel& d = s.drill;
   if (!d.session) start_drill(s, s.user.settings.drill.level, fresh_drill_seed());
   d.geometry = DrillGeometry{};
-  header(s);
+  drill_header(s);
   question(s);
   const std::optional<Grade>& g = d.session->graded();
   if (g && g->read) {

@@ -97,7 +97,7 @@ enum class Section { none, window, table };
 
 // The kind of a "[Type][name]" header ImGui reads, with the table's column count; none for any
 // other header (ImGui ignores sections it has no handler for, so they are dropped too).
-Section header(std::string_view line, long* columns) {
+Section section_header(std::string_view line, long* columns) {
   if (line.starts_with("[Window][") && line.ends_with("]") && line.size() > 10) {
     return Section::window;
   }
@@ -126,7 +126,7 @@ CleanIni sanitize_imgui_ini(std::string_view text) {
     if (line.empty()) continue;
     bool keep = false;
     if (line.front() == '[') {
-      section = header(line, &columns);
+      section = section_header(line, &columns);
       keep = section != Section::none;
     } else if (section == Section::window) {
       keep = window_line(line);
