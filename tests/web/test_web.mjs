@@ -301,6 +301,13 @@ const LINKS = [
     analyze: [["--preset", "fp32-row-write"], ["--preset", "fp32-naive"]], gui: ["--compare", "transpose"] },
   { name: "code", fragment: `decl=${encodeURIComponent(decl)}&expr=${encodeURIComponent(expr)}&let=j%3D0`,
     analyze: [["--decl", decl, "--expr", expr, "--let", "j=0"]], gui: ["--decl", decl, "--expr", expr, "--let", "j=0"] },
+  // The Descriptor Lab's picture (an MN-major operand, SBO and LBO drawn), in its window and on a
+  // slide: the figures are compiled in unity batches here, where a name one file means could
+  // resolve to another file's (issue 36); the desktop's figures are the reference.
+  { name: "descriptor", fragment: "lesson=descriptor&step=3", analyze: [lessonStepArgs("descriptor", 3)],
+    gui: ["--lesson", "descriptor", "--step", "3"] },
+  { name: "descriptor-slide", fragment: "lesson=descriptor&step=3&present=1",
+    analyze: [lessonStepArgs("descriptor", 3)], gui: ["--lesson", "descriptor", "--step", "3", "--present"] },
 ];
 
 // A case of the second stage: a page in a context of its own, its problems checked and the
