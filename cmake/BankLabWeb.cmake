@@ -14,9 +14,10 @@ set(BANKLAB_BUILD_GUI ON CACHE BOOL "" FORCE)
 # em++ spends most of a unit on what every unit repeats (the standard library's, toml++'s,
 # CLI11's and ImGui's headers parsed, their templates instantiated and optimized once per unit)
 # and 0.3 CPU s on its own Python start: a fresh build of the page took 332 CPU s to compile its
-# 157 units and 193 CPU s as 24 batches (issue 36; docs/web.md, "Build time"). The desktop build
-# compiles each file alone, so a file's own includes are checked there; here two files of one
-# target must not define the same name at namespace scope, even in an anonymous namespace.
+# 157 units and 193 CPU s as 24 batches (issue 36; docs/web.md, "Build time"). The libraries
+# take their UNITY_BUILD from BANKLAB_UNITY_BUILD (on), the rest from this default. Two files of
+# one target must not declare the same name at namespace scope, even in an anonymous namespace
+# (the structure test unity_names lists any).
 set(CMAKE_UNITY_BUILD ON)
 set(CMAKE_UNITY_BUILD_BATCH_SIZE 8)
 
