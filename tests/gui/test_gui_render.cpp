@@ -529,7 +529,8 @@ TEST_CASE("a comparison draws each scenario's bank view with its verdict, pane b
       const double pane = across ? std::floor(x0 / (width / 2)) : std::floor(y0 / (height / 2));
       if (across) CHECK(l["box"][2].get<double>() <= (pane + 1) * width / 2);
       if (!across) CHECK(l["box"][3].get<double>() <= (pane + 1) * height / 2);
-      CHECK(l["size"].get<double>() >= figures::projector_minimums(height).body);
+      CHECK(l["size"].get<double>() >=
+            figures::projector_minimums(static_cast<float>(height)).body);
       std::string& text = verdicts[pane];
       text += (text.empty() ? "" : " ") + l["text"].get<std::string>();
     }
