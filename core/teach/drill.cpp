@@ -405,7 +405,7 @@ std::vector<std::string> analyze_flags(const Scenario& s) {
   Scenario shown = s;
   shown.width = s.effective_width();
   std::vector<const ScenarioKey*> keys;
-  if (s.pattern == AccessPattern::custom) {
+  if (s.pattern == AccessPattern::raw) {
     keys = {&named_key("op"), &named_key("width"), &named_key("offsets")};
   } else {
     keys = {&named_key("dtype"), &named_key("tile"), &named_key("pad")};
@@ -433,7 +433,7 @@ std::vector<int> pattern_indices(const Scenario& s) {
     case AccessPattern::matrix:
       count = s.tile.cols * s.tile.elem_bytes() / 16 - matrix_count(s.op) + 1;
       break;
-    case AccessPattern::custom:
+    case AccessPattern::raw:
       break;
   }
   for (int i = 0; i < count; ++i) out.push_back(i);
@@ -455,7 +455,7 @@ std::string drill_detail::index_name(const Scenario& s) {
       return "column";
     case AccessPattern::matrix:
       return "chunk";
-    case AccessPattern::custom:
+    case AccessPattern::raw:
       break;
   }
   return "index";
@@ -511,14 +511,14 @@ bool tma_writable(const TileLayout& t) {
 Scenario block_warp_access(const TileLayout& t, int block_x, int warp) {
   Scenario s;
   s.tile = t;
-  s.pattern = AccessPattern::custom;
+  s.pattern = AccessPattern::raw;
   s.op = Op::ld;
   s.width = t.elem_bytes();
   const int rows_per_warp = kWarpSize / block_x;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     const int x = lane % block_x, y = warp * rows_per_warp + lane / block_x;
     if (x < t.rows && y < t.cols) {
-      s.custom_offsets[lane] = t(x, y);
+      s.raw_offsets[lane] = t(x, y);
     } else {
       s.lane_mask &= ~(1u << lane);
     }

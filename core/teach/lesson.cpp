@@ -180,7 +180,7 @@ Expected<std::string> lane_value(std::string_view name, std::string_view arg, co
   if (name == "byte") return std::to_string(l.byte);
   if (name == "word") return std::to_string(l.words[0]);
   if (name == "bank") return std::to_string(l.banks[0]);
-  if (s.pattern == AccessPattern::custom) return Error{"raw offsets have no tile element"};
+  if (s.pattern == AccessPattern::raw) return Error{"raw offsets have no tile element"};
   if (name == "row") return std::to_string(c.row);
   if (name == "col") return std::to_string(c.col);
   const std::int64_t index = std::int64_t{c.row} * (s.tile.cols + s.tile.pad) + c.col;

@@ -500,7 +500,7 @@ TEST_CASE("every preset's code from the code view parses back to the preset's of
       const auto i = static_cast<std::size_t>(l);
       CHECK(r.code->lanes[i].active == want.analysis->access.active(l));
       if (want.analysis->access.active(l))
-        CHECK(r.code->scenario.custom_offsets[i] == want.analysis->access.offsets[i]);
+        CHECK(r.code->scenario.raw_offsets[i] == want.analysis->access.offsets[i]);
     }
     CHECK(r.wavefronts == want.analysis->wavefront_count());
     ++round_trips;

@@ -107,11 +107,11 @@ struct FileMenu {
 
 struct UserChoices {
   Scenario scenario;
-  int preset = -1;           // index in presets() of the lesson last loaded; -1 before the first
-  std::string custom_text;   // what the user typed for custom offsets
-  std::string custom_error;  // why it was not accepted ("" when it was)
-  CodeBox code;              // the access typed as CUDA code (code_state.hpp)
-  KernelFile kernel;         // a whole .cu file scanned, one access on screen (kernel_state.hpp)
+  int preset = -1;        // index in presets() of the lesson last loaded; -1 before the first
+  std::string raw_text;   // what the user typed for raw offsets
+  std::string raw_error;  // why it was not accepted ("" when it was)
+  CodeBox code;           // the access typed as CUDA code (code_state.hpp)
+  KernelFile kernel;      // a whole .cu file scanned, one access on screen (kernel_state.hpp)
   StepThrough step;
   Settings settings;
   Views views;
@@ -205,11 +205,11 @@ int max_index(const Scenario& sc);
 void move_index(AppState& s, int delta);
 
 void toggle_lane(AppState& s, int lane);
-// "0, 4, 8, ...": eight lanes a line; set_custom_offsets() reads it back.
+// "0, 4, 8, ...": eight lanes a line; set_raw_offsets() reads it back.
 std::string offsets_text(const std::array<std::int64_t, kWarpSize>& offsets);
 // Parses 32 comma-separated offsets into the scenario; on error keeps the old ones and sets
-// custom_error. Returns whether the text was accepted.
-bool set_custom_offsets(AppState& s, std::string_view text);
+// raw_error. Returns whether the text was accepted.
+bool set_raw_offsets(AppState& s, std::string_view text);
 
 // The pattern and op move together: the matrix pattern needs an ldmatrix/stmatrix op, the
 // others ld or st.

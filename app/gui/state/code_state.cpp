@@ -39,8 +39,8 @@ bool apply_code(AppState& s) {
   c.code = std::move(r.code);
   c.stands_for = c.code->scenario;
   s.user.scenario = c.code->scenario;
-  s.user.custom_error.clear();
-  s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
+  s.user.raw_error.clear();
+  s.user.raw_text = offsets_text(s.user.scenario.raw_offsets);
   return true;
 }
 
@@ -94,7 +94,7 @@ void attach_array_elements(Study& d, const Scenario& tied) {
   const int per_lane = std::max(1, sc.effective_width() / t.elem_bytes());
   const std::int64_t elements = std::int64_t{t.rows} * t.cols;
   for (int l = 0; l < kWarpSize; ++l) {
-    const std::int64_t byte = sc.custom_offsets[static_cast<std::size_t>(l)];
+    const std::int64_t byte = sc.raw_offsets[static_cast<std::size_t>(l)];
     if (!d.evaluation.analysis->lanes[l].active || byte < 0 || byte >= t.size_bytes()) continue;
     const std::optional<Cell> at = t.element_at(byte);
     if (!at || std::int64_t{at->row} * t.cols + at->col + per_lane > elements) continue;
