@@ -328,15 +328,22 @@ std::string_view vector_type_name(int width) {
 
 // [SECTION] The public functions
 
-CodeView code_view(const Scenario& s, const Evaluation& e) {
-  CodeView v;
+std::string scenario_declaration(const Scenario& s, std::vector<std::string>* host) {
   const TileLayout& t = s.tile;
   // TMA writes a swizzled tile to an address aligned to the swizzle's repeat; a vector access
   // needs its width. Raw offsets and the tile's own alignment need nothing more.
   int align = std::max(s.pattern == AccessPattern::raw ? 0 : s.effective_width(),
                        t.swizzle.is_tma() ? t.swizzle.tma_alignment_bytes() : 0);
   if (is_matrix_op(s.op) && !t.swizzle.is_tma()) align = 16;
-  v.declaration = shared_declaration(t, align, &v.host);
+  return shared_declaration(t, align, host);
+}
+
+CodeView code_view(const Study& st) {
+  const Scenario& s = st.scenario;
+  const Evaluation& e = st.evaluation;
+  CodeView v;
+  const TileLayout& t = s.tile;
+  v.declaration = scenario_declaration(s, &v.host);
   if (!e.ok()) {
     v.note = "no statement: the scenario breaks a rule (" + first_error(e.diagnostics) + ")";
     return v;

@@ -113,9 +113,10 @@ std::int64_t byte_of(const std::string& element, const TileLayout& t, int tx) {
 }
 
 void check_lanes(const Scenario& s) {
-  const Evaluation e = evaluate(s);
+  const Study st = study(s);
+  const Evaluation& e = st.evaluation;
   if (!e.ok()) return;
-  const CodeView v = code_view(s, e);
+  const CodeView v = code_view(st);
   CAPTURE(describe(s));
   CAPTURE(v.element);
   if (v.element.empty()) return;
@@ -171,7 +172,7 @@ TEST_CASE("the statement is the one a kernel writer types") {
   auto code = [](const char* name) {
     const Preset* p = find_preset(name);
     REQUIRE(p != nullptr);
-    return code_view(p->scenario, evaluate(p->scenario));
+    return code_view(study(p->scenario));
   };
   const CodeView pad1 = code("fp32-pad1");
   CHECK(pad1.declaration == "__shared__ float tile[32][33];");
@@ -189,7 +190,7 @@ TEST_CASE("the statement is the one a kernel writer types") {
   CHECK(code("broadcast").element == "tile[0][0]");
   Scenario raw = find_preset("broadcast")->scenario;
   raw.tile.cols = 0;  // raw offsets analyse without a valid tile, but index none
-  const CodeView no_tile = code_view(raw, evaluate(raw));
+  const CodeView no_tile = code_view(study(raw));
   CHECK(no_tile.statement.empty());
   CHECK(no_tile.note.starts_with("no statement: tile 32x0"));
   const CodeView bad = code("fp32-pad1-vec16-store");
@@ -204,7 +205,7 @@ TEST_CASE("the declaration is one nvcc accepts: extern above 48 KB, aligned for 
   auto code = [](const char* name) {
     const Preset* p = find_preset(name);
     REQUIRE(p != nullptr);
-    return code_view(p->scenario, evaluate(p->scenario));
+    return code_view(study(p->scenario));
   };
   // 132096 B: nvcc refuses it as a static array ("uses too much shared data", 0xc000 max).
   const CodeView big = code("bf16-256-pad2");
@@ -244,9 +245,10 @@ TEST_CASE("every preset's generated code parses back to the preset's offsets") {
   int checked = 0;
   for (const Preset& p : presets()) {
     CAPTURE(p.name);
-    const Evaluation e = evaluate(p.scenario);
+    const Study st = study(p.scenario);
+    const Evaluation& e = st.evaluation;
     if (!e.ok()) continue;
-    const CodeView v = code_view(p.scenario, e);
+    const CodeView v = code_view(st);
     if (v.element.empty()) continue;
     KernelParams params;
     params.op = p.scenario.op;

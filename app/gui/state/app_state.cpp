@@ -88,7 +88,9 @@ void load_preset(AppState& s, int index) {
   s.user.settings.preset = all[index].name;
   s.user.raw_error.clear();
   s.user.raw_text = offsets_text(s.user.scenario.raw_offsets);
-  show_scenario_code(s);
+  // The views keep drawing s.study until the next refresh(), so the preset's code is read from
+  // a study of its own (its tile parts reused from the one on screen where the tile is the same).
+  show_scenario_code(s, study(s.user.scenario, &s.study));
 }
 
 bool load_preset(AppState& s, std::string_view name) {

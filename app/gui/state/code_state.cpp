@@ -49,10 +49,9 @@ bool set_code(AppState& s, std::string text) {
   return apply_code(s);
 }
 
-void show_scenario_code(AppState& s) {
+void show_scenario_code(AppState& s, const Study& shown) {
   CodeBox& c = s.user.code;
-  const Scenario& sc = s.user.scenario;
-  const CodeView v = code_view(sc, evaluate(sc));
+  const CodeView v = code_view(shown);
   c.text = v.declaration;
   for (const std::string& line : v.host) c.text += "\n// on the host: " + line;
   for (const std::string& line : v.statement) c.text += "\n" + line;
@@ -63,7 +62,7 @@ void show_scenario_code(AppState& s) {
   c.error.clear();
   c.error_line = 0;
   c.code.reset();
-  c.stands_for = sc;  // the box shows this scenario's code, or its note when it has none
+  c.stands_for = shown.scenario;  // the box shows this scenario's code, or its note
   c.left_lesson.clear();
   if (v.statement.empty()) return;
   const CodeSource source{"code", c.text};

@@ -43,10 +43,11 @@ struct CodeBox {
 bool apply_code(AppState& s);
 // Replaces the text and evaluates it.
 bool set_code(AppState& s, std::string text);
-// Fills the box with the code of the scenario on screen, as core's code_view() writes it (a
-// preset, a lesson step), for one warp of 32 threads; the scenario stays as it is, since the
-// code gives the same offsets.
-void show_scenario_code(AppState& s);
+// Fills the box with the code of `shown`, the study of the scenario on screen (a preset's, a
+// lesson step's), as core's code_view() writes it for one warp of 32 threads; the scenario
+// stays as it is, since the code gives the same offsets. The code is read from the study: the
+// caller passes the one it holds.
+void show_scenario_code(AppState& s, const Study& shown);
 // Whether the scenario on screen is the one the code gives (false once a control changed it).
 bool code_on_screen(const AppState& s);
 // The box holds an edit that does not evaluate while its last valid code is on screen: the

@@ -46,7 +46,7 @@ void go_to_step(AppState& s, int step) {
     box.left_lesson.clear();
     apply_code(s);
   } else {
-    show_scenario_code(s);
+    show_scenario_code(s, s.lesson.filled.study);
   }
   if (const std::optional<StepDescriptor>& d = s.lesson.filled.descriptor) {
     // A step read through a descriptor: the Descriptor window shows it, as the step sets it.
