@@ -260,7 +260,6 @@ Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kW
                        -1});
     }
     const TileLayout& t = s.tile;
-    const int e = t.elem_bytes();
     const int k = s.elements_per_lane();
     std::vector<Diagnostic> lane_errors;
     bool permuted_note = false;

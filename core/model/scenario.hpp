@@ -48,12 +48,15 @@ struct Scenario {
 
 // One descriptor per access pattern, as SwizzleKindInfo is for the swizzles (swizzle.hpp):
 // its name, how describe() says its index, which indices fit a tile, where each lane starts,
-// and how far the GUI steps it. evaluate() and the GUI read a pattern only through it. Two
+// and how far the GUI steps it. evaluate() and the GUI read a pattern only through it. Three
 // places write a pattern's own walk in their own terms and switch over AccessPattern: the
-// solver, which walks every instruction of a pattern over a whole tile (core/solve/solve.cpp),
-// and the code form, which writes a lane's element as an expression of threadIdx.x
-// (core/code/code_view.cpp); a new pattern adds its case there too. (tests/core/brute_force.cpp
-// keeps its own switch on purpose: it is the independent reference the model is tested against.)
+// solver, which walks every instruction of a pattern over a whole tile (core/solve/solve.cpp);
+// the code form, which writes a lane's element as an expression of threadIdx.x
+// (core/code/code_view.cpp); and the drill, which draws an index from every one the tile has
+// and says the lanes and the index in words (core/teach/drill.cpp: pattern_indices(),
+// index_name(); drill_generate.cpp: lanes_in_words()). A new pattern adds its case there too.
+// (tests/core/brute_force.cpp keeps its own switch on purpose: it is the independent reference
+// the model is tested against.)
 struct AccessPatternInfo {
   AccessPattern pattern;
   std::string_view name;        // "row": pattern_name(), and --access's spelling of row and column

@@ -322,16 +322,18 @@ std::vector<std::string_view> words(std::string_view text) {
 using drill_detail::whole_number;
 
 std::vector<std::string> fix_flags(const Fix& f) {
-  std::vector<std::string> flags;
+  // Written by the key table, as every scenario's flags are: the fix's keys of a tile scenario.
+  Scenario s;
+  std::vector<const ScenarioKey*> keys;
   if (f.pad) {
-    flags.push_back("--pad");
-    flags.push_back(std::to_string(*f.pad));
+    s.tile.pad = *f.pad;
+    keys.push_back(&named_key("pad"));
   }
   if (f.swizzle) {
-    flags.push_back("--swizzle");
-    flags.push_back(to_string(*f.swizzle));
+    s.tile.swizzle = *f.swizzle;
+    keys.push_back(&named_key("swizzle"));
   }
-  return flags;
+  return scenario_words(s, keys);
 }
 
 Expected<Fix> parse_fix(std::string_view text) {
