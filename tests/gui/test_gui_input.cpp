@@ -555,7 +555,7 @@ TEST_CASE("the GPU window is settled only once the driver's answer is applied, n
   std::mutex m;
   std::condition_variable cv;
   bool release = false;
-  GpuPanel p;
+  GpuState p;
   p.backend = real_gpu_backend();
   p.backend.query_device = [&, real = p.backend.query_device] {
     std::unique_lock lock(m);

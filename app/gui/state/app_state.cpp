@@ -48,7 +48,7 @@ void rebuild_heatmap(AppState& s) {
 
 }  // namespace
 
-AppState::AppState() : gpu(std::make_unique<GpuPanel>()) {}
+AppState::AppState() : gpu(std::make_unique<GpuState>()) {}
 AppState::~AppState() = default;
 
 bool refresh(AppState& s) {

@@ -39,7 +39,7 @@
 
 namespace banklab::gui {
 
-struct GpuPanel;   // gpu_state.hpp
+struct GpuState;   // gpu_state.hpp
 class ScanWorker;  // scan_worker.hpp
 
 // Play, pause and step through the wavefronts, as the hardware serves them one per clock.
@@ -115,7 +115,7 @@ struct UserChoices {
   StepThrough step;
   Settings settings;
   Views views;
-  SolvePanel solve;             // the Solve window: families ticked, its ranking, its preview
+  SolveState solve;             // the Solve window: families ticked, its ranking, its preview
   DescriptorWindow descriptor;  // the Descriptor window: the descriptor reading the TMA tile
   Stage stage;                  // presentation mode, comparisons (stage_state.hpp, stage_panel.cpp)
   FileMenu files;               // the File menu's chooser, export size and last result
@@ -159,8 +159,8 @@ struct AppState {
   FrameOutput frame;
   Resources res;
   Platform platform;
-  std::unique_ptr<GpuPanel> gpu;  // the GPU window: its runs, measurement and worker thread
-  DrillPanel drill;               // the Drill window: its session and the answer being typed
+  std::unique_ptr<GpuState> gpu;  // the GPU window: its runs, measurement and worker thread
+  DrillState drill;               // the Drill window: its session and the answer being typed
   // The Kernel window's scans off the frame (scan_worker.hpp), created on the first one.
   std::unique_ptr<ScanWorker> scan_worker;
   // Asks the platform for a frame, from any thread: a worker posted a result (the app at rest
