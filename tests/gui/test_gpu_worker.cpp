@@ -88,10 +88,10 @@ record::VariantResult variant(std::string name, record::VariantRole role, double
   return r;
 }
 
-// A GPU that answers from a script: the H200's fp32 figures of measured-h200.md, a vec16
-// kernel that fails verification, microbenchmark times of one clock per wavefront, and
-// counters equal to the model plus `measure_offset`. Its suite can block until released or
-// cancelled, to hold a job in flight.
+// A GPU that answers from a script: the fp32 figures of the H200 measurements the project
+// started from (measured-h200.md, not in this repository), a vec16 kernel that fails verification,
+// microbenchmark times of one clock per wavefront, and counters equal to the model plus
+// `measure_offset`. Its suite can block until released or cancelled, to hold a job in flight.
 struct ScriptedGpu {
   std::atomic<bool> block_suite{false};
   std::atomic<bool> release{false};
