@@ -453,9 +453,9 @@ void check_labels_in_cells(Theme theme) {
           starts.emplace(e.elements[l].first.row, e.elements[l].first.col);
       }
       const std::size_t on_tile = starts.size();
-      // Raw offsets (a custom preset) map onto its tile through the preset's code, where the
+      // Raw offsets (a raw preset) map onto its tile through the preset's code, where the
       // code gives them (code_state.hpp): at least the lane map's.
-      if (p.scenario.pattern == AccessPattern::custom) {
+      if (p.scenario.pattern == AccessPattern::raw) {
         CHECK(labels_inside(s, "lane_label").size() >= 32u);
       } else {
         CHECK(labels_inside(s, "lane_label").size() == 32u + on_tile);
