@@ -30,7 +30,8 @@ phase_budget() {
   local name=$1
   if [ "$mode" = fresh ]; then
     case $name in
-      "Debian packages"*) echo 180 ;;
+      "Debian packages: the build's"*) echo 90 ;;
+      "Debian packages: the later"*) echo 30 ;;  # waited for: the rest installs during the build
       "build "*) echo 300 ;;
       "the suites that need no GPU"*) echo 110 ;;
       "the browser edition: build"*) echo 150 ;;

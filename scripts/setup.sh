@@ -14,13 +14,15 @@ BANKLAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BANKLAB_BUILD_DIR=${BANKLAB_BUILD_DIR:-$BANKLAB_ROOT/build}
 
 # Packages by purpose: building (CLI11, toml++ and nlohmann-json are header-only, help2man
-# writes the man pages, Google Benchmark runs the speed benchmarks), the GUI, the tests (Xvfb for the GUI tests, xdotool to type into and
-# resize the app's window there, clang for the fuzzer, clang-format for the house style, dpkg-dev
-# for the package's dependencies), and fonts the app prefers.
+# writes the man pages, Google Benchmark runs the speed benchmarks), the GUI and fonts the app
+# prefers, the suites (Xvfb for the GUI tests, xdotool to type into and resize the app's window
+# there, dpkg-dev for the package's dependencies), and the checks that run after the suites
+# (clang for the sanitizers and the fuzzer, clang-format for the house style).
 BANKLAB_PACKAGES_BUILD="g++ cmake ninja-build pkg-config libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
   help2man libbenchmark-dev"
 BANKLAB_PACKAGES_GUI="libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core"
-BANKLAB_PACKAGES_TEST="doctest-dev xvfb xauth xdotool clang clang-format libclang-rt-14-dev dpkg-dev"
+BANKLAB_PACKAGES_TEST="doctest-dev xvfb xauth xdotool dpkg-dev"
+BANKLAB_PACKAGES_CHECKS="clang clang-format libclang-rt-14-dev"
 # The browser edition (scripts/web.sh): emscripten, the header-only libraries and fonts it
 # compiles in, dpkg-dev to unpack ImGui's source package, python3 to serve the page; and for its
 # test (tests/web), Debian's Chromium (node and npm come with it where they are missing).
@@ -32,6 +34,24 @@ BANKLAB_PACKAGES_WEB_TEST="chromium"
 BANKLAB_WASM_DIR=$BANKLAB_ROOT/build-wasm
 BANKLAB_IMGUI_VERSION=1.86+ds
 BANKLAB_IMGUI_SOURCE_DIR=$BANKLAB_WASM_DIR/imgui-$BANKLAB_IMGUI_VERSION
+
+# Dear ImGui 1.86 as Debian ships it (the desktop build's libimgui-dev is the same version),
+# from its source package: a deb-src entry used for this one download, in a list of our own
+# under build-wasm, so the machine's apt configuration is left as it was.
+banklab_fetch_imgui_source() {
+  local apt_dir apt_options
+  if [ ! -f "$BANKLAB_IMGUI_SOURCE_DIR/imgui.cpp" ]; then
+    apt_dir=$BANKLAB_WASM_DIR/apt
+    mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+    echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+      "http://deb.debian.org/debian bookworm main" >"$apt_dir/sources.list"
+    apt_options=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::SourceParts=-"
+      -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -q)
+    echo "BankLab: fetching Dear ImGui's source (Debian's imgui $BANKLAB_IMGUI_VERSION)"
+    apt-get "${apt_options[@]}" update
+    (cd "$BANKLAB_WASM_DIR" && apt-get "${apt_options[@]}" source "imgui=$BANKLAB_IMGUI_VERSION-1")
+  fi
+}
 
 # Why packages cannot be installed here, or nothing when they can.
 banklab_no_install_reason() {
@@ -65,9 +85,18 @@ banklab_install_packages() {
   fi
   echo "BankLab: installing $missing"
   [ "$(id -u)" -ne 0 ] && sudo=sudo
+  # The package index is updated once a run of the script (test.sh installs in two steps).
+  if [ "${banklab_apt_updated:-0}" != 1 ]; then
+    $sudo apt-get update -q && banklab_apt_updated=1
+  fi
+  # On a machine thrown away after the run (CI's, .ci/run), dpkg skips its sync of every file
+  # it unpacks: half of a fresh machine's install time (docs/testing.md), at the risk only of
+  # a half-written package after a crash, which no one keeps.
+  local unsafe_io=()
+  if [ "${BANKLAB_THROWAWAY_MACHINE:-0}" = 1 ]; then unsafe_io=(-o Dpkg::Options::=--force-unsafe-io); fi
   # shellcheck disable=SC2086  # $missing is a list of words on purpose
-  if ! { $sudo apt-get update -q &&
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends $missing; }; then
+  if ! DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends \
+    "${unsafe_io[@]}" $missing; then
     echo "BankLab: apt-get could not install $missing; going on with what is present" >&2
   fi
 }

@@ -32,18 +32,33 @@ print_phases() {
   echo "BankLab: $(($(date +%s) - command_start)) s in all"
 }
 
-# Every package the command uses, the browser edition's and its test's too (npm where node came
-# without it; Debian's nodejs does), in one apt-get run: one index update and one round of
-# dpkg's triggers instead of two.
+# Packages in two steps. What the build and the suites need first; then, in the background while
+# the programs build (a compile that keeps both cores busy, where installing mostly waits on the
+# network and the disk), what only the later phases use: clang for the sanitizers, clang-format,
+# the browser edition's emscripten and Chromium (npm where node came without it; Debian's nodejs
+# does), and Dear ImGui's source package. On a fresh Debian 12 that second step is most of the
+# downloading (docs/testing.md, "How long it takes").
 # shellcheck disable=SC2046,SC2086  # lists of packages, word-split on purpose
-banklab_phase "Debian packages" \
-  banklab_install_packages $BANKLAB_PACKAGES_BUILD $BANKLAB_PACKAGES_GUI $BANKLAB_PACKAGES_TEST \
-  $BANKLAB_PACKAGES_WEB $BANKLAB_PACKAGES_WEB_TEST $(command -v npm >/dev/null || echo npm)
-if command -v clang-format >/dev/null; then
-  banklab_phase "the house style (.clang-format)" bash "$BANKLAB_ROOT/scripts/check-format.sh"
-else
-  echo "BankLab: format check skipped: no clang-format (it is installed wherever packages can be)"
-fi
+banklab_phase "Debian packages: the build's and the suites'" \
+  banklab_install_packages $BANKLAB_PACKAGES_BUILD $BANKLAB_PACKAGES_GUI $BANKLAB_PACKAGES_TEST
+later_packages_log=$BANKLAB_BUILD_DIR/later-packages.log
+# shellcheck disable=SC2046,SC2086
+{
+  banklab_install_packages $BANKLAB_PACKAGES_CHECKS $BANKLAB_PACKAGES_WEB $BANKLAB_PACKAGES_WEB_TEST \
+    $(command -v npm >/dev/null || echo npm)
+  if [ -z "$(banklab_no_install_reason)" ] && command -v emcc >/dev/null; then
+    banklab_fetch_imgui_source || echo "BankLab: ImGui's source was not fetched; scripts/web.sh tries again"
+  fi
+} >"$later_packages_log" 2>&1 &
+later_packages_pid=$!
+# Waits for the background step and shows what it printed.
+wait_for_later_packages() {
+  local status=0
+  wait "$later_packages_pid" || status=$?
+  sed 's/^/  /' "$later_packages_log"
+  [ "$status" = 0 ] || echo "BankLab: installing the later phases' packages ended with status $status" >&2
+}
+
 gui=ON
 if ! banklab_gui_available; then
   gui=OFF
@@ -51,6 +66,13 @@ if ! banklab_gui_available; then
 fi
 BANKLAB_CMAKE_ARGS="-DBANKLAB_BUILD_TESTS=ON -DBANKLAB_BUILD_GUI=$gui ${BANKLAB_CMAKE_ARGS:-}" \
   banklab_phase "build (the programs, the suites, the benchmarks)" banklab_build
+# Before the suites: the package test installs the .deb with apt-get on CI, which needs dpkg's lock.
+banklab_phase "Debian packages: the later phases' (installed during the build)" wait_for_later_packages
+if command -v clang-format >/dev/null; then
+  banklab_phase "the house style (.clang-format)" bash "$BANKLAB_ROOT/scripts/check-format.sh"
+else
+  echo "BankLab: format check skipped: no clang-format (it is installed wherever packages can be)"
+fi
 
 xvfb_pid=""
 if [ "$gui" = ON ] && [ -z "${DISPLAY:-}" ]; then

@@ -31,20 +31,7 @@ banklab_install_packages $BANKLAB_PACKAGES_WEB
 # say) does not look in Debian's module folder by itself.
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 
-# Dear ImGui 1.86 as Debian ships it (the desktop build's libimgui-dev is the same version),
-# from its source package: a deb-src entry used for this one download, in a list of our own
-# under build-wasm, so the machine's apt configuration is left as it was.
-if [ ! -f "$BANKLAB_IMGUI_SOURCE_DIR/imgui.cpp" ]; then
-  apt_dir=$BANKLAB_WASM_DIR/apt
-  mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
-  echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
-    "http://deb.debian.org/debian bookworm main" >"$apt_dir/sources.list"
-  apt_options=(-o "Dir::Etc::SourceList=$apt_dir/sources.list" -o "Dir::Etc::SourceParts=-"
-    -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -q)
-  echo "BankLab: fetching Dear ImGui's source (Debian's imgui $BANKLAB_IMGUI_VERSION)"
-  apt-get "${apt_options[@]}" update
-  (cd "$BANKLAB_WASM_DIR" && apt-get "${apt_options[@]}" source "imgui=$BANKLAB_IMGUI_VERSION-1")
-fi
+banklab_fetch_imgui_source
 
 # Configured once; from then on ninja re-runs CMake itself when a CMakeLists.txt changed, and
 # rebuilds only what changed since the last build.

@@ -77,8 +77,7 @@ int run_explain(const frontend::Args& args) {
     out += '\n';
     out += explanation_text(x, e.diagnostics);
     out += "\nThe CUDA behind it:\n";
-    out +=
-        to_text(code_view(scenario, e), e.ok() ? example_lanes(*e.analysis) : std::vector<int>{});
+    out += to_text(code_view(studied), e.ok() ? example_lanes(*e.analysis) : std::vector<int>{});
   }
   print(out);
   return kExitOk;

@@ -34,6 +34,7 @@
 #include "core/base/format.hpp"
 #include "core/base/json_writer.hpp"
 #include "core/model/presets.hpp"
+#include "core/model/scenario_keys.hpp"
 #include "core/record/recording_check.hpp"
 #include "core/validate/corpus.hpp"
 #include "core/validate/model_match.hpp"
@@ -247,7 +248,7 @@ std::vector<Labelled> sweep_patterns() {
 
 Expected<std::vector<Labelled>> patterns_from_flags(const GpuBenchOptions& o) {
   if (o.form == Form::sweep) return sweep_patterns();
-  if (o.scenario.has("offsets")) {
+  if (o.scenario.has(named_key("offsets").name)) {  // the raw form
     const Expected<WarpAccess> a = frontend::access_from_flags(o.scenario);
     if (!a) return Error{a.error()};
     if (const std::string e = first_error(check_access(*a)); !e.empty()) return Error{e};

@@ -93,8 +93,8 @@ void append_static_scan(std::string& out, const frontend::TraceView& v, const re
     scanned[l.line].first += l.wavefronts * blocks;
     scanned[l.line].second += l.excess_wavefronts * blocks;
   }
-  append_format(out, "the static scan of %s (times %lld blocks) beside the trace:\n", name.c_str(),
-                static_cast<long long>(blocks));
+  append_format(out, "the static scan of %s (times %lld block%s) beside the trace:\n", name.c_str(),
+                static_cast<long long>(blocks), blocks == 1 ? "" : "s");
   out += " line   traced  excess   scanned  excess\n";
   std::map<int, std::string> unevaluated;
   for (const ScanProblem& p : k->unevaluated) unevaluated[p.line] = p.reason;

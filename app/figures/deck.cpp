@@ -102,12 +102,14 @@ std::string text_html(std::string_view text) {
   for (std::string l; std::getline(lines, l);) {
     if (l.starts_with("    ")) {
       if (!paragraph.empty()) flush();
-      code += (code.empty() ? "" : "\n") + l.substr(4);
+      if (!code.empty()) code += '\n';
+      code += l.substr(4);
     } else if (l.empty()) {
       flush();
     } else {
       if (!code.empty()) flush();
-      paragraph += (paragraph.empty() ? "" : " ") + l;
+      if (!paragraph.empty()) paragraph += ' ';
+      paragraph += l;
     }
   }
   flush();

@@ -20,7 +20,7 @@ constexpr float kLeastTileRow = 6.0f;
 
 std::optional<RowAlignment> refused_rows(const Study& study) {
   const Scenario& s = study.scenario;
-  if (study.evaluation.ok() || s.pattern == AccessPattern::custom || !study.tile_valid)
+  if (study.evaluation.ok() || s.pattern == AccessPattern::raw || !study.tile_valid)
     return std::nullopt;
   const int width = s.effective_width();
   if (width <= s.tile.elem_bytes()) return std::nullopt;

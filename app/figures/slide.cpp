@@ -121,7 +121,7 @@ float weight(SlidePart p, const Slide& s, bool vertical) {
 Figure code_part(const Slide& s, Box box, const FigureStyle& st) {
   const Palette& p = *st.palette;
   Figure f = blank_figure(box.x1, box.y1, p);
-  const CodeView v = code_view(s.study.scenario, s.study.evaluation);
+  const CodeView v = code_view(s.study);
   std::string code = "    " + v.declaration + "\n";
   for (const std::string& l : v.statement) code += "    " + l + "\n";
   if (v.statement.empty() && !v.note.empty()) code += "    // " + v.note + "\n";

@@ -34,7 +34,7 @@ namespace banklab::frontend {
 inline constexpr std::size_t kMaxScenarioFileBytes = 64 * 1024;
 
 // The file's text. Reading it back gives the same Scenario (operator==), with one exception: a
-// custom scenario keeps only what its analysis uses (op, width, offsets, lanes; a width of 0
+// raw scenario keeps only what its analysis uses (op, width, offsets, lanes; a width of 0
 // is written as the 4 bytes it means), not the tile it was drawn over.
 std::string scenario_file_text(const Scenario& s);
 

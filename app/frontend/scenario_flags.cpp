@@ -47,7 +47,7 @@ Expected<Scenario> scenario_from_flags(const ScenarioFlags& flags) {
 Expected<WarpAccess> access_from_flags(const ScenarioFlags& flags) {
   const Expected<Scenario> s = scenario_from_keys(flags.keys);
   if (!s) return Error{s.error()};
-  WarpAccess access{.op = s->op, .width = s->width, .offsets = s->custom_offsets};
+  WarpAccess access{.op = s->op, .width = s->width, .offsets = s->raw_offsets};
   for (int l = 0; l < kWarpSize; ++l) {
     if ((s->lane_mask >> l & 1u) == 0) access.offsets[static_cast<std::size_t>(l)] = kInactiveLane;
   }

@@ -80,7 +80,7 @@ ScenarioFlags scenario_flags(const Args& args);
 
 // The scenario the flags describe: the defaults, the --preset or the --scenario file (its
 // lines, each checked alone first so that an error names its line: scenario_file.hpp), with
-// the other flags applied; with --offsets, a custom scenario of those offsets. The first flag
+// the other flags applied; with --offsets, a raw scenario of those offsets. The first flag
 // that cannot be read, or that does not fit the others, ends it with a message naming the flag.
 Expected<Scenario> scenario_from_flags(const ScenarioFlags& flags);
 

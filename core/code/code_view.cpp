@@ -242,7 +242,7 @@ std::optional<std::pair<Expr, Expr>> logical(const Scenario& s, const WarpAccess
       return std::pair{combine(tx, '%', num(8)),
                        combine(combine(num(s.index), '+', combine(tx, '/', num(8))), '*',
                                num(16 / t.elem_bytes()))};
-    case AccessPattern::custom: {
+    case AccessPattern::raw: {
       const auto ab = affine(access);
       if (!ab) return std::nullopt;
       const Expr byte = combine(num(ab->first), '+', combine(num(ab->second), '*', tx));
@@ -328,15 +328,22 @@ std::string_view vector_type_name(int width) {
 
 // [SECTION] The public functions
 
-CodeView code_view(const Scenario& s, const Evaluation& e) {
-  CodeView v;
+std::string scenario_declaration(const Scenario& s, std::vector<std::string>* host) {
   const TileLayout& t = s.tile;
   // TMA writes a swizzled tile to an address aligned to the swizzle's repeat; a vector access
   // needs its width. Raw offsets and the tile's own alignment need nothing more.
-  int align = std::max(s.pattern == AccessPattern::custom ? 0 : s.effective_width(),
+  int align = std::max(s.pattern == AccessPattern::raw ? 0 : s.effective_width(),
                        t.swizzle.is_tma() ? t.swizzle.tma_alignment_bytes() : 0);
   if (is_matrix_op(s.op) && !t.swizzle.is_tma()) align = 16;
-  v.declaration = shared_declaration(t, align, &v.host);
+  return shared_declaration(t, align, host);
+}
+
+CodeView code_view(const Study& st) {
+  const Scenario& s = st.scenario;
+  const Evaluation& e = st.evaluation;
+  CodeView v;
+  const TileLayout& t = s.tile;
+  v.declaration = scenario_declaration(s, &v.host);
   if (!e.ok()) {
     v.note = "no statement: the scenario breaks a rule (" + first_error(e.diagnostics) + ")";
     return v;
@@ -352,7 +359,7 @@ CodeView code_view(const Scenario& s, const Evaluation& e) {
     v.note = "no statement: the 32 raw offsets follow no single stride";
     return v;
   }
-  const bool raw = s.pattern == AccessPattern::custom;
+  const bool raw = s.pattern == AccessPattern::raw;
   const bool r_below_cols = s.pattern == AccessPattern::matrix ||
                             (s.pattern == AccessPattern::column && t.rows <= t.cols);
   const auto [row, col] =

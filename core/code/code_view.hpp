@@ -32,6 +32,7 @@
 
 #include "core/base/expected.hpp"
 #include "core/model/scenario.hpp"
+#include "core/report/study.hpp"
 
 namespace banklab {
 
@@ -64,9 +65,15 @@ struct CodeView {
   std::array<CodeLane, kWarpSize> lanes{};
 };
 
-// Precondition for a statement: e.ok(). Otherwise (or for raw offsets that follow no stride)
-// the view holds the declaration and a note.
-CodeView code_view(const Scenario& s, const Evaluation& e);
+// The code of a studied scenario, read from its evaluation (nothing is evaluated again).
+// Precondition for a statement: st.evaluation.ok(). Otherwise (or for raw offsets that follow
+// no stride) the view holds the declaration and a note.
+CodeView code_view(const Study& st);
+
+// code_view()'s declaration of s's tile, aligned for its access (a vector's width, ldmatrix's
+// 16 bytes, a TMA swizzle's repeat); also for a scenario that breaks a rule. `host`, when
+// given, gets the host lines an extern array needs.
+std::string scenario_declaration(const Scenario& s, std::vector<std::string>* host = nullptr);
 
 // The whole transpose kernel of the lesson for a 32 x 32 tile (its pad and swizzle): a block of
 // 32 x kTransposeBlockRows threads, one warp per threadIdx.y, each warp taking rows j =

@@ -87,12 +87,12 @@ KernelCode evaluate_warp(const Program& p, const KernelParams& params, Machine& 
   const SnippetAccess& access = *p.access;
   const Op op = access_op(p, params);
   Scenario& sc = code.scenario;
-  sc.pattern = AccessPattern::custom;
+  sc.pattern = AccessPattern::raw;
   sc.tile = tile_of(s.array);
   sc.op = op;
   sc.width = is_matrix_op(op) ? 16 : s.array.elem_bytes;
   sc.lane_mask = 0;
-  sc.custom_offsets.fill(kInactiveLane);
+  sc.raw_offsets.fill(kInactiveLane);
   m.start_warp(warp);
   m.run(0);  // the declarations, in the order of the code
   const LaneMask reads =
@@ -127,7 +127,7 @@ KernelCode evaluate_warp(const Program& p, const KernelParams& params, Machine& 
     lane.active = true;
     lane.byte = lane_byte(m, v, l, op, width, s, access.begin);
     for (const auto& level : m.indices()) lane.indices.push_back(level[i]);
-    sc.custom_offsets[i] = lane.byte;
+    sc.raw_offsets[i] = lane.byte;
     sc.lane_mask |= 1u << l;
   }
   return code;

@@ -97,7 +97,7 @@ struct KernelCode {
   int warp = 0;             // the warp shown (the worst, with kAllWarps)
   int warp_count = 1;       // warps in the block
   std::array<LaneCode, kWarpSize> lanes{};
-  // AccessPattern::custom: the op, the width, the active lanes, the offsets; its tile is the
+  // AccessPattern::raw: the op, the width, the active lanes, the offsets; its tile is the
   // declared array (the last bound the columns, in components) where that is a valid tile.
   Scenario scenario;
 };

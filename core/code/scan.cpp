@@ -1084,12 +1084,12 @@ std::string describe_place(const ScanLine& line, int warp,
 
 Scenario scenario_of(const ScanLine& line, const ScanInstance& instance) {
   Scenario s;
-  s.pattern = AccessPattern::custom;
+  s.pattern = AccessPattern::raw;
   s.tile = tile_of(line.shape);
   s.op = line.op;
   s.width = line.width;
   s.lane_mask = instance.lanes;
-  s.custom_offsets = instance.offsets;
+  s.raw_offsets = instance.offsets;
   return s;
 }
 

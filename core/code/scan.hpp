@@ -140,7 +140,7 @@ void append_json(std::string& out, const KernelScan& k);
 // from 0, outermost loop first).
 std::string describe_place(const ScanLine& line, int warp, std::span<const std::int32_t> iteration);
 
-// The warp-instruction as a custom Scenario, the array as its tile: what the views draw.
+// The warp-instruction as a raw Scenario, the array as its tile: what the views draw.
 Scenario scenario_of(const ScanLine& line, const ScanInstance& instance);
 
 }  // namespace banklab

@@ -25,10 +25,10 @@ Scenario with_lanes(Scenario s, std::uint32_t mask) {
 
 Scenario all_lanes_on(Op op, int width, std::int64_t offset) {
   Scenario s;
-  s.pattern = AccessPattern::custom;
+  s.pattern = AccessPattern::raw;
   s.op = op;
   s.width = width;
-  s.custom_offsets.fill(offset);
+  s.raw_offsets.fill(offset);
   return s;
 }
 

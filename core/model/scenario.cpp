@@ -22,11 +22,11 @@ std::ostream& operator<<(std::ostream& os, AccessPattern p) {
 int Scenario::effective_width() const {
   if (pattern == AccessPattern::matrix) return 16;
   if (width > 0) return width;
-  return pattern == AccessPattern::custom ? 4 : tile.elem_bytes();
+  return pattern == AccessPattern::raw ? 4 : tile.elem_bytes();
 }
 
 int Scenario::elements_per_lane() const {
-  if (pattern == AccessPattern::custom) return 0;
+  if (pattern == AccessPattern::raw) return 0;
   return effective_width() / tile.elem_bytes();
 }
 
@@ -136,7 +136,7 @@ constexpr AccessPatternInfo kPatterns[] = {
     // The raw form. Its name stays "custom": it is promised output (the JSON's "access", the
     // scenario files' comment line, describe()'s "custom offsets", scripts/golden-outputs.sh),
     // and read back as such; the GUI, the help and the errors call it the raw form.
-    {AccessPattern::custom, "custom", "raw offsets", "", no_index_rule, no_lane_element,
+    {AccessPattern::raw, "custom", "raw offsets", "", no_index_rule, no_lane_element,
      no_last_index},
 };
 
@@ -144,7 +144,7 @@ constexpr AccessPatternInfo kPatterns[] = {
 static_assert([] {
   for (std::size_t i = 0; i < std::size(kPatterns); ++i)
     if (static_cast<std::size_t>(kPatterns[i].pattern) != i) return false;
-  return static_cast<std::size_t>(AccessPattern::custom) + 1 == std::size(kPatterns);
+  return static_cast<std::size_t>(AccessPattern::raw) + 1 == std::size(kPatterns);
 }());
 
 }  // namespace
@@ -244,9 +244,9 @@ Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kW
   access.width = s.effective_width();
   access.offsets.fill(kInactiveLane);
 
-  if (s.pattern == AccessPattern::custom) {
+  if (s.pattern == AccessPattern::raw) {
     for (int lane = 0; lane < kWarpSize; ++lane)
-      if (s.lane_mask >> lane & 1u) access.offsets[lane] = s.custom_offsets[lane];
+      if (s.lane_mask >> lane & 1u) access.offsets[lane] = s.raw_offsets[lane];
   } else {
     if (const Expected<void> valid = s.tile.check(); !valid) return fail("tile", valid.error());
     if (const Expected<void> fit = check_choices(s); !fit) return fail("choice", fit.error());
@@ -260,7 +260,6 @@ Expected<WarpAccess> build_access(const Scenario& s, std::array<LaneElements, kW
                        -1});
     }
     const TileLayout& t = s.tile;
-    const int e = t.elem_bytes();
     const int k = s.elements_per_lane();
     std::vector<Diagnostic> lane_errors;
     bool permuted_note = false;
@@ -334,7 +333,7 @@ Evaluation evaluate(const Scenario& s) {
 
 std::string describe(const Scenario& s) {
   std::ostringstream os;
-  if (s.pattern == AccessPattern::custom) {  // "custom": promised output (kPatterns)
+  if (s.pattern == AccessPattern::raw) {  // "custom": promised output (kPatterns)
     os << "custom offsets, " << op_name(s.op) << " " << s.effective_width() << " B per lane";
   } else {
     os << to_string(s.tile) << ", ";

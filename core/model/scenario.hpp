@@ -9,7 +9,7 @@
 //   column  --index N: lane L takes elements (L, N*k ... N*k + k - 1); lanes >= R are idle.
 //   matrix  --index N: ldmatrix/stmatrix; lanes 8m..8m+7 address 16-byte chunk N+m of rows
 //                      0..7 (eight lanes, each one 16-byte chunk of eight consecutive rows).
-//   custom:            32 explicit byte offsets.
+//   raw:               32 explicit byte offsets (named "custom" in the JSON, kPatterns).
 #include <array>
 #include <cstdint>
 #include <iosfwd>
@@ -26,9 +26,9 @@
 
 namespace banklab {
 
-enum class AccessPattern : std::uint8_t { row, column, matrix, custom };
+enum class AccessPattern : std::uint8_t { row, column, matrix, raw };
 
-std::string_view pattern_name(AccessPattern p);  // "row", "column", "matrix", "custom"
+std::string_view pattern_name(AccessPattern p);  // "row", "column", "matrix", "custom" (raw)
 std::ostream& operator<<(std::ostream& os, AccessPattern p);
 
 struct Scenario {
@@ -37,23 +37,26 @@ struct Scenario {
   Op op = Op::ld;  // for the matrix pattern, one of the ldmatrix/stmatrix ops
   int width = 0;   // bytes per lane; 0 = the element size (16 for the matrix ops)
   int index = 0;   // the row, column or chunk N
-  std::uint32_t lane_mask = 0xFFFFFFFFu;                 // lanes switched off by the user are idle
-  std::array<std::int64_t, kWarpSize> custom_offsets{};  // AccessPattern::custom only
+  std::uint32_t lane_mask = 0xFFFFFFFFu;              // lanes switched off by the user are idle
+  std::array<std::int64_t, kWarpSize> raw_offsets{};  // AccessPattern::raw only
 
   int effective_width() const;
-  int elements_per_lane() const;  // k = width / element size (0 for custom)
+  int elements_per_lane() const;  // k = width / element size (0 for raw offsets)
 
   friend bool operator==(const Scenario&, const Scenario&) = default;
 };
 
 // One descriptor per access pattern, as SwizzleKindInfo is for the swizzles (swizzle.hpp):
 // its name, how describe() says its index, which indices fit a tile, where each lane starts,
-// and how far the GUI steps it. evaluate() and the GUI read a pattern only through it. Two
+// and how far the GUI steps it. evaluate() and the GUI read a pattern only through it. Three
 // places write a pattern's own walk in their own terms and switch over AccessPattern: the
-// solver, which walks every instruction of a pattern over a whole tile (core/solve/solve.cpp),
-// and the code form, which writes a lane's element as an expression of threadIdx.x
-// (core/code/code_view.cpp); a new pattern adds its case there too. (tests/core/brute_force.cpp
-// keeps its own switch on purpose: it is the independent reference the model is tested against.)
+// solver, which walks every instruction of a pattern over a whole tile (core/solve/solve.cpp);
+// the code form, which writes a lane's element as an expression of threadIdx.x
+// (core/code/code_view.cpp); and the drill, which draws an index from every one the tile has
+// and says the lanes and the index in words (core/teach/drill.cpp: pattern_indices(),
+// index_name(); drill_generate.cpp: lanes_in_words()). A new pattern adds its case there too.
+// (tests/core/brute_force.cpp keeps its own switch on purpose: it is the independent reference
+// the model is tested against.)
 struct AccessPatternInfo {
   AccessPattern pattern;
   std::string_view name;        // "row": pattern_name(), and --access's spelling of row and column
@@ -77,7 +80,7 @@ std::span<const AccessPatternInfo> access_patterns();
 // The first logical element a lane touches, and how many in a row it takes.
 struct LaneElements {
   Cell first;
-  int count = 0;  // 0: no tile element (idle lane, custom offsets)
+  int count = 0;  // 0: no tile element (idle lane, raw offsets)
 };
 
 struct Evaluation {

@@ -93,7 +93,7 @@ Expected<Scenario> read_access(Scenario s, std::string_view value) {
   }
   // The raw form is not a pattern over the tile: it has flags of its own. "custom" is its name
   // in the JSON (kPatterns), so a script may try it; "raw" is its name in the help.
-  if (value == pattern_name(AccessPattern::custom) || value == "raw")
+  if (value == pattern_name(AccessPattern::raw) || value == "raw")
     return Error{"--access " + std::string(value) +
                  ": give the 32 byte offsets with --offsets instead (the raw form)"};
   if (!pattern)
@@ -133,7 +133,7 @@ Expected<Scenario> read_width(Scenario s, std::string_view value) {
 // The raw form takes any op; the scenario form takes ld or st, the matrix ops being accesses.
 Expected<Scenario> read_op(Scenario s, std::string_view value) {
   const auto op = parse_op(value);
-  if (s.pattern == AccessPattern::custom) {
+  if (s.pattern == AccessPattern::raw) {
     if (!op) {
       return expects("op", "ld, st, ldmatrix.x1, ldmatrix.x2, ldmatrix.x4 or stmatrix.x4", value);
     }
@@ -161,7 +161,7 @@ Expected<Scenario> read_lanes(Scenario s, std::string_view value) {
 Expected<Scenario> read_offsets(Scenario s, std::string_view value) {
   const Expected<std::array<std::int64_t, kWarpSize>> offsets = parse_offsets(value);
   if (!offsets) return Error{"--offsets: " + offsets.error()};
-  s.custom_offsets = *offsets;
+  s.raw_offsets = *offsets;
   return s;
 }
 
@@ -169,7 +169,7 @@ Expected<Scenario> read_offsets(Scenario s, std::string_view value) {
 // scenario form as everything else.
 namespace {
 bool raw_form(const Scenario& s) {
-  return s.pattern == AccessPattern::custom;
+  return s.pattern == AccessPattern::raw;
 }
 }  // namespace
 
@@ -203,7 +203,7 @@ std::optional<std::string> print_index(const Scenario& s) {
   return std::to_string(s.index);
 }
 
-// A custom scenario always has a width (its offsets mean nothing without one); a tile
+// A raw scenario always has a width (its offsets mean nothing without one); a tile
 // scenario's 0 is "the element size", left out.
 std::optional<std::string> print_width(const Scenario& s) {
   if (raw_form(s)) return std::to_string(s.effective_width());
@@ -224,7 +224,7 @@ std::optional<std::string> print_lanes(const Scenario& s) {
 std::optional<std::string> print_offsets(const Scenario& s) {
   if (!raw_form(s)) return std::nullopt;
   std::string offsets;
-  for (std::int64_t o : s.custom_offsets) {
+  for (std::int64_t o : s.raw_offsets) {
     if (!offsets.empty()) offsets += ',';
     offsets += std::to_string(o);
   }
@@ -296,13 +296,13 @@ Expected<Scenario> scenario_from_keys(std::span<const KeyValue> values, std::str
     }
   }
   if (const Expected<void> one = check_one_form(values, origin); !one) return Error{one.error()};
-  // The raw form starts from a custom scenario, so that op and width read with its rules. Its
-  // width is needed unless the op is a matrix op (16 bytes a lane): said before the offsets
-  // are read, after an op that cannot be read.
+  // The raw form starts from a Scenario of AccessPattern::raw, so that op and width read with
+  // its rules. Its width is needed unless the op is a matrix op (16 bytes a lane): said before
+  // the offsets are read, after an op that cannot be read.
   const KeyValue* offsets = find_value(values, "offsets");
   Scenario s;
   if (offsets != nullptr) {
-    s.pattern = AccessPattern::custom;
+    s.pattern = AccessPattern::raw;
     const KeyValue* op = find_value(values, "op");
     const std::optional<Op> parsed = op != nullptr ? parse_op(op->value) : Op::ld;
     if (find_value(values, "width") == nullptr && parsed && !is_matrix_op(*parsed)) {

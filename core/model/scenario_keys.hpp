@@ -8,7 +8,7 @@
 //
 // A scenario is named in one of two forms, as --help and the errors call them: the scenario form,
 // a tile and an access pattern over it (every key but offsets), or the raw form, 32 raw byte
-// offsets (offsets, with op, width and lanes; AccessPattern::custom in a Scenario). The table's
+// offsets (offsets, with op, width and lanes; AccessPattern::raw in a Scenario). The table's
 // order is the order the keys apply in: preset first (it replaces the whole scenario), then the
 // tile, then the access, so "--preset X --pad 2" and "--pad 2 --preset X" mean the same.
 #include <cstdint>
@@ -127,7 +127,7 @@ Expected<Scenario> scenario_from_keys(std::span<const KeyValue> values,
 // ("--tile belongs to the scenario form; ..."), at its line as scenario_from_keys() says it.
 Expected<void> check_one_form(std::span<const KeyValue> values, std::string_view origin = {});
 
-// The keys a scenario file writes for `s`, in table order (line 0): a custom scenario keeps only
+// The keys a scenario file writes for `s`, in table order (line 0): a raw scenario keeps only
 // what its analysis uses (offsets, width, op, lanes; a width of 0 written as the bytes it
 // means), a tile scenario everything else but preset. scenario_from_keys() gives `s` back.
 std::vector<KeyValue> scenario_key_values(const Scenario& s);

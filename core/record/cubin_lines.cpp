@@ -109,8 +109,10 @@ std::vector<Section> sections_of(std::string_view elf) {
   std::vector<Section> sections(count);
   std::vector<std::uint32_t> name_at(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const std::uint64_t h = table + i * entry;
-    if (h > elf.size()) throw BadCubin{"its section table lies past the file's end"};
+    const std::uint64_t header = table + i * entry;
+    if (header > elf.size()) throw BadCubin{"its section table lies past the file's end"};
+    // Within the file from here on, so each position fits a size_t (32 bits in the browser).
+    const auto h = static_cast<std::size_t>(header);
     name_at[i] = r.at<std::uint32_t>(h);
     sections[i].type = r.at<std::uint32_t>(h + 4);
     const auto offset = r.at<std::uint64_t>(h + 24);
@@ -120,7 +122,9 @@ std::vector<Section> sections_of(std::string_view elf) {
     const bool has_bytes = sections[i].type != 8;  // SHT_NOBITS (.bss, .nv.shared) has none
     if (has_bytes && (offset > elf.size() || size > elf.size() - offset))
       throw BadCubin{"section " + std::to_string(i) + " lies past the file's end"};
-    if (has_bytes) sections[i].bytes = elf.substr(offset, size);
+    if (has_bytes)
+      sections[i].bytes =
+          elf.substr(static_cast<std::size_t>(offset), static_cast<std::size_t>(size));
   }
   const std::string_view names = sections[names_index].bytes;
   for (std::size_t i = 0; i < count; ++i) {
@@ -147,8 +151,12 @@ std::map<std::uint64_t, std::string_view> line_relocations(const std::vector<Sec
     for (std::size_t at = 0; at + 24 <= rela.bytes.size(); at += 24) {
       const auto offset = entries.at<std::uint64_t>(at);
       const std::uint64_t symbol = entries.at<std::uint64_t>(at + 8) >> 32;
-      const auto name_at = symbol_table.at<std::uint32_t>(symbol * 24);
-      const auto section = symbol_table.at<std::uint16_t>(symbol * 24 + 6);
+      // Checked before the multiplication, which a 32-bit size_t (the browser's) would wrap.
+      if (symbol >= symbols.bytes.size() / 24)
+        throw BadCubin{"a relocation names a symbol past the symbol table"};
+      const auto entry_at = static_cast<std::size_t>(symbol) * 24;
+      const auto name_at = symbol_table.at<std::uint32_t>(entry_at);
+      const auto section = symbol_table.at<std::uint16_t>(entry_at + 6);
       if (name_at >= strings.size()) throw BadCubin{"a symbol's name lies outside its table"};
       std::string_view name = strings.substr(name_at);
       name = name.substr(0, name.find('\0'));

@@ -231,7 +231,7 @@ void add_xor_argument(const Scenario& s, const std::array<LaneElements, kWarpSiz
 bool add_alignment(const Scenario& s, Explanation* x) {
   const TileLayout& t = s.tile;
   const int width = s.effective_width();
-  if (width <= t.elem_bytes() || s.pattern == AccessPattern::custom) return false;
+  if (width <= t.elem_bytes() || s.pattern == AccessPattern::raw) return false;
   const RowAlignment r = row_alignment(t, width);
   if (r.step == 0) return false;
   const std::string w = std::to_string(width);
@@ -585,7 +585,7 @@ Explanation explain(const Scenario& s, const Evaluation& e) {
     }
     return x;
   }
-  if (s.pattern != AccessPattern::custom) {
+  if (s.pattern != AccessPattern::raw) {
     add_formula(s, &x);
     const SwizzleKindInfo& kind = swizzle_kind(s.tile.swizzle.kind);
     if (kind.column_xor_form == ColumnXorForm::row_mod_columns) {

@@ -116,7 +116,7 @@ void write_analysis_fields(JsonWriter& w, const Analysis& a,
 
 void write_scenario_fields(JsonWriter& w, const Scenario& s) {
   w.key("scenario").begin_object();
-  if (s.pattern != AccessPattern::custom) {
+  if (s.pattern != AccessPattern::raw) {
     w.field("dtype", dtype_name(s.tile.dtype))
         .field("tile", std::to_string(s.tile.rows) + "x" + std::to_string(s.tile.cols))
         .field("pad", s.tile.pad)
@@ -127,9 +127,9 @@ void write_scenario_fields(JsonWriter& w, const Scenario& s) {
       .field("op", op_name(s.op))
       .field("width", s.effective_width())
       .field("lane_mask", lane_mask_hex(s.lane_mask));
-  if (s.pattern == AccessPattern::custom) {
+  if (s.pattern == AccessPattern::raw) {
     w.key("offsets").begin_array();
-    for (std::int64_t o : s.custom_offsets) w.value(o);
+    for (std::int64_t o : s.raw_offsets) w.value(o);
     w.end_array();
   }
   w.end_object();

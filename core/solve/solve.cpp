@@ -144,7 +144,7 @@ Expected<void> check_family(const AccessFamily& f, DType dtype, int rows, int co
       }
       return {};
     }
-    case AccessPattern::custom:
+    case AccessPattern::raw:
       break;
   }
   return Error{name + ": raw offsets (the raw form) are not a family over a tile"};
@@ -237,7 +237,7 @@ Expected<void> for_each_access(const TileLayout& t, const ByteOf& byte_of, const
       }
       break;
     }
-    case AccessPattern::custom:
+    case AccessPattern::raw:
       break;
   }
   return {};

@@ -322,16 +322,18 @@ std::vector<std::string_view> words(std::string_view text) {
 using drill_detail::whole_number;
 
 std::vector<std::string> fix_flags(const Fix& f) {
-  std::vector<std::string> flags;
+  // Written by the key table, as every scenario's flags are: the fix's keys of a tile scenario.
+  Scenario s;
+  std::vector<const ScenarioKey*> keys;
   if (f.pad) {
-    flags.push_back("--pad");
-    flags.push_back(std::to_string(*f.pad));
+    s.tile.pad = *f.pad;
+    keys.push_back(&named_key("pad"));
   }
   if (f.swizzle) {
-    flags.push_back("--swizzle");
-    flags.push_back(to_string(*f.swizzle));
+    s.tile.swizzle = *f.swizzle;
+    keys.push_back(&named_key("swizzle"));
   }
-  return flags;
+  return scenario_words(s, keys);
 }
 
 Expected<Fix> parse_fix(std::string_view text) {
@@ -405,7 +407,7 @@ std::vector<std::string> analyze_flags(const Scenario& s) {
   Scenario shown = s;
   shown.width = s.effective_width();
   std::vector<const ScenarioKey*> keys;
-  if (s.pattern == AccessPattern::custom) {
+  if (s.pattern == AccessPattern::raw) {
     keys = {&named_key("op"), &named_key("width"), &named_key("offsets")};
   } else {
     keys = {&named_key("dtype"), &named_key("tile"), &named_key("pad")};
@@ -433,7 +435,7 @@ std::vector<int> pattern_indices(const Scenario& s) {
     case AccessPattern::matrix:
       count = s.tile.cols * s.tile.elem_bytes() / 16 - matrix_count(s.op) + 1;
       break;
-    case AccessPattern::custom:
+    case AccessPattern::raw:
       break;
   }
   for (int i = 0; i < count; ++i) out.push_back(i);
@@ -455,7 +457,7 @@ std::string drill_detail::index_name(const Scenario& s) {
       return "column";
     case AccessPattern::matrix:
       return "chunk";
-    case AccessPattern::custom:
+    case AccessPattern::raw:
       break;
   }
   return "index";
@@ -511,14 +513,14 @@ bool tma_writable(const TileLayout& t) {
 Scenario block_warp_access(const TileLayout& t, int block_x, int warp) {
   Scenario s;
   s.tile = t;
-  s.pattern = AccessPattern::custom;
+  s.pattern = AccessPattern::raw;
   s.op = Op::ld;
   s.width = t.elem_bytes();
   const int rows_per_warp = kWarpSize / block_x;
   for (int lane = 0; lane < kWarpSize; ++lane) {
     const int x = lane % block_x, y = warp * rows_per_warp + lane / block_x;
     if (x < t.rows && y < t.cols) {
-      s.custom_offsets[lane] = t(x, y);
+      s.raw_offsets[lane] = t(x, y);
     } else {
       s.lane_mask &= ~(1u << lane);
     }

@@ -192,7 +192,7 @@ struct Question {
   bool tma_fill = false;        // design asks: TMA writes the tile (else float4 stores)
   // 2-D block asks: the threads of a block row (16 for blockDim.x = 16; 0 for none). The warp
   // reads tile[threadIdx.x][threadIdx.y] of `scenario.tile`, so it holds 32 / block_x values
-  // of threadIdx.y; `scenario` is its 32 offsets (custom), rebuilt by a fix from the tile.
+  // of threadIdx.y; `scenario` is its 32 offsets (raw), rebuilt by a fix from the tile.
   int block_x = 0;
   int block_warp = 0;  // the warp asked about
   // Worth asks: the shipped recording's transpose that measured this conflict end to end
@@ -201,7 +201,7 @@ struct Question {
 };
 
 // The warp `warp` of a block of block_x x (cols) threads reading tile[threadIdx.x][threadIdx.y]:
-// lane L is thread (L mod block_x, warp x 32 / block_x + L / block_x). Custom offsets over `t`.
+// lane L is thread (L mod block_x, warp x 32 / block_x + L / block_x). Raw offsets over `t`.
 Scenario block_warp_access(const TileLayout& t, int block_x, int warp);
 
 Question make_question(DrillLevel level, std::uint64_t seed, int index);

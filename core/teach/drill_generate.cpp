@@ -58,7 +58,7 @@ std::string idle_runs(std::uint32_t mask, const std::string& why) {
 }  // namespace
 
 std::string lanes_in_words(const Scenario& s) {
-  if (s.pattern == AccessPattern::custom) return {};
+  if (s.pattern == AccessPattern::raw) return {};
   const Evaluation e = evaluate(s);
   const TileLayout& t = s.tile;
   const bool store = s.op == Op::st || s.op == Op::stmatrix_x4;
@@ -126,7 +126,7 @@ std::string lanes_in_words(const Scenario& s) {
       off = 0;
       break;
     }
-    case AccessPattern::custom:
+    case AccessPattern::raw:
       break;
   }
   if (off) out += "; " + idle_runs(off, "are switched off");
@@ -144,7 +144,7 @@ using drill_detail::index_name;
 using namespace swizzles;  // kNone, kXor, kTma32, kTma64, kTma128
 
 // What a family draws: the scenario and the ask, and for a fix what may change and what the
-// tile must keep legal. `premise` is said before the scenario (the offsets of a custom access,
+// tile must keep legal. `premise` is said before the scenario (the offsets of a raw access,
 // the setting of a judgement); `intended` the mistakes the family is built to catch, in order:
 // the first one an answer can be recognised as becomes the question's target.
 struct Draw {
@@ -232,10 +232,10 @@ Draw weak_which_conflicts(SplitMix64& rng) {
 // group, and the groups' words in one bank or not.
 Draw broadcast_groups(int group, int unit, SplitMix64& rng) {
   Draw d;
-  d.s.pattern = AccessPattern::custom;
+  d.s.pattern = AccessPattern::raw;
   d.s.op = ld_or_st(rng);
   d.s.width = 4;
-  for (int lane = 0; lane < kWarpSize; ++lane) d.s.custom_offsets[lane] = 4 * unit * (lane / group);
+  for (int lane = 0; lane < kWarpSize; ++lane) d.s.raw_offsets[lane] = 4 * unit * (lane / group);
   const std::string verb = d.s.op == Op::ld ? "loads" : "stores";
   d.premise = group == kWarpSize
                   ? "All 32 lanes " + std::string(d.s.op == Op::ld ? "load" : "store") +
@@ -525,12 +525,12 @@ Draw load_packing(SplitMix64& rng) {
   const int spread = rng.pick(kSpreads);
   const bool load = rng.below(4) != 0;
   Draw d;
-  d.s.pattern = AccessPattern::custom;
+  d.s.pattern = AccessPattern::raw;
   d.s.op = load ? Op::ld : Op::st;
   d.s.width = width;
   // Lane L and lane L ^ partner share the chunk of the lower of the two.
   const std::int64_t unit = std::int64_t{width} * spread;
-  for (int lane = 0; lane < kWarpSize; ++lane) d.s.custom_offsets[lane] = unit * (lane & ~partner);
+  for (int lane = 0; lane < kWarpSize; ++lane) d.s.raw_offsets[lane] = unit * (lane & ~partner);
   // In words: the pairs spelled out (0 and 1, 2 and 3, ...), the formula with the mask itself
   // (a bit number would be off by its log: mask 4 is bit 2).
   const std::string p = std::to_string(partner);
@@ -557,11 +557,11 @@ Draw wide_broadcast(SplitMix64& rng) {
   static constexpr int kUnits[] = {1, 2, 8, 32, 33};
   const int width = rng.pick(kWidths), group = rng.pick(kGroups), unit = rng.pick(kUnits);
   Draw d;
-  d.s.pattern = AccessPattern::custom;
+  d.s.pattern = AccessPattern::raw;
   d.s.op = ld_or_st(rng);
   d.s.width = width;
   const std::int64_t stride = std::int64_t{unit} * width;
-  for (int lane = 0; lane < kWarpSize; ++lane) d.s.custom_offsets[lane] = stride * (lane / group);
+  for (int lane = 0; lane < kWarpSize; ++lane) d.s.raw_offsets[lane] = stride * (lane / group);
   const std::string verb = d.s.op == Op::ld ? "load" : "store";
   d.premise =
       group == kWarpSize
@@ -1145,7 +1145,7 @@ std::string ask_text(const Question& q, const Draw& d, const Analysis& a) {
 // The question's text: the premise, what every lane does, the ask.
 std::string question_text(const Question& q, const Draw& d, const Analysis& a) {
   std::string text = d.premise.empty() ? "" : d.premise + " ";
-  if (d.says_access && q.scenario.pattern != AccessPattern::custom) {
+  if (d.says_access && q.scenario.pattern != AccessPattern::raw) {
     text += to_string(q.scenario.tile) + " (" +
             (is_matrix_op(q.scenario.op)
                  ? std::string(op_name(q.scenario.op))

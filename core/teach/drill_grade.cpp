@@ -57,7 +57,7 @@ std::pair<int, int> lanes_per_address_and_bank(const Analysis& a) {
 // 32): only for one sub-word element per lane, where the mistake changes the count.
 std::optional<Analysis> element_index_analysis(const Question& q, const Analysis& a) {
   const Scenario& s = q.scenario;
-  if (s.pattern == AccessPattern::custom || s.tile.elem_bytes() >= 4 ||
+  if (s.pattern == AccessPattern::raw || s.tile.elem_bytes() >= 4 ||
       s.effective_width() != s.tile.elem_bytes()) {
     return std::nullopt;
   }
@@ -111,7 +111,7 @@ Mistake classify_number(const Question& q, const Analysis& a, int value) {
   switch (q.kind) {
     case AskKind::bank: {
       const LaneRecord& l = a.lanes[q.lane];
-      if (q.scenario.pattern != AccessPattern::custom)
+      if (q.scenario.pattern != AccessPattern::raw)
         candidates.push_back(
             {Mistake::element_index_banks,
              static_cast<int>(l.byte / q.scenario.tile.elem_bytes() % kBankCount)});

@@ -32,7 +32,7 @@ std::string wavefronts_text(const Analysis& a);
 int tma_alignment_of(const TileLayout& t);
 
 // Every index the scenario's pattern takes on its tile: the columns (in units of a lane's k
-// elements), the rows, or the first chunks of ldmatrix/stmatrix. Empty for custom offsets.
+// elements), the rows, or the first chunks of ldmatrix/stmatrix. Empty for raw offsets.
 std::vector<int> pattern_indices(const Scenario& s);
 
 // The mistake a wrong number matches for a wavefronts, ways or bank ask, if any; checked in a

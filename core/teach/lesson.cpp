@@ -180,7 +180,7 @@ Expected<std::string> lane_value(std::string_view name, std::string_view arg, co
   if (name == "byte") return std::to_string(l.byte);
   if (name == "word") return std::to_string(l.words[0]);
   if (name == "bank") return std::to_string(l.banks[0]);
-  if (s.pattern == AccessPattern::custom) return Error{"raw offsets have no tile element"};
+  if (s.pattern == AccessPattern::raw) return Error{"raw offsets have no tile element"};
   if (name == "row") return std::to_string(c.row);
   if (name == "col") return std::to_string(c.col);
   const std::int64_t index = std::int64_t{c.row} * (s.tile.cols + s.tile.pad) + c.col;
@@ -194,7 +194,7 @@ std::optional<std::string> layout_value(std::string_view name, const Scenario& s
   const PadCost c = pad_cost(t);
   if (name == "describe") return describe(s);
   if (name == "decl") return to_string(t);
-  if (name == "declaration") return code_view(s, Evaluation{}).declaration;
+  if (name == "declaration") return scenario_declaration(s);
   if (name == "width") return std::to_string(s.effective_width());
   if (name == "pitch_bytes") return std::to_string(t.pitch_bytes());
   if (name == "tile_bytes") return std::to_string(t.size_bytes());
@@ -279,7 +279,7 @@ Expected<std::string> analysis_value(std::string_view name, const Study& st) {
     return std::to_string(name == "stride" ? *stride : name == "gcd" ? g : kBankCount / g);
   }
   if (name == "code" || name == "element") {
-    const CodeView v = code_view(s, e);
+    const CodeView v = code_view(st);
     if (v.statement.empty()) return Error{v.note};
     if (name == "element") return v.element;
     std::string code;

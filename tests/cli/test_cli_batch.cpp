@@ -204,7 +204,7 @@ std::string dense_line() {
 
 // Runs a shell command line and returns what it printed, with the seconds until its first
 // output line arrived.
-std::pair<std::string, double> run_shell(const std::string& command) {
+std::pair<std::string, double> run_shell_timed(const std::string& command) {
   const auto start = std::chrono::steady_clock::now();
   std::FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
@@ -229,14 +229,15 @@ TEST_CASE("The batch streams: an endless input answers as it goes, a slow one li
     // batch's up to 16 threads: each reserves an 8 MB stack and a 64 MB malloc arena, so 300 MB
     // ran out on the 16-core H200 one run in fifteen ("out of memory"), streaming or not.
     const auto [out, first] =
-        run_shell("timeout 60 sh -c \"yes '" + dense_line() + "' | (ulimit -v 2000000; '" + exe +
-                  "' analyze --batch -) | head -n 3\"");
+        run_shell_timed("timeout 60 sh -c \"yes '" + dense_line() + "' | (ulimit -v 2000000; '" +
+                        exe + "' analyze --batch -) | head -n 3\"");
     CHECK(std::count(out.begin(), out.end(), '\n') == 3);
     CHECK(out.starts_with("{\"ok\":true,\"op\":\"ld\",\"width\":4,\"wavefronts\":1,"));
   }
   SUBCASE("a slow writer sees each answer before its next line") {
-    const auto [out, first] = run_shell("(echo '" + dense_line() + "'; sleep 3; echo '" +
-                                        dense_line() + "') | '" + exe + "' analyze --batch -");
+    const auto [out, first] =
+        run_shell_timed("(echo '" + dense_line() + "'; sleep 3; echo '" + dense_line() + "') | '" +
+                        exe + "' analyze --batch -");
     CHECK(std::count(out.begin(), out.end(), '\n') == 2);
     CHECK(first >= 0);
     CHECK(first < 2.5);

@@ -70,6 +70,9 @@ TEST_CASE("trace --source: a line the scan counted in part says what it left out
                               " --source " + root + "/tests/trace/programs/attention_scores.cu");
   INFO(run.err);
   REQUIRE(run.status == 0);
+  // Its launch is one block: "times 1 block", not "1 blocks".
+  CHECK(run.out.find("the static scan of attention_scores.cu (times 1 block) beside") !=
+        std::string::npos);
   const std::size_t row = run.out.find("\n   37  ", run.out.find("the static scan of"));
   REQUIRE(row != std::string::npos);
   const std::string line37 = run.out.substr(row + 1, run.out.find('\n', row + 1) - row - 1);

@@ -53,17 +53,17 @@ std::vector<Scenario> scenarios() {
   s.op = Op::stmatrix_x4;
   s.width = 0;
   all.push_back(s);
-  Scenario custom;
-  custom.pattern = AccessPattern::custom;
-  custom.op = Op::ld;
-  custom.width = 8;
+  Scenario raw;
+  raw.pattern = AccessPattern::raw;
+  raw.op = Op::ld;
+  raw.width = 8;
   for (int lane = 0; lane < kWarpSize; ++lane)
-    custom.custom_offsets[lane] = lane % 3 == 0 ? -1 : 8 * lane;
-  custom.lane_mask = 0x7FFFFFFEu;  // lanes off whose offsets are kept as written
-  all.push_back(custom);
-  custom.op = Op::ldmatrix_x2;
-  custom.width = 16;
-  all.push_back(custom);
+    raw.raw_offsets[lane] = lane % 3 == 0 ? -1 : 8 * lane;
+  raw.lane_mask = 0x7FFFFFFEu;  // lanes off whose offsets are kept as written
+  all.push_back(raw);
+  raw.op = Op::ldmatrix_x2;
+  raw.width = 16;
+  all.push_back(raw);
   return all;
 }
 
@@ -112,19 +112,19 @@ TEST_CASE("A file in the form before TOML (values without quotes) opens as it al
       "op = st\nwidth = 8\nlanes = 0x0f0f00ff\n");
   REQUIRE(old);
   CHECK(*old == s);
-  Scenario custom;
-  custom.pattern = AccessPattern::custom;
-  custom.op = Op::ld;
-  custom.width = 4;
+  Scenario raw;
+  raw.pattern = AccessPattern::raw;
+  raw.op = Op::ld;
+  raw.width = 4;
   std::string offsets;
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    custom.custom_offsets[lane] = 4 * lane;
+    raw.raw_offsets[lane] = 4 * lane;
     offsets += (lane ? "," : "") + std::to_string(4 * lane);
   }
-  const Expected<Scenario> old_custom =
+  const Expected<Scenario> old_raw =
       open_text("op = ld\nwidth = 4\noffsets = " + offsets + "\nlanes = 0xffffffff\n");
-  REQUIRE(old_custom);
-  CHECK(*old_custom == custom);
+  REQUIRE(old_raw);
+  CHECK(*old_raw == raw);
 }
 
 TEST_CASE("A bad scenario file is reported as FILE:LINE: what is wrong") {

@@ -84,10 +84,10 @@ Count count(Op op, int width, const std::array<std::int64_t, kWarpSize>& offsets
 std::optional<WarpAccess> access_of(const Scenario& s) {
   const TileLayout& t = s.tile;
   const int e = element_bytes(t.dtype);
-  const int width = s.pattern == AccessPattern::matrix   ? 16
-                    : s.width > 0                        ? s.width
-                    : s.pattern == AccessPattern::custom ? 4
-                                                         : e;
+  const int width = s.pattern == AccessPattern::matrix ? 16
+                    : s.width > 0                      ? s.width
+                    : s.pattern == AccessPattern::raw  ? 4
+                                                       : e;
   const int k = width / e;
   WarpAccess a;
   a.op = s.op;
@@ -97,8 +97,8 @@ std::optional<WarpAccess> access_of(const Scenario& s) {
     if (!(s.lane_mask >> lane & 1u)) continue;
     std::int64_t pos = 0;  // row-major position of the lane's first element
     switch (s.pattern) {
-      case AccessPattern::custom:
-        a.offsets[lane] = s.custom_offsets[lane];
+      case AccessPattern::raw:
+        a.offsets[lane] = s.raw_offsets[lane];
         continue;
       case AccessPattern::row:
         pos = std::int64_t{s.index} * t.cols + std::int64_t{lane} * k;

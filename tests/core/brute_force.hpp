@@ -43,7 +43,7 @@ inline Count count(const WarpAccess& a) {
 std::int64_t tile_byte(const TileLayout& t, int r, int c);
 
 // The 32 addresses of a scenario, from scenario.hpp's definitions of the row, column, matrix
-// and custom patterns and tile_byte(): nullopt when some lane's elements do not form one
+// and raw patterns and tile_byte(): nullopt when some lane's elements do not form one
 // aligned, contiguous block. Precondition: the tile is valid and the index inside it.
 std::optional<WarpAccess> access_of(const Scenario& s);
 

@@ -83,9 +83,9 @@ int main(int argc, char** argv) {
   std::string cu = "#include <cuda_bf16.h>\n#include <cuda_fp8.h>\n#include <cuda_runtime.h>\n\n";
   int n = 0;
   for (const Scenario& s : scenarios()) {
-    const Evaluation e = evaluate(s);
-    if (!e.ok()) continue;
-    const CodeView v = code_view(s, e);
+    const Study st = study(s);
+    if (!st.evaluation.ok()) continue;
+    const CodeView v = code_view(st);
     if (v.statement.empty()) continue;
     cu += kernel(s, v, n++) + "\n";
   }

@@ -112,10 +112,11 @@ std::int64_t byte_of(const std::string& element, const TileLayout& t, int tx) {
   return row * t.pitch_bytes() + col * t.elem_bytes();
 }
 
-void check_lanes(const Scenario& s) {
-  const Evaluation e = evaluate(s);
+void check_lanes(const Study& st) {
+  const Scenario& s = st.scenario;
+  const Evaluation& e = st.evaluation;
   if (!e.ok()) return;
-  const CodeView v = code_view(s, e);
+  const CodeView v = code_view(st);
   CAPTURE(describe(s));
   CAPTURE(v.element);
   if (v.element.empty()) return;
@@ -137,12 +138,13 @@ void check_lanes(const Scenario& s) {
 TEST_CASE("every preset's code gives, lane by lane, the offsets the analysis counted") {
   for (const Preset& p : presets()) {
     CAPTURE(p.name);
-    check_lanes(p.scenario);
+    check_lanes(study(p.scenario));
   }
 }
 
 TEST_CASE("the code of every tile, swizzle, pattern and width evaluates to the analysed offsets") {
   int checked = 0;
+  Study studied;  // its tile's parts are reused while only the access changes, as in the app
   for (DType d : kAllDTypes)
     for (int pad : {0, 1, 2, 4})
       for (const char* swizzle :
@@ -160,8 +162,9 @@ TEST_CASE("the code of every tile, swizzle, pattern and width evaluates to the a
               s.op = pattern == AccessPattern::matrix ? Op::ldmatrix_x4 : Op::st;
               for (int width : {0, 16}) {
                 s.width = pattern == AccessPattern::matrix ? 16 : width;
-                if (evaluate(s).ok()) ++checked;
-                check_lanes(s);
+                studied = study(s, &studied);
+                if (studied.evaluation.ok()) ++checked;
+                check_lanes(studied);
               }
             }
   CHECK(checked > 200);
@@ -171,7 +174,7 @@ TEST_CASE("the statement is the one a kernel writer types") {
   auto code = [](const char* name) {
     const Preset* p = find_preset(name);
     REQUIRE(p != nullptr);
-    return code_view(p->scenario, evaluate(p->scenario));
+    return code_view(study(p->scenario));
   };
   const CodeView pad1 = code("fp32-pad1");
   CHECK(pad1.declaration == "__shared__ float tile[32][33];");
@@ -189,7 +192,7 @@ TEST_CASE("the statement is the one a kernel writer types") {
   CHECK(code("broadcast").element == "tile[0][0]");
   Scenario raw = find_preset("broadcast")->scenario;
   raw.tile.cols = 0;  // raw offsets analyse without a valid tile, but index none
-  const CodeView no_tile = code_view(raw, evaluate(raw));
+  const CodeView no_tile = code_view(study(raw));
   CHECK(no_tile.statement.empty());
   CHECK(no_tile.note.starts_with("no statement: tile 32x0"));
   const CodeView bad = code("fp32-pad1-vec16-store");
@@ -204,7 +207,7 @@ TEST_CASE("the declaration is one nvcc accepts: extern above 48 KB, aligned for 
   auto code = [](const char* name) {
     const Preset* p = find_preset(name);
     REQUIRE(p != nullptr);
-    return code_view(p->scenario, evaluate(p->scenario));
+    return code_view(study(p->scenario));
   };
   // 132096 B: nvcc refuses it as a static array ("uses too much shared data", 0xc000 max).
   const CodeView big = code("bf16-256-pad2");
@@ -244,9 +247,10 @@ TEST_CASE("every preset's generated code parses back to the preset's offsets") {
   int checked = 0;
   for (const Preset& p : presets()) {
     CAPTURE(p.name);
-    const Evaluation e = evaluate(p.scenario);
+    const Study st = study(p.scenario);
+    const Evaluation& e = st.evaluation;
     if (!e.ok()) continue;
-    const CodeView v = code_view(p.scenario, e);
+    const CodeView v = code_view(st);
     if (v.element.empty()) continue;
     KernelParams params;
     params.op = p.scenario.op;

@@ -388,7 +388,7 @@ TEST_CASE("Each level asks about what the rubric puts there") {
         const Question& q = question_of(level, seed, i);
         CAPTURE(json_of(q));
         kinds[level].insert(q.kind);
-        const bool tile = q.scenario.pattern != AccessPattern::custom;
+        const bool tile = q.scenario.pattern != AccessPattern::raw;
         if (level != DrillLevel::strong_hire) {
           // The basics and the Hire bar: 4-byte lanes, float tiles, no tensor-core swizzle.
           CHECK(q.scenario.effective_width() == 4);
@@ -595,7 +595,7 @@ TEST_CASE("Questions say what every lane does, in words a person would use") {
       CHECK(q.text.find("mod 1)") == std::string::npos);
       CHECK(q.text.find("floor(L / 32)") == std::string::npos);
       // A descriptor question is about the tile TMA wrote, not a warp's access.
-      if (q.scenario.pattern == AccessPattern::custom || q.family == "descriptor") continue;
+      if (q.scenario.pattern == AccessPattern::raw || q.family == "descriptor") continue;
       const Evaluation e = evaluate(q.scenario);
       REQUIRE(e.ok());
       // Every lane that takes no part is said to, and why.
@@ -677,8 +677,8 @@ TEST_CASE("Questions say what every lane does, in words a person would use") {
     CHECK(step % w == 0);
     CHECK(q.text.find("at byte " + std::to_string(step) + " x (L & ~") != std::string::npos);
     for (int lane = 0; lane < 32; ++lane) {
-      CHECK(q.scenario.custom_offsets[lane] == std::int64_t{step} * (lane & ~partner));
-      CHECK(q.scenario.custom_offsets[lane] == q.scenario.custom_offsets[lane ^ partner]);
+      CHECK(q.scenario.raw_offsets[lane] == std::int64_t{step} * (lane & ~partner));
+      CHECK(q.scenario.raw_offsets[lane] == q.scenario.raw_offsets[lane ^ partner]);
     }
   }
   CHECK(packing > 20);
@@ -706,10 +706,10 @@ Scenario column(DType d, int pad, int index, int cols = 32) {
 
 Scenario offsets(Op op, int width, std::int64_t stride, int group) {
   Scenario s;
-  s.pattern = AccessPattern::custom;
+  s.pattern = AccessPattern::raw;
   s.op = op;
   s.width = width;
-  for (int lane = 0; lane < 32; ++lane) s.custom_offsets[lane] = stride * (lane / group);
+  for (int lane = 0; lane < 32; ++lane) s.raw_offsets[lane] = stride * (lane / group);
   return s;
 }
 
@@ -835,7 +835,7 @@ TEST_CASE("Each label the audit found wrong now names the mistake the answer mak
     const CodeResult r = evaluate_code(sources, params);
     REQUIRE(r.code);
     for (int lane = 0; lane < 32; ++lane)
-      CHECK(r.code->scenario.custom_offsets[lane] == q.scenario.custom_offsets[lane]);
+      CHECK(r.code->scenario.raw_offsets[lane] == q.scenario.raw_offsets[lane]);
     // As a fix: the pad of one is the 2-D block's mistake, the pad of two works for every warp.
     t.pad = 0;
     const Question f = fix_question(block_warp_access(t, 16, 3), 16, 3);
@@ -861,7 +861,7 @@ TEST_CASE("Each label the audit found wrong now names the mistake the answer mak
   }
   SUBCASE("packing shows in the ideal and the conflicts: ld 8 B at 8 x (L & ~2)") {
     Scenario s = offsets(Op::ld, 8, 0, 1);
-    for (int lane = 0; lane < 32; ++lane) s.custom_offsets[lane] = 8 * (lane & ~2);
+    for (int lane = 0; lane < 32; ++lane) s.raw_offsets[lane] = 8 * (lane & ~2);
     const Analysis a = *evaluate(s).analysis;
     Question ideal = ask(AskKind::wavefronts, s);
     ideal.kind = AskKind::ideal;
@@ -892,7 +892,7 @@ TEST_CASE("Fix questions show the tile they grade, and the pad of one is often w
         pad_one_right += grade(q, "--pad 1").right ? 1 : 0;
         // The tile is declared at its real width: --pad P gives tile[R][C + P].
         if (q.block_x == 0) CHECK(q.scenario.tile.pad == 0);
-        if (q.scenario.pattern != AccessPattern::custom)
+        if (q.scenario.pattern != AccessPattern::raw)
           CHECK(q.text.find(to_string(q.scenario.tile)) != std::string::npos);
         // The key is in the question's own terms: the smallest pad that works for the tile
         // shown (no "--pad 15" for a [32][32] whose key was computed for another width), and a

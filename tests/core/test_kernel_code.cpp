@@ -480,8 +480,9 @@ TEST_CASE("every preset's code from the code view parses back to the preset's of
   int round_trips = 0;
   for (const Preset& p : presets()) {
     INFO(p.name);
-    const Evaluation want = evaluate(p.scenario);
-    const CodeView view = code_view(p.scenario, want);
+    const Study studied = study(p.scenario);
+    const Evaluation& want = studied.evaluation;
+    const CodeView view = code_view(studied);
     if (!want.ok()) {
       // The lesson is the diagnostic (a misaligned vector store): the code view has no
       // statement to give.
@@ -500,7 +501,7 @@ TEST_CASE("every preset's code from the code view parses back to the preset's of
       const auto i = static_cast<std::size_t>(l);
       CHECK(r.code->lanes[i].active == want.analysis->access.active(l));
       if (want.analysis->access.active(l))
-        CHECK(r.code->scenario.custom_offsets[i] == want.analysis->access.offsets[i]);
+        CHECK(r.code->scenario.raw_offsets[i] == want.analysis->access.offsets[i]);
     }
     CHECK(r.wavefronts == want.analysis->wavefront_count());
     ++round_trips;

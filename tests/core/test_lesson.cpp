@@ -374,7 +374,7 @@ TEST_CASE("load packing with its source, and the same addresses stored") {
   }
   REQUIRE(load != nullptr);
   REQUIRE(store != nullptr);
-  CHECK(load->scenario.custom_offsets == store->scenario.custom_offsets);
+  CHECK(load->scenario.raw_offsets == store->scenario.raw_offsets);
   const Analysis ld = *evaluate(load->scenario).analysis;
   const Analysis st = *evaluate(store->scenario).analysis;
   CHECK(ld.packed);

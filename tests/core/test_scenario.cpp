@@ -261,15 +261,15 @@ TEST_CASE("the 128B swizzle keeps every row a permutation of itself, so row writ
 
 TEST_CASE("two lanes on one word are a broadcast, not a conflict") {
   Scenario s;
-  s.pattern = AccessPattern::custom;
+  s.pattern = AccessPattern::raw;
   s.op = Op::ld;
   s.width = 4;
-  for (int lane = 0; lane < kWarpSize; ++lane) s.custom_offsets[lane] = 4 * lane;
-  s.custom_offsets[20] = s.custom_offsets[3];
+  for (int lane = 0; lane < kWarpSize; ++lane) s.raw_offsets[lane] = 4 * lane;
+  s.raw_offsets[20] = s.raw_offsets[3];
   const Analysis pair = counted(s);
   CHECK(pair.wavefront_count() == 1);
   CHECK(pair.lanes[20].shares_word);
-  s.custom_offsets.fill(64);
+  s.raw_offsets.fill(64);
   const Analysis all = counted(s);
   CHECK(all.wavefront_count() == 1);
   CHECK(all.bank_conflicts() == 0);
@@ -366,23 +366,23 @@ TEST_CASE("evaluate() refuses impossible scenarios with the rule and the numbers
     CHECK(contains(d.message, "64"));
     CHECK(contains(d.message, "128 B"));
   }
-  SUBCASE("custom offsets past shared memory, misaligned, or a matrix lane switched off") {
+  SUBCASE("raw offsets past shared memory, misaligned, or a matrix lane switched off") {
     Scenario s;
-    s.pattern = AccessPattern::custom;
+    s.pattern = AccessPattern::raw;
     s.op = Op::ld;
     s.width = 8;
-    for (int lane = 0; lane < kWarpSize; ++lane) s.custom_offsets[lane] = 8 * lane;
-    s.custom_offsets[5] = 4;
+    for (int lane = 0; lane < kWarpSize; ++lane) s.raw_offsets[lane] = 8 * lane;
+    s.raw_offsets[5] = 4;
     CHECK(refused(s).rule == "alignment");
-    s.custom_offsets[5] = kSharedMemoryBytes;
+    s.raw_offsets[5] = kSharedMemoryBytes;
     CHECK(refused(s).rule == "bounds");
-    s.custom_offsets[5] = INT64_MAX - 7;  // aligned, and off + width would overflow (issue 9)
+    s.raw_offsets[5] = INT64_MAX - 7;  // aligned, and off + width would overflow (issue 9)
     CHECK(refused(s).rule == "bounds");
     CHECK(contains(explain(s, evaluate(s)).verdict, "past the 233472 B"));
-    s.custom_offsets[5] = 40;
+    s.raw_offsets[5] = 40;
     s.op = Op::ldmatrix_x4;
     s.width = 16;
-    for (int lane = 0; lane < kWarpSize; ++lane) s.custom_offsets[lane] = 16 * lane;
+    for (int lane = 0; lane < kWarpSize; ++lane) s.raw_offsets[lane] = 16 * lane;
     s.lane_mask = ~(1u << 9);
     CHECK(refused(s).rule == "matrix-lanes");
   }
@@ -573,7 +573,7 @@ namespace banklab {
 // the tile (as many lanes placed as at 0), and one step further is refused or loses lanes.
 TEST_CASE("each pattern's last index is the last that keeps the whole warp in the tile") {
   for (const AccessPatternInfo& p : access_patterns()) {
-    if (p.pattern == AccessPattern::custom) continue;
+    if (p.pattern == AccessPattern::raw) continue;
     CAPTURE(p.name);
     const Op op = p.pattern == AccessPattern::matrix ? Op::ldmatrix_x4 : Op::ld;
     for (DType dtype : kAllDTypes) {

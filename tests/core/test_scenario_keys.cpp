@@ -11,12 +11,12 @@
 namespace banklab {
 namespace {
 
-Scenario custom_scenario() {
+Scenario raw_scenario() {
   Scenario s;
-  s.pattern = AccessPattern::custom;
+  s.pattern = AccessPattern::raw;
   s.op = Op::st;
   s.width = 8;
-  for (int lane = 0; lane < kWarpSize; ++lane) s.custom_offsets[lane] = lane % 3 ? 8 * lane : -1;
+  for (int lane = 0; lane < kWarpSize; ++lane) s.raw_offsets[lane] = lane % 3 ? 8 * lane : -1;
   s.lane_mask = 0x7FFFFFFEu;
   return s;
 }
@@ -24,7 +24,7 @@ Scenario custom_scenario() {
 TEST_CASE("Every preset, printed by the table's keys, reads back as itself") {
   std::vector<Scenario> all;
   for (const Preset& p : presets()) all.push_back(p.scenario);
-  all.push_back(custom_scenario());
+  all.push_back(raw_scenario());
   for (const Scenario& s : all) {
     CAPTURE(describe(s));
     const std::vector<KeyValue> values = scenario_key_values(s);
@@ -39,7 +39,7 @@ TEST_CASE("Every preset, written as flag words by the table's keys, reads back a
   for (const ScenarioKey& k : kScenarioKeys) every_key.push_back(&k);
   std::vector<Scenario> all;
   for (const Preset& p : presets()) all.push_back(p.scenario);
-  all.push_back(custom_scenario());
+  all.push_back(raw_scenario());
   for (const Scenario& s : all) {
     CAPTURE(describe(s));
     const std::vector<std::string> words = scenario_words(s, every_key);
@@ -59,13 +59,13 @@ TEST_CASE("Flag words are the keys asked for, in the order asked, as the table p
   CHECK(scenario_words(s, keys) == std::vector<std::string>{"--swizzle", "tma128", "--pad", "2"});
 }
 
-TEST_CASE("A tile scenario prints every key but preset and offsets; a custom one its offsets") {
+TEST_CASE("A tile scenario prints every key but preset and offsets; a raw one its offsets") {
   std::vector<std::string> keys;
   for (const KeyValue& v : scenario_key_values(Scenario{})) keys.push_back(v.key);
   CHECK(keys == std::vector<std::string>{"dtype", "tile", "pad", "swizzle", "access", "index", "op",
                                          "lanes"});
   keys.clear();
-  for (const KeyValue& v : scenario_key_values(custom_scenario())) keys.push_back(v.key);
+  for (const KeyValue& v : scenario_key_values(raw_scenario())) keys.push_back(v.key);
   CHECK(keys == std::vector<std::string>{"width", "op", "lanes", "offsets"});
 }
 
@@ -94,7 +94,7 @@ TEST_CASE("The raw form takes offsets with the keys both forms share, and nothin
     const std::vector<KeyValue> matrix = {{0, "offsets", offsets}, {0, "op", "ldmatrix.x4"}};
     const Expected<Scenario> s = scenario_from_keys(matrix);
     REQUIRE(s);
-    CHECK(s->pattern == AccessPattern::custom);
+    CHECK(s->pattern == AccessPattern::raw);
     CHECK(s->width == 16);
     const std::vector<KeyValue> no_width = {{2, "offsets", offsets}};
     CHECK(scenario_from_keys(no_width, "f").error() ==

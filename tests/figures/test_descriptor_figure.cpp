@@ -180,8 +180,10 @@ TEST_CASE("MN-major: the first core matrix and SBO / LBO where the core's map pu
         for (const Line& l : lines) CHECK(inside(from, l.x0, l.y0));
         CHECK(inside(sbo, lines[0].x1, lines[0].y1));
         CHECK(inside(lbo, lines[1].x1, lines[1].y1));
-        CHECK(lbo.y0 - from.y0 == doctest::Approx(g.pitch_y * (kMn128.lbo / 128)));
-        CHECK(sbo.y0 - from.y0 == doctest::Approx(g.pitch_y * (kMn128.sbo / 128)));
+        CHECK(lbo.y0 - from.y0 ==
+              doctest::Approx(g.pitch_y * static_cast<float>(kMn128.lbo / 128)));
+        CHECK(sbo.y0 - from.y0 ==
+              doctest::Approx(g.pitch_y * static_cast<float>(kMn128.sbo / 128)));
         // Both run down the same column of memory, yet stay two lines.
         CHECK(std::abs(lines[0].x0 - lines[1].x0) >= 0.2f * g.pitch_x);
         const std::vector<Label> arrows = arrow_labels(f);

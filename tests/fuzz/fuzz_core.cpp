@@ -121,8 +121,8 @@ void fuzz_scenario(ByteReader& in) {
   s.width = in.small_or_raw();
   s.index = in.small_or_raw();
   s.lane_mask = in.mask();
-  if (s.pattern == AccessPattern::custom)
-    for (std::int64_t& o : s.custom_offsets) o = in.offset();
+  if (s.pattern == AccessPattern::raw)
+    for (std::int64_t& o : s.raw_offsets) o = in.offset();
 
   const Evaluation e = evaluate(s);
   require(e.ok() == !has_error(e.diagnostics));

@@ -61,10 +61,10 @@ KernelParams params_from(std::uint8_t b0, std::uint8_t b1) {
 
 void check_code(const KernelCode& code) {
   const Scenario& s = code.scenario;
-  require(s.pattern == AccessPattern::custom);
+  require(s.pattern == AccessPattern::raw);
   for (int l = 0; l < kWarpSize; ++l) {
     const LaneCode& lane = code.lanes[static_cast<std::size_t>(l)];
-    const std::int64_t offset = s.custom_offsets[static_cast<std::size_t>(l)];
+    const std::int64_t offset = s.raw_offsets[static_cast<std::size_t>(l)];
     require(lane.active == ((s.lane_mask >> l & 1u) != 0));
     if (!lane.active) continue;
     require(offset == lane.byte);

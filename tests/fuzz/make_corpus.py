@@ -11,7 +11,7 @@ DTYPES = {"fp8": 0, "bf16": 1, "fp32": 2, "fp64": 3}
 # The SwizzleKind enumerators' values (the fuzzer reads the kind as the enumerator).
 SWIZZLES = {"none": 0, "xor": 1, "cute": 2, "tma32": 3, "tma64": 4, "tma128": 5, "cute-elem": 6,
             "triton": 7}
-PATTERNS = {"row": 0, "column": 1, "matrix": 2, "custom": 3}
+PATTERNS = {"row": 0, "column": 1, "matrix": 2, "raw": 3}
 OPS = {"ld": 0, "st": 1, "ldmatrix.x1": 2, "ldmatrix.x2": 3, "ldmatrix.x4": 4, "stmatrix.x4": 5}
 
 
@@ -38,7 +38,7 @@ def scenario(dtype="fp32", rows=32, cols=32, pad=0, swizzle="none", parameters=(
     out += bytes([SWIZZLES[swizzle]]) + b"".join(integer(v) for v in parameters)
     out += bytes([PATTERNS[pattern], OPS[op]]) + integer(width) + integer(index)
     out += struct.pack(">I", mask)
-    if pattern == "custom":
+    if pattern == "raw":
         out += b"".join(offset(v) for v in offsets)
     return out
 
@@ -86,13 +86,13 @@ SCENARIOS = {
     "cute-escapes": scenario(dtype="bf16", rows=8, cols=32, pad=1, swizzle="cute",
                              parameters=(3, 4, 3)),
     "half-warp": scenario(mask=0x0000FFFF),
-    "custom-alternate": scenario(pattern="custom", op="ld", width=16,
-                                 offsets=[128 * (l % 2) for l in range(32)]),
-    "custom-absurd": scenario(pattern="custom", op="st", width=8,
-                              offsets=[-1, 2**62, 233472, -8] + [8 * l for l in range(28)]),
+    "raw-alternate": scenario(pattern="raw", op="ld", width=16,
+                              offsets=[128 * (l % 2) for l in range(32)]),
+    "raw-absurd": scenario(pattern="raw", op="st", width=8,
+                           offsets=[-1, 2**62, 233472, -8] + [8 * l for l in range(28)]),
     # issue 9: off + width overflowed in check_access() (the --offsets form and the GUI's box).
-    "custom-int64-max": scenario(pattern="custom", op="ld", width=16,
-                                 offsets=[2**63 - 16] + [16 * l for l in range(1, 32)]),
+    "raw-int64-max": scenario(pattern="raw", op="ld", width=16,
+                              offsets=[2**63 - 16] + [16 * l for l in range(1, 32)]),
     "absurd-tile": scenario(rows=2**31 - 1, cols=2**31 - 1, pad=2**31 - 1, index=-2**31),
     "absurd-swizzle": scenario(swizzle="cute", parameters=(2**31 - 1, 2**31 - 1, 2**31 - 1)),
     # FlashAttention-2's bf16 pattern over elements; Triton's layouts, power-of-two and not.

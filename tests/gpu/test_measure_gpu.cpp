@@ -199,7 +199,8 @@ TEST_CASE(
     CAPTURE(to_string(c.access));
     CAPTURE(c.detail);
     CHECK(c.agrees);
-    CHECK(c.hardware_instructions == doctest::Approx(c.counted_instructions).epsilon(0.005));
+    CHECK(c.hardware_instructions ==
+          doctest::Approx(static_cast<double>(c.counted_instructions)).epsilon(0.005));
     // Issue 22: the clock span within 0.5 % of the hardware's active clocks, every pattern.
     CHECK(c.counted_cycles_per_access ==
           doctest::Approx(c.hardware_cycles_per_access).epsilon(0.005));

@@ -50,7 +50,7 @@ bool eventually(Condition condition) {
 }
 
 // Polls the panel, as the UI does once a frame, until its job is done and every result applied.
-bool settle(GpuPanel& p) {
+bool settle(GpuState& p) {
   const bool done = eventually([&] {
     poll(p);
     return !p.busy();
@@ -88,10 +88,10 @@ record::VariantResult variant(std::string name, record::VariantRole role, double
   return r;
 }
 
-// A GPU that answers from a script: the H200's fp32 figures of measured-h200.md, a vec16
-// kernel that fails verification, microbenchmark times of one clock per wavefront, and
-// counters equal to the model plus `measure_offset`. Its suite can block until released or
-// cancelled, to hold a job in flight.
+// A GPU that answers from a script: the fp32 figures of the H200 measurements the project
+// started from (measured-h200.md, not in this repository), a vec16 kernel that fails verification,
+// microbenchmark times of one clock per wavefront, and counters equal to the model plus
+// `measure_offset`. Its suite can block until released or cancelled, to hold a job in flight.
 struct ScriptedGpu {
   std::atomic<bool> block_suite{false};
   std::atomic<bool> release{false};
@@ -296,7 +296,7 @@ TEST_CASE("the worker wakes the UI after each result and when the job ends") {
   CHECK(worker.drain().size() == 2);
 
   SUBCASE("a panel hands its wake_ui to the worker it creates") {
-    GpuPanel panel;
+    GpuState panel;
     panel.backend = gpu.backend();
     std::atomic<int> woken{0};
     panel.wake_ui = [&] { ++woken; };
@@ -380,7 +380,7 @@ TEST_CASE("destroying the worker cancels a running job and joins its thread") {
 
 TEST_CASE("Run on GPU benchmarks the pattern on screen and the conflict sweep") {
   ScriptedGpu gpu;
-  GpuPanel p;
+  GpuState p;
   p.backend = gpu.backend();
   CHECK(refusal(can_run(p)) == "the GPU worker has not started yet");
   REQUIRE(settle(p));
@@ -452,7 +452,7 @@ TEST_CASE("Run on GPU benchmarks the pattern on screen and the conflict sweep") 
 
 TEST_CASE("Run on GPU leaves out a pattern that breaks a rule and says why") {
   ScriptedGpu gpu;
-  GpuPanel p;
+  GpuState p;
   p.backend = gpu.backend();
   REQUIRE(settle(p));
   Scenario bad = preset_scenario("fp32-naive");
@@ -473,7 +473,7 @@ TEST_CASE("Run on GPU leaves out a pattern that breaks a rule and says why") {
 
 TEST_CASE("Measure on GPU sets the hardware's counts beside the prediction") {
   ScriptedGpu gpu;
-  GpuPanel p;
+  GpuState p;
   const Scenario naive = preset_scenario("fp32-naive");  // 32 wavefronts, 31 conflicts
 
   SUBCASE("agreeing") {
@@ -530,7 +530,7 @@ TEST_CASE("a measurement that does not isolate the access is not compared") {
 }
 
 TEST_CASE("a result for a measurement that was replaced is dropped") {
-  GpuPanel p;
+  GpuState p;
   p.measurement = MeasureRecord{};
   p.measurement->id = 5;
   apply(p, MeasureDone{4, std::vector<gpu::Measurement>(1)});
@@ -547,7 +547,7 @@ TEST_CASE("without a GPU the panel shows the state and starts nothing") {
     MESSAGE("this machine has a GPU: the no-GPU state cannot be seen here");
     return;
   }
-  GpuPanel p;  // the real banklab::gpu of this build
+  GpuState p;  // the real banklab::gpu of this build
   REQUIRE(settle(p));
   REQUIRE(p.device);
   const record::DeviceInfo& d = *p.device;
@@ -617,7 +617,7 @@ TEST_CASE("why there is no GPU is said in words, the CUDA error's name left to t
   CHECK(no_gpu_in_words(d).starts_with("this build of BankLab was made without CUDA"));
   // A GPU with a scripted answer of "no device" opens the recording too; one that is there
   // opens on nothing until a run.
-  GpuPanel none;
+  GpuState none;
   none.backend = real_gpu_backend();
   none.backend.query_device = [] {
     record::DeviceInfo info;
@@ -628,7 +628,7 @@ TEST_CASE("why there is no GPU is said in words, the CUDA error's name left to t
   REQUIRE(settle(none));
   CHECK_FALSE(none.runs.empty());
   ScriptedGpu scripted;
-  GpuPanel there;
+  GpuState there;
   there.backend = scripted.backend();
   REQUIRE(settle(there));
   CHECK(there.runs.empty());
@@ -702,7 +702,7 @@ TEST_CASE("plot coordinates grow right and up, categories down from the top") {
 TEST_CASE("every transpose kernel that names a preset gets the core's predicted conflict") {
   // The kernels' own table (empty in a build without CUDA, which has no kernels to list).
   const GpuBackend real = real_gpu_backend();
-  GpuPanel p;
+  GpuState p;
   p.backend = real;
   for (const DType dtype : kAllDTypes) {
     CAPTURE(dtype_name(dtype));
@@ -813,7 +813,7 @@ TEST_CASE("the shipped recordings open, each dtype a history row labelled as rec
   REQUIRE_FALSE(shipped.empty());
   for (const std::filesystem::path& file : shipped) {
     CAPTURE(file.string());
-    GpuPanel p;
+    GpuState p;
     REQUIRE(open_recording(p, file));
     REQUIRE(p.runs.size() == std::size(kAllDTypes));
     const RunRecord& shown = p.runs.at(static_cast<std::size_t>(p.selected_run));
@@ -837,7 +837,7 @@ TEST_CASE("the shipped recordings open, each dtype a history row labelled as rec
     CHECK(shown.reversal[0].rfind("Shared memory: 132 SMs x 128 B per clock", 0) == 0);
     CHECK(shown.reversal[2].rfind("fp32-naive (32-way; the model says it shows)", 0) == 0);
   }
-  GpuPanel p;
+  GpuState p;
   CHECK(refusal(open_recording(p, "/nonexistent/recording.json")).find("/nonexistent") !=
         std::string::npos);
   CHECK(p.runs.empty());

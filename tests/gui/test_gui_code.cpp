@@ -83,9 +83,9 @@ TEST_CASE("typing code in the code box updates every view, key by key") {
   k.type("]");
   imgui.frame(s);  // the next frame's refresh() derives the new scenario
   CHECK(s.user.code.error.empty());
-  CHECK(s.user.scenario.pattern == AccessPattern::custom);
+  CHECK(s.user.scenario.pattern == AccessPattern::raw);
   CHECK(wavefronts(s) == 32);  // block 32x8, j = 0: the naive transpose's column
-  CHECK(s.study.scenario.custom_offsets[1] == 128);
+  CHECK(s.study.scenario.raw_offsets[1] == 128);
   CHECK(s.study.scenario.tile.cols == 32);  // the tile view draws the declared array
 
   // Idle frames evaluate nothing.
@@ -98,7 +98,7 @@ TEST_CASE("typing code in the code box updates every view, key by key") {
   k.type("__shared__ float tile[32][33];\ntile[threadIdx.x][threadIdx.y + j]");
   imgui.frame(s);
   CHECK(wavefronts(s) == 1);
-  CHECK(s.study.scenario.custom_offsets[1] == 132);
+  CHECK(s.study.scenario.raw_offsets[1] == 132);
 
   // An undefined name: the error, located with a caret, under the box; the picture stays.
   k.press(GLFW_KEY_END);
@@ -115,7 +115,7 @@ TEST_CASE("typing code in the code box updates every view, key by key") {
   s.user.code.lets = "j=0,k=4";
   CHECK(apply_code(s));
   imgui.frame(s);
-  CHECK(s.study.scenario.custom_offsets[0] == 16);
+  CHECK(s.study.scenario.raw_offsets[0] == 16);
 }
 
 TEST_CASE("presets fill the code box; the controls take the scenario back; --code opens on code") {

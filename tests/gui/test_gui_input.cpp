@@ -143,8 +143,8 @@ TEST_CASE("no two widgets of a frame share an ID, in any lesson, access pattern 
       CHECK_MESSAGE(dups.empty(), all(dups));
     }
     load_preset(s, std::string(kDefaultPreset));
-    for (AccessPattern pattern : {AccessPattern::row, AccessPattern::column, AccessPattern::matrix,
-                                  AccessPattern::custom}) {
+    for (AccessPattern pattern :
+         {AccessPattern::row, AccessPattern::column, AccessPattern::matrix, AccessPattern::raw}) {
       CAPTURE(static_cast<int>(pattern));
       set_pattern(s, pattern);
       s.user.scenario.tile.swizzle.kind = SwizzleKind::cute;  // its three sliders too
@@ -188,7 +188,7 @@ TEST_CASE("every access choice is inside the Controls window at 1280x720, and a 
       {"row", AccessPattern::row},
       {"column", AccessPattern::column},
       {"ldmatrix/stmatrix", AccessPattern::matrix},
-      {"raw offsets", AccessPattern::custom}};
+      {"raw offsets", AccessPattern::raw}};
   for (const auto& [label, pattern] : choices) {
     CAPTURE(label);
     const Item* it = find_item(items, "Controls", ImHashStr(label, 0, ImHashStr("Controls")));
@@ -555,7 +555,7 @@ TEST_CASE("the GPU window is settled only once the driver's answer is applied, n
   std::mutex m;
   std::condition_variable cv;
   bool release = false;
-  GpuPanel p;
+  GpuState p;
   p.backend = real_gpu_backend();
   p.backend.query_device = [&, real = p.backend.query_device] {
     std::unique_lock lock(m);
@@ -617,10 +617,10 @@ TEST_CASE("the Code window turns read-only when a control changes the access, an
   CHECK(s.user.code.text.find("0xfffffff7 >> threadIdx.x") != std::string::npos);  // lane 3 out
   // Raw offsets that follow no expression: read-only with core's note, and Edit opens an
   // empty-handed box that waits for code, not a crash.
-  REQUIRE(set_custom_offsets(s,
-                             "0, 5, 2, 17, 9, 1, 30, 4, 8, 22, 3, 6, 11, 14, 19, 27, 12, 7, "
-                             "10, 13, 15, 16, 18, 20, 21, 23, 24, 25, 26, 28, 29, 31"));
-  set_pattern(s, AccessPattern::custom);
+  REQUIRE(set_raw_offsets(s,
+                          "0, 5, 2, 17, 9, 1, 30, 4, 8, 22, 3, 6, 11, 14, 19, 27, 12, 7, "
+                          "10, 13, 15, 16, 18, 20, 21, 23, 24, 25, 26, 28, 29, 31"));
+  set_pattern(s, AccessPattern::raw);
   CHECK(shows("Edit"));
   REQUIRE(d.click(s, {kCode, "Edit"}));
   CHECK_FALSE(code_on_screen(s));

@@ -174,7 +174,7 @@ TEST_CASE(
   app.d.click(s, instructions[2].centre());
   app.d.frame(s);
   CHECK(s.user.kernel.instance == 2);
-  CHECK(s.study.scenario.custom_offsets == worst.instances[2].offsets);
+  CHECK(s.study.scenario.raw_offsets == worst.instances[2].offsets);
   CHECK(s.study.scenario.lane_mask == worst.instances[2].lanes);
   CHECK(wavefronts_on_screen(s) == worst.instances[2].wavefronts);
 
@@ -348,7 +348,7 @@ TEST_CASE("a shipped trace's lines, clicked, put their lanes in every view") {
         const ScanInstance& run =
             lines[i].instances[static_cast<std::size_t>(s.user.kernel.instance)];
         CHECK(run.wavefronts == lines[i].worst_wavefronts);
-        CHECK(s.study.scenario.custom_offsets == run.offsets);
+        CHECK(s.study.scenario.raw_offsets == run.offsets);
         CHECK(s.study.scenario.lane_mask == run.lanes);
         CHECK(wavefronts_on_screen(s) == run.wavefronts);
         // Its line in the source, clicked, puts the line's worst access on screen too, at both

@@ -277,15 +277,15 @@ TEST_CASE("the fragment written for what is on screen reopens it") {
 
     AppState raw;
     load_preset(raw, "fp32-naive");
-    set_pattern(raw, AccessPattern::custom);
-    REQUIRE(set_custom_offsets(raw,
-                               "0, 128, 0, 128, 4, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, "
-                               "48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, -1"));
+    set_pattern(raw, AccessPattern::raw);
+    REQUIRE(set_raw_offsets(raw,
+                            "0, 128, 0, 128, 4, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, "
+                            "48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, -1"));
     const std::string raw_link = link_to(raw);
     CHECK(raw_link.find("offsets=") != std::string::npos);
     AppState raw_again;
     open(raw_again, raw_link);
-    CHECK(raw_again.user.scenario.custom_offsets == raw.user.scenario.custom_offsets);
+    CHECK(raw_again.user.scenario.raw_offsets == raw.user.scenario.raw_offsets);
 
     AppState typed;
     load_preset(typed, "fp32-naive");

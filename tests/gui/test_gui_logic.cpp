@@ -1,5 +1,5 @@
 // banklab-gui's logic with no display: command-line and settings parsing, the state's
-// transitions (presets, step-through, index, lanes, custom offsets), and every view drawn by
+// transitions (presets, step-through, index, lanes, raw offsets), and every view drawn by
 // ImGui with no backend (io.DisplaySize set, font atlas built), checking the geometry and the
 // batches handed to the GL programs. Also the binary's answers that need no window.
 //
@@ -326,28 +326,28 @@ TEST_CASE("lanes switch off and on, and idle lanes cost nothing") {
   CHECK(wavefront_total(s) == 17);
 }
 
-TEST_CASE("custom offsets: bad text is refused with the parser's message and changes nothing") {
+TEST_CASE("raw offsets: bad text is refused with the parser's message and changes nothing") {
   AppState s;
   load_preset(s, "fp32-naive");
   refresh(s);
-  set_pattern(s, AccessPattern::custom);
-  // Custom mode starts from the access on screen.
-  CHECK(s.user.scenario.custom_offsets[1] == 128);
-  auto before = s.user.scenario.custom_offsets;
-  CHECK_FALSE(set_custom_offsets(s, "0,4,8"));
-  CHECK_FALSE(s.user.custom_error.empty());
-  CHECK(s.user.scenario.custom_offsets == before);
+  set_pattern(s, AccessPattern::raw);
+  // The raw form starts from the access on screen.
+  CHECK(s.user.scenario.raw_offsets[1] == 128);
+  auto before = s.user.scenario.raw_offsets;
+  CHECK_FALSE(set_raw_offsets(s, "0,4,8"));
+  CHECK_FALSE(s.user.raw_error.empty());
+  CHECK(s.user.scenario.raw_offsets == before);
   std::string all_one_word;
   for (int l = 0; l < 32; ++l) all_one_word += l ? ",0" : "0";
-  CHECK(set_custom_offsets(s, all_one_word));
-  CHECK(s.user.custom_error.empty());
+  CHECK(set_raw_offsets(s, all_one_word));
+  CHECK(s.user.raw_error.empty());
   // The text box's own form, eight lanes a line, reads back to the same offsets.
-  auto broadcast = s.user.scenario.custom_offsets;
-  CHECK(set_custom_offsets(s, offsets_text(before)));
-  CHECK(s.user.scenario.custom_offsets == before);
-  CHECK(set_custom_offsets(s, all_one_word));
-  CHECK(s.user.scenario.custom_offsets == broadcast);
-  CHECK(s.user.custom_error.empty());
+  auto broadcast = s.user.scenario.raw_offsets;
+  CHECK(set_raw_offsets(s, offsets_text(before)));
+  CHECK(s.user.scenario.raw_offsets == before);
+  CHECK(set_raw_offsets(s, all_one_word));
+  CHECK(s.user.scenario.raw_offsets == broadcast);
+  CHECK(s.user.raw_error.empty());
   refresh(s);
   CHECK(wavefront_total(s) == 1);  // a broadcast
 }
@@ -424,7 +424,7 @@ TEST_CASE("any combination of controls either draws the core's analysis or its d
                                   SwizzleKind::cute,  SwizzleKind::tma32,
                                   SwizzleKind::tma64, SwizzleKind::tma128};
   const AccessPattern patterns[] = {AccessPattern::row, AccessPattern::column,
-                                    AccessPattern::matrix, AccessPattern::custom};
+                                    AccessPattern::matrix, AccessPattern::raw};
   std::uint32_t x = 12345;
   auto pick = [&](int n) {
     x = x * 1664525u + 1013904223u;  // a fixed LCG: the same walk every run

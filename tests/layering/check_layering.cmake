@@ -16,6 +16,8 @@ set(rules
   "core/model/|${core_model}"
   "core/report/|${core_model},core/report/"
   "core/code/|${core_model},core/code/"
+  # The CUDA line shown for a scenario reads its Study; the rest of code/ needs none.
+  "core/code/code_view|${core_model},core/report/,core/code/"
   "core/record/|${core_model},core/record/"
   "core/teach/|${core_model},core/report/,core/code/,core/record/,core/teach/"
   "core/solve/|${core_model},core/solve/"

@@ -130,5 +130,35 @@ TEST_CASE("any cut or changed bytes of a cubin read without a crash") {
   }
 }
 
+// A relocation's symbol index times 24 (the size of a symbol) lies past the table. With
+// 0x0AAAAAAB the product is 0x1'0000'0008, which a 32-bit size_t (the browser edition's) wraps
+// to 8, the middle of the first symbol: it must be refused before it is multiplied.
+TEST_CASE("a relocation naming a symbol past the symbol table is refused") {
+  std::string bytes = cubin("ldmatrix");
+  const auto read = [&](std::size_t at, int size) {
+    std::uint64_t v = 0;
+    for (int i = size - 1; i >= 0; --i)
+      v = v << 8 | static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)]);
+    return v;
+  };
+  const std::uint64_t table = read(0x28, 8), entry = read(0x3a, 2), count = read(0x3c, 2);
+  int changed = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const auto header = static_cast<std::size_t>(table + i * entry);
+    if (read(header + 4, 4) != 4) continue;  // SHT_RELA
+    const auto first = static_cast<std::size_t>(read(header + 24, 8));
+    // r_info's high half is the symbol: write 0x0AAAAAAB there, little-endian.
+    const std::uint32_t symbol = 0x0AAAAAABu;
+    for (std::size_t b = 0; b < 4; ++b)
+      bytes[first + 12 + b] = static_cast<char>((symbol >> (8 * b)) & 0xff);
+    ++changed;
+  }
+  REQUIRE(changed > 0);
+  const auto lines = read_cubin_lines(bytes, "_Z14ldmatrix_plainPK5uint4Pj");
+  REQUIRE_FALSE(lines);
+  CHECK(lines.error().find("a relocation names a symbol past the symbol table") !=
+        std::string::npos);
+}
+
 }  // namespace
 }  // namespace banklab::record

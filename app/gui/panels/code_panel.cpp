@@ -116,7 +116,7 @@ void hovered_lane(const CodeView& v, int hovered) {
 // Read-only: the CUDA of the scenario on screen, and the ways back to the code box.
 void scenario_code(AppState& s) {
   const Study& d = s.study;
-  const CodeView v = code_view(d.scenario, d.evaluation);
+  const CodeView v = code_view(d);
   if (s.res.mono_font) ImGui::PushFont(s.res.mono_font);
   ImGui::TextUnformatted(v.declaration.c_str());
   for (const std::string& line : v.host) ImGui::TextWrapped("// on the host: %s", line.c_str());
@@ -124,7 +124,7 @@ void scenario_code(AppState& s) {
   if (s.res.mono_font) ImGui::PopFont();
   if (!v.note.empty()) ImGui::TextWrapped("%s", v.note.c_str());
   if (ImGui::Button("Edit")) {
-    show_scenario_code(s);
+    show_scenario_code(s, d);
     s.user.code.focus = true;
   }
   help_marker("Put this code in the box to change it (what was typed there is replaced).");

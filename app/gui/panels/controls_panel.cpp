@@ -128,7 +128,7 @@ void access_controls(AppState& s) {
     if (ImGui::RadioButton("store (st)", sc.op == Op::st)) sc.op = Op::st;
   }
 
-  if (sc.pattern != AccessPattern::custom) {
+  if (sc.pattern != AccessPattern::raw) {
     // The label names what the index counts; its ID is "index", not the label, which is also
     // the text of an access radio button above ("row", "column"): one ID for two widgets
     // made a click on the slider abort in ImGui's ButtonBehavior.
@@ -159,18 +159,17 @@ void access_controls(AppState& s) {
         "8-byte accesses split the warp into 2 phases of 16 lanes, 16-byte accesses "
         "into 4 phases of 8; loads may pack the phases back together.");
   }
-  if (sc.pattern == AccessPattern::custom) {
+  if (sc.pattern == AccessPattern::raw) {
     ImGui::TextUnformatted("byte offsets, lane 0..31 (-1 = idle):");
-    std::string text = s.user.custom_text;
+    std::string text = s.user.raw_text;
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::InputTextMultiline("##offsets", &text,
                                   ImVec2(-1.0f, ImGui::GetTextLineHeight() * 5.0f))) {
-      set_custom_offsets(s, text);
+      set_raw_offsets(s, text);
     }
-    if (!s.user.custom_error.empty()) {
+    if (!s.user.raw_error.empty()) {
       ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(colours(s).error));
-      ImGui::TextWrapped("%s (the drawing shows the last valid offsets)",
-                         s.user.custom_error.c_str());
+      ImGui::TextWrapped("%s (the drawing shows the last valid offsets)", s.user.raw_error.c_str());
       ImGui::PopStyleColor();
     }
   }

@@ -14,7 +14,7 @@ namespace banklab::gui {
 namespace {
 
 void drill_header(AppState& s) {
-  DrillPanel& d = s.drill;
+  DrillState& d = s.drill;
   const DrillLevel level = d.session->level();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
   if (ImGui::BeginCombo("Level", std::string(level_name(level)).c_str())) {
@@ -46,7 +46,7 @@ void drill_header(AppState& s) {
 }
 
 void question(AppState& s) {
-  DrillPanel& d = s.drill;
+  DrillState& d = s.drill;
   const Question& q = d.session->question();
   ImGui::Separator();
   ImGui::TextDisabled("Question %d  (%s, %s)", q.index + 1,
@@ -58,7 +58,7 @@ void question(AppState& s) {
 }
 
 void answer_field(AppState& s) {
-  DrillPanel& d = s.drill;
+  DrillState& d = s.drill;
   const Palette& p = colours(s);
   if (d.focus_input) {
     ImGui::SetKeyboardFocusHere();
@@ -86,7 +86,7 @@ void answer_field(AppState& s) {
 }
 
 void feedback(AppState& s) {
-  DrillPanel& d = s.drill;
+  DrillState& d = s.drill;
   const Palette& p = colours(s);
   const Grade& g = *d.session->graded();
   ImGui::PushTextWrapPos(0.0f);
@@ -124,7 +124,7 @@ void summary(AppState& s) {
 
 // The bank view and the derivation of the answered question, side by side.
 void revealed(AppState& s) {
-  DrillPanel& d = s.drill;
+  DrillState& d = s.drill;
   ImGui::Separator();
   if (!d.shown) {
     ImGui::TextDisabled("The bank view and the derivation appear once you answer.");
@@ -157,7 +157,7 @@ void revealed(AppState& s) {
 }  // namespace
 
 void draw_drill(AppState& s, Interaction&) {
-  DrillPanel& d = s.drill;
+  DrillState& d = s.drill;
   if (!d.session) start_drill(s, s.user.settings.drill.level, fresh_drill_seed());
   d.geometry = DrillGeometry{};
   drill_header(s);

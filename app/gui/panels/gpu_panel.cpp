@@ -72,7 +72,7 @@ void tooltip_on_hover(const std::string& text) {
 
 // [SECTION] Device, results and controls
 
-void device_section(const GpuPanel& p, const Palette& c) {
+void device_section(const GpuState& p, const Palette& c) {
   if (!p.device) {
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c.text_dim),
                        "Asking the driver which GPU is there...");
@@ -102,7 +102,7 @@ void device_section(const GpuPanel& p, const Palette& c) {
 
 // Recorded results: without a GPU, the shipped recordings first; with one, a live run can be
 // saved. Any recording opens from a path.
-void results_section(GpuPanel& p, const Palette& c) {
+void results_section(GpuState& p, const Palette& c) {
   const bool live = p.device && p.device->ok();
   if (!live) {
     ImGui::TextDisabled("Recorded on a real GPU by 'banklab gpu-bench --record':");
@@ -150,11 +150,11 @@ void results_section(GpuPanel& p, const Palette& c) {
 }
 
 // What the window says after a button press: nothing when the job started, else why not.
-void note_refusal(GpuPanel& p, const Expected<void>& started) {
+void note_refusal(GpuState& p, const Expected<void>& started) {
   p.refusal = started ? std::string() : started.error();
 }
 
-void controls(GpuPanel& p, const Scenario& current, const Palette& c) {
+void controls(GpuState& p, const Scenario& current, const Palette& c) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
   if (ImGui::BeginCombo("matrix side", std::to_string(p.side).c_str())) {
     for (const int side : kMatrixSides) {
@@ -329,7 +329,7 @@ void transpose_table(const RunRecord& run, const Palette& c) {
   ImGui::EndTable();
 }
 
-void transpose_tab(const GpuPanel& p, const Palette& c) {
+void transpose_tab(const GpuState& p, const Palette& c) {
   if (p.selected_run < 0) {
     ImGui::TextWrapped(
         "No run yet. Run on GPU times every transpose kernel of the tile's dtype "
@@ -408,7 +408,7 @@ void microbench_plot(const RunRecord& run, const Palette& c) {
           {c.ideal_line, "ideal: clocks = wavefronts"}});
 }
 
-void microbench_tab(const GpuPanel& p, const Palette& c) {
+void microbench_tab(const GpuState& p, const Palette& c) {
   if (p.selected_run < 0) {
     ImGui::TextWrapped(
         "No run yet. Run on GPU replays the pattern on screen, and a column read "
@@ -470,7 +470,7 @@ void microbench_tab(const GpuPanel& p, const Palette& c) {
 
 // [SECTION] The measure tab
 
-void measure_tab(const GpuPanel& p, const Scenario& current, const Palette& c) {
+void measure_tab(const GpuState& p, const Scenario& current, const Palette& c) {
   if (!p.measurement) {
     ImGui::TextWrapped(
         "Measure on GPU runs the pattern on screen as exactly one warp-wide "
@@ -536,7 +536,7 @@ std::string history_status(const RunRecord& run) {
 }
 
 // Every verified kernel of every run as a point at its fraction of the same run's copy.
-void runs_plot(const GpuPanel& p, const Palette& c) {
+void runs_plot(const GpuState& p, const Palette& c) {
   Axis x{"% of the same run's copy roof", 0.0, 100.0, {}};
   Axis y{"run", 0.0, 1.0, {}};
   double top = 100.0;
@@ -569,7 +569,7 @@ void runs_plot(const GpuPanel& p, const Palette& c) {
   bandwidth_legend(c);
 }
 
-void history_tab(GpuPanel& p, const Palette& c) {
+void history_tab(GpuState& p, const Palette& c) {
   if (p.runs.empty()) {
     ImGui::TextDisabled("The runs of this session will be listed here.");
     return;
@@ -630,7 +630,7 @@ PlotColours plot_colours(const Palette& c) {
                      with_alpha(c.text_dim, 0.9f)};
 }
 
-void draw_gpu(GpuPanel& panel, const Scenario& current, const Palette& colours) {
+void draw_gpu(GpuState& panel, const Scenario& current, const Palette& colours) {
   poll(panel);
   device_section(panel, colours);
   results_section(panel, colours);

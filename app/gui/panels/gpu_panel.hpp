@@ -20,6 +20,6 @@ struct PlotColours {
 PlotColours plot_colours(const Palette& c);
 
 // Applies the results the worker posted (poll()), then draws the panel for the pattern on screen.
-void draw_gpu(GpuPanel& panel, const Scenario& current, const Palette& colours);
+void draw_gpu(GpuState& panel, const Scenario& current, const Palette& colours);
 
 }  // namespace banklab::gui

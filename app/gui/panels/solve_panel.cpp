@@ -52,7 +52,7 @@ std::string verdict(const Candidate& c) {
   return format("%d-way conflict (%s)", ways, worst.c_str());
 }
 
-void draw_choices(SolvePanel& p, const TileLayout& tile, SolveGeometry& g) {
+void draw_choices(SolveState& p, const TileLayout& tile, SolveGeometry& g) {
   // As many columns of check boxes as fit, up to three.
   const float column = ImGui::GetFontSize() * 17.0f;
   const std::size_t per_row =
@@ -73,7 +73,7 @@ void draw_choices(SolvePanel& p, const TileLayout& tile, SolveGeometry& g) {
   }
 }
 
-void draw_ranking(AppState& s, SolvePanel& p, SolveGeometry& g) {
+void draw_ranking(AppState& s, SolveState& p, SolveGeometry& g) {
   const SolveResult& r = *p.result;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
@@ -126,7 +126,7 @@ void draw_ranking(AppState& s, SolvePanel& p, SolveGeometry& g) {
 
 // The selected candidate against today's layout: the counts and reasons, then the access on
 // screen drawn under both, side by side.
-void draw_comparison(AppState& s, SolvePanel& p) {
+void draw_comparison(AppState& s, SolveState& p) {
   const Palette& pal = colours(s);
   const Candidate& c = p.result->candidates[static_cast<std::size_t>(p.selected)];
   std::string reasons;
@@ -188,7 +188,7 @@ void draw_comparison(AppState& s, SolvePanel& p) {
 }  // namespace
 
 void draw_solve(AppState& s, Interaction& io) {
-  SolvePanel& p = s.user.solve;
+  SolveState& p = s.user.solve;
   const TileLayout& tile = s.user.scenario.tile;
   const Palette& pal = colours(s);
   SolveGeometry g;

@@ -33,7 +33,7 @@ void apply_options(AppState& state, const Options& opt, const Settings* saved, W
   load_preset(state, std::string(preset));
   if (opt.scenario) {  // the scenario flags, on top of the preset
     state.user.scenario = *opt.scenario;
-    state.user.custom_text = offsets_text(state.user.scenario.custom_offsets);
+    state.user.raw_text = offsets_text(state.user.scenario.raw_offsets);
   }
   if (opt.code) {  // the code box's text: valid code replaces the scenario, an error shows in it
     if (opt.launch) {

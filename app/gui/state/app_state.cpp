@@ -48,7 +48,7 @@ void rebuild_heatmap(AppState& s) {
 
 }  // namespace
 
-AppState::AppState() : gpu(std::make_unique<GpuPanel>()) {}
+AppState::AppState() : gpu(std::make_unique<GpuState>()) {}
 AppState::~AppState() = default;
 
 bool refresh(AppState& s) {
@@ -86,9 +86,11 @@ void load_preset(AppState& s, int index) {
   s.user.preset = index;
   s.user.scenario = all[index].scenario;
   s.user.settings.preset = all[index].name;
-  s.user.custom_error.clear();
-  s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
-  show_scenario_code(s);
+  s.user.raw_error.clear();
+  s.user.raw_text = offsets_text(s.user.scenario.raw_offsets);
+  // The views keep drawing s.study until the next refresh(), so the preset's code is read from
+  // a study of its own (its tile parts reused from the one on screen where the tile is the same).
+  show_scenario_code(s, study(s.user.scenario, &s.study));
 }
 
 bool load_preset(AppState& s, std::string_view name) {
@@ -155,12 +157,12 @@ void advance_time(AppState& s, float seconds) {
 int max_index(const Scenario& sc) {
   // A tile the core refuses (a side typed past its limit) has no range to step through; a
   // valid one keeps the range well inside what ImGui's SliderInt takes (INT_MAX / 2).
-  if (sc.pattern != AccessPattern::custom && !sc.tile.check()) return 0;
+  if (sc.pattern != AccessPattern::raw && !sc.tile.check()) return 0;
   return access_pattern(sc.pattern).last_index(sc, std::max(1, sc.elements_per_lane()));
 }
 
 void move_index(AppState& s, int delta) {
-  if (s.user.scenario.pattern == AccessPattern::custom) return;
+  if (s.user.scenario.pattern == AccessPattern::raw) return;
   std::int64_t index = std::int64_t{s.user.scenario.index} + delta;  // index may be INT_MAX
   s.user.scenario.index =
       static_cast<int>(std::clamp<std::int64_t>(index, 0, max_index(s.user.scenario)));
@@ -181,18 +183,18 @@ void toggle_lane(AppState& s, int lane) {
   s.user.scenario.lane_mask ^= 1u << lane;
 }
 
-bool set_custom_offsets(AppState& s, std::string_view text) {
-  s.user.custom_text = text;
+bool set_raw_offsets(AppState& s, std::string_view text) {
+  s.user.raw_text = text;
   // The text box spans several lines; the core's parser reads one.
   std::string one_line(text);
   std::replace(one_line.begin(), one_line.end(), '\n', ' ');
   Expected<std::array<std::int64_t, kWarpSize>> parsed = parse_offsets(one_line);
   if (!parsed) {
-    s.user.custom_error = parsed.error();
+    s.user.raw_error = parsed.error();
     return false;
   }
-  s.user.custom_error.clear();
-  s.user.scenario.custom_offsets = *parsed;
+  s.user.raw_error.clear();
+  s.user.scenario.raw_offsets = *parsed;
   return true;
 }
 
@@ -208,11 +210,11 @@ void set_pattern(AppState& s, AccessPattern p) {
     sc.op = is_load(sc.op) ? Op::ld : Op::st;
     sc.width = 0;
   }
-  if (p == AccessPattern::custom && sc.custom_offsets == std::array<std::int64_t, kWarpSize>{}) {
-    // Start custom mode from the access being shown, which the user then edits.
+  if (p == AccessPattern::raw && sc.raw_offsets == std::array<std::int64_t, kWarpSize>{}) {
+    // Start the raw form from the access being shown, which the user then edits.
     if (s.study.evaluation.ok()) {
-      sc.custom_offsets = s.study.evaluation.analysis->access.offsets;
-      s.user.custom_text = offsets_text(sc.custom_offsets);
+      sc.raw_offsets = s.study.evaluation.analysis->access.offsets;
+      s.user.raw_text = offsets_text(sc.raw_offsets);
     }
   }
   sc.index = std::clamp(sc.index, 0, max_index(sc));

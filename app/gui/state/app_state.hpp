@@ -39,7 +39,7 @@
 
 namespace banklab::gui {
 
-struct GpuPanel;   // gpu_state.hpp
+struct GpuState;   // gpu_state.hpp
 class ScanWorker;  // scan_worker.hpp
 
 // Play, pause and step through the wavefronts, as the hardware serves them one per clock.
@@ -107,15 +107,15 @@ struct FileMenu {
 
 struct UserChoices {
   Scenario scenario;
-  int preset = -1;           // index in presets() of the lesson last loaded; -1 before the first
-  std::string custom_text;   // what the user typed for custom offsets
-  std::string custom_error;  // why it was not accepted ("" when it was)
-  CodeBox code;              // the access typed as CUDA code (code_state.hpp)
-  KernelFile kernel;         // a whole .cu file scanned, one access on screen (kernel_state.hpp)
+  int preset = -1;        // index in presets() of the lesson last loaded; -1 before the first
+  std::string raw_text;   // what the user typed for raw offsets
+  std::string raw_error;  // why it was not accepted ("" when it was)
+  CodeBox code;           // the access typed as CUDA code (code_state.hpp)
+  KernelFile kernel;      // a whole .cu file scanned, one access on screen (kernel_state.hpp)
   StepThrough step;
   Settings settings;
   Views views;
-  SolvePanel solve;             // the Solve window: families ticked, its ranking, its preview
+  SolveState solve;             // the Solve window: families ticked, its ranking, its preview
   DescriptorWindow descriptor;  // the Descriptor window: the descriptor reading the TMA tile
   Stage stage;                  // presentation mode, comparisons (stage_state.hpp, stage_panel.cpp)
   FileMenu files;               // the File menu's chooser, export size and last result
@@ -159,8 +159,8 @@ struct AppState {
   FrameOutput frame;
   Resources res;
   Platform platform;
-  std::unique_ptr<GpuPanel> gpu;  // the GPU window: its runs, measurement and worker thread
-  DrillPanel drill;               // the Drill window: its session and the answer being typed
+  std::unique_ptr<GpuState> gpu;  // the GPU window: its runs, measurement and worker thread
+  DrillState drill;               // the Drill window: its session and the answer being typed
   // The Kernel window's scans off the frame (scan_worker.hpp), created on the first one.
   std::unique_ptr<ScanWorker> scan_worker;
   // Asks the platform for a frame, from any thread: a worker posted a result (the app at rest
@@ -205,11 +205,11 @@ int max_index(const Scenario& sc);
 void move_index(AppState& s, int delta);
 
 void toggle_lane(AppState& s, int lane);
-// "0, 4, 8, ...": eight lanes a line; set_custom_offsets() reads it back.
+// "0, 4, 8, ...": eight lanes a line; set_raw_offsets() reads it back.
 std::string offsets_text(const std::array<std::int64_t, kWarpSize>& offsets);
 // Parses 32 comma-separated offsets into the scenario; on error keeps the old ones and sets
-// custom_error. Returns whether the text was accepted.
-bool set_custom_offsets(AppState& s, std::string_view text);
+// raw_error. Returns whether the text was accepted.
+bool set_raw_offsets(AppState& s, std::string_view text);
 
 // The pattern and op move together: the matrix pattern needs an ldmatrix/stmatrix op, the
 // others ld or st.

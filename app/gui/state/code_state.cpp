@@ -39,8 +39,8 @@ bool apply_code(AppState& s) {
   c.code = std::move(r.code);
   c.stands_for = c.code->scenario;
   s.user.scenario = c.code->scenario;
-  s.user.custom_error.clear();
-  s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
+  s.user.raw_error.clear();
+  s.user.raw_text = offsets_text(s.user.scenario.raw_offsets);
   return true;
 }
 
@@ -49,10 +49,9 @@ bool set_code(AppState& s, std::string text) {
   return apply_code(s);
 }
 
-void show_scenario_code(AppState& s) {
+void show_scenario_code(AppState& s, const Study& shown) {
   CodeBox& c = s.user.code;
-  const Scenario& sc = s.user.scenario;
-  const CodeView v = code_view(sc, evaluate(sc));
+  const CodeView v = code_view(shown);
   c.text = v.declaration;
   for (const std::string& line : v.host) c.text += "\n// on the host: " + line;
   for (const std::string& line : v.statement) c.text += "\n" + line;
@@ -63,7 +62,7 @@ void show_scenario_code(AppState& s) {
   c.error.clear();
   c.error_line = 0;
   c.code.reset();
-  c.stands_for = sc;  // the box shows this scenario's code, or its note when it has none
+  c.stands_for = shown.scenario;  // the box shows this scenario's code, or its note
   c.left_lesson.clear();
   if (v.statement.empty()) return;
   const CodeSource source{"code", c.text};
@@ -94,7 +93,7 @@ void attach_array_elements(Study& d, const Scenario& tied) {
   const int per_lane = std::max(1, sc.effective_width() / t.elem_bytes());
   const std::int64_t elements = std::int64_t{t.rows} * t.cols;
   for (int l = 0; l < kWarpSize; ++l) {
-    const std::int64_t byte = sc.custom_offsets[static_cast<std::size_t>(l)];
+    const std::int64_t byte = sc.raw_offsets[static_cast<std::size_t>(l)];
     if (!d.evaluation.analysis->lanes[l].active || byte < 0 || byte >= t.size_bytes()) continue;
     const std::optional<Cell> at = t.element_at(byte);
     if (!at || std::int64_t{at->row} * t.cols + at->col + per_lane > elements) continue;

@@ -2,7 +2,7 @@
 // The code box: the access typed as CUDA code (a __shared__ declaration and one access, the
 // grammar of core/code/kernel_code.hpp), evaluated by core for the chosen block, warp and names.
 // Whenever the text or a parameter changes (never per frame), apply_code() evaluates it; a
-// valid code becomes the scenario on screen (its 32 offsets as a custom scenario, its array as
+// valid code becomes the scenario on screen (its 32 offsets as a raw scenario, its array as
 // the tile), so every view follows what is typed. An invalid code keeps the last valid scenario
 // and shows the error, located by line and column, under the box.
 #include <array>
@@ -43,10 +43,11 @@ struct CodeBox {
 bool apply_code(AppState& s);
 // Replaces the text and evaluates it.
 bool set_code(AppState& s, std::string text);
-// Fills the box with the code of the scenario on screen, as core's code_view() writes it (a
-// preset, a lesson step), for one warp of 32 threads; the scenario stays as it is, since the
-// code gives the same offsets.
-void show_scenario_code(AppState& s);
+// Fills the box with the code of `shown`, the study of the scenario on screen (a preset's, a
+// lesson step's), as core's code_view() writes it for one warp of 32 threads; the scenario
+// stays as it is, since the code gives the same offsets. The code is read from the study: the
+// caller passes the one it holds.
+void show_scenario_code(AppState& s, const Study& shown);
 // Whether the scenario on screen is the one the code gives (false once a control changed it).
 bool code_on_screen(const AppState& s);
 // The box holds an edit that does not evaluate while its last valid code is on screen: the
@@ -58,7 +59,7 @@ void code_edited(AppState& s);
 
 // An access of code drawn on its own array: each lane's byte mapped back to the element (r, c)
 // of the tile the declaration is, so that the tile outlines the access and the lane table gives
-// r and c, as for a preset. `tied` is the scenario whose custom offsets are bytes into that
+// r and c, as for a preset. `tied` is the scenario whose raw offsets are bytes into that
 // array (typed code's KernelCode::scenario, a scanned access's KernelFile::on_screen), so the
 // mapping is exact; d is left as it is when it was studied from another scenario. The study's
 // explanation is told again from the attached elements.

@@ -14,7 +14,7 @@ std::uint64_t fresh_drill_seed() {
 }
 
 void start_drill(AppState& s, DrillLevel level, std::uint64_t seed) {
-  DrillPanel& d = s.drill;
+  DrillState& d = s.drill;
   d.session.emplace(level, seed);
   d.input.fill('\0');
   d.shown.reset();
@@ -23,7 +23,7 @@ void start_drill(AppState& s, DrillLevel level, std::uint64_t seed) {
 }
 
 bool submit_drill_answer(AppState& s, std::string_view text) {
-  DrillPanel& d = s.drill;
+  DrillState& d = s.drill;
   if (!d.session || !d.session->answer(text)) return false;
   const Grade& g = *d.session->graded();
   count_drill_answer(s.user.settings.drill, g.right);
@@ -32,7 +32,7 @@ bool submit_drill_answer(AppState& s, std::string_view text) {
 }
 
 void next_drill_question(AppState& s) {
-  DrillPanel& d = s.drill;
+  DrillState& d = s.drill;
   if (!d.session) return;
   d.session->next();
   d.input.fill('\0');

@@ -29,7 +29,7 @@ struct DrillGeometry {
   std::optional<BankViewGeometry> banks;  // nullopt while the bank view is hidden
 };
 
-struct DrillPanel {
+struct DrillState {
   std::optional<DrillSession> session;  // started when the window first opens
   std::array<char, 160> input{};        // the answer being typed
   bool focus_input = false;             // the answer field takes the keyboard next frame

@@ -25,7 +25,7 @@ std::string wall_clock_now() {
   return text;
 }
 
-RunRecord* find_run(GpuPanel& p, int id) {
+RunRecord* find_run(GpuState& p, int id) {
   const auto it =
       std::find_if(p.runs.begin(), p.runs.end(), [id](const RunRecord& r) { return r.id == id; });
   return it == p.runs.end() ? nullptr : &*it;
@@ -41,7 +41,7 @@ void attach_costs(RunRecord& run) {
 
 // No GPU here and nothing on screen yet: the shipped recording (the H200's, if there are
 // several), so the window shows real results rather than "No run yet".
-void show_shipped_recording(GpuPanel& p) {
+void show_shipped_recording(GpuState& p) {
   const std::vector<std::filesystem::path> files = shipped_recordings();
   if (files.empty()) return;
   const auto h200 =
@@ -79,7 +79,7 @@ std::string cuda_error_in_words(const std::string& detail) {
 
 }  // namespace
 
-std::string shown_run(const GpuPanel& p) {
+std::string shown_run(const GpuState& p) {
   if (p.selected_run < 0 || p.selected_run >= static_cast<int>(p.runs.size())) return "";
   const RunRecord& run = p.runs[static_cast<std::size_t>(p.selected_run)];
   return run.recorded.empty() ? "measured here" : run.recorded;
@@ -112,7 +112,7 @@ std::string fixed(double value, int decimals) {
 // --------------------------------------------------------------------------------------------
 // Results coming back.
 
-void poll(GpuPanel& p) {
+void poll(GpuState& p) {
   if (!p.worker) {
     p.worker = std::make_unique<GpuWorker>(p.backend, p.wake_ui);
     p.worker->submit(DeviceJob{});
@@ -120,9 +120,9 @@ void poll(GpuPanel& p) {
   for (GpuResult& result : p.worker->drain()) apply(p, std::move(result));
 }
 
-void apply(GpuPanel& p, GpuResult result) {
+void apply(GpuState& p, GpuResult result) {
   struct Apply {
-    GpuPanel& p;
+    GpuState& p;
     void operator()(DeviceDone& d) {
       p.device = std::move(d.device);
       p.measure_support = std::move(d.measure);
@@ -163,7 +163,7 @@ void apply(GpuPanel& p, GpuResult result) {
 // --------------------------------------------------------------------------------------------
 // Starting jobs.
 
-Expected<void> can_run(const GpuPanel& p) {
+Expected<void> can_run(const GpuState& p) {
   if (!p.worker) return Error{"the GPU worker has not started yet"};
   if (p.worker->busy()) return Error{"a GPU job is running; wait for it or cancel it"};
   if (!p.device) return Error{"still asking the driver which GPU is there"};
@@ -171,7 +171,7 @@ Expected<void> can_run(const GpuPanel& p) {
   return {};
 }
 
-Expected<void> can_measure(const GpuPanel& p) {
+Expected<void> can_measure(const GpuState& p) {
   if (Expected<void> can = can_run(p); !can) return can;
   if (!p.measure_support || !p.measure_support->ok) {
     return Error{"this GPU cannot be measured here: " +
@@ -180,7 +180,7 @@ Expected<void> can_measure(const GpuPanel& p) {
   return {};
 }
 
-Expected<void> start_run(GpuPanel& p, const Scenario& current) {
+Expected<void> start_run(GpuState& p, const Scenario& current) {
   if (Expected<void> can = can_run(p); !can) return can;
   RunRecord run;
   run.id = p.next_id;
@@ -217,7 +217,7 @@ Expected<void> start_run(GpuPanel& p, const Scenario& current) {
   return {};
 }
 
-Expected<void> start_measure(GpuPanel& p, const Scenario& current) {
+Expected<void> start_measure(GpuState& p, const Scenario& current) {
   if (Expected<void> can = can_measure(p); !can) return can;
   const Expected<WarpAccess> access = build_access(current, nullptr, nullptr);
   if (!access) return Error{"the pattern on screen cannot be measured: " + access.error()};
@@ -241,7 +241,7 @@ Expected<void> start_measure(GpuPanel& p, const Scenario& current) {
   return {};
 }
 
-void cancel(GpuPanel& p) {
+void cancel(GpuState& p) {
   if (p.worker) p.worker->cancel();
 }
 
@@ -282,7 +282,7 @@ std::vector<std::filesystem::path> shipped_recordings() {
   return files;
 }
 
-void show_recording(GpuPanel& p, const record::Recording& r) {
+void show_recording(GpuState& p, const record::Recording& r) {
   // "2026-11-30T21:15:00Z" as people read it: "2026-11-30 21:15:00 UTC".
   std::string when = r.created_utc;
   if (when.size() == 20 && when[10] == 'T' && when.back() == 'Z') {
@@ -318,7 +318,7 @@ void show_recording(GpuPanel& p, const record::Recording& r) {
   p.show_tab = GpuTab::transpose;
 }
 
-Expected<void> open_recording(GpuPanel& p, const std::filesystem::path& file) {
+Expected<void> open_recording(GpuState& p, const std::filesystem::path& file) {
   const Expected<record::Recording> r = frontend::load_recording(file);
   if (!r) return Error{r.error()};
   if (r->suites.empty()) return Error{quote(file.string()) + " holds no transpose suite to show"};
@@ -326,7 +326,7 @@ Expected<void> open_recording(GpuPanel& p, const std::filesystem::path& file) {
   return {};
 }
 
-Expected<void> save_recording(const GpuPanel& p, const std::filesystem::path& file) {
+Expected<void> save_recording(const GpuState& p, const std::filesystem::path& file) {
   record::Recording r;
   const RunRecord* patterns = nullptr;
   for (const RunRecord& run : p.runs) {

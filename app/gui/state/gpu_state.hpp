@@ -74,7 +74,7 @@ inline constexpr int kMatrixSides[] = {4096, 8192, 16384};
 
 enum class GpuTab : std::uint8_t { transpose, microbenchmark, measure, history };
 
-struct GpuPanel {
+struct GpuState {
   // Which GPU the worker drives (the tests script one); the worker takes a copy on its first
   // poll(), so set it before.
   GpuBackend backend = real_gpu_backend();
@@ -102,17 +102,17 @@ struct GpuPanel {
   bool settled() const { return device.has_value() && !busy(); }
 };
 
-void poll(GpuPanel& p);
-void apply(GpuPanel& p, GpuResult result);
+void poll(GpuState& p);
+void apply(GpuState& p, GpuResult result);
 
 // Each is done when the job was started, otherwise says why not (a sentence for the UI).
-Expected<void> start_run(GpuPanel& p, const Scenario& current);
-Expected<void> start_measure(GpuPanel& p, const Scenario& current);
-void cancel(GpuPanel& p);
+Expected<void> start_run(GpuState& p, const Scenario& current);
+Expected<void> start_measure(GpuState& p, const Scenario& current);
+void cancel(GpuState& p);
 
 // Whether the buttons are enabled, or why they are disabled.
-Expected<void> can_run(const GpuPanel& p);
-Expected<void> can_measure(const GpuPanel& p);
+Expected<void> can_run(const GpuState& p);
+Expected<void> can_measure(const GpuState& p);
 
 // ---------------------------------------------------------------------------------------------
 // Recordings (gpu_recording.hpp): results measured elsewhere, drawn exactly as a live run.
@@ -126,15 +126,15 @@ std::vector<std::filesystem::path> shipped_recordings();
 // selects the fp32 one (the lesson's). Done, or why the file cannot be shown. When the
 // driver answers that there is no usable GPU and nothing is shown yet, poll() opens the shipped
 // H200 recording by itself: the window opens on real results, labelled as recorded.
-Expected<void> open_recording(GpuPanel& p, const std::filesystem::path& file);
-void show_recording(GpuPanel& p, const record::Recording& r);
+Expected<void> open_recording(GpuState& p, const std::filesystem::path& file);
+void show_recording(GpuState& p, const record::Recording& r);
 // This session's finished live runs as a recording: every dtype's latest suite, the patterns
 // of the latest run (the pattern on screen as the lesson part, the sweep). Done, or why not.
-Expected<void> save_recording(const GpuPanel& p, const std::filesystem::path& file);
+Expected<void> save_recording(const GpuState& p, const std::filesystem::path& file);
 
 // Where the run the window plots was measured: the recording's "recorded on ..." line,
 // "measured here" for a run of this session, "" when none is selected (--geometry's gpu_run).
-std::string shown_run(const GpuPanel& p);
+std::string shown_run(const GpuState& p);
 
 // Why there is no GPU, in words for people rather than the CUDA call's error name: "the NVIDIA
 // driver is older than this build's CUDA 13 runtime needs: update the driver".

@@ -230,8 +230,8 @@ void show_access(AppState& s, int access, int instance) {
   k.on_screen = scenario_of(line, line.instances[static_cast<std::size_t>(instance)]);
   s.user.scenario = k.on_screen;
   s.user.preset = -1;  // the kernel's access is its own scenario, not a preset
-  s.user.custom_error.clear();
-  s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
+  s.user.raw_error.clear();
+  s.user.raw_text = offsets_text(s.user.scenario.raw_offsets);
 }
 
 bool show_kernel_named(AppState& s, std::string_view name) {

@@ -4,7 +4,7 @@
 // (core/code/scan.hpp, what `banklab scan` prints), each warp-instruction kept. The Kernel
 // window (kernel_panel.cpp) shows the source annotated line by line and the accesses ranked by
 // excess; choosing an access, or one of its warp-instructions, puts that instruction on screen
-// as a custom scenario with its array as the tile, so every view draws it, as the Code window
+// as a raw scenario with its array as the tile, so every view draws it, as the Code window
 // does for one typed line. The scan runs when the file, its block or its names change, never
 // per frame, and in the app off the frame (scan_worker.hpp): only --scan at startup scans
 // before the window opens (open_kernel_file()).

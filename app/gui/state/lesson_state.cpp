@@ -32,8 +32,8 @@ void go_to_step(AppState& s, int step) {
   s.lesson.filled = fill_step(steps[static_cast<std::size_t>(s.lesson.step)]);
   s.user.scenario = s.lesson.filled.study.scenario;
   s.user.preset = -1;  // a lesson step is its own scenario, not a preset
-  s.user.custom_error.clear();
-  s.user.custom_text = offsets_text(s.user.scenario.custom_offsets);
+  s.user.raw_error.clear();
+  s.user.raw_text = offsets_text(s.user.scenario.raw_offsets);
   if (const std::optional<StepCode>& code = s.lesson.filled.code) {
     // A step written as code: the Code window holds its code and launch, evaluated as typed
     // code is (the same offsets the step's scenario has).
@@ -46,7 +46,7 @@ void go_to_step(AppState& s, int step) {
     box.left_lesson.clear();
     apply_code(s);
   } else {
-    show_scenario_code(s);
+    show_scenario_code(s, s.lesson.filled.study);
   }
   if (const std::optional<StepDescriptor>& d = s.lesson.filled.descriptor) {
     // A step read through a descriptor: the Descriptor window shows it, as the step sets it.

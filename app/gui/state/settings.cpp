@@ -198,6 +198,7 @@ ParsedSettings load_settings(const std::filesystem::path& file) {
       read_regular_file(file.string(), kMaxSettingsFileBytes, "settings file");
   if (!text) {
     return ParsedSettings{
+        .settings = {},
         .warnings = {text.error() + "; using the defaults, and the file is left as it is"},
         .writable = false};
   }

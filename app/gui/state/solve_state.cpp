@@ -35,7 +35,7 @@ Expected<void> choice_available(std::size_t i, const TileLayout& tile) {
   return check_family(*f, tile.dtype, tile.rows, tile.cols);
 }
 
-void run_solve(SolvePanel& p, const TileLayout& tile) {
+void run_solve(SolveState& p, const TileLayout& tile) {
   SolveRequest q{tile.dtype, tile.rows, tile.cols, {}, std::nullopt};
   for (std::size_t i = 0; i < kSolveChoiceCount; ++i) {
     if (!p.chosen[i] || !choice_available(i, tile)) continue;
@@ -64,13 +64,13 @@ void run_solve(SolvePanel& p, const TileLayout& tile) {
   }
 }
 
-bool solve_stale(const SolvePanel& p, const TileLayout& tile) {
+bool solve_stale(const SolveState& p, const TileLayout& tile) {
   if (!p.solved_for) return false;
   return p.solved_for->dtype != tile.dtype || p.solved_for->rows != tile.rows ||
          p.solved_for->cols != tile.cols;
 }
 
-TileLayout applied_layout(const SolvePanel& p, int i, const TileLayout& tile) {
+TileLayout applied_layout(const SolveState& p, int i, const TileLayout& tile) {
   TileLayout t = tile;
   const Candidate& c = p.result->candidates[static_cast<std::size_t>(i)];
   t.pad = c.layout.pad;
@@ -78,7 +78,7 @@ TileLayout applied_layout(const SolvePanel& p, int i, const TileLayout& tile) {
   return t;
 }
 
-const Study& candidate_preview(SolvePanel& p, const Study& on_screen, std::uint64_t revision) {
+const Study& candidate_preview(SolveState& p, const Study& on_screen, std::uint64_t revision) {
   if (!p.preview || p.preview_of != p.selected || p.preview_revision != revision) {
     Scenario sc = on_screen.scenario;
     sc.tile = applied_layout(p, p.selected, sc.tile);

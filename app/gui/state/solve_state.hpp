@@ -38,7 +38,7 @@ using SolveChoices = std::array<bool, kSolveChoiceCount>;
 // "row:16:st,column": the check boxes ticked (each name one of kSolveChoices' families).
 Expected<SolveChoices> parse_solve_choices(std::string_view list);
 
-struct SolvePanel {
+struct SolveState {
   // The transpose of the lesson by default: rows written one element a lane, columns read.
   SolveChoices chosen = {true, false, false, false, false, false, true};
   int max_overhead = -1;  // bytes; -1: no limit
@@ -64,17 +64,17 @@ Expected<void> choice_available(std::size_t i, const TileLayout& tile);
 
 // Runs solve() for the ticked families (those that fit the tile) on the tile's dtype and shape,
 // and counts the tile's own layout against them.
-void run_solve(SolvePanel& p, const TileLayout& tile);
+void run_solve(SolveState& p, const TileLayout& tile);
 
 // Whether the result belongs to another dtype or shape than the tile's (the user changed it).
-bool solve_stale(const SolvePanel& p, const TileLayout& tile);
+bool solve_stale(const SolveState& p, const TileLayout& tile);
 
 // The tile with candidate i's pad and swizzle (its simplest spelling).
-TileLayout applied_layout(const SolvePanel& p, int i, const TileLayout& tile);
+TileLayout applied_layout(const SolveState& p, int i, const TileLayout& tile);
 
 // The preview of the selected candidate for `on_screen` (the Study the app draws, made by its
 // refresh number `revision`): studied again only when the selection or the scenario changed.
 // Needs a result.
-const Study& candidate_preview(SolvePanel& p, const Study& on_screen, std::uint64_t revision);
+const Study& candidate_preview(SolveState& p, const Study& on_screen, std::uint64_t revision);
 
 }  // namespace banklab::gui

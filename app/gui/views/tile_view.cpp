@@ -82,7 +82,7 @@ void draw_tile(const Study& d, const ViewStyle& v, Interaction& io) {
   }
   const Evaluation& e = d.evaluation;
   // Raw offsets are tied to no tile; typed code's are (its array is the tile).
-  if (d.scenario.pattern == AccessPattern::custom &&
+  if (d.scenario.pattern == AccessPattern::raw &&
       std::none_of(std::begin(e.elements), std::end(e.elements),
                    [](const LaneElements& l) { return l.count > 0; })) {
     ImGui::TextDisabled("raw offsets: the access is not tied to this tile");

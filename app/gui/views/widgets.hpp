@@ -25,7 +25,7 @@ void help_marker(const char* text);
 
 // Keeps the next radio button labelled `label` on the current line if it fits there, else lets
 // it start a new line: the controls panel is narrow at 1280x720, and a row of choices wider
-// than the panel was clipped ("custom" out of sight).
+// than the panel was clipped (the raw offsets choice out of sight).
 void same_line_if_fits(const char* label);
 // The same for the next button labelled `label`.
 void same_line_if_button_fits(const char* label);
