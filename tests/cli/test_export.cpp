@@ -21,7 +21,7 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-void check_rejected(const std::string& arguments, const std::string& message) {
+void check_export_rejected(const std::string& arguments, const std::string& message) {
   CAPTURE(arguments);
   const Run run = run_banklab(arguments);
   CHECK(run.status == 2);
@@ -79,31 +79,32 @@ TEST_CASE("export --tile-view both draws the logical and physical tiles under th
         run_banklab("export --preset fp32-xor --what tile --tile-view physical").out);
   CHECK(run_banklab("export --preset fp32-xor --what tile").out ==
         run_banklab("export --preset fp32-xor --what tile --tile-view logical").out);
-  check_rejected("export --what tile --tile-view sideways",
-                 "--tile-view is logical, physical or both; got 'sideways'");
-  check_rejected("export --what tile --tile-view both --physical",
-                 "--physical is --tile-view physical; give one of them, not both");
-  check_rejected("export --what lanes --tile-view both",
-                 "--tile-view picks the tile's picture; it needs --what tile");
+  check_export_rejected("export --what tile --tile-view sideways",
+                        "--tile-view is logical, physical or both; got 'sideways'");
+  check_export_rejected("export --what tile --tile-view both --physical",
+                        "--physical is --tile-view physical; give one of them, not both");
+  check_export_rejected("export --what lanes --tile-view both",
+                        "--tile-view picks the tile's picture; it needs --what tile");
 }
 
 TEST_CASE("export refuses what it cannot write, naming the rule, and a failed write exits 1") {
-  check_rejected("export --preset fp32-naive",
-                 "--what is needed: banks, lanes, tile, table or derivation");
-  check_rejected("export --what chart",
-                 "--what is banks, lanes, tile, table or derivation; got "
-                 "'chart'");
-  check_rejected("export --what banks --format csv", "--what banks is written as svg, not 'csv'");
-  check_rejected("export --what table --format svg",
-                 "--what table is written as csv or md, not 'svg'");
-  check_rejected("export --what table --theme dark",
-                 "--theme shapes a figure (--what banks, lanes or tile)");
-  check_rejected("export --what banks --physical",
-                 "--physical shows the tile as stored; it needs --what tile");
-  check_rejected("export --what banks --size 10x10",
-                 "--size's width must be between 320 and 16384, got 10");
-  check_rejected("export --what lanes --palette pastel",
-                 "--palette is 'standard' or 'colour-blind'; got 'pastel'");
+  check_export_rejected("export --preset fp32-naive",
+                        "--what is needed: banks, lanes, tile, table or derivation");
+  check_export_rejected("export --what chart",
+                        "--what is banks, lanes, tile, table or derivation; got "
+                        "'chart'");
+  check_export_rejected("export --what banks --format csv",
+                        "--what banks is written as svg, not 'csv'");
+  check_export_rejected("export --what table --format svg",
+                        "--what table is written as csv or md, not 'svg'");
+  check_export_rejected("export --what table --theme dark",
+                        "--theme shapes a figure (--what banks, lanes or tile)");
+  check_export_rejected("export --what banks --physical",
+                        "--physical shows the tile as stored; it needs --what tile");
+  check_export_rejected("export --what banks --size 10x10",
+                        "--size's width must be between 320 and 16384, got 10");
+  check_export_rejected("export --what lanes --palette pastel",
+                        "--palette is 'standard' or 'colour-blind'; got 'pastel'");
   // The core's own sentence, after what could not be exported: a refused access has no lane
   // table (its figures draw the misaligned rows instead: "a refused access is drawn").
   const Run misaligned = run_banklab("export --preset fp32-pad1-vec16-store --what table");

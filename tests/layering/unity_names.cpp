@@ -25,6 +25,7 @@
 // are matched, and a declaration's name is the identifier before its parameter list, its
 // initializer or its semicolon. It errs towards reporting: a name it takes for file-local is at
 // worst renamed needlessly.
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <fstream>
@@ -287,6 +288,11 @@ std::optional<Token> function_name(const std::vector<Token>& d, std::size_t pare
   }
   if (paren == 0 || !is_identifier(d[paren - 1].text)) return std::nullopt;
   if (paren > 1 && d[paren - 2].text == "::") return std::nullopt;
+  // TEST_CASE("...") { ... }: a macro's call (names in capitals), not a function of that name.
+  const std::string& name = d[paren - 1].text;
+  if (std::none_of(name.begin(), name.end(), [](char c) { return std::islower(c) != 0; })) {
+    return std::nullopt;
+  }
   return d[paren - 1];
 }
 

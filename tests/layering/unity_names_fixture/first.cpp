@@ -39,3 +39,7 @@ int columns() {  // fine: second.cpp's columns() is in a sibling namespace
 }
 }  // namespace
 }  // namespace banklab::elsewhere
+
+FIXTURE_CASE("lanes") {  // fine: a macro's call (as doctest's TEST_CASE), in second.cpp too
+  rows();
+}

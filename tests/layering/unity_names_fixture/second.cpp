@@ -42,3 +42,9 @@ int columns() {
 }  // namespace sibling
 
 }  // namespace banklab
+
+namespace {
+FIXTURE_CASE("banks") {
+  banklab::fixture::rows();
+}
+}  // namespace
