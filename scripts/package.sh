@@ -12,7 +12,7 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
-banklab_install_packages $BANKLAB_PACKAGES_BUILD $BANKLAB_PACKAGES_GUI dpkg-dev
+banklab_install_packages $BANKLAB_PACKAGES_BUILD $BANKLAB_PACKAGES_GUI dpkg-dev file
 dir=${BANKLAB_PACKAGE_DIR:-$BANKLAB_ROOT/build-package}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)

@@ -16,12 +16,13 @@ BANKLAB_BUILD_DIR=${BANKLAB_BUILD_DIR:-$BANKLAB_ROOT/build}
 # Packages by purpose: building (CLI11, toml++ and nlohmann-json are header-only, help2man
 # writes the man pages, Google Benchmark runs the speed benchmarks), the GUI and fonts the app
 # prefers, the suites (Xvfb for the GUI tests, xdotool to type into and resize the app's window
-# there, dpkg-dev for the package's dependencies), and the checks that run after the suites
+# there, dpkg-dev and file for the Debian package's dependencies: CPack's DEB generator needs
+# both, and a minimal Debian 12 has neither), and the checks that run after the suites
 # (clang for the sanitizers and the fuzzer, clang-format for the house style).
 BANKLAB_PACKAGES_BUILD="g++ cmake ninja-build pkg-config libcli11-dev libtomlplusplus-dev nlohmann-json3-dev
   help2man libbenchmark-dev"
 BANKLAB_PACKAGES_GUI="libimgui-dev libglfw3-dev libgl-dev libstb-dev fonts-dejavu-core"
-BANKLAB_PACKAGES_TEST="doctest-dev xvfb xauth xdotool dpkg-dev"
+BANKLAB_PACKAGES_TEST="doctest-dev xvfb xauth xdotool dpkg-dev file"
 BANKLAB_PACKAGES_CHECKS="clang clang-format libclang-rt-14-dev"
 # The browser edition (scripts/web.sh): emscripten, the header-only libraries and fonts it
 # compiles in, dpkg-dev to unpack ImGui's source package, python3 to serve the page; and for its
